@@ -1,0 +1,2 @@
+pub mod policy;
+pub mod random;
