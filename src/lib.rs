@@ -1,2 +1,26 @@
+//! A playground for retry policies.
+//!
+//! Vocabulary, used the same way in every module:
+//!
+//! - an **operation** is what a user asked for; an **attempt** is one call
+//!   made for it; `attempts` counts the first call, so it yields
+//!   `attempts - 1` **pauses** before the retries;
+//! - the **deadline** is the time budget of the whole operation, the
+//!   **timeout** that of one attempt;
+//! - a **retry budget** limits retries across operations;
+//! - **goodput** is the rate of successful operations, **load** the rate of
+//!   attempts reaching the server.
+//!
+//! Modules: [`policy`] (backoff and jitter), [`random`] (reproducible
+//! streams), [`study`] (a crowd of clients whose every attempt fails),
+//! [`config`] (the one parameter table and the share-link codec), [`chart`]
+//! (drawing, generic over plotters' backends). Only `web` touches the
+//! browser; everything else is pure and tested natively.
+
+pub mod chart;
+pub mod config;
 pub mod policy;
 pub mod random;
+pub mod study;
+#[cfg(target_arch = "wasm32")]
+pub mod web;

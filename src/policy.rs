@@ -245,13 +245,12 @@ fn decorrelated_mean(base: f64, cap: f64, retry: u32) -> f64 {
     let centre = |i: usize| base + (i as f64 + 0.5) * width;
     // Mass per cell and at the cap; the "previous pause" of retry 0 is base.
     let mut mass = vec![0.0; CELLS];
-    let mut at_cap = 0.0;
     let mut mean = 0.0;
     // Start from a point mass at base, step retry + 1 times.
     let mut sources: Vec<(f64, f64)> = vec![(base, 1.0)];
     for _ in 0..=retry.min(64) {
         mass.iter_mut().for_each(|m| *m = 0.0);
-        at_cap = 0.0;
+        let mut at_cap = 0.0;
         for &(previous, weight) in &sources {
             let high = (3.0 * previous).max(base);
             if high <= base {
@@ -273,7 +272,12 @@ fn decorrelated_mean(base: f64, cap: f64, retry: u32) -> f64 {
                 *cell += weight * (hi - lo) / spread;
             }
         }
-        mean = mass.iter().enumerate().map(|(i, m)| m * centre(i)).sum::<f64>() + at_cap * cap;
+        mean = mass
+            .iter()
+            .enumerate()
+            .map(|(i, m)| m * centre(i))
+            .sum::<f64>()
+            + at_cap * cap;
         sources = mass
             .iter()
             .enumerate()
@@ -301,7 +305,9 @@ impl Iterator for Pauses<'_> {
         if self.retry + 1 >= self.policy.attempts {
             return None;
         }
-        let pause = self.policy.draw_pause(self.retry, self.previous, self.stream);
+        let pause = self
+            .policy
+            .draw_pause(self.retry, self.previous, self.stream);
         self.previous = pause;
         self.retry += 1;
         Some(pause)
@@ -388,8 +394,9 @@ mod tests {
         for jitter in ALL_JITTERS {
             let policy = policy(jitter);
             let retries = policy.attempts as usize - 1;
-            let bounds: Vec<PauseBounds> =
-                (0..retries as u32).map(|r| policy.pause_bounds(r)).collect();
+            let bounds: Vec<PauseBounds> = (0..retries as u32)
+                .map(|r| policy.pause_bounds(r))
+                .collect();
             let mut sums = vec![0.0; retries];
             for operation in 0..samples {
                 let mut stream = Stream::new(99, operation);
@@ -419,10 +426,20 @@ mod tests {
 
     #[test]
     fn jitter_actually_spreads_pauses() {
-        for jitter in [Jitter::Full, Jitter::Equal, Jitter::Decorrelated, Jitter::Proportional] {
+        for jitter in [
+            Jitter::Full,
+            Jitter::Equal,
+            Jitter::Decorrelated,
+            Jitter::Proportional,
+        ] {
             let policy = policy(jitter);
             let firsts: Vec<f64> = (0..100)
-                .map(|seed| policy.pauses(&mut Stream::new(seed, 0)).next().expect("6 attempts"))
+                .map(|seed| {
+                    policy
+                        .pauses(&mut Stream::new(seed, 0))
+                        .next()
+                        .expect("6 attempts")
+                })
                 .collect();
             let distinct = firsts.iter().filter(|p| **p != firsts[0]).count();
             assert!(distinct > 90, "{jitter:?} barely varies");
@@ -462,14 +479,20 @@ mod tests {
         };
         assert_eq!(
             policy.plan_attempt(0, 0.0, 0.0),
-            Plan::Attempt { pause: 0.0, timeout: 2.0 }
+            Plan::Attempt {
+                pause: 0.0,
+                timeout: 2.0
+            }
         );
         // The first attempt timed out at 2 s: nothing is left for a second.
         assert_eq!(policy.plan_attempt(1, 2.0, 0.05), Plan::DeadlineExceeded);
         // With time left, the timeout shrinks to it.
         assert_eq!(
             policy.plan_attempt(1, 1.5, 0.1),
-            Plan::Attempt { pause: 0.1, timeout: 2.0 - (1.5 + 0.1) }
+            Plan::Attempt {
+                pause: 0.1,
+                timeout: 2.0 - (1.5 + 0.1)
+            }
         );
         // A pause that eats the time left means no attempt.
         assert_eq!(policy.plan_attempt(2, 1.0, 1.0), Plan::DeadlineExceeded);
@@ -481,7 +504,10 @@ mod tests {
         let policy = Policy::default();
         assert_eq!(
             policy.plan_attempt(3, 1e9, 5.0),
-            Plan::Attempt { pause: 5.0, timeout: f64::INFINITY }
+            Plan::Attempt {
+                pause: 5.0,
+                timeout: f64::INFINITY
+            }
         );
         assert_eq!(policy.plan_attempt(4, 0.0, 0.0), Plan::OutOfAttempts);
     }

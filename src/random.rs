@@ -126,7 +126,10 @@ mod tests {
         let n = 100_000;
         let mut stream = Stream::new(4, 0);
         let mean = (0..n).map(|_| stream.exponential(0.05)).sum::<f64>() / n as f64;
-        assert!((mean - 0.05).abs() < 5.0 * 0.05 / (n as f64).sqrt(), "mean {mean}");
+        assert!(
+            (mean - 0.05).abs() < 5.0 * 0.05 / (n as f64).sqrt(),
+            "mean {mean}"
+        );
     }
 
     #[test]
@@ -137,7 +140,13 @@ mod tests {
         let mean = draws.iter().sum::<f64>() / n as f64;
         let var = draws.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64;
         // sd of the sample mean is 2/sqrt(n); of the sample variance about 4*sqrt(2/n).
-        assert!((mean - 10.0).abs() < 5.0 * 2.0 / (n as f64).sqrt(), "mean {mean}");
-        assert!((var - 4.0).abs() < 5.0 * 4.0 * (2.0 / n as f64).sqrt(), "var {var}");
+        assert!(
+            (mean - 10.0).abs() < 5.0 * 2.0 / (n as f64).sqrt(),
+            "mean {mean}"
+        );
+        assert!(
+            (var - 4.0).abs() < 5.0 * 4.0 * (2.0 / n as f64).sqrt(),
+            "var {var}"
+        );
     }
 }

@@ -1,0 +1,69 @@
+# Shared by scripts/serve and scripts/test: each step installs what is
+# missing, skips what is present, and says which.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+TRUNK_VERSION=0.21.14
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+need_wasm_target() {
+  if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "wasm32 target: present"
+  else
+    say "wasm32 target: installing"
+    rustup target add wasm32-unknown-unknown
+  fi
+}
+
+need_trunk() {
+  if [ "$(trunk --version 2>/dev/null)" = "trunk $TRUNK_VERSION" ]; then
+    say "trunk $TRUNK_VERSION: present"
+  else
+    say "trunk $TRUNK_VERSION: installing (a few minutes)"
+    cargo install trunk --version "$TRUNK_VERSION" --locked
+  fi
+}
+
+# wasm-bindgen-cli must match the wasm-bindgen crate in Cargo.lock exactly.
+# It is installed without --locked: one of its locked dependencies is not in
+# the registry.
+need_wasm_bindgen() {
+  local version
+  version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
+  if [ "$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $version" ]; then
+    say "wasm-bindgen-cli $version: present"
+  else
+    say "wasm-bindgen-cli $version: installing (a few minutes)"
+    cargo install wasm-bindgen-cli --version "$version"
+  fi
+}
+
+need_chromium() {
+  if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
+    say "chromium and chromedriver: present"
+  else
+    say "chromium and chromedriver: installing from Debian"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-dejavu-core
+  fi
+}
+
+need_node_modules() {
+  # npm writes node_modules/.package-lock.json on every install: newer than
+  # the committed lock means the install matches it.
+  if [ node_modules/.package-lock.json -nt package-lock.json ]; then
+    say "npm test dependencies: present"
+  else
+    say "npm test dependencies: installing from package-lock.json"
+    npm ci --no-audit --no-fund
+  fi
+}
+
+build_page() {
+  say "building the page (trunk build --release)"
+  trunk build --release
+}

@@ -1,0 +1,33 @@
+//! The same link gives the same numbers, run after run; tests/web.rs checks
+//! the very same pins in the browser.
+
+mod golden;
+
+use retry_playground::config::Config;
+use retry_playground::random::Stream;
+use retry_playground::study::{study, to_json};
+
+fn study_text() -> String {
+    let (config, notices) = Config::from_link(golden::LINK);
+    assert_eq!(notices, []);
+    to_json(&study(&config.policy(), config.seed(), config.samples()))
+}
+
+#[test]
+fn study_is_pinned() {
+    let text = study_text();
+    assert_eq!(text, study_text(), "two runs differ");
+    assert_eq!(
+        golden::fingerprint(&text),
+        golden::STUDY_FINGERPRINT,
+        "{text}"
+    );
+}
+
+#[test]
+fn pauses_are_pinned() {
+    let (config, _) = Config::from_link(golden::LINK);
+    let policy = config.policy();
+    let pauses: Vec<f64> = policy.pauses(&mut Stream::new(config.seed(), 3)).collect();
+    assert_eq!(pauses, golden::CLIENT3_PAUSES);
+}

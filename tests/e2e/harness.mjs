@@ -1,0 +1,78 @@
+// Shared by the end-to-end tests: serves dist/ on a free loopback port and
+// drives the system's Chromium with playwright-core (no browser download).
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const root = path.resolve(import.meta.dirname, '../../dist');
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css',
+};
+
+export async function serve() {
+  if (!fs.existsSync(path.join(root, 'index.html'))) {
+    throw new Error('dist/index.html is missing: run `trunk build --release` first');
+  }
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url, 'http://localhost');
+    const file = path.join(root, path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ''));
+    const target = fs.existsSync(file) && fs.statSync(file).isFile() ? file : path.join(root, 'index.html');
+    response.writeHead(200, { 'content-type': types[path.extname(target)] ?? 'application/octet-stream' });
+    fs.createReadStream(target).pipe(response);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, base: `http://127.0.0.1:${server.address().port}/` };
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+}
+
+// A page that records every console error and uncaught exception.
+export async function open(browser, url, { colorScheme = 'light', deviceScaleFactor = 1 } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme, deviceScaleFactor });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('console', (message) => { if (message.type() === 'error') page.problems.push(message.text()); });
+  page.on('pageerror', (error) => page.problems.push(String(error)));
+  await page.goto(url);
+  await rendered(page, 1);
+  return page;
+}
+
+// Waits until the page has rendered at least `count` times in all.
+export async function rendered(page, count) {
+  await page.waitForFunction((n) => Number(document.body.dataset.renders || 0) >= n, count, { timeout: 15000 });
+}
+
+export async function renders(page) {
+  return page.evaluate(() => Number(document.body.dataset.renders || 0));
+}
+
+// The canvas as a PNG data URL: equal strings mean identical pixels.
+export async function pixels(page, id) {
+  return page.evaluate((id) => document.getElementById(id).toDataURL('image/png'), id);
+}
+
+// How many pixels differ from the top-left (background) pixel.
+export async function inked(page, id) {
+  return page.evaluate((id) => {
+    const canvas = document.getElementById(id);
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let count = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) count++;
+    }
+    return { count, total: data.length / 4 };
+  }, id);
+}

@@ -1,0 +1,140 @@
+// The built page, as a person uses it, in headless Chromium.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { serve, launch, open, rendered, renders, pixels, inked } from './harness.mjs';
+
+let server, base, browser;
+before(async () => {
+  ({ server, base } = await serve());
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const CHARTS = ['chart-pauses', 'chart-totals'];
+
+test('loads without errors and draws both charts', async () => {
+  const started = Date.now();
+  const page = await open(browser, base);
+  const firstChart = Date.now() - started;
+  for (const id of CHARTS) {
+    const { count, total } = await inked(page, id);
+    // Axes, labels and bars cover far more than 1 % of a chart.
+    assert.ok(count > total / 100, `${id} is blank: ${count} of ${total} pixels inked`);
+  }
+  assert.match(page.url(), /\?v=1&attempts=4&/);
+  assert.deepEqual(page.problems, []);
+  console.log(`navigation to first chart: ${firstChart} ms`);
+  await page.context().close();
+});
+
+test('moving a control changes the link and the chart', async () => {
+  const page = await open(browser, base);
+  const before = await pixels(page, 'chart-pauses');
+  const count = await renders(page);
+  await page.selectOption('#in-jitter', { label: 'none' });
+  await rendered(page, count + 1);
+  assert.match(page.url(), /jitter=none/);
+  assert.notEqual(await pixels(page, 'chart-pauses'), before);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('typing a value into a number box changes the link and the chart', async () => {
+  const page = await open(browser, base);
+  const before = await pixels(page, 'chart-pauses');
+  const count = await renders(page);
+  await page.fill('#num-attempts', '7');
+  await page.press('#num-attempts', 'Enter');
+  await rendered(page, count + 1);
+  assert.match(page.url(), /attempts=7&/);
+  assert.equal(await page.inputValue('#in-attempts'), '7', 'the slider follows the box');
+  assert.notEqual(await pixels(page, 'chart-pauses'), before);
+  await page.context().close();
+});
+
+test('the keyboard alone can change a control', async () => {
+  const page = await open(browser, base);
+  const before = await pixels(page, 'chart-pauses');
+  const count = await renders(page);
+  await page.focus('#in-attempts');
+  await page.keyboard.press('ArrowLeft');
+  await rendered(page, count + 1);
+  assert.match(page.url(), /attempts=3&/);
+  assert.notEqual(await pixels(page, 'chart-pauses'), before);
+  await page.context().close();
+});
+
+test('a link opened in a fresh page reproduces the same pixels and numbers', async () => {
+  const page = await open(browser, base);
+  await page.selectOption('#in-jitter', { label: 'decorrelated' });
+  await page.fill('#num-seed', '12345');
+  await page.press('#num-seed', 'Enter');
+  await page.waitForFunction(() => location.search.includes('seed=12345'));
+  await rendered(page, (await renders(page)) + 1);
+  const link = page.url();
+  const summary = await page.textContent('#summary');
+  const shots = await Promise.all(CHARTS.map((id) => pixels(page, id)));
+  await page.context().close();
+
+  const fresh = await open(browser, link);
+  assert.equal(await fresh.textContent('#summary'), summary);
+  for (const [i, id] of CHARTS.entries()) {
+    assert.equal(await pixels(fresh, id), shots[i], `${id} differs`);
+  }
+  assert.deepEqual(fresh.problems, []);
+  await fresh.context().close();
+});
+
+test('the browser computes the same numbers as the native command line', async () => {
+  const link = 'v=1&attempts=5&jitter=proportional&jfrac=0.4&base=0.03&cap=1&timeout=0.2&deadline=1.5&seed=99&samples=3000';
+  const page = await open(browser, `${base}?${link}`);
+  const inBrowser = await page.evaluate((link) => window.wasmBindings.study_json(link), link);
+  const binary = path.resolve(import.meta.dirname, '../../target/debug/retry-playground');
+  const native = spawnSync(binary, [link], { encoding: 'utf8' });
+  assert.equal(native.status, 0, native.stderr);
+  assert.equal(inBrowser, native.stdout.trim());
+  await page.context().close();
+});
+
+test('a hostile link loads, says what it fixed, and never becomes markup', async () => {
+  const hostile = '?attempts=1e309&base=-4&cap=NaN&jitter=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E'
+    + '&seed=%3Cscript%3Ealert(1)%3C%2Fscript%3E&samples=99999999999&bogus=1';
+  const page = await open(browser, base + hostile);
+  const notices = await page.textContent('#notices');
+  for (const key of ['attempts', 'base', 'cap', 'jitter', 'seed', 'samples', 'bogus', 'v']) {
+    assert.ok(notices.includes(`${key}:`), `no notice for ${key}: ${notices}`);
+  }
+  assert.equal(await page.locator('#notices img, #notices script').count(), 0);
+  assert.match(page.url(), /attempts=10&/);
+  assert.match(page.url(), /samples=100000&/);
+  const { count, total } = await inked(page, 'chart-pauses');
+  assert.ok(count > total / 100);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a panic shows the banner with a way back', async () => {
+  const page = await open(browser, base);
+  await page.evaluate(() => { try { window.wasmBindings.panic_for_test(); } catch (e) { /* the trap */ } });
+  await page.waitForSelector('#panic:not([hidden])');
+  assert.match(await page.textContent('#panic'), /panic requested by a test/);
+  assert.equal(await page.getAttribute('#panic a', 'href'), './');
+  await page.context().close();
+});
+
+test('dark mode on a high-DPI screen paints a dark, sharper canvas', async () => {
+  const page = await open(browser, base, { colorScheme: 'dark', deviceScaleFactor: 2 });
+  const size = await page.evaluate(() => {
+    const c = document.getElementById('chart-pauses');
+    const corner = c.getContext('2d').getImageData(1, 1, 1, 1).data;
+    return { ratio: c.width / c.clientWidth, corner: [...corner] };
+  });
+  assert.ok(Math.abs(size.ratio - 2) < 0.01, `canvas not sized by devicePixelRatio: ${size.ratio}`);
+  assert.ok(size.corner[0] < 60 && size.corner[1] < 60 && size.corner[2] < 60, `background not dark: ${size.corner}`);
+  await page.context().close();
+});

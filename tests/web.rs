@@ -1,0 +1,95 @@
+//! The core in a real browser (wasm-bindgen-test in headless Chromium): the
+//! same numbers as natively, and charts that really put pixels on a canvas.
+#![cfg(target_arch = "wasm32")]
+
+mod golden;
+
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use retry_playground::chart::{Theme, draw_pauses};
+use retry_playground::config::Config;
+use retry_playground::policy::Policy;
+use retry_playground::random::Stream;
+use retry_playground::study::{study, to_json};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn study_matches_the_native_pin() {
+    let (config, _) = Config::from_link(golden::LINK);
+    let text = to_json(&study(&config.policy(), config.seed(), config.samples()));
+    assert_eq!(
+        golden::fingerprint(&text),
+        golden::STUDY_FINGERPRINT,
+        "{text}"
+    );
+}
+
+#[wasm_bindgen_test]
+fn pauses_match_the_native_pin() {
+    let (config, _) = Config::from_link(golden::LINK);
+    let pauses: Vec<f64> = config
+        .policy()
+        .pauses(&mut Stream::new(config.seed(), 3))
+        .collect();
+    assert_eq!(pauses, golden::CLIENT3_PAUSES);
+}
+
+#[wasm_bindgen_test]
+fn seed_example_holds_in_wasm() {
+    // attempts=4, base=0.1, cap=0.8: 3 pauses within 0.1, 0.2, 0.4 s.
+    let policy = Policy::default();
+    for seed in 0..1000 {
+        let pauses: Vec<f64> = policy.pauses(&mut Stream::new(seed, 0)).collect();
+        assert_eq!(pauses.len(), 3);
+        for (pause, bound) in pauses.iter().zip([0.1, 0.2, 0.4]) {
+            assert!((0.0..=*bound).contains(pause));
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn pause_chart_paints_a_real_canvas() {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let canvas: web_sys::HtmlCanvasElement = document
+        .create_element("canvas")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    canvas.set_width(600);
+    canvas.set_height(300);
+    document.body().unwrap().append_child(&canvas).unwrap();
+    let result = study(&Policy::default(), 1, 2000);
+    let area = CanvasBackend::with_canvas_object(canvas.clone())
+        .unwrap()
+        .into_drawing_area();
+    draw_pauses(&area, &result, &Theme::light(1.0)).unwrap();
+    area.present().unwrap();
+
+    let context: web_sys::CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    let pixels = context
+        .get_image_data(0.0, 0.0, 600.0, 300.0)
+        .unwrap()
+        .data()
+        .0;
+    // Count pixels near each of the first three retry colours: every retry's
+    // histogram must have been painted.
+    for colour in &Theme::light(1.0).palette[..3] {
+        let near = pixels
+            .chunks(4)
+            .filter(|p| {
+                (i32::from(p[0]) - i32::from(colour.0)).abs() < 12
+                    && (i32::from(p[1]) - i32::from(colour.1)).abs() < 12
+                    && (i32::from(p[2]) - i32::from(colour.2)).abs() < 12
+            })
+            .count();
+        assert!(near > 50, "colour {colour:?} painted on only {near} pixels");
+    }
+}
