@@ -17,10 +17,13 @@
 //! (drawing, generic over plotters' backends). Only `web` touches the
 //! browser; everything else is pure and tested natively.
 
+pub mod budget;
 pub mod chart;
+pub mod classify;
 pub mod config;
 pub mod policy;
 pub mod random;
+pub mod sim;
 pub mod study;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

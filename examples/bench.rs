@@ -1,0 +1,149 @@
+//! Benchmark of the simulator: nanoseconds per simulated attempt and peak
+//! memory for the reference workload of issue 3, and for the same workload
+//! with every feature on. Prints figures; asserts nothing.
+//!
+//! `cargo run --release --example bench` (add `--profile bench-native` for
+//! the opt-level 3 build). Pass `--quick` to skip the 10M-operation run.
+
+use std::time::Instant;
+
+use retry_playground::budget::{BudgetConfig, BudgetKind};
+use retry_playground::policy::{Jitter, Policy, Shape};
+use retry_playground::sim::{self, Scenario, Spread, WorkloadKind};
+
+/// Reference: Poisson 10 000/s, independent failure 0.5, 4 attempts,
+/// exponential full jitter from 100 ms capped at 800 ms, service time
+/// Exp(mean 50 ms), no budget, unlimited workers, no network time.
+fn reference(operations: u64) -> Scenario {
+    let rate = 10_000.0;
+    Scenario {
+        seed: 7,
+        horizon: operations as f64 / rate,
+        buckets: 300,
+        work_limit: u64::MAX,
+        workload: WorkloadKind::Poisson,
+        rate,
+        spike_duration: 0.0,
+        hop: Spread::Constant,
+        hop_mean: 0.0,
+        failure: 0.5,
+        workers: 0,
+        service: Spread::Exponential,
+        service_time: 0.05,
+        policy: Policy {
+            attempts: 4,
+            shape: Shape::Exponential,
+            base: 0.1,
+            cap: 0.8,
+            multiplier: 2.0,
+            jitter: Jitter::Full,
+            attempt_timeout: None,
+            deadline: None,
+            ..Policy::default()
+        },
+        budget: BudgetConfig::default(),
+        layers: 1,
+        ..Scenario::default()
+    }
+}
+
+/// The reference plus a ratio budget, a 2 s deadline with 1 s attempt
+/// timeouts, finite capacity (800 workers, queue 2000: about 1.5 x the
+/// offered 18 750 attempts/s), network hops and one layer.
+fn everything_on(operations: u64) -> Scenario {
+    let base = reference(operations);
+    Scenario {
+        budget: BudgetConfig {
+            kind: BudgetKind::Ratio,
+            ..BudgetConfig::default()
+        },
+        policy: Policy {
+            attempt_timeout: Some(1.0),
+            deadline: Some(2.0),
+            ..base.policy.clone()
+        },
+        workers: 1500,
+        queue_limit: 2000,
+        hop: Spread::Exponential,
+        hop_mean: 0.002,
+        mix_transient: 0.7,
+        mix_throttled: 0.2,
+        mix_unknown: 0.1,
+        retry_after: 0.2,
+        lost_responses: 0.01,
+        idempotency_key: true,
+        layers: 1,
+        ..base
+    }
+}
+
+fn peak_memory_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn measure(name: &str, scenario: &Scenario) {
+    let started = Instant::now();
+    let report = sim::run(scenario);
+    let elapsed = started.elapsed().as_secs_f64();
+    let summary = &report.summary;
+    let attempts = summary.first_tries + summary.retries;
+    println!(
+        "{name:<28} {:>10} ops {:>10} attempts {:>8.1} ns/attempt  {:>6.2} s  success {:.4}  calls/op {:.4}  peak events {}  VmHWM {} KiB",
+        summary.operations,
+        attempts,
+        elapsed * 1e9 / attempts.max(1) as f64,
+        elapsed,
+        summary.success_rate,
+        summary.server_calls_per_operation,
+        summary.peak_events,
+        peak_memory_kib().map_or("?".to_string(), |kib| kib.to_string()),
+    );
+}
+
+/// The AWS 2015 contention model: mean calls (writes) and time until the
+/// last client is done, over `runs` seeds, per algorithm and client count.
+fn contention_table(runs: u64) {
+    println!("contention (AWS 2015 model, base 5 ms, cap 2 s, hop |N(10 ms, 2 ms)|, {runs} seeds)");
+    println!(
+        "{:<14} {:>8} {:>12} {:>14}",
+        "algorithm", "clients", "calls", "completion s"
+    );
+    for clients in [10, 50, 100] {
+        for (name, policy) in sim::contention_policies(0.005, 2.0) {
+            let (mut calls, mut time) = (0.0, 0.0);
+            for seed in 0..runs {
+                let report = sim::run(&Scenario {
+                    seed,
+                    workload: WorkloadKind::Contention,
+                    clients,
+                    hop: Spread::Normal,
+                    hop_mean: 0.010,
+                    hop_sd: 0.002,
+                    horizon: 10.0,
+                    policy: policy.clone(),
+                    ..Scenario::default()
+                });
+                calls += (report.summary.first_tries + report.summary.retries) as f64;
+                time += report.summary.finished_at;
+            }
+            println!(
+                "{name:<14} {clients:>8} {:>12.1} {:>14.4}",
+                calls / runs as f64,
+                time / runs as f64
+            );
+        }
+    }
+}
+
+fn main() {
+    let quick = std::env::args().any(|arg| arg == "--quick");
+    contention_table(if quick { 20 } else { 100 });
+    measure("reference 1M", &reference(1_000_000));
+    measure("everything on 1M", &everything_on(1_000_000));
+    if !quick {
+        measure("reference 10M", &reference(10_000_000));
+        measure("everything on 10M", &everything_on(10_000_000));
+    }
+}

@@ -1,0 +1,417 @@
+//! Retry budgets: a limit on retries for a whole client, not per operation.
+//!
+//! Why budgets and not just max retries? "At most 3 attempts" bounds what one
+//! operation may cost, but says nothing about what all of them cost together.
+//! When the dependency is healthy almost nothing is retried and the limit is
+//! irrelevant; when it is down, *every* operation uses all its attempts, and
+//! the client multiplies its load by the attempt count exactly when the
+//! dependency can least afford it. That load can keep an overloaded service
+//! down after the original cause is gone (a retry storm).
+//!
+//! A budget looks at the client's recent history instead: retries are allowed
+//! while they are a small share of the traffic, and refused ("fail fast")
+//! once they would dominate it. At 100 % failure the load then stays near
+//! `1 + share` times the first-try load instead of `attempts` times.
+//!
+//! Time is passed in as `now` (seconds of virtual time); nothing here reads a
+//! clock, so the arithmetic is tested with explicit instants.
+//!
+//! Three budgets that production systems ship are modelled:
+//!
+//! - [`BudgetKind::Ratio`]: retries in a sliding window may not exceed a
+//!   percentage of the window's deposits (successes by the seed's rule, or
+//!   requests as Finagle's `RetryBudget` counts), plus a floor of retries per
+//!   second so a quiet client can still retry.
+//! - [`BudgetKind::TokenBucket`]: gRPC retry throttling (gRFC A6).
+//! - [`BudgetKind::AwsQuota`]: the AWS SDK "standard" retry quota.
+
+/// Which budget a client uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BudgetKind {
+    /// Only the per-operation attempt limit applies.
+    None,
+    /// Retries at most `percent` of the window's deposits plus a floor.
+    Ratio,
+    /// gRPC throttling: retry while `tokens > max_tokens / 2`.
+    TokenBucket,
+    /// AWS SDK standard mode: a retry withdraws from a shared quota.
+    AwsQuota,
+}
+
+/// What a ratio budget counts as a deposit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RatioBasis {
+    /// Successful attempts: the seed's "20 % of successes over 60 s". At 100 %
+    /// failure only the floor is left.
+    Successes,
+    /// First tries (every new request), as Finagle's `RetryBudget` deposits.
+    /// At 100 % failure the load stays near `1 + percent`.
+    Requests,
+}
+
+/// Budget parameters. Times in seconds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BudgetConfig {
+    pub kind: BudgetKind,
+    /// Ratio: allowed retries per deposit (0.2 = 20 %).
+    pub percent: f64,
+    /// Ratio: retries per second allowed regardless of traffic.
+    pub min_per_second: f64,
+    /// Ratio: length of the sliding window.
+    pub window: f64,
+    /// Ratio: what counts as a deposit.
+    pub basis: RatioBasis,
+    /// Token bucket: capacity, and the starting balance.
+    pub max_tokens: f64,
+    /// Token bucket: tokens a success adds back.
+    pub token_ratio: f64,
+    /// AWS quota: capacity, and the starting balance.
+    pub quota: f64,
+    /// AWS quota: cost of a retry after an ordinary failure.
+    pub retry_cost: f64,
+    /// AWS quota: cost of a retry after a timeout (timeouts tie up more).
+    pub timeout_cost: f64,
+    /// AWS quota: what a success that needed no retry returns.
+    pub no_retry_increment: f64,
+}
+
+impl Default for BudgetConfig {
+    /// No budget; the other fields hold the published defaults of each kind
+    /// (Finagle 20 % / 10 per s / 10 s, gRPC 10 / 0.1, AWS 500 / 5 / 10 / 1).
+    fn default() -> Self {
+        Self {
+            kind: BudgetKind::None,
+            percent: 0.2,
+            min_per_second: 10.0,
+            window: 10.0,
+            basis: RatioBasis::Successes,
+            max_tokens: 10.0,
+            token_ratio: 0.1,
+            quota: 500.0,
+            retry_cost: 5.0,
+            timeout_cost: 10.0,
+            no_retry_increment: 1.0,
+        }
+    }
+}
+
+/// Number of time slots of the ratio window: fixed, so memory does not grow
+/// with traffic; the window slides in steps of `window / SLOTS`.
+const SLOTS: usize = 20;
+
+/// A retry budget's state.
+#[derive(Debug, Clone)]
+pub struct Budget {
+    config: BudgetConfig,
+    /// Token bucket balance or AWS quota balance.
+    tokens: f64,
+    window: Window,
+}
+
+/// Deposits and retries per time slot, plus running totals over the window.
+#[derive(Debug, Clone)]
+struct Window {
+    slot_width: f64,
+    /// Index of the newest slot (time / slot_width), or -1 before any use.
+    newest: i64,
+    deposits: [u64; SLOTS],
+    retries: [u64; SLOTS],
+    deposit_total: u64,
+    retry_total: u64,
+}
+
+impl Window {
+    fn new(length: f64) -> Self {
+        Self {
+            slot_width: (length / SLOTS as f64).max(1e-9),
+            newest: -1,
+            deposits: [0; SLOTS],
+            retries: [0; SLOTS],
+            deposit_total: 0,
+            retry_total: 0,
+        }
+    }
+
+    /// Moves the window so that it ends at `now`, forgetting expired slots.
+    fn slide(&mut self, now: f64) -> usize {
+        let slot = (now.max(0.0) / self.slot_width).min(1e15) as i64;
+        if slot > self.newest {
+            let stale = (slot - self.newest).min(SLOTS as i64);
+            for step in 1..=stale {
+                let index = (self.newest + step).rem_euclid(SLOTS as i64) as usize;
+                self.deposit_total -= self.deposits[index];
+                self.retry_total -= self.retries[index];
+                self.deposits[index] = 0;
+                self.retries[index] = 0;
+            }
+            self.newest = slot;
+        }
+        // Time never runs backwards in the simulator; an older `now` counts
+        // in the newest slot rather than corrupting the totals.
+        self.newest.rem_euclid(SLOTS as i64) as usize
+    }
+}
+
+impl Budget {
+    /// A budget at its starting balance. Nonsense parameters (NaN, negative)
+    /// are replaced by the defaults of [`BudgetConfig`].
+    pub fn new(config: &BudgetConfig) -> Self {
+        let defaults = BudgetConfig::default();
+        let sane = |value: f64, fallback: f64| {
+            if value.is_finite() && value >= 0.0 {
+                value
+            } else {
+                fallback
+            }
+        };
+        let config = BudgetConfig {
+            kind: config.kind,
+            percent: sane(config.percent, defaults.percent),
+            min_per_second: sane(config.min_per_second, defaults.min_per_second),
+            window: sane(config.window, defaults.window).max(1e-6),
+            basis: config.basis,
+            max_tokens: sane(config.max_tokens, defaults.max_tokens),
+            token_ratio: sane(config.token_ratio, defaults.token_ratio),
+            quota: sane(config.quota, defaults.quota),
+            retry_cost: sane(config.retry_cost, defaults.retry_cost),
+            timeout_cost: sane(config.timeout_cost, defaults.timeout_cost),
+            no_retry_increment: sane(config.no_retry_increment, defaults.no_retry_increment),
+        };
+        let tokens = match config.kind {
+            BudgetKind::TokenBucket => config.max_tokens,
+            BudgetKind::AwsQuota => config.quota,
+            BudgetKind::None | BudgetKind::Ratio => 0.0,
+        };
+        Self {
+            window: Window::new(config.window),
+            config,
+            tokens,
+        }
+    }
+
+    /// The budget's parameters after sanitising.
+    pub fn config(&self) -> &BudgetConfig {
+        &self.config
+    }
+
+    /// The token-bucket or quota balance (0 for the other kinds).
+    pub fn tokens(&self) -> f64 {
+        self.tokens
+    }
+
+    /// A new operation sent its first try.
+    pub fn on_first_try(&mut self, now: f64) {
+        if self.config.kind == BudgetKind::Ratio && self.config.basis == RatioBasis::Requests {
+            let slot = self.window.slide(now);
+            self.window.deposits[slot] += 1;
+            self.window.deposit_total += 1;
+        }
+    }
+
+    /// An attempt succeeded. `retry_cost` is what the retry that produced it
+    /// withdrew (0 for a first try); the AWS quota refunds it.
+    pub fn on_success(&mut self, now: f64, retry_cost: f64) {
+        match self.config.kind {
+            BudgetKind::None => {}
+            BudgetKind::Ratio => {
+                if self.config.basis == RatioBasis::Successes {
+                    let slot = self.window.slide(now);
+                    self.window.deposits[slot] += 1;
+                    self.window.deposit_total += 1;
+                }
+            }
+            BudgetKind::TokenBucket => {
+                self.tokens = (self.tokens + self.config.token_ratio).min(self.config.max_tokens);
+            }
+            BudgetKind::AwsQuota => {
+                let refund = if retry_cost > 0.0 {
+                    retry_cost
+                } else {
+                    self.config.no_retry_increment
+                };
+                self.tokens = (self.tokens + refund).min(self.config.quota);
+            }
+        }
+    }
+
+    /// An attempt failed (any class).
+    pub fn on_failure(&mut self, _now: f64) {
+        if self.config.kind == BudgetKind::TokenBucket {
+            self.tokens = (self.tokens - 1.0).max(0.0);
+        }
+    }
+
+    /// Asks to retry after a failure at `now`. Returns the cost withdrawn
+    /// (`Some(0.0)` when the kind has no costs) or `None`: no budget, fail
+    /// fast. `after_timeout` selects the AWS timeout cost.
+    pub fn try_retry(&mut self, now: f64, after_timeout: bool) -> Option<f64> {
+        match self.config.kind {
+            BudgetKind::None => Some(0.0),
+            BudgetKind::Ratio => {
+                let slot = self.window.slide(now);
+                let allowance = self.config.percent * self.window.deposit_total as f64
+                    + self.config.min_per_second * self.config.window;
+                if (self.window.retry_total as f64) < allowance {
+                    self.window.retries[slot] += 1;
+                    self.window.retry_total += 1;
+                    Some(0.0)
+                } else {
+                    None
+                }
+            }
+            BudgetKind::TokenBucket => (self.tokens > self.config.max_tokens / 2.0).then_some(0.0),
+            BudgetKind::AwsQuota => {
+                let cost = if after_timeout {
+                    self.config.timeout_cost
+                } else {
+                    self.config.retry_cost
+                };
+                if self.tokens >= cost {
+                    self.tokens -= cost;
+                    Some(cost)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget(kind: BudgetKind) -> Budget {
+        Budget::new(&BudgetConfig {
+            kind,
+            ..BudgetConfig::default()
+        })
+    }
+
+    #[test]
+    fn no_budget_always_allows() {
+        let mut none = budget(BudgetKind::None);
+        for i in 0..1000 {
+            none.on_failure(f64::from(i));
+            assert_eq!(none.try_retry(f64::from(i), true), Some(0.0));
+        }
+    }
+
+    #[test]
+    fn ratio_floor_alone_allows_min_per_second_times_window() {
+        // No successes: the floor allows 10/s x 10 s = 100 retries per window.
+        let mut ratio = budget(BudgetKind::Ratio);
+        let allowed = (0..1000)
+            .filter(|_| ratio.try_retry(1.0, false).is_some())
+            .count();
+        assert_eq!(allowed, 100);
+        // 10.5 s later the slots holding those retries have expired.
+        assert!(ratio.try_retry(11.5, false).is_some());
+    }
+
+    #[test]
+    fn ratio_grows_with_successes() {
+        let mut ratio = Budget::new(&BudgetConfig {
+            kind: BudgetKind::Ratio,
+            min_per_second: 0.0,
+            ..BudgetConfig::default()
+        });
+        assert_eq!(ratio.try_retry(0.0, false), None, "no floor, no deposits");
+        for _ in 0..100 {
+            ratio.on_success(0.5, 0.0);
+        }
+        // 20 % of 100 successes.
+        let allowed = (0..100)
+            .filter(|_| ratio.try_retry(0.6, false).is_some())
+            .count();
+        assert_eq!(allowed, 20);
+        // After the window has passed, the successes are forgotten.
+        assert_eq!(ratio.try_retry(10.6, false), None);
+    }
+
+    #[test]
+    fn ratio_basis_requests_counts_first_tries() {
+        let mut ratio = Budget::new(&BudgetConfig {
+            kind: BudgetKind::Ratio,
+            min_per_second: 0.0,
+            basis: RatioBasis::Requests,
+            ..BudgetConfig::default()
+        });
+        for _ in 0..50 {
+            ratio.on_first_try(2.0);
+            ratio.on_success(2.0, 0.0); // does not count under this basis
+        }
+        let allowed = (0..100)
+            .filter(|_| ratio.try_retry(2.0, false).is_some())
+            .count();
+        assert_eq!(allowed, 10);
+    }
+
+    #[test]
+    fn token_bucket_follows_grfc_a6() {
+        // max 10, ratio 0.1: retries allowed while tokens > 5.
+        let mut bucket = budget(BudgetKind::TokenBucket);
+        assert_eq!(bucket.tokens(), 10.0);
+        for _ in 0..4 {
+            bucket.on_failure(0.0);
+        }
+        assert_eq!(bucket.tokens(), 6.0);
+        assert!(bucket.try_retry(0.0, false).is_some());
+        bucket.on_failure(0.0);
+        assert_eq!(bucket.tokens(), 5.0);
+        assert!(bucket.try_retry(0.0, false).is_none(), "5 is not > 5");
+        // Ten successes add 10 x 0.1 = 1 token (up to float rounding).
+        for _ in 0..10 {
+            bucket.on_success(0.0, 0.0);
+        }
+        assert!((bucket.tokens() - 6.0).abs() < 1e-9);
+        assert!(bucket.try_retry(0.0, false).is_some());
+        // Never below zero, never above max.
+        for _ in 0..100 {
+            bucket.on_failure(0.0);
+        }
+        assert_eq!(bucket.tokens(), 0.0);
+        for _ in 0..1000 {
+            bucket.on_success(0.0, 0.0);
+        }
+        assert_eq!(bucket.tokens(), 10.0);
+    }
+
+    #[test]
+    fn aws_quota_costs_and_refunds() {
+        let mut quota = budget(BudgetKind::AwsQuota);
+        assert_eq!(quota.try_retry(0.0, false), Some(5.0));
+        assert_eq!(quota.try_retry(0.0, true), Some(10.0));
+        assert_eq!(quota.tokens(), 485.0);
+        // A success after a retry refunds that retry's cost; a success that
+        // needed none adds 1; the balance is capped at 500.
+        quota.on_success(0.0, 10.0);
+        assert_eq!(quota.tokens(), 495.0);
+        quota.on_success(0.0, 0.0);
+        assert_eq!(quota.tokens(), 496.0);
+        for _ in 0..10 {
+            quota.on_success(0.0, 0.0);
+        }
+        assert_eq!(quota.tokens(), 500.0);
+        // 500 / 5 = 100 retries, then none.
+        let allowed = (0..1000)
+            .filter(|_| quota.try_retry(0.0, false).is_some())
+            .count();
+        assert_eq!(allowed, 100);
+        assert_eq!(quota.try_retry(0.0, false), None);
+    }
+
+    #[test]
+    fn nonsense_parameters_fall_back_to_defaults() {
+        let odd = Budget::new(&BudgetConfig {
+            kind: BudgetKind::Ratio,
+            percent: f64::NAN,
+            window: -3.0,
+            min_per_second: f64::INFINITY,
+            ..BudgetConfig::default()
+        });
+        assert_eq!(odd.config().percent, 0.2);
+        assert_eq!(odd.config().window, 10.0);
+        assert_eq!(odd.config().min_per_second, 10.0);
+    }
+}

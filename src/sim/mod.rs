@@ -1,0 +1,413 @@
+//! The simulator: many clients with a retry policy meet a server with finite
+//! capacity and faults, in virtual time.
+//!
+//! A [`Scenario`] is plain data (every time in seconds); [`run`] turns it into
+//! a [`Report`]. The run is a pure function: the same scenario gives a
+//! bit-identical report on every machine, natively and in wasm, because
+//!
+//! - time is virtual: one event queue ordered by `(time, sequence)`, so equal
+//!   times pop in the order they were scheduled ([`engine`]);
+//! - randomness comes from [`Stream`](crate::random::Stream)s derived from the
+//!   seed: one per client (or one shared by all, with `shared_seed`), one for
+//!   the workload, one for the server and network;
+//! - nothing iterates a hash map and every transcendental function is `libm`'s.
+//!
+//! Memory is bounded by the work in flight plus fixed-size histograms: arrivals
+//! are generated one at a time, finished operations are forgotten once the
+//! server has no request of theirs left, and latencies go into a log-bucketed
+//! histogram instead of a list.
+//!
+//! The vocabulary: an *operation* is what a user asked for; an *attempt* is one
+//! call made for it (the first try or a retry); a *pause* is the wait before a
+//! retry; *goodput* is operations that succeeded per second, as opposed to the
+//! load the server sees.
+//!
+//! ## Model
+//!
+//! - **Workloads** ([`WorkloadKind`]): open-loop Poisson arrivals with an
+//!   optional spike; a crowd of `clients` starting at one instant or spread
+//!   over a window; or the contention model of the AWS 2015 backoff post, where
+//!   `clients` each update one shared row by optimistic concurrency.
+//! - **Network**: every hop (client to server, server to client) takes a time
+//!   drawn from [`Spread`] with `hop_mean` / `hop_sd`.
+//! - **Server**: `workers` (0 = unlimited) serve requests, a bounded FIFO
+//!   queue holds the rest and a full queue rejects with 503. A request takes
+//!   a service time plus `latency_slope` seconds per request already in
+//!   service. The server finishes work whose client has given up (that is
+//!   *wasted work*). A finished request fails with probability `failure`, its
+//!   class drawn from the `mix_*` weights; 429 and queue-full 503 carry
+//!   `Retry-After` when `retry_after > 0`. Any response is lost with
+//!   probability `lost_responses` after the action ran. During the outage
+//!   window every arriving request fails fast (connection error) or hangs.
+//! - **Client**: the [`Policy`] (attempts, shape, jitter, per-attempt timeout,
+//!   overall deadline), a retry [`budget`](crate::budget), `Retry-After`, an
+//!   idempotency key (without one, every execution after the first is a
+//!   duplicate), errors classified by [`classify`](crate::classify).
+//! - **Layers**: `layers` services in a chain; layer 0 is the user's client,
+//!   the last layer calls the server. Each layer retries with the same policy
+//!   and its own budget, unless `only_top_retries`. The deadline is the
+//!   user's and propagates down; per-attempt timeouts apply to the network
+//!   calls of the last layer.
+
+mod engine;
+mod report;
+mod world;
+
+pub use report::{LatencyHistogram, PauseHistogram, Report, Series, Summary};
+
+use crate::budget::BudgetConfig;
+use crate::policy::{Jitter, Policy, Shape};
+
+/// Where operations come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkloadKind {
+    /// Open loop: operations arrive at `rate` per second (`spike_rate` during
+    /// the spike) from `0` to `horizon`, each from a new client.
+    Poisson,
+    /// `clients` clients each make one operation, starting at `crowd_start`
+    /// spread uniformly over `crowd_window` (0 = all at once).
+    Crowd,
+    /// `clients` clients each update one shared row once by optimistic
+    /// concurrency: read the version, write conditionally, on conflict pause
+    /// and start over. Starts as in `Crowd`. Server faults, capacity and
+    /// timeouts do not apply; one attempt is one read + one write.
+    Contention,
+}
+
+/// Shape of a random duration with a given mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spread {
+    /// Always the mean.
+    Constant,
+    /// Exponential with the mean (memoryless, long tail).
+    Exponential,
+    /// `|Normal(mean, sd)|`, the network model of the AWS 2015 simulator.
+    Normal,
+}
+
+/// What the server does to requests that arrive during the outage window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutageMode {
+    /// Refuse at once with a connection error.
+    FailFast,
+    /// Swallow the request: no answer ever, the client's timeout must notice.
+    Hang,
+}
+
+/// Everything a run depends on. Plain data; all times in seconds.
+///
+/// Any field value is accepted: [`run`] works on [`Scenario::sanitized`],
+/// which clamps out-of-range values and replaces NaN by the default.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    /// Seed of every random stream of the run.
+    pub seed: u64,
+    /// Reporting window `[0, horizon]`; Poisson arrivals stop at `horizon`.
+    /// The run continues until in-flight work drains.
+    pub horizon: f64,
+    /// Number of time buckets of the series over the horizon.
+    pub buckets: u32,
+    /// Hard limit on work: operations plus server attempts. A run that
+    /// reaches it stops early and says so in `Summary::truncated`.
+    pub work_limit: u64,
+
+    pub workload: WorkloadKind,
+    /// Poisson arrivals per second outside the spike.
+    pub rate: f64,
+    /// Poisson arrivals per second during the spike.
+    pub spike_rate: f64,
+    pub spike_start: f64,
+    /// 0 = no spike.
+    pub spike_duration: f64,
+    /// Crowd and contention: number of clients (one operation each).
+    pub clients: u32,
+    /// Crowd and contention: when the first client starts.
+    pub crowd_start: f64,
+    /// Crowd and contention: clients start uniformly over this window.
+    pub crowd_window: f64,
+
+    /// One-way network time between client and server.
+    pub hop: Spread,
+    pub hop_mean: f64,
+    /// Only for `Spread::Normal`.
+    pub hop_sd: f64,
+
+    /// Probability that a served request fails.
+    pub failure: f64,
+    /// Relative weight of 503 among failures (transient).
+    pub mix_transient: f64,
+    /// Relative weight of 429 (transient, carries Retry-After).
+    pub mix_throttled: f64,
+    /// Relative weight of 400 (permanent: never retried).
+    pub mix_permanent: f64,
+    /// Relative weight of 500 (unknown: retried at most once).
+    pub mix_unknown: f64,
+    /// Retry-After sent with 429 and queue-full 503; 0 = none.
+    pub retry_after: f64,
+    pub outage_start: f64,
+    /// 0 = no outage.
+    pub outage_duration: f64,
+    pub outage_mode: OutageMode,
+    /// Requests served at once; 0 = unlimited (no queue).
+    pub workers: u32,
+    /// Requests waiting for a worker; beyond it the server answers 503.
+    pub queue_limit: u32,
+    pub service: Spread,
+    /// Mean service time.
+    pub service_time: f64,
+    /// Only for `Spread::Normal`.
+    pub service_sd: f64,
+    /// Extra service time per request already in service (`base + slope x
+    /// in-flight`).
+    pub latency_slope: f64,
+    /// Probability that a response is lost after the server acted.
+    pub lost_responses: f64,
+
+    /// The retry policy of every layer.
+    pub policy: Policy,
+    /// The retry budget of every layer (each layer has its own instance).
+    pub budget: BudgetConfig,
+    /// Wait at least the server's Retry-After before retrying.
+    pub honour_retry_after: bool,
+    /// Send an idempotency key, so the server executes an operation once.
+    pub idempotency_key: bool,
+    /// Every client uses the same random stream (stream 0): jitter with a
+    /// shared seed is no jitter.
+    pub shared_seed: bool,
+    /// Services in the chain, at least 1.
+    pub layers: u32,
+    /// Only layer 0 retries; lower layers make one attempt.
+    pub only_top_retries: bool,
+}
+
+impl Default for Scenario {
+    /// A teaching setup: 100 operations per second for a minute against a
+    /// server with 20 workers (50 ms mean service) that fails 10 % of
+    /// requests, a client with 4 attempts, exponential backoff with full
+    /// jitter from 100 ms capped at 800 ms and a 1 s attempt timeout.
+    fn default() -> Self {
+        Self {
+            seed: 1,
+            horizon: 60.0,
+            buckets: 240,
+            work_limit: 100_000_000,
+            workload: WorkloadKind::Poisson,
+            rate: 100.0,
+            spike_rate: 300.0,
+            spike_start: 20.0,
+            spike_duration: 0.0,
+            clients: 100,
+            crowd_start: 0.0,
+            crowd_window: 0.0,
+            hop: Spread::Exponential,
+            hop_mean: 0.005,
+            hop_sd: 0.002,
+            failure: 0.1,
+            mix_transient: 1.0,
+            mix_throttled: 0.0,
+            mix_permanent: 0.0,
+            mix_unknown: 0.0,
+            retry_after: 0.0,
+            outage_start: 30.0,
+            outage_duration: 0.0,
+            outage_mode: OutageMode::FailFast,
+            workers: 20,
+            queue_limit: 100,
+            service: Spread::Exponential,
+            service_time: 0.05,
+            service_sd: 0.01,
+            latency_slope: 0.0,
+            lost_responses: 0.0,
+            policy: Policy {
+                attempt_timeout: Some(1.0),
+                ..Policy::default()
+            },
+            budget: BudgetConfig::default(),
+            honour_retry_after: true,
+            idempotency_key: true,
+            shared_seed: false,
+            layers: 1,
+            only_top_retries: false,
+        }
+    }
+}
+
+/// Most operations or clients a run may hold at once, so a link cannot ask
+/// for more memory than a browser tab has.
+pub const MAX_CLIENTS: u32 = 200_000;
+/// Most services in a chain: `attempts^layers` grows fast enough.
+pub const MAX_LAYERS: u32 = 8;
+/// Most buckets of the series.
+pub const MAX_BUCKETS: u32 = 2_000;
+/// Longest time a scenario may talk about (about 11.5 days).
+pub const MAX_TIME: f64 = 1e6;
+
+/// `value` if finite, clamped to `[low, high]`; `fallback` otherwise.
+fn clamp(value: f64, low: f64, high: f64, fallback: f64) -> f64 {
+    if value.is_nan() {
+        fallback
+    } else {
+        value.clamp(low, high)
+    }
+}
+
+impl Scenario {
+    /// The scenario with every field brought into range: NaN becomes the
+    /// default, probabilities go to `[0, 1]`, times to `[0, MAX_TIME]`, counts
+    /// to their limits. [`run`] simulates this, so it never panics or hangs.
+    pub fn sanitized(&self) -> Scenario {
+        let d = Scenario::default();
+        let time = |v: f64, fallback: f64| clamp(v, 0.0, MAX_TIME, fallback);
+        let probability = |v: f64, fallback: f64| clamp(v, 0.0, 1.0, fallback);
+        let weight = |v: f64| clamp(v, 0.0, 1e9, 0.0);
+        let rate = |v: f64, fallback: f64| clamp(v, 0.0, 1e8, fallback);
+        let p = &self.policy;
+        let dp = &d.policy;
+        let optional_time =
+            |v: Option<f64>| v.filter(|t| !t.is_nan()).map(|t| t.clamp(1e-6, MAX_TIME));
+        let policy = Policy {
+            attempts: p.attempts.max(1),
+            shape: p.shape,
+            base: time(p.base, dp.base),
+            cap: time(p.cap, dp.cap),
+            multiplier: clamp(p.multiplier, 1.0, 1e3, dp.multiplier),
+            jitter: p.jitter,
+            jitter_fraction: probability(p.jitter_fraction, dp.jitter_fraction),
+            attempt_timeout: optional_time(p.attempt_timeout),
+            deadline: optional_time(p.deadline),
+        };
+        Scenario {
+            seed: self.seed,
+            horizon: clamp(self.horizon, 1e-3, MAX_TIME, d.horizon),
+            buckets: self.buckets.clamp(1, MAX_BUCKETS),
+            work_limit: self.work_limit.clamp(1, 2_000_000_000),
+            workload: self.workload,
+            rate: rate(self.rate, d.rate),
+            spike_rate: rate(self.spike_rate, d.spike_rate),
+            spike_start: time(self.spike_start, d.spike_start),
+            spike_duration: time(self.spike_duration, 0.0),
+            clients: self.clients.min(MAX_CLIENTS),
+            crowd_start: time(self.crowd_start, 0.0),
+            crowd_window: time(self.crowd_window, 0.0),
+            hop: self.hop,
+            hop_mean: time(self.hop_mean, d.hop_mean),
+            hop_sd: time(self.hop_sd, d.hop_sd),
+            failure: probability(self.failure, d.failure),
+            mix_transient: weight(self.mix_transient),
+            mix_throttled: weight(self.mix_throttled),
+            mix_permanent: weight(self.mix_permanent),
+            mix_unknown: weight(self.mix_unknown),
+            retry_after: time(self.retry_after, 0.0),
+            outage_start: time(self.outage_start, d.outage_start),
+            outage_duration: time(self.outage_duration, 0.0),
+            outage_mode: self.outage_mode,
+            workers: self.workers,
+            queue_limit: self.queue_limit.min(10_000_000),
+            service: self.service,
+            service_time: time(self.service_time, d.service_time),
+            service_sd: time(self.service_sd, d.service_sd),
+            latency_slope: clamp(self.latency_slope, 0.0, 1e3, 0.0),
+            lost_responses: probability(self.lost_responses, 0.0),
+            policy,
+            budget: self.budget.clone(),
+            honour_retry_after: self.honour_retry_after,
+            idempotency_key: self.idempotency_key,
+            shared_seed: self.shared_seed,
+            layers: self.layers.clamp(1, MAX_LAYERS),
+            only_top_retries: self.only_top_retries,
+        }
+    }
+
+    /// Expected number of operations the workload creates.
+    pub fn estimated_operations(&self) -> f64 {
+        let s = self.sanitized();
+        match s.workload {
+            WorkloadKind::Poisson => {
+                let spike = s.spike_duration.min((s.horizon - s.spike_start).max(0.0));
+                s.rate * (s.horizon - spike) + s.spike_rate * spike
+            }
+            WorkloadKind::Crowd | WorkloadKind::Contention => f64::from(s.clients),
+        }
+    }
+
+    /// A rough estimate of the server attempts a run makes, for refusing or
+    /// scaling runs that would be too big before starting them. It assumes
+    /// failures at the larger of `failure` and the share of the horizon spent
+    /// in an outage, no budget and no capacity limits; contention assumes each
+    /// client conflicts with a fair share of the others. The hard guarantee is
+    /// `work_limit`.
+    pub fn estimated_attempts(&self) -> f64 {
+        let s = self.sanitized();
+        let per_layer = |attempts: u32, failure: f64| {
+            let attempts = f64::from(attempts.min(1_000_000));
+            if failure >= 1.0 {
+                attempts
+            } else {
+                (1.0 - libm::pow(failure, attempts)) / (1.0 - failure)
+            }
+        };
+        match s.workload {
+            WorkloadKind::Contention => {
+                let n = f64::from(s.clients);
+                n * (1.0 + n / 2.0).min(f64::from(s.policy.attempts))
+            }
+            _ => {
+                let outage_share = (s.outage_duration / s.horizon).min(1.0);
+                let failure = s.failure.max(outage_share);
+                let top = per_layer(s.policy.attempts, failure);
+                let lower = if s.only_top_retries {
+                    1.0
+                } else {
+                    per_layer(s.policy.attempts, failure)
+                };
+                let calls = top * libm::pow(lower, f64::from(s.layers - 1));
+                self.estimated_operations() * calls
+            }
+        }
+    }
+}
+
+/// Simulates `scenario` (after [`Scenario::sanitized`]) and reports.
+pub fn run(scenario: &Scenario) -> Report {
+    let scenario = scenario.sanitized();
+    world::World::new(&scenario).run()
+}
+
+/// The policies of the five contention variants of the AWS 2015 post, for
+/// the same base and cap: no backoff, exponential, equal jitter, full
+/// jitter, decorrelated jitter. The post numbers retries from 1, so its first
+/// exponential window is `2 * base` while decorrelated starts from `base`;
+/// these policies reproduce that. Unlimited attempts.
+pub fn contention_policies(base: f64, cap: f64) -> [(&'static str, Policy); 5] {
+    let exponential = |jitter| Policy {
+        attempts: u32::MAX,
+        shape: Shape::Exponential,
+        base: 2.0 * base,
+        cap,
+        multiplier: 2.0,
+        jitter,
+        jitter_fraction: 0.0,
+        attempt_timeout: None,
+        deadline: None,
+    };
+    [
+        (
+            "none",
+            Policy {
+                base: 0.0,
+                jitter: Jitter::None,
+                ..exponential(Jitter::None)
+            },
+        ),
+        ("exponential", exponential(Jitter::None)),
+        ("equal", exponential(Jitter::Equal)),
+        ("full", exponential(Jitter::Full)),
+        (
+            "decorrelated",
+            Policy {
+                base,
+                ..exponential(Jitter::Decorrelated)
+            },
+        ),
+    ]
+}

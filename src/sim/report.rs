@@ -1,0 +1,533 @@
+//! What a run reports: a summary, series per time bucket, and histograms.
+//!
+//! Everything here has a fixed size chosen before the run (buckets,
+//! histogram bins), so a report of ten million operations is as small as one
+//! of ten.
+
+/// Failure classes as the client saw them; indices into per-class arrays.
+pub(crate) const TRANSIENT: usize = 0;
+pub(crate) const THROTTLED: usize = 1;
+pub(crate) const REJECTED: usize = 2;
+pub(crate) const CONNECTION: usize = 3;
+pub(crate) const TIMEOUT: usize = 4;
+pub(crate) const PERMANENT: usize = 5;
+pub(crate) const UNKNOWN: usize = 6;
+pub(crate) const CONFLICT: usize = 7;
+pub(crate) const FAILURE_KINDS: usize = 8;
+
+/// Everything a run produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub summary: Summary,
+    pub series: Series,
+    /// One histogram per retry number (0 = first retry), of pauses actually
+    /// taken (after Retry-After). The last one also collects all later
+    /// retries. Empty when the policy has one attempt.
+    pub pauses: Vec<PauseHistogram>,
+    /// Latency of finished operations (successful or not), first attempt to
+    /// final answer.
+    pub latency: LatencyHistogram,
+}
+
+/// Totals over the whole run (including the drain after the horizon).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// Operations started.
+    pub operations: u64,
+    /// Operations that ended in success.
+    pub succeeded: u64,
+    /// Ended on an error that must not be retried (permanent, or a second
+    /// unknown 5xx).
+    pub not_retryable: u64,
+    /// Ended because every attempt was used.
+    pub out_of_attempts: u64,
+    /// Ended because the retry budget refused a retry.
+    pub budget_exhausted: u64,
+    /// Ended because the deadline left no time for another attempt.
+    pub deadline_exceeded: u64,
+    /// Still open when the run ended (hung forever, or the work limit hit).
+    pub unfinished: u64,
+    /// `succeeded / operations` (1 when there were none).
+    pub success_rate: f64,
+    /// Attempts made by layer 0 (the user's client) per operation.
+    pub attempts_per_operation: f64,
+    /// Calls reaching the server (the last layer's attempts) per operation.
+    pub server_calls_per_operation: f64,
+    /// Operations whose layer 0 made more than one attempt.
+    pub retried_operations: u64,
+    /// `retried_operations / operations`.
+    pub retried_share: f64,
+    /// Attempts per layer; index 0 is the user's client. The last entry is
+    /// the server's load and equals `first_tries + retries`.
+    pub attempts_by_layer: Vec<u64>,
+    /// Server calls that were first tries of their (sub)operation.
+    pub first_tries: u64,
+    /// Server calls that were retries.
+    pub retries: u64,
+    /// Server calls answered with success.
+    pub successes: u64,
+    /// Server calls that failed, by class as the client saw them.
+    pub failed_transient: u64,
+    pub failed_throttled: u64,
+    pub failed_rejected: u64,
+    pub failed_connection: u64,
+    pub failed_timeout: u64,
+    pub failed_permanent: u64,
+    pub failed_unknown: u64,
+    pub failed_conflict: u64,
+    /// Server calls with no outcome when the run ended.
+    pub unfinished_attempts: u64,
+    /// Retries refused by a budget (every layer).
+    pub budget_refusals: u64,
+    /// Times the server executed an operation's action.
+    pub executions: u64,
+    /// Executions beyond the first of the same operation (no idempotency key).
+    pub duplicates: u64,
+    /// Executions the idempotency key turned into a replay of the first.
+    pub deduplicated: u64,
+    pub latency_mean: f64,
+    pub latency_p50: f64,
+    pub latency_p90: f64,
+    pub latency_p99: f64,
+    pub latency_max: f64,
+    /// Seconds of service the server performed.
+    pub server_work: f64,
+    /// Service whose answer nobody used (client gone or response lost).
+    pub wasted_work: f64,
+    /// Successful operations per second over the horizon.
+    pub goodput: f64,
+    /// When the last operation ended.
+    pub finished_at: f64,
+    /// From the last operation's start (the end of arrivals) to `finished_at`.
+    pub drain_time: f64,
+    /// The run hit `work_limit` and stopped early.
+    pub truncated: bool,
+    /// Events processed (a measure of the run's cost).
+    pub events: u64,
+    /// Largest number of pending events at once (a measure of its memory).
+    pub peak_events: u64,
+}
+
+/// Per-bucket series over `[0, horizon]`: bucket `i` covers
+/// `[i * width, (i + 1) * width)`. Counts are by the time the thing happened:
+/// attempts when sent, outcomes when the client learnt them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    pub width: f64,
+    /// Server calls that were first tries.
+    pub first_tries: Vec<u64>,
+    /// Server calls that were retries.
+    pub retries: Vec<u64>,
+    /// Server calls answered with success.
+    pub successes: Vec<u64>,
+    pub failed_transient: Vec<u64>,
+    pub failed_throttled: Vec<u64>,
+    pub failed_rejected: Vec<u64>,
+    pub failed_connection: Vec<u64>,
+    pub failed_timeout: Vec<u64>,
+    pub failed_permanent: Vec<u64>,
+    pub failed_unknown: Vec<u64>,
+    pub failed_conflict: Vec<u64>,
+    /// Retries refused by a budget.
+    pub budget_refusals: Vec<u64>,
+    /// Operations that ended in success (goodput per bucket).
+    pub operations_succeeded: Vec<u64>,
+    /// Operations that ended in failure.
+    pub operations_failed: Vec<u64>,
+    /// Time-averaged requests in service at the server.
+    pub in_flight: Vec<f64>,
+    /// Time-averaged requests waiting for a worker.
+    pub queue: Vec<f64>,
+    /// Requests per second the server can complete (`workers / mean service
+    /// time`), 0 during an outage, `f64::INFINITY` when workers are unlimited.
+    pub capacity: Vec<f64>,
+}
+
+impl Series {
+    fn new(buckets: usize, width: f64) -> Self {
+        let counts = || vec![0u64; buckets];
+        Self {
+            width,
+            first_tries: counts(),
+            retries: counts(),
+            successes: counts(),
+            failed_transient: counts(),
+            failed_throttled: counts(),
+            failed_rejected: counts(),
+            failed_connection: counts(),
+            failed_timeout: counts(),
+            failed_permanent: counts(),
+            failed_unknown: counts(),
+            failed_conflict: counts(),
+            budget_refusals: counts(),
+            operations_succeeded: counts(),
+            operations_failed: counts(),
+            in_flight: vec![0.0; buckets],
+            queue: vec![0.0; buckets],
+            capacity: vec![0.0; buckets],
+        }
+    }
+
+    /// Number of buckets.
+    pub fn len(&self) -> usize {
+        self.first_tries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.first_tries.is_empty()
+    }
+
+    /// Failures of every class in bucket `i`.
+    pub fn failures(&self, i: usize) -> u64 {
+        self.failed_transient[i]
+            + self.failed_throttled[i]
+            + self.failed_rejected[i]
+            + self.failed_connection[i]
+            + self.failed_timeout[i]
+            + self.failed_permanent[i]
+            + self.failed_unknown[i]
+            + self.failed_conflict[i]
+    }
+
+    fn failure_column(&mut self, kind: usize) -> &mut Vec<u64> {
+        match kind {
+            TRANSIENT => &mut self.failed_transient,
+            THROTTLED => &mut self.failed_throttled,
+            REJECTED => &mut self.failed_rejected,
+            CONNECTION => &mut self.failed_connection,
+            TIMEOUT => &mut self.failed_timeout,
+            PERMANENT => &mut self.failed_permanent,
+            UNKNOWN => &mut self.failed_unknown,
+            _ => &mut self.failed_conflict,
+        }
+    }
+}
+
+/// Pauses taken before one retry number, in equal-width bins from 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PauseHistogram {
+    /// 0-based retry number (the last histogram also holds later retries).
+    pub retry: u32,
+    /// Bin `i` covers `[i * width, (i + 1) * width)`.
+    pub width: f64,
+    pub counts: Vec<u64>,
+    /// Pauses beyond the last bin (long Retry-After).
+    pub over: u64,
+    /// Pauses taken.
+    pub taken: u64,
+    pub mean: f64,
+    pub max: f64,
+}
+
+/// Bins of each pause histogram.
+pub const PAUSE_BINS: usize = 40;
+/// Retry numbers with their own pause histogram.
+pub const PAUSE_HISTOGRAMS: u32 = 16;
+
+/// Log-bucketed histogram of durations: 32 bins per doubling from about 1 us
+/// to about 97 days, so any quantile is within 1.6 % of the true value,
+/// from a fixed 1.4 k counters however many values went in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LatencyHistogram {
+    pub counts: Vec<u64>,
+    pub total: u64,
+    pub sum: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+const SUB_BITS: u32 = 5;
+const SUB: i64 = 1 << SUB_BITS;
+const MIN_EXPONENT: i64 = -20;
+const MAX_EXPONENT: i64 = 22;
+const LATENCY_BINS: usize = ((MAX_EXPONENT - MIN_EXPONENT + 1) * SUB) as usize + 1;
+
+impl LatencyHistogram {
+    fn new() -> Self {
+        Self {
+            counts: vec![0; LATENCY_BINS],
+            total: 0,
+            sum: 0.0,
+            min: f64::INFINITY,
+            max: 0.0,
+        }
+    }
+
+    /// Bin of `value`: bin 0 holds everything below `2^-20` s; the exponent
+    /// and the top mantissa bits pick the others, exactly and portably.
+    fn bin(value: f64) -> usize {
+        // NaN lands in bin 0 too.
+        if value.is_nan() || value < f64::powi(2.0, MIN_EXPONENT as i32) {
+            return 0;
+        }
+        let bits = value.to_bits();
+        let exponent = ((bits >> 52) & 0x7ff) as i64 - 1023;
+        if exponent > MAX_EXPONENT {
+            return LATENCY_BINS - 1;
+        }
+        let sub = ((bits >> (52 - SUB_BITS)) & (SUB as u64 - 1)) as i64;
+        (1 + (exponent - MIN_EXPONENT) * SUB + sub) as usize
+    }
+
+    /// `[low, high)` of bin `i`.
+    pub fn bin_range(i: usize) -> (f64, f64) {
+        if i == 0 {
+            return (0.0, f64::powi(2.0, MIN_EXPONENT as i32));
+        }
+        let i = i as i64 - 1;
+        let exponent = MIN_EXPONENT + i / SUB;
+        let sub = i % SUB;
+        let scale = f64::powi(2.0, exponent as i32);
+        let step = scale / SUB as f64;
+        (scale + sub as f64 * step, scale + (sub + 1) as f64 * step)
+    }
+
+    fn record(&mut self, value: f64) {
+        let value = value.max(0.0);
+        self.counts[Self::bin(value)] += 1;
+        self.total += 1;
+        self.sum += value;
+        self.min = self.min.min(value);
+        self.max = self.max.max(value);
+    }
+
+    /// The `q` quantile (`0..=1`): the middle of the bin holding it, kept
+    /// within the observed minimum and maximum. 0 when empty.
+    pub fn quantile(&self, q: f64) -> f64 {
+        if self.total == 0 {
+            return 0.0;
+        }
+        let q = if q.is_nan() { 0.5 } else { q.clamp(0.0, 1.0) };
+        let rank = ((q * self.total as f64).ceil() as u64).clamp(1, self.total);
+        let mut seen = 0;
+        for (i, count) in self.counts.iter().enumerate() {
+            seen += count;
+            if seen >= rank {
+                let (low, high) = Self::bin_range(i);
+                return ((low + high) / 2.0).clamp(self.min, self.max);
+            }
+        }
+        self.max
+    }
+
+    pub fn mean(&self) -> f64 {
+        if self.total == 0 {
+            0.0
+        } else {
+            self.sum / self.total as f64
+        }
+    }
+}
+
+/// Accumulates a run's report as events happen.
+#[derive(Debug)]
+pub(crate) struct Recorder {
+    pub series: Series,
+    pub failures: [u64; FAILURE_KINDS],
+    pub first_tries: u64,
+    pub retries: u64,
+    pub successes: u64,
+    pub budget_refusals: u64,
+    pub latency: LatencyHistogram,
+    pause_histograms: Vec<PauseHistogram>,
+    pause_sums: Vec<f64>,
+    horizon: f64,
+    /// Time up to which in-flight and queue levels are integrated.
+    level_time: f64,
+}
+
+impl Recorder {
+    pub fn new(horizon: f64, buckets: u32, retries: u32, pause_range: f64) -> Self {
+        let buckets = buckets.max(1) as usize;
+        let histograms = retries.min(PAUSE_HISTOGRAMS);
+        let pause_width = if pause_range > 0.0 && pause_range.is_finite() {
+            pause_range / PAUSE_BINS as f64
+        } else {
+            1.0 / PAUSE_BINS as f64
+        };
+        Self {
+            series: Series::new(buckets, horizon / buckets as f64),
+            failures: [0; FAILURE_KINDS],
+            first_tries: 0,
+            retries: 0,
+            successes: 0,
+            budget_refusals: 0,
+            latency: LatencyHistogram::new(),
+            pause_histograms: (0..histograms)
+                .map(|retry| PauseHistogram {
+                    retry,
+                    width: pause_width,
+                    counts: vec![0; PAUSE_BINS],
+                    over: 0,
+                    taken: 0,
+                    mean: 0.0,
+                    max: 0.0,
+                })
+                .collect(),
+            pause_sums: vec![0.0; histograms as usize],
+            horizon,
+            level_time: 0.0,
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, time: f64) -> Option<usize> {
+        if time < self.horizon {
+            let i = (time / self.series.width) as usize;
+            Some(i.min(self.series.len() - 1))
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    pub fn attempt(&mut self, time: f64, first: bool) {
+        let bucket = self.bucket(time);
+        if first {
+            self.first_tries += 1;
+            if let Some(i) = bucket {
+                self.series.first_tries[i] += 1;
+            }
+        } else {
+            self.retries += 1;
+            if let Some(i) = bucket {
+                self.series.retries[i] += 1;
+            }
+        }
+    }
+
+    #[inline]
+    pub fn success(&mut self, time: f64) {
+        self.successes += 1;
+        if let Some(i) = self.bucket(time) {
+            self.series.successes[i] += 1;
+        }
+    }
+
+    #[inline]
+    pub fn failure(&mut self, time: f64, kind: usize) {
+        self.failures[kind] += 1;
+        if let Some(i) = self.bucket(time) {
+            self.series.failure_column(kind)[i] += 1;
+        }
+    }
+
+    pub fn refusal(&mut self, time: f64) {
+        self.budget_refusals += 1;
+        if let Some(i) = self.bucket(time) {
+            self.series.budget_refusals[i] += 1;
+        }
+    }
+
+    pub fn operation_done(&mut self, time: f64, latency: f64, succeeded: bool) {
+        self.latency.record(latency);
+        if let Some(i) = self.bucket(time) {
+            if succeeded {
+                self.series.operations_succeeded[i] += 1;
+            } else {
+                self.series.operations_failed[i] += 1;
+            }
+        }
+    }
+
+    pub fn pause(&mut self, retry: u32, pause: f64) {
+        let Some(last) = self.pause_histograms.len().checked_sub(1) else {
+            return;
+        };
+        let index = (retry as usize).min(last);
+        let histogram = &mut self.pause_histograms[index];
+        let bin = (pause / histogram.width) as usize;
+        match histogram.counts.get_mut(bin) {
+            Some(count) => *count += 1,
+            None => histogram.over += 1,
+        }
+        histogram.taken += 1;
+        histogram.max = histogram.max.max(pause);
+        self.pause_sums[index] += pause;
+    }
+
+    /// Integrates the in-flight and queue levels, which held `in_flight` and
+    /// `queued` since the last call, up to `now`.
+    #[inline]
+    pub fn levels(&mut self, now: f64, in_flight: u32, queued: usize) {
+        let end = now.min(self.horizon);
+        let mut start = self.level_time;
+        if end <= start {
+            return;
+        }
+        self.level_time = end;
+        if in_flight == 0 && queued == 0 {
+            return;
+        }
+        let width = self.series.width;
+        let last = self.series.len() - 1;
+        while start < end {
+            let i = ((start / width) as usize).min(last);
+            let bucket_end = if i == last {
+                end
+            } else {
+                ((i + 1) as f64 * width).min(end)
+            };
+            // Rounding may put `start` at a bucket's very end; step past it.
+            let span = (bucket_end - start).max(0.0);
+            self.series.in_flight[i] += f64::from(in_flight) * span;
+            self.series.queue[i] += queued as f64 * span;
+            if bucket_end <= start {
+                break;
+            }
+            start = bucket_end;
+        }
+    }
+
+    /// Turns integrals into averages and fills the capacity column.
+    pub fn finish(
+        mut self,
+        capacity: impl Fn(f64, f64) -> f64,
+    ) -> (Series, Vec<PauseHistogram>, LatencyHistogram) {
+        let width = self.series.width;
+        for i in 0..self.series.len() {
+            self.series.in_flight[i] /= width;
+            self.series.queue[i] /= width;
+            let start = i as f64 * width;
+            self.series.capacity[i] = capacity(start, start + width);
+        }
+        for (histogram, sum) in self.pause_histograms.iter_mut().zip(&self.pause_sums) {
+            if histogram.taken > 0 {
+                histogram.mean = sum / histogram.taken as f64;
+            }
+        }
+        if self.latency.total == 0 {
+            self.latency.min = 0.0;
+        }
+        (self.series, self.pause_histograms, self.latency)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latency_bins_are_contiguous_and_contain_their_values() {
+        for i in 1..LATENCY_BINS - 1 {
+            let (low, high) = LatencyHistogram::bin_range(i);
+            assert_eq!(high, LatencyHistogram::bin_range(i + 1).0, "bin {i}");
+            assert_eq!(LatencyHistogram::bin(low), i);
+            assert!(high / low - 1.0 <= 1.0 / 32.0 + 1e-12);
+        }
+    }
+
+    #[test]
+    fn quantiles_within_bin_precision() {
+        let mut histogram = LatencyHistogram::new();
+        for i in 1..=10_000 {
+            histogram.record(f64::from(i) * 0.001);
+        }
+        for (q, exact) in [(0.5, 5.0), (0.9, 9.0), (0.99, 9.9)] {
+            let got = histogram.quantile(q);
+            assert!((got / exact - 1.0).abs() < 1.0 / 64.0 + 1e-3, "q{q}: {got}");
+        }
+        assert_eq!(histogram.quantile(1.0), 10.0);
+        assert_eq!(histogram.max, 10.0);
+    }
+}

@@ -1,0 +1,850 @@
+//! The state of a run and what each event does to it.
+//!
+//! Operations and their calls through the layers are *frames* in a slab;
+//! requests at the server are *requests* in another. Both slabs reuse freed
+//! slots, so their size follows the work in flight, never the run's length.
+//!
+//! Stale events and late answers are recognised by *tokens*: a frame's token
+//! changes with every attempt it starts and when it ends, and every timeout
+//! and request carries the token of the attempt it belongs to. A token that no
+//! longer matches means "the client has moved on": the answer is wasted work.
+//!
+//! The root frame of an operation lives until the operation has ended *and*
+//! the server holds no request of it, because a late request may still
+//! execute the action, and only the root knows whether it already ran (that
+//! is how duplicates are counted, and how an idempotency key deduplicates).
+
+use std::collections::VecDeque;
+
+use super::engine::{Kind, Queue};
+use super::report::{
+    CONFLICT, CONNECTION, FAILURE_KINDS, PERMANENT, REJECTED, Recorder, Report, Summary, THROTTLED,
+    TIMEOUT, TRANSIENT, UNKNOWN,
+};
+use super::{OutageMode, Scenario, Spread, WorkloadKind};
+use crate::budget::Budget;
+use crate::classify::{self, Failure};
+use crate::policy::{Jitter, Plan, Policy};
+use crate::random::Stream;
+
+const NO_PARENT: u32 = u32::MAX;
+/// `Request::kind` of a successful answer.
+const OK: u8 = u8::MAX;
+
+/// Why an operation (or a call one layer down) ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    Succeeded,
+    NotRetryable,
+    OutOfAttempts,
+    BudgetExhausted,
+    DeadlineExceeded,
+}
+
+#[derive(Debug, Clone)]
+struct Frame {
+    token: u32,
+    parent: u32,
+    root: u32,
+    layer: u32,
+    /// Attempts this frame has started.
+    attempts: u32,
+    /// The pause drawn before the last retry (decorrelated jitter needs it).
+    previous_pause: f64,
+    created: f64,
+    /// When the user's operation started: the deadline counts from here.
+    origin: f64,
+    /// What the budget charged for the retry in flight (AWS refunds it).
+    retry_cost: f64,
+    client: u64,
+    unknown_retried: bool,
+    waiting: bool,
+    finished: bool,
+    alive: bool,
+    /// Root only: times the server executed this operation's action.
+    executed: u32,
+    /// Root only: requests of this operation the server may still act on.
+    outstanding: u32,
+    /// Contention: the version read by the attempt in flight.
+    read_version: u64,
+    write_ok: bool,
+    stream: Stream,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Request {
+    frame: u32,
+    token: u32,
+    root: u32,
+    service: f64,
+    kind: u8,
+    retry_after: f64,
+}
+
+pub(crate) struct World<'a> {
+    s: &'a Scenario,
+    policies: Vec<Policy>,
+    budgets: Vec<Budget>,
+    queue: Queue,
+    frames: Vec<Frame>,
+    free_frames: Vec<u32>,
+    requests: Vec<Request>,
+    free_requests: Vec<u32>,
+    /// Requests in service.
+    busy: u32,
+    /// Requests waiting for a worker.
+    waiting: VecDeque<u32>,
+    /// Contention: the row's version.
+    version: u64,
+    /// Server and network draws.
+    net: Stream,
+    /// Arrival draws.
+    arrivals: Stream,
+    rec: Recorder,
+    /// Cumulative failure-class weights: transient, throttled, permanent.
+    mix: [f64; 3],
+    outage_end: f64,
+    layers: u32,
+    contention: bool,
+    next_client: u64,
+    /// Crowd: position of the last start in the window, in `[0, 1]`.
+    crowd_position: f64,
+    last_start: f64,
+    operations: u64,
+    ended: [u64; 5],
+    retried_operations: u64,
+    attempts_by_layer: Vec<u64>,
+    executions: u64,
+    duplicates: u64,
+    deduplicated: u64,
+    server_work: f64,
+    wasted_work: f64,
+    finished_at: f64,
+    work: u64,
+    events: u64,
+    peak_events: u64,
+    /// Time of the event being processed.
+    current: f64,
+}
+
+/// A draw of a random duration.
+fn draw(spread: Spread, mean: f64, sd: f64, stream: &mut Stream) -> f64 {
+    match spread {
+        Spread::Constant => mean,
+        Spread::Exponential if mean > 0.0 => stream.exponential(mean),
+        Spread::Exponential => 0.0,
+        Spread::Normal if mean > 0.0 || sd > 0.0 => stream.normal(mean, sd).abs(),
+        Spread::Normal => 0.0,
+    }
+}
+
+/// The failure a client sees for a failure class.
+fn failure_of(kind: u8, retry_after: f64) -> Failure {
+    let status = |code| Failure::Status {
+        code,
+        retry_after: (retry_after > 0.0).then_some(retry_after),
+    };
+    match kind as usize {
+        TRANSIENT | REJECTED => status(503),
+        THROTTLED => status(429),
+        CONNECTION => Failure::Connection,
+        TIMEOUT => Failure::Timeout,
+        PERMANENT => status(400),
+        UNKNOWN => status(500),
+        _ => Failure::Conflict,
+    }
+}
+
+/// Largest pause the first `retries` retries can draw (Retry-After aside).
+fn pause_range(policy: &Policy, retries: u32) -> f64 {
+    match policy.jitter {
+        Jitter::Decorrelated => policy.cap,
+        _ => (0..retries)
+            .map(|r| policy.pause_bounds(r).max)
+            .fold(0.0, f64::max),
+    }
+}
+
+impl<'a> World<'a> {
+    pub fn new(s: &'a Scenario) -> Self {
+        let contention = s.workload == WorkloadKind::Contention;
+        let layers = if contention { 1 } else { s.layers };
+        let policies: Vec<Policy> = (0..layers)
+            .map(|layer| {
+                if layer > 0 && s.only_top_retries {
+                    Policy {
+                        attempts: 1,
+                        ..s.policy.clone()
+                    }
+                } else {
+                    s.policy.clone()
+                }
+            })
+            .collect();
+        let histograms = (s.policy.attempts - 1).min(super::report::PAUSE_HISTOGRAMS);
+        let mut range = pause_range(&s.policy, histograms);
+        if s.honour_retry_after {
+            range = range.max(s.retry_after);
+        }
+        let total_mix = s.mix_transient + s.mix_throttled + s.mix_permanent + s.mix_unknown;
+        let mix = if total_mix > 0.0 {
+            [
+                s.mix_transient / total_mix,
+                (s.mix_transient + s.mix_throttled) / total_mix,
+                (s.mix_transient + s.mix_throttled + s.mix_permanent) / total_mix,
+            ]
+        } else {
+            [1.0; 3]
+        };
+        Self {
+            s,
+            budgets: (0..layers).map(|_| Budget::new(&s.budget)).collect(),
+            policies,
+            queue: Queue::default(),
+            frames: Vec::new(),
+            free_frames: Vec::new(),
+            requests: Vec::new(),
+            free_requests: Vec::new(),
+            busy: 0,
+            waiting: VecDeque::new(),
+            version: 0,
+            net: Stream::new(s.seed, u64::MAX - 1),
+            arrivals: Stream::new(s.seed, u64::MAX),
+            rec: Recorder::new(s.horizon, s.buckets, s.policy.attempts - 1, range),
+            mix,
+            outage_end: s.outage_start + s.outage_duration,
+            layers,
+            contention,
+            next_client: 0,
+            crowd_position: 0.0,
+            last_start: 0.0,
+            operations: 0,
+            ended: [0; 5],
+            retried_operations: 0,
+            attempts_by_layer: vec![0; layers as usize],
+            executions: 0,
+            duplicates: 0,
+            deduplicated: 0,
+            server_work: 0.0,
+            wasted_work: 0.0,
+            finished_at: 0.0,
+            work: 0,
+            events: 0,
+            peak_events: 0,
+            current: 0.0,
+        }
+    }
+
+    pub fn run(mut self) -> Report {
+        if let Some(first) = self.next_arrival(0.0) {
+            self.queue.push(first, Kind::Arrival, 0, 0);
+        }
+        let mut now = 0.0;
+        let mut truncated = false;
+        while let Some(event) = self.queue.pop() {
+            if self.work >= self.s.work_limit {
+                truncated = true;
+                break;
+            }
+            self.peak_events = self.peak_events.max(self.queue.len() as u64 + 1);
+            self.events += 1;
+            now = event.time();
+            self.current = now;
+            let index = event.index;
+            match event.kind {
+                Kind::Arrival => self.arrival(now),
+                Kind::AttemptStart => {
+                    if self.frames[index as usize].token == event.token {
+                        self.begin_attempt(index, now, f64::INFINITY);
+                    }
+                }
+                Kind::ServerArrive => self.server_arrive(index, now),
+                Kind::ServiceDone => self.service_done(index, now),
+                Kind::Response => self.deliver(index, now),
+                Kind::Timeout => {
+                    let frame = &mut self.frames[index as usize];
+                    if frame.token == event.token && frame.waiting {
+                        frame.waiting = false;
+                        self.attempt_failed(index, now, TIMEOUT as u8, 0.0);
+                    }
+                }
+                Kind::ReadArrive => {
+                    self.frames[index as usize].read_version = self.version;
+                    let back = self.hop();
+                    let forth = self.hop();
+                    self.queue
+                        .push(now + back + forth, Kind::WriteArrive, index, event.token);
+                }
+                Kind::WriteArrive => {
+                    let ok = self.frames[index as usize].read_version == self.version;
+                    if ok {
+                        self.version += 1;
+                    }
+                    self.frames[index as usize].write_ok = ok;
+                    let back = self.hop();
+                    self.queue
+                        .push(now + back, Kind::WriteResponse, index, event.token);
+                }
+                Kind::WriteResponse => {
+                    let frame = &mut self.frames[index as usize];
+                    frame.waiting = false;
+                    if frame.write_ok {
+                        self.attempt_succeeded(index, now);
+                    } else {
+                        self.attempt_failed(index, now, CONFLICT as u8, 0.0);
+                    }
+                }
+            }
+        }
+        self.rec
+            .levels(now.max(self.s.horizon), self.busy, self.waiting.len());
+        self.report(truncated)
+    }
+
+    fn hop(&mut self) -> f64 {
+        draw(self.s.hop, self.s.hop_mean, self.s.hop_sd, &mut self.net)
+    }
+
+    fn in_outage(&self, now: f64) -> bool {
+        self.s.outage_duration > 0.0 && now >= self.s.outage_start && now < self.outage_end
+    }
+
+    // ---- workload ----
+
+    /// When the next operation starts, given the previous start `after`.
+    fn next_arrival(&mut self, after: f64) -> Option<f64> {
+        let s = self.s;
+        match s.workload {
+            WorkloadKind::Poisson => {
+                let spike_end = s.spike_start + s.spike_duration;
+                let mut need = self.arrivals.exponential(1.0);
+                let mut time = after;
+                // The rate is piecewise constant; walk its pieces, spending
+                // an Exp(1) amount of "rate x time" (at most three pieces).
+                while time < s.horizon {
+                    let (rate, end) =
+                        if s.spike_duration > 0.0 && time >= s.spike_start && time < spike_end {
+                            (s.spike_rate, spike_end.min(s.horizon))
+                        } else if s.spike_duration > 0.0 && time < s.spike_start {
+                            (s.rate, s.spike_start.min(s.horizon))
+                        } else {
+                            (s.rate, s.horizon)
+                        };
+                    let mass = rate * (end - time);
+                    if rate > 0.0 && need < mass {
+                        return Some((time + need / rate).min(end));
+                    }
+                    need -= mass;
+                    time = end;
+                }
+                None
+            }
+            WorkloadKind::Crowd | WorkloadKind::Contention => {
+                let clients = u64::from(s.clients);
+                if self.next_client >= clients {
+                    return None;
+                }
+                if s.crowd_window > 0.0 {
+                    // The next of the remaining sorted uniforms: the minimum of
+                    // `left` uniforms on [position, 1] is position + (1 -
+                    // position)(1 - V^(1/left)). Starts come out in order
+                    // without drawing and sorting them all up front.
+                    let left = (clients - self.next_client) as f64;
+                    let v = self.arrivals.uniform();
+                    let step = 1.0 - libm::pow(1.0 - v, 1.0 / left);
+                    self.crowd_position += (1.0 - self.crowd_position) * step;
+                }
+                Some(s.crowd_start + s.crowd_window * self.crowd_position)
+            }
+        }
+    }
+
+    fn arrival(&mut self, now: f64) {
+        let client = self.next_client;
+        self.next_client += 1;
+        self.last_start = now;
+        self.operations += 1;
+        self.work += 1;
+        let stream = Stream::new(self.s.seed, if self.s.shared_seed { 0 } else { client });
+        let root = self.alloc_frame(NO_PARENT, 0, now, now, client, stream);
+        self.frames[root as usize].root = root;
+        if let Some(next) = self.next_arrival(now) {
+            self.queue.push(next, Kind::Arrival, 0, 0);
+        }
+        self.start_first(root, now);
+    }
+
+    // ---- frames ----
+
+    fn alloc_frame(
+        &mut self,
+        parent: u32,
+        layer: u32,
+        now: f64,
+        origin: f64,
+        client: u64,
+        stream: Stream,
+    ) -> u32 {
+        let root = if parent == NO_PARENT {
+            0
+        } else {
+            self.frames[parent as usize].root
+        };
+        let fresh = Frame {
+            token: 0,
+            parent,
+            root,
+            layer,
+            attempts: 0,
+            previous_pause: self.policies[layer as usize].base,
+            created: now,
+            origin,
+            retry_cost: 0.0,
+            client,
+            unknown_retried: false,
+            waiting: false,
+            finished: false,
+            alive: true,
+            executed: 0,
+            outstanding: 0,
+            read_version: 0,
+            write_ok: false,
+            stream,
+        };
+        match self.free_frames.pop() {
+            Some(index) => {
+                // Keep counting tokens in a reused slot, so events and
+                // requests of the slot's previous life stay stale.
+                let token = self.frames[index as usize].token.wrapping_add(1);
+                self.frames[index as usize] = Frame { token, ..fresh };
+                index
+            }
+            None => {
+                self.frames.push(fresh);
+                (self.frames.len() - 1) as u32
+            }
+        }
+    }
+
+    fn release_root_if_done(&mut self, root: u32) {
+        let frame = &mut self.frames[root as usize];
+        if frame.alive && frame.finished && frame.outstanding == 0 {
+            frame.alive = false;
+            self.free_frames.push(root);
+        }
+    }
+
+    /// A (sub)operation makes its first attempt now.
+    fn start_first(&mut self, frame: u32, now: f64) {
+        let (layer, origin) = {
+            let f = &self.frames[frame as usize];
+            (f.layer as usize, f.origin)
+        };
+        self.budgets[layer].on_first_try(now);
+        match self.policies[layer].plan_attempt(0, now - origin, 0.0) {
+            Plan::Attempt { timeout, .. } => self.begin_attempt(frame, now, timeout),
+            Plan::DeadlineExceeded => self.finish(frame, now, End::DeadlineExceeded, TIMEOUT as u8),
+            Plan::OutOfAttempts => self.finish(frame, now, End::OutOfAttempts, TRANSIENT as u8),
+        }
+    }
+
+    /// Starts an attempt at `start` (now, or after a pause for calls that go
+    /// straight to the network).
+    fn begin_attempt(&mut self, frame: u32, start: f64, timeout: f64) {
+        let f = &mut self.frames[frame as usize];
+        f.attempts += 1;
+        f.token = f.token.wrapping_add(1);
+        f.waiting = true;
+        let (layer, token, first, root, client) =
+            (f.layer, f.token, f.attempts == 1, f.root, f.client);
+        let parent_attempts = f.attempts;
+        self.attempts_by_layer[layer as usize] += 1;
+        if self.contention {
+            self.work += 1;
+            self.rec.attempt(start, first);
+            let hop = self.hop();
+            self.queue.push(start + hop, Kind::ReadArrive, frame, token);
+        } else if layer + 1 < self.layers {
+            // A call one layer down: its own frame, its own stream (varied by
+            // layer and by which attempt of ours it serves).
+            let seed =
+                self.s.seed ^ (u64::from(layer + 1) << 56) ^ (u64::from(parent_attempts) << 40);
+            let id = if self.s.shared_seed { 0 } else { client };
+            let origin = self.frames[frame as usize].origin;
+            let child = self.alloc_frame(
+                frame,
+                layer + 1,
+                start,
+                origin,
+                client,
+                Stream::new(seed, id),
+            );
+            self.start_first(child, start);
+        } else {
+            self.work += 1;
+            self.rec.attempt(start, first);
+            self.frames[root as usize].outstanding += 1;
+            let request = self.alloc_request(Request {
+                frame,
+                token,
+                root,
+                service: 0.0,
+                kind: OK,
+                retry_after: 0.0,
+            });
+            if timeout.is_finite() {
+                self.queue
+                    .push(start + timeout, Kind::Timeout, frame, token);
+            }
+            let hop = self.hop();
+            // Only a request sent at the current instant may reach the
+            // server without a trip through the queue.
+            if hop == 0.0 && start <= self.current {
+                self.server_arrive(request, start);
+            } else {
+                self.queue.push(start + hop, Kind::ServerArrive, request, 0);
+            }
+        }
+    }
+
+    fn attempt_succeeded(&mut self, frame: u32, now: f64) {
+        let (layer, cost) = {
+            let f = &self.frames[frame as usize];
+            (f.layer, f.retry_cost)
+        };
+        self.budgets[layer as usize].on_success(now, cost);
+        if layer + 1 == self.layers {
+            self.rec.success(now);
+        }
+        self.finish(frame, now, End::Succeeded, OK);
+    }
+
+    fn attempt_failed(&mut self, frame: u32, now: f64, kind: u8, retry_after: f64) {
+        let layer = self.frames[frame as usize].layer as usize;
+        self.budgets[layer].on_failure(now);
+        if layer + 1 == self.layers as usize {
+            self.rec.failure(now, kind as usize);
+        }
+        let failure = failure_of(kind, retry_after);
+        let f = &mut self.frames[frame as usize];
+        if !classify::retryable(&failure, f.unknown_retried) {
+            return self.finish(frame, now, End::NotRetryable, kind);
+        }
+        let policy = &self.policies[layer];
+        if f.attempts >= policy.attempts {
+            return self.finish(frame, now, End::OutOfAttempts, kind);
+        }
+        let retry = f.attempts - 1;
+        let pause = policy.draw_pause(retry, f.previous_pause, &mut f.stream);
+        f.previous_pause = pause;
+        let pause = if self.s.honour_retry_after && retry_after > pause {
+            retry_after
+        } else {
+            pause
+        };
+        let timeout = match policy.plan_attempt(f.attempts, now - f.origin, pause) {
+            Plan::Attempt { timeout, .. } => timeout,
+            Plan::OutOfAttempts => return self.finish(frame, now, End::OutOfAttempts, kind),
+            Plan::DeadlineExceeded => return self.finish(frame, now, End::DeadlineExceeded, kind),
+        };
+        let Some(cost) = self.budgets[layer].try_retry(now, kind as usize == TIMEOUT) else {
+            self.rec.refusal(now);
+            return self.finish(frame, now, End::BudgetExhausted, kind);
+        };
+        let f = &mut self.frames[frame as usize];
+        f.retry_cost = cost;
+        if kind as usize == UNKNOWN {
+            f.unknown_retried = true;
+        }
+        let token = f.token;
+        if layer == 0 {
+            self.rec.pause(retry, pause);
+        }
+        let start = now + pause;
+        if self.contention || layer + 1 == self.layers as usize {
+            self.begin_attempt(frame, start, timeout);
+        } else {
+            self.queue.push(start, Kind::AttemptStart, frame, token);
+        }
+    }
+
+    fn finish(&mut self, frame: u32, now: f64, end: End, kind: u8) {
+        let f = &mut self.frames[frame as usize];
+        f.finished = true;
+        f.waiting = false;
+        f.token = f.token.wrapping_add(1);
+        let parent = f.parent;
+        if parent == NO_PARENT {
+            let latency = now - f.created;
+            if f.attempts > 1 {
+                self.retried_operations += 1;
+            }
+            self.ended[end as usize] += 1;
+            self.rec.operation_done(now, latency, end == End::Succeeded);
+            self.finished_at = self.finished_at.max(now);
+            self.release_root_if_done(frame);
+            return;
+        }
+        f.alive = false;
+        self.free_frames.push(frame);
+        self.frames[parent as usize].waiting = false;
+        match end {
+            End::Succeeded => self.attempt_succeeded(parent, now),
+            // The layer above sees what a failed call looks like from outside:
+            // the last error, a 503 when the budget said no, a timeout when
+            // the deadline ran out.
+            End::NotRetryable | End::OutOfAttempts => self.attempt_failed(parent, now, kind, 0.0),
+            End::BudgetExhausted => self.attempt_failed(parent, now, TRANSIENT as u8, 0.0),
+            End::DeadlineExceeded => self.attempt_failed(parent, now, TIMEOUT as u8, 0.0),
+        }
+    }
+
+    // ---- server ----
+
+    fn alloc_request(&mut self, request: Request) -> u32 {
+        match self.free_requests.pop() {
+            Some(index) => {
+                self.requests[index as usize] = request;
+                index
+            }
+            None => {
+                self.requests.push(request);
+                (self.requests.len() - 1) as u32
+            }
+        }
+    }
+
+    /// The server is done with a request that gets no answer.
+    fn resolve(&mut self, request: u32) {
+        let root = self.requests[request as usize].root;
+        self.free_requests.push(request);
+        self.frames[root as usize].outstanding -= 1;
+        self.release_root_if_done(root);
+    }
+
+    /// Sends an error answer without service. Always through the queue, so
+    /// the server never calls back into a client in the middle of that
+    /// client's own step.
+    fn respond_error(&mut self, request: u32, now: f64, kind: usize, retry_after: f64) {
+        let r = &mut self.requests[request as usize];
+        r.kind = kind as u8;
+        r.retry_after = retry_after;
+        let back = self.hop();
+        self.queue.push(now + back, Kind::Response, request, 0);
+    }
+
+    fn server_arrive(&mut self, request: u32, now: f64) {
+        if self.in_outage(now) {
+            match self.s.outage_mode {
+                OutageMode::FailFast => self.respond_error(request, now, CONNECTION, 0.0),
+                OutageMode::Hang => self.resolve(request),
+            }
+        } else if self.s.workers == 0 || self.busy < self.s.workers {
+            self.start_service(request, now);
+        } else if self.waiting.len() < self.s.queue_limit as usize {
+            self.rec.levels(now, self.busy, self.waiting.len());
+            self.waiting.push_back(request);
+        } else {
+            self.respond_error(request, now, REJECTED, self.s.retry_after);
+        }
+    }
+
+    fn start_service(&mut self, request: u32, now: f64) {
+        self.rec.levels(now, self.busy, self.waiting.len());
+        let s = self.s;
+        let service = draw(s.service, s.service_time, s.service_sd, &mut self.net)
+            + s.latency_slope * f64::from(self.busy);
+        self.busy += 1;
+        self.requests[request as usize].service = service;
+        self.queue
+            .push(now + service, Kind::ServiceDone, request, 0);
+    }
+
+    fn service_done(&mut self, request: u32, now: f64) {
+        self.rec.levels(now, self.busy, self.waiting.len());
+        self.busy -= 1;
+        if let Some(next) = self.waiting.pop_front() {
+            self.start_service(next, now);
+        }
+        let Request {
+            frame,
+            token,
+            root,
+            service,
+            ..
+        } = self.requests[request as usize];
+        self.server_work += service;
+        let s = self.s;
+        let draw = self.net.uniform();
+        if draw < s.failure {
+            // Reuse the draw: given draw < failure, draw / failure is uniform.
+            let class = draw / s.failure;
+            let kind = if class < self.mix[0] {
+                TRANSIENT
+            } else if class < self.mix[1] {
+                THROTTLED
+            } else if class < self.mix[2] {
+                PERMANENT
+            } else {
+                UNKNOWN
+            };
+            let r = &mut self.requests[request as usize];
+            r.kind = kind as u8;
+            r.retry_after = if kind == THROTTLED {
+                s.retry_after
+            } else {
+                0.0
+            };
+        } else {
+            self.execute(root);
+        }
+        let lost = s.lost_responses > 0.0 && self.net.chance(s.lost_responses);
+        let f = &self.frames[frame as usize];
+        if lost || f.token != token || !f.waiting {
+            self.wasted_work += service;
+            return self.resolve(request);
+        }
+        let back = self.hop();
+        if back == 0.0 {
+            self.deliver(request, now);
+        } else {
+            self.queue.push(now + back, Kind::Response, request, 0);
+        }
+    }
+
+    /// The server runs the operation's action (a successful request).
+    fn execute(&mut self, root: u32) {
+        let operation = &mut self.frames[root as usize];
+        if operation.executed > 0 && self.s.idempotency_key {
+            // The key is known: answer as the first execution did.
+            self.deduplicated += 1;
+            return;
+        }
+        operation.executed += 1;
+        self.executions += 1;
+        if operation.executed > 1 {
+            self.duplicates += 1;
+        }
+    }
+
+    /// An answer reaches the client.
+    fn deliver(&mut self, request: u32, now: f64) {
+        let Request {
+            frame,
+            token,
+            root,
+            service,
+            kind,
+            retry_after,
+        } = self.requests[request as usize];
+        self.free_requests.push(request);
+        self.frames[root as usize].outstanding -= 1;
+        let f = &mut self.frames[frame as usize];
+        if f.token == token && f.waiting {
+            f.waiting = false;
+            if kind == OK {
+                self.attempt_succeeded(frame, now);
+            } else {
+                self.attempt_failed(frame, now, kind, retry_after);
+            }
+        } else {
+            self.wasted_work += service;
+        }
+        self.release_root_if_done(root);
+    }
+
+    // ---- report ----
+
+    fn report(self, truncated: bool) -> Report {
+        let s = self.s;
+        let rec = self.rec;
+        let failures = rec.failures;
+        let (first_tries, retries, successes, budget_refusals) = (
+            rec.first_tries,
+            rec.retries,
+            rec.successes,
+            rec.budget_refusals,
+        );
+        let outage = (s.outage_start, self.outage_end, s.outage_duration > 0.0);
+        let workers = s.workers;
+        let mean_service = s.service_time;
+        let (series, pauses, latency) = rec.finish(|start, end| {
+            if outage.2 && start < outage.1 && end > outage.0 {
+                0.0
+            } else if workers == 0 || mean_service <= 0.0 {
+                f64::INFINITY
+            } else {
+                f64::from(workers) / mean_service
+            }
+        });
+        let operations = self.operations;
+        let per_operation = |count: u64| {
+            if operations == 0 {
+                0.0
+            } else {
+                count as f64 / operations as f64
+            }
+        };
+        let ended: u64 = self.ended.iter().sum();
+        let resolved = successes + failures.iter().sum::<u64>();
+        let arrivals_end = match s.workload {
+            WorkloadKind::Poisson => s.horizon,
+            _ => self.last_start,
+        };
+        debug_assert_eq!(failures.len(), FAILURE_KINDS);
+        let summary = Summary {
+            operations,
+            succeeded: self.ended[End::Succeeded as usize],
+            not_retryable: self.ended[End::NotRetryable as usize],
+            out_of_attempts: self.ended[End::OutOfAttempts as usize],
+            budget_exhausted: self.ended[End::BudgetExhausted as usize],
+            deadline_exceeded: self.ended[End::DeadlineExceeded as usize],
+            unfinished: operations - ended,
+            success_rate: if operations == 0 {
+                1.0
+            } else {
+                self.ended[End::Succeeded as usize] as f64 / operations as f64
+            },
+            attempts_per_operation: per_operation(self.attempts_by_layer[0]),
+            server_calls_per_operation: per_operation(first_tries + retries),
+            retried_operations: self.retried_operations,
+            retried_share: per_operation(self.retried_operations),
+            attempts_by_layer: self.attempts_by_layer,
+            first_tries,
+            retries,
+            successes,
+            failed_transient: failures[TRANSIENT],
+            failed_throttled: failures[THROTTLED],
+            failed_rejected: failures[REJECTED],
+            failed_connection: failures[CONNECTION],
+            failed_timeout: failures[TIMEOUT],
+            failed_permanent: failures[PERMANENT],
+            failed_unknown: failures[UNKNOWN],
+            failed_conflict: failures[CONFLICT],
+            unfinished_attempts: first_tries + retries - resolved,
+            budget_refusals,
+            executions: self.executions,
+            duplicates: self.duplicates,
+            deduplicated: self.deduplicated,
+            latency_mean: latency.mean(),
+            latency_p50: latency.quantile(0.5),
+            latency_p90: latency.quantile(0.9),
+            latency_p99: latency.quantile(0.99),
+            latency_max: latency.max,
+            server_work: self.server_work,
+            wasted_work: self.wasted_work,
+            goodput: self.ended[End::Succeeded as usize] as f64 / s.horizon,
+            finished_at: self.finished_at,
+            drain_time: (self.finished_at - arrivals_end).max(0.0),
+            truncated,
+            events: self.events,
+            peak_events: self.peak_events,
+        };
+        Report {
+            summary,
+            series,
+            pauses,
+            latency,
+        }
+    }
+}
