@@ -3,7 +3,9 @@
 //! with every feature on. Prints figures; asserts nothing.
 //!
 //! `cargo run --release --example bench` (add `--profile bench-native` for
-//! the opt-level 3 build). Pass `--quick` to skip the 10M-operation run.
+//! the opt-level 3 build). Pass `--quick` to skip the 10M-operation run and
+//! shorten the contention table; `--only reference` (or `--only everything`)
+//! with `--ops N` runs one workload alone, e.g. under a profiler.
 
 use std::time::Instant;
 
@@ -138,7 +140,24 @@ fn contention_table(runs: u64) {
 }
 
 fn main() {
-    let quick = std::env::args().any(|arg| arg == "--quick");
+    let args: Vec<String> = std::env::args().collect();
+    let value = |flag: &str| {
+        args.iter()
+            .position(|arg| arg == flag)
+            .and_then(|i| args.get(i + 1))
+    };
+    if let Some(only) = value("--only") {
+        let operations = value("--ops")
+            .and_then(|ops| ops.parse().ok())
+            .unwrap_or(1_000_000);
+        let scenario = match only.as_str() {
+            "reference" => reference(operations),
+            _ => everything_on(operations),
+        };
+        measure(&format!("{only} {operations}"), &scenario);
+        return;
+    }
+    let quick = args.iter().any(|arg| arg == "--quick");
     contention_table(if quick { 20 } else { 100 });
     measure("reference 1M", &reference(1_000_000));
     measure("everything on 1M", &everything_on(1_000_000));

@@ -251,7 +251,7 @@ impl<'a> World<'a> {
             now = event.time();
             self.current = now;
             let index = event.index;
-            match event.kind {
+            match event.kind() {
                 Kind::Arrival => self.arrival(now),
                 Kind::AttemptStart => {
                     if self.frames[index as usize].token == event.token {
