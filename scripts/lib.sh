@@ -52,6 +52,7 @@ need_chromium() {
   fi
 }
 
+# playwright-core for the tests and binaryen's wasm-opt for the build.
 need_node_modules() {
   # npm writes node_modules/.package-lock.json on every install: newer than
   # the committed lock means the install matches it.
@@ -65,5 +66,6 @@ need_node_modules() {
 
 build_page() {
   say "building the page (trunk build --release)"
-  trunk build --release
+  # --offline: use the tools installed above, never download any.
+  trunk build --release --offline
 }

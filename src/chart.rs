@@ -8,7 +8,8 @@ use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use crate::study::{Histogram, Study};
+use crate::policy::PauseBounds;
+use crate::sim::{LatencyHistogram, PauseHistogram, Report, Scenario, WorkloadKind};
 
 pub type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -109,76 +110,84 @@ where
     Ok(chart)
 }
 
-/// Outline of a histogram as a step path, in percent of `total`.
-fn steps(histogram: &Histogram, total: f64) -> Vec<(f64, f64)> {
-    let width = histogram.bin_width();
-    let mut points = vec![(histogram.low, 0.0)];
-    for (i, count) in histogram.counts.iter().enumerate() {
-        let share = 100.0 * f64::from(*count) / total;
-        let left = histogram.low + i as f64 * width;
+/// A step outline over equal bins from 0, in percent of `total`.
+fn steps(counts: &[u64], width: f64, total: f64) -> Vec<(f64, f64)> {
+    let mut points = vec![(0.0, 0.0)];
+    for (i, count) in counts.iter().enumerate() {
+        let share = 100.0 * *count as f64 / total;
+        let left = i as f64 * width;
         points.push((left, share));
         points.push((left + width, share));
     }
-    points.push((histogram.high, 0.0));
+    points.push((counts.len() as f64 * width, 0.0));
     points
 }
 
-/// The distribution of each retry's pause, one colour per retry number,
-/// with its analytic range (a bar) and mean (a dot) above the bars.
+/// The distribution of the pauses taken before each retry, one colour per
+/// retry number, with its analytic range (a bar) and mean (a dot) above.
 pub fn draw_pauses<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    study: &Study,
+    pauses: &[PauseHistogram],
+    bounds: &[PauseBounds],
     theme: &Theme,
 ) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
-    if study.pauses.is_empty() {
-        return message(area, theme, "attempts = 1: no retries, so no pauses");
-    }
-    let total = f64::from(study.samples.max(1));
-    let highest_bar = study
-        .pauses
+    let shown: Vec<(&PauseHistogram, &PauseBounds)> = pauses
         .iter()
-        .flat_map(|h| h.counts.iter())
-        .map(|c| 100.0 * f64::from(*c) / total)
+        .zip(bounds)
+        .filter(|(h, _)| h.taken > 0)
+        .collect();
+    if shown.is_empty() {
+        return message(area, theme, "No retry happened: no pauses to show.");
+    }
+    let share = |h: &PauseHistogram, c: u64| 100.0 * c as f64 / h.taken as f64;
+    let highest_bar = shown
+        .iter()
+        .flat_map(|(h, _)| h.counts.iter().map(|c| share(h, *c)))
         .fold(0.0, f64::max)
         .max(1.0);
-    // Room above the bars: one row per retry for its bounds.
+    let x_high = shown
+        .iter()
+        .map(|(h, b)| b.max.max(h.width * h.counts.len() as f64))
+        .fold(0.0, f64::max)
+        .max(1e-3)
+        * 1.02;
+    // Room above the bars: one row per retry for its range.
     let row = highest_bar * 0.08;
-    let rows = study.pauses.len() as f64;
+    let rows = shown.len() as f64;
     let y_top = highest_bar * 1.05 + row * (rows + 0.5);
-    let x_high = study.pauses[0].high;
     let mut chart = axes(
         area,
         theme,
         0.0..x_high,
         0.0..y_top,
         "pause before the retry (s)",
-        "clients (%)",
+        "pauses of that retry (%)",
     )?;
-
-    for (retry, (histogram, bounds)) in study.pauses.iter().zip(&study.bounds).enumerate() {
-        let colour = theme.colour(retry);
-        let outline = steps(histogram, total);
+    for (i, (histogram, bounds)) in shown.iter().enumerate() {
+        let colour = theme.colour(histogram.retry as usize);
+        let outline = steps(&histogram.counts, histogram.width, histogram.taken as f64);
         chart
             .draw_series(std::iter::once(Polygon::new(
                 outline.clone(),
                 colour.mix(0.22),
             )))?
             .label(format!(
-                "retry {}: {:.3}-{:.3} s, mean {:.3}",
-                retry + 1,
+                "retry {}: {:.3}-{:.3} s, mean {:.3} (drawn {:.3})",
+                histogram.retry + 1,
                 bounds.min,
                 bounds.max,
-                bounds.mean
+                bounds.mean,
+                histogram.mean
             ))
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
         chart.draw_series(std::iter::once(PathElement::new(
             outline,
             colour.stroke_width(theme.px(1.5)),
         )))?;
-        let y = highest_bar * 1.05 + row * (rows - retry as f64);
+        let y = highest_bar * 1.05 + row * (rows - i as f64);
         let tick = row * 0.3;
         let line = colour.stroke_width(theme.px(2.0));
         chart.draw_series([
@@ -195,61 +204,192 @@ where
     legend(&mut chart, theme)
 }
 
-/// The distribution of the time until a client whose every attempt fails
-/// gives up, with the deadline marked.
-pub fn draw_totals<DB: DrawingBackend>(
+/// Load over time: first tries and retries stacked, the server's capacity
+/// and the goodput as lines, outage and spike windows shaded.
+pub fn draw_load<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    study: &Study,
+    report: &Report,
+    scenario: &Scenario,
+    theme: &Theme,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let series = &report.series;
+    let width = series.width.max(1e-9);
+    let rate = |count: u64| count as f64 / width;
+    let left = |i: usize| i as f64 * width;
+    let tops: Vec<f64> = (0..series.len())
+        .map(|i| rate(series.first_tries[i] + series.retries[i]))
+        .collect();
+    let capacity_top = series
+        .capacity
+        .iter()
+        .filter(|c| c.is_finite())
+        .fold(0.0, |a: f64, c| a.max(*c));
+    let y_high = tops.iter().fold(capacity_top, |a, t| a.max(*t)).max(1.0) * 1.12;
+    let horizon = left(series.len()).max(1e-3);
+    let mut chart = axes(
+        area,
+        theme,
+        0.0..horizon,
+        0.0..y_high,
+        "time (s)",
+        "requests per second",
+    )?;
+
+    let shade = theme.grid.mix(0.6);
+    let mut windows = Vec::new();
+    if scenario.outage_duration > 0.0 && scenario.workload != WorkloadKind::Contention {
+        windows.push(("outage", scenario.outage_start, scenario.outage_duration));
+    }
+    if scenario.spike_duration > 0.0 && scenario.workload == WorkloadKind::Poisson {
+        windows.push(("spike", scenario.spike_start, scenario.spike_duration));
+    }
+    for (name, start, length) in windows {
+        let end = (start + length).min(horizon);
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(start, 0.0), (end, y_high)],
+            shade.filled(),
+        )))?;
+        chart.draw_series(std::iter::once(Text::new(
+            name.to_string(),
+            (start, y_high * 0.97),
+            theme.font(12.0),
+        )))?;
+    }
+
+    let stacked = |values: &dyn Fn(usize) -> f64| {
+        let mut points = vec![(0.0, 0.0)];
+        for i in 0..series.len() {
+            points.push((left(i), values(i)));
+            points.push((left(i + 1), values(i)));
+        }
+        points.push((horizon, 0.0));
+        points
+    };
+    let first = theme.colour(0);
+    let retry = theme.colour(1);
+    chart
+        .draw_series(std::iter::once(Polygon::new(
+            stacked(&|i| tops[i]),
+            retry.mix(0.75),
+        )))?
+        .label("retries")
+        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], retry.filled()));
+    chart
+        .draw_series(std::iter::once(Polygon::new(
+            stacked(&|i| rate(series.first_tries[i])),
+            first.mix(0.75),
+        )))?
+        .label("first tries")
+        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], first.filled()));
+
+    if capacity_top > 0.0 {
+        let green = theme.colour(2);
+        let points: Vec<(f64, f64)> = (0..series.len())
+            .flat_map(|i| {
+                let c = series.capacity[i].min(y_high);
+                [(left(i), c), (left(i + 1), c)]
+            })
+            .collect();
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                points,
+                green.stroke_width(theme.px(2.0)),
+            )))?
+            .label("server capacity")
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 12, y)], green.stroke_width(2))
+            });
+    }
+    let goodput = theme.foreground;
+    let points: Vec<(f64, f64)> = (0..series.len())
+        .map(|i| (left(i) + width / 2.0, rate(series.operations_succeeded[i])))
+        .collect();
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            points,
+            goodput.stroke_width(theme.px(2.0)),
+        )))?
+        .label("goodput (operations succeeded)")
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], goodput.stroke_width(2)));
+    legend(&mut chart, theme)
+}
+
+/// The distribution of operation latency as a cumulative curve, with the
+/// median, the 99th percentile and the deadline marked.
+pub fn draw_latency<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    report: &Report,
     deadline: Option<f64>,
     theme: &Theme,
 ) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
-    let total = f64::from(study.samples.max(1));
-    let histogram = &study.totals;
-    let highest_bar = histogram
-        .counts
-        .iter()
-        .map(|c| 100.0 * f64::from(*c) / total)
-        .fold(0.0, f64::max)
-        .max(1.0);
-    let x_high = deadline.map_or(histogram.high, |d| histogram.high.max(d * 1.04));
+    let latency = &report.latency;
+    if latency.total == 0 {
+        return message(area, theme, "No operation finished: no latency to show.");
+    }
+    let x_high = deadline.unwrap_or(0.0).max(latency.max).max(1e-3) * 1.04;
     let mut chart = axes(
         area,
         theme,
         0.0..x_high,
-        0.0..highest_bar * 1.15,
-        "time until the client gives up (s)",
-        "clients (%)",
+        0.0..100.0,
+        "operation latency (s)",
+        "operations finished within (%)",
     )?;
+    let mut points = vec![(0.0, 0.0)];
+    let mut seen = 0;
+    for (i, count) in latency.counts.iter().enumerate().filter(|(_, c)| **c > 0) {
+        seen += count;
+        let (_, high) = LatencyHistogram::bin_range(i);
+        points.push((
+            high.min(latency.max),
+            100.0 * seen as f64 / latency.total as f64,
+        ));
+    }
     let colour = theme.colour(0);
-    let outline = steps(histogram, total);
     chart
-        .draw_series(std::iter::once(Polygon::new(
-            outline.clone(),
-            colour.mix(0.3),
+        .draw_series(std::iter::once(PathElement::new(
+            points,
+            colour.stroke_width(theme.px(2.0)),
         )))?
-        .label(format!(
-            "give up after {:.3} s on average",
-            study.mean_total
-        ))
-        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
-    chart.draw_series(std::iter::once(PathElement::new(
-        outline,
-        colour.stroke_width(theme.px(1.5)),
-    )))?;
+        .label("share of operations finished")
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], colour.stroke_width(2)));
+    for (name, q, index) in [("p50", 0.5, 5), ("p99", 0.99, 3)] {
+        let x = latency.quantile(q);
+        let marker = theme.colour(index);
+        chart
+            .draw_series(std::iter::once(Circle::new(
+                (x, 100.0 * q),
+                theme.px(5.0),
+                marker.filled(),
+            )))?
+            .label(format!("{name} {x:.3} s"))
+            .legend(move |(x, y)| Circle::new((x + 6, y), 4, marker.filled()));
+    }
     if let Some(deadline) = deadline {
         let red = theme.colour(4);
         chart
             .draw_series(std::iter::once(PathElement::new(
-                vec![(deadline, 0.0), (deadline, highest_bar * 1.15)],
+                vec![(deadline, 0.0), (deadline, 100.0)],
                 red.stroke_width(theme.px(2.0)),
             )))?
             .label(format!("deadline {deadline} s"))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], red.stroke_width(2)));
     }
-    legend(&mut chart, theme)
+    let mut labels = chart.configure_series_labels();
+    labels
+        .position(SeriesLabelPosition::LowerRight)
+        .margin(theme.px(8.0))
+        .label_font(theme.font(12.0))
+        .background_style(theme.background.mix(0.85))
+        .border_style(theme.grid)
+        .draw()?;
+    Ok(())
 }
 
 fn legend<'a, DB: DrawingBackend + 'a>(
@@ -280,13 +420,12 @@ where
     DB::ErrorType: 'static,
 {
     area.fill(&theme.background)?;
-    let (width, height) = area.dim_in_pixel();
+    let (_, height) = area.dim_in_pixel();
     area.draw(&Text::new(
         text.to_string(),
         (theme.px(16.0) as i32, (height / 2) as i32),
         theme.font(14.0),
     ))?;
-    let _ = width;
     Ok(())
 }
 
@@ -294,7 +433,7 @@ where
 mod tests {
     use super::*;
     use crate::policy::Policy;
-    use crate::study::study;
+    use crate::sim::run;
 
     fn svg(draw: impl Fn(&DrawingArea<SVGBackend, Shift>) -> DrawResult) -> String {
         let mut out = String::new();
@@ -305,48 +444,77 @@ mod tests {
         out
     }
 
+    fn hex(colour: RGBColor) -> String {
+        format!("#{:02X}{:02X}{:02X}", colour.0, colour.1, colour.2)
+    }
+
+    fn scenario() -> Scenario {
+        Scenario {
+            horizon: 10.0,
+            failure: 0.5,
+            outage_start: 4.0,
+            outage_duration: 2.0,
+            ..Scenario::default()
+        }
+    }
+
     #[test]
     fn pause_chart_shows_every_retry_and_its_bounds() {
-        let study = study(&Policy::default(), 1, 2000);
-        let out = svg(|area| draw_pauses(area, &study, &Theme::light(1.0)));
-        for retry in 1..=3 {
-            assert!(
-                out.contains(&format!("retry {retry}:")),
-                "legend lacks retry {retry}"
-            );
-        }
+        let scenario = scenario();
+        let report = run(&scenario);
+        let bounds: Vec<PauseBounds> = (0..3).map(|r| scenario.policy.pause_bounds(r)).collect();
+        let out = svg(|area| draw_pauses(area, &report.pauses, &bounds, &Theme::light(1.0)));
         assert!(
             out.contains("retry 3: 0.000-0.400 s, mean 0.200"),
             "bounds not in legend"
         );
         assert!(out.contains("pause before the retry (s)"));
-        // Three filled histograms in three palette colours.
         for colour in &OKABE_ITO[..3] {
-            let hex = format!("#{:02X}{:02X}{:02X}", colour.0, colour.1, colour.2);
-            assert!(out.contains(&hex), "colour {hex} missing");
+            assert!(
+                out.contains(&hex(*colour)),
+                "colour {} missing",
+                hex(*colour)
+            );
         }
     }
 
     #[test]
-    fn totals_chart_marks_the_deadline() {
-        let policy = Policy {
-            attempt_timeout: Some(0.5),
-            deadline: Some(1.5),
-            ..Policy::default()
+    fn load_chart_stacks_tries_and_shades_the_outage() {
+        let scenario = scenario();
+        let out = svg(|area| draw_load(area, &run(&scenario), &scenario, &Theme::light(1.0)));
+        for label in [
+            "first tries",
+            "retries",
+            "server capacity",
+            "goodput",
+            "outage",
+        ] {
+            assert!(out.contains(label), "{label} missing");
+        }
+    }
+
+    #[test]
+    fn latency_chart_marks_percentiles_and_deadline() {
+        let scenario = Scenario {
+            policy: Policy {
+                deadline: Some(1.5),
+                ..scenario().policy
+            },
+            ..scenario()
         };
-        let study = study(&policy, 1, 500);
-        let out = svg(|area| draw_totals(area, &study, policy.deadline, &Theme::dark(2.0)));
-        assert!(out.contains("deadline 1.5 s"));
+        let out = svg(|area| draw_latency(area, &run(&scenario), Some(1.5), &Theme::dark(2.0)));
+        for label in ["p50", "p99", "deadline 1.5 s"] {
+            assert!(out.contains(label), "{label} missing");
+        }
     }
 
     #[test]
     fn no_retries_says_so() {
-        let policy = Policy {
-            attempts: 1,
-            ..Policy::default()
+        let scenario = Scenario {
+            failure: 0.0,
+            ..scenario()
         };
-        let study = study(&policy, 1, 10);
-        let out = svg(|area| draw_pauses(area, &study, &Theme::light(1.0)));
-        assert!(out.contains("no retries"));
+        let out = svg(|area| draw_pauses(area, &run(&scenario).pauses, &[], &Theme::light(1.0)));
+        assert!(out.contains("No retry happened"));
     }
 }

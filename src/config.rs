@@ -12,7 +12,9 @@
 //! missing keys take their defaults, bad values are clamped or replaced and
 //! reported as [`Notice`]s, unknown keys are reported and ignored.
 
+use crate::budget::{BudgetConfig, BudgetKind, RatioBasis};
 use crate::policy::{Jitter, Policy, Shape};
+use crate::sim::{OutageMode, Scenario, Spread, WorkloadKind};
 
 /// Version written into every link as `v`.
 pub const LINK_VERSION: u32 = 1;
@@ -21,15 +23,30 @@ pub const LINK_VERSION: u32 = 1;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Group {
     Policy,
+    Budget,
+    Workload,
+    Server,
+    Layers,
     Randomness,
 }
 
 impl Group {
-    pub const ALL: [Group; 2] = [Group::Policy, Group::Randomness];
+    pub const ALL: [Group; 6] = [
+        Group::Policy,
+        Group::Budget,
+        Group::Workload,
+        Group::Server,
+        Group::Layers,
+        Group::Randomness,
+    ];
 
     pub fn title(self) -> &'static str {
         match self {
             Group::Policy => "Policy",
+            Group::Budget => "Retry budget",
+            Group::Workload => "Workload",
+            Group::Server => "Server & faults",
+            Group::Layers => "Layers",
             Group::Randomness => "Randomness",
         }
     }
@@ -87,6 +104,50 @@ macro_rules! params {
 
 pub const SHAPES: &[&str] = &["constant", "linear", "exponential"];
 pub const JITTERS: &[&str] = &["none", "full", "equal", "decorrelated", "proportional"];
+pub const SWITCH: &[&str] = &["off", "on"];
+pub const BUDGETS: &[&str] = &["none", "ratio", "token-bucket", "aws-quota"];
+pub const BASES: &[&str] = &["successes", "requests"];
+pub const WORKLOADS: &[&str] = &["poisson", "crowd", "contention"];
+pub const SPREADS: &[&str] = &["constant", "exponential", "normal"];
+pub const OUTAGES: &[&str] = &["fail-fast", "hang"];
+
+fn ratio(c: &Config) -> bool {
+    c.budget_kind() == BudgetKind::Ratio
+}
+fn token_bucket(c: &Config) -> bool {
+    c.budget_kind() == BudgetKind::TokenBucket
+}
+fn aws_quota(c: &Config) -> bool {
+    c.budget_kind() == BudgetKind::AwsQuota
+}
+fn poisson(c: &Config) -> bool {
+    c.workload() == WorkloadKind::Poisson
+}
+fn crowd(c: &Config) -> bool {
+    c.workload() != WorkloadKind::Poisson
+}
+/// Contention models only the shared row: no faults, capacity or timeouts.
+fn served(c: &Config) -> bool {
+    c.workload() != WorkloadKind::Contention
+}
+fn normal_hops(c: &Config) -> bool {
+    c.get(P::Hop) == 2.0
+}
+fn normal_service(c: &Config) -> bool {
+    served(c) && c.get(P::Service) == 2.0
+}
+fn with_workers(c: &Config) -> bool {
+    served(c) && c.get(P::Workers) > 0.0
+}
+fn with_outage(c: &Config) -> bool {
+    served(c) && c.get(P::OutageFor) > 0.0
+}
+fn with_spike(c: &Config) -> bool {
+    poisson(c) && c.get(P::SpikeFor) > 0.0
+}
+fn with_layers(c: &Config) -> bool {
+    served(c) && c.get(P::Layers) > 1.0
+}
 
 const fn number(min: f64, max: f64, step: f64) -> Kind {
     Kind::Number { min, max, step }
@@ -96,13 +157,13 @@ const fn integer(min: f64, max: f64) -> Kind {
 }
 
 params! {
-    Attempts: "attempts", "Attempts", "", Policy, integer(1.0, 10.0), 4, always,
+    Attempts: "attempts", "Attempts", "", Policy, integer(1.0, 50.0), 4, always,
         "Tries per operation, counting the first call: 1 means never retry.";
     Shape: "shape", "Backoff shape", "", Policy, Kind::Choice(SHAPES), 2, always,
         "How the pause ceiling grows with each retry.";
-    Base: "base", "Base delay", "s", Policy, number(0.001, 10.0, 0.001), 0.1, always,
+    Base: "base", "Base delay", "s", Policy, number(0.001, 600.0, 0.001), 0.1, always,
         "Ceiling of the first pause (and the floor of decorrelated jitter).";
-    Cap: "cap", "Cap", "s", Policy, number(0.001, 60.0, 0.001), 0.8, always,
+    Cap: "cap", "Cap", "s", Policy, number(0.001, 3600.0, 0.001), 0.8, always,
         "No pause ceiling grows beyond this.";
     Multiplier: "mult", "Multiplier", "x", Policy, number(1.0, 10.0, 0.1), 2, |c| c.shape() == Shape::Exponential,
         "Growth factor of exponential backoff per retry.";
@@ -110,14 +171,105 @@ params! {
         "How a random pause is drawn under the ceiling; none makes clients that failed together retry together.";
     JitterFraction: "jfrac", "Jitter fraction", "", Policy, number(0.0, 1.0, 0.01), 0.2, |c| c.jitter() == Jitter::Proportional,
         "Proportional jitter spreads each pause by this fraction either way (0.2 = +-20 %).";
-    Timeout: "timeout", "Attempt timeout", "s", Policy, number(0.0, 60.0, 0.01), 0.5, always,
+    Timeout: "timeout", "Attempt timeout", "s", Policy, number(0.0, 60.0, 0.01), 1, served,
         "An attempt with no answer by then counts as failed; 0 means no timeout.";
     Deadline: "deadline", "Deadline", "s", Policy, number(0.0, 120.0, 0.1), 0, always,
         "Overall time budget of one operation; 0 means none. No attempt starts once the time left is gone.";
+    HonourRetryAfter: "honour", "Honour Retry-After", "", Policy, Kind::Choice(SWITCH), 1, served,
+        "Wait at least as long as the server's Retry-After before retrying.";
+    IdempotencyKey: "idem", "Idempotency key", "", Policy, Kind::Choice(SWITCH), 1, served,
+        "One key for all attempts of an operation, so the server acts once; off, a lost response plus a retry makes a duplicate.";
+
+    Budget: "budget", "Retry budget", "", Budget, Kind::Choice(BUDGETS), 0, always,
+        "Limits retries across all operations: a share of recent traffic, a gRPC token bucket or the AWS SDK retry quota.";
+    BudgetPercent: "b_pct", "Retry share", "", Budget, number(0.0, 1.0, 0.01), 0.2, ratio,
+        "Retries allowed per deposit in the window (0.2 = 20 %).";
+    BudgetFloor: "b_floor", "Floor", "/s", Budget, number(0.0, 1000.0, 1.0), 10, ratio,
+        "Retries per second allowed however little traffic there is.";
+    BudgetWindow: "b_window", "Window", "s", Budget, number(0.1, 600.0, 0.1), 10, ratio,
+        "Length of the sliding window the share is counted over.";
+    BudgetBasis: "b_basis", "Counts", "", Budget, Kind::Choice(BASES), 0, ratio,
+        "What earns retries: successful attempts (the seed's rule) or every first try (Finagle's).";
+    Tokens: "tokens", "Max tokens", "", Budget, number(1.0, 1000.0, 1.0), 10, token_bucket,
+        "Bucket size; a failure takes 1, a retry is allowed only above half.";
+    TokenRatio: "t_ratio", "Token ratio", "", Budget, number(0.0, 10.0, 0.01), 0.1, token_bucket,
+        "Tokens a success puts back.";
+    Quota: "quota", "Retry quota", "", Budget, number(1.0, 10000.0, 1.0), 500, aws_quota,
+        "Tokens in the shared quota; a success refunds what its retry cost.";
+    QuotaCost: "q_cost", "Retry cost", "", Budget, number(0.0, 100.0, 1.0), 5, aws_quota,
+        "Tokens a retry takes after an error.";
+    QuotaTimeoutCost: "q_tcost", "Timeout retry cost", "", Budget, number(0.0, 100.0, 1.0), 10, aws_quota,
+        "Tokens a retry takes after a timeout.";
+
+    Workload: "workload", "Workload", "", Workload, Kind::Choice(WORKLOADS), 0, always,
+        "Poisson arrivals; a crowd of clients that start together; or clients racing to update one row.";
+    Rate: "rate", "Arrival rate", "/s", Workload, number(0.0, 20000.0, 1.0), 100, poisson,
+        "New operations per second.";
+    SpikeRate: "spike", "Spike rate", "/s", Workload, number(0.0, 20000.0, 1.0), 300, with_spike,
+        "Arrivals per second during the spike.";
+    SpikeAt: "spike_at", "Spike starts", "s", Workload, number(0.0, 3600.0, 0.5), 20, with_spike,
+        "When the spike begins.";
+    SpikeFor: "spike_for", "Spike length", "s", Workload, number(0.0, 3600.0, 0.5), 0, poisson,
+        "How long the spike lasts; 0 means no spike.";
+    Clients: "clients", "Clients", "", Workload, integer(1.0, 200000.0), 100, crowd,
+        "Clients that make one operation each.";
+    CrowdAt: "crowd_at", "Crowd starts", "s", Workload, number(0.0, 3600.0, 0.5), 0, crowd,
+        "When the first client of the crowd starts.";
+    CrowdOver: "crowd_over", "Start spread", "s", Workload, number(0.0, 3600.0, 0.1), 0, crowd,
+        "Clients start uniformly over this window; 0 means all at once.";
+    Horizon: "horizon", "Horizon", "s", Workload, number(1.0, 3600.0, 1.0), 60, always,
+        "Time shown on the charts; arrivals stop here and the run drains.";
+    Buckets: "buckets", "Time buckets", "", Workload, integer(10.0, 2000.0), 240, always,
+        "Resolution of the load chart.";
+
+    Failure: "failure", "Failure rate", "", Server, number(0.0, 1.0, 0.01), 0.1, served,
+        "Probability that the server fails a request it served.";
+    Mix503: "mix_503", "Share 503", "", Server, number(0.0, 1.0, 0.05), 1, served,
+        "Weight of transient 503 among failures.";
+    Mix429: "mix_429", "Share 429", "", Server, number(0.0, 1.0, 0.05), 0, served,
+        "Weight of 429 Too Many Requests (transient, with Retry-After).";
+    Mix400: "mix_400", "Share 400", "", Server, number(0.0, 1.0, 0.05), 0, served,
+        "Weight of permanent 4xx: retrying never helps, so it must not happen.";
+    Mix500: "mix_500", "Share 500", "", Server, number(0.0, 1.0, 0.05), 0, served,
+        "Weight of unknown 5xx: retried at most once.";
+    RetryAfter: "retry_after", "Retry-After", "s", Server, number(0.0, 60.0, 0.1), 0, served,
+        "Sent with 429 and with 503 from a full queue; 0 means none.";
+    OutageAt: "outage_at", "Outage starts", "s", Server, number(0.0, 3600.0, 0.5), 30, with_outage,
+        "When the outage begins.";
+    OutageFor: "outage_for", "Outage length", "s", Server, number(0.0, 3600.0, 0.5), 0, served,
+        "How long every request fails; 0 means no outage.";
+    OutageMode: "outage", "During the outage", "", Server, Kind::Choice(OUTAGES), 0, with_outage,
+        "Refuse at once, or hang until the client's timeout.";
+    Workers: "workers", "Workers", "", Server, integer(0.0, 100000.0), 20, served,
+        "Requests served at once; 0 means unlimited.";
+    Queue: "queue", "Queue", "", Server, integer(0.0, 1000000.0), 100, with_workers,
+        "Requests that may wait for a worker; a full queue answers 503.";
+    Service: "service", "Service time shape", "", Server, Kind::Choice(SPREADS), 1, served,
+        "Distribution of the time to serve one request.";
+    ServiceTime: "service_t", "Service time", "s", Server, number(0.0, 10.0, 0.001), 0.05, served,
+        "Mean time to serve one request.";
+    ServiceSd: "service_sd", "Service time sd", "s", Server, number(0.0, 10.0, 0.001), 0.01, normal_service,
+        "Spread of a normal service time.";
+    Slope: "slope", "Slowdown per request", "s", Server, number(0.0, 1.0, 0.001), 0, served,
+        "Extra service time per request already in service: an overloaded server gets slower.";
+    Lost: "lost", "Lost responses", "", Server, number(0.0, 1.0, 0.01), 0, served,
+        "Probability that the server acted but its answer never arrives.";
+    Hop: "hop", "Network time shape", "", Server, Kind::Choice(SPREADS), 1, always,
+        "Distribution of one network hop.";
+    HopMean: "hop_mean", "Network time", "s", Server, number(0.0, 10.0, 0.001), 0.005, always,
+        "Mean one-way network time.";
+    HopSd: "hop_sd", "Network time sd", "s", Server, number(0.0, 10.0, 0.001), 0.002, normal_hops,
+        "Spread of a normal network hop.";
+
+    Layers: "layers", "Layers", "", Layers, integer(1.0, 8.0), 1, served,
+        "Services in the chain; each retries its own calls, so retries multiply.";
+    TopOnly: "top_only", "Only the top retries", "", Layers, Kind::Choice(SWITCH), 0, with_layers,
+        "Lower layers make one attempt: one owner of retries.";
+
     Seed: "seed", "Seed", "", Randomness, integer(0.0, 4294967295.0), 1, always,
         "Fixes every random draw: the same link gives the same numbers.";
-    Samples: "samples", "Simulated clients", "", Randomness, integer(100.0, 100000.0), 10000, always,
-        "How many operations are drawn for the distributions.";
+    SharedSeed: "shared", "Shared seed", "", Randomness, Kind::Choice(SWITCH), 0, always,
+        "Every client draws the same random numbers: jitter with a shared seed is no jitter.";
 }
 
 impl P {
@@ -249,8 +401,87 @@ impl Config {
         self.get(P::Seed) as u64
     }
 
-    pub fn samples(&self) -> u32 {
-        self.count(P::Samples)
+    fn switch(&self, p: P) -> bool {
+        self.get(p) == 1.0
+    }
+
+    fn spread(&self, p: P) -> Spread {
+        [Spread::Constant, Spread::Exponential, Spread::Normal][self.get(p) as usize]
+    }
+
+    pub fn budget_kind(&self) -> BudgetKind {
+        [
+            BudgetKind::None,
+            BudgetKind::Ratio,
+            BudgetKind::TokenBucket,
+            BudgetKind::AwsQuota,
+        ][self.get(P::Budget) as usize]
+    }
+
+    pub fn workload(&self) -> WorkloadKind {
+        [
+            WorkloadKind::Poisson,
+            WorkloadKind::Crowd,
+            WorkloadKind::Contention,
+        ][self.get(P::Workload) as usize]
+    }
+
+    /// The simulator's scenario. `work_limit` stays at the simulator's
+    /// default; the page lowers it.
+    pub fn scenario(&self) -> Scenario {
+        let budget = BudgetConfig {
+            kind: self.budget_kind(),
+            percent: self.get(P::BudgetPercent),
+            min_per_second: self.get(P::BudgetFloor),
+            window: self.get(P::BudgetWindow),
+            basis: [RatioBasis::Successes, RatioBasis::Requests][self.get(P::BudgetBasis) as usize],
+            max_tokens: self.get(P::Tokens),
+            token_ratio: self.get(P::TokenRatio),
+            quota: self.get(P::Quota),
+            retry_cost: self.get(P::QuotaCost),
+            timeout_cost: self.get(P::QuotaTimeoutCost),
+            ..BudgetConfig::default()
+        };
+        Scenario {
+            seed: self.seed(),
+            horizon: self.get(P::Horizon),
+            buckets: self.count(P::Buckets),
+            workload: self.workload(),
+            rate: self.get(P::Rate),
+            spike_rate: self.get(P::SpikeRate),
+            spike_start: self.get(P::SpikeAt),
+            spike_duration: self.get(P::SpikeFor),
+            clients: self.count(P::Clients),
+            crowd_start: self.get(P::CrowdAt),
+            crowd_window: self.get(P::CrowdOver),
+            hop: self.spread(P::Hop),
+            hop_mean: self.get(P::HopMean),
+            hop_sd: self.get(P::HopSd),
+            failure: self.get(P::Failure),
+            mix_transient: self.get(P::Mix503),
+            mix_throttled: self.get(P::Mix429),
+            mix_permanent: self.get(P::Mix400),
+            mix_unknown: self.get(P::Mix500),
+            retry_after: self.get(P::RetryAfter),
+            outage_start: self.get(P::OutageAt),
+            outage_duration: self.get(P::OutageFor),
+            outage_mode: [OutageMode::FailFast, OutageMode::Hang][self.get(P::OutageMode) as usize],
+            workers: self.count(P::Workers),
+            queue_limit: self.count(P::Queue),
+            service: self.spread(P::Service),
+            service_time: self.get(P::ServiceTime),
+            service_sd: self.get(P::ServiceSd),
+            latency_slope: self.get(P::Slope),
+            lost_responses: self.get(P::Lost),
+            policy: self.policy(),
+            budget,
+            honour_retry_after: self.switch(P::HonourRetryAfter),
+            idempotency_key: self.switch(P::IdempotencyKey),
+            shared_seed: self.switch(P::SharedSeed),
+            layers: self.count(P::Layers),
+            only_top_retries: self.switch(P::TopOnly),
+            ..Scenario::default()
+        }
     }
 
     pub fn policy(&self) -> Policy {
@@ -267,10 +498,15 @@ impl Config {
         }
     }
 
-    /// The share link's query string (without `?`).
+    /// The share link's query string (without `?`): the version, then every
+    /// value that differs from that version's default. The version pins the
+    /// defaults, so links stay short and keep their meaning.
     pub fn to_link(&self) -> String {
         let mut link = format!("v={LINK_VERSION}");
         for (param, value) in PARAMS.iter().zip(&self.values) {
+            if *value == param.default {
+                continue;
+            }
             link.push('&');
             link.push_str(param.key);
             link.push('=');
@@ -398,12 +634,34 @@ mod tests {
     }
 
     #[test]
-    fn link_is_readable() {
-        let link = Config::default().to_link();
-        assert!(
-            link.starts_with("v=1&attempts=4&shape=exponential&base=0.1&cap=0.8"),
-            "{link}"
-        );
+    fn link_holds_only_what_differs_from_the_defaults() {
+        assert_eq!(Config::default().to_link(), "v=1");
+        let mut config = Config::default();
+        config.set(P::Jitter, 0.0);
+        config.set(P::OutageFor, 10.0);
+        assert_eq!(config.to_link(), "v=1&jitter=none&outage_for=10");
+    }
+
+    #[test]
+    fn every_parameter_reaches_the_scenario() {
+        // Moving any one parameter away from its default must change the
+        // scenario; a parameter that does not is a knob connected to nothing.
+        let base = Config::default().scenario();
+        for (index, param) in PARAMS.iter().enumerate() {
+            let mut config = Config::default();
+            let other = match param.kind {
+                Kind::Choice(options) => (param.default + 1.0) % options.len() as f64,
+                Kind::Number { min, max, .. } | Kind::Integer { min, max } => {
+                    if param.default < max {
+                        (param.default + max) / 2.0
+                    } else {
+                        min
+                    }
+                }
+            };
+            config.set_at(index, other);
+            assert_ne!(config.scenario(), base, "{} changes nothing", param.key);
+        }
     }
 
     #[test]
@@ -417,21 +675,21 @@ mod tests {
     #[test]
     fn bad_values_are_fixed_and_reported() {
         let (config, notices) = Config::from_link(
-            "attempts=1e300&base=-5&cap=NaN&jitter=%3Cscript%3E&seed=abc&mult=inf&wat=1&samples=1234.5",
+            "attempts=1e300&base=-5&cap=NaN&jitter=%3Cscript%3E&seed=abc&mult=inf&wat=1&clients=1234.5",
         );
-        assert_eq!(config.get(P::Attempts), 10.0);
+        assert_eq!(config.get(P::Attempts), 50.0);
         assert_eq!(config.get(P::Base), 0.001);
         assert_eq!(config.get(P::Cap), P::Cap.param().default);
         assert_eq!(config.get(P::Jitter), P::Jitter.param().default);
         assert_eq!(config.get(P::Seed), P::Seed.param().default);
         assert_eq!(config.get(P::Multiplier), P::Multiplier.param().default);
-        assert_eq!(config.get(P::Samples), 1235.0);
+        assert_eq!(config.get(P::Clients), 1235.0);
         assert!(notices[7].message.contains("whole"), "{:?}", notices[7]);
         let keys: Vec<&str> = notices.iter().map(|n| n.key.as_str()).collect();
         assert_eq!(
             keys,
             [
-                "attempts", "base", "cap", "jitter", "seed", "mult", "wat", "samples", "v"
+                "attempts", "base", "cap", "jitter", "seed", "mult", "wat", "clients", "v"
             ]
         );
         assert!(notices[3].message.contains("<script>"), "{:?}", notices[3]);

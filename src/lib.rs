@@ -11,19 +11,22 @@
 //! - **goodput** is the rate of successful operations, **load** the rate of
 //!   attempts reaching the server.
 //!
-//! Modules: [`policy`] (backoff and jitter), [`random`] (reproducible
-//! streams), [`study`] (a crowd of clients whose every attempt fails),
-//! [`config`] (the one parameter table and the share-link codec), [`chart`]
-//! (drawing, generic over plotters' backends). Only `web` touches the
-//! browser; everything else is pure and tested natively.
+//! Modules: [`policy`] (backoff and jitter), [`budget`] (retry budgets),
+//! [`classify`] (what may be retried), [`random`] (reproducible streams),
+//! [`sim`] (clients, server and faults in virtual time), [`config`] (the one
+//! parameter table and the share-link codec), [`report`] (one run of a
+//! configuration), [`chart`] (drawing, generic over plotters' backends).
+//! Only `web` touches the browser; everything else is pure and tested
+//! natively.
 
 pub mod budget;
 pub mod chart;
 pub mod classify;
 pub mod config;
 pub mod policy;
+pub mod presets;
 pub mod random;
+pub mod report;
 pub mod sim;
-pub mod study;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

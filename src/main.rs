@@ -1,39 +1,53 @@
 //! Command line: runs the configuration a share link carries and prints the
-//! report as JSON, so a link's numbers can be reproduced in a terminal.
+//! report as JSON (or the time series as CSV), so a link's numbers can be
+//! reproduced in a terminal.
 //!
 //! ```text
-//! retry-playground 'v=1&attempts=4&base=0.1&cap=0.8&jitter=full&seed=7'
-//! retry-playground --params        # the parameter table
+//! retry-playground 'v=1&attempts=4&jitter=none&outage_for=10'
+//! retry-playground --csv 'v=1&...'   # the per-bucket series
+//! retry-playground --params          # the parameter table
 //! ```
 
 use retry_playground::config::{Config, Kind, PARAMS};
-use retry_playground::study;
+use retry_playground::report;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("--help" | "-h") => emit(&usage()),
-        Some("--params") => print_params(),
-        link => {
-            let link = link.unwrap_or("");
-            // A whole address is fine too: only its query string matters.
-            let query = link.split_once('?').map_or(link, |(_, q)| q);
-            let (config, notices) = Config::from_link(query);
-            for notice in &notices {
-                eprintln!("{}: {}", notice.key, notice.message);
-            }
-            let result = study::study(&config.policy(), config.seed(), config.samples());
-            emit(&(study::to_json(&result) + "\n"));
+    let csv = args.iter().any(|a| a == "--csv");
+    let link = args
+        .iter()
+        .find(|a| !a.starts_with("--"))
+        .map_or("", String::as_str);
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        emit(USAGE);
+    } else if args.iter().any(|a| a == "--params") {
+        print_params();
+    } else if let Some(unknown) = args
+        .iter()
+        .find(|a| a.starts_with("--") && !matches!(a.as_str(), "--csv"))
+    {
+        eprintln!("unknown option {unknown}\n{USAGE}");
+        std::process::exit(2);
+    } else {
+        // A whole address is fine too: only its query string matters.
+        let query = link.split_once('?').map_or(link, |(_, q)| q);
+        let (config, notices) = Config::from_link(query);
+        for notice in &notices {
+            eprintln!("{}: {}", notice.key, notice.message);
+        }
+        let report = report::run(&config);
+        if csv {
+            emit(&report::series_csv(&report));
+        } else {
+            emit(&(report::to_json(&report) + "\n"));
         }
     }
 }
 
-fn usage() -> String {
-    "usage: retry-playground [LINK | --params]\n\
-     Runs the configuration in LINK (a share link or its query string) and prints JSON.\n\
-     Missing keys take their defaults; bad values are fixed and reported on stderr.\n"
-        .to_string()
-}
+const USAGE: &str = "usage: retry-playground [--csv] [LINK] | --params\n\
+    Runs the configuration in LINK (a share link or its query string) and prints\n\
+    the report as JSON, or with --csv the per-bucket series. Missing keys take\n\
+    their defaults; bad values are fixed and reported on stderr.\n";
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error worth a panic.
 fn emit(text: &str) {
@@ -49,7 +63,7 @@ fn print_params() {
             Kind::Choice(options) => options.join("|"),
         };
         out += &format!(
-            "{:<10} {:<24} {:<4} {:<28} default {:<8} {}\n",
+            "{:<12} {:<22} {:<3} {:<30} default {:<11} {}\n",
             param.key,
             param.label,
             param.unit,

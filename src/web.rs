@@ -17,7 +17,9 @@ use web_sys::{Document, Element, HtmlCanvasElement, HtmlInputElement, HtmlSelect
 
 use crate::chart::{self, Theme};
 use crate::config::{Config, Group, Kind, Notice, PARAMS, Param};
-use crate::study::{Study, study};
+use crate::presets::{self, PRESETS};
+use crate::report;
+use crate::sim::Report;
 
 /// Slider positions of a logarithmic slider.
 const LOG_STEPS: f64 = 1000.0;
@@ -47,7 +49,13 @@ pub fn start() -> Result<(), JsValue> {
     let search = web_sys::window()
         .map(|w| w.location().search().unwrap_or_default())
         .unwrap_or_default();
-    let (config, notices) = Config::from_link(&search);
+    // A bare address opens the first preset; a link opens what it says.
+    let (config, notices) = if search.trim_start_matches('?').is_empty() {
+        (PRESETS[0].config(), Vec::new())
+    } else {
+        Config::from_link(&search)
+    };
+    build_presets(&document)?;
     build_controls(&document, &config)?;
     show_notices(&document, &notices);
     APP.with(|app| {
@@ -64,12 +72,11 @@ pub fn start() -> Result<(), JsValue> {
     Ok(())
 }
 
-/// The study of a link as JSON: the same text the command line prints for
+/// The report of a link as JSON: the same text the command line prints for
 /// that link, so tests can compare the browser's numbers with native ones.
 #[wasm_bindgen]
-pub fn study_json(link: &str) -> String {
-    let (config, _) = Config::from_link(link);
-    crate::study::to_json(&study(&config.policy(), config.seed(), config.samples()))
+pub fn report_json(link: &str) -> String {
+    report::to_json(&report::run(&Config::from_link(link).0))
 }
 
 /// A test-only hook: makes the core panic so the banner can be checked.
@@ -122,6 +129,54 @@ fn element(document: &Document, tag: &str, class: &str) -> Result<Element, JsVal
         element.set_class_name(class);
     }
     Ok(element)
+}
+
+fn build_presets(document: &Document) -> Result<(), JsValue> {
+    let Some(select) = document.get_element_by_id("preset") else {
+        return Ok(());
+    };
+    for (i, preset) in PRESETS.iter().enumerate() {
+        let option = element(document, "option", "")?;
+        option.set_text_content(Some(preset.title));
+        option.set_attribute("value", &i.to_string())?;
+        select.append_child(&option)?;
+    }
+    let custom = element(document, "option", "")?;
+    custom.set_text_content(Some("(your own settings)"));
+    custom.set_attribute("value", "custom")?;
+    custom.set_attribute("disabled", "")?;
+    select.append_child(&custom)?;
+    let change = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
+        let chosen = event
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+            .and_then(|s| s.value().parse::<usize>().ok())
+            .and_then(|i| PRESETS.get(i));
+        if let Some(preset) = chosen {
+            load(preset.config());
+        }
+    });
+    select.add_event_listener_with_callback("change", change.as_ref().unchecked_ref())?;
+    change.forget();
+    Ok(())
+}
+
+/// Replaces the whole configuration (a preset was chosen).
+fn load(config: Config) {
+    with_app(|app| {
+        app.config = config;
+        for (index, param) in PARAMS.iter().enumerate() {
+            if let Some(row) = app
+                .document
+                .get_element_by_id(&format!("param-{}", param.key))
+            {
+                show_value(&row, param, app.config.value_at(index));
+            }
+        }
+        show_notices(&app.document, &[]);
+    });
+    sync_link();
+    schedule();
 }
 
 fn build_controls(document: &Document, config: &Config) -> Result<(), JsValue> {
@@ -434,19 +489,56 @@ fn render() {
                 .toggle_with_force("inactive", !(param.applies)(&config));
         }
     }
-    let policy = config.policy();
-    let result = study(&policy, config.seed(), config.samples());
+    show_lesson(&document, &config);
+    let scenario = config.scenario().sanitized();
+    let result = report::run(&config);
+    let bounds = report::pause_bounds(&config);
     let theme = theme();
+    draw(&document, "chart-load", |area| {
+        chart::draw_load(area, &result, &scenario, &theme)
+    });
     draw(&document, "chart-pauses", |area| {
-        chart::draw_pauses(area, &result, &theme)
+        chart::draw_pauses(area, &result.pauses, &bounds, &theme)
     });
-    draw(&document, "chart-totals", |area| {
-        chart::draw_totals(area, &result, policy.deadline, &theme)
+    draw(&document, "chart-latency", |area| {
+        chart::draw_latency(area, &result, scenario.policy.deadline, &theme)
     });
-    summarize(&document, &result, &config);
+    summarize(&document, &result);
+    if let Some(limit) = document.get_element_by_id("limit") {
+        if result.summary.truncated {
+            limit.set_text_content(Some(&format!(
+                "This configuration asks for more than {} operations and attempts; the run stopped there. \
+                 Shorten the horizon or lower the rate to see it whole.",
+                report::WORK_LIMIT
+            )));
+            let _ = limit.remove_attribute("hidden");
+        } else {
+            let _ = limit.set_attribute("hidden", "");
+        }
+    }
+    // What was drawn, for tests: how many renders, and of which link.
     if let Some(body) = document.body() {
         let renders = with_app(|app| app.renders).unwrap_or(0);
         let _ = body.set_attribute("data-renders", &renders.to_string());
+        let _ = body.set_attribute("data-link", &config.to_link());
+    }
+}
+
+/// Shows the preset's lesson when the settings are exactly a preset's.
+fn show_lesson(document: &Document, config: &Config) {
+    let preset = presets::matching(config);
+    if let Some(select) = document
+        .get_element_by_id("preset")
+        .and_then(|e| e.dyn_into::<HtmlSelectElement>().ok())
+    {
+        let index = preset.and_then(|p| PRESETS.iter().position(|q| std::ptr::eq(p, q)));
+        select.set_value(&index.map_or("custom".to_string(), |i| i.to_string()));
+    }
+    if let Some(lesson) = document.get_element_by_id("lesson") {
+        lesson.set_text_content(Some(preset.map_or(
+            "Your own settings: pick a preset above to start from a lesson again.",
+            |p| p.lesson,
+        )));
     }
 }
 
@@ -496,39 +588,45 @@ fn draw(
     }
 }
 
-fn summarize(document: &Document, result: &Study, config: &Config) {
+/// The numbers that matter: what the user saw against what it cost.
+fn summarize(document: &Document, report: &Report) {
     let Some(summary) = document.get_element_by_id("summary") else {
         return;
     };
     summary.set_text_content(None);
-    let mut rows = vec![
-        ("Clients", result.samples.to_string()),
-        ("Attempts each (max)", config.policy().attempts.to_string()),
+    let s = &report.summary;
+    let percent = |x: f64| format!("{:.1} %", 100.0 * x);
+    let bottom = s.attempts_by_layer.last().copied().unwrap_or(0);
+    let rows = [
+        ("Operations", s.operations.to_string()),
+        ("User-visible success", percent(s.success_rate)),
         (
-            "Mean time to give up",
-            format!("{:.3} s", result.mean_total),
+            "Attempts per operation",
+            format!("{:.3}", s.attempts_per_operation),
         ),
         (
-            "Longest time to give up",
-            format!("{:.3} s", result.max_total),
+            "Calls at the bottom layer per operation",
+            format!("{:.3}", bottom as f64 / s.operations.max(1) as f64),
+        ),
+        ("Operations retried", percent(s.retried_share)),
+        ("Budget refusals", s.budget_refusals.to_string()),
+        ("Deadline exceeded", s.deadline_exceeded.to_string()),
+        ("Duplicates", s.duplicates.to_string()),
+        (
+            "Latency p50 / p99",
+            format!("{:.3} s / {:.3} s", s.latency_p50, s.latency_p99),
         ),
         (
-            "Stopped by the deadline",
-            result.stopped_by_deadline.to_string(),
-        ),
-    ];
-    for (retry, bounds) in result.bounds.iter().enumerate() {
-        rows.push((
-            "Pause before retry",
+            "Wasted server work",
             format!(
-                "#{}: {:.3}-{:.3} s, mean {:.3} s",
-                retry + 1,
-                bounds.min,
-                bounds.max,
-                bounds.mean
+                "{:.1} s of {:.1} s ({})",
+                s.wasted_work,
+                s.server_work,
+                percent(s.wasted_work / s.server_work.max(1e-12))
             ),
-        ));
-    }
+        ),
+        ("Goodput", format!("{:.1} /s", s.goodput)),
+    ];
     for (term, value) in rows {
         let Ok(dt) = document.create_element("dt") else {
             return;

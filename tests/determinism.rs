@@ -5,22 +5,22 @@ mod golden;
 
 use retry_playground::config::Config;
 use retry_playground::random::Stream;
-use retry_playground::study::{study, to_json};
+use retry_playground::report;
 
-fn study_text() -> String {
+fn report_text() -> String {
     let (config, notices) = Config::from_link(golden::LINK);
     assert_eq!(notices, []);
-    to_json(&study(&config.policy(), config.seed(), config.samples()))
+    report::to_json(&report::run(&config))
 }
 
 #[test]
-fn study_is_pinned() {
-    let text = study_text();
-    assert_eq!(text, study_text(), "two runs differ");
+fn report_is_pinned() {
+    let text = report_text();
+    assert_eq!(text, report_text(), "two runs differ");
     assert_eq!(
         golden::fingerprint(&text),
-        golden::STUDY_FINGERPRINT,
-        "{text}"
+        golden::REPORT_FINGERPRINT,
+        "{text:.400}"
     );
 }
 

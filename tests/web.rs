@@ -6,11 +6,12 @@ mod golden;
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use retry_playground::chart::{Theme, draw_pauses};
+use retry_playground::chart::{Theme, draw_load};
 use retry_playground::config::Config;
 use retry_playground::policy::Policy;
 use retry_playground::random::Stream;
-use retry_playground::study::{study, to_json};
+use retry_playground::report;
+use retry_playground::sim::{self, Scenario};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -51,7 +52,7 @@ fn seed_example_holds_in_wasm() {
 }
 
 #[wasm_bindgen_test]
-fn pause_chart_paints_a_real_canvas() {
+fn load_chart_paints_a_real_canvas() {
     let document = web_sys::window().unwrap().document().unwrap();
     let canvas: web_sys::HtmlCanvasElement = document
         .create_element("canvas")
@@ -79,8 +80,8 @@ fn pause_chart_paints_a_real_canvas() {
         .unwrap()
         .data()
         .0;
-    // Count pixels near each of the first three retry colours: every retry's
-    // histogram must have been painted.
+    // First tries (blue), retries (orange) and capacity (green) must all
+    // have been painted.
     for colour in &Theme::light(1.0).palette[..3] {
         let near = pixels
             .chunks(4)

@@ -16,7 +16,7 @@ pub(crate) const CONFLICT: usize = 7;
 pub(crate) const FAILURE_KINDS: usize = 8;
 
 /// Everything a run produced.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Report {
     pub summary: Summary,
     pub series: Series,
@@ -30,7 +30,7 @@ pub struct Report {
 }
 
 /// Totals over the whole run (including the drain after the horizon).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Summary {
     /// Operations started.
     pub operations: u64,
@@ -111,7 +111,7 @@ pub struct Summary {
 /// Per-bucket series over `[0, horizon]`: bucket `i` covers
 /// `[i * width, (i + 1) * width)`. Counts are by the time the thing happened:
 /// attempts when sent, outcomes when the client learnt them.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Series {
     pub width: f64,
     /// Server calls that were first tries.
@@ -204,7 +204,7 @@ impl Series {
 }
 
 /// Pauses taken before one retry number, in equal-width bins from 0.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct PauseHistogram {
     /// 0-based retry number (the last histogram also holds later retries).
     pub retry: u32,
@@ -227,7 +227,7 @@ pub const PAUSE_HISTOGRAMS: u32 = 16;
 /// Log-bucketed histogram of durations: 32 bins per doubling from about 1 us
 /// to about 97 days, so any quantile is within 1.6 % of the true value,
 /// from a fixed 1.4 k counters however many values went in.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct LatencyHistogram {
     pub counts: Vec<u64>,
     pub total: u64,

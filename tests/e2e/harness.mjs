@@ -55,6 +55,11 @@ export async function rendered(page, count) {
   await page.waitForFunction((n) => Number(document.body.dataset.renders || 0) >= n, count, { timeout: 15000 });
 }
 
+// Waits until the charts show the state in the address bar.
+export async function settled(page) {
+  await page.waitForFunction(() => document.body.dataset.link === location.search.slice(1), null, { timeout: 15000 });
+}
+
 export async function renders(page) {
   return page.evaluate(() => Number(document.body.dataset.renders || 0));
 }

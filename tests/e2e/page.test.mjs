@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { serve, launch, open, rendered, renders, pixels, inked } from './harness.mjs';
+import { serve, launch, open, rendered, renders, settled, pixels, inked } from './harness.mjs';
 
 let server, base, browser;
 before(async () => {
@@ -15,18 +15,23 @@ after(async () => {
   server?.close();
 });
 
-const CHARTS = ['chart-pauses', 'chart-totals'];
+const CHARTS = ['chart-load', 'chart-pauses', 'chart-latency'];
 
-test('loads without errors and draws both charts', async () => {
+async function chartsInked(page, charts = CHARTS) {
+  for (const id of charts) {
+    const { count, total } = await inked(page, id);
+    // Axes, labels and data cover far more than 1 % of a chart.
+    assert.ok(count > total / 100, `${id} is blank: ${count} of ${total} pixels inked`);
+  }
+}
+
+test('opens on the first preset without errors and draws every chart', async () => {
   const started = Date.now();
   const page = await open(browser, base);
   const firstChart = Date.now() - started;
-  for (const id of CHARTS) {
-    const { count, total } = await inked(page, id);
-    // Axes, labels and bars cover far more than 1 % of a chart.
-    assert.ok(count > total / 100, `${id} is blank: ${count} of ${total} pixels inked`);
-  }
-  assert.match(page.url(), /\?v=1&attempts=4&/);
+  await chartsInked(page);
+  assert.match(page.url(), /\?v=1&attempts=8&/);
+  assert.match(await page.textContent('#lesson'), /2000 clients/);
   assert.deepEqual(page.problems, []);
   console.log(`navigation to first chart: ${firstChart} ms`);
   await page.context().close();
@@ -36,9 +41,10 @@ test('moving a control changes the link and the chart', async () => {
   const page = await open(browser, base);
   const before = await pixels(page, 'chart-pauses');
   const count = await renders(page);
-  await page.selectOption('#in-jitter', { label: 'none' });
+  await page.selectOption('#in-jitter', { label: 'full' });
   await rendered(page, count + 1);
-  assert.match(page.url(), /jitter=none/);
+  assert.doesNotMatch(page.url(), /jitter=/, 'full is the default, so the key leaves the link');
+  assert.match(await page.textContent('#lesson'), /Your own settings/);
   assert.notEqual(await pixels(page, 'chart-pauses'), before);
   assert.deepEqual(page.problems, []);
   await page.context().close();
@@ -64,7 +70,7 @@ test('the keyboard alone can change a control', async () => {
   await page.focus('#in-attempts');
   await page.keyboard.press('ArrowLeft');
   await rendered(page, count + 1);
-  assert.match(page.url(), /attempts=3&/);
+  assert.match(page.url(), /attempts=7&/);
   assert.notEqual(await pixels(page, 'chart-pauses'), before);
   await page.context().close();
 });
@@ -75,7 +81,7 @@ test('a link opened in a fresh page reproduces the same pixels and numbers', asy
   await page.fill('#num-seed', '12345');
   await page.press('#num-seed', 'Enter');
   await page.waitForFunction(() => location.search.includes('seed=12345'));
-  await rendered(page, (await renders(page)) + 1);
+  await settled(page);
   const link = page.url();
   const summary = await page.textContent('#summary');
   const shots = await Promise.all(CHARTS.map((id) => pixels(page, id)));
@@ -91,29 +97,53 @@ test('a link opened in a fresh page reproduces the same pixels and numbers', asy
 });
 
 test('the browser computes the same numbers as the native command line', async () => {
-  const link = 'v=1&attempts=5&jitter=proportional&jfrac=0.4&base=0.03&cap=1&timeout=0.2&deadline=1.5&seed=99&samples=3000';
+  const link = 'v=1&attempts=5&jitter=proportional&jfrac=0.4&base=0.03&cap=1&timeout=0.2&deadline=1.5'
+    + '&rate=300&horizon=8&failure=0.3&workers=10&slope=0.002&lost=0.02&seed=99';
   const page = await open(browser, `${base}?${link}`);
-  const inBrowser = await page.evaluate((link) => window.wasmBindings.study_json(link), link);
+  const inBrowser = await page.evaluate((link) => window.wasmBindings.report_json(link), link);
   const binary = path.resolve(import.meta.dirname, '../../target/debug/retry-playground');
   const native = spawnSync(binary, [link], { encoding: 'utf8' });
   assert.equal(native.status, 0, native.stderr);
-  assert.equal(inBrowser, native.stdout.trim());
+  const nativeText = native.stdout.trim();
+  // Equal text means equal bits: floats are printed shortest-round-trip.
+  let at = 0;
+  while (at < inBrowser.length && inBrowser[at] === nativeText[at]) at++;
+  assert.ok(at === inBrowser.length && at === nativeText.length,
+    `first difference at ${at}: browser ...${inBrowser.slice(at - 60, at + 40)} vs native ...${nativeText.slice(at - 60, at + 40)}`);
   await page.context().close();
 });
 
 test('a hostile link loads, says what it fixed, and never becomes markup', async () => {
   const hostile = '?attempts=1e309&base=-4&cap=NaN&jitter=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E'
-    + '&seed=%3Cscript%3Ealert(1)%3C%2Fscript%3E&samples=99999999999&bogus=1';
+    + '&seed=%3Cscript%3Ealert(1)%3C%2Fscript%3E&horizon=-5&failure=7&bogus=1';
   const page = await open(browser, base + hostile);
   const notices = await page.textContent('#notices');
-  for (const key of ['attempts', 'base', 'cap', 'jitter', 'seed', 'samples', 'bogus', 'v']) {
+  for (const key of ['attempts', 'base', 'cap', 'jitter', 'seed', 'horizon', 'failure', 'bogus', 'v']) {
     assert.ok(notices.includes(`${key}:`), `no notice for ${key}: ${notices}`);
   }
-  assert.equal(await page.locator('#notices img, #notices script').count(), 0);
-  assert.match(page.url(), /attempts=10&/);
-  assert.match(page.url(), /samples=100000&/);
-  const { count, total } = await inked(page, 'chart-pauses');
-  assert.ok(count > total / 100);
+  assert.equal(await page.locator('#notices img, #notices script, img').count(), 0);
+  assert.match(page.url(), /base=0.001&/);
+  assert.match(page.url(), /horizon=1&failure=1$/);
+  assert.doesNotMatch(page.url(), /1e309|script|bogus/);
+  await chartsInked(page);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('every preset loads without errors and draws every chart', async () => {
+  const page = await open(browser, base);
+  const options = await page.$$eval('#preset option:not([disabled])', (all) => all.map((o) => o.value));
+  assert.ok(options.length >= 9, `only ${options.length} presets`);
+  for (const value of options) {
+    const count = await renders(page);
+    await page.selectOption('#preset', value);
+    if (value !== '0') await rendered(page, count + 1);
+    await settled(page);
+    // A preset where no retry happens shows a message instead of pauses.
+    const retried = !/Operations retried0\.0 %/.test(await page.textContent('#summary'));
+    await chartsInked(page, retried ? CHARTS : ['chart-load', 'chart-latency']);
+    assert.doesNotMatch(await page.textContent('#lesson'), /Your own settings/, `preset ${value} lost its lesson`);
+  }
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -1,0 +1,95 @@
+//! One run of a configuration, as the page and the command line both do it,
+//! so a link gives the same numbers in either.
+
+use crate::config::Config;
+use crate::policy::PauseBounds;
+use crate::sim::{self, Report};
+
+/// Most work (operations plus server attempts) one run may do. A page must
+/// answer within a blink; beyond this the run stops early and says so
+/// (`summary.truncated`), and the page tells the person how to shrink it.
+pub const WORK_LIMIT: u64 = 5_000_000;
+
+/// Runs the configuration under [`WORK_LIMIT`].
+pub fn run(config: &Config) -> Report {
+    run_within(config, WORK_LIMIT)
+}
+
+fn run_within(config: &Config, work_limit: u64) -> Report {
+    let mut scenario = config.scenario();
+    scenario.work_limit = work_limit;
+    sim::run(&scenario)
+}
+
+/// Analytic bounds of the pause before each retry of the configured policy.
+pub fn pause_bounds(config: &Config) -> Vec<PauseBounds> {
+    let policy = config.policy();
+    (0..policy.attempts.saturating_sub(1))
+        .map(|retry| policy.pause_bounds(retry))
+        .collect()
+}
+
+/// The report as JSON. Floats are printed as the shortest text that reads
+/// back to the same bits, so equal text means equal numbers; infinite
+/// capacity (unlimited workers) becomes `null`.
+pub fn to_json(report: &Report) -> String {
+    serde_json::to_string(report).unwrap_or_else(|error| format!("{{\"error\":\"{error}\"}}"))
+}
+
+/// The per-bucket series as CSV, one row per time bucket.
+pub fn series_csv(report: &Report) -> String {
+    let series = &report.series;
+    let mut out = String::from(
+        "start_s,first_tries,retries,successes,failures,budget_refusals,\
+         operations_succeeded,operations_failed,in_flight,queue,capacity_per_s\n",
+    );
+    for i in 0..series.len() {
+        out += &format!(
+            "{},{},{},{},{},{},{},{},{},{},{}\n",
+            i as f64 * series.width,
+            series.first_tries[i],
+            series.retries[i],
+            series.successes[i],
+            series.failures(i),
+            series.budget_refusals[i],
+            series.operations_succeeded[i],
+            series.operations_failed[i],
+            series.in_flight[i],
+            series.queue[i],
+            series.capacity[i],
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_and_csv_carry_the_run() {
+        let (config, _) = Config::from_link("v=1&horizon=5&rate=50&workers=0");
+        let report = run(&config);
+        let json = to_json(&report);
+        assert!(
+            json.starts_with("{\"summary\":{\"operations\":"),
+            "{json:.80}"
+        );
+        assert!(
+            json.contains("\"capacity\":[null,"),
+            "unlimited capacity is null"
+        );
+        let csv = series_csv(&report);
+        assert_eq!(csv.lines().count(), report.series.len() + 1);
+    }
+
+    #[test]
+    fn the_work_limit_stops_a_huge_run() {
+        // The real limit is checked at this scale only: a full 5M-step run
+        // takes seconds in a debug build.
+        let (config, _) = Config::from_link("v=1&rate=20000&horizon=3600&failure=1&attempts=10");
+        let report = run_within(&config, 20_000);
+        assert!(report.summary.truncated);
+        assert!(report.summary.operations + report.summary.attempts_by_layer[0] <= 20_000 + 16);
+    }
+}
