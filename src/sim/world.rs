@@ -128,10 +128,11 @@ pub(crate) struct World<'a> {
 }
 
 /// A draw of a random duration.
+#[inline]
 fn draw(spread: Spread, mean: f64, sd: f64, stream: &mut Stream) -> f64 {
     match spread {
         Spread::Constant => mean,
-        Spread::Exponential if mean > 0.0 => stream.exponential(mean),
+        Spread::Exponential if mean > 0.0 => stream.exponential_ziggurat(mean),
         Spread::Exponential => 0.0,
         Spread::Normal if mean > 0.0 || sd > 0.0 => stream.normal(mean, sd).abs(),
         Spread::Normal => 0.0,
@@ -317,7 +318,7 @@ impl<'a> World<'a> {
         match s.workload {
             WorkloadKind::Poisson => {
                 let spike_end = s.spike_start + s.spike_duration;
-                let mut need = self.arrivals.exponential(1.0);
+                let mut need = self.arrivals.exponential_ziggurat(1.0);
                 let mut time = after;
                 // The rate is piecewise constant; walk its pieces, spending
                 // an Exp(1) amount of "rate x time" (at most three pieces).
