@@ -74,6 +74,23 @@ impl Theme {
     }
 }
 
+/// An axis number as a person writes it: `20k`, `0.25`, `3`.
+fn tick(value: &f64) -> String {
+    let trim = |x: f64| {
+        let text = format!("{x:.3}");
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        if text == "-0" { "0".to_string() } else { text.to_string() }
+    };
+    let size = value.abs();
+    if size >= 1e6 {
+        format!("{}M", trim(value / 1e6))
+    } else if size >= 1e4 {
+        format!("{}k", trim(value / 1e3))
+    } else {
+        trim(*value)
+    }
+}
+
 /// Frame, axes and labels shared by every chart.
 fn axes<'a, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
@@ -101,6 +118,8 @@ where
         .y_desc(y_label)
         .x_labels(8)
         .y_labels(6)
+        .x_label_formatter(&tick)
+        .y_label_formatter(&tick)
         .axis_desc_style(theme.font(13.0))
         .label_style(theme.font(12.0))
         .axis_style(theme.foreground)
@@ -456,6 +475,15 @@ mod tests {
             outage_duration: 2.0,
             ..Scenario::default()
         }
+    }
+
+    #[test]
+    fn ticks_read_like_a_person_wrote_them() {
+        let ticks: Vec<String> = [0.0, 0.25, 3.0, 12.5, 1500.0, 20000.0, 2.5e6, -0.0001]
+            .iter()
+            .map(tick)
+            .collect();
+        assert_eq!(ticks, ["0", "0.25", "3", "12.5", "1500", "20k", "2.5M", "0"]);
     }
 
     #[test]

@@ -79,6 +79,15 @@ pub fn report_json(link: &str) -> String {
     report::to_json(&report::run(&Config::from_link(link).0))
 }
 
+/// Re-simulates and redraws the current state at once, returning the time
+/// it took in ms: what the in-browser benchmark measures.
+#[wasm_bindgen]
+pub fn redraw_now() -> f64 {
+    let started = now();
+    render();
+    now() - started
+}
+
 /// A test-only hook: makes the core panic so the banner can be checked.
 #[wasm_bindgen]
 pub fn panic_for_test() {
@@ -474,7 +483,14 @@ fn schedule() {
     let _ = window.request_animation_frame(frame.unchecked_ref());
 }
 
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
 fn render() {
+    let started = now();
     let Some((config, document)) = with_app(|app| {
         app.frame_pending = false;
         app.renders += 1;
@@ -521,6 +537,10 @@ fn render() {
         let renders = with_app(|app| app.renders).unwrap_or(0);
         let _ = body.set_attribute("data-renders", &renders.to_string());
         let _ = body.set_attribute("data-link", &config.to_link());
+        // When this render ended (ms since navigation) and how long it took.
+        let ended = now();
+        let _ = body.set_attribute("data-drawn-at", &format!("{ended:.0}"));
+        let _ = body.set_attribute("data-render-ms", &format!("{:.1}", ended - started));
     }
 }
 

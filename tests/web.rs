@@ -18,13 +18,13 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
-fn study_matches_the_native_pin() {
+fn report_matches_the_native_pin() {
     let (config, _) = Config::from_link(golden::LINK);
-    let text = to_json(&study(&config.policy(), config.seed(), config.samples()));
+    let text = report::to_json(&report::run(&config));
     assert_eq!(
         golden::fingerprint(&text),
-        golden::STUDY_FINGERPRINT,
-        "{text}"
+        golden::REPORT_FINGERPRINT,
+        "{text:.400}"
     );
 }
 
@@ -46,7 +46,7 @@ fn seed_example_holds_in_wasm() {
         let pauses: Vec<f64> = policy.pauses(&mut Stream::new(seed, 0)).collect();
         assert_eq!(pauses.len(), 3);
         for (pause, bound) in pauses.iter().zip([0.1, 0.2, 0.4]) {
-            assert!((0.0..=*bound).contains(pause));
+            assert!((0.0..=bound).contains(pause));
         }
     }
 }
@@ -62,11 +62,16 @@ fn load_chart_paints_a_real_canvas() {
     canvas.set_width(600);
     canvas.set_height(300);
     document.body().unwrap().append_child(&canvas).unwrap();
-    let result = study(&Policy::default(), 1, 2000);
+    let scenario = Scenario {
+        horizon: 10.0,
+        failure: 0.5,
+        ..Scenario::default()
+    };
+    let result = sim::run(&scenario);
     let area = CanvasBackend::with_canvas_object(canvas.clone())
         .unwrap()
         .into_drawing_area();
-    draw_pauses(&area, &result, &Theme::light(1.0)).unwrap();
+    draw_load(&area, &result, &scenario, &Theme::light(1.0)).unwrap();
     area.present().unwrap();
 
     let context: web_sys::CanvasRenderingContext2d = canvas
@@ -81,14 +86,15 @@ fn load_chart_paints_a_real_canvas() {
         .data()
         .0;
     // First tries (blue), retries (orange) and capacity (green) must all
-    // have been painted.
+    // have been painted: count pixels near each colour (blended fills
+    // included, so the tolerance is wide).
     for colour in &Theme::light(1.0).palette[..3] {
         let near = pixels
             .chunks(4)
             .filter(|p| {
-                (i32::from(p[0]) - i32::from(colour.0)).abs() < 12
-                    && (i32::from(p[1]) - i32::from(colour.1)).abs() < 12
-                    && (i32::from(p[2]) - i32::from(colour.2)).abs() < 12
+                (i32::from(p[0]) - i32::from(colour.0)).abs() < 40
+                    && (i32::from(p[1]) - i32::from(colour.1)).abs() < 40
+                    && (i32::from(p[2]) - i32::from(colour.2)).abs() < 40
             })
             .count();
         assert!(near > 50, "colour {colour:?} painted on only {near} pixels");

@@ -26,14 +26,13 @@ async function chartsInked(page, charts = CHARTS) {
 }
 
 test('opens on the first preset without errors and draws every chart', async () => {
-  const started = Date.now();
   const page = await open(browser, base);
-  const firstChart = Date.now() - started;
+  const firstChart = await page.evaluate(() => Number(document.body.dataset.drawnAt));
   await chartsInked(page);
   assert.match(page.url(), /\?v=1&attempts=8&/);
   assert.match(await page.textContent('#lesson'), /2000 clients/);
   assert.deepEqual(page.problems, []);
-  console.log(`navigation to first chart: ${firstChart} ms`);
+  console.log(`navigation to first chart: ${firstChart} ms (performance.now() at the end of the first render)`);
   await page.context().close();
 });
 
