@@ -79,7 +79,11 @@ fn tick(value: &f64) -> String {
     let trim = |x: f64| {
         let text = format!("{x:.3}");
         let text = text.trim_end_matches('0').trim_end_matches('.');
-        if text == "-0" { "0".to_string() } else { text.to_string() }
+        if text == "-0" {
+            "0".to_string()
+        } else {
+            text.to_string()
+        }
     };
     let size = value.abs();
     if size >= 1e6 {
@@ -483,7 +487,10 @@ mod tests {
             .iter()
             .map(tick)
             .collect();
-        assert_eq!(ticks, ["0", "0.25", "3", "12.5", "1500", "20k", "2.5M", "0"]);
+        assert_eq!(
+            ticks,
+            ["0", "0.25", "3", "12.5", "1500", "20k", "2.5M", "0"]
+        );
     }
 
     #[test]
