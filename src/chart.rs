@@ -76,8 +76,15 @@ impl Theme {
 
 /// An axis number as a person writes it: `20k`, `0.25`, `3`.
 fn tick(value: &f64) -> String {
+    let size = value.abs();
+    // Three decimals, more for small values so 0.00025 is not 0.
+    let decimals = if size > 0.0 && size < 0.01 {
+        (2.0 - size.log10().floor()) as usize
+    } else {
+        3
+    };
     let trim = |x: f64| {
-        let text = format!("{x:.3}");
+        let text = format!("{x:.decimals$}");
         let text = text.trim_end_matches('0').trim_end_matches('.');
         if text == "-0" {
             "0".to_string()
@@ -85,7 +92,6 @@ fn tick(value: &f64) -> String {
             text.to_string()
         }
     };
-    let size = value.abs();
     if size >= 1e6 {
         format!("{}M", trim(value / 1e6))
     } else if size >= 1e4 {
@@ -483,13 +489,13 @@ mod tests {
 
     #[test]
     fn ticks_read_like_a_person_wrote_them() {
-        let ticks: Vec<String> = [0.0, 0.25, 3.0, 12.5, 1500.0, 20000.0, 2.5e6, -0.0001]
+        let ticks: Vec<String> = [0.0, 0.25, 3.0, 12.5, 1500.0, 20000.0, 2.5e6, 0.00025]
             .iter()
             .map(tick)
             .collect();
         assert_eq!(
             ticks,
-            ["0", "0.25", "3", "12.5", "1500", "20k", "2.5M", "0"]
+            ["0", "0.25", "3", "12.5", "1500", "20k", "2.5M", "0.00025"]
         );
     }
 

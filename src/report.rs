@@ -84,6 +84,18 @@ mod tests {
     }
 
     #[test]
+    fn pauses_at_the_top_of_their_range_are_counted() {
+        // No jitter: every pause equals its ceiling, the top of the range.
+        let (config, _) = Config::from_link("v=1&shape=constant&jitter=none&horizon=5&failure=0.5");
+        let report = run(&config);
+        for histogram in &report.pauses {
+            assert_eq!(histogram.over, 0, "retry {}", histogram.retry);
+            assert_eq!(histogram.counts.iter().sum::<u64>(), histogram.taken);
+        }
+        assert!(report.pauses[0].taken > 0);
+    }
+
+    #[test]
     fn the_work_limit_stops_a_huge_run() {
         // The real limit is checked at this scale only: a full 5M-step run
         // takes seconds in a debug build.

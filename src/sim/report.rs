@@ -436,7 +436,14 @@ impl Recorder {
         };
         let index = (retry as usize).min(last);
         let histogram = &mut self.pause_histograms[index];
-        let bin = (pause / histogram.width) as usize;
+        // The range's top edge belongs to the last bin: without jitter every
+        // pause of a capped retry lands exactly there.
+        let top = histogram.width * PAUSE_BINS as f64;
+        let bin = if pause <= top * (1.0 + 1e-9) {
+            ((pause / histogram.width) as usize).min(PAUSE_BINS - 1)
+        } else {
+            PAUSE_BINS
+        };
         match histogram.counts.get_mut(bin) {
             Some(count) => *count += 1,
             None => histogram.over += 1,
