@@ -95,6 +95,20 @@ test('a link opened in a fresh page reproduces the same pixels and numbers', asy
   await fresh.context().close();
 });
 
+test('the Copy link button copies the address that reproduces the page', async () => {
+  const page = await open(browser, base);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.fill('#num-seed', '77');
+  await page.press('#num-seed', 'Enter');
+  await settled(page);
+  await page.click('#copy-link');
+  await page.waitForFunction(() => document.getElementById('copy-status').textContent.length > 0);
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, page.url());
+  assert.match(copied, /seed=77/);
+  await page.context().close();
+});
+
 test('the browser computes the same numbers as the native command line', async () => {
   const link = 'v=1&attempts=5&jitter=proportional&jfrac=0.4&base=0.03&cap=1&timeout=0.2&deadline=1.5'
     + '&rate=300&horizon=8&failure=0.3&workers=10&slope=0.002&lost=0.02&seed=99';
