@@ -20,8 +20,9 @@
 //! is appended (unsorted, O(1)) to the bucket its time falls in. Only when a
 //! bucket becomes the current one is it sorted, and buckets hold few events.
 //! Events beyond the ring's reach wait in a heap and move into the ring when
-//! it gets near them; events scheduled into the current bucket go to a small
-//! heap beside it.
+//! it gets near them (the ring grows when both are crowded); events scheduled into the current bucket go to a small
+//! heap beside it. Timeouts of attempts sent now, which come in time order
+//! when the attempt timeout is fixed, wait in a plain FIFO.
 //!
 //! The bucket of a time is `floor(time / width)` computed as `time * (1 /
 //! width)`, which never decreases as time grows, so every event of a bucket
@@ -32,7 +33,7 @@
 //! it, too many events beyond the ring doubles it).
 
 use std::cmp::{Ordering, Reverse};
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// What happens at an event. The meaning of `index` and `token` depends on
 /// the kind (see `world`).
@@ -113,8 +114,9 @@ impl PartialOrd for Event {
 }
 
 /// Buckets in the ring (a power of two).
-const RING: usize = 1 << 8;
-const WORDS: usize = RING / 64;
+/// Buckets in the ring at first and at most (powers of two).
+const MIN_RING: usize = 1 << 8;
+const MAX_RING: usize = 1 << 14;
 /// Pops between two looks at whether the bucket width suits the run.
 const REVIEW: u32 = 1 << 13;
 const MIN_WIDTH: f64 = 1e-9;
@@ -126,7 +128,7 @@ pub(crate) struct Queue {
     /// `1 / bucket width`.
     inverse_width: f64,
     /// The bucket being consumed; `ring` holds buckets `current + 1 ..
-    /// current + RING`.
+    /// current + ring.len()`.
     current: u64,
     /// The current bucket sorted, greatest first (pops from the end).
     sorted: Vec<Event>,
@@ -134,10 +136,14 @@ pub(crate) struct Queue {
     late: BinaryHeap<Reverse<Event>>,
     ring: Vec<Vec<Event>>,
     /// One bit per non-empty ring slot.
-    occupied: [u64; WORDS],
+    occupied: Vec<u64>,
     in_ring: usize,
     /// Events beyond the ring.
     far: BinaryHeap<Reverse<Event>>,
+    /// Events from `push_in_order`: a FIFO is enough for them. They are
+    /// mostly timeouts popped long after their attempt was answered, which
+    /// would otherwise fill the far heap.
+    lane: VecDeque<Event>,
     len: usize,
     sequence: u64,
     /// Time of the last event popped.
@@ -170,10 +176,11 @@ impl Queue {
             current: 0,
             sorted: Vec::new(),
             late: BinaryHeap::new(),
-            ring: (0..RING).map(|_| Vec::new()).collect(),
-            occupied: [0; WORDS],
+            ring: (0..MIN_RING).map(|_| Vec::new()).collect(),
+            occupied: vec![0; MIN_RING / 64],
             in_ring: 0,
             far: BinaryHeap::new(),
+            lane: VecDeque::new(),
             len: 0,
             sequence: 0,
             now: 0.0,
@@ -194,8 +201,31 @@ impl Queue {
         let time = if time > 0.0 { time } else { 0.0 };
         self.sequence += 1;
         self.len += 1;
+        let event = Event {
+            time: time.to_bits(),
+            order: (self.sequence << KIND_BITS) | kind as u64,
+            index,
+            token,
+        };
         self.pushes = self.pushes.wrapping_add(1);
-        self.place(Event {
+        self.place(event);
+    }
+
+    /// Schedules an event that is expected to come no earlier than the
+    /// previous ones scheduled this way (the timeouts of attempts sent now,
+    /// when the attempt timeout is fixed): those wait in a FIFO. An event that
+    /// breaks the order is scheduled as usual; the pop order is the same.
+    pub fn push_in_order(&mut self, time: f64, kind: Kind, index: u32, token: u32) {
+        if !time.is_finite() {
+            return;
+        }
+        let time = if time > 0.0 { time } else { 0.0 };
+        if self.lane.back().is_some_and(|last| last.time() > time) {
+            return self.push(time, kind, index, token);
+        }
+        self.sequence += 1;
+        self.len += 1;
+        self.lane.push_back(Event {
             time: time.to_bits(),
             order: (self.sequence << KIND_BITS) | kind as u64,
             index,
@@ -214,8 +244,8 @@ impl Queue {
         let bucket = self.bucket(event.time);
         if bucket <= self.current {
             self.late.push(Reverse(event));
-        } else if bucket - self.current < RING as u64 {
-            let slot = bucket as usize & (RING - 1);
+        } else if bucket - self.current < self.ring.len() as u64 {
+            let slot = bucket as usize & (self.ring.len() - 1);
             self.ring[slot].push(event);
             self.occupied[slot / 64] |= 1 << (slot % 64);
             self.in_ring += 1;
@@ -226,32 +256,45 @@ impl Queue {
     }
 
     pub fn pop(&mut self) -> Option<Event> {
-        loop {
-            let next = match (self.sorted.last(), self.late.peek()) {
-                (Some(sorted), Some(Reverse(late))) => {
-                    if sorted.key() < late.key() {
-                        self.sorted.pop()
-                    } else {
-                        self.late.pop().map(|Reverse(event)| event)
-                    }
-                }
-                (Some(_), None) => self.sorted.pop(),
-                (None, Some(_)) => self.late.pop().map(|Reverse(event)| event),
+        let event = loop {
+            // The calendar's next event: the smaller of the sorted bucket's
+            // and the late heap's.
+            let from_sorted = match (self.sorted.last(), self.late.peek()) {
+                (Some(sorted), Some(Reverse(late))) => Some(sorted.key() < late.key()),
+                (Some(_), None) => Some(true),
+                (None, Some(_)) => Some(false),
                 (None, None) => None,
             };
-            if let Some(event) = next {
-                self.len -= 1;
-                self.now = event.time();
-                self.pops += 1;
-                if self.pops == REVIEW {
-                    self.review();
+            let Some(from_sorted) = from_sorted else {
+                if self.advance() {
+                    continue;
                 }
-                return Some(event);
-            }
-            if !self.advance() {
-                return None;
-            }
+                break self.lane.pop_front();
+            };
+            let calendar = if from_sorted {
+                self.sorted.last()
+            } else {
+                self.late.peek().map(|Reverse(event)| event)
+            };
+            let lane_first = match (self.lane.front(), calendar) {
+                (Some(lane), Some(calendar)) => lane.key() < calendar.key(),
+                _ => false,
+            };
+            break if lane_first {
+                self.lane.pop_front()
+            } else if from_sorted {
+                self.sorted.pop()
+            } else {
+                self.late.pop().map(|Reverse(event)| event)
+            };
+        }?;
+        self.len -= 1;
+        self.now = event.time();
+        self.pops += 1;
+        if self.pops == REVIEW {
+            self.review();
         }
+        Some(event)
     }
 
     /// Makes the next non-empty bucket the current one; false if none.
@@ -272,7 +315,7 @@ impl Queue {
         self.current = next;
         while let Some(Reverse(event)) = self.far.peek() {
             let bucket = self.bucket(event.time);
-            if bucket - next >= RING as u64 {
+            if bucket - next >= self.ring.len() as u64 {
                 break;
             }
             let Some(Reverse(event)) = self.far.pop() else {
@@ -281,13 +324,13 @@ impl Queue {
             if bucket == next {
                 self.sorted.push(event);
             } else {
-                let slot = bucket as usize & (RING - 1);
+                let slot = bucket as usize & (self.ring.len() - 1);
                 self.ring[slot].push(event);
                 self.occupied[slot / 64] |= 1 << (slot % 64);
                 self.in_ring += 1;
             }
         }
-        let slot = next as usize & (RING - 1);
+        let slot = next as usize & (self.ring.len() - 1);
         if self.occupied[slot / 64] & (1 << (slot % 64)) != 0 {
             self.occupied[slot / 64] &= !(1 << (slot % 64));
             self.in_ring -= self.ring[slot].len();
@@ -309,17 +352,19 @@ impl Queue {
 
     /// The first occupied bucket after the current one (the ring is not empty).
     fn next_occupied(&self) -> u64 {
-        let start = (self.current as usize + 1) & (RING - 1);
+        let mask = self.ring.len() - 1;
+        let words = self.occupied.len();
+        let start = (self.current as usize + 1) & mask;
         let mut word = start / 64;
         let mut bits = self.occupied[word] & (u64::MAX << (start % 64));
         let mut steps = 0;
-        while bits == 0 && steps <= WORDS {
-            word = (word + 1) % WORDS;
+        while bits == 0 && steps <= words {
+            word = (word + 1) % words;
             bits = self.occupied[word];
             steps += 1;
         }
         let slot = word * 64 + bits.trailing_zeros() as usize;
-        let offset = (slot.wrapping_sub(start) & (RING - 1)) as u64;
+        let offset = (slot.wrapping_sub(start) & mask) as u64;
         self.current + 1 + offset
     }
 
@@ -330,16 +375,19 @@ impl Queue {
         let per_bucket = self.sorted_events as f64 / f64::from(self.sorted_buckets.max(1));
         let far_share = f64::from(self.far_pushes) / f64::from(self.pushes.max(1));
         let width = 1.0 / self.inverse_width;
-        let wanted = if per_bucket > 12.0 && far_share < 0.05 {
-            width / 2.0
-        } else if far_share > 0.1 && per_bucket < 3.0 {
-            width * 2.0
+        let crowded = per_bucket > 16.0;
+        let (width, ring) = if far_share > 0.1 && crowded && self.ring.len() < MAX_RING {
+            (width, self.ring.len() * 2)
+        } else if far_share > 0.1 && per_bucket < 4.0 {
+            (width * 2.0, self.ring.len())
+        } else if crowded && far_share < 0.05 {
+            (width / 2.0, self.ring.len())
         } else {
-            width
+            (width, self.ring.len())
         };
-        let wanted = wanted.clamp(MIN_WIDTH, MAX_WIDTH);
-        if wanted != width {
-            self.rebuild(wanted);
+        let width = width.clamp(MIN_WIDTH, MAX_WIDTH);
+        if width != 1.0 / self.inverse_width || ring != self.ring.len() {
+            self.rebuild(width, ring);
         }
         self.pops = 0;
         self.pushes = 0;
@@ -350,7 +398,7 @@ impl Queue {
 
     /// Puts every pending event into buckets of a new width. Events keep
     /// their keys, so the order does not change.
-    fn rebuild(&mut self, width: f64) {
+    fn rebuild(&mut self, width: f64, ring: usize) {
         let mut events: Vec<Event> = Vec::with_capacity(self.len);
         events.append(&mut self.sorted);
         events.extend(self.late.drain().map(|Reverse(event)| event));
@@ -358,7 +406,8 @@ impl Queue {
         for bucket in &mut self.ring {
             events.append(bucket);
         }
-        self.occupied = [0; WORDS];
+        self.ring.resize_with(ring, Vec::new);
+        self.occupied = vec![0; ring / 64];
         self.in_ring = 0;
         self.inverse_width = 1.0 / width;
         self.current = self.bucket(self.now.to_bits());
@@ -416,13 +465,22 @@ mod tests {
             let mut now = 0.0;
             let mut push = |queue: &mut Queue, reference: &mut BinaryHeap<_>, time: f64| {
                 sequence += 1;
-                queue.push(time, Kind::Response, sequence, 0);
+                let kind = if sequence % 3 == 0 {
+                    Kind::Timeout
+                } else {
+                    Kind::Response
+                };
+                if kind == Kind::Timeout {
+                    queue.push_in_order(time, kind, sequence, 0);
+                } else {
+                    queue.push(time, kind, sequence, 0);
+                }
                 reference.push(Reverse((time.to_bits(), sequence)));
             };
             for _ in 0..2_000 {
                 push(&mut queue, &mut reference, stream.uniform() * 5.0);
             }
-            for step in 0..200_000 {
+            for step in 0.. {
                 let Some(event) = queue.pop() else { break };
                 let Some(Reverse((time, sequence))) = reference.pop() else {
                     panic!("the calendar has more events than the heap")
@@ -440,6 +498,10 @@ mod tests {
                     push(&mut queue, &mut reference, now + delay);
                     if step % 7 == 0 {
                         push(&mut queue, &mut reference, now + delay);
+                    }
+                    if step % 4 == 0 {
+                        // Fixed-length timeouts: in time order.
+                        push(&mut queue, &mut reference, now + 0.5);
                     }
                 }
             }

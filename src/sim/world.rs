@@ -494,8 +494,13 @@ impl<'a> World<'a> {
                 retry_after: 0.0,
             });
             if timeout.is_finite() {
-                self.queue
-                    .push(start + timeout, Kind::Timeout, frame, token);
+                if start <= self.current {
+                    self.queue
+                        .push_in_order(start + timeout, Kind::Timeout, frame, token);
+                } else {
+                    self.queue
+                        .push(start + timeout, Kind::Timeout, frame, token);
+                }
             }
             let hop = self.hop();
             // Only a request sent at the current instant may reach the
