@@ -4,8 +4,10 @@
 //! Colours come from the Okabe-Ito palette, which stays distinguishable for
 //! the common forms of colour blindness, with a light and a dark theme.
 
+use plotters::chart::SeriesAnno;
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 use crate::policy::PauseBounds;
@@ -152,21 +154,86 @@ fn steps(counts: &[u64], width: f64, total: f64) -> Vec<(f64, f64)> {
     points
 }
 
+/// One policy's run, as the charts draw it. In compare mode there are two:
+/// A solid, B dashed, each in its own colour.
+#[derive(Debug, Clone, Copy)]
+pub struct Run<'a> {
+    /// "A" or "B" in compare mode, empty otherwise.
+    pub name: &'a str,
+    pub report: &'a Report,
+    /// Analytic bounds of each retry's pause under this run's policy.
+    pub bounds: &'a [PauseBounds],
+    pub deadline: Option<f64>,
+}
+
+type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+impl Run<'_> {
+    fn dashed(&self, index: usize) -> bool {
+        index == 1
+    }
+
+    /// "A: " in compare mode, nothing otherwise.
+    fn prefix(&self) -> String {
+        if self.name.is_empty() {
+            String::new()
+        } else {
+            format!("{}: ", self.name)
+        }
+    }
+}
+
+/// The colour of run `index` in compare mode: blue for A, vermillion for B.
+fn run_colour(theme: &Theme, index: usize) -> RGBColor {
+    theme.colour(if index == 0 { 0 } else { 4 })
+}
+
+/// Draws a line, dashed for policy B, and returns it for labelling.
+fn path<'a, 'b, DB: DrawingBackend + 'a>(
+    chart: &'b mut Chart<'a, DB>,
+    points: Vec<(f64, f64)>,
+    style: ShapeStyle,
+    dashed: bool,
+    theme: &Theme,
+) -> Result<&'b mut SeriesAnno<'a, DB>, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    Ok(if dashed {
+        chart.draw_series(std::iter::once(DashedPathElement::new(
+            points,
+            theme.px(6.0),
+            theme.px(4.0),
+            style,
+        )))?
+    } else {
+        chart.draw_series(std::iter::once(PathElement::new(points, style)))?
+    })
+}
+
 /// The distribution of the pauses taken before each retry, one colour per
 /// retry number, with its analytic range (a bar) and mean (a dot) above.
+/// In compare mode each policy is one colour, B dashed.
 pub fn draw_pauses<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    pauses: &[PauseHistogram],
-    bounds: &[PauseBounds],
+    runs: &[Run],
     theme: &Theme,
 ) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
-    let shown: Vec<(&PauseHistogram, &PauseBounds)> = pauses
+    let compare = runs.len() > 1;
+    let shown: Vec<(usize, &PauseHistogram, &PauseBounds)> = runs
         .iter()
-        .zip(bounds)
-        .filter(|(h, _)| h.taken > 0)
+        .enumerate()
+        .flat_map(|(r, run)| {
+            run.report
+                .pauses
+                .iter()
+                .zip(run.bounds)
+                .filter(|(h, _)| h.taken > 0)
+                .map(move |(h, b)| (r, h, b))
+        })
         .collect();
     if shown.is_empty() {
         return message(area, theme, "No retry happened: no pauses to show.");
@@ -174,16 +241,16 @@ where
     let share = |h: &PauseHistogram, c: u64| 100.0 * c as f64 / h.taken as f64;
     let highest_bar = shown
         .iter()
-        .flat_map(|(h, _)| h.counts.iter().map(|c| share(h, *c)))
+        .flat_map(|(_, h, _)| h.counts.iter().map(|c| share(h, *c)))
         .fold(0.0, f64::max)
         .max(1.0);
     let x_high = shown
         .iter()
-        .map(|(h, b)| b.max.max(h.width * h.counts.len() as f64))
+        .map(|(_, h, b)| b.max.max(h.width * h.counts.len() as f64))
         .fold(0.0, f64::max)
         .max(1e-3)
         * 1.02;
-    // Room above the bars: one row per retry for its range.
+    // Room above the bars: one row per retry (and policy) for its range.
     let row = highest_bar * 0.08;
     let rows = shown.len() as f64;
     let y_top = highest_bar * 1.05 + row * (rows + 0.5);
@@ -195,27 +262,38 @@ where
         "pause before the retry (s)",
         "pauses of that retry (%)",
     )?;
-    for (i, (histogram, bounds)) in shown.iter().enumerate() {
-        let colour = theme.colour(histogram.retry as usize);
+    for (i, (r, histogram, bounds)) in shown.iter().enumerate() {
+        let run = &runs[*r];
+        let colour = if compare {
+            run_colour(theme, *r)
+        } else {
+            theme.colour(histogram.retry as usize)
+        };
+        let dashed = run.dashed(*r);
         let outline = steps(&histogram.counts, histogram.width, histogram.taken as f64);
-        chart
-            .draw_series(std::iter::once(Polygon::new(
+        if !compare {
+            chart.draw_series(std::iter::once(Polygon::new(
                 outline.clone(),
                 colour.mix(0.22),
-            )))?
-            .label(format!(
-                "retry {}: {:.3}-{:.3} s, mean {:.3} (drawn {:.3})",
-                histogram.retry + 1,
-                bounds.min,
-                bounds.max,
-                bounds.mean,
-                histogram.mean
-            ))
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
-        chart.draw_series(std::iter::once(PathElement::new(
+            )))?;
+        }
+        path(
+            &mut chart,
             outline,
             colour.stroke_width(theme.px(1.5)),
-        )))?;
+            dashed,
+            theme,
+        )?
+        .label(format!(
+            "{}retry {}: {:.3}-{:.3} s, mean {:.3} (drawn {:.3})",
+            run.prefix(),
+            histogram.retry + 1,
+            bounds.min,
+            bounds.max,
+            bounds.mean,
+            histogram.mean
+        ))
+        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
         let y = highest_bar * 1.05 + row * (rows - i as f64);
         let tick = row * 0.3;
         let line = colour.stroke_width(theme.px(2.0));
@@ -234,29 +312,34 @@ where
 }
 
 /// Load over time: first tries and retries stacked, the server's capacity
-/// and the goodput as lines, outage and spike windows shaded.
+/// and the goodput as lines, outage and spike windows shaded. In compare
+/// mode each policy's load (first tries plus retries) and goodput are lines.
 pub fn draw_load<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    report: &Report,
+    runs: &[Run],
     scenario: &Scenario,
     theme: &Theme,
 ) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
-    let series = &report.series;
+    let series = &runs[0].report.series;
     let width = series.width.max(1e-9);
     let rate = |count: u64| count as f64 / width;
     let left = |i: usize| i as f64 * width;
-    let tops: Vec<f64> = (0..series.len())
-        .map(|i| rate(series.first_tries[i] + series.retries[i]))
-        .collect();
+    let load =
+        |run: &Run, i: usize| rate(run.report.series.first_tries[i] + run.report.series.retries[i]);
     let capacity_top = series
         .capacity
         .iter()
         .filter(|c| c.is_finite())
         .fold(0.0, |a: f64, c| a.max(*c));
-    let y_high = tops.iter().fold(capacity_top, |a, t| a.max(*t)).max(1.0) * 1.12;
+    let y_high = runs
+        .iter()
+        .flat_map(|run| (0..series.len()).map(move |i| load(run, i)))
+        .fold(capacity_top, f64::max)
+        .max(1.0)
+        * 1.12;
     let horizon = left(series.len()).max(1e-3);
     let mut chart = axes(
         area,
@@ -288,31 +371,51 @@ where
         )))?;
     }
 
-    let stacked = |values: &dyn Fn(usize) -> f64| {
-        let mut points = vec![(0.0, 0.0)];
+    let stepped = |values: &dyn Fn(usize) -> f64| {
+        let mut points = Vec::with_capacity(2 * series.len() + 2);
         for i in 0..series.len() {
             points.push((left(i), values(i)));
             points.push((left(i + 1), values(i)));
         }
+        points
+    };
+    let closed = |mut points: Vec<(f64, f64)>| {
+        points.insert(0, (0.0, 0.0));
         points.push((horizon, 0.0));
         points
     };
-    let first = theme.colour(0);
-    let retry = theme.colour(1);
-    chart
-        .draw_series(std::iter::once(Polygon::new(
-            stacked(&|i| tops[i]),
-            retry.mix(0.75),
-        )))?
-        .label("retries")
-        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], retry.filled()));
-    chart
-        .draw_series(std::iter::once(Polygon::new(
-            stacked(&|i| rate(series.first_tries[i])),
-            first.mix(0.75),
-        )))?
-        .label("first tries")
-        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], first.filled()));
+    if runs.len() == 1 {
+        let run = &runs[0];
+        let first = theme.colour(0);
+        let retry = theme.colour(1);
+        chart
+            .draw_series(std::iter::once(Polygon::new(
+                closed(stepped(&|i| load(run, i))),
+                retry.mix(0.75),
+            )))?
+            .label("retries")
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], retry.filled()));
+        chart
+            .draw_series(std::iter::once(Polygon::new(
+                closed(stepped(&|i| rate(series.first_tries[i]))),
+                first.mix(0.75),
+            )))?
+            .label("first tries")
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], first.filled()));
+    } else {
+        for (r, run) in runs.iter().enumerate() {
+            let colour = run_colour(theme, r);
+            path(
+                &mut chart,
+                stepped(&|i| load(run, i)),
+                colour.stroke_width(theme.px(2.0)),
+                run.dashed(r),
+                theme,
+            )?
+            .label(format!("{}load (first tries + retries)", run.prefix()))
+            .legend(move |(x, y)| Rectangle::new([(x, y - 2), (x + 12, y + 2)], colour.filled()));
+        }
+    }
 
     if capacity_top > 0.0 {
         let green = theme.colour(2);
@@ -332,36 +435,48 @@ where
                 PathElement::new(vec![(x, y), (x + 12, y)], green.stroke_width(2))
             });
     }
-    let goodput = theme.foreground;
-    let points: Vec<(f64, f64)> = (0..series.len())
-        .map(|i| (left(i) + width / 2.0, rate(series.operations_succeeded[i])))
-        .collect();
-    chart
-        .draw_series(std::iter::once(PathElement::new(
+    for (r, run) in runs.iter().enumerate() {
+        let goodput = theme.foreground;
+        let points: Vec<(f64, f64)> = (0..series.len())
+            .map(|i| {
+                (
+                    left(i) + width / 2.0,
+                    rate(run.report.series.operations_succeeded[i]),
+                )
+            })
+            .collect();
+        path(
+            &mut chart,
             points,
-            goodput.stroke_width(theme.px(2.0)),
-        )))?
-        .label("goodput (operations succeeded)")
+            goodput.stroke_width(theme.px(if r == 0 { 2.0 } else { 1.5 })),
+            run.dashed(r),
+            theme,
+        )?
+        .label(format!("{}goodput (operations succeeded)", run.prefix()))
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], goodput.stroke_width(2)));
+    }
     legend(&mut chart, theme)
 }
 
 /// The distribution of operation latency as a cumulative curve, with the
-/// median, the 99th percentile and the deadline marked.
+/// median, the 99th percentile and the deadline marked; one curve per
+/// policy, B dashed.
 pub fn draw_latency<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    report: &Report,
-    deadline: Option<f64>,
+    runs: &[Run],
     theme: &Theme,
 ) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
-    let latency = &report.latency;
-    if latency.total == 0 {
+    if runs.iter().all(|run| run.report.latency.total == 0) {
         return message(area, theme, "No operation finished: no latency to show.");
     }
-    let x_high = deadline.unwrap_or(0.0).max(latency.max).max(1e-3) * 1.04;
+    let x_high = runs
+        .iter()
+        .map(|run| run.deadline.unwrap_or(0.0).max(run.report.latency.max))
+        .fold(1e-3, f64::max)
+        * 1.04;
     let mut chart = axes(
         area,
         theme,
@@ -370,37 +485,47 @@ where
         "operation latency (s)",
         "operations finished within (%)",
     )?;
-    let mut points = vec![(0.0, 0.0)];
-    let mut seen = 0;
-    for (i, count) in latency.counts.iter().enumerate().filter(|(_, c)| **c > 0) {
-        seen += count;
-        let (_, high) = LatencyHistogram::bin_range(i);
-        points.push((
-            high.min(latency.max),
-            100.0 * seen as f64 / latency.total as f64,
-        ));
-    }
-    let colour = theme.colour(0);
-    chart
-        .draw_series(std::iter::once(PathElement::new(
+    for (r, run) in runs.iter().enumerate() {
+        let latency = &run.report.latency;
+        if latency.total == 0 {
+            continue;
+        }
+        let mut points = vec![(0.0, 0.0)];
+        let mut seen = 0;
+        for (i, count) in latency.counts.iter().enumerate().filter(|(_, c)| **c > 0) {
+            seen += count;
+            let (_, high) = LatencyHistogram::bin_range(i);
+            points.push((
+                high.min(latency.max),
+                100.0 * seen as f64 / latency.total as f64,
+            ));
+        }
+        let colour = run_colour(theme, r);
+        path(
+            &mut chart,
             points,
             colour.stroke_width(theme.px(2.0)),
-        )))?
-        .label("share of operations finished")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], colour.stroke_width(2)));
-    for (name, q, index) in [("p50", 0.5, 5), ("p99", 0.99, 3)] {
-        let x = latency.quantile(q);
-        let marker = theme.colour(index);
-        chart
-            .draw_series(std::iter::once(Circle::new(
-                (x, 100.0 * q),
-                theme.px(5.0),
-                marker.filled(),
-            )))?
-            .label(format!("{name} {x:.3} s"))
-            .legend(move |(x, y)| Circle::new((x + 6, y), 4, marker.filled()));
+            run.dashed(r),
+            theme,
+        )?
+        .label(format!("{}share of operations finished", run.prefix()))
+        .legend(move |(x, y)| Rectangle::new([(x, y - 2), (x + 12, y + 2)], colour.filled()));
+        for (name, q, index) in [("p50", 0.5, 5), ("p99", 0.99, 3)] {
+            let x = latency.quantile(q);
+            let marker = theme.colour(index);
+            chart
+                .draw_series(std::iter::once(Circle::new(
+                    (x, 100.0 * q),
+                    theme.px(5.0),
+                    marker.filled(),
+                )))?
+                .label(format!("{}{name} {x:.3} s", run.prefix()))
+                .legend(move |(x, y)| Circle::new((x + 6, y), 4, marker.filled()));
+        }
     }
-    if let Some(deadline) = deadline {
+    let mut deadlines: Vec<f64> = runs.iter().filter_map(|run| run.deadline).collect();
+    deadlines.dedup();
+    for deadline in deadlines {
         let red = theme.colour(4);
         chart
             .draw_series(std::iter::once(PathElement::new(
@@ -504,7 +629,13 @@ mod tests {
         let scenario = scenario();
         let report = run(&scenario);
         let bounds: Vec<PauseBounds> = (0..3).map(|r| scenario.policy.pause_bounds(r)).collect();
-        let out = svg(|area| draw_pauses(area, &report.pauses, &bounds, &Theme::light(1.0)));
+        let runs = [Run {
+            name: "",
+            report: &report,
+            bounds: &bounds,
+            deadline: None,
+        }];
+        let out = svg(|area| draw_pauses(area, &runs, &Theme::light(1.0)));
         assert!(
             out.contains("retry 3: 0.000-0.400 s, mean 0.200"),
             "bounds not in legend"
@@ -522,7 +653,14 @@ mod tests {
     #[test]
     fn load_chart_stacks_tries_and_shades_the_outage() {
         let scenario = scenario();
-        let out = svg(|area| draw_load(area, &run(&scenario), &scenario, &Theme::light(1.0)));
+        let report = run(&scenario);
+        let runs = [Run {
+            name: "",
+            report: &report,
+            bounds: &[],
+            deadline: None,
+        }];
+        let out = svg(|area| draw_load(area, &runs, &scenario, &Theme::light(1.0)));
         for label in [
             "first tries",
             "retries",
@@ -543,7 +681,14 @@ mod tests {
             },
             ..scenario()
         };
-        let out = svg(|area| draw_latency(area, &run(&scenario), Some(1.5), &Theme::dark(2.0)));
+        let report = run(&scenario);
+        let runs = [Run {
+            name: "",
+            report: &report,
+            bounds: &[],
+            deadline: Some(1.5),
+        }];
+        let out = svg(|area| draw_latency(area, &runs, &Theme::dark(2.0)));
         for label in ["p50", "p99", "deadline 1.5 s"] {
             assert!(out.contains(label), "{label} missing");
         }
@@ -555,7 +700,56 @@ mod tests {
             failure: 0.0,
             ..scenario()
         };
-        let out = svg(|area| draw_pauses(area, &run(&scenario).pauses, &[], &Theme::light(1.0)));
+        let report = run(&scenario);
+        let runs = [Run {
+            name: "",
+            report: &report,
+            bounds: &[],
+            deadline: None,
+        }];
+        let out = svg(|area| draw_pauses(area, &runs, &Theme::light(1.0)));
         assert!(out.contains("No retry happened"));
+    }
+
+    #[test]
+    fn compare_mode_draws_both_policies_b_dashed() {
+        let a = Scenario {
+            policy: Policy {
+                jitter: crate::policy::Jitter::None,
+                ..scenario().policy
+            },
+            ..scenario()
+        };
+        let b = scenario();
+        let (report_a, report_b) = (run(&a), run(&b));
+        let bounds_a: Vec<PauseBounds> = (0..3).map(|r| a.policy.pause_bounds(r)).collect();
+        let bounds_b: Vec<PauseBounds> = (0..3).map(|r| b.policy.pause_bounds(r)).collect();
+        let runs = [
+            Run {
+                name: "A",
+                report: &report_a,
+                bounds: &bounds_a,
+                deadline: None,
+            },
+            Run {
+                name: "B",
+                report: &report_b,
+                bounds: &bounds_b,
+                deadline: None,
+            },
+        ];
+        let theme = Theme::light(1.0);
+        for out in [
+            svg(|area| draw_load(area, &runs, &a, &theme)),
+            svg(|area| draw_pauses(area, &runs, &theme)),
+            svg(|area| draw_latency(area, &runs, &theme)),
+        ] {
+            assert!(
+                out.contains("A: ") && out.contains("B: "),
+                "legend lacks a policy"
+            );
+            assert!(out.contains(&hex(run_colour(&theme, 0))));
+            assert!(out.contains(&hex(run_colour(&theme, 1))));
+        }
     }
 }

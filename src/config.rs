@@ -157,6 +157,8 @@ const fn integer(min: f64, max: f64) -> Kind {
 }
 
 params! {
+    Compare: "compare", "Compare with policy B", "", Policy, Kind::Choice(SWITCH), 0, always,
+        "Run a second policy on the same world and seed, and overlay both on every chart.";
     Attempts: "attempts", "Attempts", "", Policy, integer(1.0, 50.0), 4, always,
         "Tries per operation, counting the first call: 1 means never retry.";
     Shape: "shape", "Backoff shape", "", Policy, Kind::Choice(SHAPES), 2, always,
@@ -289,17 +291,31 @@ pub struct Notice {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     values: Vec<f64>,
+    /// Compare mode's policy B: where it differs from A, per parameter.
+    /// Only parameters of one client's policy ([`Param::per_policy`]) have
+    /// overrides; everything else, the world, is shared.
+    overrides: Vec<Option<f64>>,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Self {
             values: PARAMS.iter().map(|p| p.default).collect(),
+            overrides: vec![None; PARAMS.len()],
         }
     }
 }
 
+/// Prefix of policy B's keys in a link: `B.jitter=full`.
+const B_PREFIX: &str = "B.";
+
 impl Param {
+    /// Whether the parameter belongs to one client's policy, so policies A
+    /// and B of compare mode may differ in it.
+    pub fn per_policy(&self) -> bool {
+        matches!(self.group, Group::Policy | Group::Budget | Group::Layers) && self.key != "compare"
+    }
+
     /// The value made valid: clamped to the range, rounded where whole.
     /// Returns the value and, if it had to change, why.
     pub fn sanitize(&self, value: f64) -> (f64, Option<String>) {
@@ -360,9 +376,7 @@ impl Config {
 
     /// Sets a value, sanitized; returns why it changed, if it did.
     pub fn set(&mut self, p: P, value: f64) -> Option<String> {
-        let (value, why) = p.param().sanitize(value);
-        self.values[p as usize] = value;
-        why
+        self.set_at(p as usize, value)
     }
 
     pub fn value_at(&self, index: usize) -> f64 {
@@ -372,7 +386,42 @@ impl Config {
     pub fn set_at(&mut self, index: usize, value: f64) -> Option<String> {
         let (value, why) = PARAMS[index].sanitize(value);
         self.values[index] = value;
+        // B keeps only real differences from A.
+        if self.overrides[index] == Some(value) {
+            self.overrides[index] = None;
+        }
         why
+    }
+
+    pub fn comparing(&self) -> bool {
+        self.get(P::Compare) == 1.0
+    }
+
+    /// Policy B's value of parameter `index` (A's where B does not differ).
+    pub fn value_b_at(&self, index: usize) -> f64 {
+        self.overrides[index].unwrap_or(self.values[index])
+    }
+
+    /// Sets policy B's value; a value equal to A's removes the difference.
+    /// Parameters that are not per policy are left alone.
+    pub fn set_b_at(&mut self, index: usize, value: f64) -> Option<String> {
+        if !PARAMS[index].per_policy() {
+            return Some("is shared by both policies; set it without B.".to_string());
+        }
+        let (value, why) = PARAMS[index].sanitize(value);
+        self.overrides[index] = Some(value).filter(|v| *v != self.values[index]);
+        why
+    }
+
+    /// The configuration as policy B sees it: A's world with B's policy,
+    /// compare mode off.
+    pub fn policy_b_config(&self) -> Config {
+        let mut b = Config::default();
+        for index in 0..PARAMS.len() {
+            b.values[index] = self.value_b_at(index);
+        }
+        b.values[P::Compare as usize] = 0.0;
+        b
     }
 
     fn count(&self, p: P) -> u32 {
@@ -512,6 +561,13 @@ impl Config {
             link.push('=');
             link.push_str(&param.format(*value));
         }
+        if self.comparing() {
+            for (param, value) in PARAMS.iter().zip(&self.overrides) {
+                if let Some(value) = value {
+                    link += &format!("&{B_PREFIX}{}={}", param.key, param.format(*value));
+                }
+            }
+        }
         link
     }
 
@@ -526,6 +582,8 @@ impl Config {
             })
         };
         let mut version_seen = false;
+        // B's values are set after all of A's, since B differs from A.
+        let mut b_values = Vec::new();
         let query = query.strip_prefix('?').unwrap_or(query);
         for pair in query.split('&').filter(|p| !p.is_empty()).take(200) {
             let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
@@ -541,12 +599,17 @@ impl Config {
                 }
                 continue;
             }
-            let Some(index) = PARAMS.iter().position(|p| p.key == key) else {
+            let (for_b, name) = match key.strip_prefix(B_PREFIX) {
+                Some(name) => (true, name),
+                None => (false, key.as_str()),
+            };
+            let Some(index) = PARAMS.iter().position(|p| p.key == name) else {
                 notice(&key, "unknown key; ignored".to_string());
                 continue;
             };
             let param = &PARAMS[index];
             match param.parse(&raw) {
+                Ok(value) if for_b => b_values.push((index, value, key.clone())),
                 Ok(value) => {
                     if let Some(why) = config.set_at(index, value) {
                         notice(&key, why);
@@ -560,6 +623,11 @@ impl Config {
                         param.format(param.default)
                     ),
                 ),
+            }
+        }
+        for (index, value, key) in b_values {
+            if let Some(why) = config.set_b_at(index, value) {
+                notice(&key, why);
             }
         }
         if !version_seen {
@@ -647,7 +715,12 @@ mod tests {
         // Moving any one parameter away from its default must change the
         // scenario; a parameter that does not is a knob connected to nothing.
         let base = Config::default().scenario();
-        for (index, param) in PARAMS.iter().enumerate() {
+        // `compare` adds a second run instead of changing the first.
+        for (index, param) in PARAMS
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.key != "compare")
+        {
             let mut config = Config::default();
             let other = match param.kind {
                 Kind::Choice(options) => (param.default + 1.0) % options.len() as f64,
@@ -712,6 +785,51 @@ mod tests {
             let (config, _) = Config::from_link(link);
             assert!(config.policy().attempts >= 1);
         }
+    }
+
+    #[test]
+    fn policy_b_lives_in_the_link_as_differences_from_a() {
+        let link = "v=1&compare=on&jitter=none&B.jitter=full&B.attempts=4&B.rate=5";
+        let (config, notices) = Config::from_link(link);
+        // B.attempts equals A's, so it is no difference; B.rate is the world's.
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert_eq!(notices[0].key, "B.rate");
+        let b = config.policy_b_config();
+        assert_eq!(b.jitter(), Jitter::Full);
+        assert_eq!(config.jitter(), Jitter::None);
+        assert_eq!(b.scenario().policy.attempts, 4);
+        assert_eq!(config.to_link(), "v=1&compare=on&jitter=none&B.jitter=full");
+        assert_eq!(Config::from_link(&config.to_link()).0, config);
+    }
+
+    #[test]
+    fn b_follows_a_where_it_does_not_differ() {
+        let (mut config, _) = Config::from_link("v=1&compare=on&B.jitter=none");
+        config.set(P::Attempts, 7.0);
+        let b = config.policy_b_config();
+        assert_eq!(b.get(P::Attempts), 7.0);
+        assert_eq!(b.jitter(), Jitter::None);
+        assert!(!b.comparing());
+    }
+
+    #[test]
+    fn a_difference_ends_when_a_catches_up_with_b() {
+        let (mut config, _) = Config::from_link("v=1&compare=on&jitter=none&B.jitter=full");
+        config.set(P::Jitter, 1.0);
+        assert_eq!(config.to_link(), "v=1&compare=on");
+        config.set(P::Jitter, 0.0);
+        assert_eq!(
+            config.policy_b_config().jitter(),
+            Jitter::None,
+            "B follows A again"
+        );
+    }
+
+    #[test]
+    fn b_keys_leave_the_link_when_compare_is_off() {
+        let (mut config, _) = Config::from_link("v=1&compare=on&B.jitter=none");
+        config.set(P::Compare, 0.0);
+        assert_eq!(config.to_link(), "v=1");
     }
 
     #[test]

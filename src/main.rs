@@ -35,18 +35,18 @@ fn main() {
         for notice in &notices {
             eprintln!("{}: {}", notice.key, notice.message);
         }
-        let report = report::run(&config);
         if csv {
-            emit(&report::series_csv(&report));
+            emit(&report::series_csv(&report::run(&config)));
         } else {
-            emit(&(report::to_json(&report) + "\n"));
+            emit(&(report::json_for(&config) + "\n"));
         }
     }
 }
 
 const USAGE: &str = "usage: retry-playground [--csv] [LINK] | --params\n\
     Runs the configuration in LINK (a share link or its query string) and prints\n\
-    the report as JSON, or with --csv the per-bucket series. Missing keys take\n\
+    the report as JSON ({\"a\":..,\"b\":..} in compare mode), or with --csv\n\
+    policy A's per-bucket series. Missing keys take\n\
     their defaults; bad values are fixed and reported on stderr.\n";
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error worth a panic.

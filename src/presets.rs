@@ -19,17 +19,19 @@ impl Preset {
     }
 }
 
-/// A crowd that failed together during an outage, retrying without jitter.
-const HERD: &str = "v=1&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000\
-&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200";
+/// A crowd that failed together during an outage: A retries without
+/// jitter, B with full jitter.
+const HERD: &str = "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd\
+&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full";
 
 pub static PRESETS: &[Preset] = &[
     Preset {
         key: "herd",
         title: "The thundering herd after an outage",
-        lesson: "2000 clients fail together while the server is down and retry without jitter: every retry wave \
-                 arrives at the same instant, far above what the server can take, and the queue turns most of it \
-                 into 503s. Set Jitter to full and watch the spikes melt into a hump the server absorbs.",
+        lesson: "2000 clients fail together while the server is down. Policy A (solid) retries without jitter: \
+                 every retry wave arrives at the same instant, far above what the server can take, and the queue \
+                 turns most of it into 503s. Policy B (dashed) is the same with full jitter: the spikes melt into a \
+                 hump the server absorbs, and more users succeed.",
         link: HERD,
     },
     Preset {
@@ -44,28 +46,30 @@ pub static PRESETS: &[Preset] = &[
         key: "storm",
         title: "The retry storm that never ends",
         lesson: "40 requests per second, a 5 s spike to 80, a server that slows as work piles up and keeps \
-                 working for clients that gave up. Immediate retries after a 3 s timeout keep it collapsed long \
-                 after the spike: goodput stays a fraction of the 40/s offered. Raise Base delay to 20 s (full \
-                 jitter) and it recovers.",
-        link: "v=1&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5\
-&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1",
+                 working for clients that gave up. Policy A (solid) retries at once after a 3 s timeout and keeps \
+                 the server collapsed long after the spike: goodput stays a fraction of the 40/s offered. Policy B \
+                 (dashed) backs off exponentially from 20 s with full jitter, and the system recovers.",
+        link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80\
+&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1\
+&B.shape=exponential&B.base=20&B.cap=1000&B.jitter=full",
     },
     Preset {
         key: "budget",
         title: "The budget that saves the day",
-        lesson: "The same storm, with a retry budget: retries may be at most 20 % of the requests of the last \
-                 10 s. Extra load stays near 1.2x and the spike passes. Set Retry budget to none to see the \
-                 storm again, or try the token bucket.",
-        link: "v=1&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&budget=ratio&b_floor=1&b_basis=requests\
-&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0\
-&service=constant&service_t=1&slope=0.01&hop_mean=0.1",
+        lesson: "The same storm. Policy A (solid) has no budget; policy B (dashed) may retry at most 20 % of \
+                 the requests of the last 10 s. B's extra load stays near 1.2x and the spike passes. Try the \
+                 token bucket for B.",
+        link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80\
+&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1\
+&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
     },
     Preset {
         key: "layers",
         title: "3 x 3 x 3 = 27",
         lesson: "Three services in a chain, each making up to 3 attempts, in front of a dependency that always \
-                 fails: one user request becomes 27 calls at the bottom. Turn on 'Only the top retries' and it is 3.",
-        link: "v=1&attempts=3&rate=10&horizon=20&buckets=80&failure=1&workers=0&layers=3",
+                 fails. With policy A (solid) every layer retries: one user request becomes 27 calls at the \
+                 bottom. With policy B (dashed) only the top layer retries: 3.",
+        link: "v=1&compare=on&attempts=3&rate=10&horizon=20&buckets=80&failure=1&workers=0&layers=3&B.top_only=on",
     },
     Preset {
         key: "lost-response",

@@ -21,6 +21,22 @@ fn run_within(config: &Config, work_limit: u64) -> Report {
     sim::run(&scenario)
 }
 
+/// Both runs of compare mode: policy A, and policy B when comparing. They
+/// share the world and the seed, so differences come from the policy.
+pub fn run_both(config: &Config) -> (Report, Option<Report>) {
+    let b = config.comparing().then(|| run(&config.policy_b_config()));
+    (run(config), b)
+}
+
+/// What the command line prints for a link, and what the page computes:
+/// the report as JSON, or `{"a": ..., "b": ...}` when comparing.
+pub fn json_for(config: &Config) -> String {
+    match run_both(config) {
+        (a, None) => to_json(&a),
+        (a, Some(b)) => format!("{{\"a\":{},\"b\":{}}}", to_json(&a), to_json(&b)),
+    }
+}
+
 /// Analytic bounds of the pause before each retry of the configured policy.
 pub fn pause_bounds(config: &Config) -> Vec<PauseBounds> {
     let policy = config.policy();
@@ -81,6 +97,18 @@ mod tests {
         );
         let csv = series_csv(&report);
         assert_eq!(csv.lines().count(), report.series.len() + 1);
+    }
+
+    #[test]
+    fn compare_mode_runs_b_on_the_same_world() {
+        let (config, _) =
+            Config::from_link("v=1&compare=on&jitter=none&B.jitter=full&horizon=5&failure=0.5");
+        let (a, b) = run_both(&config);
+        let b = b.expect("comparing");
+        // Same arrivals (same seed, same world), different pauses.
+        assert_eq!(a.summary.operations, b.summary.operations);
+        assert_ne!(a.pauses, b.pauses);
+        assert!(json_for(&config).starts_with("{\"a\":{\"summary\""));
     }
 
     #[test]

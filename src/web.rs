@@ -27,8 +27,63 @@ const LOG_STEPS: f64 = 1000.0;
 struct App {
     document: Document,
     config: Config,
+    /// Compare mode: the policy controls show and edit policy B.
+    editing_b: bool,
     frame_pending: bool,
     renders: u32,
+}
+
+impl App {
+    /// Whether parameter `index` is currently shown and edited as policy B's.
+    fn on_b(&self, index: usize) -> bool {
+        self.editing_b && self.config.comparing() && PARAMS[index].per_policy()
+    }
+
+    fn shown_value(&self, index: usize) -> f64 {
+        if self.on_b(index) {
+            self.config.value_b_at(index)
+        } else {
+            self.config.value_at(index)
+        }
+    }
+
+    fn set_value(&mut self, index: usize, value: f64) -> Option<String> {
+        if self.on_b(index) {
+            self.config.set_b_at(index, value)
+        } else {
+            self.config.set_at(index, value)
+        }
+    }
+
+    /// Puts every value into its widgets, e.g. after switching A and B.
+    fn show_all(&self) {
+        for (index, param) in PARAMS.iter().enumerate() {
+            if let Some(row) = self
+                .document
+                .get_element_by_id(&format!("param-{}", param.key))
+            {
+                show_value(&row, param, self.shown_value(index));
+            }
+        }
+        let comparing = self.config.comparing();
+        if let Some(sides) = self.document.get_element_by_id("sides") {
+            let _ = if comparing {
+                sides.remove_attribute("hidden")
+            } else {
+                sides.set_attribute("hidden", "")
+            };
+        }
+        let on_b = self.editing_b && comparing;
+        for (id, pressed) in [("edit-a", !on_b), ("edit-b", on_b)] {
+            if let Some(button) = self.document.get_element_by_id(id) {
+                let _ =
+                    button.set_attribute("aria-pressed", if pressed { "true" } else { "false" });
+            }
+        }
+        if let Some(form) = self.document.get_element_by_id("controls") {
+            let _ = form.class_list().toggle_with_force("editing-b", on_b);
+        }
+    }
 }
 
 thread_local! {
@@ -62,11 +117,13 @@ pub fn start() -> Result<(), JsValue> {
         *app.borrow_mut() = Some(App {
             document: document.clone(),
             config,
+            editing_b: false,
             frame_pending: false,
             renders: 0,
         })
     });
     listen(&document)?;
+    with_app(|app| app.show_all());
     sync_link();
     render();
     Ok(())
@@ -76,7 +133,7 @@ pub fn start() -> Result<(), JsValue> {
 /// that link, so tests can compare the browser's numbers with native ones.
 #[wasm_bindgen]
 pub fn report_json(link: &str) -> String {
-    report::to_json(&report::run(&Config::from_link(link).0))
+    report::json_for(&Config::from_link(link).0)
 }
 
 /// Re-simulates and redraws the current state at once, returning the time
@@ -213,7 +270,15 @@ fn control(
     param: &Param,
     value: f64,
 ) -> Result<Element, JsValue> {
-    let row = element(document, "div", "param")?;
+    let row = element(
+        document,
+        "div",
+        if param.per_policy() {
+            "param per-policy"
+        } else {
+            "param"
+        },
+    )?;
     row.set_id(&format!("param-{}", param.key));
     let help_id = format!("help-{}", param.key);
     let label = element(document, "label", "")?;
@@ -342,6 +407,18 @@ fn listen(document: &Document) -> Result<(), JsValue> {
         button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
         click.forget();
     }
+    for (id, on_b) in [("edit-a", false), ("edit-b", true)] {
+        if let Some(button) = document.get_element_by_id(id) {
+            let click = Closure::<dyn FnMut()>::new(move || {
+                with_app(|app| {
+                    app.editing_b = on_b;
+                    app.show_all();
+                });
+            });
+            button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+            click.forget();
+        }
+    }
     if let Some(button) = document.get_element_by_id("copy-link") {
         let click = Closure::<dyn FnMut()>::new(copy_link);
         button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
@@ -362,10 +439,8 @@ fn set_param(key: &str, value: f64) {
         return;
     };
     with_app(|app| {
-        app.config.set_at(index, value);
-        if let Some(row) = app.document.get_element_by_id(&format!("param-{key}")) {
-            show_value(&row, &PARAMS[index], app.config.value_at(index));
-        }
+        app.set_value(index, value);
+        app.show_all();
     });
     sync_link();
     schedule();
@@ -402,7 +477,7 @@ fn on_input(event: &web_sys::Event, commit: bool) {
     with_app(|app| {
         match parsed {
             Some(value) => {
-                if let Some(why) = app.config.set_at(index, value) {
+                if let Some(why) = app.set_value(index, value) {
                     if commit {
                         notices.push(Notice {
                             key: param.key.to_string(),
@@ -415,7 +490,7 @@ fn on_input(event: &web_sys::Event, commit: bool) {
                 key: param.key.to_string(),
                 message: format!(
                     "'{raw}' is not a number; kept {}",
-                    param.format(app.config.value_at(index))
+                    param.format(app.shown_value(index))
                 ),
             }),
             None => return,
@@ -425,7 +500,7 @@ fn on_input(event: &web_sys::Event, commit: bool) {
             .get_element_by_id(&format!("param-{}", param.key))
         {
             // While typing, leave the number box alone; the slider follows.
-            let value = app.config.value_at(index);
+            let value = app.shown_value(index);
             if commit || role != "number" {
                 show_value(&row, param, value);
             } else if let Ok(Some(slider)) = row.query_selector("[data-role=slider]") {
@@ -433,6 +508,9 @@ fn on_input(event: &web_sys::Event, commit: bool) {
                     slider.set_value(&slider_position(param, value).to_string());
                 }
             }
+        }
+        if param.key == "compare" {
+            app.show_all();
         }
         if commit {
             show_notices(&app.document, &notices);
@@ -507,21 +585,41 @@ fn render() {
     }
     show_lesson(&document, &config);
     let scenario = config.scenario().sanitized();
-    let result = report::run(&config);
-    let bounds = report::pause_bounds(&config);
+    let (a, b) = report::run_both(&config);
+    let b_config = config.policy_b_config();
+    let (bounds_a, bounds_b) = (
+        report::pause_bounds(&config),
+        report::pause_bounds(&b_config),
+    );
+    let comparing = b.is_some();
+    let mut runs = vec![chart::Run {
+        name: if comparing { "A" } else { "" },
+        report: &a,
+        bounds: &bounds_a,
+        deadline: config.policy().deadline,
+    }];
+    if let Some(b) = &b {
+        runs.push(chart::Run {
+            name: "B",
+            report: b,
+            bounds: &bounds_b,
+            deadline: b_config.policy().deadline,
+        });
+    }
     let theme = theme();
     draw(&document, "chart-load", |area| {
-        chart::draw_load(area, &result, &scenario, &theme)
+        chart::draw_load(area, &runs, &scenario, &theme)
     });
     draw(&document, "chart-pauses", |area| {
-        chart::draw_pauses(area, &result.pauses, &bounds, &theme)
+        chart::draw_pauses(area, &runs, &theme)
     });
     draw(&document, "chart-latency", |area| {
-        chart::draw_latency(area, &result, scenario.policy.deadline, &theme)
+        chart::draw_latency(area, &runs, &theme)
     });
-    summarize(&document, &result);
+    summarize(&document, &a, b.as_ref());
+    let truncated = a.summary.truncated || b.as_ref().is_some_and(|b| b.summary.truncated);
     if let Some(limit) = document.get_element_by_id("limit") {
-        if result.summary.truncated {
+        if truncated {
             limit.set_text_content(Some(&format!(
                 "This configuration asks for more than {} operations and attempts; the run stopped there. \
                  Shorten the horizon or lower the rate to see it whole.",
@@ -608,55 +706,114 @@ fn draw(
     }
 }
 
-/// The numbers that matter: what the user saw against what it cost.
-fn summarize(document: &Document, report: &Report) {
-    let Some(summary) = document.get_element_by_id("summary") else {
+/// The numbers that matter (REFERENCE section 1, item 9): what the user saw
+/// against what it cost. In compare mode: A, B and the difference.
+fn summarize(document: &Document, a: &Report, b: Option<&Report>) {
+    let Some(table) = document.get_element_by_id("summary") else {
         return;
     };
-    summary.set_text_content(None);
-    let s = &report.summary;
-    let percent = |x: f64| format!("{:.1} %", 100.0 * x);
-    let bottom = s.attempts_by_layer.last().copied().unwrap_or(0);
-    let rows = [
-        ("Operations", s.operations.to_string()),
-        ("User-visible success", percent(s.success_rate)),
+    table.set_text_content(None);
+    // (label, the number, how to show it)
+    type Row = (&'static str, fn(&Report) -> f64, fn(f64) -> String);
+    let rows: [Row; 11] = [
+        (
+            "Operations",
+            |r| r.summary.operations as f64,
+            |x| format!("{x:.0}"),
+        ),
+        (
+            "User-visible success",
+            |r| r.summary.success_rate,
+            |x| format!("{:.1} %", 100.0 * x),
+        ),
         (
             "Attempts per operation",
-            format!("{:.3}", s.attempts_per_operation),
+            |r| r.summary.attempts_per_operation,
+            |x| format!("{x:.3}"),
         ),
         (
             "Calls at the bottom layer per operation",
-            format!("{:.3}", bottom as f64 / s.operations.max(1) as f64),
+            |r| {
+                r.summary.attempts_by_layer.last().copied().unwrap_or(0) as f64
+                    / r.summary.operations.max(1) as f64
+            },
+            |x| format!("{x:.3}"),
         ),
-        ("Operations retried", percent(s.retried_share)),
-        ("Budget refusals", s.budget_refusals.to_string()),
-        ("Deadline exceeded", s.deadline_exceeded.to_string()),
-        ("Duplicates", s.duplicates.to_string()),
         (
-            "Latency p50 / p99",
-            format!("{:.3} s / {:.3} s", s.latency_p50, s.latency_p99),
+            "Operations retried",
+            |r| r.summary.retried_share,
+            |x| format!("{:.1} %", 100.0 * x),
+        ),
+        (
+            "Budget refusals",
+            |r| r.summary.budget_refusals as f64,
+            |x| format!("{x:.0}"),
+        ),
+        (
+            "Deadline exceeded",
+            |r| r.summary.deadline_exceeded as f64,
+            |x| format!("{x:.0}"),
+        ),
+        (
+            "Duplicates",
+            |r| r.summary.duplicates as f64,
+            |x| format!("{x:.0}"),
+        ),
+        (
+            "Latency p50 (s)",
+            |r| r.summary.latency_p50,
+            |x| format!("{x:.3}"),
+        ),
+        (
+            "Latency p99 (s)",
+            |r| r.summary.latency_p99,
+            |x| format!("{x:.3}"),
         ),
         (
             "Wasted server work",
-            format!(
-                "{:.1} s of {:.1} s ({})",
-                s.wasted_work,
-                s.server_work,
-                percent(s.wasted_work / s.server_work.max(1e-12))
-            ),
+            |r| r.summary.wasted_work / r.summary.server_work.max(1e-12),
+            |x| format!("{:.1} %", 100.0 * x),
         ),
-        ("Goodput", format!("{:.1} /s", s.goodput)),
     ];
-    for (term, value) in rows {
-        let Ok(dt) = document.create_element("dt") else {
+    let cell = |tag: &str, text: &str| -> Option<Element> {
+        let element = document.create_element(tag).ok()?;
+        element.set_text_content(Some(text));
+        Some(element)
+    };
+    let Ok(head) = document.create_element("tr") else {
+        return;
+    };
+    let headings: &[&str] = if b.is_some() {
+        &["", "A", "B (dashed)", "B - A"]
+    } else {
+        &["", "value"]
+    };
+    for heading in headings {
+        if let Some(th) = cell("th", heading) {
+            let _ = head.append_child(&th);
+        }
+    }
+    let _ = table.append_child(&head);
+    for (label, value, format) in rows {
+        let Ok(tr) = document.create_element("tr") else {
             return;
         };
-        dt.set_text_content(Some(term));
-        let Ok(dd) = document.create_element("dd") else {
-            return;
-        };
-        dd.set_text_content(Some(&value));
-        let _ = summary.append_child(&dt);
-        let _ = summary.append_child(&dd);
+        let mut texts = vec![format(value(a))];
+        if let Some(b) = b {
+            let delta = value(b) - value(a);
+            let sign = if delta > 0.0 { "+" } else { "" };
+            texts.push(format(value(b)));
+            texts.push(format!("{sign}{}", format(delta)));
+        }
+        if let Some(th) = cell("th", label) {
+            let _ = th.set_attribute("scope", "row");
+            let _ = tr.append_child(&th);
+        }
+        for text in texts {
+            if let Some(td) = cell("td", &text) {
+                let _ = tr.append_child(&td);
+            }
+        }
+        let _ = table.append_child(&tr);
     }
 }

@@ -22,7 +22,7 @@ try {
     }, runs);
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)];
-    const operations = await page.evaluate(() => document.querySelector('#summary dd').textContent);
+    const operations = await page.evaluate(() => document.querySelector('#summary td').textContent);
     console.log(`${name}: median ${median.toFixed(1)} ms over ${runs} redraws (min ${times[0].toFixed(1)}, max ${times.at(-1).toFixed(1)}); operations ${operations}`);
     await page.context().close();
   }

@@ -29,7 +29,7 @@ test('opens on the first preset without errors and draws every chart', async () 
   const page = await open(browser, base);
   const firstChart = await page.evaluate(() => Number(document.body.dataset.drawnAt));
   await chartsInked(page);
-  assert.match(page.url(), /\?v=1&attempts=8&/);
+  assert.match(page.url(), /\?v=1&compare=on&attempts=8&/);
   assert.match(await page.textContent('#lesson'), /2000 clients/);
   assert.deepEqual(page.problems, []);
   console.log(`navigation to first chart: ${firstChart} ms (performance.now() at the end of the first render)`);
@@ -90,6 +90,50 @@ test('a link opened in a fresh page reproduces the same pixels and numbers', asy
   assert.equal(await fresh.textContent('#summary'), summary);
   for (const [i, id] of CHARTS.entries()) {
     assert.equal(await pixels(fresh, id), shots[i], `${id} differs`);
+  }
+  assert.deepEqual(fresh.problems, []);
+  await fresh.context().close();
+});
+
+// Pixels within `tolerance` of an sRGB colour, on a canvas.
+async function pixelsNear(page, id, [r, g, b], tolerance = 24) {
+  return page.evaluate(({ id, r, g, b, tolerance }) => {
+    const canvas = document.getElementById(id);
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let count = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (Math.abs(data[i] - r) < tolerance && Math.abs(data[i + 1] - g) < tolerance && Math.abs(data[i + 2] - b) < tolerance) count++;
+    }
+    return count;
+  }, { id, r, g, b, tolerance });
+}
+
+test('compare mode draws both policies and keeps both in the link', async () => {
+  const page = await open(browser, base);
+  // The herd preset compares A (no jitter, blue, solid) with B (full jitter, vermillion, dashed).
+  for (const id of CHARTS) {
+    assert.ok(await pixelsNear(page, id, [0, 114, 178]) > 100, `${id}: too little of A's blue`);
+    assert.ok(await pixelsNear(page, id, [213, 94, 0]) > 100, `${id}: too little of B's vermillion`);
+  }
+  assert.match(await page.textContent('#summary'), /B - A/);
+  // Edit B through the page: its jitter goes to equal, A's stays none.
+  await page.click('#edit-b');
+  assert.equal(await page.getAttribute('#edit-b', 'aria-pressed'), 'true');
+  assert.equal(await page.inputValue('#in-jitter'), '1', 'the controls show B (full jitter)');
+  await page.selectOption('#in-jitter', { label: 'equal' });
+  await settled(page);
+  assert.match(page.url(), /&jitter=none&.*&B\.jitter=equal$/);
+  await page.click('#edit-a');
+  assert.equal(await page.inputValue('#in-jitter'), '0', 'the controls show A again (no jitter)');
+  const link = page.url();
+  const summary = await page.textContent('#summary');
+  const shots = await Promise.all(CHARTS.map((id) => pixels(page, id)));
+  await page.context().close();
+
+  const fresh = await open(browser, link);
+  assert.equal(await fresh.textContent('#summary'), summary);
+  for (const [i, id] of CHARTS.entries()) {
+    assert.equal(await pixels(fresh, id), shots[i], `${id} differs in a fresh page`);
   }
   assert.deepEqual(fresh.problems, []);
   await fresh.context().close();
