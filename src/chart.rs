@@ -12,6 +12,7 @@ use plotters::prelude::*;
 
 use crate::policy::PauseBounds;
 use crate::sim::{LatencyHistogram, PauseHistogram, Report, Scenario, WorkloadKind};
+use crate::sweep::Point;
 
 pub type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -546,6 +547,91 @@ where
     Ok(())
 }
 
+/// One curve of a sweep chart.
+#[derive(Debug, Clone, Copy)]
+pub struct Curve<'a> {
+    pub name: &'a str,
+    pub points: &'a [Point],
+    pub colour: usize,
+    pub dashed: bool,
+}
+
+/// Success (left) and load (right) against the failure rate, one curve per
+/// policy. Points still being computed are simply not there yet.
+pub fn draw_sweep<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    curves: &[Curve],
+    points: usize,
+    theme: &Theme,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    area.fill(&theme.background)?;
+    let (left, right) = area.split_horizontally(area.dim_in_pixel().0 / 2);
+    let top_load = curves
+        .iter()
+        .flat_map(|c| c.points.iter().map(|p| p.load))
+        .fold(2.0, f64::max)
+        * 1.08;
+    type Value = fn(&Point) -> f64;
+    let success: Value = |p| 100.0 * p.success;
+    let load: Value = |p| p.load;
+    for (panel, label, top, value) in [
+        (&left, "user-visible success (%)", 105.0, success),
+        (&right, "server calls per operation", top_load, load),
+    ] {
+        let mut chart = axes(
+            panel,
+            theme,
+            0.0..100.0,
+            0.0..top,
+            "failure rate (%)",
+            label,
+        )?;
+        for curve in curves {
+            let colour = theme.colour(curve.colour);
+            let line: Vec<(f64, f64)> = curve
+                .points
+                .iter()
+                .map(|p| (100.0 * p.failure, value(p)))
+                .collect();
+            chart.draw_series(
+                line.iter()
+                    .map(|point| Circle::new(*point, theme.px(3.0), colour.filled())),
+            )?;
+            path(
+                &mut chart,
+                line,
+                colour.stroke_width(theme.px(2.0)),
+                curve.dashed,
+                theme,
+            )?
+            .label(curve.name.to_string())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 2), (x + 12, y + 2)], colour.filled()));
+        }
+        let done = curves.iter().map(|c| c.points.len()).min().unwrap_or(0);
+        if done < points {
+            chart.draw_series(std::iter::once(Text::new(
+                format!("computing {done} of {points} points"),
+                (4.0, top * 0.06),
+                theme.font(12.0),
+            )))?;
+        }
+        if curves.len() > 1 || !curves.iter().all(|c| c.name.is_empty()) {
+            let mut labels = chart.configure_series_labels();
+            labels
+                .position(SeriesLabelPosition::UpperLeft)
+                .margin(theme.px(8.0))
+                .label_font(theme.font(12.0))
+                .background_style(theme.background.mix(0.85))
+                .border_style(theme.grid)
+                .draw()?;
+        }
+    }
+    Ok(())
+}
+
 fn legend<'a, DB: DrawingBackend + 'a>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     theme: &Theme,
@@ -709,6 +795,40 @@ mod tests {
         }];
         let out = svg(|area| draw_pauses(area, &runs, &Theme::light(1.0)));
         assert!(out.contains("No retry happened"));
+    }
+
+    #[test]
+    fn sweep_chart_draws_both_panels_and_says_what_is_missing() {
+        let points: Vec<Point> = (0..5)
+            .map(|i| Point {
+                failure: i as f64 / 20.0,
+                success: 1.0,
+                load: 1.0 + i as f64 / 10.0,
+            })
+            .collect();
+        let curves = [
+            Curve {
+                name: "A",
+                points: &points,
+                colour: 0,
+                dashed: false,
+            },
+            Curve {
+                name: "B",
+                points: &points[..3],
+                colour: 4,
+                dashed: true,
+            },
+        ];
+        let out = svg(|area| draw_sweep(area, &curves, 21, &Theme::light(1.0)));
+        for label in [
+            "user-visible success (%)",
+            "server calls per operation",
+            "failure rate (%)",
+            "computing 3 of 21 points",
+        ] {
+            assert!(out.contains(label), "{label} missing");
+        }
     }
 
     #[test]

@@ -28,5 +28,6 @@ pub mod presets;
 pub mod random;
 pub mod report;
 pub mod sim;
+pub mod sweep;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

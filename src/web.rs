@@ -20,11 +20,22 @@ use crate::config::{Config, Group, Kind, Notice, PARAMS, Param};
 use crate::presets::{self, PRESETS};
 use crate::report;
 use crate::sim::Report;
+use crate::sweep;
 
 /// Slider positions of a logarithmic slider.
 const LOG_STEPS: f64 = 1000.0;
 
+/// A sweep being computed a few points at a time between frames.
+struct SweepJob {
+    /// The state it belongs to: a newer state replaces the job.
+    link: String,
+    /// Name, configuration, colour and dash of each curve.
+    curves: Vec<(&'static str, Config, usize, bool)>,
+    points: Vec<Vec<sweep::Point>>,
+}
+
 struct App {
+    sweep: Option<SweepJob>,
     document: Document,
     config: Config,
     /// Compare mode: the policy controls show and edit policy B.
@@ -117,6 +128,7 @@ pub fn start() -> Result<(), JsValue> {
         *app.borrow_mut() = Some(App {
             document: document.clone(),
             config,
+            sweep: None,
             editing_b: false,
             frame_pending: false,
             renders: 0,
@@ -617,6 +629,7 @@ fn render() {
         chart::draw_latency(area, &runs, &theme)
     });
     summarize(&document, &a, b.as_ref());
+    start_sweep(&config);
     let truncated = a.summary.truncated || b.as_ref().is_some_and(|b| b.summary.truncated);
     if let Some(limit) = document.get_element_by_id("limit") {
         if truncated {
@@ -640,6 +653,102 @@ fn render() {
         let _ = body.set_attribute("data-drawn-at", &format!("{ended:.0}"));
         let _ = body.set_attribute("data-render-ms", &format!("{:.1}", ended - started));
     }
+}
+
+/// Starts the sweep of the current state, cutting short any older one.
+fn start_sweep(config: &Config) {
+    let mut curves = vec![(
+        if config.comparing() { "A" } else { "" },
+        config.clone(),
+        0,
+        false,
+    )];
+    if config.comparing() {
+        curves.push(("B", config.policy_b_config(), 4, true));
+    }
+    let points = vec![Vec::with_capacity(sweep::POINTS); curves.len()];
+    with_app(|app| {
+        app.sweep = Some(SweepJob {
+            link: config.to_link(),
+            curves,
+            points,
+        })
+    });
+    schedule_sweep_step();
+}
+
+fn schedule_sweep_step() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let step = Closure::once_into_js(sweep_step);
+    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(step.unchecked_ref(), 0);
+}
+
+/// Computes sweep points for about half a frame, draws what there is, and
+/// comes back later if there is more: the page stays responsive, and a
+/// newer state simply replaces the job.
+fn sweep_step() {
+    let started = now();
+    let Some(job) = with_app(|app| app.sweep.take()).flatten() else {
+        return;
+    };
+    let mut job = job;
+    while let Some(curve) = job.points.iter().position(|p| p.len() < sweep::POINTS) {
+        let index = job.points[curve].len();
+        let point = sweep::point(&job.curves[curve].1, index, sweep::POINTS);
+        job.points[curve].push(point);
+        if now() - started > 8.0 {
+            break;
+        }
+    }
+    let done = job.points.iter().all(|p| p.len() == sweep::POINTS);
+    let document = document();
+    let theme = theme();
+    let curves: Vec<chart::Curve> = job
+        .curves
+        .iter()
+        .zip(&job.points)
+        .map(|((name, _, colour, dashed), points)| chart::Curve {
+            name,
+            points,
+            colour: *colour,
+            dashed: *dashed,
+        })
+        .collect();
+    draw(&document, "chart-sweep", |area| {
+        chart::draw_sweep(area, &curves, sweep::POINTS, &theme)
+    });
+    if done {
+        if let Some(body) = document.body() {
+            let _ = body.set_attribute("data-swept", &job.link);
+        }
+        return;
+    }
+    // Put the job back unless a newer state started its own meanwhile.
+    let keep = with_app(|app| {
+        if app.sweep.is_none() {
+            app.sweep = Some(job);
+            true
+        } else {
+            false
+        }
+    });
+    if keep == Some(true) {
+        schedule_sweep_step();
+    }
+}
+
+/// Computes the whole sweep of the current state at once and returns the
+/// time it took in ms: what the in-browser benchmark measures.
+#[wasm_bindgen]
+pub fn sweep_now() -> f64 {
+    let Some(config) = with_app(|app| app.config.clone()) else {
+        return 0.0;
+    };
+    let started = now();
+    let _ = sweep::sweep(&config, sweep::POINTS);
+    now() - started
 }
 
 /// Shows the preset's lesson when the settings are exactly a preset's.

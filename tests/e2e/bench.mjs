@@ -23,6 +23,11 @@ try {
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)];
     const operations = await page.evaluate(() => document.querySelector('#summary td').textContent);
+    if (!query) {
+      const sweeps = await page.evaluate(() => [0, 1, 2, 3, 4].map(() => window.wasmBindings.sweep_now()));
+      sweeps.sort((a, b) => a - b);
+      console.log(`${name}: sweep of 21 failure rates x 2 policies, median ${sweeps[2].toFixed(1)} ms over 5`);
+    }
     console.log(`${name}: median ${median.toFixed(1)} ms over ${runs} redraws (min ${times[0].toFixed(1)}, max ${times.at(-1).toFixed(1)}); operations ${operations}`);
     await page.context().close();
   }

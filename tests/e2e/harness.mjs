@@ -60,6 +60,11 @@ export async function settled(page) {
   await page.waitForFunction(() => document.body.dataset.link === location.search.slice(1), null, { timeout: 15000 });
 }
 
+// Waits until the sweep of the state in the address bar is complete.
+export async function swept(page) {
+  await page.waitForFunction(() => document.body.dataset.swept === location.search.slice(1), null, { timeout: 30000 });
+}
+
 export async function renders(page) {
   return page.evaluate(() => Number(document.body.dataset.renders || 0));
 }

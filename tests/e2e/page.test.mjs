@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { serve, launch, open, rendered, renders, settled, pixels, inked } from './harness.mjs';
+import { serve, launch, open, rendered, renders, settled, swept, pixels, inked } from './harness.mjs';
 
 let server, base, browser;
 before(async () => {
@@ -29,6 +29,8 @@ test('opens on the first preset without errors and draws every chart', async () 
   const page = await open(browser, base);
   const firstChart = await page.evaluate(() => Number(document.body.dataset.drawnAt));
   await chartsInked(page);
+  await swept(page);
+  await chartsInked(page, ['chart-sweep']);
   assert.match(page.url(), /\?v=1&compare=on&attempts=8&/);
   assert.match(await page.textContent('#lesson'), /2000 clients/);
   assert.deepEqual(page.problems, []);
@@ -125,14 +127,18 @@ test('compare mode draws both policies and keeps both in the link', async () => 
   assert.match(page.url(), /&jitter=none&.*&B\.jitter=equal$/);
   await page.click('#edit-a');
   assert.equal(await page.inputValue('#in-jitter'), '0', 'the controls show A again (no jitter)');
+  await swept(page);
+  assert.ok(await pixelsNear(page, 'chart-sweep', [213, 94, 0]) > 100, 'the sweep lacks B');
   const link = page.url();
   const summary = await page.textContent('#summary');
-  const shots = await Promise.all(CHARTS.map((id) => pixels(page, id)));
+  const all = [...CHARTS, 'chart-sweep'];
+  const shots = await Promise.all(all.map((id) => pixels(page, id)));
   await page.context().close();
 
   const fresh = await open(browser, link);
+  await swept(fresh);
   assert.equal(await fresh.textContent('#summary'), summary);
-  for (const [i, id] of CHARTS.entries()) {
+  for (const [i, id] of all.entries()) {
     assert.equal(await pixels(fresh, id), shots[i], `${id} differs in a fresh page`);
   }
   assert.deepEqual(fresh.problems, []);
