@@ -629,6 +629,7 @@ fn render() {
         chart::draw_latency(area, &runs, &theme)
     });
     summarize(&document, &a, b.as_ref());
+    show_layers(&document, &config, &a, b.as_ref());
     start_sweep(&config);
     let truncated = a.summary.truncated || b.as_ref().is_some_and(|b| b.summary.truncated);
     if let Some(limit) = document.get_element_by_id("limit") {
@@ -812,6 +813,80 @@ fn draw(
     let area = backend.into_drawing_area();
     if let Err(error) = paint(&area).and_then(|()| area.present().map_err(Into::into)) {
         web_sys::console::error_1(&JsValue::from_str(&format!("drawing {id}: {error}")));
+    }
+}
+
+/// Calls each layer makes per top-level request, next to what `a^L` says
+/// they would be if every call failed. Shown only for chains of layers.
+fn show_layers(document: &Document, config: &Config, a: &Report, b: Option<&Report>) {
+    let Some(view) = document.get_element_by_id("layers") else {
+        return;
+    };
+    view.set_text_content(None);
+    let layers = a.summary.attempts_by_layer.len();
+    if layers < 2 {
+        let _ = view.set_attribute("hidden", "");
+        return;
+    }
+    let _ = view.remove_attribute("hidden");
+    let mut runs = vec![("", config.clone(), a)];
+    if let Some(b) = b {
+        runs[0].0 = "A: ";
+        runs.push(("B: ", config.policy_b_config(), b));
+    }
+    let most = runs
+        .iter()
+        .flat_map(|(_, _, r)| {
+            r.summary
+                .attempts_by_layer
+                .iter()
+                .map(move |c| *c as f64 / r.summary.operations.max(1) as f64)
+        })
+        .fold(1.0, f64::max);
+    for (prefix, side, report) in runs {
+        let scenario = side.scenario();
+        let attempts = f64::from(scenario.policy.attempts);
+        let Ok(list) = document.create_element("ol") else {
+            return;
+        };
+        list.set_class_name("layer-list");
+        for (layer, calls) in report.summary.attempts_by_layer.iter().enumerate() {
+            let per_request = *calls as f64 / report.summary.operations.max(1) as f64;
+            // Worst case, every call failing: the top layer makes a calls;
+            // below it each layer multiplies by a, or by 1 if only the top retries.
+            let worst = if scenario.only_top_retries {
+                attempts
+            } else {
+                attempts.powi(layer as i32 + 1)
+            };
+            let formula = if scenario.only_top_retries || layer == 0 {
+                format!("{attempts}")
+            } else {
+                format!("{attempts}^{} = {worst}", layer + 1)
+            };
+            let Ok(item) = document.create_element("li") else {
+                return;
+            };
+            let Ok(bar) = document.create_element("span") else {
+                return;
+            };
+            bar.set_class_name(if prefix == "B: " { "bar bar-b" } else { "bar" });
+            let _ = bar.set_attribute(
+                "style",
+                &format!("width: {:.1}%", 100.0 * per_request / most),
+            );
+            let Ok(text) = document.create_element("span") else {
+                return;
+            };
+            text.set_text_content(Some(&format!(
+                "{prefix}layer {}: {per_request:.2} calls per request (at 100 % failure: {formula})",
+                layer + 1
+            )));
+            let _ = item.append_child(&bar);
+            let _ = item.append_child(&text);
+            let _ = list.append_child(&item);
+        }
+        let _ = view.append_child(&list);
     }
 }
 

@@ -145,6 +145,22 @@ test('compare mode draws both policies and keeps both in the link', async () => 
   await fresh.context().close();
 });
 
+test('the layers view counts 27 calls at the bottom, and 3 with one owner of retries', async () => {
+  const page = await open(browser, base);
+  const index = await page.$$eval('#preset option', (all) => all.findIndex((o) => o.textContent.startsWith('3 x 3 x 3')));
+  await page.selectOption('#preset', String(index));
+  await settled(page);
+  const text = await page.textContent('#layers');
+  assert.match(text, /A: layer 3: 27\.00 calls per request \(at 100 % failure: 3\^3 = 27\)/);
+  assert.match(text, /B: layer 3: 3\.00 calls per request/);
+  // One layer: the view goes away.
+  await page.fill('#num-layers', '1');
+  await page.press('#num-layers', 'Enter');
+  await settled(page);
+  assert.equal(await page.isHidden('#layers'), true);
+  await page.context().close();
+});
+
 test('the Copy link button copies the address that reproduces the page', async () => {
   const page = await open(browser, base);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
