@@ -203,8 +203,8 @@ where
     Ok(if dashed {
         chart.draw_series(std::iter::once(DashedPathElement::new(
             points,
+            theme.px(9.0),
             theme.px(6.0),
-            theme.px(4.0),
             style,
         )))?
     } else {
