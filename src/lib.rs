@@ -7,11 +7,13 @@
 //!   `attempts - 1` **pauses** before the retries;
 //! - the **deadline** is the time budget of the whole operation, the
 //!   **timeout** that of one attempt;
-//! - a **retry budget** limits retries across operations;
+//! - a **retry budget** limits retries across operations; a **circuit
+//!   breaker** refuses attempts while most recent ones failed;
 //! - **goodput** is the rate of successful operations, **load** the rate of
 //!   attempts reaching the server.
 //!
 //! Modules: [`policy`] (backoff and jitter), [`budget`] (retry budgets),
+//! [`breaker`] (circuit breakers),
 //! [`classify`] (what may be retried), [`random`] (reproducible streams),
 //! [`sim`] (clients, server and faults in virtual time), [`config`] (the one
 //! parameter table and the share-link codec), [`report`] (one run of a
@@ -19,6 +21,7 @@
 //! Only `web` touches the browser; everything else is pure and tested
 //! natively.
 
+pub mod breaker;
 pub mod budget;
 pub mod chart;
 pub mod classify;
