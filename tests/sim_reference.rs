@@ -5,6 +5,7 @@
 //! build; tolerances are derived from the statistics of that size and stated
 //! where they are used.
 
+use retry_playground::breaker::{BreakerConfig, BreakerMode};
 use retry_playground::budget::{BudgetConfig, BudgetKind, RatioBasis};
 use retry_playground::policy::{Jitter, Policy, Shape};
 use retry_playground::sim::{self, OutageMode, Report, Scenario, Spread, WorkloadKind};
@@ -540,6 +541,47 @@ fn busy_scenarios() -> Vec<Scenario> {
             ..Policy::default()
         },
         outage_mode: OutageMode::Hang,
+        ..everything.clone()
+    });
+    // Circuit breakers: tripping often (low minimum, short cool-down), with
+    // one layer, two layers and the shared row.
+    let breaker = |mode| BreakerConfig {
+        mode,
+        failure_ratio: 0.3,
+        min_requests: 10,
+        window: 2.0,
+        cool_down: 0.5,
+        ..BreakerConfig::default()
+    };
+    scenarios.push(Scenario {
+        breaker: breaker(BreakerMode::All),
+        ..everything.clone()
+    });
+    scenarios.push(Scenario {
+        breaker: breaker(BreakerMode::RetriesOnly),
+        budget: BudgetConfig::default(),
+        ..everything.clone()
+    });
+    scenarios.push(Scenario {
+        breaker: breaker(BreakerMode::All),
+        budget: BudgetConfig {
+            kind: BudgetKind::TokenBucket,
+            ..BudgetConfig::default()
+        },
+        outage_mode: OutageMode::Hang,
+        layers: 2,
+        ..everything.clone()
+    });
+    scenarios.push(Scenario {
+        breaker: breaker(BreakerMode::RetriesOnly),
+        layers: 3,
+        ..everything.clone()
+    });
+    scenarios.push(Scenario {
+        workload: WorkloadKind::Contention,
+        clients: 30,
+        hop: Spread::Normal,
+        breaker: breaker(BreakerMode::All),
         ..everything
     });
     scenarios
@@ -575,10 +617,19 @@ fn every_attempt_and_operation_is_accounted_for() {
                 + s.not_retryable
                 + s.out_of_attempts
                 + s.budget_exhausted
+                + s.breaker_open
                 + s.deadline_exceeded
                 + s.unfinished,
             "scenario {i}"
         );
+        if s.attempts_by_layer.len() == 1 {
+            assert_eq!(s.breaker_open, s.breaker_refusals, "scenario {i}");
+        }
+        if scenario.breaker.mode == BreakerMode::Off {
+            assert_eq!(s.breaker_refusals + s.breaker_trips, 0, "scenario {i}");
+        } else {
+            assert!(s.breaker_refusals > 0, "scenario {i}: the breaker acted");
+        }
         assert_eq!(
             report.latency.total,
             s.operations - s.unfinished,
@@ -594,6 +645,8 @@ fn every_attempt_and_operation_is_accounted_for() {
         assert!(sum(&series.first_tries) <= s.first_tries);
         assert!(sum(&series.retries) <= s.retries);
         assert!(sum(&series.budget_refusals) <= s.budget_refusals);
+        assert!(sum(&series.breaker_refusals) <= s.breaker_refusals);
+        assert!(series.breaker_open.iter().all(|share| (0.0..=1.0).contains(share)));
         let bucket_failures: u64 = (0..series.len()).map(|b| series.failures(b)).sum();
         assert!(sum(&series.successes) + bucket_failures <= s.successes + failed);
         if s.finished_at < scenario.horizon && s.unfinished == 0 {
@@ -610,15 +663,22 @@ fn every_attempt_and_operation_is_accounted_for() {
                 s.budget_refusals,
                 "scenario {i}"
             );
+            assert_eq!(
+                sum(&series.breaker_refusals),
+                s.breaker_refusals,
+                "scenario {i}"
+            );
             let ended = sum(&series.operations_succeeded) + sum(&series.operations_failed);
             assert_eq!(ended, s.operations, "scenario {i}");
         }
         let pauses: u64 = report.pauses.iter().map(|h| h.taken).sum();
         if s.attempts_by_layer.len() == 1 {
+            // A retry the breaker refused took its pause first; a refused
+            // first try took none. Either way the operation ended there.
             assert_eq!(
                 pauses,
-                s.attempts_by_layer[0] - s.operations,
-                "a pause before every retry"
+                s.attempts_by_layer[0] + s.breaker_refusals - s.operations,
+                "a pause before every retry, scenario {i}"
             );
         }
     }

@@ -40,12 +40,13 @@
 //!   probability `lost_responses` after the action ran. During the outage
 //!   window every arriving request fails fast (connection error) or hangs.
 //! - **Client**: the [`Policy`] (attempts, shape, jitter, per-attempt timeout,
-//!   overall deadline), a retry [`budget`](crate::budget), `Retry-After`, an
+//!   overall deadline), a retry [`budget`](crate::budget), a circuit
+//!   [`breaker`](crate::breaker), `Retry-After`, an
 //!   idempotency key (without one, every execution after the first is a
 //!   duplicate), errors classified by [`classify`](crate::classify).
 //! - **Layers**: `layers` services in a chain; layer 0 is the user's client,
 //!   the last layer calls the server. Each layer retries with the same policy
-//!   and its own budget, unless `only_top_retries`. The deadline is the
+//!   and its own budget and breaker, unless `only_top_retries`. The deadline is the
 //!   user's and propagates down; per-attempt timeouts apply to the network
 //!   calls of the last layer.
 
@@ -55,6 +56,7 @@ mod world;
 
 pub use report::{LatencyHistogram, PauseHistogram, Report, Series, Summary};
 
+use crate::breaker::BreakerConfig;
 use crate::budget::BudgetConfig;
 use crate::policy::{Jitter, Policy, Shape};
 
@@ -167,6 +169,12 @@ pub struct Scenario {
     pub policy: Policy,
     /// The retry budget of every layer (each layer has its own instance).
     pub budget: BudgetConfig,
+    /// The circuit breaker of every layer (each layer has its own instance,
+    /// shared by all its clients). It is asked when an attempt is about to
+    /// be sent, after any pause: a refused attempt reaches nobody and ends
+    /// its (sub)operation as `breaker_open`. Outcomes of the attempts it
+    /// admitted feed it. Default: off.
+    pub breaker: BreakerConfig,
     /// Wait at least the server's Retry-After before retrying.
     pub honour_retry_after: bool,
     /// Send an idempotency key, so the server executes an operation once.
@@ -223,6 +231,7 @@ impl Default for Scenario {
                 ..Policy::default()
             },
             budget: BudgetConfig::default(),
+            breaker: BreakerConfig::default(),
             honour_retry_after: true,
             idempotency_key: true,
             shared_seed: false,
@@ -310,6 +319,7 @@ impl Scenario {
             lost_responses: probability(self.lost_responses, 0.0),
             policy,
             budget: self.budget.clone(),
+            breaker: self.breaker.sanitized(),
             honour_retry_after: self.honour_retry_after,
             idempotency_key: self.idempotency_key,
             shared_seed: self.shared_seed,
@@ -333,9 +343,9 @@ impl Scenario {
     /// A rough estimate of the server attempts a run makes, for refusing or
     /// scaling runs that would be too big before starting them. It assumes
     /// failures at the larger of `failure` and the share of the horizon spent
-    /// in an outage, no budget and no capacity limits; contention assumes each
-    /// client conflicts with a fair share of the others. The hard guarantee is
-    /// `work_limit`.
+    /// in an outage, no budget, no breaker and no capacity limits; contention
+    /// assumes each client conflicts with a fair share of the others. The
+    /// hard guarantee is `work_limit`.
     pub fn estimated_attempts(&self) -> f64 {
         let s = self.sanitized();
         let per_layer = |attempts: u32, failure: f64| {

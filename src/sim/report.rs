@@ -43,6 +43,10 @@ pub struct Summary {
     pub out_of_attempts: u64,
     /// Ended because the retry budget refused a retry.
     pub budget_exhausted: u64,
+    /// Ended because the circuit breaker refused an attempt, first try or
+    /// retry (a refused call one layer down is a failure its caller may
+    /// retry, as a refused retry is).
+    pub breaker_open: u64,
     /// Ended because the deadline left no time for another attempt.
     pub deadline_exceeded: u64,
     /// Still open when the run ended (hung forever, or the work limit hit).
@@ -79,6 +83,13 @@ pub struct Summary {
     pub unfinished_attempts: u64,
     /// Retries refused by a budget (every layer).
     pub budget_refusals: u64,
+    /// Attempts refused by a circuit breaker (every layer). A refused
+    /// attempt is no attempt: it is in neither `attempts_by_layer` nor the
+    /// server's calls. With one layer this equals `breaker_open`.
+    pub breaker_refusals: u64,
+    /// Times a breaker opened (every layer), counting re-openings after a
+    /// failed probe.
+    pub breaker_trips: u64,
     /// Times the server executed an operation's action.
     pub executions: u64,
     /// Executions beyond the first of the same operation (no idempotency key).
@@ -130,6 +141,13 @@ pub struct Series {
     pub failed_conflict: Vec<u64>,
     /// Retries refused by a budget.
     pub budget_refusals: Vec<u64>,
+    /// Attempts refused by a circuit breaker (every layer).
+    pub breaker_refusals: Vec<u64>,
+    /// Share of the bucket's time (0 to 1) during which the breaker of the
+    /// last layer, the one calling the server, was open (half-open not
+    /// included). In a bucket at 1 it sent nothing it breaks: with mode
+    /// `All` no attempt at all, with `RetriesOnly` no retry.
+    pub breaker_open: Vec<f64>,
     /// Operations that ended in success (goodput per bucket).
     pub operations_succeeded: Vec<u64>,
     /// Operations that ended in failure.
@@ -160,6 +178,8 @@ impl Series {
             failed_unknown: counts(),
             failed_conflict: counts(),
             budget_refusals: counts(),
+            breaker_refusals: counts(),
+            breaker_open: vec![0.0; buckets],
             operations_succeeded: counts(),
             operations_failed: counts(),
             in_flight: vec![0.0; buckets],
@@ -328,6 +348,7 @@ pub(crate) struct Recorder {
     pub retries: u64,
     pub successes: u64,
     pub budget_refusals: u64,
+    pub breaker_refusals: u64,
     pub latency: LatencyHistogram,
     pause_histograms: Vec<PauseHistogram>,
     pause_sums: Vec<f64>,
@@ -352,6 +373,7 @@ impl Recorder {
             retries: 0,
             successes: 0,
             budget_refusals: 0,
+            breaker_refusals: 0,
             latency: LatencyHistogram::new(),
             pause_histograms: (0..histograms)
                 .map(|retry| PauseHistogram {
@@ -416,6 +438,39 @@ impl Recorder {
         self.budget_refusals += 1;
         if let Some(i) = self.bucket(time) {
             self.series.budget_refusals[i] += 1;
+        }
+    }
+
+    pub fn breaker_refusal(&mut self, time: f64) {
+        self.breaker_refusals += 1;
+        if let Some(i) = self.bucket(time) {
+            self.series.breaker_refusals[i] += 1;
+        }
+    }
+
+    /// The last layer's breaker is open over `[start, end)`.
+    pub fn breaker_open(&mut self, start: f64, end: f64) {
+        let width = self.series.width;
+        let last = self.series.len() - 1;
+        let end = end.min(self.horizon);
+        let mut start = start.max(0.0);
+        let mut i = ((start / width) as usize).min(last);
+        while start < end {
+            let bucket_end = if i == last {
+                end
+            } else {
+                ((i + 1) as f64 * width).min(end)
+            };
+            // Rounding may put `start` at a bucket's very end; move on.
+            if bucket_end > start {
+                let share = &mut self.series.breaker_open[i];
+                *share = (*share + (bucket_end - start) / width).min(1.0);
+                start = bucket_end;
+            }
+            if i == last {
+                break;
+            }
+            i += 1;
         }
     }
 

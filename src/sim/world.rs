@@ -22,6 +22,7 @@ use super::report::{
     TIMEOUT, TRANSIENT, UNKNOWN,
 };
 use super::{OutageMode, Scenario, Spread, WorkloadKind};
+use crate::breaker::{Breaker, BreakerMode, Ticket};
 use crate::budget::Budget;
 use crate::classify::{self, Failure};
 use crate::policy::{Jitter, Plan, Policy};
@@ -39,6 +40,8 @@ enum End {
     OutOfAttempts,
     BudgetExhausted,
     DeadlineExceeded,
+    /// The layer's circuit breaker refused an attempt.
+    BreakerOpen,
 }
 
 #[derive(Debug, Clone)]
@@ -56,6 +59,10 @@ struct Frame {
     origin: f64,
     /// What the budget charged for the retry in flight (AWS refunds it).
     retry_cost: f64,
+    /// Breaker only: the timeout of the retry waiting for its `AttemptStart`.
+    next_timeout: f64,
+    /// Breaker only: what the breaker admitted the attempt in flight with.
+    ticket: Ticket,
     client: u64,
     unknown_retried: bool,
     waiting: bool,
@@ -85,6 +92,8 @@ pub(crate) struct World<'a> {
     s: &'a Scenario,
     policies: Vec<Policy>,
     budgets: Vec<Budget>,
+    /// One per layer; empty when the breaker is off.
+    breakers: Vec<Breaker>,
     queue: Queue,
     frames: Vec<Frame>,
     free_frames: Vec<u32>,
@@ -111,7 +120,7 @@ pub(crate) struct World<'a> {
     crowd_position: f64,
     last_start: f64,
     operations: u64,
-    ended: [u64; 5],
+    ended: [u64; 6],
     retried_operations: u64,
     attempts_by_layer: Vec<u64>,
     executions: u64,
@@ -200,6 +209,11 @@ impl<'a> World<'a> {
         Self {
             s,
             budgets: (0..layers).map(|_| Budget::new(&s.budget)).collect(),
+            breakers: if s.breaker.mode == BreakerMode::Off {
+                Vec::new()
+            } else {
+                (0..layers).map(|_| Breaker::new(&s.breaker)).collect()
+            },
             policies,
             queue: Queue::default(),
             frames: Vec::new(),
@@ -220,7 +234,7 @@ impl<'a> World<'a> {
             crowd_position: 0.0,
             last_start: 0.0,
             operations: 0,
-            ended: [0; 5],
+            ended: [0; 6],
             retried_operations: 0,
             attempts_by_layer: vec![0; layers as usize],
             executions: 0,
@@ -255,8 +269,12 @@ impl<'a> World<'a> {
             match event.kind() {
                 Kind::Arrival => self.arrival(now),
                 Kind::AttemptStart => {
-                    if self.frames[index as usize].token == event.token {
-                        self.begin_attempt(index, now, f64::INFINITY);
+                    let frame = &self.frames[index as usize];
+                    if frame.token == event.token {
+                        // Calls one layer down plan their own timeouts; a
+                        // retry held back for the breaker kept its own.
+                        let timeout = frame.next_timeout;
+                        self.begin_attempt(index, now, timeout);
                     }
                 }
                 Kind::ServerArrive => self.server_arrive(index, now),
@@ -401,6 +419,8 @@ impl<'a> World<'a> {
             created: now,
             origin,
             retry_cost: 0.0,
+            next_timeout: f64::INFINITY,
+            ticket: Ticket::ORDINARY,
             client,
             unknown_retried: false,
             waiting: false,
@@ -450,8 +470,11 @@ impl<'a> World<'a> {
     }
 
     /// Starts an attempt at `start` (now, or after a pause for calls that go
-    /// straight to the network).
+    /// straight to the network; never in the future with a breaker).
     fn begin_attempt(&mut self, frame: u32, start: f64, timeout: f64) {
+        if !self.breakers.is_empty() && !self.admit(frame, start) {
+            return;
+        }
         let f = &mut self.frames[frame as usize];
         f.attempts += 1;
         f.token = f.token.wrapping_add(1);
@@ -513,7 +536,40 @@ impl<'a> World<'a> {
         }
     }
 
+    /// Asks the layer's breaker to let the frame's next attempt go at `now`.
+    /// A refusal ends the (sub)operation at once; its caller one layer up
+    /// sees a failed call, as when a budget refuses.
+    fn admit(&mut self, frame: u32, now: f64) -> bool {
+        let f = &self.frames[frame as usize];
+        let first = f.attempts == 0;
+        match self.breakers[f.layer as usize].admit(now, first) {
+            Some(ticket) => {
+                self.frames[frame as usize].ticket = ticket;
+                true
+            }
+            None => {
+                self.rec.breaker_refusal(now);
+                self.finish(frame, now, End::BreakerOpen, TRANSIENT as u8);
+                false
+            }
+        }
+    }
+
+    /// Feeds the outcome of the frame's attempt to its layer's breaker.
+    fn breaker_outcome(&mut self, frame: u32, now: f64, success: bool) {
+        let f = &self.frames[frame as usize];
+        let layer = f.layer as usize;
+        let breaker = &mut self.breakers[layer];
+        if breaker.on_outcome(now, f.ticket, success) && layer + 1 == self.layers as usize {
+            let until = now + breaker.config().cool_down;
+            self.rec.breaker_open(now, until);
+        }
+    }
+
     fn attempt_succeeded(&mut self, frame: u32, now: f64) {
+        if !self.breakers.is_empty() {
+            self.breaker_outcome(frame, now, true);
+        }
         let (layer, cost) = {
             let f = &self.frames[frame as usize];
             (f.layer, f.retry_cost)
@@ -526,6 +582,9 @@ impl<'a> World<'a> {
     }
 
     fn attempt_failed(&mut self, frame: u32, now: f64, kind: u8, retry_after: f64) {
+        if !self.breakers.is_empty() {
+            self.breaker_outcome(frame, now, false);
+        }
         let layer = self.frames[frame as usize].layer as usize;
         self.budgets[layer].on_failure(now);
         if layer + 1 == self.layers as usize {
@@ -567,7 +626,13 @@ impl<'a> World<'a> {
             self.rec.pause(retry, pause);
         }
         let start = now + pause;
-        if self.contention || layer + 1 == self.layers as usize {
+        if !self.breakers.is_empty() {
+            // The breaker is asked when the retry is sent, after the pause
+            // (the budget was asked now, and keeps what it charged).
+            let f = &mut self.frames[frame as usize];
+            f.next_timeout = timeout;
+            self.queue.push(start, Kind::AttemptStart, frame, token);
+        } else if self.contention || layer + 1 == self.layers as usize {
             self.begin_attempt(frame, start, timeout);
         } else {
             self.queue.push(start, Kind::AttemptStart, frame, token);
@@ -600,7 +665,9 @@ impl<'a> World<'a> {
             // the last error, a 503 when the budget said no, a timeout when
             // the deadline ran out.
             End::NotRetryable | End::OutOfAttempts => self.attempt_failed(parent, now, kind, 0.0),
-            End::BudgetExhausted => self.attempt_failed(parent, now, TRANSIENT as u8, 0.0),
+            End::BudgetExhausted | End::BreakerOpen => {
+                self.attempt_failed(parent, now, TRANSIENT as u8, 0.0)
+            }
             End::DeadlineExceeded => self.attempt_failed(parent, now, TIMEOUT as u8, 0.0),
         }
     }
@@ -765,12 +832,14 @@ impl<'a> World<'a> {
         let s = self.s;
         let rec = self.rec;
         let failures = rec.failures;
-        let (first_tries, retries, successes, budget_refusals) = (
+        let (first_tries, retries, successes, budget_refusals, breaker_refusals) = (
             rec.first_tries,
             rec.retries,
             rec.successes,
             rec.budget_refusals,
+            rec.breaker_refusals,
         );
+        let breaker_trips = self.breakers.iter().map(Breaker::trips).sum();
         let outage = (s.outage_start, self.outage_end, s.outage_duration > 0.0);
         let workers = s.workers;
         let mean_service = s.service_time;
@@ -804,6 +873,7 @@ impl<'a> World<'a> {
             not_retryable: self.ended[End::NotRetryable as usize],
             out_of_attempts: self.ended[End::OutOfAttempts as usize],
             budget_exhausted: self.ended[End::BudgetExhausted as usize],
+            breaker_open: self.ended[End::BreakerOpen as usize],
             deadline_exceeded: self.ended[End::DeadlineExceeded as usize],
             unfinished: operations - ended,
             success_rate: if operations == 0 {
@@ -829,6 +899,8 @@ impl<'a> World<'a> {
             failed_conflict: failures[CONFLICT],
             unfinished_attempts: first_tries + retries - resolved,
             budget_refusals,
+            breaker_refusals,
+            breaker_trips,
             executions: self.executions,
             duplicates: self.duplicates,
             deduplicated: self.deduplicated,
