@@ -12,6 +12,7 @@
 //! missing keys take their defaults, bad values are clamped or replaced and
 //! reported as [`Notice`]s, unknown keys are reported and ignored.
 
+use crate::breaker::{BreakerConfig, BreakerMode};
 use crate::budget::{BudgetConfig, BudgetKind, RatioBasis};
 use crate::policy::{Jitter, Policy, Shape};
 use crate::sim::{OutageMode, Scenario, Spread, WorkloadKind};
@@ -107,6 +108,7 @@ pub const JITTERS: &[&str] = &["none", "full", "equal", "decorrelated", "proport
 pub const SWITCH: &[&str] = &["off", "on"];
 pub const BUDGETS: &[&str] = &["none", "ratio", "token-bucket", "aws-quota"];
 pub const BASES: &[&str] = &["successes", "requests"];
+pub const BREAKERS: &[&str] = &["off", "all", "retries"];
 pub const WORKLOADS: &[&str] = &["poisson", "crowd", "contention"];
 pub const SPREADS: &[&str] = &["constant", "exponential", "normal"];
 pub const OUTAGES: &[&str] = &["fail-fast", "hang"];
@@ -119,6 +121,9 @@ fn token_bucket(c: &Config) -> bool {
 }
 fn aws_quota(c: &Config) -> bool {
     c.budget_kind() == BudgetKind::AwsQuota
+}
+fn with_breaker(c: &Config) -> bool {
+    c.breaker_mode() != BreakerMode::Off
 }
 fn poisson(c: &Config) -> bool {
     c.workload() == WorkloadKind::Poisson
@@ -202,6 +207,18 @@ params! {
         "Tokens a retry takes after an error.";
     QuotaTimeoutCost: "q_tcost", "Timeout retry cost", "", Budget, number(0.0, 100.0, 1.0), 10, aws_quota,
         "Tokens a retry takes after a timeout.";
+    Breaker: "breaker", "Circuit breaker", "", Budget, Kind::Choice(BREAKERS), 0, always,
+        "Fails fast for a while once most recent attempts failed: breaking every attempt, or only retries.";
+    BreakerRatio: "cb_ratio", "Trip ratio", "", Budget, number(0.0, 1.0, 0.01), 0.5, with_breaker,
+        "The breaker opens when at least this share of the window's attempts failed (0.5 = half).";
+    BreakerWindow: "cb_window", "Breaker window", "s", Budget, number(0.1, 600.0, 0.1), 10, with_breaker,
+        "Length of the sliding window the failure ratio is counted over.";
+    BreakerMin: "cb_min", "Minimum attempts", "", Budget, integer(1.0, 10000.0), 20, with_breaker,
+        "Outcomes the window must hold before the breaker may open.";
+    BreakerCool: "cb_cool", "Cool-down", "s", Budget, number(0.0, 600.0, 0.1), 5, with_breaker,
+        "How long an open breaker refuses everything it breaks before letting probes through.";
+    BreakerProbes: "cb_probes", "Probes", "", Budget, integer(1.0, 100.0), 3, with_breaker,
+        "Attempts let through half-open: if all succeed it closes, one failure opens it again.";
 
     Workload: "workload", "Workload", "", Workload, Kind::Choice(WORKLOADS), 0, always,
         "Poisson arrivals; a crowd of clients that start together; or clients racing to update one row.";
@@ -467,6 +484,11 @@ impl Config {
         ][self.get(P::Budget) as usize]
     }
 
+    pub fn breaker_mode(&self) -> BreakerMode {
+        [BreakerMode::Off, BreakerMode::All, BreakerMode::RetriesOnly]
+            [self.get(P::Breaker) as usize]
+    }
+
     pub fn workload(&self) -> WorkloadKind {
         [
             WorkloadKind::Poisson,
@@ -490,6 +512,14 @@ impl Config {
             retry_cost: self.get(P::QuotaCost),
             timeout_cost: self.get(P::QuotaTimeoutCost),
             ..BudgetConfig::default()
+        };
+        let breaker = BreakerConfig {
+            mode: self.breaker_mode(),
+            failure_ratio: self.get(P::BreakerRatio),
+            window: self.get(P::BreakerWindow),
+            min_requests: self.count(P::BreakerMin),
+            cool_down: self.get(P::BreakerCool),
+            probes: self.count(P::BreakerProbes),
         };
         Scenario {
             seed: self.seed(),
@@ -524,6 +554,7 @@ impl Config {
             lost_responses: self.get(P::Lost),
             policy: self.policy(),
             budget,
+            breaker,
             honour_retry_after: self.switch(P::HonourRetryAfter),
             idempotency_key: self.switch(P::IdempotencyKey),
             shared_seed: self.switch(P::SharedSeed),
@@ -830,6 +861,43 @@ mod tests {
         let (mut config, _) = Config::from_link("v=1&compare=on&B.jitter=none");
         config.set(P::Compare, 0.0);
         assert_eq!(config.to_link(), "v=1");
+    }
+
+    #[test]
+    fn breaker_knobs_map_to_the_scenario_and_apply_only_when_on() {
+        let (config, notices) = Config::from_link(
+            "v=1&breaker=retries&cb_ratio=0.3&cb_window=20&cb_min=7&cb_cool=2.5&cb_probes=1",
+        );
+        assert_eq!(notices, []);
+        let breaker = config.scenario().breaker;
+        assert_eq!(
+            breaker,
+            BreakerConfig {
+                mode: BreakerMode::RetriesOnly,
+                failure_ratio: 0.3,
+                window: 20.0,
+                min_requests: 7,
+                cool_down: 2.5,
+                probes: 1,
+            }
+        );
+        let applies = |config: &Config, p: P| (p.param().applies)(config);
+        assert!(applies(&config, P::BreakerCool));
+        let off = Config::default();
+        assert_eq!(off.scenario().breaker, BreakerConfig::default());
+        for p in [
+            P::BreakerRatio,
+            P::BreakerWindow,
+            P::BreakerMin,
+            P::BreakerCool,
+            P::BreakerProbes,
+        ] {
+            assert!(
+                !applies(&off, p),
+                "{} applies with the breaker off",
+                p.param().key
+            );
+        }
     }
 
     #[test]
