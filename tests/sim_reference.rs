@@ -646,7 +646,12 @@ fn every_attempt_and_operation_is_accounted_for() {
         assert!(sum(&series.retries) <= s.retries);
         assert!(sum(&series.budget_refusals) <= s.budget_refusals);
         assert!(sum(&series.breaker_refusals) <= s.breaker_refusals);
-        assert!(series.breaker_open.iter().all(|share| (0.0..=1.0).contains(share)));
+        assert!(
+            series
+                .breaker_open
+                .iter()
+                .all(|share| (0.0..=1.0).contains(share))
+        );
         let bucket_failures: u64 = (0..series.len()).map(|b| series.failures(b)).sum();
         assert!(sum(&series.successes) + bucket_failures <= s.successes + failed);
         if s.finished_at < scenario.horizon && s.unfinished == 0 {
