@@ -9,6 +9,7 @@ use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::policy::PauseBounds;
 use crate::sim::{LatencyHistogram, PauseHistogram, Report, Scenario, WorkloadKind};
@@ -263,6 +264,7 @@ where
         "pause before the retry (s)",
         "pauses of that retry (%)",
     )?;
+    let mut entries = Vec::new();
     for (i, (r, histogram, bounds)) in shown.iter().enumerate() {
         let run = &runs[*r];
         let colour = if compare {
@@ -284,17 +286,27 @@ where
             colour.stroke_width(theme.px(1.5)),
             dashed,
             theme,
-        )?
-        .label(format!(
-            "{}retry {}: {:.3}-{:.3} s, mean {:.3} (drawn {:.3})",
-            run.prefix(),
-            histogram.retry + 1,
-            bounds.min,
-            bounds.max,
-            bounds.mean,
-            histogram.mean
-        ))
-        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
+        )?;
+        // In compare mode one legend line per policy keeps the legend short.
+        if !compare {
+            entries.push(Entry::area(
+                format!(
+                    "retry {}: {:.3}-{:.3} s, mean {:.3} (drawn {:.3})",
+                    histogram.retry + 1,
+                    bounds.min,
+                    bounds.max,
+                    bounds.mean,
+                    histogram.mean
+                ),
+                colour,
+            ));
+        } else if i == 0 || shown[i - 1].0 != *r {
+            entries.push(Entry::line(
+                format!("{}pauses of each retry; range and mean above", run.prefix()),
+                colour,
+                dashed,
+            ));
+        }
         let y = highest_bar * 1.05 + row * (rows - i as f64);
         let tick = row * 0.3;
         let line = colour.stroke_width(theme.px(2.0));
@@ -309,7 +321,7 @@ where
             colour.filled(),
         )))?;
     }
-    legend(&mut chart, theme)
+    legend(&chart, &entries, Corner::TopRight, theme)
 }
 
 /// Load over time: first tries and retries stacked, the server's capacity
@@ -385,24 +397,21 @@ where
         points.push((horizon, 0.0));
         points
     };
+    let mut entries = Vec::new();
     if runs.len() == 1 {
         let run = &runs[0];
         let first = theme.colour(0);
         let retry = theme.colour(1);
-        chart
-            .draw_series(std::iter::once(Polygon::new(
-                closed(stepped(&|i| load(run, i))),
-                retry.mix(0.75),
-            )))?
-            .label("retries")
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], retry.filled()));
-        chart
-            .draw_series(std::iter::once(Polygon::new(
-                closed(stepped(&|i| rate(series.first_tries[i]))),
-                first.mix(0.75),
-            )))?
-            .label("first tries")
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], first.filled()));
+        chart.draw_series(std::iter::once(Polygon::new(
+            closed(stepped(&|i| load(run, i))),
+            retry.mix(0.75),
+        )))?;
+        entries.push(Entry::area("retries", retry));
+        chart.draw_series(std::iter::once(Polygon::new(
+            closed(stepped(&|i| rate(series.first_tries[i]))),
+            first.mix(0.75),
+        )))?;
+        entries.push(Entry::area("first tries", first));
     } else {
         for (r, run) in runs.iter().enumerate() {
             let colour = run_colour(theme, r);
@@ -412,9 +421,12 @@ where
                 colour.stroke_width(theme.px(2.0)),
                 run.dashed(r),
                 theme,
-            )?
-            .label(format!("{}load (first tries + retries)", run.prefix()))
-            .legend(move |(x, y)| Rectangle::new([(x, y - 2), (x + 12, y + 2)], colour.filled()));
+            )?;
+            entries.push(Entry::line(
+                format!("{}load (first tries + retries)", run.prefix()),
+                colour,
+                run.dashed(r),
+            ));
         }
     }
 
@@ -426,15 +438,11 @@ where
                 [(left(i), c), (left(i + 1), c)]
             })
             .collect();
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                points,
-                green.stroke_width(theme.px(2.0)),
-            )))?
-            .label("server capacity")
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 12, y)], green.stroke_width(2))
-            });
+        chart.draw_series(std::iter::once(PathElement::new(
+            points,
+            green.stroke_width(theme.px(2.0)),
+        )))?;
+        entries.push(Entry::line("server capacity", green, false));
     }
     for (r, run) in runs.iter().enumerate() {
         let goodput = theme.foreground;
@@ -452,11 +460,14 @@ where
             goodput.stroke_width(theme.px(if r == 0 { 2.0 } else { 1.5 })),
             run.dashed(r),
             theme,
-        )?
-        .label(format!("{}goodput (operations succeeded)", run.prefix()))
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], goodput.stroke_width(2)));
+        )?;
+        entries.push(Entry::line(
+            format!("{}goodput (operations succeeded)", run.prefix()),
+            goodput,
+            run.dashed(r),
+        ));
     }
-    legend(&mut chart, theme)
+    legend(&chart, &entries, Corner::TopRight, theme)
 }
 
 /// The distribution of operation latency as a cumulative curve, with the
@@ -486,6 +497,7 @@ where
         "operation latency (s)",
         "operations finished within (%)",
     )?;
+    let mut entries = Vec::new();
     for (r, run) in runs.iter().enumerate() {
         let latency = &run.report.latency;
         if latency.total == 0 {
@@ -508,43 +520,37 @@ where
             colour.stroke_width(theme.px(2.0)),
             run.dashed(r),
             theme,
-        )?
-        .label(format!("{}share of operations finished", run.prefix()))
-        .legend(move |(x, y)| Rectangle::new([(x, y - 2), (x + 12, y + 2)], colour.filled()));
+        )?;
+        entries.push(Entry::line(
+            format!("{}share of operations finished", run.prefix()),
+            colour,
+            run.dashed(r),
+        ));
         for (name, q, index) in [("p50", 0.5, 5), ("p99", 0.99, 3)] {
             let x = latency.quantile(q);
             let marker = theme.colour(index);
-            chart
-                .draw_series(std::iter::once(Circle::new(
-                    (x, 100.0 * q),
-                    theme.px(5.0),
-                    marker.filled(),
-                )))?
-                .label(format!("{}{name} {x:.3} s", run.prefix()))
-                .legend(move |(x, y)| Circle::new((x + 6, y), 4, marker.filled()));
+            chart.draw_series(std::iter::once(Circle::new(
+                (x, 100.0 * q),
+                theme.px(5.0),
+                marker.filled(),
+            )))?;
+            entries.push(Entry::dot(
+                format!("{}{name} {x:.3} s", run.prefix()),
+                marker,
+            ));
         }
     }
     let mut deadlines: Vec<f64> = runs.iter().filter_map(|run| run.deadline).collect();
     deadlines.dedup();
     for deadline in deadlines {
         let red = theme.colour(4);
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(deadline, 0.0), (deadline, 100.0)],
-                red.stroke_width(theme.px(2.0)),
-            )))?
-            .label(format!("deadline {deadline} s"))
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], red.stroke_width(2)));
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(deadline, 0.0), (deadline, 100.0)],
+            red.stroke_width(theme.px(2.0)),
+        )))?;
+        entries.push(Entry::line(format!("deadline {deadline} s"), red, false));
     }
-    let mut labels = chart.configure_series_labels();
-    labels
-        .position(SeriesLabelPosition::LowerRight)
-        .margin(theme.px(8.0))
-        .label_font(theme.font(12.0))
-        .background_style(theme.background.mix(0.85))
-        .border_style(theme.grid)
-        .draw()?;
-    Ok(())
+    legend(&chart, &entries, Corner::BottomRight, theme)
 }
 
 /// One curve of a sweep chart.
@@ -589,6 +595,7 @@ where
             "failure rate (%)",
             label,
         )?;
+        let mut entries = Vec::new();
         for curve in curves {
             let colour = theme.colour(curve.colour);
             let line: Vec<(f64, f64)> = curve
@@ -606,9 +613,8 @@ where
                 colour.stroke_width(theme.px(2.0)),
                 curve.dashed,
                 theme,
-            )?
-            .label(curve.name.to_string())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 2), (x + 12, y + 2)], colour.filled()));
+            )?;
+            entries.push(Entry::line(curve.name, colour, curve.dashed));
         }
         let done = curves.iter().map(|c| c.points.len()).min().unwrap_or(0);
         if done < points {
@@ -618,35 +624,135 @@ where
                 theme.font(12.0),
             )))?;
         }
-        if curves.len() > 1 || !curves.iter().all(|c| c.name.is_empty()) {
-            let mut labels = chart.configure_series_labels();
-            labels
-                .position(SeriesLabelPosition::UpperLeft)
-                .margin(theme.px(8.0))
-                .label_font(theme.font(12.0))
-                .background_style(theme.background.mix(0.85))
-                .border_style(theme.grid)
-                .draw()?;
+        if curves.iter().any(|c| !c.name.is_empty()) {
+            legend(&chart, &entries, Corner::BottomLeft, theme)?;
         }
     }
     Ok(())
 }
 
-fn legend<'a, DB: DrawingBackend + 'a>(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+/// What a legend line shows before its text.
+#[derive(Debug, Clone, Copy)]
+enum Sample {
+    Area,
+    Line { dashed: bool },
+    Dot,
+}
+
+/// One line of a legend.
+#[derive(Debug, Clone)]
+struct Entry {
+    text: String,
+    colour: RGBColor,
+    sample: Sample,
+}
+
+impl Entry {
+    fn area(text: impl Into<String>, colour: RGBColor) -> Self {
+        let text = text.into();
+        Self {
+            text,
+            colour,
+            sample: Sample::Area,
+        }
+    }
+    fn line(text: impl Into<String>, colour: RGBColor, dashed: bool) -> Self {
+        let text = text.into();
+        Self {
+            text,
+            colour,
+            sample: Sample::Line { dashed },
+        }
+    }
+    fn dot(text: impl Into<String>, colour: RGBColor) -> Self {
+        let text = text.into();
+        Self {
+            text,
+            colour,
+            sample: Sample::Dot,
+        }
+    }
+}
+
+/// Where a legend sits in the plotting area.
+#[derive(Debug, Clone, Copy)]
+enum Corner {
+    TopRight,
+    BottomRight,
+    BottomLeft,
+}
+
+/// Draws a legend box. Text is sized through the backend (plotters' own
+/// series labels size it through the font, which on the web means a
+/// forced page layout per line), and B's samples are dashed like B's lines.
+fn legend<DB: DrawingBackend>(
+    chart: &Chart<'_, DB>,
+    entries: &[Entry],
+    corner: Corner,
     theme: &Theme,
 ) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .margin(theme.px(8.0))
-        .label_font(theme.font(12.0))
-        .background_style(theme.background.mix(0.85))
-        .border_style(theme.grid)
-        .draw()?;
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let area = chart.plotting_area().strip_coord_spec();
+    let (width, height) = area.dim_in_pixel();
+    let font = theme.font(12.0);
+    let px = |css: f64| theme.px(css) as i32;
+    let (line, sample, pad, margin) = (px(17.0), px(22.0), px(6.0), px(8.0));
+    let mut text_width = 0;
+    for entry in entries {
+        text_width = text_width.max(area.estimate_text_size(&entry.text, &font)?.0 as i32);
+    }
+    let box_width = 3 * pad + sample + text_width;
+    let box_height = 2 * pad + line * entries.len() as i32;
+    let (left, top) = match corner {
+        Corner::TopRight => (width as i32 - margin - box_width, margin),
+        Corner::BottomRight => (
+            width as i32 - margin - box_width,
+            height as i32 - margin - box_height,
+        ),
+        Corner::BottomLeft => (margin, height as i32 - margin - box_height),
+    };
+    let corners = [(left, top), (left + box_width, top + box_height)];
+    area.draw(&Rectangle::new(
+        corners,
+        theme.background.mix(0.85).filled(),
+    ))?;
+    area.draw(&Rectangle::new(corners, theme.grid.stroke_width(1)))?;
+    let text_style = font.pos(Pos::new(HPos::Left, VPos::Center));
+    for (i, entry) in entries.iter().enumerate() {
+        let y = top + pad + line * i as i32 + line / 2;
+        let x = left + pad;
+        let stroke = entry.colour.stroke_width(theme.px(2.0));
+        match entry.sample {
+            Sample::Area => area.draw(&Rectangle::new(
+                [(x, y - line / 4), (x + sample, y + line / 4)],
+                entry.colour.filled(),
+            ))?,
+            Sample::Line { dashed: false } => {
+                area.draw(&PathElement::new(vec![(x, y), (x + sample, y)], stroke))?
+            }
+            Sample::Line { dashed: true } => area.draw(&DashedPathElement::new(
+                vec![(x, y), (x + sample, y)],
+                theme.px(6.0),
+                theme.px(4.0),
+                stroke,
+            ))?,
+            Sample::Dot => area.draw(&Circle::new(
+                (x + sample / 2, y),
+                theme.px(4.0),
+                entry.colour.filled(),
+            ))?,
+        }
+        area.draw(&Text::new(
+            entry.text.clone(),
+            (x + sample + pad, y),
+            text_style.clone(),
+        ))?;
+    }
     Ok(())
 }
 

@@ -10,6 +10,9 @@
 use std::cell::RefCell;
 
 use plotters::prelude::*;
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+};
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -787,10 +790,99 @@ fn theme() -> Theme {
 }
 
 /// Sizes a canvas to its box in device pixels, then draws on it.
+/// The canvas backend with text measured by the canvas itself.
+///
+/// plotters' web font code sizes text by adding a span to the page and
+/// reading its `offsetHeight`: a forced layout of the whole page per label.
+/// `measureText` asks the canvas instead.
+struct Measured {
+    canvas: CanvasBackend,
+    context: web_sys::CanvasRenderingContext2d,
+}
+
+type Drawn<T> = Result<T, DrawingErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>>;
+
+impl DrawingBackend for Measured {
+    type ErrorType = <CanvasBackend as DrawingBackend>::ErrorType;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.canvas.get_size()
+    }
+    fn ensure_prepared(&mut self) -> Drawn<()> {
+        self.canvas.ensure_prepared()
+    }
+    fn present(&mut self) -> Drawn<()> {
+        self.canvas.present()
+    }
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Drawn<()> {
+        self.canvas.draw_pixel(point, color)
+    }
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Drawn<()> {
+        self.canvas.draw_line(from, to, style)
+    }
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Drawn<()> {
+        self.canvas.draw_rect(upper_left, bottom_right, style, fill)
+    }
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Drawn<()> {
+        self.canvas.draw_path(path, style)
+    }
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Drawn<()> {
+        self.canvas.draw_circle(center, radius, style, fill)
+    }
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Drawn<()> {
+        self.canvas.fill_polygon(vert, style)
+    }
+    fn draw_text<T: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &T,
+        pos: BackendCoord,
+    ) -> Drawn<()> {
+        self.canvas.draw_text(text, style, pos)
+    }
+    fn estimate_text_size<T: BackendTextStyle>(&self, text: &str, style: &T) -> Drawn<(u32, u32)> {
+        // The same font string the canvas backend draws with.
+        self.context.set_font(&format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            style.size(),
+            style.family().as_str()
+        ));
+        let width = self.context.measure_text(text).map_or(0.0, |m| m.width());
+        // A line box is about 1.2 font sizes, as the span measure gave.
+        Ok((width.ceil() as u32, (style.size() * 1.2).ceil() as u32))
+    }
+}
+
 fn draw(
     document: &Document,
     id: &str,
-    paint: impl Fn(&DrawingArea<CanvasBackend, plotters::coord::Shift>) -> chart::DrawResult,
+    paint: impl Fn(&DrawingArea<Measured, plotters::coord::Shift>) -> chart::DrawResult,
 ) {
     let Some(canvas) = document
         .get_element_by_id(id)
@@ -807,10 +899,18 @@ fn draw(
         canvas.set_width(width);
         canvas.set_height(height);
     }
-    let Some(backend) = CanvasBackend::with_canvas_object(canvas) else {
+    let Some(context) = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+    else {
         return;
     };
-    let area = backend.into_drawing_area();
+    let Some(canvas) = CanvasBackend::with_canvas_object(canvas) else {
+        return;
+    };
+    let area = Measured { canvas, context }.into_drawing_area();
     if let Err(error) = paint(&area).and_then(|()| area.present().map_err(Into::into)) {
         web_sys::console::error_1(&JsValue::from_str(&format!("drawing {id}: {error}")));
     }
