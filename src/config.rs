@@ -44,7 +44,7 @@ impl Group {
     pub fn title(self) -> &'static str {
         match self {
             Group::Policy => "Policy",
-            Group::Budget => "Retry budget",
+            Group::Budget => "Retry budget & breaker",
             Group::Workload => "Workload",
             Group::Server => "Server & faults",
             Group::Layers => "Layers",
@@ -106,6 +106,7 @@ macro_rules! params {
 pub const SHAPES: &[&str] = &["constant", "linear", "exponential"];
 pub const JITTERS: &[&str] = &["none", "full", "equal", "decorrelated", "proportional"];
 pub const SWITCH: &[&str] = &["off", "on"];
+pub const SWEEPS: &[&str] = &["policies", "classic"];
 pub const BUDGETS: &[&str] = &["none", "ratio", "token-bucket", "aws-quota"];
 pub const BASES: &[&str] = &["successes", "requests"];
 pub const BREAKERS: &[&str] = &["off", "all", "retries"];
@@ -238,6 +239,8 @@ params! {
         "Clients start uniformly over this window; 0 means all at once.";
     Horizon: "horizon", "Horizon", "s", Workload, number(1.0, 3600.0, 1.0), 60, always,
         "Time shown on the charts; arrivals stop here and the run drains.";
+    Sweep: "sweep", "Sweep compares", "", Workload, Kind::Choice(SWEEPS), 0, always,
+        "What the sweep chart draws: this page's policies, or the four classic strategies in this world.";
     Buckets: "buckets", "Time buckets", "", Workload, integer(10.0, 2000.0), 240, always,
         "Resolution of the load chart.";
 
@@ -412,6 +415,11 @@ impl Config {
 
     pub fn comparing(&self) -> bool {
         self.get(P::Compare) == 1.0
+    }
+
+    /// Whether the sweep draws the four classic strategies.
+    pub fn classic_sweep(&self) -> bool {
+        self.get(P::Sweep) == 1.0
     }
 
     /// Policy B's value of parameter `index` (A's where B does not differ).
@@ -746,11 +754,12 @@ mod tests {
         // Moving any one parameter away from its default must change the
         // scenario; a parameter that does not is a knob connected to nothing.
         let base = Config::default().scenario();
-        // `compare` adds a second run instead of changing the first.
+        // `compare` adds a second run and `sweep` picks the sweep's curves:
+        // neither changes the first run.
         for (index, param) in PARAMS
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.key != "compare")
+            .filter(|(_, p)| !matches!(p.key, "compare" | "sweep"))
         {
             let mut config = Config::default();
             let other = match param.kind {

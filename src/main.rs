@@ -5,6 +5,7 @@
 //! ```text
 //! retry-playground 'v=1&attempts=4&jitter=none&outage_for=10'
 //! retry-playground --csv 'v=1&...'   # the per-bucket series
+//! retry-playground --sweep 'v=1&...' # success and load at failure rates 0-100 %
 //! retry-playground --params          # the parameter table
 //! ```
 
@@ -14,6 +15,7 @@ use retry_playground::report;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let csv = args.iter().any(|a| a == "--csv");
+    let sweep = args.iter().any(|a| a == "--sweep");
     let link = args
         .iter()
         .find(|a| !a.starts_with("--"))
@@ -24,7 +26,7 @@ fn main() {
         print_params();
     } else if let Some(unknown) = args
         .iter()
-        .find(|a| a.starts_with("--") && !matches!(a.as_str(), "--csv"))
+        .find(|a| a.starts_with("--") && !matches!(a.as_str(), "--csv" | "--sweep"))
     {
         eprintln!("unknown option {unknown}\n{USAGE}");
         std::process::exit(2);
@@ -35,7 +37,9 @@ fn main() {
         for notice in &notices {
             eprintln!("{}: {}", notice.key, notice.message);
         }
-        if csv {
+        if sweep {
+            emit(&retry_playground::sweep::to_csv(&config));
+        } else if csv {
             emit(&report::series_csv(&report::run(&config)));
         } else {
             emit(&(report::json_for(&config) + "\n"));
@@ -43,10 +47,11 @@ fn main() {
     }
 }
 
-const USAGE: &str = "usage: retry-playground [--csv] [LINK] | --params\n\
+const USAGE: &str = "usage: retry-playground [--csv | --sweep] [LINK] | --params\n\
     Runs the configuration in LINK (a share link or its query string) and prints\n\
     the report as JSON ({\"a\":..,\"b\":..} in compare mode), or with --csv\n\
-    policy A's per-bucket series. Missing keys take\n\
+    policy A's per-bucket series, or with --sweep the sweep chart's curves.\n\
+    Missing keys take\n\
     their defaults; bad values are fixed and reported on stderr.\n";
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error worth a panic.

@@ -97,6 +97,16 @@ pub static PRESETS: &[Preset] = &[
 &hop_mean=0.01",
     },
     Preset {
+        key: "classic",
+        title: "Token bucket or circuit breaker? Success against load",
+        lesson: "The sweep chart at the bottom reruns this world at failure rates from 0 to 100 % for four \
+                 strategies: no retries, 3 retries, 3 retries under a gRPC token bucket, and 3 retries behind a \
+                 breaker that breaks only retries. Retries buy success while failures are rare; when the \
+                 dependency is down, plain retries quadruple the load while the bucket and the breaker stay near \
+                 one call per operation.",
+        link: "v=1&timeout=0&rate=200&horizon=20&sweep=classic&buckets=80&workers=0",
+    },
+    Preset {
         key: "aws-sdk",
         title: "What production defaults do: AWS SDK standard mode",
         lesson: "3 attempts, full jitter from 100 ms up to 20 s, and a shared retry quota of 500 tokens (5 per \

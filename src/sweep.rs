@@ -40,10 +40,64 @@ pub fn point(config: &Config, index: usize, points: usize) -> Point {
     }
 }
 
+/// The curves of the sweep chart: the page's policy A (and B when
+/// comparing), or the four classic strategies of the token-bucket versus
+/// circuit-breaker debate, each in A's world: no retries; 3 retries; 3
+/// retries under a gRPC token bucket; 3 retries behind a breaker that
+/// breaks only retries. Each comes with its colour index and dash.
+pub fn curves(config: &Config) -> Vec<(&'static str, Config, usize, bool)> {
+    if !config.classic_sweep() {
+        let mut curves = vec![(
+            if config.comparing() { "A" } else { "" },
+            config.clone(),
+            0,
+            false,
+        )];
+        if config.comparing() {
+            curves.push(("B", config.policy_b_config(), 4, true));
+        }
+        return curves;
+    }
+    let strategy = |attempts: f64, budget: f64, breaker: f64| {
+        let mut c = config.clone();
+        c.set(P::Compare, 0.0);
+        c.set(P::Attempts, attempts);
+        c.set(P::Budget, budget);
+        c.set(P::Breaker, breaker);
+        c
+    };
+    vec![
+        ("no retries", strategy(1.0, 0.0, 0.0), 7, false),
+        ("3 retries", strategy(4.0, 0.0, 0.0), 4, false),
+        ("3 retries + token bucket", strategy(4.0, 2.0, 0.0), 0, true),
+        (
+            "3 retries + breaker on retries",
+            strategy(4.0, 0.0, 2.0),
+            2,
+            true,
+        ),
+    ]
+}
+
 /// The whole sweep at once (the page computes it point by point between
 /// frames instead, so dragging never waits for it).
 pub fn sweep(config: &Config, points: usize) -> Vec<Point> {
     (0..points).map(|i| point(config, i, points)).collect()
+}
+
+/// Every curve of the sweep chart as CSV: one row per curve and point.
+pub fn to_csv(config: &Config) -> String {
+    let mut out = String::from("curve,failure,success,calls_per_operation\n");
+    for (name, config, _, _) in curves(config) {
+        let name = if name.is_empty() { "A" } else { name };
+        for point in sweep(&config, POINTS) {
+            out += &format!(
+                "{name},{},{},{}\n",
+                point.failure, point.success, point.load
+            );
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -84,6 +138,44 @@ mod tests {
                 point.load
             );
         }
+    }
+
+    #[test]
+    fn classic_strategies_order_as_the_debate_says() {
+        let (config, _) =
+            Config::from_link("v=1&sweep=classic&timeout=0&rate=500&horizon=20&workers=0");
+        let curves = curves(&config);
+        let names: Vec<&str> = curves.iter().map(|c| c.0).collect();
+        assert_eq!(
+            names,
+            [
+                "no retries",
+                "3 retries",
+                "3 retries + token bucket",
+                "3 retries + breaker on retries"
+            ]
+        );
+        // At f = 0.1 and 0.5 (points 2 and 10 of 21), and at f = 1.
+        let at = |curve: usize, index: usize| point(&curves[curve].1, index, POINTS);
+        for index in [2, 10, 20] {
+            let none = at(0, index);
+            let retries = at(1, index);
+            let bucket = at(2, index);
+            let breaker = at(3, index);
+            // No retries: exactly one call each, success 1 - f up to sampling.
+            assert_eq!(none.load, 1.0);
+            // Retries buy success and cost load; the throttles cost less.
+            assert!(
+                retries.load >= bucket.load && retries.load >= breaker.load,
+                "f index {index}"
+            );
+            assert!(retries.success >= none.success);
+        }
+        // When the dependency is down, 3 retries quadruple the load while
+        // the bucket and the breaker stay close to one call per operation.
+        assert_eq!(at(1, 20).load, 4.0);
+        assert!(at(2, 20).load < 1.05, "token bucket {}", at(2, 20).load);
+        assert!(at(3, 20).load < 1.05, "breaker {}", at(3, 20).load);
     }
 
     #[test]

@@ -661,15 +661,7 @@ fn render() {
 
 /// Starts the sweep of the current state, cutting short any older one.
 fn start_sweep(config: &Config) {
-    let mut curves = vec![(
-        if config.comparing() { "A" } else { "" },
-        config.clone(),
-        0,
-        false,
-    )];
-    if config.comparing() {
-        curves.push(("B", config.policy_b_config(), 4, true));
-    }
+    let curves = sweep::curves(config);
     let points = vec![Vec::with_capacity(sweep::POINTS); curves.len()];
     with_app(|app| {
         app.sweep = Some(SweepJob {

@@ -161,6 +161,20 @@ test('the layers view counts 27 calls at the bottom, and 3 with one owner of ret
   await page.context().close();
 });
 
+test('the classic preset sweeps four strategies', async () => {
+  const page = await open(browser, base);
+  const index = await page.$$eval('#preset option', (all) => all.findIndex((o) => o.textContent.startsWith('Token bucket or circuit breaker')));
+  await page.selectOption('#preset', String(index));
+  await settled(page);
+  await swept(page);
+  // no retries (grey), 3 retries (vermillion), token bucket (blue), breaker (green)
+  for (const colour of [[150, 150, 150], [213, 94, 0], [0, 114, 178], [0, 158, 115]]) {
+    assert.ok(await pixelsNear(page, 'chart-sweep', colour, 16) > 60, `no curve in ${colour}`);
+  }
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('the Copy link button copies the address that reproduces the page', async () => {
   const page = await open(browser, base);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
