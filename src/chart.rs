@@ -620,7 +620,7 @@ where
         if done < points {
             chart.draw_series(std::iter::once(Text::new(
                 format!("computing {done} of {points} points"),
-                (4.0, top * 0.06),
+                (45.0, top * 0.97),
                 theme.font(12.0),
             )))?;
         }
