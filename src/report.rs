@@ -56,18 +56,20 @@ pub fn to_json(report: &Report) -> String {
 pub fn series_csv(report: &Report) -> String {
     let series = &report.series;
     let mut out = String::from(
-        "start_s,first_tries,retries,successes,failures,budget_refusals,\
-         operations_succeeded,operations_failed,in_flight,queue,capacity_per_s\n",
+        "start_s,first_tries,retries,successes,failures,budget_refusals,breaker_refusals,\
+         breaker_open_share,operations_succeeded,operations_failed,in_flight,queue,capacity_per_s\n",
     );
     for i in 0..series.len() {
         out += &format!(
-            "{},{},{},{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
             i as f64 * series.width,
             series.first_tries[i],
             series.retries[i],
             series.successes[i],
             series.failures(i),
             series.budget_refusals[i],
+            series.breaker_refusals[i],
+            series.breaker_open[i],
             series.operations_succeeded[i],
             series.operations_failed[i],
             series.in_flight[i],
