@@ -790,6 +790,16 @@ mod tests {
         out
     }
 
+    /// One run, outside compare mode.
+    fn single<'a>(report: &'a Report, bounds: &'a [PauseBounds], deadline: Option<f64>) -> Run<'a> {
+        Run {
+            name: "",
+            report,
+            bounds,
+            deadline,
+        }
+    }
+
     fn hex(colour: RGBColor) -> String {
         format!("#{:02X}{:02X}{:02X}", colour.0, colour.1, colour.2)
     }
@@ -821,12 +831,7 @@ mod tests {
         let scenario = scenario();
         let report = run(&scenario);
         let bounds: Vec<PauseBounds> = (0..3).map(|r| scenario.policy.pause_bounds(r)).collect();
-        let runs = [Run {
-            name: "",
-            report: &report,
-            bounds: &bounds,
-            deadline: None,
-        }];
+        let runs = [single(&report, &bounds, None)];
         let out = svg(|area| draw_pauses(area, &runs, &Theme::light(1.0)));
         assert!(
             out.contains("retry 3: 0.000-0.400 s, mean 0.200"),
@@ -846,12 +851,7 @@ mod tests {
     fn load_chart_stacks_tries_and_shades_the_outage() {
         let scenario = scenario();
         let report = run(&scenario);
-        let runs = [Run {
-            name: "",
-            report: &report,
-            bounds: &[],
-            deadline: None,
-        }];
+        let runs = [single(&report, &[], None)];
         let out = svg(|area| draw_load(area, &runs, &scenario, &Theme::light(1.0)));
         for label in [
             "first tries",
@@ -874,12 +874,7 @@ mod tests {
             ..scenario()
         };
         let report = run(&scenario);
-        let runs = [Run {
-            name: "",
-            report: &report,
-            bounds: &[],
-            deadline: Some(1.5),
-        }];
+        let runs = [single(&report, &[], Some(1.5))];
         let out = svg(|area| draw_latency(area, &runs, &Theme::dark(2.0)));
         for label in ["p50", "p99", "deadline 1.5 s"] {
             assert!(out.contains(label), "{label} missing");
@@ -893,12 +888,7 @@ mod tests {
             ..scenario()
         };
         let report = run(&scenario);
-        let runs = [Run {
-            name: "",
-            report: &report,
-            bounds: &[],
-            deadline: None,
-        }];
+        let runs = [single(&report, &[], None)];
         let out = svg(|area| draw_pauses(area, &runs, &Theme::light(1.0)));
         assert!(out.contains("No retry happened"));
     }
