@@ -757,7 +757,7 @@ where
 }
 
 /// A chart area that only says why it is empty.
-fn message<DB: DrawingBackend>(
+pub fn message<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     theme: &Theme,
     text: &str,

@@ -12,6 +12,20 @@ use crate::report;
 /// Points of a sweep: 0 %, 5 %, ... 100 %.
 pub const POINTS: usize = 21;
 
+/// Most server attempts one point of a sweep may need at its worst (100 %
+/// failure). The page computes a point between frames; a point much larger
+/// than this would stall it, so such sweeps are left to the command line.
+pub const POINT_WORK_LIMIT: f64 = 400_000.0;
+
+/// Whether the sweep of `config` is too big for the page.
+pub fn too_big(config: &Config) -> bool {
+    curves(config).iter().any(|(_, config, _, _)| {
+        let mut worst = config.clone();
+        worst.set(P::Failure, 1.0);
+        worst.scenario().estimated_attempts() > POINT_WORK_LIMIT
+    })
+}
+
 /// One failure rate's outcome.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Point {
@@ -176,6 +190,14 @@ mod tests {
         assert_eq!(at(1, 20).load, 4.0);
         assert!(at(2, 20).load < 1.05, "token bucket {}", at(2, 20).load);
         assert!(at(3, 20).load < 1.05, "breaker {}", at(3, 20).load);
+    }
+
+    #[test]
+    fn huge_sweeps_are_left_to_the_command_line() {
+        let small = Config::from_link("v=1&rate=200&horizon=20").0;
+        let huge = Config::from_link("v=1&rate=10000&horizon=100").0;
+        assert!(!too_big(&small));
+        assert!(too_big(&huge));
     }
 
     #[test]

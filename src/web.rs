@@ -661,6 +661,22 @@ fn render() {
 
 /// Starts the sweep of the current state, cutting short any older one.
 fn start_sweep(config: &Config) {
+    if sweep::too_big(config) {
+        with_app(|app| app.sweep = None);
+        let document = document();
+        let theme = theme();
+        draw(&document, "chart-sweep", |area| {
+            chart::message(
+                area,
+                &theme,
+                "Too big to sweep here without stalling the page: run retry-playground --sweep with this link.",
+            )
+        });
+        if let Some(body) = document.body() {
+            let _ = body.set_attribute("data-swept", &config.to_link());
+        }
+        return;
+    }
     let curves = sweep::curves(config);
     let points = vec![Vec::with_capacity(sweep::POINTS); curves.len()];
     with_app(|app| {
