@@ -92,16 +92,26 @@ fn measure(name: &str, scenario: &Scenario) {
     let summary = &report.summary;
     let attempts = summary.first_tries + summary.retries;
     println!(
-        "{name:<28} {:>10} ops {:>10} attempts {:>8.1} ns/attempt  {:>6.2} s  success {:.4}  calls/op {:.4}  peak events {}  VmHWM {} KiB",
+        "{name:<28} {:>10} ops {:>10} attempts {:>8.1} ns/attempt  {:>6.2} s  success {:.4}  calls/op {:.4}  events/attempt {:.3}  peak events {}  VmHWM {} KiB",
         summary.operations,
         attempts,
         elapsed * 1e9 / attempts.max(1) as f64,
         elapsed,
         summary.success_rate,
         summary.server_calls_per_operation,
+        summary.events as f64 / attempts.max(1) as f64,
         summary.peak_events,
         peak_memory_kib().map_or("?".to_string(), |kib| kib.to_string()),
     );
+    if std::env::args().any(|arg| arg == "--fingerprint") {
+        // FNV-1a of the report's JSON: a change that should keep reports
+        // bit-identical must keep this.
+        let json = serde_json::to_string(&report).unwrap_or_default();
+        let hash = json.bytes().fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        println!("report fingerprint {hash:016x}");
+    }
 }
 
 /// The AWS 2015 contention model: mean calls (writes) and time until the

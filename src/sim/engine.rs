@@ -113,7 +113,16 @@ impl PartialOrd for Event {
     }
 }
 
-/// Buckets in the ring (a power of two).
+/// Where `Queue::pop` found the next event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Empty,
+    Sorted,
+    Late,
+    Lane,
+    Single,
+}
+
 /// Buckets in the ring at first and at most (powers of two).
 const MIN_RING: usize = 1 << 8;
 const MAX_RING: usize = 1 << 14;
@@ -144,6 +153,11 @@ pub(crate) struct Queue {
     /// mostly timeouts popped long after their attempt was answered, which
     /// would otherwise fill the far heap.
     lane: VecDeque<Event>,
+    /// The event from `push_single`: the workload's next arrival, of which
+    /// there is only ever one pending. Most arrivals fall into the current
+    /// bucket (they come far more often than buckets turn), where they
+    /// would cost a heap push and pop each.
+    single: Option<Event>,
     len: usize,
     sequence: u64,
     /// Time of the last event popped.
@@ -181,6 +195,7 @@ impl Queue {
             in_ring: 0,
             far: BinaryHeap::new(),
             lane: VecDeque::new(),
+            single: None,
             len: 0,
             sequence: 0,
             now: 0.0,
@@ -233,6 +248,27 @@ impl Queue {
         });
     }
 
+    /// Schedules an event of which no other is pending (the next arrival):
+    /// it waits in a slot of its own. Should one be pending already, the
+    /// event is scheduled as usual; the pop order is the same either way.
+    pub fn push_single(&mut self, time: f64, kind: Kind, index: u32, token: u32) {
+        if self.single.is_some() {
+            return self.push(time, kind, index, token);
+        }
+        if !time.is_finite() {
+            return;
+        }
+        let time = if time > 0.0 { time } else { 0.0 };
+        self.sequence += 1;
+        self.len += 1;
+        self.single = Some(Event {
+            time: time.to_bits(),
+            order: (self.sequence << KIND_BITS) | kind as u64,
+            index,
+            token,
+        });
+    }
+
     #[inline]
     fn bucket(&self, time: u64) -> u64 {
         // Saturating float-to-int conversion: monotone in time.
@@ -256,37 +292,45 @@ impl Queue {
     }
 
     pub fn pop(&mut self) -> Option<Event> {
-        let event = loop {
-            // The calendar's next event: the smaller of the sorted bucket's
-            // and the late heap's.
-            let from_sorted = match (self.sorted.last(), self.late.peek()) {
-                (Some(sorted), Some(Reverse(late))) => Some(sorted.key() < late.key()),
-                (Some(_), None) => Some(true),
-                (None, Some(_)) => Some(false),
-                (None, None) => None,
-            };
-            let Some(from_sorted) = from_sorted else {
-                if self.advance() {
-                    continue;
+        // The calendar's next event: the smaller of the sorted bucket's and
+        // the late heap's; then the lane's and the single slot's if smaller.
+        let mut source = Source::Empty;
+        let mut best = (u64::MAX, u64::MAX);
+        loop {
+            match (self.sorted.last(), self.late.peek()) {
+                (Some(sorted), Some(Reverse(late))) => {
+                    if sorted.key() < late.key() {
+                        (source, best) = (Source::Sorted, sorted.key());
+                    } else {
+                        (source, best) = (Source::Late, late.key());
+                    }
                 }
-                break self.lane.pop_front();
-            };
-            let calendar = if from_sorted {
-                self.sorted.last()
-            } else {
-                self.late.peek().map(|Reverse(event)| event)
-            };
-            let lane_first = match (self.lane.front(), calendar) {
-                (Some(lane), Some(calendar)) => lane.key() < calendar.key(),
-                _ => false,
-            };
-            break if lane_first {
-                self.lane.pop_front()
-            } else if from_sorted {
-                self.sorted.pop()
-            } else {
-                self.late.pop().map(|Reverse(event)| event)
-            };
+                (Some(sorted), None) => (source, best) = (Source::Sorted, sorted.key()),
+                (None, Some(Reverse(late))) => (source, best) = (Source::Late, late.key()),
+                (None, None) => {
+                    if self.advance() {
+                        continue;
+                    }
+                }
+            }
+            break;
+        }
+        if let Some(lane) = self.lane.front() {
+            if source == Source::Empty || lane.key() < best {
+                (source, best) = (Source::Lane, lane.key());
+            }
+        }
+        if let Some(single) = &self.single {
+            if source == Source::Empty || single.key() < best {
+                source = Source::Single;
+            }
+        }
+        let event = match source {
+            Source::Empty => return None,
+            Source::Sorted => self.sorted.pop(),
+            Source::Late => self.late.pop().map(|Reverse(event)| event),
+            Source::Lane => self.lane.pop_front(),
+            Source::Single => self.single.take(),
         }?;
         self.len -= 1;
         self.now = event.time();

@@ -252,7 +252,7 @@ impl<'a> World<'a> {
 
     pub fn run(mut self) -> Report {
         if let Some(first) = self.next_arrival(0.0) {
-            self.queue.push(first, Kind::Arrival, 0, 0);
+            self.queue.push_single(first, Kind::Arrival, 0, 0);
         }
         let mut now = 0.0;
         let mut truncated = false;
@@ -388,7 +388,7 @@ impl<'a> World<'a> {
         let root = self.alloc_frame(NO_PARENT, 0, now, now, client, stream);
         self.frames[root as usize].root = root;
         if let Some(next) = self.next_arrival(now) {
-            self.queue.push(next, Kind::Arrival, 0, 0);
+            self.queue.push_single(next, Kind::Arrival, 0, 0);
         }
         self.start_first(root, now);
     }
