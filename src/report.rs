@@ -5,10 +5,11 @@ use crate::config::Config;
 use crate::policy::PauseBounds;
 use crate::sim::{self, Report};
 
-/// Most work (operations plus server attempts) one run may do. A page must
-/// answer within a blink; beyond this the run stops early and says so
-/// (`summary.truncated`), and the page tells the person how to shrink it.
-pub const WORK_LIMIT: u64 = 5_000_000;
+/// Most work (operations plus server attempts) one run may do: enough for a
+/// million operations at the reference failure rate, about a second in the
+/// browser. Beyond it the run stops early and says so (`summary.truncated`),
+/// and the page tells the person how to shrink it.
+pub const WORK_LIMIT: u64 = 3_000_000;
 
 /// Runs the configuration under [`WORK_LIMIT`].
 pub fn run(config: &Config) -> Report {

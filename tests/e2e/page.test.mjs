@@ -223,6 +223,16 @@ test('a hostile link loads, says what it fixed, and never becomes markup', async
   await page.context().close();
 });
 
+test('a configuration too big for the page is cut short and says so', async () => {
+  const page = await open(browser, `${base}?v=1&rate=20000&horizon=3600&failure=0.5`);
+  assert.equal(await page.isVisible('#limit'), true);
+  assert.match(await page.textContent('#limit'), /stopped there/);
+  await swept(page);
+  await chartsInked(page, ['chart-load', 'chart-latency', 'chart-sweep']);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('every preset loads without errors and draws every chart', async () => {
   const page = await open(browser, base);
   const options = await page.$$eval('#preset option:not([disabled])', (all) => all.map((o) => o.value));
