@@ -99,6 +99,12 @@ impl Event {
     fn key(&self) -> (u64, u64) {
         (self.time, self.order)
     }
+
+    /// The key as one integer, which orders the same: cheaper to sort by.
+    #[inline]
+    fn wide_key(&self) -> u128 {
+        (u128::from(self.time) << 64) | u128::from(self.order)
+    }
 }
 
 impl Ord for Event {
@@ -390,7 +396,7 @@ impl Queue {
         self.sorted_buckets += 1;
         self.sorted_events = self.sorted_events.wrapping_add(self.sorted.len() as u32);
         self.sorted
-            .sort_unstable_by_key(|event| Reverse(event.key()));
+            .sort_unstable_by_key(|event| Reverse(event.wide_key()));
         true
     }
 
@@ -419,7 +425,7 @@ impl Queue {
         let per_bucket = self.sorted_events as f64 / f64::from(self.sorted_buckets.max(1));
         let far_share = f64::from(self.far_pushes) / f64::from(self.pushes.max(1));
         let width = 1.0 / self.inverse_width;
-        let crowded = per_bucket > 16.0;
+        let crowded = per_bucket > 8.0;
         let (width, ring) = if far_share > 0.1 && crowded && self.ring.len() < MAX_RING {
             (width, self.ring.len() * 2)
         } else if far_share > 0.1 && per_bucket < 4.0 {
