@@ -355,6 +355,93 @@ pub(crate) struct Recorder {
     horizon: f64,
     /// Time up to which in-flight and queue levels are integrated.
     level_time: f64,
+    /// The bucket of recent event times.
+    now_range: BucketRange,
+}
+
+/// A bucket of the series with the exact range of times that fall in it, so
+/// that finding the bucket of a time near the last one is two compares
+/// rather than a division and a float-to-int conversion. The answer is
+/// always exactly `((time / width) as usize).min(last)`.
+#[derive(Debug, Clone, Copy)]
+struct BucketRange {
+    index: usize,
+    /// `[low, high)` are the times whose bucket is `index`.
+    low: f64,
+    high: f64,
+    /// `(index + 1) as f64 * width`: where the bucket ends.
+    edge: f64,
+}
+
+impl BucketRange {
+    const EMPTY: Self = Self {
+        index: 0,
+        low: f64::INFINITY,
+        high: f64::NEG_INFINITY,
+        edge: 0.0,
+    };
+
+    #[inline]
+    fn index_of(time: f64, width: f64, last: usize) -> usize {
+        ((time / width) as usize).min(last)
+    }
+
+    /// The smallest time whose bucket is `i` or later (the bucket is
+    /// monotone in time), or `None` when the arithmetic is not finite.
+    fn first_time(i: usize, width: f64, last: usize) -> Option<f64> {
+        if i == 0 {
+            return Some(f64::NEG_INFINITY);
+        }
+        if i > last {
+            return Some(f64::INFINITY);
+        }
+        let mut x = i as f64 * width;
+        if !x.is_finite() || x <= 0.0 {
+            return None;
+        }
+        let down = |x: f64| f64::from_bits(x.to_bits() - 1);
+        let up = |x: f64| f64::from_bits(x.to_bits() + 1);
+        for _ in 0..64 {
+            if x > 0.0 && Self::index_of(down(x), width, last) >= i {
+                x = down(x);
+            } else if Self::index_of(x, width, last) < i {
+                x = up(x);
+                if !x.is_finite() {
+                    return None;
+                }
+            } else {
+                return Some(x);
+            }
+        }
+        None
+    }
+
+    /// The bucket of `time`, remembering its range when the time is new.
+    #[inline]
+    fn find(&mut self, time: f64, width: f64, last: usize) -> usize {
+        if time >= self.low && time < self.high {
+            return self.index;
+        }
+        self.refresh(time, width, last)
+    }
+
+    #[cold]
+    fn refresh(&mut self, time: f64, width: f64, last: usize) -> usize {
+        let index = Self::index_of(time, width, last);
+        *self = match (
+            Self::first_time(index, width, last),
+            Self::first_time(index + 1, width, last),
+        ) {
+            (Some(low), Some(high)) if low <= time && time < high => Self {
+                index,
+                low,
+                high,
+                edge: (index + 1) as f64 * width,
+            },
+            _ => Self::EMPTY,
+        };
+        index
+    }
 }
 
 impl Recorder {
@@ -389,14 +476,17 @@ impl Recorder {
             pause_sums: vec![0.0; histograms as usize],
             horizon,
             level_time: 0.0,
+            now_range: BucketRange::EMPTY,
         }
     }
 
     #[inline]
-    fn bucket(&self, time: f64) -> Option<usize> {
+    fn bucket(&mut self, time: f64) -> Option<usize> {
         if time < self.horizon {
-            let i = (time / self.series.width) as usize;
-            Some(i.min(self.series.len() - 1))
+            Some(
+                self.now_range
+                    .find(time, self.series.width, self.series.len() - 1),
+            )
         } else {
             None
         }
@@ -404,7 +494,17 @@ impl Recorder {
 
     #[inline]
     pub fn attempt(&mut self, time: f64, first: bool) {
-        let bucket = self.bucket(time);
+        // Retries are sent after their pause, anywhere ahead: a remembered
+        // range would rarely hold them.
+        let bucket = if !first && time < self.horizon {
+            Some(BucketRange::index_of(
+                time,
+                self.series.width,
+                self.series.len() - 1,
+            ))
+        } else {
+            self.bucket(time)
+        };
         if first {
             self.first_tries += 1;
             if let Some(i) = bucket {
@@ -524,16 +624,23 @@ impl Recorder {
         let width = self.series.width;
         let last = self.series.len() - 1;
         while start < end {
-            let i = ((start / width) as usize).min(last);
+            let i = self.now_range.find(start, width, last);
             let bucket_end = if i == last {
                 end
+            } else if self.now_range.index == i && self.now_range.low <= self.now_range.high {
+                self.now_range.edge.min(end)
             } else {
                 ((i + 1) as f64 * width).min(end)
             };
             // Rounding may put `start` at a bucket's very end; step past it.
             let span = (bucket_end - start).max(0.0);
-            self.series.in_flight[i] += f64::from(in_flight) * span;
-            self.series.queue[i] += queued as f64 * span;
+            // Adding a zero would change nothing (no sum here is -0).
+            if in_flight != 0 {
+                self.series.in_flight[i] += f64::from(in_flight) * span;
+            }
+            if queued != 0 {
+                self.series.queue[i] += queued as f64 * span;
+            }
             if bucket_end <= start {
                 break;
             }
@@ -576,6 +683,31 @@ mod tests {
             assert_eq!(high, LatencyHistogram::bin_range(i + 1).0, "bin {i}");
             assert_eq!(LatencyHistogram::bin(low), i);
             assert!(high / low - 1.0 <= 1.0 / 32.0 + 1e-12);
+        }
+    }
+
+    /// The remembered range answers exactly what the division does, at
+    /// bucket edges (and the floats next to them) and between them.
+    #[test]
+    fn bucket_range_finds_what_the_division_finds() {
+        for (horizon, buckets) in [(20.0, 300usize), (100.0, 300), (1.0, 7), (1e-3, 50)] {
+            let width = horizon / buckets as f64;
+            let last = buckets - 1;
+            let mut range = BucketRange::EMPTY;
+            let mut stream = crate::random::Stream::new(9, 0);
+            let mut times = Vec::new();
+            for i in 0..=buckets {
+                let edge = i as f64 * width;
+                for step in -3i64..=3 {
+                    times.push(f64::from_bits((edge.to_bits() as i64 + step).max(0) as u64));
+                }
+            }
+            times.extend((0..2_000).map(|_| stream.uniform() * horizon));
+            times.sort_by(f64::total_cmp);
+            for &time in times.iter().chain(times.iter().rev()) {
+                let expected = BucketRange::index_of(time, width, last);
+                assert_eq!(range.find(time, width, last), expected, "time {time:e}");
+            }
         }
     }
 
