@@ -613,7 +613,7 @@ impl Recorder {
     #[inline]
     pub fn levels(&mut self, now: f64, in_flight: u32, queued: usize) {
         let end = now.min(self.horizon);
-        let mut start = self.level_time;
+        let start = self.level_time;
         if end <= start {
             return;
         }
@@ -621,20 +621,39 @@ impl Recorder {
         if in_flight == 0 && queued == 0 {
             return;
         }
+        // Mostly the whole span lies in the bucket of the last call: then
+        // the loop below would make one step, adding `end - start`.
+        let range = self.now_range;
+        if start >= range.low
+            && end < range.high
+            && (end <= range.edge || range.index == self.series.len() - 1)
+        {
+            let span = end - start;
+            // Adding a zero would change nothing (no sum here is -0).
+            if in_flight != 0 {
+                self.series.in_flight[range.index] += f64::from(in_flight) * span;
+            }
+            if queued != 0 {
+                self.series.queue[range.index] += queued as f64 * span;
+            }
+            return;
+        }
+        self.levels_across(start, end, in_flight, queued);
+    }
+
+    #[cold]
+    fn levels_across(&mut self, mut start: f64, end: f64, in_flight: u32, queued: usize) {
         let width = self.series.width;
         let last = self.series.len() - 1;
         while start < end {
             let i = self.now_range.find(start, width, last);
             let bucket_end = if i == last {
                 end
-            } else if self.now_range.index == i && self.now_range.low <= self.now_range.high {
-                self.now_range.edge.min(end)
             } else {
                 ((i + 1) as f64 * width).min(end)
             };
             // Rounding may put `start` at a bucket's very end; step past it.
             let span = (bucket_end - start).max(0.0);
-            // Adding a zero would change nothing (no sum here is -0).
             if in_flight != 0 {
                 self.series.in_flight[i] += f64::from(in_flight) * span;
             }
