@@ -64,24 +64,42 @@ impl Stream {
     /// The tables are computed once with `libm` and the draw uses only IEEE
     /// arithmetic on them, so it gives the same bits natively and in wasm.
     /// Its values differ from [`Stream::exponential`]'s (same distribution).
+    #[inline]
     pub fn exponential_ziggurat(&mut self, mean: f64) -> f64 {
+        // The common case, inline: one `u64`, and the point falls inside
+        // its layer's box.
+        let table = ziggurat::table();
+        let bits = self.next_u64();
+        // Low byte picks the layer; the top 53 bits make the uniform, so
+        // the two are independent.
+        let layer = (bits & 0xff) as usize;
+        let u = (bits >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+        let x = u * table.x[layer];
+        if x < table.x[layer + 1] {
+            return mean * x;
+        }
+        self.exponential_ziggurat_edge(mean, layer, x)
+    }
+
+    /// The rest of [`Stream::exponential_ziggurat`] once a draw fell outside
+    /// its layer's box (about 1 % of draws).
+    #[cold]
+    fn exponential_ziggurat_edge(&mut self, mean: f64, mut layer: usize, mut x: f64) -> f64 {
         let table = ziggurat::table();
         loop {
-            let bits = self.next_u64();
-            // Low byte picks the layer; the top 53 bits make the uniform, so
-            // the two are independent.
-            let layer = (bits & 0xff) as usize;
-            let u = (bits >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
-            let x = u * table.x[layer];
-            if x < table.x[layer + 1] {
-                return mean * x;
-            }
             if layer == 0 {
                 // The tail beyond R is R + Exp(1): memorylessness.
                 return mean * (ziggurat::R - libm::log(1.0 - self.uniform()));
             }
             let f = table.f[layer + 1] + (table.f[layer] - table.f[layer + 1]) * self.uniform();
             if f < libm::exp(-x) {
+                return mean * x;
+            }
+            let bits = self.next_u64();
+            layer = (bits & 0xff) as usize;
+            let u = (bits >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+            x = u * table.x[layer];
+            if x < table.x[layer + 1] {
                 return mean * x;
             }
         }
