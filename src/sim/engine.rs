@@ -130,7 +130,7 @@ enum Source {
 }
 
 /// Buckets in the ring at first and at most (powers of two).
-const MIN_RING: usize = 1 << 8;
+const MIN_RING: usize = 1 << 12;
 const MAX_RING: usize = 1 << 14;
 /// Pops between two looks at whether the bucket width suits the run.
 const REVIEW: u32 = 1 << 13;
@@ -426,7 +426,7 @@ impl Queue {
         let far_share = f64::from(self.far_pushes) / f64::from(self.pushes.max(1));
         let width = 1.0 / self.inverse_width;
         let crowded = per_bucket > 8.0;
-        let (width, ring) = if far_share > 0.1 && crowded && self.ring.len() < MAX_RING {
+        let (width, ring) = if far_share > 0.1 && per_bucket >= 4.0 && self.ring.len() < MAX_RING {
             (width, self.ring.len() * 2)
         } else if far_share > 0.1 && per_bucket < 4.0 {
             (width * 2.0, self.ring.len())
