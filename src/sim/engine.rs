@@ -60,7 +60,9 @@ pub(crate) enum Kind {
     WriteResponse,
 }
 
-const KINDS: [Kind; 9] = [
+/// Kinds by their number, padded to the 16 values of `KIND_BITS` so that
+/// decoding needs no bounds check (the padding is never read).
+const KINDS: [Kind; 1 << KIND_BITS] = [
     Kind::Arrival,
     Kind::AttemptStart,
     Kind::ServerArrive,
@@ -70,6 +72,13 @@ const KINDS: [Kind; 9] = [
     Kind::ReadArrive,
     Kind::WriteArrive,
     Kind::WriteResponse,
+    Kind::Arrival,
+    Kind::Arrival,
+    Kind::Arrival,
+    Kind::Arrival,
+    Kind::Arrival,
+    Kind::Arrival,
+    Kind::Arrival,
 ];
 
 /// Bits of `Event::order` that hold the kind (below the sequence number).

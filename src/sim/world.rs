@@ -54,8 +54,8 @@ struct Frame {
     attempts: u32,
     /// The pause drawn before the last retry (decorrelated jitter needs it).
     previous_pause: f64,
-    created: f64,
-    /// When the user's operation started: the deadline counts from here.
+    /// When the user's operation started: the deadline counts from here,
+    /// and a root's latency.
     origin: f64,
     /// What the budget charged for the retry in flight (AWS refunds it).
     retry_cost: f64,
@@ -385,7 +385,7 @@ impl<'a> World<'a> {
         self.operations += 1;
         self.work += 1;
         let stream = Stream::new(self.s.seed, if self.s.shared_seed { 0 } else { client });
-        let root = self.alloc_frame(NO_PARENT, 0, now, now, client, stream);
+        let root = self.alloc_frame(NO_PARENT, 0, now, client, stream);
         self.frames[root as usize].root = root;
         if let Some(next) = self.next_arrival(now) {
             self.queue.push_single(next, Kind::Arrival, 0, 0);
@@ -399,7 +399,6 @@ impl<'a> World<'a> {
         &mut self,
         parent: u32,
         layer: u32,
-        now: f64,
         origin: f64,
         client: u64,
         stream: Stream,
@@ -416,7 +415,6 @@ impl<'a> World<'a> {
             layer,
             attempts: 0,
             previous_pause: self.policies[layer as usize].base,
-            created: now,
             origin,
             retry_cost: 0.0,
             next_timeout: f64::INFINITY,
@@ -495,14 +493,7 @@ impl<'a> World<'a> {
                 self.s.seed ^ (u64::from(layer + 1) << 56) ^ (u64::from(parent_attempts) << 40);
             let id = if self.s.shared_seed { 0 } else { client };
             let origin = self.frames[frame as usize].origin;
-            let child = self.alloc_frame(
-                frame,
-                layer + 1,
-                start,
-                origin,
-                client,
-                Stream::new(seed, id),
-            );
+            let child = self.alloc_frame(frame, layer + 1, origin, client, Stream::new(seed, id));
             self.start_first(child, start);
         } else {
             self.work += 1;
@@ -646,7 +637,8 @@ impl<'a> World<'a> {
         f.token = f.token.wrapping_add(1);
         let parent = f.parent;
         if parent == NO_PARENT {
-            let latency = now - f.created;
+            // A root was created when its operation started.
+            let latency = now - f.origin;
             if f.attempts > 1 {
                 self.retried_operations += 1;
             }
