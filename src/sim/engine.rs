@@ -224,6 +224,7 @@ impl Queue {
 
     /// Schedules an event. Non-finite times mean "never" and are dropped;
     /// negative times (and -0) are treated as 0.
+    #[inline(always)]
     pub fn push(&mut self, time: f64, kind: Kind, index: u32, token: u32) {
         if !time.is_finite() {
             return;
