@@ -492,7 +492,7 @@ impl Recorder {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn attempt(&mut self, time: f64, first: bool) {
         // Retries are sent after their pause, anywhere ahead: a remembered
         // range would rarely hold them.
@@ -585,6 +585,7 @@ impl Recorder {
         }
     }
 
+    #[inline(always)]
     pub fn pause(&mut self, retry: u32, pause: f64) {
         let Some(last) = self.pause_histograms.len().checked_sub(1) else {
             return;
@@ -610,7 +611,7 @@ impl Recorder {
 
     /// Integrates the in-flight and queue levels, which held `in_flight` and
     /// `queued` since the last call, up to `now`.
-    #[inline]
+    #[inline(always)]
     pub fn levels(&mut self, now: f64, in_flight: u32, queued: usize) {
         let end = now.min(self.horizon);
         let start = self.level_time;

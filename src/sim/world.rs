@@ -320,6 +320,7 @@ impl<'a> World<'a> {
         self.report(truncated)
     }
 
+    #[inline(always)]
     fn hop(&mut self) -> f64 {
         draw(self.s.hop, self.s.hop_mean, self.s.hop_sd, &mut self.net)
     }
@@ -331,6 +332,7 @@ impl<'a> World<'a> {
     // ---- workload ----
 
     /// When the next operation starts, given the previous start `after`.
+    #[inline(always)]
     fn next_arrival(&mut self, after: f64) -> Option<f64> {
         let s = self.s;
         match s.workload {
@@ -378,6 +380,7 @@ impl<'a> World<'a> {
         }
     }
 
+    #[inline(always)]
     fn arrival(&mut self, now: f64) {
         let client = self.next_client;
         self.next_client += 1;
@@ -395,6 +398,7 @@ impl<'a> World<'a> {
 
     // ---- frames ----
 
+    #[inline(always)]
     fn alloc_frame(
         &mut self,
         parent: u32,
@@ -445,6 +449,7 @@ impl<'a> World<'a> {
         }
     }
 
+    #[inline(always)]
     fn release_root_if_done(&mut self, root: u32) {
         let frame = &mut self.frames[root as usize];
         if frame.alive && frame.finished && frame.outstanding == 0 {
@@ -454,6 +459,7 @@ impl<'a> World<'a> {
     }
 
     /// A (sub)operation makes its first attempt now.
+    #[inline(always)]
     fn start_first(&mut self, frame: u32, now: f64) {
         let (layer, origin) = {
             let f = &self.frames[frame as usize];
@@ -469,6 +475,7 @@ impl<'a> World<'a> {
 
     /// Starts an attempt at `start` (now, or after a pause for calls that go
     /// straight to the network; never in the future with a breaker).
+    #[inline(always)]
     fn begin_attempt(&mut self, frame: u32, start: f64, timeout: f64) {
         if !self.breakers.is_empty() && !self.admit(frame, start) {
             return;
@@ -557,6 +564,7 @@ impl<'a> World<'a> {
         }
     }
 
+    #[inline(always)]
     fn attempt_succeeded(&mut self, frame: u32, now: f64) {
         if !self.breakers.is_empty() {
             self.breaker_outcome(frame, now, true);
@@ -666,6 +674,7 @@ impl<'a> World<'a> {
 
     // ---- server ----
 
+    #[inline(always)]
     fn alloc_request(&mut self, request: Request) -> u32 {
         match self.free_requests.pop() {
             Some(index) => {
@@ -698,6 +707,7 @@ impl<'a> World<'a> {
         self.queue.push(now + back, Kind::Response, request, 0);
     }
 
+    #[inline(always)]
     fn server_arrive(&mut self, request: u32, now: f64) {
         if self.in_outage(now) {
             match self.s.outage_mode {
@@ -714,6 +724,7 @@ impl<'a> World<'a> {
         }
     }
 
+    #[inline(always)]
     fn start_service(&mut self, request: u32, now: f64) {
         self.rec.levels(now, self.busy, self.waiting.len());
         let s = self.s;
@@ -725,6 +736,7 @@ impl<'a> World<'a> {
             .push(now + service, Kind::ServiceDone, request, 0);
     }
 
+    #[inline(always)]
     fn service_done(&mut self, request: u32, now: f64) {
         self.rec.levels(now, self.busy, self.waiting.len());
         self.busy -= 1;
@@ -778,6 +790,7 @@ impl<'a> World<'a> {
     }
 
     /// The server runs the operation's action (a successful request).
+    #[inline(always)]
     fn execute(&mut self, root: u32) {
         let operation = &mut self.frames[root as usize];
         if operation.executed > 0 && self.s.idempotency_key {
@@ -793,6 +806,7 @@ impl<'a> World<'a> {
     }
 
     /// An answer reaches the client.
+    #[inline(always)]
     fn deliver(&mut self, request: u32, now: f64) {
         let Request {
             frame,
