@@ -6,7 +6,7 @@ mod golden;
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use retry_playground::chart::{Theme, draw_load};
+use retry_playground::chart::{Run, Theme, draw_load};
 use retry_playground::config::Config;
 use retry_playground::policy::Policy;
 use retry_playground::random::Stream;
@@ -71,7 +71,13 @@ fn load_chart_paints_a_real_canvas() {
     let area = CanvasBackend::with_canvas_object(canvas.clone())
         .unwrap()
         .into_drawing_area();
-    draw_load(&area, &result, &scenario, &Theme::light(1.0)).unwrap();
+    let runs = [Run {
+        name: "",
+        report: &result,
+        bounds: &[],
+        deadline: None,
+    }];
+    draw_load(&area, &runs, &scenario, &Theme::light(1.0)).unwrap();
     area.present().unwrap();
 
     let context: web_sys::CanvasRenderingContext2d = canvas
