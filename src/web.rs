@@ -797,7 +797,6 @@ fn theme() -> Theme {
     }
 }
 
-/// Sizes a canvas to its box in device pixels, then draws on it.
 /// The canvas backend with text measured by the canvas itself.
 ///
 /// plotters' web font code sizes text by adding a span to the page and
@@ -887,6 +886,7 @@ impl DrawingBackend for Measured {
     }
 }
 
+/// Sizes a canvas to its box in device pixels, then draws on it.
 fn draw(
     document: &Document,
     id: &str,
