@@ -52,8 +52,24 @@ need_chromium() {
   fi
 }
 
+# playwright-core and the test harness need Node.js 20.11 or later.
+need_node() {
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    say "node and npm: installing from Debian"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm
+  fi
+  if node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 11) ? 0 : 1)'; then
+    say "node $(node --version): present"
+  else
+    echo "Node.js $(node --version) is too old: the tests need 20.11 or later." >&2
+    exit 1
+  fi
+}
+
 # playwright-core for the tests and binaryen's wasm-opt for the build.
 need_node_modules() {
+  need_node
   # npm writes node_modules/.package-lock.json on every install: newer than
   # the committed lock means the install matches it.
   if [ node_modules/.package-lock.json -nt package-lock.json ]; then

@@ -7,8 +7,8 @@
 //! cannot show, and a new parameter is one line.
 //!
 //! A [`Config`] is one value per parameter. A link is its query string,
-//! `v=1&attempts=4&base=0.1&...`, with every key written out so a link keeps
-//! its meaning even if a default changes later. Reading a link never fails:
+//! `v=1&attempts=4&base=0.1&...`: the version `v` pins the defaults, and
+//! only values that differ from them are written out. Reading a link never fails:
 //! missing keys take their defaults, bad values are clamped or replaced and
 //! reported as [`Notice`]s, unknown keys are reported and ignored.
 
@@ -697,15 +697,14 @@ fn percent_decode(text: &str) -> String {
     while i < bytes.len() {
         match bytes[i] {
             b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                    Some(byte) => {
-                        out.push(byte);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
+            b'%' if i + 2 < bytes.len()
+                && bytes[i + 1].is_ascii_hexdigit()
+                && bytes[i + 2].is_ascii_hexdigit() =>
+            {
+                // Both are hex digits, checked above.
+                let digit = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
+                out.push(digit(bytes[i + 1]) * 16 + digit(bytes[i + 2]));
+                i += 2;
             }
             byte => out.push(byte),
         }
@@ -825,6 +824,13 @@ mod tests {
             let (config, _) = Config::from_link(link);
             assert!(config.policy().attempts >= 1);
         }
+    }
+
+    #[test]
+    fn percent_escapes_decode_as_a_browser_does() {
+        assert_eq!(percent_decode("%3Cb%3E+x"), "<b> x");
+        // Not two hex digits: the % stays (and + is a space, as in forms).
+        assert_eq!(percent_decode("%+f%4"), "% f%4");
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! retry-playground --params          # the parameter table
 //! ```
 
-use retry_playground::config::{Config, Kind, PARAMS};
+use retry_playground::config::{Kind, PARAMS};
+use retry_playground::presets;
 use retry_playground::report;
 
 fn main() {
@@ -33,7 +34,7 @@ fn main() {
     } else {
         // A whole address is fine too: only its query string matters.
         let query = link.split_once('?').map_or(link, |(_, q)| q);
-        let (config, notices) = Config::from_link(query);
+        let (config, notices) = presets::open(query);
         for notice in &notices {
             eprintln!("{}: {}", notice.key, notice.message);
         }

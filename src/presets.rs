@@ -123,6 +123,18 @@ pub static PRESETS: &[Preset] = &[
     },
 ];
 
+/// What an address opens: a bare address the first preset, a link what it
+/// says. The page, the command line and `report_json` all go through here,
+/// so they agree on every address.
+pub fn open(query: &str) -> (Config, Vec<crate::config::Notice>) {
+    let query = query.split('#').next().unwrap_or("");
+    if query.trim_start_matches('?').is_empty() {
+        (PRESETS[0].config(), Vec::new())
+    } else {
+        Config::from_link(query)
+    }
+}
+
 /// The preset whose configuration equals `config`, if any.
 pub fn matching(config: &Config) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.config() == *config)
@@ -140,6 +152,15 @@ mod tests {
             // and copying the link gives the preset's own link back.
             assert_eq!(preset.config().to_link(), preset.link, "{}", preset.key);
         }
+    }
+
+    #[test]
+    fn a_bare_address_opens_the_first_preset_and_fragments_are_dropped() {
+        assert_eq!(open("").0, PRESETS[0].config());
+        assert_eq!(open("?").0, PRESETS[0].config());
+        let (config, notices) = open("?v=1&seed=5#x");
+        assert_eq!(notices, []);
+        assert_eq!(config.seed(), 5);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 use crate::config::{Config, P};
 use crate::report;
+use crate::sim::WorkloadKind;
 
 /// Points of a sweep: 0 %, 5 %, ... 100 %.
 pub const POINTS: usize = 21;
@@ -17,13 +18,23 @@ pub const POINTS: usize = 21;
 /// than this would stall it, so such sweeps are left to the command line.
 pub const POINT_WORK_LIMIT: f64 = 400_000.0;
 
-/// Whether the sweep of `config` is too big for the page.
-pub fn too_big(config: &Config) -> bool {
-    curves(config).iter().any(|(_, config, _, _)| {
+/// Why the page should not sweep `config`, if it should not: the
+/// contention model has no failure rate, and a sweep too big for a frame
+/// is left to the command line.
+pub fn refusal(config: &Config) -> Option<&'static str> {
+    if config.workload() == WorkloadKind::Contention {
+        return Some(
+            "The contention model has no failure rate to sweep: conflicts are its failures.",
+        );
+    }
+    let too_big = curves(config).iter().any(|(_, config, _, _)| {
         let mut worst = config.clone();
         worst.set(P::Failure, 1.0);
         worst.scenario().estimated_attempts() > POINT_WORK_LIMIT
-    })
+    });
+    too_big.then_some(
+        "Too big to sweep here without stalling the page: run retry-playground --sweep with this link.",
+    )
 }
 
 /// One failure rate's outcome.
@@ -196,8 +207,10 @@ mod tests {
     fn huge_sweeps_are_left_to_the_command_line() {
         let small = Config::from_link("v=1&rate=200&horizon=20").0;
         let huge = Config::from_link("v=1&rate=10000&horizon=100").0;
-        assert!(!too_big(&small));
-        assert!(too_big(&huge));
+        assert_eq!(refusal(&small), None);
+        assert!(refusal(&huge).is_some_and(|why| why.contains("--sweep")));
+        let contention = Config::from_link("v=1&workload=contention").0;
+        assert!(refusal(&contention).is_some_and(|why| why.contains("contention")));
     }
 
     #[test]

@@ -118,12 +118,7 @@ pub fn start() -> Result<(), JsValue> {
     let search = web_sys::window()
         .map(|w| w.location().search().unwrap_or_default())
         .unwrap_or_default();
-    // A bare address opens the first preset; a link opens what it says.
-    let (config, notices) = if search.trim_start_matches('?').is_empty() {
-        (PRESETS[0].config(), Vec::new())
-    } else {
-        Config::from_link(&search)
-    };
+    let (config, notices) = presets::open(&search);
     build_presets(&document)?;
     build_controls(&document, &config)?;
     show_notices(&document, &notices);
@@ -148,7 +143,7 @@ pub fn start() -> Result<(), JsValue> {
 /// that link, so tests can compare the browser's numbers with native ones.
 #[wasm_bindgen]
 pub fn report_json(link: &str) -> String {
-    report::json_for(&Config::from_link(link).0)
+    report::json_for(&presets::open(link).0)
 }
 
 /// Re-simulates and redraws the current state at once, returning the time
@@ -246,14 +241,8 @@ fn build_presets(document: &Document) -> Result<(), JsValue> {
 fn load(config: Config) {
     with_app(|app| {
         app.config = config;
-        for (index, param) in PARAMS.iter().enumerate() {
-            if let Some(row) = app
-                .document
-                .get_element_by_id(&format!("param-{}", param.key))
-            {
-                show_value(&row, param, app.config.value_at(index));
-            }
-        }
+        app.editing_b = false;
+        app.show_all();
         show_notices(&app.document, &[]);
     });
     sync_link();
@@ -584,24 +573,30 @@ fn now() -> f64 {
 
 fn render() {
     let started = now();
-    let Some((config, document)) = with_app(|app| {
+    let Some((config, document, editing_b)) = with_app(|app| {
         app.frame_pending = false;
         app.renders += 1;
-        (app.config.clone(), app.document.clone())
+        (app.config.clone(), app.document.clone(), app.editing_b)
     }) else {
         return;
     };
+    // Whether a control matters is judged on the policy it shows.
+    let b_config = config.policy_b_config();
     for param in PARAMS {
+        let shown = if editing_b && config.comparing() && param.per_policy() {
+            &b_config
+        } else {
+            &config
+        };
         if let Some(row) = document.get_element_by_id(&format!("param-{}", param.key)) {
             let _ = row
                 .class_list()
-                .toggle_with_force("inactive", !(param.applies)(&config));
+                .toggle_with_force("inactive", !(param.applies)(shown));
         }
     }
     show_lesson(&document, &config);
     let scenario = config.scenario().sanitized();
     let (a, b) = report::run_both(&config);
-    let b_config = config.policy_b_config();
     let (bounds_a, bounds_b) = (
         report::pause_bounds(&config),
         report::pause_bounds(&b_config),
@@ -661,16 +656,12 @@ fn render() {
 
 /// Starts the sweep of the current state, cutting short any older one.
 fn start_sweep(config: &Config) {
-    if sweep::too_big(config) {
+    if let Some(why) = sweep::refusal(config) {
         with_app(|app| app.sweep = None);
         let document = document();
         let theme = theme();
         draw(&document, "chart-sweep", |area| {
-            chart::message(
-                area,
-                &theme,
-                "Too big to sweep here without stalling the page: run retry-playground --sweep with this link.",
-            )
+            chart::message(area, &theme, why)
         });
         if let Some(body) = document.body() {
             let _ = body.set_attribute("data-swept", &config.to_link());
@@ -932,7 +923,7 @@ fn show_layers(document: &Document, config: &Config, a: &Report, b: Option<&Repo
     };
     view.set_text_content(None);
     let layers = a.summary.attempts_by_layer.len();
-    if layers < 2 {
+    if layers < 2 && b.is_none_or(|b| b.summary.attempts_by_layer.len() < 2) {
         let _ = view.set_attribute("hidden", "");
         return;
     }

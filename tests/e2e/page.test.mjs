@@ -127,6 +127,18 @@ test('compare mode draws both policies and keeps both in the link', async () => 
   assert.match(page.url(), /&jitter=none&.*&B\.jitter=equal$/);
   await page.click('#edit-a');
   assert.equal(await page.inputValue('#in-jitter'), '0', 'the controls show A again (no jitter)');
+  // Choosing a preset while editing B shows that preset's A.
+  await page.click('#edit-b');
+  const storm = await page.$$eval('#preset option', (all) => all.findIndex((o) => o.textContent.startsWith('The retry storm')));
+  await page.selectOption('#preset', String(storm));
+  await settled(page);
+  assert.equal(await page.getAttribute('#edit-a', 'aria-pressed'), 'true');
+  assert.equal(await page.inputValue('#num-base'), '0.001', "the storm's A");
+  await page.selectOption('#preset', '0');
+  await page.click('#edit-b');
+  await page.selectOption('#in-jitter', { label: 'equal' });
+  await page.click('#edit-a');
+  await settled(page);
   await swept(page);
   assert.ok(await pixelsNear(page, 'chart-sweep', [213, 94, 0]) > 100, 'the sweep lacks B');
   const link = page.url();
@@ -194,7 +206,9 @@ test('the browser computes the same numbers as the native command line', async (
     + '&rate=300&horizon=8&failure=0.3&workers=10&slope=0.002&lost=0.02&seed=99';
   const page = await open(browser, `${base}?${link}`);
   const inBrowser = await page.evaluate((link) => window.wasmBindings.report_json(link), link);
-  const binary = path.resolve(import.meta.dirname, '../../target/debug/retry-playground');
+  const binary = process.env.NATIVE_CLI
+    ? path.resolve(process.env.NATIVE_CLI)
+    : path.resolve(import.meta.dirname, '../../target/debug/retry-playground');
   const native = spawnSync(binary, [link], { encoding: 'utf8' });
   assert.equal(native.status, 0, native.stderr);
   const nativeText = native.stdout.trim();
