@@ -13,11 +13,12 @@
 //!   attempts reaching the server.
 //!
 //! Modules: [`policy`] (backoff and jitter), [`budget`] (retry budgets),
-//! [`breaker`] (circuit breakers),
-//! [`classify`] (what may be retried), [`random`] (reproducible streams),
-//! [`sim`] (clients, server and faults in virtual time), [`config`] (the one
-//! parameter table and the share-link codec), [`report`] (one run of a
-//! configuration), [`chart`] (drawing, generic over plotters' backends).
+//! [`breaker`] (circuit breakers), [`classify`] (what may be retried),
+//! [`random`] (reproducible streams), [`sim`] (clients, server and faults in
+//! virtual time), [`config`] (the one parameter table and the share-link
+//! codec), [`presets`] (scenarios that teach), [`report`] (one run of a
+//! configuration, policies A and B), [`sweep`] (success and load against the
+//! failure rate), [`chart`] (drawing, generic over plotters' backends).
 //! Only `web` touches the browser; everything else is pure and tested
 //! natively.
 
