@@ -39,6 +39,8 @@
 //!
 //! Every failed attempt counts as a failure, whatever its class.
 
+use crate::window::SlidingWindow;
+
 /// Which attempts the breaker may refuse.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BreakerMode {
@@ -142,70 +144,16 @@ impl Ticket {
     }
 }
 
-/// Number of time slots of the window: fixed, so memory does not grow with
-/// traffic; the window slides in steps of `window / SLOTS`.
-const SLOTS: usize = 20;
-
-/// Outcomes and failures per time slot, plus running totals.
-#[derive(Debug, Clone)]
-struct Window {
-    slot_width: f64,
-    /// Index of the newest slot (time / slot_width), or -1 before any use.
-    newest: i64,
-    outcomes: [u32; SLOTS],
-    failures: [u32; SLOTS],
-    outcome_total: u64,
-    failure_total: u64,
-}
-
-impl Window {
-    fn new(length: f64) -> Self {
-        Self {
-            slot_width: (length / SLOTS as f64).max(1e-9),
-            newest: -1,
-            outcomes: [0; SLOTS],
-            failures: [0; SLOTS],
-            outcome_total: 0,
-            failure_total: 0,
-        }
-    }
-
-    fn clear(&mut self) {
-        *self = Self::new(self.slot_width * SLOTS as f64);
-    }
-
-    /// Counts an outcome at `now`, forgetting slots older than the window.
-    fn record(&mut self, now: f64, failed: bool) {
-        let slot = (now.max(0.0) / self.slot_width).min(1e15) as i64;
-        if slot > self.newest {
-            let stale = (slot - self.newest).min(SLOTS as i64);
-            for step in 1..=stale {
-                let index = (self.newest + step).rem_euclid(SLOTS as i64) as usize;
-                self.outcome_total -= u64::from(self.outcomes[index]);
-                self.failure_total -= u64::from(self.failures[index]);
-                self.outcomes[index] = 0;
-                self.failures[index] = 0;
-            }
-            self.newest = slot;
-        }
-        // An older `now` (time never runs backwards in the simulator) counts
-        // in the newest slot.
-        let index = self.newest.rem_euclid(SLOTS as i64) as usize;
-        self.outcomes[index] = self.outcomes[index].saturating_add(1);
-        self.outcome_total += 1;
-        if failed {
-            self.failures[index] = self.failures[index].saturating_add(1);
-            self.failure_total += 1;
-        }
-    }
-}
+/// The breaker's counters: outcomes seen, and failures among them.
+const OUTCOMES: usize = 0;
+const FAILURES: usize = 1;
 
 /// A circuit breaker's state.
 #[derive(Debug, Clone)]
 pub struct Breaker {
     config: BreakerConfig,
     state: BreakerState,
-    window: Window,
+    window: SlidingWindow<2>,
     /// Half-open rounds so far; the current round's probes carry it.
     round: u32,
     trips: u64,
@@ -217,7 +165,7 @@ impl Breaker {
     pub fn new(config: &BreakerConfig) -> Self {
         let config = config.sanitized();
         Self {
-            window: Window::new(config.window),
+            window: SlidingWindow::new(config.window),
             config,
             state: BreakerState::Closed,
             round: 0,
@@ -282,12 +230,15 @@ impl Breaker {
         }
         match &mut self.state {
             BreakerState::Closed => {
-                self.window.record(now, !success);
-                let window = &self.window;
-                let tripped = window.outcome_total >= u64::from(self.config.min_requests)
-                    && window.failure_total > 0
-                    && window.failure_total as f64
-                        >= self.config.failure_ratio * window.outcome_total as f64;
+                self.window.add(now, OUTCOMES);
+                if !success {
+                    self.window.add(now, FAILURES);
+                }
+                let (outcomes, failures) =
+                    (self.window.total(OUTCOMES), self.window.total(FAILURES));
+                let tripped = outcomes >= u64::from(self.config.min_requests)
+                    && failures > 0
+                    && failures as f64 >= self.config.failure_ratio * outcomes as f64;
                 if tripped {
                     self.open(now);
                 }

@@ -25,6 +25,8 @@
 //! - [`BudgetKind::TokenBucket`]: gRPC retry throttling (gRFC A6).
 //! - [`BudgetKind::AwsQuota`]: the AWS SDK "standard" retry quota.
 
+use crate::window::SlidingWindow;
+
 /// Which budget a client uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BudgetKind {
@@ -95,62 +97,18 @@ impl Default for BudgetConfig {
     }
 }
 
-/// Number of time slots of the ratio window: fixed, so memory does not grow
-/// with traffic; the window slides in steps of `window / SLOTS`.
-const SLOTS: usize = 20;
-
 /// A retry budget's state.
 #[derive(Debug, Clone)]
 pub struct Budget {
     config: BudgetConfig,
     /// Token bucket balance or AWS quota balance.
     tokens: f64,
-    window: Window,
+    window: SlidingWindow<2>,
 }
 
-/// Deposits and retries per time slot, plus running totals over the window.
-#[derive(Debug, Clone)]
-struct Window {
-    slot_width: f64,
-    /// Index of the newest slot (time / slot_width), or -1 before any use.
-    newest: i64,
-    deposits: [u64; SLOTS],
-    retries: [u64; SLOTS],
-    deposit_total: u64,
-    retry_total: u64,
-}
-
-impl Window {
-    fn new(length: f64) -> Self {
-        Self {
-            slot_width: (length / SLOTS as f64).max(1e-9),
-            newest: -1,
-            deposits: [0; SLOTS],
-            retries: [0; SLOTS],
-            deposit_total: 0,
-            retry_total: 0,
-        }
-    }
-
-    /// Moves the window so that it ends at `now`, forgetting expired slots.
-    fn slide(&mut self, now: f64) -> usize {
-        let slot = (now.max(0.0) / self.slot_width).min(1e15) as i64;
-        if slot > self.newest {
-            let stale = (slot - self.newest).min(SLOTS as i64);
-            for step in 1..=stale {
-                let index = (self.newest + step).rem_euclid(SLOTS as i64) as usize;
-                self.deposit_total -= self.deposits[index];
-                self.retry_total -= self.retries[index];
-                self.deposits[index] = 0;
-                self.retries[index] = 0;
-            }
-            self.newest = slot;
-        }
-        // Time never runs backwards in the simulator; an older `now` counts
-        // in the newest slot rather than corrupting the totals.
-        self.newest.rem_euclid(SLOTS as i64) as usize
-    }
-}
+/// The ratio budget's counters: what earns retries, and retries made.
+const DEPOSITS: usize = 0;
+const RETRIES: usize = 1;
 
 impl Budget {
     /// A budget at its starting balance. Nonsense parameters (NaN, negative)
@@ -183,7 +141,7 @@ impl Budget {
             BudgetKind::None | BudgetKind::Ratio => 0.0,
         };
         Self {
-            window: Window::new(config.window),
+            window: SlidingWindow::new(config.window),
             config,
             tokens,
         }
@@ -202,9 +160,7 @@ impl Budget {
     /// A new operation sent its first try.
     pub fn on_first_try(&mut self, now: f64) {
         if self.config.kind == BudgetKind::Ratio && self.config.basis == RatioBasis::Requests {
-            let slot = self.window.slide(now);
-            self.window.deposits[slot] += 1;
-            self.window.deposit_total += 1;
+            self.window.add(now, DEPOSITS);
         }
     }
 
@@ -215,9 +171,7 @@ impl Budget {
             BudgetKind::None => {}
             BudgetKind::Ratio => {
                 if self.config.basis == RatioBasis::Successes {
-                    let slot = self.window.slide(now);
-                    self.window.deposits[slot] += 1;
-                    self.window.deposit_total += 1;
+                    self.window.add(now, DEPOSITS);
                 }
             }
             BudgetKind::TokenBucket => {
@@ -248,12 +202,11 @@ impl Budget {
         match self.config.kind {
             BudgetKind::None => Some(0.0),
             BudgetKind::Ratio => {
-                let slot = self.window.slide(now);
-                let allowance = self.config.percent * self.window.deposit_total as f64
+                self.window.slide(now);
+                let allowance = self.config.percent * self.window.total(DEPOSITS) as f64
                     + self.config.min_per_second * self.config.window;
-                if (self.window.retry_total as f64) < allowance {
-                    self.window.retries[slot] += 1;
-                    self.window.retry_total += 1;
+                if (self.window.total(RETRIES) as f64) < allowance {
+                    self.window.add(now, RETRIES);
                     Some(0.0)
                 } else {
                     None

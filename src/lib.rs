@@ -35,3 +35,4 @@ pub mod sim;
 pub mod sweep;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
+mod window;
