@@ -126,17 +126,7 @@ fn contention_table(runs: u64) {
         for (name, policy) in sim::contention_policies(0.005, 2.0) {
             let (mut calls, mut time) = (0.0, 0.0);
             for seed in 0..runs {
-                let report = sim::run(&Scenario {
-                    seed,
-                    workload: WorkloadKind::Contention,
-                    clients,
-                    hop: Spread::Normal,
-                    hop_mean: 0.010,
-                    hop_sd: 0.002,
-                    horizon: 10.0,
-                    policy: policy.clone(),
-                    ..Scenario::default()
-                });
+                let report = sim::run(&sim::contention_scenario(clients, seed, policy.clone()));
                 calls += (report.summary.first_tries + report.summary.retries) as f64;
                 time += report.summary.finished_at;
             }

@@ -184,16 +184,7 @@ fn contention(clients: u32, seeds: u64) -> Vec<(&'static str, f64, f64)> {
         .map(|(name, policy)| {
             let (mut calls, mut time) = (0.0, 0.0);
             for seed in 0..seeds {
-                let report = sim::run(&Scenario {
-                    seed,
-                    workload: WorkloadKind::Contention,
-                    clients,
-                    hop: Spread::Normal,
-                    hop_mean: 0.010,
-                    hop_sd: 0.002,
-                    policy: policy.clone(),
-                    ..plain()
-                });
+                let report = sim::run(&sim::contention_scenario(clients, seed, policy.clone()));
                 assert_eq!(
                     report.summary.succeeded,
                     u64::from(clients),

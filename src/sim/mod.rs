@@ -383,6 +383,23 @@ pub fn run(scenario: &Scenario) -> Report {
     world::World::new(&scenario).run()
 }
 
+/// The contention model of the AWS 2015 post (REFERENCE 4.4): `clients`
+/// clients each update one shared row once by optimistic concurrency, every
+/// network hop `|Normal(10 ms, 2 ms)|`, retrying under `policy`.
+pub fn contention_scenario(clients: u32, seed: u64, policy: Policy) -> Scenario {
+    Scenario {
+        seed,
+        workload: WorkloadKind::Contention,
+        clients,
+        hop: Spread::Normal,
+        hop_mean: 0.010,
+        hop_sd: 0.002,
+        horizon: 10.0,
+        policy,
+        ..Scenario::default()
+    }
+}
+
 /// The policies of the five contention variants of the AWS 2015 post, for
 /// the same base and cap: no backoff, exponential, equal jitter, full
 /// jitter, decorrelated jitter. The post numbers retries from 1, so its first
