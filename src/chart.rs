@@ -800,6 +800,12 @@ mod tests {
         }
     }
 
+    fn assert_labels(out: &str, labels: &[&str]) {
+        for label in labels {
+            assert!(out.contains(label), "{label} missing");
+        }
+    }
+
     fn hex(colour: RGBColor) -> String {
         format!("#{:02X}{:02X}{:02X}", colour.0, colour.1, colour.2)
     }
@@ -853,15 +859,16 @@ mod tests {
         let report = run(&scenario);
         let runs = [single(&report, &[], None)];
         let out = svg(|area| draw_load(area, &runs, &scenario, &Theme::light(1.0)));
-        for label in [
-            "first tries",
-            "retries",
-            "server capacity",
-            "goodput",
-            "outage",
-        ] {
-            assert!(out.contains(label), "{label} missing");
-        }
+        assert_labels(
+            &out,
+            &[
+                "first tries",
+                "retries",
+                "server capacity",
+                "goodput",
+                "outage",
+            ],
+        );
     }
 
     #[test]
@@ -876,9 +883,7 @@ mod tests {
         let report = run(&scenario);
         let runs = [single(&report, &[], Some(1.5))];
         let out = svg(|area| draw_latency(area, &runs, &Theme::dark(2.0)));
-        for label in ["p50", "p99", "deadline 1.5 s"] {
-            assert!(out.contains(label), "{label} missing");
-        }
+        assert_labels(&out, &["p50", "p99", "deadline 1.5 s"]);
     }
 
     #[test]
@@ -917,14 +922,15 @@ mod tests {
             },
         ];
         let out = svg(|area| draw_sweep(area, &curves, 21, &Theme::light(1.0)));
-        for label in [
-            "user-visible success (%)",
-            "server calls per operation",
-            "failure rate (%)",
-            "computing 3 of 21 points",
-        ] {
-            assert!(out.contains(label), "{label} missing");
-        }
+        assert_labels(
+            &out,
+            &[
+                "user-visible success (%)",
+                "server calls per operation",
+                "failure rate (%)",
+                "computing 3 of 21 points",
+            ],
+        );
     }
 
     #[test]
