@@ -182,6 +182,11 @@ mod tests {
         );
         // At f = 0.1 and 0.5 (points 2 and 10 of 21), and at f = 1.
         let at = |curve: usize, index: usize| point(&curves[curve].1, index, POINTS);
+        // Where a throttle never acts (f = 0.1) its load equals plain
+        // retries' up to sampling: both are means over n = 10 000 operations
+        // of a count of at most 4 calls (sd <= 1.5), so their difference has
+        // a standard error <= 1.5 sqrt(2/n). We allow 5 of them.
+        let slack = 5.0 * 1.5 * f64::sqrt(2.0 / 10_000.0);
         for index in [2, 10, 20] {
             let none = at(0, index);
             let retries = at(1, index);
@@ -191,8 +196,11 @@ mod tests {
             assert_eq!(none.load, 1.0);
             // Retries buy success and cost load; the throttles cost less.
             assert!(
-                retries.load >= bucket.load && retries.load >= breaker.load,
-                "f index {index}"
+                retries.load + slack >= bucket.load && retries.load + slack >= breaker.load,
+                "f index {index}: retries {}, bucket {}, breaker {}",
+                retries.load,
+                bucket.load,
+                breaker.load
             );
             assert!(retries.success >= none.success);
         }

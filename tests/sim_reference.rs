@@ -762,3 +762,45 @@ fn estimated_attempts_are_in_the_right_range() {
         "{estimate} vs {actual}"
     );
 }
+
+/// In-flight and queue levels are time averages, checked against Little's
+/// law and against a saturated server.
+///
+/// Unlimited workers, constant 10 ms service, 1000 operations/s, no
+/// failures: the average number in service over the run is N x 0.01 s /
+/// 10 s for N ~ Poisson(10 000) requests, so 10 with a standard error of
+/// 0.1; we allow 5 of them (the requests cut off at the horizon take at most
+/// 0.01 more).
+///
+/// Five workers and room for 50 waiting under the same load, twice what
+/// they serve: once the queue has filled, every worker is busy all the
+/// time (in-flight exactly 5) and the queue is 50 minus a deficit that
+/// each completion opens and the next arrival (1 ms apart on average)
+/// closes. Completions come 500/s; if all five workers finished together
+/// the deficit would average (5 + 4 + 3 + 2 + 1) ms / 10 ms = 1.5, and it
+/// is less when they are staggered: the mean queue lies in [48.5, 50].
+#[test]
+fn levels_follow_littles_law_and_fill_a_saturated_server() {
+    let report = sim::run(&plain());
+    let levels = &report.series.in_flight;
+    let mean = levels.iter().sum::<f64>() / levels.len() as f64;
+    assert!((mean - 10.0).abs() < 0.51, "mean in flight {mean}");
+    assert!(report.series.queue.iter().all(|&q| q == 0.0));
+
+    let report = sim::run(&Scenario {
+        workers: 5,
+        queue_limit: 50,
+        ..plain()
+    });
+    let (in_flight, queue) = (&report.series.in_flight, &report.series.queue);
+    for i in 10..in_flight.len() {
+        assert!(
+            (in_flight[i] - 5.0).abs() < 1e-9,
+            "bucket {i}: {}",
+            in_flight[i]
+        );
+        assert!(queue[i] <= 50.0 + 1e-9, "bucket {i}: {}", queue[i]);
+    }
+    let mean = queue[10..].iter().sum::<f64>() / (queue.len() - 10) as f64;
+    assert!((48.5..=50.0).contains(&mean), "mean queue {mean}");
+}

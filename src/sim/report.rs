@@ -339,6 +339,13 @@ impl LatencyHistogram {
     }
 }
 
+/// What a span of `Recorder::occupied` counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Level {
+    InFlight,
+    Queue,
+}
+
 /// Accumulates a run's report as events happen.
 #[derive(Debug)]
 pub(crate) struct Recorder {
@@ -353,95 +360,11 @@ pub(crate) struct Recorder {
     pause_histograms: Vec<PauseHistogram>,
     pause_sums: Vec<f64>,
     horizon: f64,
-    /// Time up to which in-flight and queue levels are integrated.
-    level_time: f64,
-    /// The bucket of recent event times.
-    now_range: BucketRange,
-}
-
-/// A bucket of the series with the exact range of times that fall in it, so
-/// that finding the bucket of a time near the last one is two compares
-/// rather than a division and a float-to-int conversion. The answer is
-/// always exactly `((time / width) as usize).min(last)`.
-#[derive(Debug, Clone, Copy)]
-struct BucketRange {
-    index: usize,
-    /// `[low, high)` are the times whose bucket is `index`.
-    low: f64,
-    high: f64,
-    /// `(index + 1) as f64 * width`: where the bucket ends.
-    edge: f64,
-}
-
-impl BucketRange {
-    const EMPTY: Self = Self {
-        index: 0,
-        low: f64::INFINITY,
-        high: f64::NEG_INFINITY,
-        edge: 0.0,
-    };
-
-    #[inline]
-    fn index_of(time: f64, width: f64, last: usize) -> usize {
-        ((time / width) as usize).min(last)
-    }
-
-    /// The smallest time whose bucket is `i` or later (the bucket is
-    /// monotone in time), or `None` when the arithmetic is not finite.
-    fn first_time(i: usize, width: f64, last: usize) -> Option<f64> {
-        if i == 0 {
-            return Some(f64::NEG_INFINITY);
-        }
-        if i > last {
-            return Some(f64::INFINITY);
-        }
-        let mut x = i as f64 * width;
-        if !x.is_finite() || x <= 0.0 {
-            return None;
-        }
-        let down = |x: f64| f64::from_bits(x.to_bits() - 1);
-        let up = |x: f64| f64::from_bits(x.to_bits() + 1);
-        for _ in 0..64 {
-            if x > 0.0 && Self::index_of(down(x), width, last) >= i {
-                x = down(x);
-            } else if Self::index_of(x, width, last) < i {
-                x = up(x);
-                if !x.is_finite() {
-                    return None;
-                }
-            } else {
-                return Some(x);
-            }
-        }
-        None
-    }
-
-    /// The bucket of `time`, remembering its range when the time is new.
-    #[inline]
-    fn find(&mut self, time: f64, width: f64, last: usize) -> usize {
-        if time >= self.low && time < self.high {
-            return self.index;
-        }
-        self.refresh(time, width, last)
-    }
-
-    #[cold]
-    fn refresh(&mut self, time: f64, width: f64, last: usize) -> usize {
-        let index = Self::index_of(time, width, last);
-        *self = match (
-            Self::first_time(index, width, last),
-            Self::first_time(index + 1, width, last),
-        ) {
-            (Some(low), Some(high)) if low <= time && time < high => Self {
-                index,
-                low,
-                high,
-                edge: (index + 1) as f64 * width,
-            },
-            _ => Self::EMPTY,
-        };
-        index
-    }
+    /// `1 / series.width`: the bucket of a time is `time * inverse_width`
+    /// rounded down (a multiply is cheaper than a divide).
+    inverse_width: f64,
+    /// Index of the series' last bucket.
+    last: usize,
 }
 
 impl Recorder {
@@ -475,36 +398,28 @@ impl Recorder {
                 .collect(),
             pause_sums: vec![0.0; histograms as usize],
             horizon,
-            level_time: 0.0,
-            now_range: BucketRange::EMPTY,
+            inverse_width: buckets as f64 / horizon,
+            last: buckets - 1,
         }
     }
 
+    /// The bucket of `time`, the last one for times at or past the horizon.
     #[inline]
-    fn bucket(&mut self, time: f64) -> Option<usize> {
-        if time < self.horizon {
-            Some(
-                self.now_range
-                    .find(time, self.series.width, self.series.len() - 1),
-            )
-        } else {
-            None
-        }
+    fn index(&self, time: f64) -> usize {
+        // Negative times and NaN give 0, as `as usize` would, but a signed
+        // conversion is a few instructions cheaper.
+        (((time * self.inverse_width) as i64).max(0) as usize).min(self.last)
+    }
+
+    /// The bucket of `time`, or none past the horizon.
+    #[inline]
+    fn bucket(&self, time: f64) -> Option<usize> {
+        (time < self.horizon).then(|| self.index(time))
     }
 
     #[inline(always)]
     pub fn attempt(&mut self, time: f64, first: bool) {
-        // Retries are sent after their pause, anywhere ahead: a remembered
-        // range would rarely hold them.
-        let bucket = if !first && time < self.horizon {
-            Some(BucketRange::index_of(
-                time,
-                self.series.width,
-                self.series.len() - 1,
-            ))
-        } else {
-            self.bucket(time)
-        };
+        let bucket = self.bucket(time);
         if first {
             self.first_tries += 1;
             if let Some(i) = bucket {
@@ -550,11 +465,10 @@ impl Recorder {
 
     /// The last layer's breaker is open over `[start, end)`.
     pub fn breaker_open(&mut self, start: f64, end: f64) {
-        let width = self.series.width;
-        let last = self.series.len() - 1;
+        let (width, last) = (self.series.width, self.last);
         let end = end.min(self.horizon);
         let mut start = start.max(0.0);
-        let mut i = ((start / width) as usize).min(last);
+        let mut i = self.index(start);
         while start < end {
             let bucket_end = if i == last {
                 end
@@ -609,62 +523,34 @@ impl Recorder {
         self.pause_sums[index] += pause;
     }
 
-    /// Integrates the in-flight and queue levels, which held `in_flight` and
-    /// `queued` since the last call, up to `now`.
-    #[inline(always)]
-    pub fn levels(&mut self, now: f64, in_flight: u32, queued: usize) {
-        let end = now.min(self.horizon);
-        let start = self.level_time;
-        if end <= start {
+    /// Counts one request in service (`Level::InFlight`) or waiting for a
+    /// worker (`Level::Queue`) over `[start, end)`: each bucket gains the
+    /// time it shares with the span. `finish` turns the sums into averages.
+    /// Spans are recorded whole when they become known, so they may come in
+    /// any order.
+    #[inline]
+    pub fn occupied(&mut self, level: Level, start: f64, end: f64) {
+        let end = end.min(self.horizon);
+        if end <= start || (end - start).is_nan() {
             return;
         }
-        self.level_time = end;
-        if in_flight == 0 && queued == 0 {
-            return;
-        }
-        // Mostly the whole span lies in the bucket of the last call: then
-        // the loop below would make one step, adding `end - start`.
-        let range = self.now_range;
-        if start >= range.low
-            && end < range.high
-            && (end <= range.edge || range.index == self.series.len() - 1)
-        {
-            let span = end - start;
-            // Adding a zero would change nothing (no sum here is -0).
-            if in_flight != 0 {
-                self.series.in_flight[range.index] += f64::from(in_flight) * span;
+        let mut i = self.index(start);
+        let (width, last) = (self.series.width, self.last);
+        let values = match level {
+            Level::InFlight => &mut self.series.in_flight,
+            Level::Queue => &mut self.series.queue,
+        };
+        let mut from = start;
+        loop {
+            let edge = (i + 1) as f64 * width;
+            if end <= edge || i == last {
+                values[i] += end - from;
+                return;
             }
-            if queued != 0 {
-                self.series.queue[range.index] += queued as f64 * span;
-            }
-            return;
-        }
-        self.levels_across(start, end, in_flight, queued);
-    }
-
-    #[cold]
-    fn levels_across(&mut self, mut start: f64, end: f64, in_flight: u32, queued: usize) {
-        let width = self.series.width;
-        let last = self.series.len() - 1;
-        while start < end {
-            let i = self.now_range.find(start, width, last);
-            let bucket_end = if i == last {
-                end
-            } else {
-                ((i + 1) as f64 * width).min(end)
-            };
-            // Rounding may put `start` at a bucket's very end; step past it.
-            let span = (bucket_end - start).max(0.0);
-            if in_flight != 0 {
-                self.series.in_flight[i] += f64::from(in_flight) * span;
-            }
-            if queued != 0 {
-                self.series.queue[i] += queued as f64 * span;
-            }
-            if bucket_end <= start {
-                break;
-            }
-            start = bucket_end;
+            // Rounding may put `from` a hair past the edge.
+            values[i] += (edge - from).max(0.0);
+            from = edge;
+            i += 1;
         }
     }
 
@@ -706,29 +592,27 @@ mod tests {
         }
     }
 
-    /// The remembered range answers exactly what the division does, at
-    /// bucket edges (and the floats next to them) and between them.
     #[test]
-    fn bucket_range_finds_what_the_division_finds() {
-        for (horizon, buckets) in [(20.0, 300usize), (100.0, 300), (1.0, 7), (1e-3, 50)] {
-            let width = horizon / buckets as f64;
-            let last = buckets - 1;
-            let mut range = BucketRange::EMPTY;
-            let mut stream = crate::random::Stream::new(9, 0);
-            let mut times = Vec::new();
-            for i in 0..=buckets {
-                let edge = i as f64 * width;
-                for step in -3i64..=3 {
-                    times.push(f64::from_bits((edge.to_bits() as i64 + step).max(0) as u64));
-                }
-            }
-            times.extend((0..2_000).map(|_| stream.uniform() * horizon));
-            times.sort_by(f64::total_cmp);
-            for &time in times.iter().chain(times.iter().rev()) {
-                let expected = BucketRange::index_of(time, width, last);
-                assert_eq!(range.find(time, width, last), expected, "time {time:e}");
-            }
-        }
+    fn spans_are_shared_out_between_buckets() {
+        // Four buckets of 0.25 s.
+        let mut recorder = Recorder::new(1.0, 4, 0, 1.0);
+        recorder.occupied(Level::InFlight, 0.1, 0.6);
+        recorder.occupied(Level::InFlight, 0.9, 5.0);
+        recorder.occupied(Level::Queue, 0.3, 0.2);
+        recorder.occupied(Level::Queue, 0.5, 0.75);
+        let close =
+            |got: &[f64], want: [f64; 4]| got.iter().zip(want).all(|(g, w)| (g - w).abs() < 1e-12);
+        let series = &recorder.series;
+        assert!(
+            close(&series.in_flight, [0.15, 0.25, 0.1, 0.1]),
+            "{:?}",
+            series.in_flight
+        );
+        assert!(
+            close(&series.queue, [0.0, 0.0, 0.25, 0.0]),
+            "{:?}",
+            series.queue
+        );
     }
 
     #[test]

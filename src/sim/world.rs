@@ -18,8 +18,8 @@ use std::collections::VecDeque;
 
 use super::engine::{Kind, Queue};
 use super::report::{
-    CONFLICT, CONNECTION, FAILURE_KINDS, PERMANENT, REJECTED, Recorder, Report, Summary, THROTTLED,
-    TIMEOUT, TRANSIENT, UNKNOWN,
+    CONFLICT, CONNECTION, FAILURE_KINDS, Level, PERMANENT, REJECTED, Recorder, Report, Summary,
+    THROTTLED, TIMEOUT, TRANSIENT, UNKNOWN,
 };
 use super::{OutageMode, Scenario, Spread, WorkloadKind};
 use crate::breaker::{Breaker, BreakerMode, Ticket};
@@ -83,9 +83,11 @@ struct Request {
     frame: u32,
     token: u32,
     root: u32,
-    service: f64,
     kind: u8,
+    service: f64,
     retry_after: f64,
+    /// When the request started waiting for a worker.
+    queued_at: f64,
 }
 
 pub(crate) struct World<'a> {
@@ -99,8 +101,12 @@ pub(crate) struct World<'a> {
     free_frames: Vec<u32>,
     requests: Vec<Request>,
     free_requests: Vec<u32>,
-    /// Requests in service.
+    /// Requests in service (with a stateless server, also those on their
+    /// way to it, which nothing reads then).
     busy: u32,
+    /// Unlimited workers and a latency that does not grow with load: a
+    /// request's service does not depend on what else is at the server.
+    stateless_server: bool,
     /// Requests waiting for a worker.
     waiting: VecDeque<u32>,
     /// Contention: the row's version.
@@ -137,7 +143,7 @@ pub(crate) struct World<'a> {
 }
 
 /// A draw of a random duration.
-#[inline]
+#[inline(always)]
 fn draw(spread: Spread, mean: f64, sd: f64, stream: &mut Stream) -> f64 {
     match spread {
         Spread::Constant => mean,
@@ -221,6 +227,7 @@ impl<'a> World<'a> {
             requests: Vec::new(),
             free_requests: Vec::new(),
             busy: 0,
+            stateless_server: s.workers == 0 && s.latency_slope == 0.0,
             waiting: VecDeque::new(),
             version: 0,
             net: Stream::new(s.seed, u64::MAX - 1),
@@ -254,7 +261,6 @@ impl<'a> World<'a> {
         if let Some(first) = self.next_arrival(0.0) {
             self.queue.push_single(first, Kind::Arrival, 0, 0);
         }
-        let mut now = 0.0;
         let mut truncated = false;
         while let Some(event) = self.queue.pop() {
             if self.work >= self.s.work_limit {
@@ -263,7 +269,7 @@ impl<'a> World<'a> {
             }
             self.peak_events = self.peak_events.max(self.queue.len() as u64 + 1);
             self.events += 1;
-            now = event.time();
+            let now = event.time();
             self.current = now;
             let index = event.index;
             match event.kind() {
@@ -315,8 +321,10 @@ impl<'a> World<'a> {
                 }
             }
         }
-        self.rec
-            .levels(now.max(self.s.horizon), self.busy, self.waiting.len());
+        for &request in &self.waiting {
+            let queued_at = self.requests[request as usize].queued_at;
+            self.rec.occupied(Level::Queue, queued_at, self.s.horizon);
+        }
         self.report(truncated)
     }
 
@@ -513,6 +521,7 @@ impl<'a> World<'a> {
                 service: 0.0,
                 kind: OK,
                 retry_after: 0.0,
+                queued_at: 0.0,
             });
             if timeout.is_finite() {
                 if start <= self.current {
@@ -524,10 +533,13 @@ impl<'a> World<'a> {
                 }
             }
             let hop = self.hop();
-            // Only a request sent at the current instant may reach the
-            // server without a trip through the queue.
-            if hop == 0.0 && start <= self.current {
-                self.server_arrive(request, start);
+            // A request reaches the server without a trip through the queue
+            // when nothing it meets there can change before it arrives: it
+            // is sent at the current instant with no network time, or the
+            // server is stateless (unlimited workers, latency independent of
+            // load), so its fate is known now.
+            if (hop == 0.0 && start <= self.current) || self.stateless_server {
+                self.server_arrive(request, start + hop);
             } else {
                 self.queue.push(start + hop, Kind::ServerArrive, request, 0);
             }
@@ -717,7 +729,7 @@ impl<'a> World<'a> {
         } else if self.s.workers == 0 || self.busy < self.s.workers {
             self.start_service(request, now);
         } else if self.waiting.len() < self.s.queue_limit as usize {
-            self.rec.levels(now, self.busy, self.waiting.len());
+            self.requests[request as usize].queued_at = now;
             self.waiting.push_back(request);
         } else {
             self.respond_error(request, now, REJECTED, self.s.retry_after);
@@ -726,10 +738,10 @@ impl<'a> World<'a> {
 
     #[inline(always)]
     fn start_service(&mut self, request: u32, now: f64) {
-        self.rec.levels(now, self.busy, self.waiting.len());
         let s = self.s;
         let service = draw(s.service, s.service_time, s.service_sd, &mut self.net)
             + s.latency_slope * f64::from(self.busy);
+        self.rec.occupied(Level::InFlight, now, now + service);
         self.busy += 1;
         self.requests[request as usize].service = service;
         self.queue
@@ -738,9 +750,10 @@ impl<'a> World<'a> {
 
     #[inline(always)]
     fn service_done(&mut self, request: u32, now: f64) {
-        self.rec.levels(now, self.busy, self.waiting.len());
         self.busy -= 1;
         if let Some(next) = self.waiting.pop_front() {
+            let queued_at = self.requests[next as usize].queued_at;
+            self.rec.occupied(Level::Queue, queued_at, now);
             self.start_service(next, now);
         }
         let Request {
@@ -815,6 +828,7 @@ impl<'a> World<'a> {
             service,
             kind,
             retry_after,
+            ..
         } = self.requests[request as usize];
         self.free_requests.push(request);
         self.frames[root as usize].outstanding -= 1;
