@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use retry_playground::budget::{BudgetConfig, BudgetKind};
 use retry_playground::policy::{Jitter, Policy, Shape};
+use retry_playground::random::Stream;
 use retry_playground::sim::{self, Scenario, Spread, WorkloadKind};
 
 /// Reference: Poisson 10 000/s, independent failure 0.5, 4 attempts,
@@ -85,17 +86,37 @@ fn peak_memory_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// Nanoseconds per step of a fixed, simple piece of work: a chain of 20M
+/// generator draws, each waiting for the last. On a shared host the speed
+/// of the very same binary drifts by up to 2x within minutes; the ratio of
+/// a figure to this probe, timed just before it, drifts far less.
+fn probe_ns() -> f64 {
+    const STEPS: u32 = 20_000_000;
+    let mut stream = Stream::new(1, 1);
+    let started = Instant::now();
+    let mut sum = 0u64;
+    for _ in 0..STEPS {
+        sum = sum.wrapping_add(stream.next_u64());
+    }
+    std::hint::black_box(sum);
+    started.elapsed().as_secs_f64() * 1e9 / f64::from(STEPS)
+}
+
 fn measure(name: &str, scenario: &Scenario) {
+    let probe = probe_ns();
     let started = Instant::now();
     let report = sim::run(scenario);
     let elapsed = started.elapsed().as_secs_f64();
     let summary = &report.summary;
     let attempts = summary.first_tries + summary.retries;
+    let per_attempt = elapsed * 1e9 / attempts.max(1) as f64;
     println!(
-        "{name:<28} {:>10} ops {:>10} attempts {:>8.1} ns/attempt  {:>6.2} s  success {:.4}  calls/op {:.4}  events/attempt {:.3}  peak events {}  VmHWM {} KiB",
+        "{name:<28} {:>10} ops {:>10} attempts {:>8.1} ns/attempt ({:.0} probe steps of {:.2} ns)  {:>6.2} s  success {:.4}  calls/op {:.4}  events/attempt {:.3}  peak events {}  VmHWM {} KiB",
         summary.operations,
         attempts,
-        elapsed * 1e9 / attempts.max(1) as f64,
+        per_attempt,
+        per_attempt / probe,
+        probe,
         elapsed,
         summary.success_rate,
         summary.server_calls_per_operation,

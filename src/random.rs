@@ -64,7 +64,7 @@ impl Stream {
     /// The tables are computed once with `libm` and the draw uses only IEEE
     /// arithmetic on them, so it gives the same bits natively and in wasm.
     /// Its values differ from [`Stream::exponential`]'s (same distribution).
-    #[inline]
+    #[inline(always)]
     pub fn exponential_ziggurat(&mut self, mean: f64) -> f64 {
         // The common case, inline: one `u64`, and the point falls inside
         // its layer's box.

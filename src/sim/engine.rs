@@ -104,12 +104,7 @@ impl Event {
         KINDS[(self.order & ((1 << KIND_BITS) - 1)) as usize]
     }
 
-    #[inline]
-    fn key(&self) -> (u64, u64) {
-        (self.time, self.order)
-    }
-
-    /// The key as one integer, which orders the same: cheaper to sort by.
+    /// `(time, order)` as one integer: one compare.
     #[inline]
     fn wide_key(&self) -> u128 {
         (u128::from(self.time) << 64) | u128::from(self.order)
@@ -118,7 +113,7 @@ impl Event {
 
 impl Ord for Event {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.key().cmp(&other.key())
+        self.wide_key().cmp(&other.wide_key())
     }
 }
 
@@ -127,6 +122,16 @@ impl PartialOrd for Event {
         Some(self.cmp(other))
     }
 }
+
+/// An event in a ring slot's list.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    event: Event,
+    next: u32,
+}
+
+/// No node: the end of a list.
+const NONE: u32 = u32::MAX;
 
 /// Where `Queue::pop` found the next event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,7 +163,14 @@ pub(crate) struct Queue {
     sorted: Vec<Event>,
     /// Events scheduled into the current bucket after it was sorted.
     late: BinaryHeap<Reverse<Event>>,
-    ring: Vec<Vec<Event>>,
+    /// Each slot's events as a list through `nodes` (`NONE` when empty).
+    ring: Vec<u32>,
+    /// The ring's events. One pool for every slot keeps the ring's memory
+    /// to the events it holds: a vector per slot would keep every slot's
+    /// largest size, megabytes for a ring of thousands, out of cache.
+    nodes: Vec<Node>,
+    /// Head of the list of unused nodes.
+    free_node: u32,
     /// One bit per non-empty ring slot.
     occupied: Vec<u64>,
     in_ring: usize,
@@ -205,7 +217,9 @@ impl Queue {
             current: 0,
             sorted: Vec::new(),
             late: BinaryHeap::new(),
-            ring: (0..MIN_RING).map(|_| Vec::new()).collect(),
+            ring: vec![NONE; MIN_RING],
+            nodes: Vec::new(),
+            free_node: NONE,
             occupied: vec![0; MIN_RING / 64],
             in_ring: 0,
             far: BinaryHeap::new(),
@@ -293,16 +307,13 @@ impl Queue {
         (f64::from_bits(time) * self.inverse_width) as i64 as u64
     }
 
-    #[inline]
+    #[inline(always)]
     fn place(&mut self, event: Event) {
         let bucket = self.bucket(event.time);
         if bucket <= self.current {
             self.late.push(Reverse(event));
         } else if bucket - self.current < self.ring.len() as u64 {
-            let slot = bucket as usize & (self.ring.len() - 1);
-            self.ring[slot].push(event);
-            self.occupied[slot / 64] |= 1 << (slot % 64);
-            self.in_ring += 1;
+            self.put_in_ring(bucket, event);
         } else {
             self.far_pushes = self.far_pushes.wrapping_add(1);
             self.far.push(Reverse(event));
@@ -310,36 +321,29 @@ impl Queue {
     }
 
     pub fn pop(&mut self) -> Option<Event> {
-        // The calendar's next event: the smaller of the sorted bucket's and
-        // the late heap's; then the lane's and the single slot's if smaller.
+        if self.sorted.is_empty() && self.late.is_empty() {
+            // Nothing left in the current bucket: make the next one current
+            // (the lane and the single slot may still hold events).
+            self.advance();
+        }
+        // The smallest of the four heads; keys are unique.
         let mut source = Source::Empty;
-        let mut best = (u64::MAX, u64::MAX);
-        loop {
-            match (self.sorted.last(), self.late.peek()) {
-                (Some(sorted), Some(Reverse(late))) => {
-                    if sorted.key() < late.key() {
-                        (source, best) = (Source::Sorted, sorted.key());
-                    } else {
-                        (source, best) = (Source::Late, late.key());
-                    }
-                }
-                (Some(sorted), None) => (source, best) = (Source::Sorted, sorted.key()),
-                (None, Some(Reverse(late))) => (source, best) = (Source::Late, late.key()),
-                (None, None) => {
-                    if self.advance() {
-                        continue;
-                    }
-                }
+        let mut best = u128::MAX;
+        if let Some(sorted) = self.sorted.last() {
+            (source, best) = (Source::Sorted, sorted.wide_key());
+        }
+        if let Some(Reverse(late)) = self.late.peek() {
+            if late.wide_key() < best {
+                (source, best) = (Source::Late, late.wide_key());
             }
-            break;
         }
         if let Some(lane) = self.lane.front() {
-            if source == Source::Empty || lane.key() < best {
-                (source, best) = (Source::Lane, lane.key());
+            if lane.wide_key() < best {
+                (source, best) = (Source::Lane, lane.wide_key());
             }
         }
         if let Some(single) = &self.single {
-            if source == Source::Empty || single.key() < best {
+            if single.wide_key() < best {
                 source = Source::Single;
             }
         }
@@ -359,8 +363,8 @@ impl Queue {
         Some(event)
     }
 
-    /// Makes the next non-empty bucket the current one; false if none.
-    fn advance(&mut self) -> bool {
+    /// Makes the next non-empty bucket the current one, if there is one.
+    fn advance(&mut self) {
         let ring_next = if self.in_ring > 0 {
             self.next_occupied()
         } else {
@@ -371,7 +375,7 @@ impl Queue {
             .peek()
             .map_or(u64::MAX, |Reverse(event)| self.bucket(event.time));
         if self.in_ring == 0 && self.far.is_empty() {
-            return false;
+            return;
         }
         let next = ring_next.min(far_next);
         self.current = next;
@@ -386,30 +390,51 @@ impl Queue {
             if bucket == next {
                 self.sorted.push(event);
             } else {
-                let slot = bucket as usize & (self.ring.len() - 1);
-                self.ring[slot].push(event);
-                self.occupied[slot / 64] |= 1 << (slot % 64);
-                self.in_ring += 1;
+                self.put_in_ring(bucket, event);
             }
         }
-        let slot = next as usize & (self.ring.len() - 1);
-        if self.occupied[slot / 64] & (1 << (slot % 64)) != 0 {
-            self.occupied[slot / 64] &= !(1 << (slot % 64));
-            self.in_ring -= self.ring[slot].len();
-            if self.sorted.is_empty() {
-                std::mem::swap(&mut self.sorted, &mut self.ring[slot]);
-            } else {
-                let bucket = std::mem::take(&mut self.ring[slot]);
-                self.sorted.extend_from_slice(&bucket);
-                self.ring[slot] = bucket;
-                self.ring[slot].clear();
-            }
-        }
+        self.take_slot(next as usize & (self.ring.len() - 1));
         self.sorted_buckets += 1;
         self.sorted_events = self.sorted_events.wrapping_add(self.sorted.len() as u32);
         self.sorted
             .sort_unstable_by_key(|event| Reverse(event.wide_key()));
-        true
+    }
+
+    /// Appends `event` to the list of the ring slot of `bucket`.
+    #[inline(always)]
+    fn put_in_ring(&mut self, bucket: u64, event: Event) {
+        let slot = bucket as usize & (self.ring.len() - 1);
+        let node = Node {
+            event,
+            next: self.ring[slot],
+        };
+        self.ring[slot] = match self.free_node {
+            NONE => {
+                self.nodes.push(node);
+                (self.nodes.len() - 1) as u32
+            }
+            free => {
+                self.free_node = self.nodes[free as usize].next;
+                self.nodes[free as usize] = node;
+                free
+            }
+        };
+        self.occupied[slot / 64] |= 1 << (slot % 64);
+        self.in_ring += 1;
+    }
+
+    /// Moves the events of a ring slot to `sorted` (unsorted).
+    fn take_slot(&mut self, slot: usize) {
+        let mut node = std::mem::replace(&mut self.ring[slot], NONE);
+        self.occupied[slot / 64] &= !(1 << (slot % 64));
+        while node != NONE {
+            let Node { event, next } = self.nodes[node as usize];
+            self.sorted.push(event);
+            self.nodes[node as usize].next = self.free_node;
+            self.free_node = node;
+            self.in_ring -= 1;
+            node = next;
+        }
     }
 
     /// The first occupied bucket after the current one (the ring is not empty).
@@ -465,12 +490,12 @@ impl Queue {
         events.append(&mut self.sorted);
         events.extend(self.late.drain().map(|Reverse(event)| event));
         events.extend(self.far.drain().map(|Reverse(event)| event));
-        for bucket in &mut self.ring {
-            events.append(bucket);
+        for slot in 0..self.ring.len() {
+            self.take_slot(slot);
         }
-        self.ring.resize_with(ring, Vec::new);
+        events.append(&mut self.sorted);
+        self.ring = vec![NONE; ring];
         self.occupied = vec![0; ring / 64];
-        self.in_ring = 0;
         self.inverse_width = 1.0 / width;
         self.current = self.bucket(self.now.to_bits());
         for event in events {
