@@ -85,7 +85,6 @@ struct Request {
     root: u32,
     kind: u8,
     service: f64,
-    retry_after: f64,
     /// When the request started waiting for a worker.
     queued_at: f64,
 }
@@ -520,7 +519,6 @@ impl<'a> World<'a> {
                 root,
                 service: 0.0,
                 kind: OK,
-                retry_after: 0.0,
                 queued_at: 0.0,
             });
             if timeout.is_finite() {
@@ -711,10 +709,8 @@ impl<'a> World<'a> {
     /// Sends an error answer without service. Always through the queue, so
     /// the server never calls back into a client in the middle of that
     /// client's own step.
-    fn respond_error(&mut self, request: u32, now: f64, kind: usize, retry_after: f64) {
-        let r = &mut self.requests[request as usize];
-        r.kind = kind as u8;
-        r.retry_after = retry_after;
+    fn respond_error(&mut self, request: u32, now: f64, kind: usize) {
+        self.requests[request as usize].kind = kind as u8;
         let back = self.hop();
         self.queue.push(now + back, Kind::Response, request, 0);
     }
@@ -723,7 +719,7 @@ impl<'a> World<'a> {
     fn server_arrive(&mut self, request: u32, now: f64) {
         if self.in_outage(now) {
             match self.s.outage_mode {
-                OutageMode::FailFast => self.respond_error(request, now, CONNECTION, 0.0),
+                OutageMode::FailFast => self.respond_error(request, now, CONNECTION),
                 OutageMode::Hang => self.resolve(request),
             }
         } else if self.s.workers == 0 || self.busy < self.s.workers {
@@ -732,7 +728,7 @@ impl<'a> World<'a> {
             self.requests[request as usize].queued_at = now;
             self.waiting.push_back(request);
         } else {
-            self.respond_error(request, now, REJECTED, self.s.retry_after);
+            self.respond_error(request, now, REJECTED);
         }
     }
 
@@ -778,13 +774,7 @@ impl<'a> World<'a> {
             } else {
                 UNKNOWN
             };
-            let r = &mut self.requests[request as usize];
-            r.kind = kind as u8;
-            r.retry_after = if kind == THROTTLED {
-                s.retry_after
-            } else {
-                0.0
-            };
+            self.requests[request as usize].kind = kind as u8;
         } else {
             self.execute(root);
         }
@@ -827,7 +817,6 @@ impl<'a> World<'a> {
             root,
             service,
             kind,
-            retry_after,
             ..
         } = self.requests[request as usize];
         self.free_requests.push(request);
@@ -838,6 +827,11 @@ impl<'a> World<'a> {
             if kind == OK {
                 self.attempt_succeeded(frame, now);
             } else {
+                // The server asks throttled and rejected callers to wait.
+                let retry_after = match kind as usize {
+                    THROTTLED | REJECTED => self.s.retry_after,
+                    _ => 0.0,
+                };
                 self.attempt_failed(frame, now, kind, retry_after);
             }
         } else {
