@@ -23,7 +23,7 @@ use super::report::{
 };
 use super::{OutageMode, Scenario, Spread, WorkloadKind};
 use crate::breaker::{Breaker, BreakerMode, Ticket};
-use crate::budget::Budget;
+use crate::budget::{Budget, BudgetKind};
 use crate::classify::{self, Failure};
 use crate::policy::{Jitter, Plan, Policy};
 use crate::random::Stream;
@@ -44,7 +44,9 @@ enum End {
     BreakerOpen,
 }
 
+/// What every run reads of a (sub)operation: one cache line.
 #[derive(Debug, Clone)]
+#[repr(align(64))]
 struct Frame {
     token: u32,
     parent: u32,
@@ -57,13 +59,6 @@ struct Frame {
     /// When the user's operation started: the deadline counts from here,
     /// and a root's latency.
     origin: f64,
-    /// What the budget charged for the retry in flight (AWS refunds it).
-    retry_cost: f64,
-    /// Breaker only: the timeout of the retry waiting for its `AttemptStart`.
-    next_timeout: f64,
-    /// Breaker only: what the breaker admitted the attempt in flight with.
-    ticket: Ticket,
-    client: u64,
     unknown_retried: bool,
     waiting: bool,
     finished: bool,
@@ -72,10 +67,26 @@ struct Frame {
     executed: u32,
     /// Root only: requests of this operation the server may still act on.
     outstanding: u32,
+    stream: Stream,
+}
+
+/// What only some runs need of a frame, kept beside it (same index) so that
+/// the frames every run touches stay one cache line each. Runs without a
+/// budget that charges, a breaker, layers or contention have none.
+#[derive(Debug, Clone, Copy)]
+struct Extra {
+    /// The client the operation belongs to (calls one layer down draw from
+    /// a stream derived from it).
+    client: u64,
+    /// What the budget charged for the retry in flight (AWS refunds it).
+    retry_cost: f64,
+    /// The timeout of the retry waiting for its `AttemptStart`.
+    next_timeout: f64,
+    /// Breaker: what the breaker admitted the attempt in flight with.
+    ticket: Ticket,
     /// Contention: the version read by the attempt in flight.
     read_version: u64,
     write_ok: bool,
-    stream: Stream,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -97,6 +108,9 @@ pub(crate) struct World<'a> {
     breakers: Vec<Breaker>,
     queue: Queue,
     frames: Vec<Frame>,
+    /// One per frame when `with_extras`, else empty.
+    extras: Vec<Extra>,
+    with_extras: bool,
     free_frames: Vec<u32>,
     requests: Vec<Request>,
     free_requests: Vec<u32>,
@@ -222,6 +236,11 @@ impl<'a> World<'a> {
             policies,
             queue: Queue::default(),
             frames: Vec::new(),
+            extras: Vec::new(),
+            with_extras: contention
+                || layers > 1
+                || s.breaker.mode != BreakerMode::Off
+                || s.budget.kind == BudgetKind::AwsQuota,
             free_frames: Vec::new(),
             requests: Vec::new(),
             free_requests: Vec::new(),
@@ -278,7 +297,7 @@ impl<'a> World<'a> {
                     if frame.token == event.token {
                         // Calls one layer down plan their own timeouts; a
                         // retry held back for the breaker kept its own.
-                        let timeout = frame.next_timeout;
+                        let timeout = self.extras[index as usize].next_timeout;
                         self.begin_attempt(index, now, timeout);
                     }
                 }
@@ -293,26 +312,25 @@ impl<'a> World<'a> {
                     }
                 }
                 Kind::ReadArrive => {
-                    self.frames[index as usize].read_version = self.version;
+                    self.extras[index as usize].read_version = self.version;
                     let back = self.hop();
                     let forth = self.hop();
                     self.queue
                         .push(now + back + forth, Kind::WriteArrive, index, event.token);
                 }
                 Kind::WriteArrive => {
-                    let ok = self.frames[index as usize].read_version == self.version;
+                    let ok = self.extras[index as usize].read_version == self.version;
                     if ok {
                         self.version += 1;
                     }
-                    self.frames[index as usize].write_ok = ok;
+                    self.extras[index as usize].write_ok = ok;
                     let back = self.hop();
                     self.queue
                         .push(now + back, Kind::WriteResponse, index, event.token);
                 }
                 Kind::WriteResponse => {
-                    let frame = &mut self.frames[index as usize];
-                    frame.waiting = false;
-                    if frame.write_ok {
+                    self.frames[index as usize].waiting = false;
+                    if self.extras[index as usize].write_ok {
                         self.attempt_succeeded(index, now);
                     } else {
                         self.attempt_failed(index, now, CONFLICT as u8, 0.0);
@@ -427,21 +445,15 @@ impl<'a> World<'a> {
             attempts: 0,
             previous_pause: self.policies[layer as usize].base,
             origin,
-            retry_cost: 0.0,
-            next_timeout: f64::INFINITY,
-            ticket: Ticket::ORDINARY,
-            client,
             unknown_retried: false,
             waiting: false,
             finished: false,
             alive: true,
             executed: 0,
             outstanding: 0,
-            read_version: 0,
-            write_ok: false,
             stream,
         };
-        match self.free_frames.pop() {
+        let index = match self.free_frames.pop() {
             Some(index) => {
                 // Keep counting tokens in a reused slot, so events and
                 // requests of the slot's previous life stay stale.
@@ -453,7 +465,22 @@ impl<'a> World<'a> {
                 self.frames.push(fresh);
                 (self.frames.len() - 1) as u32
             }
+        };
+        if self.with_extras {
+            let extra = Extra {
+                client,
+                retry_cost: 0.0,
+                next_timeout: f64::INFINITY,
+                ticket: Ticket::ORDINARY,
+                read_version: 0,
+                write_ok: false,
+            };
+            match self.extras.get_mut(index as usize) {
+                Some(slot) => *slot = extra,
+                None => self.extras.push(extra),
+            }
         }
+        index
     }
 
     #[inline(always)]
@@ -491,8 +518,7 @@ impl<'a> World<'a> {
         f.attempts += 1;
         f.token = f.token.wrapping_add(1);
         f.waiting = true;
-        let (layer, token, first, root, client) =
-            (f.layer, f.token, f.attempts == 1, f.root, f.client);
+        let (layer, token, first, root) = (f.layer, f.token, f.attempts == 1, f.root);
         let parent_attempts = f.attempts;
         self.attempts_by_layer[layer as usize] += 1;
         if self.contention {
@@ -505,6 +531,7 @@ impl<'a> World<'a> {
             // layer and by which attempt of ours it serves).
             let seed =
                 self.s.seed ^ (u64::from(layer + 1) << 56) ^ (u64::from(parent_attempts) << 40);
+            let client = self.extras[frame as usize].client;
             let id = if self.s.shared_seed { 0 } else { client };
             let origin = self.frames[frame as usize].origin;
             let child = self.alloc_frame(frame, layer + 1, origin, client, Stream::new(seed, id));
@@ -552,7 +579,7 @@ impl<'a> World<'a> {
         let first = f.attempts == 0;
         match self.breakers[f.layer as usize].admit(now, first) {
             Some(ticket) => {
-                self.frames[frame as usize].ticket = ticket;
+                self.extras[frame as usize].ticket = ticket;
                 true
             }
             None => {
@@ -568,7 +595,8 @@ impl<'a> World<'a> {
         let f = &self.frames[frame as usize];
         let layer = f.layer as usize;
         let breaker = &mut self.breakers[layer];
-        if breaker.on_outcome(now, f.ticket, success) && layer + 1 == self.layers as usize {
+        let ticket = self.extras[frame as usize].ticket;
+        if breaker.on_outcome(now, ticket, success) && layer + 1 == self.layers as usize {
             let until = now + breaker.config().cool_down;
             self.rec.breaker_open(now, until);
         }
@@ -579,10 +607,12 @@ impl<'a> World<'a> {
         if !self.breakers.is_empty() {
             self.breaker_outcome(frame, now, true);
         }
-        let (layer, cost) = {
-            let f = &self.frames[frame as usize];
-            (f.layer, f.retry_cost)
-        };
+        let layer = self.frames[frame as usize].layer;
+        // Runs without extras have no budget that refunds.
+        let cost = self
+            .extras
+            .get(frame as usize)
+            .map_or(0.0, |e| e.retry_cost);
         self.budgets[layer as usize].on_success(now, cost);
         if layer + 1 == self.layers {
             self.rec.success(now);
@@ -625,8 +655,10 @@ impl<'a> World<'a> {
             self.rec.refusal(now);
             return self.finish(frame, now, End::BudgetExhausted, kind);
         };
+        if let Some(extra) = self.extras.get_mut(frame as usize) {
+            extra.retry_cost = cost;
+        }
         let f = &mut self.frames[frame as usize];
-        f.retry_cost = cost;
         if kind as usize == UNKNOWN {
             f.unknown_retried = true;
         }
@@ -638,8 +670,7 @@ impl<'a> World<'a> {
         if !self.breakers.is_empty() {
             // The breaker is asked when the retry is sent, after the pause
             // (the budget was asked now, and keeps what it charged).
-            let f = &mut self.frames[frame as usize];
-            f.next_timeout = timeout;
+            self.extras[frame as usize].next_timeout = timeout;
             self.queue.push(start, Kind::AttemptStart, frame, token);
         } else if self.contention || layer + 1 == self.layers as usize {
             self.begin_attempt(frame, start, timeout);
