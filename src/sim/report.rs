@@ -530,8 +530,11 @@ impl Recorder {
     /// any order.
     #[inline]
     pub fn occupied(&mut self, level: Level, start: f64, end: f64) {
-        let end = end.min(self.horizon);
-        if end <= start || (end - start).is_nan() {
+        // Written out rather than `f64::min`, which spends instructions on
+        // NaN: a NaN here fails the next test either way.
+        let end = if self.horizon < end { self.horizon } else { end };
+        let nonempty = start < end; // false for NaN
+        if !nonempty {
             return;
         }
         let mut i = self.index(start);
@@ -542,7 +545,8 @@ impl Recorder {
         };
         let mut from = start;
         loop {
-            let edge = (i + 1) as f64 * width;
+            // Through i64: one instruction, where usize to f64 takes several.
+            let edge = (i as i64 + 1) as f64 * width;
             if end <= edge || i == last {
                 values[i] += end - from;
                 return;

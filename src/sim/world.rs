@@ -527,15 +527,7 @@ impl<'a> World<'a> {
             let hop = self.hop();
             self.queue.push(start + hop, Kind::ReadArrive, frame, token);
         } else if layer + 1 < self.layers {
-            // A call one layer down: its own frame, its own stream (varied by
-            // layer and by which attempt of ours it serves).
-            let seed =
-                self.s.seed ^ (u64::from(layer + 1) << 56) ^ (u64::from(parent_attempts) << 40);
-            let client = self.extras[frame as usize].client;
-            let id = if self.s.shared_seed { 0 } else { client };
-            let origin = self.frames[frame as usize].origin;
-            let child = self.alloc_frame(frame, layer + 1, origin, client, Stream::new(seed, id));
-            self.start_first(child, start);
+            self.call_layer_below(frame, layer, parent_attempts, start);
         } else {
             self.work += 1;
             self.rec.attempt(start, first);
@@ -569,6 +561,20 @@ impl<'a> World<'a> {
                 self.queue.push(start + hop, Kind::ServerArrive, request, 0);
             }
         }
+    }
+
+    /// The attempt of a frame above the last layer: a call one layer down,
+    /// with its own frame and its own stream (varied by layer and by which
+    /// attempt of ours it serves). Kept out of line: it recurses into
+    /// `begin_attempt`, which is then free to be inlined where it is hot.
+    #[inline(never)]
+    fn call_layer_below(&mut self, frame: u32, layer: u32, parent_attempts: u32, start: f64) {
+        let seed = self.s.seed ^ (u64::from(layer + 1) << 56) ^ (u64::from(parent_attempts) << 40);
+        let client = self.extras[frame as usize].client;
+        let id = if self.s.shared_seed { 0 } else { client };
+        let origin = self.frames[frame as usize].origin;
+        let child = self.alloc_frame(frame, layer + 1, origin, client, Stream::new(seed, id));
+        self.start_first(child, start);
     }
 
     /// Asks the layer's breaker to let the frame's next attempt go at `now`.
