@@ -135,7 +135,13 @@ impl Policy {
     /// Draws the pause before retry `retry`, given the previous pause
     /// (only decorrelated jitter looks at it; it starts at `base`).
     pub fn draw_pause(&self, retry: u32, previous: f64, stream: &mut Stream) -> f64 {
-        let ceiling = self.ceiling(retry);
+        self.jittered(self.ceiling(retry), previous, stream)
+    }
+
+    /// [`Policy::draw_pause`] given `ceiling(retry)`, which a simulator
+    /// drawing millions of pauses computes once per retry number.
+    #[inline]
+    pub fn jittered(&self, ceiling: f64, previous: f64, stream: &mut Stream) -> f64 {
         match self.jitter {
             Jitter::None => ceiling,
             Jitter::Full => stream.between(0.0, ceiling),

@@ -303,12 +303,18 @@ impl LatencyHistogram {
     }
 
     fn record(&mut self, value: f64) {
-        let value = value.max(0.0);
+        // Compares rather than `f64::max`/`min`, which spend instructions on
+        // NaN; a NaN value counts as 0 either way.
+        let value = if value > 0.0 { value } else { 0.0 };
         self.counts[Self::bin(value)] += 1;
         self.total += 1;
         self.sum += value;
-        self.min = self.min.min(value);
-        self.max = self.max.max(value);
+        if value < self.min {
+            self.min = value;
+        }
+        if value > self.max {
+            self.max = value;
+        }
     }
 
     /// The `q` quantile (`0..=1`): the middle of the bin holding it, kept
@@ -519,7 +525,9 @@ impl Recorder {
             None => histogram.over += 1,
         }
         histogram.taken += 1;
-        histogram.max = histogram.max.max(pause);
+        if pause > histogram.max {
+            histogram.max = pause;
+        }
         self.pause_sums[index] += pause;
     }
 
@@ -532,7 +540,11 @@ impl Recorder {
     pub fn occupied(&mut self, level: Level, start: f64, end: f64) {
         // Written out rather than `f64::min`, which spends instructions on
         // NaN: a NaN here fails the next test either way.
-        let end = if self.horizon < end { self.horizon } else { end };
+        let end = if self.horizon < end {
+            self.horizon
+        } else {
+            end
+        };
         let nonempty = start < end; // false for NaN
         if !nonempty {
             return;

@@ -29,6 +29,8 @@ use crate::policy::{Jitter, Plan, Policy};
 use crate::random::Stream;
 
 const NO_PARENT: u32 = u32::MAX;
+/// Retries whose pause ceilings a run computes up front.
+const CEILINGS: u32 = 64;
 /// `Request::kind` of a successful answer.
 const OK: u8 = u8::MAX;
 
@@ -103,6 +105,9 @@ struct Request {
 pub(crate) struct World<'a> {
     s: &'a Scenario,
     policies: Vec<Policy>,
+    /// Per layer, `ceiling(retry)` of its policy for its first `CEILINGS`
+    /// retries (contention retries without end).
+    ceilings: Vec<Vec<f64>>,
     budgets: Vec<Budget>,
     /// One per layer; empty when the breaker is off.
     breakers: Vec<Breaker>,
@@ -225,8 +230,17 @@ impl<'a> World<'a> {
         } else {
             [1.0; 3]
         };
+        let ceilings = policies
+            .iter()
+            .map(|policy| {
+                (0..policy.attempts.min(CEILINGS))
+                    .map(|retry| policy.ceiling(retry))
+                    .collect()
+            })
+            .collect();
         Self {
             s,
+            ceilings,
             budgets: (0..layers).map(|_| Budget::new(&s.budget)).collect(),
             breakers: if s.breaker.mode == BreakerMode::Off {
                 Vec::new()
@@ -645,7 +659,11 @@ impl<'a> World<'a> {
             return self.finish(frame, now, End::OutOfAttempts, kind);
         }
         let retry = f.attempts - 1;
-        let pause = policy.draw_pause(retry, f.previous_pause, &mut f.stream);
+        let ceiling = match self.ceilings[layer].get(retry as usize) {
+            Some(&ceiling) => ceiling,
+            None => policy.ceiling(retry),
+        };
+        let pause = policy.jittered(ceiling, f.previous_pause, &mut f.stream);
         f.previous_pause = pause;
         let pause = if self.s.honour_retry_after && retry_after > pause {
             retry_after
@@ -699,7 +717,9 @@ impl<'a> World<'a> {
             }
             self.ended[end as usize] += 1;
             self.rec.operation_done(now, latency, end == End::Succeeded);
-            self.finished_at = self.finished_at.max(now);
+            if now > self.finished_at {
+                self.finished_at = now;
+            }
             self.release_root_if_done(frame);
             return;
         }
