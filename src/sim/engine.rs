@@ -7,8 +7,8 @@
 //! internals, and a report could change when the queue implementation does.
 //!
 //! Times are non-negative finite `f64`; for those, the IEEE bit pattern read
-//! as an integer orders exactly like the number, so the key is two integer
-//! compares.
+//! as an integer orders exactly like the number, so the key `(time bits,
+//! sequence)` is one 128-bit integer compare.
 //!
 //! ## Why a calendar and not one heap
 //!
@@ -17,12 +17,14 @@
 //! simulation only moves forward, and most events are scheduled a little
 //! ahead of now, which a *calendar queue* exploits: time is cut into buckets
 //! of a fixed width, a ring of buckets covers the near future, and an event
-//! is appended (unsorted, O(1)) to the bucket its time falls in. Only when a
+//! is added (unsorted, O(1)) to the bucket its time falls in. Only when a
 //! bucket becomes the current one is it sorted, and buckets hold few events.
-//! Events beyond the ring's reach wait in a heap and move into the ring when
-//! it gets near them (the ring grows when both are crowded); events scheduled into the current bucket go to a small
-//! heap beside it. Timeouts of attempts sent now, which come in time order
-//! when the attempt timeout is fixed, wait in a plain FIFO.
+//! Buckets are lists through one pool of nodes, so the ring's memory follows
+//! the pending events and stays in cache. Events beyond the ring's reach
+//! wait in a heap and move into the ring when it gets near them (the ring
+//! grows when both are crowded); events scheduled into the current bucket
+//! go to a small heap beside it. Timeouts of attempts sent now, which come
+//! in time order when the attempt timeout is fixed, wait in a plain FIFO.
 //!
 //! The bucket of a time is `floor(time / width)` computed as `time * (1 /
 //! width)`, which never decreases as time grows, so every event of a bucket

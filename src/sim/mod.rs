@@ -34,7 +34,9 @@
 //!   queue holds the rest and a full queue rejects with 503. A request takes
 //!   a service time plus `latency_slope` seconds per request already in
 //!   service. The server finishes work whose client has given up (that is
-//!   *wasted work*). A finished request fails with probability `failure`, its
+//!   *wasted work*). With unlimited workers and no slope nothing at the
+//!   server can change a request's service, so it is drawn when the request
+//!   is sent and the request needs no arrival event. A finished request fails with probability `failure`, its
 //!   class drawn from the `mix_*` weights; 429 and queue-full 503 carry
 //!   `Retry-After` when `retry_after > 0`. Any response is lost with
 //!   probability `lost_responses` after the action ran. During the outage
