@@ -7,7 +7,11 @@
 //! tuned for the page's download size. Pass `--quick` to skip the
 //! 10M-operation run and shorten the contention table; `--only reference`
 //! (or `--only everything`) with `--ops N` runs one workload alone, e.g.
-//! under a profiler.
+//! under a profiler. This host's speed drifts too much for small changes
+//! to show in nanoseconds; instructions and cache misses per attempt do:
+//! `valgrind --tool=callgrind --toggle-collect='retry_playground::sim::run*'`
+//! or `valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes` on
+//! `--only reference --ops 200000`, divided by the attempts it prints.
 
 use std::time::Instant;
 
