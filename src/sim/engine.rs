@@ -402,7 +402,7 @@ impl Queue {
             .sort_unstable_by_key(|event| Reverse(event.wide_key()));
     }
 
-    /// Appends `event` to the list of the ring slot of `bucket`.
+    /// Adds `event` to the list of the ring slot of `bucket`.
     #[inline(always)]
     fn put_in_ring(&mut self, bucket: u64, event: Event) {
         let slot = bucket as usize & (self.ring.len() - 1);
