@@ -7,21 +7,22 @@ use retry_playground::config::Config;
 use retry_playground::random::Stream;
 use retry_playground::report;
 
-fn report_text() -> String {
-    let (config, notices) = Config::from_link(golden::LINK);
+fn report_text(link: &str) -> String {
+    let (config, notices) = Config::from_link(link);
     assert_eq!(notices, []);
     report::to_json(&report::run(&config))
 }
 
 #[test]
 fn report_is_pinned() {
-    let text = report_text();
-    assert_eq!(text, report_text(), "two runs differ");
-    assert_eq!(
-        golden::fingerprint(&text),
-        golden::REPORT_FINGERPRINT,
-        "{text:.400}"
-    );
+    for (link, pin) in [
+        (golden::LINK, golden::REPORT_FINGERPRINT),
+        (golden::ALONE_LINK, golden::ALONE_FINGERPRINT),
+    ] {
+        let text = report_text(link);
+        assert_eq!(text, report_text(link), "two runs differ");
+        assert_eq!(golden::fingerprint(&text), pin, "{text:.400}");
+    }
 }
 
 #[test]

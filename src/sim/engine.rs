@@ -98,6 +98,22 @@ pub(crate) struct Event {
 }
 
 impl Event {
+    /// An event at `time`, or none for a non-finite time ("never");
+    /// negative times (and -0) become 0.
+    #[inline(always)]
+    fn at(time: f64, sequence: u64, kind: Kind, index: u32, token: u32) -> Option<Self> {
+        if !time.is_finite() {
+            return None;
+        }
+        let time = if time > 0.0 { time } else { 0.0 };
+        Some(Self {
+            time: time.to_bits(),
+            order: (sequence << KIND_BITS) | kind as u64,
+            index,
+            token,
+        })
+    }
+
     pub fn time(&self) -> f64 {
         f64::from_bits(self.time)
     }
@@ -156,6 +172,9 @@ const MAX_WIDTH: f64 = 1e6;
 /// The pending events of a run.
 #[derive(Debug)]
 pub(crate) struct Queue {
+    /// Short mode: the queue never holds more than a few events (one
+    /// operation's), which all wait in `sorted`; the calendar stays unused.
+    short: bool,
     /// `1 / bucket width`.
     inverse_width: f64,
     /// The bucket being consumed; `ring` holds buckets `current + 1 ..
@@ -215,6 +234,7 @@ impl Queue {
             1e-3
         };
         Self {
+            short: false,
             inverse_width: 1.0 / width,
             current: 0,
             sorted: Vec::new(),
@@ -238,22 +258,28 @@ impl Queue {
         }
     }
 
+    /// A queue for a few events at a time, in a sorted list: cheaper than
+    /// the calendar when it never holds more, and it accepts times earlier
+    /// than the last one popped.
+    pub fn short() -> Self {
+        Self {
+            short: true,
+            ..Self::default()
+        }
+    }
+
     /// Schedules an event. Non-finite times mean "never" and are dropped;
     /// negative times (and -0) are treated as 0.
     #[inline(always)]
     pub fn push(&mut self, time: f64, kind: Kind, index: u32, token: u32) {
-        if !time.is_finite() {
+        let Some(event) = Event::at(time, self.sequence + 1, kind, index, token) else {
             return;
-        }
-        let time = if time > 0.0 { time } else { 0.0 };
+        };
         self.sequence += 1;
         self.len += 1;
-        let event = Event {
-            time: time.to_bits(),
-            order: (self.sequence << KIND_BITS) | kind as u64,
-            index,
-            token,
-        };
+        if self.short {
+            return self.insert_sorted(event);
+        }
         self.pushes = self.pushes.wrapping_add(1);
         self.place(event);
     }
@@ -263,42 +289,47 @@ impl Queue {
     /// when the attempt timeout is fixed): those wait in a FIFO. An event that
     /// breaks the order is scheduled as usual; the pop order is the same.
     pub fn push_in_order(&mut self, time: f64, kind: Kind, index: u32, token: u32) {
-        if !time.is_finite() {
-            return;
-        }
-        let time = if time > 0.0 { time } else { 0.0 };
-        if self.lane.back().is_some_and(|last| last.time() > time) {
+        let in_order = self.lane.back().is_none_or(|last| last.time() <= time);
+        if self.short || !in_order {
             return self.push(time, kind, index, token);
         }
+        let Some(event) = Event::at(time, self.sequence + 1, kind, index, token) else {
+            return;
+        };
         self.sequence += 1;
         self.len += 1;
-        self.lane.push_back(Event {
-            time: time.to_bits(),
-            order: (self.sequence << KIND_BITS) | kind as u64,
-            index,
-            token,
-        });
+        self.lane.push_back(event);
     }
 
     /// Schedules an event of which no other is pending (the next arrival):
     /// it waits in a slot of its own. Should one be pending already, the
     /// event is scheduled as usual; the pop order is the same either way.
     pub fn push_single(&mut self, time: f64, kind: Kind, index: u32, token: u32) {
-        if self.single.is_some() {
+        if self.short || self.single.is_some() {
             return self.push(time, kind, index, token);
         }
-        if !time.is_finite() {
+        let Some(event) = Event::at(time, self.sequence + 1, kind, index, token) else {
             return;
-        }
-        let time = if time > 0.0 { time } else { 0.0 };
+        };
         self.sequence += 1;
         self.len += 1;
-        self.single = Some(Event {
-            time: time.to_bits(),
-            order: (self.sequence << KIND_BITS) | kind as u64,
-            index,
-            token,
-        });
+        self.single = Some(event);
+    }
+
+    /// Short mode: puts `event` into `sorted`, greatest key first. The list
+    /// is a few events long; most go to its end.
+    #[inline(always)]
+    fn insert_sorted(&mut self, event: Event) {
+        let key = event.wide_key();
+        let mut at = self.sorted.len();
+        while at > 0 && self.sorted[at - 1].wide_key() < key {
+            at -= 1;
+        }
+        if at == self.sorted.len() {
+            self.sorted.push(event);
+        } else {
+            self.sorted.insert(at, event);
+        }
     }
 
     #[inline]
@@ -322,7 +353,17 @@ impl Queue {
         }
     }
 
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<Event> {
+        if self.short {
+            let event = self.sorted.pop()?;
+            self.len -= 1;
+            return Some(event);
+        }
+        self.pop_calendar()
+    }
+
+    fn pop_calendar(&mut self) -> Option<Event> {
         if self.sorted.is_empty() && self.late.is_empty() {
             // Nothing left in the current bucket: make the next one current
             // (the lane and the single slot may still hold events).

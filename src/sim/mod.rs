@@ -6,7 +6,9 @@
 //! bit-identical report on every machine, natively and in wasm, because
 //!
 //! - time is virtual: one event queue ordered by `(time, sequence)`, so equal
-//!   times pop in the order they were scheduled (`engine`);
+//!   times pop in the order they were scheduled (`engine`); when operations
+//!   cannot affect one another, each runs alone, start to end, in the
+//!   order they start (`world`);
 //! - randomness comes from [`Stream`](crate::random::Stream)s derived from the
 //!   seed: one per client (or one shared by all, with `shared_seed`), one for
 //!   the workload, one for the server and network;

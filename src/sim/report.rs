@@ -115,7 +115,8 @@ pub struct Summary {
     pub truncated: bool,
     /// Events processed (a measure of the run's cost).
     pub events: u64,
-    /// Largest number of pending events at once (a measure of its memory).
+    /// Largest number of pending events at once (a measure of its memory;
+    /// a handful when operations run one at a time, see `sim::world`).
     pub peak_events: u64,
 }
 

@@ -13,10 +13,26 @@
 //! the server holds no request of it, because a late request may still
 //! execute the action, and only the root knows whether it already ran (that
 //! is how duplicates are counted, and how an idempotency key deduplicates).
+//!
+//! ## Operations that cannot meet run alone
+//!
+//! Operations affect one another only through what they share: the server's
+//! workers and queue (or a latency that grows with load), a retry budget, a
+//! circuit breaker, the contended row. A world with none of those (unlimited
+//! workers, no slope, no budget, no breaker, no contention) runs each
+//! operation from its start to its end before starting the next: the queue
+//! then holds one operation's few events in a short sorted list, where a
+//! calendar of every operation in flight would hold thousands spread over
+//! memory. Each event still happens at its time and in its order within
+//! the operation, the series and histograms do not care in which order they
+//! are added to, and the operation's own draws come from its own stream;
+//! only the shared server and network stream is drawn in another order.
+//! The result is the same in distribution, and the same number for number
+//! when that stream's draws cannot matter (a unit test below checks this).
 
 use std::collections::VecDeque;
 
-use super::engine::{Kind, Queue};
+use super::engine::{Event, Kind, Queue};
 use super::report::{
     CONFLICT, CONNECTION, FAILURE_KINDS, Level, PERMANENT, REJECTED, Recorder, Report, Summary,
     THROTTLED, TIMEOUT, TRANSIENT, UNKNOWN,
@@ -127,6 +143,12 @@ pub(crate) struct World<'a> {
     stateless_server: bool,
     /// Requests waiting for a worker.
     waiting: VecDeque<u32>,
+    /// Operations cannot affect one another (see `World::new`): each runs
+    /// from its start to its end before the next one starts.
+    alone: bool,
+    /// When `alone`: the start of the next operation, taken once the queue
+    /// has nothing left of the last one.
+    upcoming: Option<f64>,
     /// Contention: the row's version.
     version: u64,
     /// Server and network draws.
@@ -230,6 +252,17 @@ impl<'a> World<'a> {
         } else {
             [1.0; 3]
         };
+        let stateless_server = s.workers == 0 && s.latency_slope == 0.0;
+        // What operations share: the server's workers and queue, a budget,
+        // a breaker, the contended row. Without those, the order in which
+        // operations run changes nothing but the order of draws from the
+        // server's stream, so the queue only ever needs one operation's
+        // few events, in a short list that stays in cache, instead of a
+        // calendar of everything in flight.
+        let alone = stateless_server
+            && !contention
+            && s.budget.kind == BudgetKind::None
+            && s.breaker.mode == BreakerMode::Off;
         let ceilings = policies
             .iter()
             .map(|policy| {
@@ -248,7 +281,11 @@ impl<'a> World<'a> {
                 (0..layers).map(|_| Breaker::new(&s.breaker)).collect()
             },
             policies,
-            queue: Queue::default(),
+            queue: if alone {
+                Queue::short()
+            } else {
+                Queue::default()
+            },
             frames: Vec::new(),
             extras: Vec::new(),
             with_extras: contention
@@ -259,8 +296,10 @@ impl<'a> World<'a> {
             requests: Vec::new(),
             free_requests: Vec::new(),
             busy: 0,
-            stateless_server: s.workers == 0 && s.latency_slope == 0.0,
+            stateless_server,
             waiting: VecDeque::new(),
+            alone,
+            upcoming: None,
             version: 0,
             net: Stream::new(s.seed, u64::MAX - 1),
             arrivals: Stream::new(s.seed, u64::MAX),
@@ -290,73 +329,97 @@ impl<'a> World<'a> {
     }
 
     pub fn run(mut self) -> Report {
-        if let Some(first) = self.next_arrival(0.0) {
-            self.queue.push_single(first, Kind::Arrival, 0, 0);
-        }
-        let mut truncated = false;
-        while let Some(event) = self.queue.pop() {
-            if self.work >= self.s.work_limit {
-                truncated = true;
-                break;
-            }
-            self.peak_events = self.peak_events.max(self.queue.len() as u64 + 1);
-            self.events += 1;
-            let now = event.time();
-            self.current = now;
-            let index = event.index;
-            match event.kind() {
-                Kind::Arrival => self.arrival(now),
-                Kind::AttemptStart => {
-                    let frame = &self.frames[index as usize];
-                    if frame.token == event.token {
-                        // Calls one layer down plan their own timeouts; a
-                        // retry held back for the breaker kept its own.
-                        let timeout = self.extras[index as usize].next_timeout;
-                        self.begin_attempt(index, now, timeout);
-                    }
-                }
-                Kind::ServerArrive => self.server_arrive(index, now),
-                Kind::ServiceDone => self.service_done(index, now),
-                Kind::Response => self.deliver(index, now),
-                Kind::Timeout => {
-                    let frame = &mut self.frames[index as usize];
-                    if frame.token == event.token && frame.waiting {
-                        frame.waiting = false;
-                        self.attempt_failed(index, now, TIMEOUT as u8, 0.0);
-                    }
-                }
-                Kind::ReadArrive => {
-                    self.extras[index as usize].read_version = self.version;
-                    let back = self.hop();
-                    let forth = self.hop();
-                    self.queue
-                        .push(now + back + forth, Kind::WriteArrive, index, event.token);
-                }
-                Kind::WriteArrive => {
-                    let ok = self.extras[index as usize].read_version == self.version;
-                    if ok {
-                        self.version += 1;
-                    }
-                    self.extras[index as usize].write_ok = ok;
-                    let back = self.hop();
-                    self.queue
-                        .push(now + back, Kind::WriteResponse, index, event.token);
-                }
-                Kind::WriteResponse => {
-                    self.frames[index as usize].waiting = false;
-                    if self.extras[index as usize].write_ok {
-                        self.attempt_succeeded(index, now);
-                    } else {
-                        self.attempt_failed(index, now, CONFLICT as u8, 0.0);
-                    }
-                }
-            }
-        }
+        let truncated = self.run_events();
         for &request in &self.waiting {
             let queued_at = self.requests[request as usize].queued_at;
             self.rec.occupied(Level::Queue, queued_at, self.s.horizon);
         }
         self.report(truncated)
+    }
+
+    /// Runs events until none is left, or until the work limit (then
+    /// returns true). When operations run alone, the next one starts only
+    /// once the queue has nothing left of the last.
+    fn run_events(&mut self) -> bool {
+        let first = self.next_arrival(0.0);
+        if self.alone {
+            self.upcoming = first;
+        } else if let Some(first) = first {
+            self.queue.push_single(first, Kind::Arrival, 0, 0);
+        }
+        loop {
+            if self.work >= self.s.work_limit {
+                return self.queue.len() > 0 || self.upcoming.is_some();
+            }
+            match self.queue.pop() {
+                Some(event) => self.handle(event),
+                None => match self.upcoming.take() {
+                    Some(start) => {
+                        self.peak_events = self.peak_events.max(1);
+                        self.events += 1;
+                        self.current = start;
+                        self.arrival(start);
+                    }
+                    None => return false,
+                },
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn handle(&mut self, event: Event) {
+        self.peak_events = self.peak_events.max(self.queue.len() as u64 + 1);
+        self.events += 1;
+        let now = event.time();
+        self.current = now;
+        let index = event.index;
+        match event.kind() {
+            Kind::Arrival => self.arrival(now),
+            Kind::AttemptStart => {
+                let frame = &self.frames[index as usize];
+                if frame.token == event.token {
+                    // Calls one layer down plan their own timeouts; a
+                    // retry held back for the breaker kept its own.
+                    let timeout = self.extras[index as usize].next_timeout;
+                    self.begin_attempt(index, now, timeout);
+                }
+            }
+            Kind::ServerArrive => self.server_arrive(index, now),
+            Kind::ServiceDone => self.service_done(index, now),
+            Kind::Response => self.deliver(index, now),
+            Kind::Timeout => {
+                let frame = &mut self.frames[index as usize];
+                if frame.token == event.token && frame.waiting {
+                    frame.waiting = false;
+                    self.attempt_failed(index, now, TIMEOUT as u8, 0.0);
+                }
+            }
+            Kind::ReadArrive => {
+                self.extras[index as usize].read_version = self.version;
+                let back = self.hop();
+                let forth = self.hop();
+                self.queue
+                    .push(now + back + forth, Kind::WriteArrive, index, event.token);
+            }
+            Kind::WriteArrive => {
+                let ok = self.extras[index as usize].read_version == self.version;
+                if ok {
+                    self.version += 1;
+                }
+                self.extras[index as usize].write_ok = ok;
+                let back = self.hop();
+                self.queue
+                    .push(now + back, Kind::WriteResponse, index, event.token);
+            }
+            Kind::WriteResponse => {
+                self.frames[index as usize].waiting = false;
+                if self.extras[index as usize].write_ok {
+                    self.attempt_succeeded(index, now);
+                } else {
+                    self.attempt_failed(index, now, CONFLICT as u8, 0.0);
+                }
+            }
+        }
     }
 
     #[inline(always)]
@@ -429,7 +492,10 @@ impl<'a> World<'a> {
         let stream = Stream::new(self.s.seed, if self.s.shared_seed { 0 } else { client });
         let root = self.alloc_frame(NO_PARENT, 0, now, client, stream);
         self.frames[root as usize].root = root;
-        if let Some(next) = self.next_arrival(now) {
+        let next = self.next_arrival(now);
+        if self.alone {
+            self.upcoming = next;
+        } else if let Some(next) = next {
             self.queue.push_single(next, Kind::Arrival, 0, 0);
         }
         self.start_first(root, now);
@@ -996,6 +1062,107 @@ impl<'a> World<'a> {
             series,
             pauses,
             latency,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::Shape;
+
+    /// Every number of two reports, walked together: equal within a relative
+    /// `1e-9`, which for counts below a million means exactly equal.
+    fn assert_close(a: &serde_json::Value, b: &serde_json::Value, path: &str) {
+        use serde_json::Value;
+        match (a, b) {
+            (Value::Object(a), Value::Object(b)) => {
+                assert_eq!(a.len(), b.len(), "{path}");
+                for (key, value) in a {
+                    if key != "peak_events" {
+                        assert_close(value, &b[key], &format!("{path}.{key}"));
+                    }
+                }
+            }
+            (Value::Array(a), Value::Array(b)) => {
+                assert_eq!(a.len(), b.len(), "{path}");
+                for (i, (a, b)) in a.iter().zip(b).enumerate() {
+                    assert_close(a, b, &format!("{path}[{i}]"));
+                }
+            }
+            (Value::Number(x), Value::Number(y)) => {
+                let (x, y) = (x.as_f64().expect("finite"), y.as_f64().expect("finite"));
+                assert!(
+                    (x - y).abs() <= 1e-9 * x.abs().max(y.abs()),
+                    "{path}: {x} vs {y}"
+                );
+            }
+            _ => assert_eq!(a, b, "{path}"),
+        }
+    }
+
+    /// Running operations one at a time is only a faster order of the same
+    /// events. With every draw of the shared server stream made moot
+    /// (constant hops and service, failures certain or impossible, nothing
+    /// lost), the draws that remain are each operation's own, so both ways
+    /// must report the same numbers; sums may differ in their last bits, as
+    /// they add the same terms in another order.
+    #[test]
+    fn operations_alone_report_what_the_shared_queue_does() {
+        let base = Scenario {
+            seed: 3,
+            horizon: 20.0,
+            buckets: 40,
+            rate: 300.0,
+            workers: 0,
+            service: Spread::Constant,
+            service_time: 0.05,
+            hop: Spread::Constant,
+            hop_mean: 0.01,
+            failure: 0.0,
+            outage_start: 5.0,
+            outage_duration: 3.0,
+            layers: 2,
+            policy: Policy {
+                attempts: 4,
+                shape: Shape::Exponential,
+                base: 0.2,
+                cap: 2.0,
+                jitter: Jitter::Full,
+                attempt_timeout: Some(0.3),
+                deadline: Some(3.0),
+                ..Policy::default()
+            },
+            ..Scenario::default()
+        };
+        let hang = Scenario {
+            outage_mode: OutageMode::Hang,
+            layers: 1,
+            ..base.clone()
+        };
+        let failing = Scenario {
+            failure: 1.0,
+            mix_transient: 1.0,
+            mix_throttled: 0.0,
+            mix_permanent: 0.0,
+            mix_unknown: 0.0,
+            outage_duration: 0.0,
+            idempotency_key: false,
+            ..base.clone()
+        };
+        for scenario in [base, hang, failing] {
+            let scenario = scenario.sanitized();
+            let alone = World::new(&scenario);
+            assert!(alone.alone);
+            let mut together = World::new(&scenario);
+            together.alone = false;
+            together.queue = Queue::default();
+            let (alone, together) = (alone.run(), together.run());
+            assert!(alone.summary.retries > 1000, "{:?}", alone.summary);
+            assert!(alone.summary.peak_events < 10);
+            assert!(together.summary.peak_events > 100);
+            let json = |report: &Report| serde_json::to_value(report).expect("serializable");
+            assert_close(&json(&alone), &json(&together), "report");
         }
     }
 }

@@ -7,6 +7,13 @@
 pub const LINK: &str = "v=1&attempts=5&jitter=decorrelated&base=0.05&cap=2&timeout=0.3&rate=200\
 &horizon=5&buckets=50&failure=0.3&mix_429=0.5&retry_after=0.2&lost=0.05&service=normal&seed=7";
 
+/// The same kinds of draws with unlimited workers, two layers and an outage:
+/// operations that cannot meet run one at a time (`sim::world`), a path of
+/// its own to pin.
+pub const ALONE_LINK: &str = "v=1&attempts=4&jitter=full&base=0.05&cap=1&timeout=0.3&deadline=2\
+&rate=200&horizon=5&buckets=50&failure=0.3&mix_429=0.5&retry_after=0.2&lost=0.05&service=normal\
+&hop=exponential&hop_mean=0.01&workers=0&layers=2&outage_at=2&outage_for=0.5&outage=hang&seed=7";
+
 /// FNV-1a over the bytes of the report's JSON for [`LINK`]: cheap to pin,
 /// and any changed bit of any number changes it.
 pub fn fingerprint(text: &str) -> u64 {
@@ -16,6 +23,7 @@ pub fn fingerprint(text: &str) -> u64 {
 }
 
 pub const REPORT_FINGERPRINT: u64 = 14350966717269797378;
+pub const ALONE_FINGERPRINT: u64 = 6274663115551605750;
 
 /// The first pauses of client 3 under [`LINK`]'s policy with seed 7.
 pub const CLIENT3_PAUSES: [f64; 4] = [
