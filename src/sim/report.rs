@@ -366,6 +366,10 @@ pub(crate) struct Recorder {
     pub latency: LatencyHistogram,
     pause_histograms: Vec<PauseHistogram>,
     pause_sums: Vec<f64>,
+    /// Bins per second of pause (`1 / width`: a multiply is cheaper than a
+    /// divide), and the top of the range with a hair of slack.
+    pause_bins_per_second: f64,
+    pause_top: f64,
     horizon: f64,
     /// `1 / series.width`: the bucket of a time is `time * inverse_width`
     /// rounded down (a multiply is cheaper than a divide).
@@ -404,6 +408,8 @@ impl Recorder {
                 })
                 .collect(),
             pause_sums: vec![0.0; histograms as usize],
+            pause_bins_per_second: 1.0 / pause_width,
+            pause_top: pause_width * PAUSE_BINS as f64 * (1.0 + 1e-9),
             horizon,
             inverse_width: buckets as f64 / horizon,
             last: buckets - 1,
@@ -411,11 +417,13 @@ impl Recorder {
     }
 
     /// The bucket of `time`, the last one for times at or past the horizon.
+    /// Times are never negative here; a negative one would land in the last
+    /// bucket too (NaN lands in the first).
     #[inline]
     fn index(&self, time: f64) -> usize {
-        // Negative times and NaN give 0, as `as usize` would, but a signed
-        // conversion is a few instructions cheaper.
-        (((time * self.inverse_width) as i64).max(0) as usize).min(self.last)
+        // A signed conversion is a few instructions cheaper than an unsigned
+        // one, and a negative result wraps to a huge index.
+        ((time * self.inverse_width) as i64 as usize).min(self.last)
     }
 
     /// The bucket of `time`, or none past the horizon.
@@ -515,9 +523,10 @@ impl Recorder {
         let histogram = &mut self.pause_histograms[index];
         // The range's top edge belongs to the last bin: without jitter every
         // pause of a capped retry lands exactly there.
-        let top = histogram.width * PAUSE_BINS as f64;
-        let bin = if pause <= top * (1.0 + 1e-9) {
-            ((pause / histogram.width) as usize).min(PAUSE_BINS - 1)
+        let bin = if pause <= self.pause_top {
+            // Through i64: a pause is never negative, and the signed
+            // conversion is one instruction where the unsigned takes several.
+            ((pause * self.pause_bins_per_second) as i64 as usize).min(PAUSE_BINS - 1)
         } else {
             PAUSE_BINS
         };

@@ -124,6 +124,7 @@ pub(crate) struct World<'a> {
     /// Per layer, `ceiling(retry)` of its policy for its first `CEILINGS`
     /// retries (contention retries without end).
     ceilings: Vec<Vec<f64>>,
+    /// One per layer; empty when there is no budget.
     budgets: Vec<Budget>,
     /// One per layer; empty when the breaker is off.
     breakers: Vec<Breaker>,
@@ -274,7 +275,11 @@ impl<'a> World<'a> {
         Self {
             s,
             ceilings,
-            budgets: (0..layers).map(|_| Budget::new(&s.budget)).collect(),
+            budgets: if s.budget.kind == BudgetKind::None {
+                Vec::new()
+            } else {
+                (0..layers).map(|_| Budget::new(&s.budget)).collect()
+            },
             breakers: if s.breaker.mode == BreakerMode::Off {
                 Vec::new()
             } else {
@@ -579,7 +584,9 @@ impl<'a> World<'a> {
             let f = &self.frames[frame as usize];
             (f.layer as usize, f.origin)
         };
-        self.budgets[layer].on_first_try(now);
+        if let Some(budget) = self.budgets.get_mut(layer) {
+            budget.on_first_try(now);
+        }
         match self.policies[layer].plan_attempt(0, now - origin, 0.0) {
             Plan::Attempt { timeout, .. } => self.begin_attempt(frame, now, timeout),
             Plan::DeadlineExceeded => self.finish(frame, now, End::DeadlineExceeded, TIMEOUT as u8),
@@ -701,7 +708,9 @@ impl<'a> World<'a> {
             .extras
             .get(frame as usize)
             .map_or(0.0, |e| e.retry_cost);
-        self.budgets[layer as usize].on_success(now, cost);
+        if let Some(budget) = self.budgets.get_mut(layer as usize) {
+            budget.on_success(now, cost);
+        }
         if layer + 1 == self.layers {
             self.rec.success(now);
         }
@@ -713,7 +722,9 @@ impl<'a> World<'a> {
             self.breaker_outcome(frame, now, false);
         }
         let layer = self.frames[frame as usize].layer as usize;
-        self.budgets[layer].on_failure(now);
+        if let Some(budget) = self.budgets.get_mut(layer) {
+            budget.on_failure(now);
+        }
         if layer + 1 == self.layers as usize {
             self.rec.failure(now, kind as usize);
         }
@@ -743,9 +754,15 @@ impl<'a> World<'a> {
             Plan::OutOfAttempts => return self.finish(frame, now, End::OutOfAttempts, kind),
             Plan::DeadlineExceeded => return self.finish(frame, now, End::DeadlineExceeded, kind),
         };
-        let Some(cost) = self.budgets[layer].try_retry(now, kind as usize == TIMEOUT) else {
-            self.rec.refusal(now);
-            return self.finish(frame, now, End::BudgetExhausted, kind);
+        let cost = match self.budgets.get_mut(layer) {
+            None => 0.0,
+            Some(budget) => match budget.try_retry(now, kind as usize == TIMEOUT) {
+                Some(cost) => cost,
+                None => {
+                    self.rec.refusal(now);
+                    return self.finish(frame, now, End::BudgetExhausted, kind);
+                }
+            },
         };
         if let Some(extra) = self.extras.get_mut(frame as usize) {
             extra.retry_cost = cost;
