@@ -4,11 +4,13 @@
 //!
 //! `cargo run --profile bench-native --example bench`, as `scripts/bench`
 //! does: opt-level 3, about 10 % faster here than `--release`, which is
-//! tuned for the page's download size. Pass `--quick` to skip the
-//! 10M-operation run and shorten the contention table; `--only reference`
-//! (or `--only everything`) with `--ops N` runs one workload alone, e.g.
-//! under a profiler. This host's speed drifts too much for small changes
-//! to show in nanoseconds; instructions and cache misses per attempt do:
+//! tuned for the page's download size. Each workload runs several times
+//! (7 at 1M operations, 3 at 10M) and prints its best and median run: this
+//! host's speed drifts by up to 2x between runs. Pass `--quick` to skip the
+//! 10M-operation runs and shorten the contention table; `--only reference`
+//! (or `--only everything`) with `--ops N` and `--runs N` runs one workload
+//! alone, e.g. under a profiler. Small changes do not show in nanoseconds
+//! here; instructions and cache misses per attempt do:
 //! `valgrind --tool=callgrind --toggle-collect='retry_playground::sim::run*'`
 //! or `valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes` on
 //! `--only reference --ops 200000`, divided by the attempts it prints.
@@ -109,22 +111,34 @@ fn probe_ns() -> f64 {
     started.elapsed().as_secs_f64() * 1e9 / f64::from(STEPS)
 }
 
-fn measure(name: &str, scenario: &Scenario) {
-    let probe = probe_ns();
-    let started = Instant::now();
-    let report = sim::run(scenario);
-    let elapsed = started.elapsed().as_secs_f64();
+/// Runs `scenario` `runs` times and prints the best and the median time per
+/// attempt (this host's speed drifts between runs; the best run is the one
+/// least disturbed), each beside the probe timed just before it.
+fn measure(name: &str, scenario: &Scenario, runs: usize) {
+    let mut timings = Vec::new();
+    let mut report = None;
+    for _ in 0..runs.max(1) {
+        let probe = probe_ns();
+        let started = Instant::now();
+        let run = sim::run(scenario);
+        let elapsed = started.elapsed().as_secs_f64();
+        let attempts = run.summary.first_tries + run.summary.retries;
+        timings.push((elapsed * 1e9 / attempts.max(1) as f64, probe));
+        report = Some(run);
+    }
+    let Some(report) = report else { return };
+    timings.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (best, best_probe) = timings[0];
+    let (median, median_probe) = timings[timings.len() / 2];
     let summary = &report.summary;
     let attempts = summary.first_tries + summary.retries;
-    let per_attempt = elapsed * 1e9 / attempts.max(1) as f64;
     println!(
-        "{name:<28} {:>10} ops {:>10} attempts {:>8.1} ns/attempt ({:.0} probe steps of {:.2} ns)  {:>6.2} s  success {:.4}  calls/op {:.4}  events/attempt {:.3}  peak events {}  VmHWM {} KiB",
+        "{name:<22} {:>9} ops {:>9} attempts  ns/attempt best {best:>6.1} ({:.0} probe steps of {best_probe:.2} ns), median {median:>6.1} ({:.0} probe steps) of {} runs  success {:.4}  calls/op {:.4}  events/attempt {:.3}  peak events {}  VmHWM {} KiB",
         summary.operations,
         attempts,
-        per_attempt,
-        per_attempt / probe,
-        probe,
-        elapsed,
+        best / best_probe,
+        median / median_probe,
+        timings.len(),
         summary.success_rate,
         summary.server_calls_per_operation,
         summary.events as f64 / attempts.max(1) as f64,
@@ -182,15 +196,19 @@ fn main() {
             "reference" => reference(operations),
             _ => everything_on(operations),
         };
-        measure(&format!("{only} {operations}"), &scenario);
+        let runs = value("--runs")
+            .and_then(|runs| runs.parse().ok())
+            .unwrap_or(1);
+        measure(&format!("{only} {operations}"), &scenario, runs);
         return;
     }
     let quick = args.iter().any(|arg| arg == "--quick");
     contention_table(if quick { 20 } else { 100 });
-    measure("reference 1M", &reference(1_000_000));
-    measure("everything on 1M", &everything_on(1_000_000));
+    let runs = if quick { 3 } else { 7 };
+    measure("reference 1M", &reference(1_000_000), runs);
+    measure("everything on 1M", &everything_on(1_000_000), runs);
     if !quick {
-        measure("reference 10M", &reference(10_000_000));
-        measure("everything on 10M", &everything_on(10_000_000));
+        measure("reference 10M", &reference(10_000_000), 3);
+        measure("everything on 10M", &everything_on(10_000_000), 3);
     }
 }
