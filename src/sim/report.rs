@@ -416,14 +416,13 @@ impl Recorder {
         }
     }
 
-    /// The bucket of `time`, the last one for times at or past the horizon.
-    /// Times are never negative here; a negative one would land in the last
-    /// bucket too (NaN lands in the first).
+    /// The bucket of `time`, the last one for times at or past the horizon
+    /// (the first for negative times and NaN).
     #[inline]
     fn index(&self, time: f64) -> usize {
-        // A signed conversion is a few instructions cheaper than an unsigned
-        // one, and a negative result wraps to a huge index.
-        ((time * self.inverse_width) as i64 as usize).min(self.last)
+        // Through u32, whose saturating conversion is a clamp and one
+        // instruction; to i64 or usize it takes several.
+        ((time * self.inverse_width) as u32 as usize).min(self.last)
     }
 
     /// The bucket of `time`, or none past the horizon.
@@ -524,9 +523,8 @@ impl Recorder {
         // The range's top edge belongs to the last bin: without jitter every
         // pause of a capped retry lands exactly there.
         let bin = if pause <= self.pause_top {
-            // Through i64: a pause is never negative, and the signed
-            // conversion is one instruction where the unsigned takes several.
-            ((pause * self.pause_bins_per_second) as i64 as usize).min(PAUSE_BINS - 1)
+            // Through u32, as `index` does.
+            ((pause * self.pause_bins_per_second) as u32 as usize).min(PAUSE_BINS - 1)
         } else {
             PAUSE_BINS
         };

@@ -157,8 +157,10 @@ pub(crate) struct World<'a> {
     /// Arrival draws.
     arrivals: Stream,
     rec: Recorder,
-    /// Cumulative failure-class weights: transient, throttled, permanent.
-    mix: [f64; 3],
+    /// A failed request's class from the same draw that failed it: below
+    /// `class_below[0]` transient, then throttled, then permanent, else
+    /// unknown (the cumulative class weights times `failure`).
+    class_below: [f64; 3],
     outage_end: f64,
     layers: u32,
     contention: bool,
@@ -253,6 +255,7 @@ impl<'a> World<'a> {
         } else {
             [1.0; 3]
         };
+        let class_below = mix.map(|share| share * s.failure);
         let stateless_server = s.workers == 0 && s.latency_slope == 0.0;
         // What operations share: the server's workers and queue, a budget,
         // a breaker, the contended row. Without those, the order in which
@@ -309,7 +312,7 @@ impl<'a> World<'a> {
             net: Stream::new(s.seed, u64::MAX - 1),
             arrivals: Stream::new(s.seed, u64::MAX),
             rec: Recorder::new(s.horizon, s.buckets, s.policy.attempts - 1, range),
-            mix,
+            class_below,
             outage_end: s.outage_start + s.outage_duration,
             layers,
             contention,
@@ -446,6 +449,12 @@ impl<'a> World<'a> {
             WorkloadKind::Poisson => {
                 let spike_end = s.spike_start + s.spike_duration;
                 let mut need = self.arrivals.exponential_ziggurat(1.0);
+                if s.spike_duration <= 0.0 {
+                    // One piece: what the walk below does, without the walk.
+                    let mass = s.rate * (s.horizon - after);
+                    return (after < s.horizon && s.rate > 0.0 && need < mass)
+                        .then(|| (after + need / s.rate).min(s.horizon));
+                }
                 let mut time = after;
                 // The rate is piecewise constant; walk its pieces, spending
                 // an Exp(1) amount of "rate x time" (at most three pieces).
@@ -640,11 +649,11 @@ impl<'a> World<'a> {
             }
             let hop = self.hop();
             // A request reaches the server without a trip through the queue
-            // when nothing it meets there can change before it arrives: it
-            // is sent at the current instant with no network time, or the
+            // when nothing it meets there can change before it arrives: the
             // server is stateless (unlimited workers, latency independent of
-            // load), so its fate is known now.
-            if (hop == 0.0 && start <= self.current) || self.stateless_server {
+            // load), so its fate is known now, or it is sent at the current
+            // instant with no network time.
+            if self.stateless_server || (hop == 0.0 && start <= self.current) {
                 self.server_arrive(request, start + hop);
             } else {
                 self.queue.push(start + hop, Kind::ServerArrive, request, 0);
@@ -797,9 +806,7 @@ impl<'a> World<'a> {
         if parent == NO_PARENT {
             // A root was created when its operation started.
             let latency = now - f.origin;
-            if f.attempts > 1 {
-                self.retried_operations += 1;
-            }
+            self.retried_operations += u64::from(f.attempts > 1);
             self.ended[end as usize] += 1;
             self.rec.operation_done(now, latency, end == End::Succeeded);
             if now > self.finished_at {
@@ -905,13 +912,13 @@ impl<'a> World<'a> {
         let s = self.s;
         let draw = self.net.uniform();
         if draw < s.failure {
-            // Reuse the draw: given draw < failure, draw / failure is uniform.
-            let class = draw / s.failure;
-            let kind = if class < self.mix[0] {
+            // Reuse the draw: given draw < failure, it is uniform below it.
+            let below = &self.class_below;
+            let kind = if draw < below[0] {
                 TRANSIENT
-            } else if class < self.mix[1] {
+            } else if draw < below[1] {
                 THROTTLED
-            } else if class < self.mix[2] {
+            } else if draw < below[2] {
                 PERMANENT
             } else {
                 UNKNOWN
