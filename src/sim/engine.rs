@@ -270,7 +270,9 @@ impl Queue {
 
     /// Schedules an event. Non-finite times mean "never" and are dropped;
     /// negative times (and -0) are treated as 0.
-    #[inline(always)]
+    /// Inlined natively, where every push site is hot; a call in the page,
+    /// where ten copies of the calendar's placement would cost download.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub fn push(&mut self, time: f64, kind: Kind, index: u32, token: u32) {
         let Some(event) = Event::at(time, self.sequence + 1, kind, index, token) else {
             return;
