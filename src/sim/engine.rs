@@ -98,22 +98,6 @@ pub(crate) struct Event {
 }
 
 impl Event {
-    /// An event at `time`, or none for a non-finite time ("never");
-    /// negative times (and -0) become 0.
-    #[inline(always)]
-    fn at(time: f64, sequence: u64, kind: Kind, index: u32, token: u32) -> Option<Self> {
-        if !time.is_finite() {
-            return None;
-        }
-        let time = if time > 0.0 { time } else { 0.0 };
-        Some(Self {
-            time: time.to_bits(),
-            order: (sequence << KIND_BITS) | kind as u64,
-            index,
-            token,
-        })
-    }
-
     pub fn time(&self) -> f64 {
         f64::from_bits(self.time)
     }
@@ -268,17 +252,34 @@ impl Queue {
         }
     }
 
+    /// The event to schedule, stamped with the next sequence number and
+    /// counted as pending; none for a non-finite time ("never"). Negative
+    /// times (and -0) become 0.
+    #[inline(always)]
+    fn stamp(&mut self, time: f64, kind: Kind, index: u32, token: u32) -> Option<Event> {
+        if !time.is_finite() {
+            return None;
+        }
+        let time = if time > 0.0 { time } else { 0.0 };
+        self.sequence += 1;
+        self.len += 1;
+        Some(Event {
+            time: time.to_bits(),
+            order: (self.sequence << KIND_BITS) | kind as u64,
+            index,
+            token,
+        })
+    }
+
     /// Schedules an event. Non-finite times mean "never" and are dropped;
     /// negative times (and -0) are treated as 0.
     /// Inlined natively, where every push site is hot; a call in the page,
     /// where ten copies of the calendar's placement would cost download.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub fn push(&mut self, time: f64, kind: Kind, index: u32, token: u32) {
-        let Some(event) = Event::at(time, self.sequence + 1, kind, index, token) else {
+        let Some(event) = self.stamp(time, kind, index, token) else {
             return;
         };
-        self.sequence += 1;
-        self.len += 1;
         if self.short {
             return self.insert_sorted(event);
         }
@@ -295,12 +296,9 @@ impl Queue {
         if self.short || !in_order {
             return self.push(time, kind, index, token);
         }
-        let Some(event) = Event::at(time, self.sequence + 1, kind, index, token) else {
-            return;
-        };
-        self.sequence += 1;
-        self.len += 1;
-        self.lane.push_back(event);
+        if let Some(event) = self.stamp(time, kind, index, token) {
+            self.lane.push_back(event);
+        }
     }
 
     /// Schedules an event of which no other is pending (the next arrival):
@@ -310,12 +308,9 @@ impl Queue {
         if self.short || self.single.is_some() {
             return self.push(time, kind, index, token);
         }
-        let Some(event) = Event::at(time, self.sequence + 1, kind, index, token) else {
-            return;
-        };
-        self.sequence += 1;
-        self.len += 1;
-        self.single = Some(event);
+        if let Some(event) = self.stamp(time, kind, index, token) {
+            self.single = Some(event);
+        }
     }
 
     /// Short mode: puts `event` into `sorted`, greatest key first. The list
