@@ -144,8 +144,8 @@ pub(crate) struct World<'a> {
     stateless_server: bool,
     /// Requests waiting for a worker.
     waiting: VecDeque<u32>,
-    /// Operations cannot affect one another (see `World::new`): each runs
-    /// from its start to its end before the next one starts.
+    /// Operations cannot affect one another: each runs from its start to
+    /// its end before the next one starts (see the module's docs).
     alone: bool,
     /// When `alone`: the start of the next operation, taken once the queue
     /// has nothing left of the last one.
@@ -257,12 +257,7 @@ impl<'a> World<'a> {
         };
         let class_below = mix.map(|share| share * s.failure);
         let stateless_server = s.workers == 0 && s.latency_slope == 0.0;
-        // What operations share: the server's workers and queue, a budget,
-        // a breaker, the contended row. Without those, the order in which
-        // operations run changes nothing but the order of draws from the
-        // server's stream, so the queue only ever needs one operation's
-        // few events, in a short list that stays in cache, instead of a
-        // calendar of everything in flight.
+        // Nothing shared: see "Operations that cannot meet run alone".
         let alone = stateless_server
             && !contention
             && s.budget.kind == BudgetKind::None
@@ -374,6 +369,7 @@ impl<'a> World<'a> {
         }
     }
 
+    /// What an event does.
     #[inline(always)]
     fn handle(&mut self, event: Event) {
         self.peak_events = self.peak_events.max(self.queue.len() as u64 + 1);
