@@ -191,6 +191,9 @@ pub(crate) struct Queue {
     /// would cost a heap push and pop each.
     single: Option<Event>,
     len: usize,
+    /// Most events pending at once.
+    peak: usize,
+    /// Events scheduled so far (the last sequence number).
     sequence: u64,
     /// Time of the last event popped.
     now: f64,
@@ -232,6 +235,7 @@ impl Queue {
             lane: VecDeque::new(),
             single: None,
             len: 0,
+            peak: 0,
             sequence: 0,
             now: 0.0,
             pops: 0,
@@ -263,6 +267,9 @@ impl Queue {
         let time = if time > 0.0 { time } else { 0.0 };
         self.sequence += 1;
         self.len += 1;
+        if self.len > self.peak {
+            self.peak = self.len;
+        }
         Some(Event {
             time: time.to_bits(),
             order: (self.sequence << KIND_BITS) | kind as u64,
@@ -545,6 +552,16 @@ impl Queue {
 
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// Most events pending at once so far.
+    pub fn peak(&self) -> usize {
+        self.peak
+    }
+
+    /// Events popped so far: all scheduled but those still pending.
+    pub fn popped(&self) -> u64 {
+        self.sequence - self.len as u64
     }
 }
 

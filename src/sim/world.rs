@@ -179,8 +179,6 @@ pub(crate) struct World<'a> {
     wasted_work: f64,
     finished_at: f64,
     work: u64,
-    events: u64,
-    peak_events: u64,
     /// Time of the event being processed.
     current: f64,
 }
@@ -325,8 +323,6 @@ impl<'a> World<'a> {
             wasted_work: 0.0,
             finished_at: 0.0,
             work: 0,
-            events: 0,
-            peak_events: 0,
             current: 0.0,
         }
     }
@@ -358,8 +354,6 @@ impl<'a> World<'a> {
                 Some(event) => self.handle(event),
                 None => match self.upcoming.take() {
                     Some(start) => {
-                        self.peak_events = self.peak_events.max(1);
-                        self.events += 1;
                         self.current = start;
                         self.arrival(start);
                     }
@@ -372,8 +366,6 @@ impl<'a> World<'a> {
     /// What an event does.
     #[inline(always)]
     fn handle(&mut self, event: Event) {
-        self.peak_events = self.peak_events.max(self.queue.len() as u64 + 1);
-        self.events += 1;
         let now = event.time();
         self.current = now;
         let index = event.index;
@@ -1074,8 +1066,10 @@ impl<'a> World<'a> {
             finished_at: self.finished_at,
             drain_time: (self.finished_at - arrivals_end).max(0.0),
             truncated,
-            events: self.events,
-            peak_events: self.peak_events,
+            // Arrivals of operations run alone never enter the queue: each
+            // is an event of its own, pending alone.
+            events: self.queue.popped() + if self.alone { operations } else { 0 },
+            peak_events: self.queue.peak().max(usize::from(operations > 0)) as u64,
         };
         Report {
             summary,
