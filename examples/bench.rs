@@ -5,8 +5,10 @@
 //! `cargo run --profile bench-native --example bench`, as `scripts/bench`
 //! does: opt-level 3, about 10 % faster here than `--release`, which is
 //! tuned for the page's download size. Each workload runs several times
-//! (7 at 1M operations, 3 at 10M) and prints its best and median run: this
-//! host's speed drifts by up to 2x between runs. Pass `--quick` to skip the
+//! (15 at 1M operations, 3 at 10M) and prints its best and median run: this
+//! host's speed drifts by up to 2x within seconds, so the best run is the
+//! closest to what the code costs and the median is what the host gave it.
+//! Pass `--quick` to skip the
 //! 10M-operation runs and shorten the contention table; `--only reference`
 //! (or `--only everything`) with `--ops N` and `--runs N` runs one workload
 //! alone, e.g. under a profiler. Small changes do not show in nanoseconds
@@ -204,7 +206,7 @@ fn main() {
     }
     let quick = args.iter().any(|arg| arg == "--quick");
     contention_table(if quick { 20 } else { 100 });
-    let runs = if quick { 3 } else { 7 };
+    let runs = if quick { 3 } else { 15 };
     measure("reference 1M", &reference(1_000_000), runs);
     measure("everything on 1M", &everything_on(1_000_000), runs);
     if !quick {
