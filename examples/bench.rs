@@ -8,11 +8,11 @@
 //! (15 at 1M operations, 3 at 10M) and prints its best and median run: this
 //! host's speed drifts by up to 2x within seconds, so the best run is the
 //! closest to what the code costs and the median is what the host gave it.
-//! Pass `--quick` to skip the
-//! 10M-operation runs and shorten the contention table; `--only reference`
-//! (or `--only everything`) with `--ops N` and `--runs N` runs one workload
-//! alone, e.g. under a profiler. Small changes do not show in nanoseconds
-//! here; instructions and cache misses per attempt do:
+//! Pass `--quick` to skip the 10M-operation runs and shorten the contention
+//! table; `--only reference` (or `--only everything`) with `--ops N` and
+//! `--runs N` runs one workload alone, e.g. under a profiler. Small changes
+//! do not show in nanoseconds here; instructions and cache misses per
+//! attempt do:
 //! `valgrind --tool=callgrind --toggle-collect='retry_playground::sim::run*'`
 //! or `valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes` on
 //! `--only reference --ops 200000`, divided by the attempts it prints.

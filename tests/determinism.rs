@@ -15,10 +15,7 @@ fn report_text(link: &str) -> String {
 
 #[test]
 fn report_is_pinned() {
-    for (link, pin) in [
-        (golden::LINK, golden::REPORT_FINGERPRINT),
-        (golden::ALONE_LINK, golden::ALONE_FINGERPRINT),
-    ] {
+    for (link, pin) in golden::REPORTS {
         let text = report_text(link);
         assert_eq!(text, report_text(link), "two runs differ");
         assert_eq!(golden::fingerprint(&text), pin, "{text:.400}");

@@ -19,10 +19,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn report_matches_the_native_pin() {
-    for (link, pin) in [
-        (golden::LINK, golden::REPORT_FINGERPRINT),
-        (golden::ALONE_LINK, golden::ALONE_FINGERPRINT),
-    ] {
+    for (link, pin) in golden::REPORTS {
         let (config, _) = Config::from_link(link);
         let text = report::to_json(&report::run(&config));
         assert_eq!(golden::fingerprint(&text), pin, "{text:.400}");

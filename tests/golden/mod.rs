@@ -14,16 +14,19 @@ pub const ALONE_LINK: &str = "v=1&attempts=4&jitter=full&base=0.05&cap=1&timeout
 &rate=200&horizon=5&buckets=50&failure=0.3&mix_429=0.5&retry_after=0.2&lost=0.05&service=normal\
 &hop=exponential&hop_mean=0.01&workers=0&layers=2&outage_at=2&outage_for=0.5&outage=hang&seed=7";
 
-/// FNV-1a over the bytes of the report's JSON for [`LINK`]: cheap to pin,
-/// and any changed bit of any number changes it.
+/// FNV-1a over the bytes of a report's JSON: cheap to pin, and any changed
+/// bit of any number changes it.
 pub fn fingerprint(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
 
-pub const REPORT_FINGERPRINT: u64 = 14350966717269797378;
-pub const ALONE_FINGERPRINT: u64 = 6274663115551605750;
+/// Each pinned link with the fingerprint of its report.
+pub const REPORTS: [(&str, u64); 2] = [
+    (LINK, 14350966717269797378),
+    (ALONE_LINK, 6274663115551605750),
+];
 
 /// The first pauses of client 3 under [`LINK`]'s policy with seed 7.
 pub const CLIENT3_PAUSES: [f64; 4] = [
