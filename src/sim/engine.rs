@@ -156,9 +156,12 @@ const MAX_WIDTH: f64 = 1e6;
 /// The pending events of a run.
 #[derive(Debug)]
 pub(crate) struct Queue {
-    /// Short mode: the queue never holds more than a few events (one
-    /// operation's), which all wait in `sorted`; the calendar stays unused.
+    /// Short mode: the queue holds one operation's events, usually one or
+    /// two: the earliest in `first`, the others in the `late` heap. The
+    /// calendar stays unused.
     short: bool,
+    /// Short mode: the earliest pending event.
+    first: Option<Event>,
     /// `1 / bucket width`.
     inverse_width: f64,
     /// The bucket being consumed; `ring` holds buckets `current + 1 ..
@@ -222,6 +225,7 @@ impl Queue {
         };
         Self {
             short: false,
+            first: None,
             inverse_width: 1.0 / width,
             current: 0,
             sorted: Vec::new(),
@@ -246,9 +250,11 @@ impl Queue {
         }
     }
 
-    /// A queue for a few events at a time, in a sorted list: cheaper than
-    /// the calendar when it never holds more, and it accepts times earlier
-    /// than the last one popped.
+    /// A queue for one operation's events at a time: the earliest in a slot
+    /// of its own and the rest in a heap. Cheaper than the calendar for the
+    /// one or two events such a queue usually holds, still `log n` for an
+    /// operation with thousands pending, and it accepts times earlier than
+    /// the last one popped.
     pub fn short() -> Self {
         Self {
             short: true,
@@ -288,7 +294,16 @@ impl Queue {
             return;
         };
         if self.short {
-            return self.insert_sorted(event);
+            return match self.first {
+                Some(first) if first.wide_key() < event.wide_key() => {
+                    self.late.push(Reverse(event));
+                }
+                _ => {
+                    if let Some(first) = self.first.replace(event) {
+                        self.late.push(Reverse(first));
+                    }
+                }
+            };
         }
         self.pushes = self.pushes.wrapping_add(1);
         self.place(event);
@@ -320,22 +335,6 @@ impl Queue {
         }
     }
 
-    /// Short mode: puts `event` into `sorted`, greatest key first. The list
-    /// is a few events long; most go to its end.
-    #[inline(always)]
-    fn insert_sorted(&mut self, event: Event) {
-        let key = event.wide_key();
-        let mut at = self.sorted.len();
-        while at > 0 && self.sorted[at - 1].wide_key() < key {
-            at -= 1;
-        }
-        if at == self.sorted.len() {
-            self.sorted.push(event);
-        } else {
-            self.sorted.insert(at, event);
-        }
-    }
-
     #[inline]
     fn bucket(&self, time: u64) -> u64 {
         // Saturating float-to-int conversion: monotone in time. Times are
@@ -360,7 +359,10 @@ impl Queue {
     #[inline(always)]
     pub fn pop(&mut self) -> Option<Event> {
         if self.short {
-            let event = self.sorted.pop()?;
+            let event = self.first.take()?;
+            if !self.late.is_empty() {
+                self.first = self.late.pop().map(|Reverse(next)| next);
+            }
             self.len -= 1;
             return Some(event);
         }
@@ -597,13 +599,14 @@ mod tests {
         );
     }
 
-    /// The calendar pops exactly what one heap keyed by `(time, sequence)`
-    /// would, through width changes, far events and many equal times.
+    /// The calendar, and the short queue with thousands pending, pop
+    /// exactly what one heap keyed by `(time, sequence)` would, through
+    /// width changes, far events and many equal times.
     #[test]
     fn pops_like_a_heap_of_time_and_sequence() {
         let mut stream = crate::random::Stream::new(11, 0);
-        for width in [1e-7, 1e-3, 1.0, 1e4] {
-            let mut queue = Queue::with_width(width);
+        let queues = [1e-7, 1e-3, 1.0, 1e4].map(Queue::with_width);
+        for mut queue in queues.into_iter().chain([Queue::short()]) {
             let mut reference = BinaryHeap::new();
             let mut sequence = 0u32;
             let mut now = 0.0;
