@@ -523,8 +523,19 @@ impl Recorder {
         // The range's top edge belongs to the last bin: without jitter every
         // pause of a capped retry lands exactly there.
         let bin = if pause <= self.pause_top {
-            // Through u32, as `index` does.
-            ((pause * self.pause_bins_per_second) as u32 as usize).min(PAUSE_BINS - 1)
+            // Through u32, as `index` does. The product may round across
+            // an edge `i * width`, where unjittered pauses sit: one step
+            // puts it back in the bin its doc promises.
+            let width = histogram.width;
+            let bin = (pause * self.pause_bins_per_second) as u32 as usize;
+            let bin = if (bin + 1) as f64 * width <= pause {
+                bin + 1
+            } else if bin as f64 * width > pause {
+                bin - 1
+            } else {
+                bin
+            };
+            bin.min(PAUSE_BINS - 1)
         } else {
             PAUSE_BINS
         };
@@ -613,6 +624,21 @@ mod tests {
             assert_eq!(high, LatencyHistogram::bin_range(i + 1).0, "bin {i}");
             assert_eq!(LatencyHistogram::bin(low), i);
             assert!(high / low - 1.0 <= 1.0 / 32.0 + 1e-12);
+        }
+    }
+
+    /// Unjittered pauses sit exactly on bin edges: a pause of `i * width`
+    /// belongs to bin `i`, whatever rounding the index takes on the way.
+    #[test]
+    fn pauses_on_bin_edges_land_in_the_bin_they_start() {
+        for range in [0.36, 0.45, 0.8, 1.0, 2.0, 3.3, 7.0] {
+            let mut recorder = Recorder::new(10.0, 10, 1, range);
+            let width = range / PAUSE_BINS as f64;
+            for i in 0..PAUSE_BINS {
+                recorder.pause(0, i as f64 * width);
+            }
+            let (_, pauses, _) = recorder.finish(|_, _| 0.0);
+            assert_eq!(pauses[0].counts, vec![1; PAUSE_BINS], "range {range}");
         }
     }
 
