@@ -114,6 +114,37 @@ mod tests {
         assert!(json_for(&config).starts_with("{\"a\":{\"summary\""));
     }
 
+    /// Compare mode's promise: differences come from the policy. B's budget
+    /// couples operations, so B runs every operation in one queue while A
+    /// runs them one at a time; a budget that never refuses must still
+    /// leave B with exactly A's numbers.
+    #[test]
+    fn a_budget_that_never_refuses_changes_nothing() {
+        let (config, notices) = Config::from_link(
+            "v=1&compare=on&workers=0&horizon=20&failure=0.3&lost=0.05&hop_mean=0.01\
+            &B.budget=ratio&B.b_floor=1000",
+        );
+        assert_eq!(notices, []);
+        let (a, b) = run_both(&config);
+        let b = b.expect("comparing");
+        assert_eq!(b.summary.budget_refusals, 0);
+        assert!(a.summary.retries > 500, "{:?}", a.summary);
+        assert_eq!(a.summary.attempts_by_layer, b.summary.attempts_by_layer);
+        assert_eq!(a.summary.succeeded, b.summary.succeeded);
+        assert_eq!(a.summary.duplicates, b.summary.duplicates);
+        assert_eq!(a.series.retries, b.series.retries);
+        assert_eq!(a.series.successes, b.series.successes);
+        assert_eq!(a.latency.counts, b.latency.counts);
+        // Pause means are sums in another order: compare the counts.
+        let counts = |r: &Report| {
+            r.pauses
+                .iter()
+                .map(|h| h.counts.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(counts(&a), counts(&b));
+    }
+
     #[test]
     fn pauses_at_the_top_of_their_range_are_counted() {
         // No jitter: every pause equals its ceiling, the top of the range.

@@ -10,8 +10,11 @@
 //!   cannot affect one another, each runs alone, start to end, in the
 //!   order they start (`world`);
 //! - randomness comes from [`Stream`](crate::random::Stream)s derived from the
-//!   seed: one per client (or one shared by all, with `shared_seed`), one for
-//!   the workload, one for the server and network;
+//!   seed: one per client for its pauses (or one shared by all, with
+//!   `shared_seed`), one per operation for what the server and the network
+//!   do to its requests, one for the workload. Nothing an operation meets
+//!   depends on the order in which the run processes operations, and
+//!   compare mode's policies A and B meet the same server;
 //! - nothing iterates a hash map and every transcendental function is `libm`'s.
 //!
 //! Memory is bounded by the work in flight plus fixed-size histograms: arrivals

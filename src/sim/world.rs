@@ -25,10 +25,11 @@
 //! calendar of every operation in flight would hold thousands spread over
 //! memory. Each event still happens at its time and in its order within
 //! the operation, the series and histograms do not care in which order they
-//! are added to, and the operation's own draws come from its own stream;
-//! only the shared server and network stream is drawn in another order.
-//! The result is the same in distribution, and the same number for number
-//! when that stream's draws cannot matter (a unit test below checks this).
+//! are added to, and every draw an operation meets comes from streams of
+//! its own (its client's pauses; its server and network). So the report is
+//! the same number for number, but for sums whose last bits depend on the
+//! order of their terms; a unit test below checks this on worlds that read
+//! every kind of draw.
 
 use std::collections::VecDeque;
 
@@ -47,6 +48,10 @@ use crate::random::Stream;
 const NO_PARENT: u32 = u32::MAX;
 /// Retries whose pause ceilings a run computes up front.
 const CEILINGS: u32 = 64;
+/// Salt of the seed of each operation's server stream, so that those
+/// streams are not the clients' (`(seed, client)`), nor those one layer down
+/// (`seed` salted in its top 24 bits).
+const SERVER_STREAMS: u64 = 0x9E37_79B9_7F4A_7C15;
 /// `Request::kind` of a successful answer.
 const OK: u8 = u8::MAX;
 
@@ -81,11 +86,25 @@ struct Frame {
     waiting: bool,
     finished: bool,
     alive: bool,
-    /// Root only: times the server executed this operation's action.
-    executed: u32,
-    /// Root only: requests of this operation the server may still act on.
-    outstanding: u32,
+    /// Draws for the pauses.
     stream: Stream,
+}
+
+/// What a root frame, the user's operation, keeps beyond a frame: kept
+/// beside the frames (same index; other indices hold leftovers) so that a
+/// frame stays one cache line.
+#[derive(Debug, Clone)]
+struct Operation {
+    /// Draws of the server and the network for this operation's requests.
+    /// One stream per operation, not one shared by all, so that what an
+    /// operation meets does not depend on the order in which operations
+    /// run (see "Operations that cannot meet run alone"), and policies A
+    /// and B meet the same server.
+    server: Stream,
+    /// Times the server executed this operation's action.
+    executed: u32,
+    /// Requests of this operation the server may still act on.
+    outstanding: u32,
 }
 
 /// What only some runs need of a frame, kept beside it (same index) so that
@@ -130,6 +149,8 @@ pub(crate) struct World<'a> {
     breakers: Vec<Breaker>,
     queue: Queue,
     frames: Vec<Frame>,
+    /// What each root frame keeps beyond a frame (same index).
+    roots: Vec<Operation>,
     /// One per frame when `with_extras`, else empty.
     extras: Vec<Extra>,
     with_extras: bool,
@@ -152,8 +173,6 @@ pub(crate) struct World<'a> {
     upcoming: Option<f64>,
     /// Contention: the row's version.
     version: u64,
-    /// Server and network draws.
-    net: Stream,
     /// Arrival draws.
     arrivals: Stream,
     rec: Recorder,
@@ -288,6 +307,7 @@ impl<'a> World<'a> {
                 Queue::default()
             },
             frames: Vec::new(),
+            roots: Vec::new(),
             extras: Vec::new(),
             with_extras: contention
                 || layers > 1
@@ -302,7 +322,6 @@ impl<'a> World<'a> {
             alone,
             upcoming: None,
             version: 0,
-            net: Stream::new(s.seed, u64::MAX - 1),
             arrivals: Stream::new(s.seed, u64::MAX),
             rec: Recorder::new(s.horizon, s.buckets, s.policy.attempts - 1, range),
             class_below,
@@ -392,8 +411,9 @@ impl<'a> World<'a> {
             }
             Kind::ReadArrive => {
                 self.extras[index as usize].read_version = self.version;
-                let back = self.hop();
-                let forth = self.hop();
+                // Contention has one layer: the frame is its own root.
+                let back = self.hop(index);
+                let forth = self.hop(index);
                 self.queue
                     .push(now + back + forth, Kind::WriteArrive, index, event.token);
             }
@@ -403,7 +423,7 @@ impl<'a> World<'a> {
                     self.version += 1;
                 }
                 self.extras[index as usize].write_ok = ok;
-                let back = self.hop();
+                let back = self.hop(index);
                 self.queue
                     .push(now + back, Kind::WriteResponse, index, event.token);
             }
@@ -419,8 +439,9 @@ impl<'a> World<'a> {
     }
 
     #[inline(always)]
-    fn hop(&mut self) -> f64 {
-        draw(self.s.hop, self.s.hop_mean, self.s.hop_sd, &mut self.net)
+    fn hop(&mut self, root: u32) -> f64 {
+        let server = &mut self.roots[root as usize].server;
+        draw(self.s.hop, self.s.hop_mean, self.s.hop_sd, server)
     }
 
     fn in_outage(&self, now: f64) -> bool {
@@ -531,8 +552,6 @@ impl<'a> World<'a> {
             waiting: false,
             finished: false,
             alive: true,
-            executed: 0,
-            outstanding: 0,
             stream,
         };
         let index = match self.free_frames.pop() {
@@ -548,6 +567,18 @@ impl<'a> World<'a> {
                 (self.frames.len() - 1) as u32
             }
         };
+        if parent == NO_PARENT {
+            let operation = Operation {
+                server: Stream::new(self.s.seed ^ SERVER_STREAMS, client),
+                executed: 0,
+                outstanding: 0,
+            };
+            match self.roots.get_mut(index as usize) {
+                Some(slot) => *slot = operation,
+                // Indices of frames one layer down get copies, never read.
+                None => self.roots.resize(index as usize + 1, operation),
+            }
+        }
         if self.with_extras {
             let extra = Extra {
                 client,
@@ -568,7 +599,7 @@ impl<'a> World<'a> {
     #[inline(always)]
     fn release_root_if_done(&mut self, root: u32) {
         let frame = &mut self.frames[root as usize];
-        if frame.alive && frame.finished && frame.outstanding == 0 {
+        if frame.alive && frame.finished && self.roots[root as usize].outstanding == 0 {
             frame.alive = false;
             self.free_frames.push(root);
         }
@@ -610,14 +641,14 @@ impl<'a> World<'a> {
         if self.contention {
             self.work += 1;
             self.rec.attempt(start, first);
-            let hop = self.hop();
+            let hop = self.hop(root);
             self.queue.push(start + hop, Kind::ReadArrive, frame, token);
         } else if layer + 1 < self.layers {
             self.call_layer_below(frame, layer, parent_attempts, start);
         } else {
             self.work += 1;
             self.rec.attempt(start, first);
-            self.frames[root as usize].outstanding += 1;
+            self.roots[root as usize].outstanding += 1;
             let request = self.alloc_request(Request {
                 frame,
                 token,
@@ -635,7 +666,7 @@ impl<'a> World<'a> {
                         .push(start + timeout, Kind::Timeout, frame, token);
                 }
             }
-            let hop = self.hop();
+            let hop = self.hop(root);
             // A request reaches the server without a trip through the queue
             // when nothing it meets there can change before it arrives: the
             // server is stateless (unlimited workers, latency independent of
@@ -839,7 +870,7 @@ impl<'a> World<'a> {
     fn resolve(&mut self, request: u32) {
         let root = self.requests[request as usize].root;
         self.free_requests.push(request);
-        self.frames[root as usize].outstanding -= 1;
+        self.roots[root as usize].outstanding -= 1;
         self.release_root_if_done(root);
     }
 
@@ -848,7 +879,7 @@ impl<'a> World<'a> {
     /// client's own step.
     fn respond_error(&mut self, request: u32, now: f64, kind: usize) {
         self.requests[request as usize].kind = kind as u8;
-        let back = self.hop();
+        let back = self.hop(self.requests[request as usize].root);
         self.queue.push(now + back, Kind::Response, request, 0);
     }
 
@@ -872,7 +903,9 @@ impl<'a> World<'a> {
     #[inline(always)]
     fn start_service(&mut self, request: u32, now: f64) {
         let s = self.s;
-        let service = draw(s.service, s.service_time, s.service_sd, &mut self.net)
+        let root = self.requests[request as usize].root;
+        let server = &mut self.roots[root as usize].server;
+        let service = draw(s.service, s.service_time, s.service_sd, server)
             + s.latency_slope * f64::from(self.busy);
         self.rec.occupied(Level::InFlight, now, now + service);
         self.busy += 1;
@@ -898,7 +931,7 @@ impl<'a> World<'a> {
         } = self.requests[request as usize];
         self.server_work += service;
         let s = self.s;
-        let draw = self.net.uniform();
+        let draw = self.roots[root as usize].server.uniform();
         if draw < s.failure {
             // Reuse the draw: given draw < failure, it is uniform below it.
             let below = &self.class_below;
@@ -915,13 +948,14 @@ impl<'a> World<'a> {
         } else {
             self.execute(root);
         }
-        let lost = s.lost_responses > 0.0 && self.net.chance(s.lost_responses);
+        let lost =
+            s.lost_responses > 0.0 && self.roots[root as usize].server.chance(s.lost_responses);
         let f = &self.frames[frame as usize];
         if lost || f.token != token || !f.waiting {
             self.wasted_work += service;
             return self.resolve(request);
         }
-        let back = self.hop();
+        let back = self.hop(root);
         if back == 0.0 {
             self.deliver(request, now);
         } else {
@@ -932,7 +966,7 @@ impl<'a> World<'a> {
     /// The server runs the operation's action (a successful request).
     #[inline(always)]
     fn execute(&mut self, root: u32) {
-        let operation = &mut self.frames[root as usize];
+        let operation = &mut self.roots[root as usize];
         if operation.executed > 0 && self.s.idempotency_key {
             // The key is known: answer as the first execution did.
             self.deduplicated += 1;
@@ -957,7 +991,7 @@ impl<'a> World<'a> {
             ..
         } = self.requests[request as usize];
         self.free_requests.push(request);
-        self.frames[root as usize].outstanding -= 1;
+        self.roots[root as usize].outstanding -= 1;
         let f = &mut self.frames[frame as usize];
         if f.token == token && f.waiting {
             f.waiting = false;
@@ -1116,11 +1150,11 @@ mod tests {
     }
 
     /// Running operations one at a time is only a faster order of the same
-    /// events. With every draw of the shared server stream made moot
-    /// (constant hops and service, failures certain or impossible, nothing
-    /// lost), the draws that remain are each operation's own, so both ways
-    /// must report the same numbers; sums may differ in their last bits, as
-    /// they add the same terms in another order.
+    /// events: every operation draws from its own streams, so both ways
+    /// report the same numbers; sums may differ in their last bits, as they
+    /// add the same terms in another order. The worlds read every kind of
+    /// draw and reach late answers, duplicates, a crowd starting at one
+    /// instant with a shared seed, a spike and three layers.
     #[test]
     fn operations_alone_report_what_the_shared_queue_does() {
         let base = Scenario {
@@ -1129,11 +1163,20 @@ mod tests {
             buckets: 40,
             rate: 300.0,
             workers: 0,
-            service: Spread::Constant,
+            service: Spread::Normal,
             service_time: 0.05,
-            hop: Spread::Constant,
+            service_sd: 0.02,
+            hop: Spread::Exponential,
             hop_mean: 0.01,
-            failure: 0.0,
+            failure: 0.3,
+            mix_transient: 0.5,
+            mix_throttled: 0.3,
+            mix_permanent: 0.1,
+            mix_unknown: 0.1,
+            retry_after: 0.2,
+            honour_retry_after: true,
+            lost_responses: 0.05,
+            idempotency_key: false,
             outage_start: 5.0,
             outage_duration: 3.0,
             layers: 2,
@@ -1149,22 +1192,38 @@ mod tests {
             },
             ..Scenario::default()
         };
-        let hang = Scenario {
+        // Service longer than the timeout: every answer comes late, and
+        // the action runs again on each retry.
+        let late = |idempotency_key| Scenario {
+            service: Spread::Constant,
+            service_time: 0.4,
             outage_mode: OutageMode::Hang,
+            idempotency_key,
             layers: 1,
             ..base.clone()
         };
-        let failing = Scenario {
-            failure: 1.0,
-            mix_transient: 1.0,
-            mix_throttled: 0.0,
-            mix_permanent: 0.0,
-            mix_unknown: 0.0,
-            outage_duration: 0.0,
-            idempotency_key: false,
+        let crowd = Scenario {
+            workload: WorkloadKind::Crowd,
+            clients: 3000,
+            crowd_start: 1.0,
+            crowd_window: 0.0,
+            shared_seed: true,
+            policy: Policy {
+                jitter: Jitter::Decorrelated,
+                ..base.policy.clone()
+            },
             ..base.clone()
         };
-        for scenario in [base, hang, failing] {
+        let spike = Scenario {
+            rate: 50.0,
+            spike_rate: 500.0,
+            spike_start: 4.0,
+            spike_duration: 2.0,
+            layers: 3,
+            ..base.clone()
+        };
+        let worlds = [late(false), late(true), crowd, spike];
+        for scenario in worlds.into_iter().chain([base]) {
             let scenario = scenario.sanitized();
             let alone = World::new(&scenario);
             assert!(alone.alone);
@@ -1172,9 +1231,15 @@ mod tests {
             together.alone = false;
             together.queue = Queue::default();
             let (alone, together) = (alone.run(), together.run());
-            assert!(alone.summary.retries > 1000, "{:?}", alone.summary);
-            assert!(alone.summary.peak_events < 10);
+            let summary = &alone.summary;
+            assert!(summary.retries > 1000, "{summary:?}");
+            assert!(summary.peak_events < 100, "{summary:?}");
             assert!(together.summary.peak_events > 100);
+            if !scenario.idempotency_key {
+                assert!(summary.duplicates > 10, "{summary:?}");
+            } else {
+                assert!(summary.deduplicated > 10, "{summary:?}");
+            }
             let json = |report: &Report| serde_json::to_value(report).expect("serializable");
             assert_close(&json(&alone), &json(&together), "report");
         }
