@@ -7,7 +7,8 @@
 //! (glibc and the wasm runtime may differ in the last bit of `ln`).
 //!
 //! Each client gets its own stream derived from `(seed, client id)`, so adding
-//! a client does not change what the others draw. A "shared seed" is simply
+//! a client does not change what the others draw (the simulator gives each
+//! operation a second one, for what the server does to its requests). A "shared seed" is simply
 //! every client asking for stream 0: the seeds' warning that jitter with a
 //! shared seed is no jitter at all.
 

@@ -111,12 +111,15 @@ pub struct Summary {
     pub finished_at: f64,
     /// From the last operation's start (the end of arrivals) to `finished_at`.
     pub drain_time: f64,
-    /// The run hit `work_limit` and stopped early.
+    /// The run hit `work_limit` and stopped early: at an instant when
+    /// operations share the queue; after the last operation it finished
+    /// when they run one at a time (see `sim::world`).
     pub truncated: bool,
     /// Events processed (a measure of the run's cost).
     pub events: u64,
     /// Largest number of pending events at once (a measure of its memory;
-    /// a handful when operations run one at a time, see `sim::world`).
+    /// a handful when operations run one at a time, see `sim::world`, where
+    /// the next arrival waits outside the queue and is not counted).
     pub peak_events: u64,
 }
 
