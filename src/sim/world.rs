@@ -359,12 +359,7 @@ impl<'a> World<'a> {
     /// returns true). When operations run alone, the next one starts only
     /// once the queue has nothing left of the last.
     fn run_events(&mut self) -> bool {
-        let first = self.next_arrival(0.0);
-        if self.alone {
-            self.upcoming = first;
-        } else if let Some(first) = first {
-            self.queue.push_single(first, Kind::Arrival, 0, 0);
-        }
+        self.schedule_arrival(0.0);
         loop {
             if self.work >= self.s.work_limit {
                 return self.queue.len() > 0 || self.upcoming.is_some();
@@ -515,13 +510,20 @@ impl<'a> World<'a> {
         let stream = Stream::new(self.s.seed, if self.s.shared_seed { 0 } else { client });
         let root = self.alloc_frame(NO_PARENT, 0, now, client, stream);
         self.frames[root as usize].root = root;
-        let next = self.next_arrival(now);
+        self.schedule_arrival(now);
+        self.start_first(root, now);
+    }
+
+    /// Schedules the operation that starts next after `after`: it waits
+    /// outside the queue when operations run alone.
+    #[inline(always)]
+    fn schedule_arrival(&mut self, after: f64) {
+        let next = self.next_arrival(after);
         if self.alone {
             self.upcoming = next;
         } else if let Some(next) = next {
             self.queue.push_single(next, Kind::Arrival, 0, 0);
         }
-        self.start_first(root, now);
     }
 
     // ---- frames ----
