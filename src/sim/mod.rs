@@ -387,7 +387,7 @@ impl Scenario {
 /// Simulates `scenario` (after [`Scenario::sanitized`]) and reports.
 pub fn run(scenario: &Scenario) -> Report {
     let scenario = scenario.sanitized();
-    world::World::new(&scenario).run()
+    world::run(&scenario)
 }
 
 /// The contention model of the AWS 2015 post (REFERENCE 4.4): `clients`

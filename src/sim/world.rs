@@ -30,6 +30,16 @@
 //! the same number for number, but for sums whose last bits depend on the
 //! order of their terms; a unit test below checks this on worlds that read
 //! every kind of draw.
+//!
+//! ## The plain world
+//!
+//! Worlds whose operations run alone through one layer, the commonest kind
+//! and the benchmark's, are compiled apart (`World<'_, true>`): there the
+//! constant `PLAIN` folds away every check for budgets, breakers, layers,
+//! contention and a server's queue, about a tenth of the instructions.
+//! Natively only: the page runs the general copy, whose download a second
+//! one would nearly double. The same unit test holds both copies to the
+//! same report, bit for bit.
 
 use std::collections::VecDeque;
 
@@ -137,7 +147,12 @@ struct Request {
     queued_at: f64,
 }
 
-pub(crate) struct World<'a> {
+/// The state of a run. `PLAIN` worlds are known, when compiled, to run
+/// their operations alone through one layer: the commonest kind, and the
+/// benchmark's. Compiled apart, their runs skip every check for what they
+/// cannot meet (budgets, breakers, layers, contention, a server's queue);
+/// the code and the numbers are the same (see [`run`]).
+pub(crate) struct World<'a, const PLAIN: bool> {
     s: &'a Scenario,
     policies: Vec<Policy>,
     /// Per layer, `ceiling(retry)` of its policy for its first `CEILINGS`
@@ -202,6 +217,27 @@ pub(crate) struct World<'a> {
     current: f64,
 }
 
+/// Runs a scenario: natively, on the plain world's own copy of the engine
+/// where it applies; in the page always on the general one, as a second
+/// copy would cost download for a few percent of speed.
+pub(crate) fn run(s: &Scenario) -> Report {
+    #[cfg(not(target_arch = "wasm32"))]
+    if runs_alone(s) && s.layers == 1 {
+        return World::<true>::new(s).run();
+    }
+    World::<false>::new(s).run()
+}
+
+/// Whether operations cannot affect one another, so that each runs alone:
+/// see "Operations that cannot meet run alone".
+fn runs_alone(s: &Scenario) -> bool {
+    s.workers == 0
+        && s.latency_slope == 0.0
+        && s.workload != WorkloadKind::Contention
+        && s.budget.kind == BudgetKind::None
+        && s.breaker.mode == BreakerMode::Off
+}
+
 /// A draw of a random duration.
 #[inline(always)]
 fn draw(spread: Spread, mean: f64, sd: f64, stream: &mut Stream) -> f64 {
@@ -241,7 +277,7 @@ fn pause_range(policy: &Policy, retries: u32) -> f64 {
     }
 }
 
-impl<'a> World<'a> {
+impl<'a, const PLAIN: bool> World<'a, PLAIN> {
     pub fn new(s: &'a Scenario) -> Self {
         let contention = s.workload == WorkloadKind::Contention;
         let layers = if contention { 1 } else { s.layers };
@@ -274,11 +310,8 @@ impl<'a> World<'a> {
         };
         let class_below = mix.map(|share| share * s.failure);
         let stateless_server = s.workers == 0 && s.latency_slope == 0.0;
-        // Nothing shared: see "Operations that cannot meet run alone".
-        let alone = stateless_server
-            && !contention
-            && s.budget.kind == BudgetKind::None
-            && s.breaker.mode == BreakerMode::Off;
+        let alone = runs_alone(s);
+        assert!(!PLAIN || (alone && layers == 1), "not a plain world");
         let ceilings = policies
             .iter()
             .map(|policy| {
@@ -433,6 +466,36 @@ impl<'a> World<'a> {
         }
     }
 
+    /// The layer of a frame; always the first in a plain world.
+    #[inline(always)]
+    fn layer(&self, frame: u32) -> usize {
+        if PLAIN {
+            0
+        } else {
+            self.frames[frame as usize].layer as usize
+        }
+    }
+
+    /// Whether `layer` is the one that calls the server.
+    #[inline(always)]
+    fn last_layer(&self, layer: usize) -> bool {
+        PLAIN || layer + 1 == self.layers as usize
+    }
+
+    #[inline(always)]
+    fn budget(&mut self, layer: usize) -> Option<&mut Budget> {
+        if PLAIN {
+            None
+        } else {
+            self.budgets.get_mut(layer)
+        }
+    }
+
+    #[inline(always)]
+    fn breaker_on(&self) -> bool {
+        !PLAIN && !self.breakers.is_empty()
+    }
+
     #[inline(always)]
     fn hop(&mut self, root: u32) -> f64 {
         let server = &mut self.roots[root as usize].server;
@@ -519,7 +582,7 @@ impl<'a> World<'a> {
     #[inline(always)]
     fn schedule_arrival(&mut self, after: f64) {
         let next = self.next_arrival(after);
-        if self.alone {
+        if PLAIN || self.alone {
             self.upcoming = next;
         } else if let Some(next) = next {
             self.queue.push_single(next, Kind::Arrival, 0, 0);
@@ -581,7 +644,7 @@ impl<'a> World<'a> {
                 None => self.roots.resize(index as usize + 1, operation),
             }
         }
-        if self.with_extras {
+        if !PLAIN && self.with_extras {
             let extra = Extra {
                 client,
                 retry_cost: 0.0,
@@ -610,11 +673,8 @@ impl<'a> World<'a> {
     /// A (sub)operation makes its first attempt now.
     #[inline(always)]
     fn start_first(&mut self, frame: u32, now: f64) {
-        let (layer, origin) = {
-            let f = &self.frames[frame as usize];
-            (f.layer as usize, f.origin)
-        };
-        if let Some(budget) = self.budgets.get_mut(layer) {
+        let (layer, origin) = (self.layer(frame), self.frames[frame as usize].origin);
+        if let Some(budget) = self.budget(layer) {
             budget.on_first_try(now);
         }
         match self.policies[layer].plan_attempt(0, now - origin, 0.0) {
@@ -630,23 +690,24 @@ impl<'a> World<'a> {
     /// page, where its three copies would cost 2 KB of download.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn begin_attempt(&mut self, frame: u32, start: f64, timeout: f64) {
-        if !self.breakers.is_empty() && !self.admit(frame, start) {
+        if self.breaker_on() && !self.admit(frame, start) {
             return;
         }
         let f = &mut self.frames[frame as usize];
         f.attempts += 1;
         f.token = f.token.wrapping_add(1);
         f.waiting = true;
-        let (layer, token, first, root) = (f.layer, f.token, f.attempts == 1, f.root);
+        let (token, first, root) = (f.token, f.attempts == 1, f.root);
         let parent_attempts = f.attempts;
-        self.attempts_by_layer[layer as usize] += 1;
-        if self.contention {
+        let layer = self.layer(frame);
+        self.attempts_by_layer[layer] += 1;
+        if !PLAIN && self.contention {
             self.work += 1;
             self.rec.attempt(start, first);
             let hop = self.hop(root);
             self.queue.push(start + hop, Kind::ReadArrive, frame, token);
-        } else if layer + 1 < self.layers {
-            self.call_layer_below(frame, layer, parent_attempts, start);
+        } else if !self.last_layer(layer) {
+            self.call_layer_below(frame, layer as u32, parent_attempts, start);
         } else {
             self.work += 1;
             self.rec.attempt(start, first);
@@ -674,7 +735,7 @@ impl<'a> World<'a> {
             // server is stateless (unlimited workers, latency independent of
             // load), so its fate is known now, or it is sent at the current
             // instant with no network time.
-            if self.stateless_server || (hop == 0.0 && start <= self.current) {
+            if PLAIN || self.stateless_server || (hop == 0.0 && start <= self.current) {
                 self.server_arrive(request, start + hop);
             } else {
                 self.queue.push(start + hop, Kind::ServerArrive, request, 0);
@@ -729,33 +790,33 @@ impl<'a> World<'a> {
 
     #[inline(always)]
     fn attempt_succeeded(&mut self, frame: u32, now: f64) {
-        if !self.breakers.is_empty() {
+        if self.breaker_on() {
             self.breaker_outcome(frame, now, true);
         }
-        let layer = self.frames[frame as usize].layer;
+        let layer = self.layer(frame);
         // Runs without extras have no budget that refunds.
         let cost = self
             .extras
             .get(frame as usize)
             .map_or(0.0, |e| e.retry_cost);
-        if let Some(budget) = self.budgets.get_mut(layer as usize) {
+        if let Some(budget) = self.budget(layer) {
             budget.on_success(now, cost);
         }
-        if layer + 1 == self.layers {
+        if self.last_layer(layer) {
             self.rec.success(now);
         }
         self.finish(frame, now, End::Succeeded, OK);
     }
 
     fn attempt_failed(&mut self, frame: u32, now: f64, kind: u8, retry_after: f64) {
-        if !self.breakers.is_empty() {
+        if self.breaker_on() {
             self.breaker_outcome(frame, now, false);
         }
-        let layer = self.frames[frame as usize].layer as usize;
-        if let Some(budget) = self.budgets.get_mut(layer) {
+        let layer = self.layer(frame);
+        if let Some(budget) = self.budget(layer) {
             budget.on_failure(now);
         }
-        if layer + 1 == self.layers as usize {
+        if self.last_layer(layer) {
             self.rec.failure(now, kind as usize);
         }
         let failure = failure_of(kind, retry_after);
@@ -784,7 +845,7 @@ impl<'a> World<'a> {
             Plan::OutOfAttempts => return self.finish(frame, now, End::OutOfAttempts, kind),
             Plan::DeadlineExceeded => return self.finish(frame, now, End::DeadlineExceeded, kind),
         };
-        let cost = match self.budgets.get_mut(layer) {
+        let cost = match self.budget(layer) {
             None => 0.0,
             Some(budget) => match budget.try_retry(now, kind as usize == TIMEOUT) {
                 Some(cost) => cost,
@@ -806,12 +867,12 @@ impl<'a> World<'a> {
             self.rec.pause(retry, pause);
         }
         let start = now + pause;
-        if !self.breakers.is_empty() {
+        if self.breaker_on() {
             // The breaker is asked when the retry is sent, after the pause
             // (the budget was asked now, and keeps what it charged).
             self.extras[frame as usize].next_timeout = timeout;
             self.queue.push(start, Kind::AttemptStart, frame, token);
-        } else if self.contention || layer + 1 == self.layers as usize {
+        } else if (!PLAIN && self.contention) || self.last_layer(layer) {
             self.begin_attempt(frame, start, timeout);
         } else {
             self.queue.push(start, Kind::AttemptStart, frame, token);
@@ -892,7 +953,7 @@ impl<'a> World<'a> {
                 OutageMode::FailFast => self.respond_error(request, now, CONNECTION),
                 OutageMode::Hang => self.resolve(request),
             }
-        } else if self.s.workers == 0 || self.busy < self.s.workers {
+        } else if PLAIN || self.s.workers == 0 || self.busy < self.s.workers {
             self.start_service(request, now);
         } else if self.waiting.len() < self.s.queue_limit as usize {
             self.requests[request as usize].queued_at = now;
@@ -919,7 +980,11 @@ impl<'a> World<'a> {
     #[inline(always)]
     fn service_done(&mut self, request: u32, now: f64) {
         self.busy -= 1;
-        if let Some(next) = self.waiting.pop_front() {
+        if let Some(next) = if PLAIN {
+            None
+        } else {
+            self.waiting.pop_front()
+        } {
             let queued_at = self.requests[next as usize].queued_at;
             self.rec.occupied(Level::Queue, queued_at, now);
             self.start_service(next, now);
@@ -1104,7 +1169,7 @@ impl<'a> World<'a> {
             truncated,
             // Arrivals of operations run alone never enter the queue: each
             // is an event of its own, pending alone.
-            events: self.queue.popped() + if self.alone { operations } else { 0 },
+            events: self.queue.popped() + if PLAIN || self.alone { operations } else { 0 },
             peak_events: self.queue.peak().max(usize::from(operations > 0)) as u64,
         };
         Report {
@@ -1156,7 +1221,8 @@ mod tests {
     /// report the same numbers; sums may differ in their last bits, as they
     /// add the same terms in another order. The worlds read every kind of
     /// draw and reach late answers, duplicates, a crowd starting at one
-    /// instant with a shared seed, a spike and three layers.
+    /// instant with a shared seed, a spike and three layers. Worlds of one
+    /// layer run a third way, on the plain world's copy of the engine.
     #[test]
     fn operations_alone_report_what_the_shared_queue_does() {
         let base = Scenario {
@@ -1224,15 +1290,26 @@ mod tests {
             layers: 3,
             ..base.clone()
         };
-        let worlds = [late(false), late(true), crowd, spike];
+        let one_layer = Scenario {
+            layers: 1,
+            ..base.clone()
+        };
+        let worlds = [late(false), late(true), one_layer, crowd, spike];
         for scenario in worlds.into_iter().chain([base]) {
             let scenario = scenario.sanitized();
-            let alone = World::new(&scenario);
+            let alone = World::<false>::new(&scenario);
             assert!(alone.alone);
-            let mut together = World::new(&scenario);
+            let mut together = World::<false>::new(&scenario);
             together.alone = false;
             together.queue = Queue::default();
             let (alone, together) = (alone.run(), together.run());
+            let json = |report: &Report| serde_json::to_value(report).expect("serializable");
+            if scenario.layers == 1 {
+                // The plain world's copy of the engine runs the same events
+                // in the same order: the same report to the last bit.
+                let plain = World::<true>::new(&scenario).run();
+                assert_eq!(json(&plain), json(&alone));
+            }
             let summary = &alone.summary;
             assert!(summary.retries > 1000, "{summary:?}");
             assert!(summary.peak_events < 100, "{summary:?}");
@@ -1242,7 +1319,6 @@ mod tests {
             } else {
                 assert!(summary.deduplicated > 10, "{summary:?}");
             }
-            let json = |report: &Report| serde_json::to_value(report).expect("serializable");
             assert_close(&json(&alone), &json(&together), "report");
         }
     }
