@@ -260,10 +260,16 @@ fn contention_reproduces_the_published_ordering() {
 /// three timed-out tries per operation (120/s) keep it there. Goodput over
 /// [40, 80) is counted from the series; the offered 40/s over 40 s is 1600
 /// operations with Poisson sd 40.
+///
+/// The spike is a trigger, and a trigger may fail to tip: in this model
+/// about four spikes in five do (33 of seeds 1 to 40). So the test runs
+/// nine seeds and asks that at least five stay collapsed without backoff
+/// (were the rate 0.8, fewer would happen with probability 2 %), and that
+/// every one recovers with backoff.
 #[test]
 fn retries_without_backoff_keep_the_system_collapsed() {
-    let scenario = |policy: Policy| Scenario {
-        seed: 5,
+    let scenario = |seed: u64, policy: Policy| Scenario {
+        seed,
         horizon: 80.0,
         buckets: 80,
         rate: 40.0,
@@ -290,36 +296,48 @@ fn retries_without_backoff_keep_the_system_collapsed() {
             .sum::<u64>() as f64
             / 40.0
     };
-    let eager = sim::run(&scenario(Policy {
-        base: 0.0,
-        jitter: Jitter::None,
-        ..Policy::default()
-    }));
-    let patient = sim::run(&scenario(Policy {
-        shape: Shape::Exponential,
-        base: 20.0,
-        cap: 1000.0,
-        jitter: Jitter::Full,
-        ..Policy::default()
-    }));
-    let (collapsed, recovered) = (goodput(&eager), goodput(&patient));
-    assert!(
-        collapsed < 10.0,
-        "no backoff stays collapsed: {collapsed}/s"
-    );
-    assert!(eager.summary.wasted_work > 0.5 * eager.summary.server_work);
-    // 5 sd of the 40 s count is 200 operations, 5/s.
-    assert!(
-        recovered > 40.0 - 5.0,
-        "full jitter recovers: {recovered}/s"
-    );
+    let mut collapsed = 0;
+    for seed in 1..=9 {
+        let eager = sim::run(&scenario(
+            seed,
+            Policy {
+                base: 0.0,
+                jitter: Jitter::None,
+                ..Policy::default()
+            },
+        ));
+        let patient = sim::run(&scenario(
+            seed,
+            Policy {
+                shape: Shape::Exponential,
+                base: 20.0,
+                cap: 1000.0,
+                jitter: Jitter::Full,
+                ..Policy::default()
+            },
+        ));
+        if goodput(&eager) < 10.0 {
+            collapsed += 1;
+            assert!(eager.summary.wasted_work > 0.5 * eager.summary.server_work);
+        }
+        // 5 sd of the 40 s count is 200 operations, 5/s.
+        let recovered = goodput(&patient);
+        assert!(
+            recovered > 40.0 - 5.0,
+            "seed {seed}: full jitter recovers: {recovered}/s"
+        );
+    }
+    assert!(collapsed >= 5, "{collapsed} of 9 spikes left it collapsed");
 }
 
 /// Item 6: a crowd of N that fails at one instant (an outage until t = 5 s)
 /// and retries without jitter hits the server N at a time; full jitter
 /// spreads each wave over its window (the first wave, 0.5 s, covers 10
 /// buckets of 50 ms, so its peak is near N/10); a shared seed makes every
-/// client draw the same pauses and the peak is N again.
+/// client draw the same pauses and the peak is N again. Ten attempts get
+/// every client past the outage: nine full-jitter pauses (windows 0.5 s
+/// doubling) sum to under 5 s with probability below 1e-6 (none in 2
+/// million simulated draws; with eight attempts it is 3e-4 a client).
 #[test]
 fn thundering_herd_and_the_shared_seed() {
     let clients = 1000;
@@ -334,7 +352,7 @@ fn thundering_herd_and_the_shared_seed() {
             outage_mode: OutageMode::FailFast,
             shared_seed,
             policy: Policy {
-                attempts: 8,
+                attempts: 10,
                 shape: Shape::Exponential,
                 base: 0.5,
                 cap: 100.0,
