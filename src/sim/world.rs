@@ -53,7 +53,7 @@ use crate::breaker::{Breaker, BreakerMode, Ticket};
 use crate::budget::{Budget, BudgetKind};
 use crate::classify::{self, Failure};
 use crate::policy::{Jitter, Plan, Policy};
-use crate::random::Stream;
+use crate::random::{Stream, Streams};
 
 const NO_PARENT: u32 = u32::MAX;
 /// Retries whose pause ceilings a run computes up front.
@@ -190,6 +190,9 @@ pub(crate) struct World<'a, const PLAIN: bool> {
     version: u64,
     /// Arrival draws.
     arrivals: Stream,
+    /// The clients' streams, and the operations' server streams.
+    clients: Streams,
+    servers: Streams,
     rec: Recorder,
     /// A failed request's class from the same draw that failed it: below
     /// `class_below[0]` transient, then throttled, then permanent, else
@@ -356,6 +359,8 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             upcoming: None,
             version: 0,
             arrivals: Stream::new(s.seed, u64::MAX),
+            clients: Streams::new(s.seed),
+            servers: Streams::new(s.seed ^ SERVER_STREAMS),
             rec: Recorder::new(s.horizon, s.buckets, s.policy.attempts - 1, range),
             class_below,
             outage_end: s.outage_start + s.outage_duration,
@@ -570,7 +575,9 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
         self.last_start = now;
         self.operations += 1;
         self.work += 1;
-        let stream = Stream::new(self.s.seed, if self.s.shared_seed { 0 } else { client });
+        let stream = self
+            .clients
+            .stream(if self.s.shared_seed { 0 } else { client });
         let root = self.alloc_frame(NO_PARENT, 0, now, client, stream);
         self.frames[root as usize].root = root;
         self.schedule_arrival(now);
@@ -634,7 +641,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
         };
         if parent == NO_PARENT {
             let operation = Operation {
-                server: Stream::new(self.s.seed ^ SERVER_STREAMS, client),
+                server: self.servers.stream(client),
                 executed: 0,
                 outstanding: 0,
             };
