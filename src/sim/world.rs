@@ -503,8 +503,17 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
 
     #[inline(always)]
     fn hop(&mut self, root: u32) -> f64 {
-        let server = &mut self.roots[root as usize].server;
-        draw(self.s.hop, self.s.hop_mean, self.s.hop_sd, server)
+        let s = self.s;
+        if s.hop == Spread::Constant {
+            // No draw: no need to find the operation's stream.
+            return s.hop_mean;
+        }
+        draw(
+            s.hop,
+            s.hop_mean,
+            s.hop_sd,
+            &mut self.roots[root as usize].server,
+        )
     }
 
     fn in_outage(&self, now: f64) -> bool {
