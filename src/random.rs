@@ -31,11 +31,12 @@ fn mix(mut z: u64) -> u64 {
 
 /// The streams of one seed. A simulation seeds a stream or two for every
 /// operation, so the seed's share of the work is done once, here, and a
-/// stream costs one SplitMix round: its 128-bit state is `mix(key ^ id)`
-/// over `key ^ id`, where `key = mix(seed)`. Distinct ids get distinct
-/// states (the round is a bijection), and the generator's multiply spreads
-/// the well-mixed high half over every output bit from the first draw on;
-/// a test checks that neighbouring streams do not correlate.
+/// stream costs one SplitMix round: the high half of its 128-bit state is
+/// `mix(key ^ id)` and the low half `key ^ id`, where `key = mix(seed)`.
+/// Distinct ids get distinct high halves (the round is a bijection), and
+/// the generator's multiply spreads that well-mixed half over every output
+/// bit from the first draw on; a test checks that neighbouring streams do
+/// not correlate.
 #[derive(Debug, Clone, Copy)]
 pub struct Streams {
     key: u64,
