@@ -374,8 +374,11 @@ pub(crate) struct Recorder {
     pause_bins_per_second: f64,
     pause_top: f64,
     horizon: f64,
-    /// `1 / series.width`: the bucket of a time is `time * inverse_width`
-    /// rounded down (a multiply is cheaper than a divide).
+    /// About `1 / series.width`: the bucket of a time is `time *
+    /// inverse_width` rounded down (a multiply is cheaper than a divide).
+    /// Nudged down, if need be, so that every time below the horizon falls
+    /// in a bucket of the series (the product grows with time), and the
+    /// hot paths need no clamp.
     inverse_width: f64,
     /// Index of the series' last bucket.
     last: usize,
@@ -414,7 +417,13 @@ impl Recorder {
             pause_bins_per_second: 1.0 / pause_width,
             pause_top: pause_width * PAUSE_BINS as f64 * (1.0 + 1e-9),
             horizon,
-            inverse_width: buckets as f64 / horizon,
+            inverse_width: {
+                let mut factor = buckets as f64 / horizon;
+                while horizon.next_down() * factor >= buckets as f64 {
+                    factor = factor.next_down();
+                }
+                factor
+            },
             last: buckets - 1,
         }
     }
@@ -423,15 +432,21 @@ impl Recorder {
     /// (the first for negative times and NaN).
     #[inline]
     fn index(&self, time: f64) -> usize {
+        self.below_horizon(time).min(self.last)
+    }
+
+    /// The bucket of a time below the horizon (see `inverse_width`).
+    #[inline]
+    fn below_horizon(&self, time: f64) -> usize {
         // Through u32, whose saturating conversion is a clamp and one
         // instruction; to i64 or usize it takes several.
-        ((time * self.inverse_width) as u32 as usize).min(self.last)
+        (time * self.inverse_width) as u32 as usize
     }
 
     /// The bucket of `time`, or none past the horizon.
     #[inline]
     fn bucket(&self, time: f64) -> Option<usize> {
-        (time < self.horizon).then(|| self.index(time))
+        (time < self.horizon).then(|| self.below_horizon(time))
     }
 
     #[inline(always)]
@@ -571,7 +586,7 @@ impl Recorder {
         if !nonempty {
             return;
         }
-        let mut i = self.index(start);
+        let mut i = self.below_horizon(start);
         let (width, last) = (self.series.width, self.last);
         let values = match level {
             Level::InFlight => &mut self.series.in_flight,
@@ -643,6 +658,24 @@ mod tests {
             let (_, pauses, _) = recorder.finish(|_, _| 0.0);
             assert_eq!(pauses[0].counts, vec![1; PAUSE_BINS], "range {range}");
         }
+    }
+
+    #[test]
+    fn times_below_the_horizon_fall_in_the_series() {
+        // Horizons and bucket counts whose plain `buckets / horizon` puts
+        // the last time below the horizon one bucket too far.
+        let mut nudged = 0;
+        for horizon in [0.1, 0.3, 1.0 / 3.0, 0.7, 1.1, 80.0, 99.9, 1e-6, 1e9] {
+            for buckets in [1, 3, 7, 10, 49, 300, 1000, 4096] {
+                let recorder = Recorder::new(horizon, buckets, 0, 1.0);
+                let last = horizon.next_down();
+                assert_eq!(recorder.bucket(last), Some(buckets as usize - 1));
+                assert_eq!(recorder.bucket(0.0), Some(0));
+                assert_eq!(recorder.bucket(horizon), None);
+                nudged += usize::from(recorder.inverse_width != buckets as f64 / horizon);
+            }
+        }
+        assert!(nudged > 0, "no case needed the nudge");
     }
 
     #[test]
