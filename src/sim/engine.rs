@@ -160,8 +160,10 @@ pub(crate) struct Queue {
     /// two: the earliest in `first`, the others in the `late` heap. The
     /// calendar stays unused.
     short: bool,
-    /// Short mode: the earliest pending event.
-    first: Option<Event>,
+    /// Short mode: the earliest pending event, when `len > 0`. Not an
+    /// `Option`: taking one out of an `Option` copied it through the stack
+    /// a few times, on the path every event takes.
+    first: Event,
     /// `1 / bucket width`.
     inverse_width: f64,
     /// The bucket being consumed; `ring` holds buckets `current + 1 ..
@@ -225,7 +227,12 @@ impl Queue {
         };
         Self {
             short: false,
-            first: None,
+            first: Event {
+                time: 0,
+                order: 0,
+                index: 0,
+                token: 0,
+            },
             inverse_width: 1.0 / width,
             current: 0,
             sorted: Vec::new(),
@@ -294,16 +301,15 @@ impl Queue {
             return;
         };
         if self.short {
-            return match self.first {
-                Some(first) if first.wide_key() < event.wide_key() => {
-                    self.late.push(Reverse(event));
-                }
-                _ => {
-                    if let Some(first) = self.first.replace(event) {
-                        self.late.push(Reverse(first));
-                    }
-                }
-            };
+            if self.len == 1 {
+                self.first = event;
+            } else if self.first.wide_key() < event.wide_key() {
+                self.late.push(Reverse(event));
+            } else {
+                let first = std::mem::replace(&mut self.first, event);
+                self.late.push(Reverse(first));
+            }
+            return;
         }
         self.pushes = self.pushes.wrapping_add(1);
         self.place(event);
@@ -359,9 +365,12 @@ impl Queue {
     #[inline(always)]
     pub fn pop(&mut self) -> Option<Event> {
         if self.short {
-            let event = self.first.take()?;
-            if !self.late.is_empty() {
-                self.first = self.late.pop().map(|Reverse(next)| next);
+            if self.len == 0 {
+                return None;
+            }
+            let event = self.first;
+            if let Some(Reverse(next)) = self.late.pop() {
+                self.first = next;
             }
             self.len -= 1;
             return Some(event);
