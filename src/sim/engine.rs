@@ -369,7 +369,9 @@ impl Queue {
                 return None;
             }
             let event = self.first;
-            if let Some(Reverse(next)) = self.late.pop() {
+            // Usually empty: look before calling `pop`, which is not inlined.
+            if let Some(&Reverse(next)) = self.late.peek() {
+                self.late.pop();
                 self.first = next;
             }
             self.len -= 1;
