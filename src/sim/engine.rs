@@ -365,19 +365,25 @@ impl Queue {
     #[inline(always)]
     pub fn pop(&mut self) -> Option<Event> {
         if self.short {
-            if self.len == 0 {
-                return None;
-            }
-            let event = self.first;
-            // Usually empty: look before calling `pop`, which is not inlined.
-            if let Some(&Reverse(next)) = self.late.peek() {
-                self.late.pop();
-                self.first = next;
-            }
-            self.len -= 1;
-            return Some(event);
+            return (self.len > 0).then(|| self.pop_short());
         }
         self.pop_calendar()
+    }
+
+    /// The next event of a short queue that is not empty. Apart from `pop`
+    /// so that a caller that checked `len` gets the event without an
+    /// `Option` around it, which the compiler copied through the stack.
+    #[inline(always)]
+    pub fn pop_short(&mut self) -> Event {
+        debug_assert!(self.short && self.len > 0);
+        let event = self.first;
+        // Usually empty: look before calling `pop`, which is not inlined.
+        if let Some(&Reverse(next)) = self.late.peek() {
+            self.late.pop();
+            self.first = next;
+        }
+        self.len -= 1;
+        event
     }
 
     fn pop_calendar(&mut self) -> Option<Event> {

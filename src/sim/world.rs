@@ -402,15 +402,19 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             if self.work >= self.s.work_limit {
                 return self.queue.len() > 0 || self.upcoming.is_some();
             }
-            match self.queue.pop() {
-                Some(event) => self.handle(event),
-                None => match self.upcoming.take() {
-                    Some(start) => {
-                        self.current = start;
-                        self.arrival(start);
-                    }
+            if !(PLAIN || self.alone) {
+                match self.queue.pop() {
+                    Some(event) => self.handle(event),
                     None => return false,
-                },
+                }
+            } else if self.queue.len() > 0 {
+                let event = self.queue.pop_short();
+                self.handle(event);
+            } else if let Some(start) = self.upcoming.take() {
+                self.current = start;
+                self.arrival(start);
+            } else {
+                return false;
             }
         }
     }
