@@ -402,20 +402,23 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             if self.work >= self.s.work_limit {
                 return self.queue.len() > 0 || self.upcoming.is_some();
             }
-            if !(PLAIN || self.alone) {
+            let event = if !(PLAIN || self.alone) {
                 match self.queue.pop() {
-                    Some(event) => self.handle(event),
+                    Some(event) => event,
                     None => return false,
                 }
             } else if self.queue.len() > 0 {
-                let event = self.queue.pop_short();
-                self.handle(event);
+                self.queue.pop_short()
             } else if let Some(start) = self.upcoming.take() {
                 self.current = start;
                 self.arrival(start);
+                continue;
             } else {
                 return false;
-            }
+            };
+            // One call site: `handle` is inlined, and in the page a second
+            // copy would cost download.
+            self.handle(event);
         }
     }
 
