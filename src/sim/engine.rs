@@ -86,7 +86,7 @@ const KINDS: [Kind; 1 << KIND_BITS] = [
 /// Bits of `Event::order` that hold the kind (below the sequence number).
 const KIND_BITS: u32 = 4;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Event {
     /// `time.to_bits()`.
     time: u64,
@@ -227,12 +227,7 @@ impl Queue {
         };
         Self {
             short: false,
-            first: Event {
-                time: 0,
-                order: 0,
-                index: 0,
-                token: 0,
-            },
+            first: Event::default(),
             inverse_width: 1.0 / width,
             current: 0,
             sorted: Vec::new(),
@@ -302,6 +297,7 @@ impl Queue {
         };
         if self.short {
             if self.len == 1 {
+                // The only one (`stamp` counted it).
                 self.first = event;
             } else if self.first.wide_key() < event.wide_key() {
                 self.late.push(Reverse(event));

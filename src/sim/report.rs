@@ -662,8 +662,9 @@ mod tests {
 
     #[test]
     fn times_below_the_horizon_fall_in_the_series() {
-        // Horizons and bucket counts whose plain `buckets / horizon` puts
-        // the last time below the horizon one bucket too far.
+        // For some of these horizons and bucket counts, the plain
+        // `buckets / horizon` puts the last time below the horizon one
+        // bucket too far.
         let mut nudged = 0;
         for horizon in [0.1, 0.3, 1.0 / 3.0, 0.7, 1.1, 80.0, 99.9, 1e-6, 1e9] {
             for buckets in [1, 3, 7, 10, 49, 300, 1000, 4096] {
