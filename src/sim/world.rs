@@ -1003,11 +1003,13 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
     #[inline(always)]
     fn service_done(&mut self, request: u32, now: f64) {
         self.busy -= 1;
-        if let Some(next) = if PLAIN {
+        // A plain world's server has no queue.
+        let next = if PLAIN {
             None
         } else {
             self.waiting.pop_front()
-        } {
+        };
+        if let Some(next) = next {
             let queued_at = self.requests[next as usize].queued_at;
             self.rec.occupied(Level::Queue, queued_at, now);
             self.start_service(next, now);
