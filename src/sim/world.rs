@@ -234,11 +234,16 @@ pub(crate) fn run(s: &Scenario) -> Report {
 /// Whether operations cannot affect one another, so that each runs alone:
 /// see "Operations that cannot meet run alone".
 fn runs_alone(s: &Scenario) -> bool {
-    s.workers == 0
-        && s.latency_slope == 0.0
+    stateless_server(s)
         && s.workload != WorkloadKind::Contention
         && s.budget.kind == BudgetKind::None
         && s.breaker.mode == BreakerMode::Off
+}
+
+/// Unlimited workers and a latency that does not grow with load: nothing at
+/// the server changes a request's service.
+fn stateless_server(s: &Scenario) -> bool {
+    s.workers == 0 && s.latency_slope == 0.0
 }
 
 /// A draw of a random duration.
@@ -312,7 +317,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             [1.0; 3]
         };
         let class_below = mix.map(|share| share * s.failure);
-        let stateless_server = s.workers == 0 && s.latency_slope == 0.0;
+        let stateless_server = stateless_server(s);
         let alone = runs_alone(s);
         assert!(!PLAIN || (alone && layers == 1), "not a plain world");
         let ceilings = policies
