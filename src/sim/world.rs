@@ -21,9 +21,9 @@
 //! circuit breaker, the contended row. A world with none of those (unlimited
 //! workers, no slope, no budget, no breaker, no contention) runs each
 //! operation from its start to its end before starting the next: the queue
-//! then holds one operation's few events in a short sorted list, where a
-//! calendar of every operation in flight would hold thousands spread over
-//! memory. Each event still happens at its time and in its order within
+//! then holds one operation's few events (`Queue::short`: the earliest in
+//! a slot of its own, the rest in a heap), where a calendar of every
+//! operation in flight would hold thousands spread over memory. Each event still happens at its time and in its order within
 //! the operation, the series and histograms do not care in which order they
 //! are added to, and every draw an operation meets comes from streams of
 //! its own (its client's pauses; its server and network). So the report is
