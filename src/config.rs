@@ -16,6 +16,7 @@ use crate::breaker::{BreakerConfig, BreakerMode};
 use crate::budget::{BudgetConfig, BudgetKind, RatioBasis};
 use crate::policy::{Jitter, Policy, Shape};
 use crate::sim::{OutageMode, Scenario, Spread, WorkloadKind};
+use crate::sweep::SweepCurves;
 
 /// Version written into every link as `v`.
 pub const LINK_VERSION: u32 = 1;
@@ -103,16 +104,104 @@ macro_rules! params {
     };
 }
 
-pub const SHAPES: &[&str] = &["constant", "linear", "exponential"];
-pub const JITTERS: &[&str] = &["none", "full", "equal", "decorrelated", "proportional"];
-pub const SWITCH: &[&str] = &["off", "on"];
-pub const SWEEPS: &[&str] = &["policies", "classic"];
-pub const BUDGETS: &[&str] = &["none", "ratio", "token-bucket", "aws-quota"];
-pub const BASES: &[&str] = &["successes", "requests"];
-pub const BREAKERS: &[&str] = &["off", "all", "retries"];
-pub const WORKLOADS: &[&str] = &["poisson", "crowd", "contention"];
-pub const SPREADS: &[&str] = &["constant", "exponential", "normal"];
-pub const OUTAGES: &[&str] = &["fail-fast", "hang"];
+/// The options of a choice parameter in link order: the word a link writes
+/// for each, bound to the value it means. A [`Config`] stores the position
+/// in this list, and links store the word, so reordering the list changes
+/// no link; the wiring tests pin every word to its value.
+#[derive(Debug)]
+pub struct Choices<T: 'static> {
+    pub names: &'static [&'static str],
+    values: &'static [T],
+}
+
+impl<T: Copy> Choices<T> {
+    /// The value at a stored position. A stored position is sanitized
+    /// against `names`, which is as long as `values`.
+    fn at(&self, position: f64) -> T {
+        self.values[position as usize]
+    }
+}
+
+/// Declares choice lists, one `word => value` pair per option, and for each
+/// the inverse map from a value to its stored position.
+macro_rules! choices {
+    ($($(#[$doc:meta])* $list:ident: $ty:ty { $($word:literal => $value:expr),+ $(,)? })*) => {$(
+        $(#[$doc])*
+        pub const $list: Choices<$ty> = Choices {
+            names: &[$($word),+],
+            values: &[$($value),+],
+        };
+
+        impl Choices<$ty> {
+            /// Where `value` sits in the list: the number a [`Config`]
+            /// stores for it. Used in a constant, a value missing from the
+            /// list stops the build.
+            pub const fn position(&self, value: $ty) -> f64 {
+                let mut index = 0;
+                while index < self.values.len() {
+                    // Comparing discriminants: `==` is not available in a const fn.
+                    if self.values[index] as u32 == value as u32 {
+                        return index as f64;
+                    }
+                    index += 1;
+                }
+                panic!("a value is missing from its choice list")
+            }
+        }
+    )*};
+}
+
+choices! {
+    SHAPES: Shape {
+        "constant" => Shape::Constant,
+        "linear" => Shape::Linear,
+        "exponential" => Shape::Exponential,
+    }
+    JITTERS: Jitter {
+        "none" => Jitter::None,
+        "full" => Jitter::Full,
+        "equal" => Jitter::Equal,
+        "decorrelated" => Jitter::Decorrelated,
+        "proportional" => Jitter::Proportional,
+    }
+    SWITCH: bool {
+        "off" => false,
+        "on" => true,
+    }
+    SWEEPS: SweepCurves {
+        "policies" => SweepCurves::Policies,
+        "classic" => SweepCurves::Classic,
+    }
+    BUDGETS: BudgetKind {
+        "none" => BudgetKind::None,
+        "ratio" => BudgetKind::Ratio,
+        "token-bucket" => BudgetKind::TokenBucket,
+        "aws-quota" => BudgetKind::AwsQuota,
+    }
+    BASES: RatioBasis {
+        "successes" => RatioBasis::Successes,
+        "requests" => RatioBasis::Requests,
+    }
+    BREAKERS: BreakerMode {
+        "off" => BreakerMode::Off,
+        "all" => BreakerMode::All,
+        "retries" => BreakerMode::RetriesOnly,
+    }
+    WORKLOADS: WorkloadKind {
+        "poisson" => WorkloadKind::Poisson,
+        "crowd" => WorkloadKind::Crowd,
+        "contention" => WorkloadKind::Contention,
+    }
+    SPREADS: Spread {
+        "constant" => Spread::Constant,
+        "exponential" => Spread::Exponential,
+        "normal" => Spread::Normal,
+    }
+    OUTAGES: OutageMode {
+        "fail-fast" => OutageMode::FailFast,
+        "hang" => OutageMode::Hang,
+    }
+}
 
 fn ratio(c: &Config) -> bool {
     c.budget_kind() == BudgetKind::Ratio
@@ -137,10 +226,10 @@ fn served(c: &Config) -> bool {
     c.workload() != WorkloadKind::Contention
 }
 fn normal_hops(c: &Config) -> bool {
-    c.get(P::Hop) == 2.0
+    c.spread(P::Hop) == Spread::Normal
 }
 fn normal_service(c: &Config) -> bool {
-    served(c) && c.get(P::Service) == 2.0
+    served(c) && c.spread(P::Service) == Spread::Normal
 }
 fn with_workers(c: &Config) -> bool {
     served(c) && c.get(P::Workers) > 0.0
@@ -163,11 +252,11 @@ const fn integer(min: f64, max: f64) -> Kind {
 }
 
 params! {
-    Compare: "compare", "Compare with policy B", "", Policy, Kind::Choice(SWITCH), 0, always,
+    Compare: "compare", "Compare with policy B", "", Policy, Kind::Choice(SWITCH.names), 0, always,
         "Run a second policy on the same world and seed, and overlay both on every chart.";
     Attempts: "attempts", "Attempts", "", Policy, integer(1.0, 50.0), 4, always,
         "Tries per operation, counting the first call: 1 means never retry.";
-    Shape: "shape", "Backoff shape", "", Policy, Kind::Choice(SHAPES), 2, always,
+    Shape: "shape", "Backoff shape", "", Policy, Kind::Choice(SHAPES.names), 2, always,
         "How the pause ceiling grows with each retry.";
     Base: "base", "Base delay", "s", Policy, number(0.001, 600.0, 0.001), 0.1, always,
         "Ceiling of the first pause (and the floor of decorrelated jitter).";
@@ -175,7 +264,7 @@ params! {
         "No pause ceiling grows beyond this.";
     Multiplier: "mult", "Multiplier", "x", Policy, number(1.0, 10.0, 0.1), 2, |c| c.shape() == Shape::Exponential,
         "Growth factor of exponential backoff per retry.";
-    Jitter: "jitter", "Jitter", "", Policy, Kind::Choice(JITTERS), 1, always,
+    Jitter: "jitter", "Jitter", "", Policy, Kind::Choice(JITTERS.names), 1, always,
         "How a random pause is drawn under the ceiling; none makes clients that failed together retry together.";
     JitterFraction: "jfrac", "Jitter fraction", "", Policy, number(0.0, 1.0, 0.01), 0.2, |c| c.jitter() == Jitter::Proportional,
         "Proportional jitter spreads each pause by this fraction either way (0.2 = +-20 %).";
@@ -183,12 +272,12 @@ params! {
         "An attempt with no answer by then counts as failed; 0 means no timeout.";
     Deadline: "deadline", "Deadline", "s", Policy, number(0.0, 120.0, 0.1), 0, always,
         "Overall time budget of one operation; 0 means none. No attempt starts once the time left is gone.";
-    HonourRetryAfter: "honour", "Honour Retry-After", "", Policy, Kind::Choice(SWITCH), 1, served,
+    HonourRetryAfter: "honour", "Honour Retry-After", "", Policy, Kind::Choice(SWITCH.names), 1, served,
         "Wait at least as long as the server's Retry-After before retrying.";
-    IdempotencyKey: "idem", "Idempotency key", "", Policy, Kind::Choice(SWITCH), 1, served,
+    IdempotencyKey: "idem", "Idempotency key", "", Policy, Kind::Choice(SWITCH.names), 1, served,
         "One key for all attempts of an operation, so the server acts once; off, a lost response plus a retry makes a duplicate.";
 
-    Budget: "budget", "Retry budget", "", Budget, Kind::Choice(BUDGETS), 0, always,
+    Budget: "budget", "Retry budget", "", Budget, Kind::Choice(BUDGETS.names), 0, always,
         "Limits retries across all operations: a share of recent traffic, a gRPC token bucket or the AWS SDK retry quota.";
     BudgetPercent: "b_pct", "Retry share", "", Budget, number(0.0, 1.0, 0.01), 0.2, ratio,
         "Retries allowed per deposit in the window (0.2 = 20 %).";
@@ -196,7 +285,7 @@ params! {
         "Retries per second allowed however little traffic there is.";
     BudgetWindow: "b_window", "Window", "s", Budget, number(0.1, 600.0, 0.1), 10, ratio,
         "Length of the sliding window the share is counted over.";
-    BudgetBasis: "b_basis", "Counts", "", Budget, Kind::Choice(BASES), 0, ratio,
+    BudgetBasis: "b_basis", "Counts", "", Budget, Kind::Choice(BASES.names), 0, ratio,
         "What earns retries: successful attempts (the seed's rule) or every first try (Finagle's).";
     Tokens: "tokens", "Max tokens", "", Budget, number(1.0, 1000.0, 1.0), 10, token_bucket,
         "Bucket size; a failure takes 1, a retry is allowed only above half.";
@@ -208,7 +297,7 @@ params! {
         "Tokens a retry takes after an error.";
     QuotaTimeoutCost: "q_tcost", "Timeout retry cost", "", Budget, number(0.0, 100.0, 1.0), 10, aws_quota,
         "Tokens a retry takes after a timeout.";
-    Breaker: "breaker", "Circuit breaker", "", Budget, Kind::Choice(BREAKERS), 0, always,
+    Breaker: "breaker", "Circuit breaker", "", Budget, Kind::Choice(BREAKERS.names), 0, always,
         "Fails fast for a while once most recent attempts failed: breaking every attempt, or only retries.";
     BreakerRatio: "cb_ratio", "Trip ratio", "", Budget, number(0.0, 1.0, 0.01), 0.5, with_breaker,
         "The breaker opens when at least this share of the window's attempts failed (0.5 = half).";
@@ -221,7 +310,7 @@ params! {
     BreakerProbes: "cb_probes", "Probes", "", Budget, integer(1.0, 100.0), 3, with_breaker,
         "Attempts let through half-open: if all succeed it closes, one failure opens it again.";
 
-    Workload: "workload", "Workload", "", Workload, Kind::Choice(WORKLOADS), 0, always,
+    Workload: "workload", "Workload", "", Workload, Kind::Choice(WORKLOADS.names), 0, always,
         "Poisson arrivals; a crowd of clients that start together; or clients racing to update one row.";
     Rate: "rate", "Arrival rate", "/s", Workload, number(0.0, 20000.0, 1.0), 100, poisson,
         "New operations per second.";
@@ -239,7 +328,7 @@ params! {
         "Clients start uniformly over this window; 0 means all at once.";
     Horizon: "horizon", "Horizon", "s", Workload, number(1.0, 3600.0, 1.0), 60, always,
         "Time shown on the charts; arrivals stop here and the run drains.";
-    Sweep: "sweep", "Sweep compares", "", Workload, Kind::Choice(SWEEPS), 0, always,
+    Sweep: "sweep", "Sweep compares", "", Workload, Kind::Choice(SWEEPS.names), 0, always,
         "What the sweep chart draws: this page's policies, or the four classic strategies in this world.";
     Buckets: "buckets", "Time buckets", "", Workload, integer(10.0, 2000.0), 240, always,
         "Resolution of the load chart.";
@@ -260,13 +349,13 @@ params! {
         "When the outage begins.";
     OutageFor: "outage_for", "Outage length", "s", Server, number(0.0, 3600.0, 0.5), 0, served,
         "How long every request fails; 0 means no outage.";
-    OutageMode: "outage", "During the outage", "", Server, Kind::Choice(OUTAGES), 0, with_outage,
+    OutageMode: "outage", "During the outage", "", Server, Kind::Choice(OUTAGES.names), 0, with_outage,
         "Refuse at once, or hang until the client's timeout.";
     Workers: "workers", "Workers", "", Server, integer(0.0, 100000.0), 20, served,
         "Requests served at once; 0 means unlimited.";
     Queue: "queue", "Queue", "", Server, integer(0.0, 1000000.0), 100, with_workers,
         "Requests that may wait for a worker; a full queue answers 503.";
-    Service: "service", "Service time shape", "", Server, Kind::Choice(SPREADS), 1, served,
+    Service: "service", "Service time shape", "", Server, Kind::Choice(SPREADS.names), 1, served,
         "Distribution of the time to serve one request.";
     ServiceTime: "service_t", "Service time", "s", Server, number(0.0, 10.0, 0.001), 0.05, served,
         "Mean time to serve one request.";
@@ -276,7 +365,7 @@ params! {
         "Extra service time per request already in service: an overloaded server gets slower.";
     Lost: "lost", "Lost responses", "", Server, number(0.0, 1.0, 0.01), 0, served,
         "Probability that the server acted but its answer never arrives.";
-    Hop: "hop", "Network time shape", "", Server, Kind::Choice(SPREADS), 1, always,
+    Hop: "hop", "Network time shape", "", Server, Kind::Choice(SPREADS.names), 1, always,
         "Distribution of one network hop.";
     HopMean: "hop_mean", "Network time", "s", Server, number(0.0, 10.0, 0.001), 0.005, always,
         "Mean one-way network time.";
@@ -285,12 +374,12 @@ params! {
 
     Layers: "layers", "Layers", "", Layers, integer(1.0, 8.0), 1, served,
         "Services in the chain; each retries its own calls, so retries multiply.";
-    TopOnly: "top_only", "Only the top retries", "", Layers, Kind::Choice(SWITCH), 0, with_layers,
+    TopOnly: "top_only", "Only the top retries", "", Layers, Kind::Choice(SWITCH.names), 0, with_layers,
         "Lower layers make one attempt: one owner of retries.";
 
     Seed: "seed", "Seed", "", Randomness, integer(0.0, 4294967295.0), 1, always,
         "Fixes every random draw: the same link gives the same numbers.";
-    SharedSeed: "shared", "Shared seed", "", Randomness, Kind::Choice(SWITCH), 0, always,
+    SharedSeed: "shared", "Shared seed", "", Randomness, Kind::Choice(SWITCH.names), 0, always,
         "Every client draws the same random numbers: jitter with a shared seed is no jitter.";
 }
 
@@ -414,12 +503,12 @@ impl Config {
     }
 
     pub fn comparing(&self) -> bool {
-        self.get(P::Compare) == 1.0
+        self.switch(P::Compare)
     }
 
     /// Whether the sweep draws the four classic strategies.
     pub fn classic_sweep(&self) -> bool {
-        self.get(P::Sweep) == 1.0
+        self.sweep_curves() == SweepCurves::Classic
     }
 
     /// Policy B's value of parameter `index` (A's where B does not differ).
@@ -445,7 +534,7 @@ impl Config {
         for index in 0..PARAMS.len() {
             b.values[index] = self.value_b_at(index);
         }
-        b.values[P::Compare as usize] = 0.0;
+        b.values[P::Compare as usize] = SWITCH.position(false);
         b
     }
 
@@ -458,17 +547,11 @@ impl Config {
     }
 
     pub fn shape(&self) -> Shape {
-        [Shape::Constant, Shape::Linear, Shape::Exponential][self.get(P::Shape) as usize]
+        SHAPES.at(self.get(P::Shape))
     }
 
     pub fn jitter(&self) -> Jitter {
-        [
-            Jitter::None,
-            Jitter::Full,
-            Jitter::Equal,
-            Jitter::Decorrelated,
-            Jitter::Proportional,
-        ][self.get(P::Jitter) as usize]
+        JITTERS.at(self.get(P::Jitter))
     }
 
     pub fn seed(&self) -> u64 {
@@ -476,33 +559,28 @@ impl Config {
     }
 
     fn switch(&self, p: P) -> bool {
-        self.get(p) == 1.0
+        SWITCH.at(self.get(p))
     }
 
     fn spread(&self, p: P) -> Spread {
-        [Spread::Constant, Spread::Exponential, Spread::Normal][self.get(p) as usize]
+        SPREADS.at(self.get(p))
     }
 
     pub fn budget_kind(&self) -> BudgetKind {
-        [
-            BudgetKind::None,
-            BudgetKind::Ratio,
-            BudgetKind::TokenBucket,
-            BudgetKind::AwsQuota,
-        ][self.get(P::Budget) as usize]
+        BUDGETS.at(self.get(P::Budget))
     }
 
     pub fn breaker_mode(&self) -> BreakerMode {
-        [BreakerMode::Off, BreakerMode::All, BreakerMode::RetriesOnly]
-            [self.get(P::Breaker) as usize]
+        BREAKERS.at(self.get(P::Breaker))
     }
 
     pub fn workload(&self) -> WorkloadKind {
-        [
-            WorkloadKind::Poisson,
-            WorkloadKind::Crowd,
-            WorkloadKind::Contention,
-        ][self.get(P::Workload) as usize]
+        WORKLOADS.at(self.get(P::Workload))
+    }
+
+    /// What the sweep chart compares.
+    pub fn sweep_curves(&self) -> SweepCurves {
+        SWEEPS.at(self.get(P::Sweep))
     }
 
     /// The simulator's scenario. `work_limit` stays at the simulator's
@@ -513,7 +591,7 @@ impl Config {
             percent: self.get(P::BudgetPercent),
             min_per_second: self.get(P::BudgetFloor),
             window: self.get(P::BudgetWindow),
-            basis: [RatioBasis::Successes, RatioBasis::Requests][self.get(P::BudgetBasis) as usize],
+            basis: BASES.at(self.get(P::BudgetBasis)),
             max_tokens: self.get(P::Tokens),
             token_ratio: self.get(P::TokenRatio),
             quota: self.get(P::Quota),
@@ -552,7 +630,7 @@ impl Config {
             retry_after: self.get(P::RetryAfter),
             outage_start: self.get(P::OutageAt),
             outage_duration: self.get(P::OutageFor),
-            outage_mode: [OutageMode::FailFast, OutageMode::Hang][self.get(P::OutageMode) as usize],
+            outage_mode: OUTAGES.at(self.get(P::OutageMode)),
             workers: self.count(P::Workers),
             queue_limit: self.count(P::Queue),
             service: self.spread(P::Service),
@@ -748,31 +826,309 @@ mod tests {
         assert_eq!(config.to_link(), "v=1&jitter=none&outage_for=10");
     }
 
+    /// Where a parameter's value must land.
+    enum Lands {
+        /// Exactly this change to the default scenario, and no other.
+        Scenario(fn(&mut Scenario)),
+        /// Outside the scenario, where this says the value is read; the
+        /// scenario must not change.
+        Elsewhere(fn(&Config) -> bool),
+    }
+    use Lands::{Elsewhere, Scenario as Field};
+
+    /// Every parameter with a value in link form and where it must land.
+    /// A choice parameter has a row for each of its options, which pins
+    /// every link word to the value it means.
+    fn wiring() -> Vec<(P, &'static str, Lands)> {
+        vec![
+            (P::Compare, "on", Elsewhere(|c| c.comparing())),
+            (P::Compare, "off", Elsewhere(|c| !c.comparing())),
+            (P::Attempts, "7", Field(|s| s.policy.attempts = 7)),
+            (
+                P::Shape,
+                "constant",
+                Field(|s| s.policy.shape = Shape::Constant),
+            ),
+            (
+                P::Shape,
+                "linear",
+                Field(|s| s.policy.shape = Shape::Linear),
+            ),
+            (
+                P::Shape,
+                "exponential",
+                Field(|s| s.policy.shape = Shape::Exponential),
+            ),
+            (P::Base, "0.37", Field(|s| s.policy.base = 0.37)),
+            (P::Cap, "3.5", Field(|s| s.policy.cap = 3.5)),
+            (P::Multiplier, "2.5", Field(|s| s.policy.multiplier = 2.5)),
+            (P::Jitter, "none", Field(|s| s.policy.jitter = Jitter::None)),
+            (P::Jitter, "full", Field(|s| s.policy.jitter = Jitter::Full)),
+            (
+                P::Jitter,
+                "equal",
+                Field(|s| s.policy.jitter = Jitter::Equal),
+            ),
+            (
+                P::Jitter,
+                "decorrelated",
+                Field(|s| s.policy.jitter = Jitter::Decorrelated),
+            ),
+            (
+                P::Jitter,
+                "proportional",
+                Field(|s| s.policy.jitter = Jitter::Proportional),
+            ),
+            (
+                P::JitterFraction,
+                "0.35",
+                Field(|s| s.policy.jitter_fraction = 0.35),
+            ),
+            (
+                P::Timeout,
+                "2.5",
+                Field(|s| s.policy.attempt_timeout = Some(2.5)),
+            ),
+            (P::Timeout, "0", Field(|s| s.policy.attempt_timeout = None)),
+            (P::Deadline, "4.5", Field(|s| s.policy.deadline = Some(4.5))),
+            (
+                P::HonourRetryAfter,
+                "off",
+                Field(|s| s.honour_retry_after = false),
+            ),
+            (
+                P::HonourRetryAfter,
+                "on",
+                Field(|s| s.honour_retry_after = true),
+            ),
+            (
+                P::IdempotencyKey,
+                "off",
+                Field(|s| s.idempotency_key = false),
+            ),
+            (P::IdempotencyKey, "on", Field(|s| s.idempotency_key = true)),
+            (
+                P::Budget,
+                "none",
+                Field(|s| s.budget.kind = BudgetKind::None),
+            ),
+            (
+                P::Budget,
+                "ratio",
+                Field(|s| s.budget.kind = BudgetKind::Ratio),
+            ),
+            (
+                P::Budget,
+                "token-bucket",
+                Field(|s| s.budget.kind = BudgetKind::TokenBucket),
+            ),
+            (
+                P::Budget,
+                "aws-quota",
+                Field(|s| s.budget.kind = BudgetKind::AwsQuota),
+            ),
+            (P::BudgetPercent, "0.15", Field(|s| s.budget.percent = 0.15)),
+            (
+                P::BudgetFloor,
+                "3",
+                Field(|s| s.budget.min_per_second = 3.0),
+            ),
+            (P::BudgetWindow, "12.5", Field(|s| s.budget.window = 12.5)),
+            (
+                P::BudgetBasis,
+                "successes",
+                Field(|s| s.budget.basis = RatioBasis::Successes),
+            ),
+            (
+                P::BudgetBasis,
+                "requests",
+                Field(|s| s.budget.basis = RatioBasis::Requests),
+            ),
+            (P::Tokens, "17", Field(|s| s.budget.max_tokens = 17.0)),
+            (
+                P::TokenRatio,
+                "0.25",
+                Field(|s| s.budget.token_ratio = 0.25),
+            ),
+            (P::Quota, "450", Field(|s| s.budget.quota = 450.0)),
+            (P::QuotaCost, "6", Field(|s| s.budget.retry_cost = 6.0)),
+            (
+                P::QuotaTimeoutCost,
+                "11",
+                Field(|s| s.budget.timeout_cost = 11.0),
+            ),
+            (
+                P::Breaker,
+                "off",
+                Field(|s| s.breaker.mode = BreakerMode::Off),
+            ),
+            (
+                P::Breaker,
+                "all",
+                Field(|s| s.breaker.mode = BreakerMode::All),
+            ),
+            (
+                P::Breaker,
+                "retries",
+                Field(|s| s.breaker.mode = BreakerMode::RetriesOnly),
+            ),
+            (
+                P::BreakerRatio,
+                "0.45",
+                Field(|s| s.breaker.failure_ratio = 0.45),
+            ),
+            (P::BreakerWindow, "13.5", Field(|s| s.breaker.window = 13.5)),
+            (P::BreakerMin, "9", Field(|s| s.breaker.min_requests = 9)),
+            (P::BreakerCool, "2.5", Field(|s| s.breaker.cool_down = 2.5)),
+            (P::BreakerProbes, "4", Field(|s| s.breaker.probes = 4)),
+            (
+                P::Workload,
+                "poisson",
+                Field(|s| s.workload = WorkloadKind::Poisson),
+            ),
+            (
+                P::Workload,
+                "crowd",
+                Field(|s| s.workload = WorkloadKind::Crowd),
+            ),
+            (
+                P::Workload,
+                "contention",
+                Field(|s| s.workload = WorkloadKind::Contention),
+            ),
+            (P::Rate, "150", Field(|s| s.rate = 150.0)),
+            (P::SpikeRate, "250", Field(|s| s.spike_rate = 250.0)),
+            (P::SpikeAt, "15.5", Field(|s| s.spike_start = 15.5)),
+            (P::SpikeFor, "7.5", Field(|s| s.spike_duration = 7.5)),
+            (P::Clients, "321", Field(|s| s.clients = 321)),
+            (P::CrowdAt, "2.5", Field(|s| s.crowd_start = 2.5)),
+            (P::CrowdOver, "3.5", Field(|s| s.crowd_window = 3.5)),
+            (P::Horizon, "45", Field(|s| s.horizon = 45.0)),
+            (
+                P::Sweep,
+                "policies",
+                Elsewhere(|c| c.sweep_curves() == SweepCurves::Policies),
+            ),
+            (
+                P::Sweep,
+                "classic",
+                Elsewhere(|c| c.sweep_curves() == SweepCurves::Classic),
+            ),
+            (P::Buckets, "123", Field(|s| s.buckets = 123)),
+            (P::Failure, "0.33", Field(|s| s.failure = 0.33)),
+            (P::Mix503, "0.45", Field(|s| s.mix_transient = 0.45)),
+            (P::Mix429, "0.55", Field(|s| s.mix_throttled = 0.55)),
+            (P::Mix400, "0.65", Field(|s| s.mix_permanent = 0.65)),
+            (P::Mix500, "0.75", Field(|s| s.mix_unknown = 0.75)),
+            (P::RetryAfter, "1.5", Field(|s| s.retry_after = 1.5)),
+            (P::OutageAt, "12.5", Field(|s| s.outage_start = 12.5)),
+            (P::OutageFor, "6.5", Field(|s| s.outage_duration = 6.5)),
+            (
+                P::OutageMode,
+                "fail-fast",
+                Field(|s| s.outage_mode = OutageMode::FailFast),
+            ),
+            (
+                P::OutageMode,
+                "hang",
+                Field(|s| s.outage_mode = OutageMode::Hang),
+            ),
+            (P::Workers, "17", Field(|s| s.workers = 17)),
+            (P::Queue, "55", Field(|s| s.queue_limit = 55)),
+            (
+                P::Service,
+                "constant",
+                Field(|s| s.service = Spread::Constant),
+            ),
+            (
+                P::Service,
+                "exponential",
+                Field(|s| s.service = Spread::Exponential),
+            ),
+            (P::Service, "normal", Field(|s| s.service = Spread::Normal)),
+            (P::ServiceTime, "0.075", Field(|s| s.service_time = 0.075)),
+            (P::ServiceSd, "0.025", Field(|s| s.service_sd = 0.025)),
+            (P::Slope, "0.003", Field(|s| s.latency_slope = 0.003)),
+            (P::Lost, "0.15", Field(|s| s.lost_responses = 0.15)),
+            (P::Hop, "constant", Field(|s| s.hop = Spread::Constant)),
+            (
+                P::Hop,
+                "exponential",
+                Field(|s| s.hop = Spread::Exponential),
+            ),
+            (P::Hop, "normal", Field(|s| s.hop = Spread::Normal)),
+            (P::HopMean, "0.007", Field(|s| s.hop_mean = 0.007)),
+            (P::HopSd, "0.004", Field(|s| s.hop_sd = 0.004)),
+            (P::Layers, "3", Field(|s| s.layers = 3)),
+            (P::TopOnly, "off", Field(|s| s.only_top_retries = false)),
+            (P::TopOnly, "on", Field(|s| s.only_top_retries = true)),
+            (P::Seed, "42", Field(|s| s.seed = 42)),
+            (P::SharedSeed, "off", Field(|s| s.shared_seed = false)),
+            (P::SharedSeed, "on", Field(|s| s.shared_seed = true)),
+        ]
+    }
+
     #[test]
-    fn every_parameter_reaches_the_scenario() {
-        // Moving any one parameter away from its default must change the
-        // scenario; a parameter that does not is a knob connected to nothing.
+    fn every_parameter_lands_in_its_own_field() {
         let base = Config::default().scenario();
-        // `compare` adds a second run and `sweep` picks the sweep's curves:
-        // neither changes the first run.
-        for (index, param) in PARAMS
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| !matches!(p.key, "compare" | "sweep"))
-        {
+        for (p, text, lands) in wiring() {
+            let param = p.param();
+            let value = param
+                .parse(text)
+                .unwrap_or_else(|why| panic!("{}={text}: {why}", param.key));
             let mut config = Config::default();
-            let other = match param.kind {
-                Kind::Choice(options) => (param.default + 1.0) % options.len() as f64,
-                Kind::Number { min, max, .. } | Kind::Integer { min, max } => {
-                    if param.default < max {
-                        (param.default + max) / 2.0
-                    } else {
-                        min
-                    }
+            assert_eq!(
+                config.set(p, value),
+                None,
+                "{}={text} is out of range",
+                param.key
+            );
+            let mut expected = base.clone();
+            match lands {
+                Field(change) => change(&mut expected),
+                Elsewhere(read) => assert!(read(&config), "{}={text} is not read back", param.key),
+            }
+            assert_eq!(config.scenario(), expected, "{}={text}", param.key);
+            // Policy B's value lands in the same field of B's scenario and
+            // leaves A's alone.
+            if param.per_policy() {
+                let mut config = Config::default();
+                config.set(P::Compare, SWITCH.position(true));
+                assert_eq!(config.set_b_at(p as usize, value), None);
+                assert_eq!(config.scenario(), base, "B.{}={text} moved A", param.key);
+                assert_eq!(
+                    config.policy_b_config().scenario(),
+                    expected,
+                    "B.{}={text}",
+                    param.key
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_wiring_table_covers_every_parameter_and_option() {
+        let rows = wiring();
+        for (index, param) in PARAMS.iter().enumerate() {
+            let values: Vec<f64> = rows
+                .iter()
+                .filter(|(p, _, _)| *p as usize == index)
+                .map(|(_, text, _)| param.parse(text).expect("checked by the wiring test"))
+                .collect();
+            assert!(
+                values.iter().any(|v| *v != param.default),
+                "{} has no wiring row away from its default",
+                param.key
+            );
+            if let Kind::Choice(options) = param.kind {
+                for (position, option) in options.iter().enumerate() {
+                    assert!(
+                        values.contains(&(position as f64)),
+                        "{}={option} has no wiring row",
+                        param.key
+                    );
                 }
-            };
-            config.set_at(index, other);
-            assert_ne!(config.scenario(), base, "{} changes nothing", param.key);
+            }
         }
     }
 

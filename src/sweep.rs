@@ -10,6 +10,15 @@ use crate::config::{Config, P};
 use crate::report;
 use crate::sim::WorkloadKind;
 
+/// What the sweep chart compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SweepCurves {
+    /// The page's policy A, and B when comparing.
+    Policies,
+    /// Four classic strategies in A's world (see [`curves`]).
+    Classic,
+}
+
 /// Points of a sweep: 0 %, 5 %, ... 100 %.
 pub const POINTS: usize = 21;
 
