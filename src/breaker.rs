@@ -70,18 +70,22 @@ pub struct BreakerConfig {
     pub probes: u32,
 }
 
-impl Default for BreakerConfig {
+impl BreakerConfig {
     /// Off; the other fields hold the defaults used when it is switched on:
     /// ratio 0.5 over 10 s, at least 20 outcomes, 5 s cool-down, 3 probes.
+    pub const DEFAULT: BreakerConfig = BreakerConfig {
+        mode: BreakerMode::Off,
+        failure_ratio: 0.5,
+        window: 10.0,
+        min_requests: 20,
+        cool_down: 5.0,
+        probes: 3,
+    };
+}
+
+impl Default for BreakerConfig {
     fn default() -> Self {
-        Self {
-            mode: BreakerMode::Off,
-            failure_ratio: 0.5,
-            window: 10.0,
-            min_requests: 20,
-            cool_down: 5.0,
-            probes: 3,
-        }
+        Self::DEFAULT
     }
 }
 

@@ -77,23 +77,27 @@ pub struct BudgetConfig {
     pub no_retry_increment: f64,
 }
 
-impl Default for BudgetConfig {
+impl BudgetConfig {
     /// No budget; the other fields hold the published defaults of each kind
     /// (Finagle 20 % / 10 per s / 10 s, gRPC 10 / 0.1, AWS 500 / 5 / 10 / 1).
+    pub const DEFAULT: BudgetConfig = BudgetConfig {
+        kind: BudgetKind::None,
+        percent: 0.2,
+        min_per_second: 10.0,
+        window: 10.0,
+        basis: RatioBasis::Successes,
+        max_tokens: 10.0,
+        token_ratio: 0.1,
+        quota: 500.0,
+        retry_cost: 5.0,
+        timeout_cost: 10.0,
+        no_retry_increment: 1.0,
+    };
+}
+
+impl Default for BudgetConfig {
     fn default() -> Self {
-        Self {
-            kind: BudgetKind::None,
-            percent: 0.2,
-            min_per_second: 10.0,
-            window: 10.0,
-            basis: RatioBasis::Successes,
-            max_tokens: 10.0,
-            token_ratio: 0.1,
-            quota: 500.0,
-            retry_cost: 5.0,
-            timeout_cost: 10.0,
-            no_retry_increment: 1.0,
-        }
+        Self::DEFAULT
     }
 }
 

@@ -71,21 +71,26 @@ pub struct Policy {
     pub deadline: Option<f64>,
 }
 
+impl Policy {
+    /// Four attempts, exponential from 100 ms doubling up to an 800 ms cap,
+    /// full jitter: the three pauses are drawn under 0.1, 0.2 and 0.4 s.
+    /// No timeout: a bare policy waits for every answer.
+    pub const DEFAULT: Policy = Policy {
+        attempts: 4,
+        shape: Shape::Exponential,
+        base: 0.1,
+        cap: 0.8,
+        multiplier: 2.0,
+        jitter: Jitter::Full,
+        jitter_fraction: 0.2,
+        attempt_timeout: None,
+        deadline: None,
+    };
+}
+
 impl Default for Policy {
-    /// Four attempts, exponential from 100 ms capped at 800 ms, full jitter:
-    /// the seed article's reference function.
     fn default() -> Self {
-        Self {
-            attempts: 4,
-            shape: Shape::Exponential,
-            base: 0.1,
-            cap: 0.8,
-            multiplier: 2.0,
-            jitter: Jitter::Full,
-            jitter_fraction: 0.2,
-            attempt_timeout: None,
-            deadline: None,
-        }
+        Self::DEFAULT
     }
 }
 

@@ -195,56 +195,64 @@ pub struct Scenario {
     pub only_top_retries: bool,
 }
 
-impl Default for Scenario {
+impl Scenario {
     /// A teaching setup: 100 operations per second for a minute against a
     /// server with 20 workers (50 ms mean service) that fails 10 % of
     /// requests, a client with 4 attempts, exponential backoff with full
     /// jitter from 100 ms capped at 800 ms and a 1 s attempt timeout.
+    /// The parameter table of [`crate::config`] takes its defaults from
+    /// here.
+    pub const DEFAULT: Scenario = Scenario {
+        seed: 1,
+        horizon: 60.0,
+        buckets: 240,
+        work_limit: 100_000_000,
+        workload: WorkloadKind::Poisson,
+        rate: 100.0,
+        spike_rate: 300.0,
+        spike_start: 20.0,
+        spike_duration: 0.0,
+        clients: 100,
+        crowd_start: 0.0,
+        crowd_window: 0.0,
+        hop: Spread::Exponential,
+        hop_mean: 0.005,
+        hop_sd: 0.002,
+        failure: 0.1,
+        mix_transient: 1.0,
+        mix_throttled: 0.0,
+        mix_permanent: 0.0,
+        mix_unknown: 0.0,
+        retry_after: 0.0,
+        outage_start: 30.0,
+        outage_duration: 0.0,
+        outage_mode: OutageMode::FailFast,
+        workers: 20,
+        queue_limit: 100,
+        service: Spread::Exponential,
+        service_time: 0.05,
+        service_sd: 0.01,
+        latency_slope: 0.0,
+        lost_responses: 0.0,
+        // A bare policy waits forever; the playground's requests time
+        // out, so that a hanging server ends attempts.
+        policy: Policy {
+            attempt_timeout: Some(1.0),
+            ..Policy::DEFAULT
+        },
+        budget: BudgetConfig::DEFAULT,
+        breaker: BreakerConfig::DEFAULT,
+        honour_retry_after: true,
+        idempotency_key: true,
+        shared_seed: false,
+        layers: 1,
+        only_top_retries: false,
+    };
+}
+
+impl Default for Scenario {
     fn default() -> Self {
-        Self {
-            seed: 1,
-            horizon: 60.0,
-            buckets: 240,
-            work_limit: 100_000_000,
-            workload: WorkloadKind::Poisson,
-            rate: 100.0,
-            spike_rate: 300.0,
-            spike_start: 20.0,
-            spike_duration: 0.0,
-            clients: 100,
-            crowd_start: 0.0,
-            crowd_window: 0.0,
-            hop: Spread::Exponential,
-            hop_mean: 0.005,
-            hop_sd: 0.002,
-            failure: 0.1,
-            mix_transient: 1.0,
-            mix_throttled: 0.0,
-            mix_permanent: 0.0,
-            mix_unknown: 0.0,
-            retry_after: 0.0,
-            outage_start: 30.0,
-            outage_duration: 0.0,
-            outage_mode: OutageMode::FailFast,
-            workers: 20,
-            queue_limit: 100,
-            service: Spread::Exponential,
-            service_time: 0.05,
-            service_sd: 0.01,
-            latency_slope: 0.0,
-            lost_responses: 0.0,
-            policy: Policy {
-                attempt_timeout: Some(1.0),
-                ..Policy::default()
-            },
-            budget: BudgetConfig::default(),
-            breaker: BreakerConfig::default(),
-            honour_retry_after: true,
-            idempotency_key: true,
-            shared_seed: false,
-            layers: 1,
-            only_top_retries: false,
-        }
+        Self::DEFAULT
     }
 }
 
