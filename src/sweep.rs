@@ -6,7 +6,9 @@
 //! one configuration at evenly spaced failure rates, everything else equal,
 //! the seed included, and keeps two numbers per point.
 
-use crate::config::{Config, P};
+use crate::breaker::BreakerMode;
+use crate::budget::BudgetKind;
+use crate::config::{BREAKERS, BUDGETS, Config, P, SWITCH};
 use crate::report;
 use crate::sim::WorkloadKind;
 
@@ -36,8 +38,8 @@ pub fn refusal(config: &Config) -> Option<&'static str> {
             "The contention model has no failure rate to sweep: conflicts are its failures.",
         );
     }
-    let too_big = curves(config).iter().any(|(_, config, _, _)| {
-        let mut worst = config.clone();
+    let too_big = curves(config).iter().any(|curve| {
+        let mut worst = curve.config.clone();
         worst.set(P::Failure, 1.0);
         worst.scenario().estimated_attempts() > POINT_WORK_LIMIT
     });
@@ -74,43 +76,106 @@ pub fn point(config: &Config, index: usize, points: usize) -> Point {
     }
 }
 
+/// One curve of the sweep chart: a configuration and how to draw it.
+#[derive(Debug, Clone)]
+pub struct SweepCurve {
+    /// The legend's name; empty for a lone curve, which needs no legend.
+    pub label: &'static str,
+    pub config: Config,
+    /// Index into the chart's palette.
+    pub colour: usize,
+    pub dashed: bool,
+}
+
+/// A classic retry strategy: how many attempts, and what throttles the
+/// retries.
+struct Strategy {
+    label: &'static str,
+    attempts: u32,
+    budget: BudgetKind,
+    breaker: BreakerMode,
+    colour: usize,
+    dashed: bool,
+}
+
+/// The four strategies Marc Brooker compares in "Fixing retries with token
+/// buckets and circuit breakers" (2022): no retries; 3 retries; 3 retries
+/// under a gRPC token bucket; 3 retries behind a breaker that breaks only
+/// retries.
+const CLASSIC: [Strategy; 4] = [
+    Strategy {
+        label: "no retries",
+        attempts: 1,
+        budget: BudgetKind::None,
+        breaker: BreakerMode::Off,
+        colour: 7,
+        dashed: false,
+    },
+    Strategy {
+        label: "3 retries",
+        attempts: 4,
+        budget: BudgetKind::None,
+        breaker: BreakerMode::Off,
+        colour: 4,
+        dashed: false,
+    },
+    Strategy {
+        label: "3 retries + token bucket",
+        attempts: 4,
+        budget: BudgetKind::TokenBucket,
+        breaker: BreakerMode::Off,
+        colour: 0,
+        dashed: true,
+    },
+    Strategy {
+        label: "3 retries + breaker on retries",
+        attempts: 4,
+        budget: BudgetKind::None,
+        breaker: BreakerMode::RetriesOnly,
+        colour: 2,
+        dashed: true,
+    },
+];
+
 /// The curves of the sweep chart: the page's policy A (and B when
-/// comparing), or the four classic strategies of the token-bucket versus
-/// circuit-breaker debate, each in A's world: no retries; 3 retries; 3
-/// retries under a gRPC token bucket; 3 retries behind a breaker that
-/// breaks only retries. Each comes with its colour index and dash.
-pub fn curves(config: &Config) -> Vec<(&'static str, Config, usize, bool)> {
-    if !config.classic_sweep() {
-        let mut curves = vec![(
-            if config.comparing() { "A" } else { "" },
-            config.clone(),
-            0,
-            false,
-        )];
-        if config.comparing() {
-            curves.push(("B", config.policy_b_config(), 4, true));
+/// comparing), or the four [`CLASSIC`] strategies, each in A's world with
+/// the rest of A's policy.
+pub fn curves(config: &Config) -> Vec<SweepCurve> {
+    match config.sweep_curves() {
+        SweepCurves::Policies => {
+            let mut curves = vec![SweepCurve {
+                label: if config.comparing() { "A" } else { "" },
+                config: config.clone(),
+                colour: 0,
+                dashed: false,
+            }];
+            if config.comparing() {
+                curves.push(SweepCurve {
+                    label: "B",
+                    config: config.policy_b_config(),
+                    colour: 4,
+                    dashed: true,
+                });
+            }
+            curves
         }
-        return curves;
+        SweepCurves::Classic => CLASSIC
+            .iter()
+            .map(|strategy| {
+                let mut c = config.clone();
+                c.set(P::Compare, SWITCH.position(false));
+                c.set(P::Attempts, f64::from(strategy.attempts));
+                c.set(P::Budget, BUDGETS.position(strategy.budget));
+                c.set(P::Breaker, BREAKERS.position(strategy.breaker));
+                SweepCurve {
+                    label: strategy.label,
+                    config: c,
+                    colour: strategy.colour,
+                    dashed: strategy.dashed,
+                }
+            })
+            .collect(),
     }
-    let strategy = |attempts: f64, budget: f64, breaker: f64| {
-        let mut c = config.clone();
-        c.set(P::Compare, 0.0);
-        c.set(P::Attempts, attempts);
-        c.set(P::Budget, budget);
-        c.set(P::Breaker, breaker);
-        c
-    };
-    vec![
-        ("no retries", strategy(1.0, 0.0, 0.0), 7, false),
-        ("3 retries", strategy(4.0, 0.0, 0.0), 4, false),
-        ("3 retries + token bucket", strategy(4.0, 2.0, 0.0), 0, true),
-        (
-            "3 retries + breaker on retries",
-            strategy(4.0, 0.0, 2.0),
-            2,
-            true,
-        ),
-    ]
 }
 
 /// The whole sweep at once (the page computes it point by point between
@@ -122,9 +187,13 @@ pub fn sweep(config: &Config, points: usize) -> Vec<Point> {
 /// Every curve of the sweep chart as CSV: one row per curve and point.
 pub fn to_csv(config: &Config) -> String {
     let mut out = String::from("curve,failure,success,calls_per_operation\n");
-    for (name, config, _, _) in curves(config) {
-        let name = if name.is_empty() { "A" } else { name };
-        for point in sweep(&config, POINTS) {
+    for curve in curves(config) {
+        let name = if curve.label.is_empty() {
+            "A"
+        } else {
+            curve.label
+        };
+        for point in sweep(&curve.config, POINTS) {
             out += &format!(
                 "{name},{},{},{}\n",
                 point.failure, point.success, point.load
@@ -179,7 +248,7 @@ mod tests {
         let (config, _) =
             Config::from_link("v=1&sweep=classic&timeout=0&rate=500&horizon=20&workers=0");
         let curves = curves(&config);
-        let names: Vec<&str> = curves.iter().map(|c| c.0).collect();
+        let names: Vec<&str> = curves.iter().map(|c| c.label).collect();
         assert_eq!(
             names,
             [
@@ -190,7 +259,7 @@ mod tests {
             ]
         );
         // At f = 0.1 and 0.5 (points 2 and 10 of 21), and at f = 1.
-        let at = |curve: usize, index: usize| point(&curves[curve].1, index, POINTS);
+        let at = |curve: usize, index: usize| point(&curves[curve].config, index, POINTS);
         // Where a throttle never acts (f = 0.1) its load equals plain
         // retries' up to sampling: both are means over n = 10 000 operations
         // of a count of at most 4 calls (sd <= 1.5), so their difference has
@@ -218,6 +287,47 @@ mod tests {
         assert_eq!(at(1, 20).load, 4.0);
         assert!(at(2, 20).load < 1.05, "token bucket {}", at(2, 20).load);
         assert!(at(3, 20).load < 1.05, "breaker {}", at(3, 20).load);
+    }
+
+    #[test]
+    fn classic_curves_are_the_strategies_their_labels_name() {
+        // Compare mode and B's differences must not leak into the strategies.
+        let (config, _) = Config::from_link("v=1&sweep=classic&compare=on&B.attempts=9");
+        let curves: Vec<_> = curves(&config)
+            .iter()
+            .map(|curve| {
+                let c = &curve.config;
+                let policy = c.policy();
+                (
+                    curve.label,
+                    policy.attempts,
+                    c.budget_kind(),
+                    c.breaker_mode(),
+                    c.comparing(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            curves,
+            [
+                ("no retries", 1, BudgetKind::None, BreakerMode::Off, false),
+                ("3 retries", 4, BudgetKind::None, BreakerMode::Off, false),
+                (
+                    "3 retries + token bucket",
+                    4,
+                    BudgetKind::TokenBucket,
+                    BreakerMode::Off,
+                    false
+                ),
+                (
+                    "3 retries + breaker on retries",
+                    4,
+                    BudgetKind::None,
+                    BreakerMode::RetriesOnly,
+                    false
+                ),
+            ]
+        );
     }
 
     #[test]

@@ -32,8 +32,7 @@ const LOG_STEPS: f64 = 1000.0;
 struct SweepJob {
     /// The state it belongs to: a newer state replaces the job.
     link: String,
-    /// Name, configuration, colour and dash of each curve.
-    curves: Vec<(&'static str, Config, usize, bool)>,
+    curves: Vec<sweep::SweepCurve>,
     points: Vec<Vec<sweep::Point>>,
 }
 
@@ -699,7 +698,7 @@ fn sweep_step() {
     let mut job = job;
     while let Some(curve) = job.points.iter().position(|p| p.len() < sweep::POINTS) {
         let index = job.points[curve].len();
-        let point = sweep::point(&job.curves[curve].1, index, sweep::POINTS);
+        let point = sweep::point(&job.curves[curve].config, index, sweep::POINTS);
         job.points[curve].push(point);
         if now() - started > 8.0 {
             break;
@@ -712,11 +711,11 @@ fn sweep_step() {
         .curves
         .iter()
         .zip(&job.points)
-        .map(|((name, _, colour, dashed), points)| chart::Curve {
-            name,
+        .map(|(curve, points)| chart::Curve {
+            name: curve.label,
             points,
-            colour: *colour,
-            dashed: *dashed,
+            colour: curve.colour,
+            dashed: curve.dashed,
         })
         .collect();
     draw(&document, "chart-sweep", |area| {
