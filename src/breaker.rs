@@ -48,8 +48,9 @@ pub enum BreakerMode {
     Off,
     /// Breaks every attempt, first tries and retries alike.
     All,
-    /// Never refuses a first try, only retries (REFERENCE.md section 3's
-    /// variant): the load stays at least the first tries.
+    /// Never refuses a first try, only retries, the variant Marc Brooker's
+    /// "Fixing retries with token buckets and circuit breakers" (2022)
+    /// examines: the load stays at least the first tries.
     RetriesOnly,
 }
 

@@ -19,9 +19,9 @@
 //! Three budgets that production systems ship are modelled:
 //!
 //! - [`BudgetKind::Ratio`]: retries in a sliding window may not exceed a
-//!   percentage of the window's deposits (successes by the seed's rule, or
-//!   requests as Finagle's `RetryBudget` counts), plus a floor of retries per
-//!   second so a quiet client can still retry.
+//!   percentage of the window's deposits (successful attempts, or first
+//!   tries as Finagle's `RetryBudget` counts them), plus a floor of retries
+//!   per second so a quiet client can still retry.
 //! - [`BudgetKind::TokenBucket`]: gRPC retry throttling (gRFC A6).
 //! - [`BudgetKind::AwsQuota`]: the AWS SDK "standard" retry quota.
 
@@ -43,8 +43,9 @@ pub enum BudgetKind {
 /// What a ratio budget counts as a deposit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RatioBasis {
-    /// Successful attempts: the seed's "20 % of successes over 60 s". At 100 %
-    /// failure only the floor is left.
+    /// Successful attempts: retries may be a share of the successes in the
+    /// sliding window (say 20 % of those of the last 60 s). At 100 % failure
+    /// only the floor is left.
     Successes,
     /// First tries (every new request), as Finagle's `RetryBudget` deposits.
     /// At 100 % failure the load stays near `1 + percent`.

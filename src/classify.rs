@@ -1,7 +1,7 @@
 //! Error classes: which failures a retry can cure.
 //!
 //! A retry helps only when waiting can change the answer. The playground uses
-//! the three classes of the seed articles:
+//! three classes:
 //!
 //! - **transient**: `429 Too Many Requests`, `502`, `503`, `504`, timeouts,
 //!   connection errors and optimistic-concurrency conflicts. Waiting helps;

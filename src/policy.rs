@@ -346,7 +346,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_example_three_pauses_within_bounds() {
+    fn default_policy_pauses_three_times_under_doubling_ceilings() {
         // attempts=4, base=0.1, cap=0.8: exactly 3 pauses, within 0.1, 0.2, 0.4 s.
         let policy = Policy::default();
         for seed in 0..1000 {

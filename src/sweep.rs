@@ -208,8 +208,10 @@ mod tests {
     use super::*;
 
     /// Independent failures, 3 retries (4 attempts), no budget, unlimited
-    /// capacity: success is 1 - f^4 and calls per operation (1 - f^4)/(1 - f)
-    /// (REFERENCE section 4.1). With n operations the success share has
+    /// capacity: an operation fails only if all four attempts fail, so success
+    /// is 1 - f^4, and attempt k + 1 happens only after k failures, so calls
+    /// per operation are 1 + f + f^2 + f^3 = (1 - f^4)/(1 - f). With n
+    /// operations the success share has
     /// standard error sqrt(p(1-p)/n) <= 0.5/sqrt(n); the calls per operation,
     /// a truncated geometric count of at most 4, has sd <= 1.5, so its error
     /// is <= 1.5/sqrt(n). We allow 5 standard errors.
