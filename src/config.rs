@@ -300,7 +300,7 @@ params! {
     BudgetWindow: "b_window", "Window", "s", Budget, number(0.1, 600.0, 0.1), D.budget.window, ratio,
         "Length of the sliding window the share is counted over.";
     BudgetBasis: "b_basis", "Counts", "", Budget, Kind::Choice(BASES.names), BASES.position(D.budget.basis), ratio,
-        "What earns retries: successful attempts (the seed's rule) or every first try (Finagle's).";
+        "What earns retries: successful attempts, or every first try as Finagle's RetryBudget counts.";
     Tokens: "tokens", "Max tokens", "", Budget, number(1.0, 1000.0, 1.0), D.budget.max_tokens, token_bucket,
         "Bucket size; a failure takes 1, a retry is allowed only above half.";
     TokenRatio: "t_ratio", "Token ratio", "", Budget, number(0.0, 10.0, 0.01), D.budget.token_ratio, token_bucket,
