@@ -9,43 +9,36 @@
 //! are sums of float spans, hence the `1 - 1e-9`.
 
 use retry_playground::breaker::{BreakerConfig, BreakerMode};
-use retry_playground::policy::{Jitter, Policy, Shape};
-use retry_playground::sim::{self, OutageMode, Report, Scenario, Spread};
+use retry_playground::policy::Policy;
+use retry_playground::sim::{self, OutageMode, Report, Scenario};
 
-/// 200 operations per second for 60 s against a quiet server (unlimited
-/// workers, 10 ms service, no network time) that refuses every request
-/// from 10 s to 40 s; 4 attempts, full jitter from 50 ms capped at 400 ms;
-/// a breaker with the default parameters.
+mod common;
+
+use common::{quiet_server, server_calls};
+
+/// 200 operations per second for 60 s against the quiet server that
+/// refuses every request from 10 s to 40 s; 4 attempts, full jitter from
+/// 50 ms capped at 400 ms; a breaker with the default parameters.
 fn outage(mode: BreakerMode) -> Scenario {
+    let quiet = quiet_server();
     Scenario {
         seed: 21,
         horizon: 60.0,
         buckets: 240,
         rate: 200.0,
-        hop: Spread::Constant,
-        hop_mean: 0.0,
-        failure: 0.0,
-        workers: 0,
-        service: Spread::Constant,
-        service_time: 0.01,
         outage_start: 10.0,
         outage_duration: 30.0,
         outage_mode: OutageMode::FailFast,
         policy: Policy {
-            attempts: 4,
-            shape: Shape::Exponential,
             base: 0.05,
             cap: 0.4,
-            jitter: Jitter::Full,
-            attempt_timeout: None,
-            deadline: None,
-            ..Policy::default()
+            ..quiet.policy.clone()
         },
         breaker: BreakerConfig {
             mode,
             ..BreakerConfig::default()
         },
-        ..Scenario::default()
+        ..quiet
     }
 }
 
@@ -170,9 +163,8 @@ fn against_a_dead_dependency_the_load_stays_near_one() {
             ..base
         })
     };
-    let calls = |report: &Report| report.summary.first_tries + report.summary.retries;
     let off = run(BreakerMode::Off);
-    assert_eq!(calls(&off), 5 * off.summary.operations);
+    assert_eq!(server_calls(&off), 5 * off.summary.operations);
 
     let config = BreakerConfig::default();
     let bound = |report: &Report| {
@@ -192,7 +184,11 @@ fn against_a_dead_dependency_the_load_stays_near_one() {
 
     let all = run(BreakerMode::All);
     let s = &all.summary;
-    assert!(calls(&all) <= bound(&all), "calls {}", calls(&all));
+    assert!(
+        server_calls(&all) <= bound(&all),
+        "calls {}",
+        server_calls(&all)
+    );
     assert_eq!(
         s.breaker_open + s.out_of_attempts,
         s.operations,

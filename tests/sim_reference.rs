@@ -1,4 +1,8 @@
-//! The simulator reproduces the results of REFERENCE.md section 4, and keeps
+//! The simulator reproduces the results any faithful retry simulator must
+//! (the formulas of independent failures, layers that multiply, duplicates
+//! from lost responses, the contention results of the AWS Architecture
+//! Blog's 2015 post "Exponential Backoff And Jitter", retry-driven
+//! metastable collapse, the thundering herd, budgets, deadlines), and keeps
 //! its books: every attempt and operation ends exactly once.
 //!
 //! Workloads are sized to run in well under two seconds each in a debug
@@ -10,40 +14,11 @@ use retry_playground::budget::{BudgetConfig, BudgetKind, RatioBasis};
 use retry_playground::policy::{Jitter, Policy, Shape};
 use retry_playground::sim::{self, OutageMode, Report, Scenario, Spread, WorkloadKind};
 
-/// A quiet server: unlimited workers, constant 10 ms service, no network
-/// time, no faults, no timeouts; Poisson arrivals. Tests switch on what
-/// they study.
-fn plain() -> Scenario {
-    Scenario {
-        seed: 11,
-        horizon: 10.0,
-        buckets: 100,
-        rate: 1000.0,
-        hop: Spread::Constant,
-        hop_mean: 0.0,
-        failure: 0.0,
-        workers: 0,
-        service: Spread::Constant,
-        service_time: 0.01,
-        policy: Policy {
-            attempts: 4,
-            shape: Shape::Exponential,
-            base: 0.01,
-            cap: 0.08,
-            jitter: Jitter::Full,
-            attempt_timeout: None,
-            deadline: None,
-            ..Policy::default()
-        },
-        ..Scenario::default()
-    }
-}
+mod common;
 
-fn server_calls(report: &Report) -> u64 {
-    report.summary.first_tries + report.summary.retries
-}
+use common::{quiet_server, server_calls};
 
-/// Item 1: success `1 - f^(N+1)` and attempts per operation
+/// Independent failures: success `1 - f^(N+1)` and attempts per operation
 /// `(1 - f^(N+1)) / (1 - f)`. With n operations each estimate has standard
 /// error `sd / sqrt(n)`, with the sd computed exactly from the truncated
 /// geometric law; we allow 5 standard errors.
@@ -55,9 +30,9 @@ fn independent_failures_follow_the_formula() {
                 failure,
                 policy: Policy {
                     attempts,
-                    ..plain().policy
+                    ..quiet_server().policy
                 },
-                ..plain()
+                ..quiet_server()
             });
             let s = &report.summary;
             let n = s.operations as f64;
@@ -96,13 +71,13 @@ fn independent_failures_follow_the_formula() {
     // At f = 1 the load is exactly N + 1 times the first-try load.
     let report = sim::run(&Scenario {
         failure: 1.0,
-        ..plain()
+        ..quiet_server()
     });
     assert_eq!(server_calls(&report), 4 * report.summary.operations);
     assert_eq!(report.summary.success_rate, 0.0);
 }
 
-/// Item 2: 3 layers x 3 attempts against a bottom that always fails make
+/// Layers multiply: 3 layers x 3 attempts against a bottom that always fails make
 /// exactly 27 bottom calls per request; 3 when only the top layer retries.
 #[test]
 fn layers_multiply_attempts() {
@@ -114,9 +89,9 @@ fn layers_multiply_attempts() {
             only_top_retries,
             policy: Policy {
                 attempts: 3,
-                ..plain().policy
+                ..quiet_server().policy
             },
-            ..plain()
+            ..quiet_server()
         })
     };
     let all = layered(false);
@@ -137,7 +112,7 @@ fn layers_multiply_attempts() {
     assert_eq!(top.summary.server_calls_per_operation, 3.0);
 }
 
-/// Item 3: the server acts, then the response is lost with probability q;
+/// Lost responses: the server acts, then the response is lost with probability q;
 /// the client times out and retries. Every attempt executes (no faults), so
 /// without a key duplicates per operation are `E[attempts] - 1 =
 /// (1 - q^4)/(1 - q) - 1`; with a key there are none.
@@ -151,9 +126,9 @@ fn lost_responses_duplicate_only_without_a_key() {
             idempotency_key,
             policy: Policy {
                 attempt_timeout: Some(0.05),
-                ..plain().policy
+                ..quiet_server().policy
             },
-            ..plain()
+            ..quiet_server()
         })
     };
     let without = run(false);
@@ -198,7 +173,7 @@ fn contention(clients: u32, seeds: u64) -> Vec<(&'static str, f64, f64)> {
         .collect()
 }
 
-/// Item 4: the AWS 2015 post's ordering. At 50 and 100 clients (averaged
+/// Contention: the AWS 2015 post's ordering. At 50 and 100 clients (averaged
 /// over seeds; the post averaged over 100 runs): no backoff finishes first
 /// but makes the most calls; exponential without jitter takes by far the
 /// longest (we require 3x every jittered variant; our runs show 6-14x);
@@ -254,7 +229,7 @@ fn contention_reproduces_the_published_ordering() {
     }
 }
 
-/// Item 5: retry-driven metastable collapse (REFERENCE.md 4.5). Offered
+/// Retry-driven metastable collapse, in its classic simple model. Offered
 /// load 40/s, a 5 s spike to 80/s at t = 20 s; latency 1 s + 0.01 s x
 /// in-flight, so the server saturates when `0.01 x attempt rate >= 1`:
 /// three timed-out tries per operation (120/s) keep it there. Goodput over
@@ -330,7 +305,7 @@ fn retries_without_backoff_keep_the_system_collapsed() {
     assert!(collapsed >= 5, "{collapsed} of 9 spikes left it collapsed");
 }
 
-/// Item 6: a crowd of N that fails at one instant (an outage until t = 5 s)
+/// The thundering herd: a crowd of N that fails at one instant (an outage until t = 5 s)
 /// and retries without jitter hits the server N at a time; full jitter
 /// spreads each wave over its window (the first wave, 0.5 s, covers 10
 /// buckets of 50 ms, so its peak is near N/10); a shared seed makes every
@@ -357,9 +332,9 @@ fn thundering_herd_and_the_shared_seed() {
                 base: 0.5,
                 cap: 100.0,
                 jitter,
-                ..plain().policy
+                ..quiet_server().policy
             },
-            ..plain()
+            ..quiet_server()
         });
         assert_eq!(report.summary.succeeded, u64::from(clients));
         *report.series.retries.iter().max().expect("200 buckets")
@@ -370,7 +345,7 @@ fn thundering_herd_and_the_shared_seed() {
     assert_eq!(herd(Jitter::Full, true), u64::from(clients));
 }
 
-/// Item 7: at 100 % failure and 4 retries the load is exactly 5x the first
+/// Budgets bound amplification: at 100 % failure and 4 retries the load is exactly 5x the first
 /// tries; a budget bounds it. Ratio budget (20 %, floor 10/s over a 10 s
 /// window) counting requests: retries <= 0.2 x first tries + 10/s, i.e.
 /// 1.2 + 10/500 = 1.22 per operation, plus at most one window of floor
@@ -388,9 +363,9 @@ fn budgets_bound_amplification() {
             budget,
             policy: Policy {
                 attempts: 5,
-                ..plain().policy
+                ..quiet_server().policy
             },
-            ..plain()
+            ..quiet_server()
         })
     };
     let per_operation = |report: &Report| report.summary.server_calls_per_operation;
@@ -435,7 +410,7 @@ fn budgets_bound_amplification() {
     }
 }
 
-/// Item 8: a 2 s deadline, 4 attempts and a 2 s attempt timeout against a
+/// The deadline: a 2 s deadline, 4 attempts and a 2 s attempt timeout against a
 /// hanging server: one attempt each, nothing lasts beyond 2 s. With a 0.5 s
 /// attempt timeout more attempts fit, still within the deadline.
 #[test]
@@ -450,9 +425,9 @@ fn the_deadline_bounds_every_operation() {
                 attempts: 4,
                 attempt_timeout: Some(attempt_timeout),
                 deadline: Some(2.0),
-                ..plain().policy
+                ..quiet_server().policy
             },
-            ..plain()
+            ..quiet_server()
         })
     };
     let report = hanging(2.0);
@@ -703,9 +678,14 @@ fn identical_scenarios_give_identical_reports() {
     for scenario in busy_scenarios().iter().take(3) {
         assert_eq!(sim::run(scenario), sim::run(scenario));
     }
-    let a = sim::run(&Scenario { seed: 1, ..plain() });
-    let b = sim::run(&Scenario { seed: 2, ..plain() });
-    assert_ne!(a.summary.latency_p99, b.summary.latency_p99 + 1.0, "sanity");
+    let a = sim::run(&Scenario {
+        seed: 1,
+        ..quiet_server()
+    });
+    let b = sim::run(&Scenario {
+        seed: 2,
+        ..quiet_server()
+    });
     assert_ne!(a.series, b.series, "a different seed is a different run");
 }
 
@@ -771,7 +751,7 @@ fn nonsense_values_neither_panic_nor_hang() {
 fn estimated_attempts_are_in_the_right_range() {
     let scenario = Scenario {
         failure: 0.5,
-        ..plain()
+        ..quiet_server()
     };
     let estimate = scenario.estimated_attempts();
     let actual = server_calls(&sim::run(&scenario)) as f64;
@@ -799,7 +779,7 @@ fn estimated_attempts_are_in_the_right_range() {
 /// is less when they are staggered: the mean queue lies in [48.5, 50].
 #[test]
 fn levels_follow_littles_law_and_fill_a_saturated_server() {
-    let report = sim::run(&plain());
+    let report = sim::run(&quiet_server());
     let levels = &report.series.in_flight;
     let mean = levels.iter().sum::<f64>() / levels.len() as f64;
     assert!((mean - 10.0).abs() < 0.51, "mean in flight {mean}");
@@ -808,7 +788,7 @@ fn levels_follow_littles_law_and_fill_a_saturated_server() {
     let report = sim::run(&Scenario {
         workers: 5,
         queue_limit: 50,
-        ..plain()
+        ..quiet_server()
     });
     let (in_flight, queue) = (&report.series.in_flight, &report.series.queue);
     for i in 10..in_flight.len() {

@@ -2,7 +2,7 @@
 //! same numbers as natively, and charts that really put pixels on a canvas.
 #![cfg(target_arch = "wasm32")]
 
-mod golden;
+mod common;
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -15,14 +15,15 @@ use retry_playground::sim::{self, Scenario};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
+use common::golden;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn report_matches_the_native_pin() {
-    for (link, pin) in golden::REPORTS {
-        let (config, _) = Config::from_link(link);
-        let text = report::to_json(&report::run(&config));
-        assert_eq!(golden::fingerprint(&text), pin, "{text:.400}");
+    for pin in &golden::REPORTS {
+        let (config, _) = Config::from_link(pin.link);
+        golden::check(pin, &report::to_json(&report::run(&config)));
     }
 }
 
