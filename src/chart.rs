@@ -810,6 +810,60 @@ mod tests {
         format!("#{:02X}{:02X}{:02X}", colour.0, colour.1, colour.2)
     }
 
+    /// The SVG elements `<tag .../>` drawn, each as its attributes.
+    fn elements<'a>(svg: &'a str, tag: &str) -> Vec<Vec<(&'a str, &'a str)>> {
+        let open = format!("<{tag} ");
+        svg.lines()
+            .filter_map(|line| line.strip_prefix(open.as_str()))
+            .map(|rest| {
+                rest.split('"')
+                    .collect::<Vec<_>>()
+                    .chunks_exact(2)
+                    .map(|pair| (pair[0].trim().trim_end_matches('='), pair[1]))
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn attr<'a>(element: &[(&str, &'a str)], name: &str) -> &'a str {
+        element
+            .iter()
+            .find(|(key, _)| *key == name)
+            .map_or("", |(_, value)| value)
+    }
+
+    fn number(element: &[(&str, &str)], name: &str) -> f64 {
+        attr(element, name).parse().expect("a numeric attribute")
+    }
+
+    fn points(element: &[(&str, &str)]) -> Vec<(f64, f64)> {
+        attr(element, "points")
+            .split_whitespace()
+            .map(|pair| {
+                let (x, y) = pair.split_once(',').expect("x,y");
+                (x.parse().expect("pixel x"), y.parse().expect("pixel y"))
+            })
+            .collect()
+    }
+
+    /// Lines drawn in `colour`, as their points.
+    fn lines_in(svg: &str, colour: RGBColor) -> Vec<Vec<(f64, f64)>> {
+        elements(svg, "polyline")
+            .iter()
+            .filter(|e| attr(e, "stroke") == hex(colour))
+            .map(|e| points(e))
+            .collect()
+    }
+
+    /// The plotters backends round to whole pixels, at both ends of a
+    /// comparison: a drawn point is within 1.5 px of where its value maps.
+    fn near(pixel: f64, expected: f64, what: &str) {
+        assert!(
+            (pixel - expected).abs() <= 1.5,
+            "{what}: drawn at {pixel} px, belongs at {expected:.1} px"
+        );
+    }
+
     fn scenario() -> Scenario {
         Scenario {
             horizon: 10.0,
@@ -973,5 +1027,160 @@ mod tests {
             assert!(out.contains(&hex(run_colour(&theme, 0))));
             assert!(out.contains(&hex(run_colour(&theme, 1))));
         }
+    }
+
+    /// The load chart's pixels agree with the report: the outage shade spans
+    /// the outage, the capacity line sits at workers / service time (0
+    /// during the outage), and the top of the stacked area at the busiest
+    /// bucket is that bucket's rate of server calls.
+    #[test]
+    fn load_chart_puts_capacity_outage_and_peak_where_they_belong() {
+        let scenario = scenario();
+        let report = run(&scenario);
+        let theme = Theme::light(1.0);
+        let runs = [single(&report, &[], None)];
+        let out = svg(|area| draw_load(area, &runs, &scenario, &theme));
+
+        // The shade runs from the bottom of the plot to its top, from 4 s
+        // to 6 s: it fixes both axes' pixels.
+        let shades: Vec<_> = elements(&out, "rect")
+            .into_iter()
+            .filter(|e| attr(e, "fill") == hex(theme.grid) && attr(e, "opacity") == "0.6")
+            .collect();
+        assert_eq!(shades.len(), 1, "one outage shade");
+        let shade = &shades[0];
+        let (top, bottom) = (
+            number(shade, "y"),
+            number(shade, "y") + number(shade, "height"),
+        );
+        let per_second = number(shade, "width") / scenario.outage_duration;
+        let left = number(shade, "x") - scenario.outage_start * per_second;
+        let series = &report.series;
+        let rate = |i: usize| (series.first_tries[i] + series.retries[i]) as f64 / series.width;
+        let peak = (0..series.len()).map(rate).fold(0.0, f64::max);
+        let capacity = f64::from(scenario.workers) / scenario.service_time;
+        let y_high = peak.max(capacity) * 1.12;
+        let y = |value: f64| bottom - value / y_high * (bottom - top);
+        let x = |seconds: f64| left + seconds * per_second;
+
+        let capacity_line = &lines_in(&out, theme.colour(2))[0];
+        near(capacity_line[0].0, x(0.0), "capacity starts at 0 s");
+        near(
+            capacity_line[0].1,
+            y(capacity),
+            "capacity before the outage",
+        );
+        let during = capacity_line
+            .iter()
+            .find(|(px, _)| *px > x(4.5) && *px < x(5.5))
+            .expect("capacity is drawn during the outage");
+        near(during.1, y(0.0), "capacity during the outage");
+
+        let stacked: Vec<_> = elements(&out, "polygon")
+            .into_iter()
+            .filter(|e| attr(e, "fill") == hex(theme.colour(1)))
+            .collect();
+        assert_eq!(stacked.len(), 1, "one area of first tries plus retries");
+        let highest = points(&stacked[0])
+            .iter()
+            .map(|(_, py)| *py)
+            .fold(f64::INFINITY, f64::min);
+        near(highest, y(peak), "the busiest bucket's load");
+    }
+
+    /// The latency chart's pixels agree with the report: the cumulative
+    /// curve runs from (0, 0 %) to (the slowest operation, 100 %), the p50
+    /// and p99 dots sit at 50 % and 99 % above their latencies, and the
+    /// deadline line stands at the deadline.
+    #[test]
+    fn latency_chart_puts_percentiles_and_deadline_where_they_belong() {
+        let deadline = 1.5;
+        let scenario = Scenario {
+            policy: Policy {
+                deadline: Some(deadline),
+                ..scenario().policy
+            },
+            ..scenario()
+        };
+        let report = run(&scenario);
+        let theme = Theme::light(1.0);
+        let runs = [single(&report, &[], Some(deadline))];
+        let out = svg(|area| draw_latency(area, &runs, &theme));
+
+        let curve = &lines_in(&out, run_colour(&theme, 0))[0];
+        let (left, bottom) = curve[0];
+        let red = &lines_in(&out, theme.colour(4))[0];
+        let (deadline_x, top) = (red[1].0, red[1].1);
+        near(red[0].1, bottom, "the deadline line starts at 0 %");
+        let per_second = (deadline_x - left) / deadline;
+        let x = |seconds: f64| left + seconds * per_second;
+        let y = |percent: f64| bottom - percent / 100.0 * (bottom - top);
+
+        let end = curve[curve.len() - 1];
+        near(
+            end.0,
+            x(report.latency.max),
+            "the curve ends at the slowest",
+        );
+        near(end.1, y(100.0), "the curve ends at 100 %");
+        let dots = elements(&out, "circle");
+        for (q, colour) in [(0.5, theme.colour(5)), (0.99, theme.colour(3))] {
+            let dot = dots
+                .iter()
+                .find(|e| attr(e, "fill") == hex(colour) && attr(e, "r") == "5")
+                .expect("a percentile dot");
+            near(
+                number(dot, "cx"),
+                x(report.latency.quantile(q)),
+                "dot's latency",
+            );
+            near(number(dot, "cy"), y(100.0 * q), "dot's share");
+        }
+    }
+
+    /// The pause chart's range bars span each retry's analytic range, the
+    /// mean dot sits on its bar at the mean, and every bar has a row of its
+    /// own above the histograms.
+    #[test]
+    fn pause_chart_puts_ranges_and_means_where_they_belong() {
+        let scenario = scenario();
+        let report = run(&scenario);
+        let bounds: Vec<PauseBounds> = (0..3).map(|r| scenario.policy.pause_bounds(r)).collect();
+        let theme = Theme::light(1.0);
+        let runs = [single(&report, &bounds, None)];
+        let out = svg(|area| draw_pauses(area, &runs, &theme));
+
+        let dots = elements(&out, "circle");
+        let mut rows = Vec::new();
+        let mut scale = None;
+        for (retry, bound) in bounds.iter().enumerate() {
+            let colour = theme.colour(retry);
+            let lines = lines_in(&out, colour);
+            // The histogram's outline starts at (0 s, 0 %); the bar is the
+            // horizontal line of two points whose ends have ticks.
+            let (left, bottom) = lines[0][0];
+            let bar = lines
+                .iter()
+                .find(|line| line.len() == 2 && line[0].1 == line[1].1 && line[0].0 != line[1].0)
+                .expect("a range bar");
+            let per_second = *scale.get_or_insert((bar[1].0 - left) / bound.max);
+            let x = |seconds: f64| left + seconds * per_second;
+            near(bar[0].0, x(bound.min), "range start");
+            near(bar[1].0, x(bound.max), "range end");
+            let dot = dots
+                .iter()
+                .find(|e| attr(e, "fill") == hex(colour) && attr(e, "r") == "4")
+                .expect("a mean dot");
+            near(number(dot, "cx"), x(bound.mean), "mean");
+            near(number(dot, "cy"), bar[0].1, "the mean dot is on its bar");
+            let histogram_top = lines[0].iter().map(|(_, py)| *py).fold(bottom, f64::min);
+            assert!(
+                bar[0].1 < histogram_top,
+                "retry {retry}'s bar above its histogram"
+            );
+            rows.push(bar[0].1);
+        }
+        rows.dedup();
+        assert_eq!(rows.len(), bounds.len(), "one row per retry: {rows:?}");
     }
 }
