@@ -8,9 +8,10 @@
 //!
 //! Each client gets its own stream derived from `(seed, client id)`, so adding
 //! a client does not change what the others draw (the simulator gives each
-//! operation a second one, for what the server does to its requests). A "shared seed" is simply
-//! every client asking for stream 0: the seeds' warning that jitter with a
-//! shared seed is no jitter at all.
+//! operation a second one, for what the server does to its requests). A
+//! "shared seed" is simply every client asking for stream 0: jitter with a
+//! shared seed is no jitter at all, a trap the page's shared-seed preset
+//! shows.
 
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
