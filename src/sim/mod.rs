@@ -61,7 +61,9 @@ mod engine;
 mod report;
 mod world;
 
-pub use report::{LatencyHistogram, PauseHistogram, Report, Series, Summary};
+pub use report::{
+    FailureKind, LatencyHistogram, PauseHistogram, PerFailure, Report, Series, Summary,
+};
 
 use crate::breaker::BreakerConfig;
 use crate::budget::BudgetConfig;

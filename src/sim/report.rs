@@ -4,16 +4,101 @@
 //! histogram bins), so a report of ten million operations is as small as one
 //! of ten.
 
-/// Failure classes as the client saw them; indices into per-class arrays.
-pub(crate) const TRANSIENT: usize = 0;
-pub(crate) const THROTTLED: usize = 1;
-pub(crate) const REJECTED: usize = 2;
-pub(crate) const CONNECTION: usize = 3;
-pub(crate) const TIMEOUT: usize = 4;
-pub(crate) const PERMANENT: usize = 5;
-pub(crate) const UNKNOWN: usize = 6;
-pub(crate) const CONFLICT: usize = 7;
-pub(crate) const FAILURE_KINDS: usize = 8;
+use std::ops::{Index, IndexMut};
+
+/// Why a server call failed, as the client saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FailureKind {
+    /// A 503 from a served request: retried.
+    Transient,
+    /// A 429: retried, after the server's Retry-After when it sends one.
+    Throttled,
+    /// A 503 from a full queue, without service: retried, as a 429 is.
+    Rejected,
+    /// No connection (an outage that fails fast): retried.
+    Connection,
+    /// The attempt's timeout expired before an answer came.
+    Timeout,
+    /// A 400: never retried.
+    Permanent,
+    /// A 500: retried at most once.
+    Unknown,
+    /// Contention: the conditional write found a newer version.
+    Conflict,
+}
+
+impl FailureKind {
+    pub const COUNT: usize = 8;
+    /// Every kind, in the order of the report's `failed_*` fields.
+    pub const ALL: [FailureKind; Self::COUNT] = [
+        FailureKind::Transient,
+        FailureKind::Throttled,
+        FailureKind::Rejected,
+        FailureKind::Connection,
+        FailureKind::Timeout,
+        FailureKind::Permanent,
+        FailureKind::Unknown,
+        FailureKind::Conflict,
+    ];
+
+    /// The name of the kind's count in reports.
+    pub const fn field(self) -> &'static str {
+        match self {
+            FailureKind::Transient => "failed_transient",
+            FailureKind::Throttled => "failed_throttled",
+            FailureKind::Rejected => "failed_rejected",
+            FailureKind::Connection => "failed_connection",
+            FailureKind::Timeout => "failed_timeout",
+            FailureKind::Permanent => "failed_permanent",
+            FailureKind::Unknown => "failed_unknown",
+            FailureKind::Conflict => "failed_conflict",
+        }
+    }
+}
+
+/// One value per [`FailureKind`], indexed by the kind. Serialized as the
+/// entries `failed_transient` ... `failed_conflict`, in the order of
+/// [`FailureKind::ALL`]; flattened into its parent, those are the parent's
+/// fields.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PerFailure<T>(pub [T; FailureKind::COUNT]);
+
+impl<T> PerFailure<T> {
+    /// A table with `value(kind)` for every kind.
+    pub fn from_fn(mut value: impl FnMut(FailureKind) -> T) -> Self {
+        Self(FailureKind::ALL.map(&mut value))
+    }
+
+    /// Every kind with its value, in the order of [`FailureKind::ALL`].
+    pub fn iter(&self) -> impl Iterator<Item = (FailureKind, &T)> {
+        FailureKind::ALL.into_iter().zip(&self.0)
+    }
+}
+
+impl<T> Index<FailureKind> for PerFailure<T> {
+    type Output = T;
+
+    fn index(&self, kind: FailureKind) -> &T {
+        &self.0[kind as usize]
+    }
+}
+
+impl<T> IndexMut<FailureKind> for PerFailure<T> {
+    fn index_mut(&mut self, kind: FailureKind) -> &mut T {
+        &mut self.0[kind as usize]
+    }
+}
+
+impl<T: serde::Serialize> serde::Serialize for PerFailure<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(FailureKind::COUNT))?;
+        for (kind, value) in self.iter() {
+            map.serialize_entry(kind.field(), value)?;
+        }
+        map.end()
+    }
+}
 
 /// Everything a run produced.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -70,15 +155,10 @@ pub struct Summary {
     pub retries: u64,
     /// Server calls answered with success.
     pub successes: u64,
-    /// Server calls that failed, by class as the client saw them.
-    pub failed_transient: u64,
-    pub failed_throttled: u64,
-    pub failed_rejected: u64,
-    pub failed_connection: u64,
-    pub failed_timeout: u64,
-    pub failed_permanent: u64,
-    pub failed_unknown: u64,
-    pub failed_conflict: u64,
+    /// Server calls that failed, by kind as the client saw them: the
+    /// fields `failed_transient` ... `failed_conflict`.
+    #[serde(flatten)]
+    pub failed: PerFailure<u64>,
     /// Server calls with no outcome when the run ended.
     pub unfinished_attempts: u64,
     /// Retries refused by a budget (every layer).
@@ -135,14 +215,10 @@ pub struct Series {
     pub retries: Vec<u64>,
     /// Server calls answered with success.
     pub successes: Vec<u64>,
-    pub failed_transient: Vec<u64>,
-    pub failed_throttled: Vec<u64>,
-    pub failed_rejected: Vec<u64>,
-    pub failed_connection: Vec<u64>,
-    pub failed_timeout: Vec<u64>,
-    pub failed_permanent: Vec<u64>,
-    pub failed_unknown: Vec<u64>,
-    pub failed_conflict: Vec<u64>,
+    /// Server calls that failed, by kind: the fields `failed_transient` ...
+    /// `failed_conflict`.
+    #[serde(flatten)]
+    pub failed: PerFailure<Vec<u64>>,
     /// Retries refused by a budget.
     pub budget_refusals: Vec<u64>,
     /// Attempts refused by a circuit breaker (every layer).
@@ -173,14 +249,7 @@ impl Series {
             first_tries: counts(),
             retries: counts(),
             successes: counts(),
-            failed_transient: counts(),
-            failed_throttled: counts(),
-            failed_rejected: counts(),
-            failed_connection: counts(),
-            failed_timeout: counts(),
-            failed_permanent: counts(),
-            failed_unknown: counts(),
-            failed_conflict: counts(),
+            failed: PerFailure::from_fn(|_| counts()),
             budget_refusals: counts(),
             breaker_refusals: counts(),
             breaker_open: vec![0.0; buckets],
@@ -201,29 +270,9 @@ impl Series {
         self.first_tries.is_empty()
     }
 
-    /// Failures of every class in bucket `i`.
+    /// Failures of every kind in bucket `i`.
     pub fn failures(&self, i: usize) -> u64 {
-        self.failed_transient[i]
-            + self.failed_throttled[i]
-            + self.failed_rejected[i]
-            + self.failed_connection[i]
-            + self.failed_timeout[i]
-            + self.failed_permanent[i]
-            + self.failed_unknown[i]
-            + self.failed_conflict[i]
-    }
-
-    fn failure_column(&mut self, kind: usize) -> &mut Vec<u64> {
-        match kind {
-            TRANSIENT => &mut self.failed_transient,
-            THROTTLED => &mut self.failed_throttled,
-            REJECTED => &mut self.failed_rejected,
-            CONNECTION => &mut self.failed_connection,
-            TIMEOUT => &mut self.failed_timeout,
-            PERMANENT => &mut self.failed_permanent,
-            UNKNOWN => &mut self.failed_unknown,
-            _ => &mut self.failed_conflict,
-        }
+        self.failed.0.iter().map(|column| column[i]).sum()
     }
 }
 
@@ -360,7 +409,7 @@ pub(crate) enum Level {
 #[derive(Debug)]
 pub(crate) struct Recorder {
     pub series: Series,
-    pub failures: [u64; FAILURE_KINDS],
+    pub failures: PerFailure<u64>,
     pub first_tries: u64,
     pub retries: u64,
     pub successes: u64,
@@ -395,7 +444,7 @@ impl Recorder {
         };
         Self {
             series: Series::new(buckets, horizon / buckets as f64),
-            failures: [0; FAILURE_KINDS],
+            failures: PerFailure::default(),
             first_tries: 0,
             retries: 0,
             successes: 0,
@@ -474,10 +523,10 @@ impl Recorder {
     }
 
     #[inline]
-    pub fn failure(&mut self, time: f64, kind: usize) {
+    pub fn failure(&mut self, time: f64, kind: FailureKind) {
         self.failures[kind] += 1;
         if let Some(i) = self.bucket(time) {
-            self.series.failure_column(kind)[i] += 1;
+            self.series.failed[kind][i] += 1;
         }
     }
 

@@ -44,10 +44,7 @@
 use std::collections::VecDeque;
 
 use super::engine::{Event, Kind, Queue};
-use super::report::{
-    CONFLICT, CONNECTION, FAILURE_KINDS, Level, PERMANENT, REJECTED, Recorder, Report, Summary,
-    THROTTLED, TIMEOUT, TRANSIENT, UNKNOWN,
-};
+use super::report::{FailureKind, Level, Recorder, Report, Summary};
 use super::{OutageMode, Scenario, Spread, WorkloadKind};
 use crate::breaker::{Breaker, BreakerMode, Ticket};
 use crate::budget::{Budget, BudgetKind};
@@ -62,9 +59,6 @@ const CEILINGS: u32 = 64;
 /// streams are not the clients' (`(seed, client)`), nor those one layer down
 /// (`seed` salted in its top 24 bits).
 const SERVER_STREAMS: u64 = 0x9E37_79B9_7F4A_7C15;
-/// `Request::kind` of a successful answer.
-const OK: u8 = u8::MAX;
-
 /// Why an operation (or a call one layer down) ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum End {
@@ -75,6 +69,28 @@ enum End {
     DeadlineExceeded,
     /// The layer's circuit breaker refused an attempt.
     BreakerOpen,
+}
+
+impl End {
+    const COUNT: usize = 6;
+}
+
+/// One count per [`End`], indexed by it.
+#[derive(Debug, Clone, Default)]
+struct PerEnd([u64; End::COUNT]);
+
+impl std::ops::Index<End> for PerEnd {
+    type Output = u64;
+
+    fn index(&self, end: End) -> &u64 {
+        &self.0[end as usize]
+    }
+}
+
+impl std::ops::IndexMut<End> for PerEnd {
+    fn index_mut(&mut self, end: End) -> &mut u64 {
+        &mut self.0[end as usize]
+    }
 }
 
 /// What every run reads of a (sub)operation: one cache line.
@@ -141,7 +157,8 @@ struct Request {
     frame: u32,
     token: u32,
     root: u32,
-    kind: u8,
+    /// What the server answered: `None` for a success.
+    failure: Option<FailureKind>,
     service: f64,
     /// When the request started waiting for a worker.
     queued_at: f64,
@@ -206,7 +223,7 @@ pub(crate) struct World<'a, const PLAIN: bool> {
     crowd_position: f64,
     last_start: f64,
     operations: u64,
-    ended: [u64; 6],
+    ended: PerEnd,
     retried_operations: u64,
     attempts_by_layer: Vec<u64>,
     executions: u64,
@@ -258,20 +275,20 @@ fn draw(spread: Spread, mean: f64, sd: f64, stream: &mut Stream) -> f64 {
     }
 }
 
-/// The failure a client sees for a failure class.
-fn failure_of(kind: u8, retry_after: f64) -> Failure {
+/// The failure a client sees for a failure kind.
+fn failure_of(kind: FailureKind, retry_after: f64) -> Failure {
     let status = |code| Failure::Status {
         code,
         retry_after: (retry_after > 0.0).then_some(retry_after),
     };
-    match kind as usize {
-        TRANSIENT | REJECTED => status(503),
-        THROTTLED => status(429),
-        CONNECTION => Failure::Connection,
-        TIMEOUT => Failure::Timeout,
-        PERMANENT => status(400),
-        UNKNOWN => status(500),
-        _ => Failure::Conflict,
+    match kind {
+        FailureKind::Transient | FailureKind::Rejected => status(503),
+        FailureKind::Throttled => status(429),
+        FailureKind::Connection => Failure::Connection,
+        FailureKind::Timeout => Failure::Timeout,
+        FailureKind::Permanent => status(400),
+        FailureKind::Unknown => status(500),
+        FailureKind::Conflict => Failure::Conflict,
     }
 }
 
@@ -375,7 +392,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             crowd_position: 0.0,
             last_start: 0.0,
             operations: 0,
-            ended: [0; 6],
+            ended: PerEnd::default(),
             retried_operations: 0,
             attempts_by_layer: vec![0; layers as usize],
             executions: 0,
@@ -451,7 +468,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
                 let frame = &mut self.frames[index as usize];
                 if frame.token == event.token && frame.waiting {
                     frame.waiting = false;
-                    self.attempt_failed(index, now, TIMEOUT as u8, 0.0);
+                    self.attempt_failed(index, now, FailureKind::Timeout, 0.0);
                 }
             }
             Kind::ReadArrive => {
@@ -477,7 +494,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
                 if self.extras[index as usize].write_ok {
                     self.attempt_succeeded(index, now);
                 } else {
-                    self.attempt_failed(index, now, CONFLICT as u8, 0.0);
+                    self.attempt_failed(index, now, FailureKind::Conflict, 0.0);
                 }
             }
         }
@@ -707,8 +724,12 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
         }
         match self.policies[layer].plan_attempt(0, now - origin, 0.0) {
             Plan::Attempt { timeout, .. } => self.begin_attempt(frame, now, timeout),
-            Plan::DeadlineExceeded => self.finish(frame, now, End::DeadlineExceeded, TIMEOUT as u8),
-            Plan::OutOfAttempts => self.finish(frame, now, End::OutOfAttempts, TRANSIENT as u8),
+            Plan::DeadlineExceeded => {
+                self.fail(frame, now, End::DeadlineExceeded, FailureKind::Timeout)
+            }
+            Plan::OutOfAttempts => {
+                self.fail(frame, now, End::OutOfAttempts, FailureKind::Transient)
+            }
         }
     }
 
@@ -745,7 +766,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
                 token,
                 root,
                 service: 0.0,
-                kind: OK,
+                failure: None,
                 queued_at: 0.0,
             });
             if timeout.is_finite() {
@@ -798,7 +819,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             }
             None => {
                 self.rec.breaker_refusal(now);
-                self.finish(frame, now, End::BreakerOpen, TRANSIENT as u8);
+                self.fail(frame, now, End::BreakerOpen, FailureKind::Transient);
                 false
             }
         }
@@ -833,10 +854,10 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
         if self.last_layer(layer) {
             self.rec.success(now);
         }
-        self.finish(frame, now, End::Succeeded, OK);
+        self.succeed(frame, now);
     }
 
-    fn attempt_failed(&mut self, frame: u32, now: f64, kind: u8, retry_after: f64) {
+    fn attempt_failed(&mut self, frame: u32, now: f64, kind: FailureKind, retry_after: f64) {
         if self.breaker_on() {
             self.breaker_outcome(frame, now, false);
         }
@@ -845,16 +866,16 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             budget.on_failure(now);
         }
         if self.last_layer(layer) {
-            self.rec.failure(now, kind as usize);
+            self.rec.failure(now, kind);
         }
         let failure = failure_of(kind, retry_after);
         let f = &mut self.frames[frame as usize];
         if !classify::retryable(&failure, f.unknown_retried) {
-            return self.finish(frame, now, End::NotRetryable, kind);
+            return self.fail(frame, now, End::NotRetryable, kind);
         }
         let policy = &self.policies[layer];
         if f.attempts >= policy.attempts {
-            return self.finish(frame, now, End::OutOfAttempts, kind);
+            return self.fail(frame, now, End::OutOfAttempts, kind);
         }
         let retry = f.attempts - 1;
         let ceiling = match self.ceilings[layer].get(retry as usize) {
@@ -870,16 +891,16 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
         };
         let timeout = match policy.plan_attempt(f.attempts, now - f.origin, pause) {
             Plan::Attempt { timeout, .. } => timeout,
-            Plan::OutOfAttempts => return self.finish(frame, now, End::OutOfAttempts, kind),
-            Plan::DeadlineExceeded => return self.finish(frame, now, End::DeadlineExceeded, kind),
+            Plan::OutOfAttempts => return self.fail(frame, now, End::OutOfAttempts, kind),
+            Plan::DeadlineExceeded => return self.fail(frame, now, End::DeadlineExceeded, kind),
         };
         let cost = match self.budget(layer) {
             None => 0.0,
-            Some(budget) => match budget.try_retry(now, kind as usize == TIMEOUT) {
+            Some(budget) => match budget.try_retry(now, kind == FailureKind::Timeout) {
                 Some(cost) => cost,
                 None => {
                     self.rec.refusal(now);
-                    return self.finish(frame, now, End::BudgetExhausted, kind);
+                    return self.fail(frame, now, End::BudgetExhausted, kind);
                 }
             },
         };
@@ -887,7 +908,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             extra.retry_cost = cost;
         }
         let f = &mut self.frames[frame as usize];
-        if kind as usize == UNKNOWN {
+        if kind == FailureKind::Unknown {
             f.unknown_retried = true;
         }
         let token = f.token;
@@ -907,7 +928,35 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
         }
     }
 
-    fn finish(&mut self, frame: u32, now: f64, end: End, kind: u8) {
+    /// Ends a (sub)operation that succeeded; its caller one layer up sees
+    /// a successful call.
+    fn succeed(&mut self, frame: u32, now: f64) {
+        if let Some(parent) = self.close(frame, now, End::Succeeded) {
+            self.attempt_succeeded(parent, now);
+        }
+    }
+
+    /// Ends a (sub)operation that failed: `end` says why, `last` is the
+    /// error of its last attempt (a 503 when it made none). Its caller one
+    /// layer up sees what a failed call looks like from outside: the last
+    /// error, a 503 when the budget or the breaker said no, a timeout when
+    /// the deadline ran out.
+    fn fail(&mut self, frame: u32, now: f64, end: End, last: FailureKind) {
+        if let Some(parent) = self.close(frame, now, end) {
+            let seen = match end {
+                End::NotRetryable | End::OutOfAttempts => last,
+                End::BudgetExhausted | End::BreakerOpen => FailureKind::Transient,
+                End::DeadlineExceeded => FailureKind::Timeout,
+                End::Succeeded => unreachable!("a success ends through `succeed`"),
+            };
+            self.attempt_failed(parent, now, seen, 0.0);
+        }
+    }
+
+    /// Closes a frame that ended: a root's operation is counted, a frame one
+    /// layer down is freed and its parent, returned, stops waiting.
+    #[inline(always)]
+    fn close(&mut self, frame: u32, now: f64, end: End) -> Option<u32> {
         let f = &mut self.frames[frame as usize];
         f.finished = true;
         f.waiting = false;
@@ -917,28 +966,18 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             // A root was created when its operation started.
             let latency = now - f.origin;
             self.retried_operations += u64::from(f.attempts > 1);
-            self.ended[end as usize] += 1;
+            self.ended[end] += 1;
             self.rec.operation_done(now, latency, end == End::Succeeded);
             if now > self.finished_at {
                 self.finished_at = now;
             }
             self.release_root_if_done(frame);
-            return;
+            return None;
         }
         f.alive = false;
         self.free_frames.push(frame);
         self.frames[parent as usize].waiting = false;
-        match end {
-            End::Succeeded => self.attempt_succeeded(parent, now),
-            // The layer above sees what a failed call looks like from outside:
-            // the last error, a 503 when the budget said no, a timeout when
-            // the deadline ran out.
-            End::NotRetryable | End::OutOfAttempts => self.attempt_failed(parent, now, kind, 0.0),
-            End::BudgetExhausted | End::BreakerOpen => {
-                self.attempt_failed(parent, now, TRANSIENT as u8, 0.0)
-            }
-            End::DeadlineExceeded => self.attempt_failed(parent, now, TIMEOUT as u8, 0.0),
-        }
+        Some(parent)
     }
 
     // ---- server ----
@@ -968,8 +1007,8 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
     /// Sends an error answer without service. Always through the queue, so
     /// the server never calls back into a client in the middle of that
     /// client's own step.
-    fn respond_error(&mut self, request: u32, now: f64, kind: usize) {
-        self.requests[request as usize].kind = kind as u8;
+    fn respond_error(&mut self, request: u32, now: f64, kind: FailureKind) {
+        self.requests[request as usize].failure = Some(kind);
         let back = self.hop(self.requests[request as usize].root);
         self.queue.push(now + back, Kind::Response, request, 0);
     }
@@ -978,7 +1017,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
     fn server_arrive(&mut self, request: u32, now: f64) {
         if self.in_outage(now) {
             match self.s.outage_mode {
-                OutageMode::FailFast => self.respond_error(request, now, CONNECTION),
+                OutageMode::FailFast => self.respond_error(request, now, FailureKind::Connection),
                 OutageMode::Hang => self.resolve(request),
             }
         } else if PLAIN || self.s.workers == 0 || self.busy < self.s.workers {
@@ -987,7 +1026,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             self.requests[request as usize].queued_at = now;
             self.waiting.push_back(request);
         } else {
-            self.respond_error(request, now, REJECTED);
+            self.respond_error(request, now, FailureKind::Rejected);
         }
     }
 
@@ -1033,15 +1072,15 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             // Reuse the draw: given draw < failure, it is uniform below it.
             let below = &self.class_below;
             let kind = if draw < below[0] {
-                TRANSIENT
+                FailureKind::Transient
             } else if draw < below[1] {
-                THROTTLED
+                FailureKind::Throttled
             } else if draw < below[2] {
-                PERMANENT
+                FailureKind::Permanent
             } else {
-                UNKNOWN
+                FailureKind::Unknown
             };
-            self.requests[request as usize].kind = kind as u8;
+            self.requests[request as usize].failure = Some(kind);
         } else {
             self.execute(root);
         }
@@ -1084,7 +1123,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             token,
             root,
             service,
-            kind,
+            failure,
             ..
         } = self.requests[request as usize];
         self.free_requests.push(request);
@@ -1092,15 +1131,21 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
         let f = &mut self.frames[frame as usize];
         if f.token == token && f.waiting {
             f.waiting = false;
-            if kind == OK {
-                self.attempt_succeeded(frame, now);
-            } else {
-                // The server asks throttled and rejected callers to wait.
-                let retry_after = match kind as usize {
-                    THROTTLED | REJECTED => self.s.retry_after,
-                    _ => 0.0,
-                };
-                self.attempt_failed(frame, now, kind, retry_after);
+            match failure {
+                None => self.attempt_succeeded(frame, now),
+                Some(kind) => {
+                    // The server asks throttled and rejected callers to wait.
+                    let retry_after = match kind {
+                        FailureKind::Throttled | FailureKind::Rejected => self.s.retry_after,
+                        FailureKind::Transient
+                        | FailureKind::Connection
+                        | FailureKind::Timeout
+                        | FailureKind::Permanent
+                        | FailureKind::Unknown
+                        | FailureKind::Conflict => 0.0,
+                    };
+                    self.attempt_failed(frame, now, kind, retry_after);
+                }
             }
         } else {
             self.wasted_work += service;
@@ -1142,26 +1187,25 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
                 count as f64 / operations as f64
             }
         };
-        let ended: u64 = self.ended.iter().sum();
-        let resolved = successes + failures.iter().sum::<u64>();
+        let ended: u64 = self.ended.0.iter().sum();
+        let resolved = successes + failures.0.iter().sum::<u64>();
         let arrivals_end = match s.workload {
             WorkloadKind::Poisson => s.horizon,
             _ => self.last_start,
         };
-        debug_assert_eq!(failures.len(), FAILURE_KINDS);
         let summary = Summary {
             operations,
-            succeeded: self.ended[End::Succeeded as usize],
-            not_retryable: self.ended[End::NotRetryable as usize],
-            out_of_attempts: self.ended[End::OutOfAttempts as usize],
-            budget_exhausted: self.ended[End::BudgetExhausted as usize],
-            breaker_open: self.ended[End::BreakerOpen as usize],
-            deadline_exceeded: self.ended[End::DeadlineExceeded as usize],
+            succeeded: self.ended[End::Succeeded],
+            not_retryable: self.ended[End::NotRetryable],
+            out_of_attempts: self.ended[End::OutOfAttempts],
+            budget_exhausted: self.ended[End::BudgetExhausted],
+            breaker_open: self.ended[End::BreakerOpen],
+            deadline_exceeded: self.ended[End::DeadlineExceeded],
             unfinished: operations - ended,
             success_rate: if operations == 0 {
                 1.0
             } else {
-                self.ended[End::Succeeded as usize] as f64 / operations as f64
+                self.ended[End::Succeeded] as f64 / operations as f64
             },
             attempts_per_operation: per_operation(self.attempts_by_layer[0]),
             server_calls_per_operation: per_operation(first_tries + retries),
@@ -1171,14 +1215,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             first_tries,
             retries,
             successes,
-            failed_transient: failures[TRANSIENT],
-            failed_throttled: failures[THROTTLED],
-            failed_rejected: failures[REJECTED],
-            failed_connection: failures[CONNECTION],
-            failed_timeout: failures[TIMEOUT],
-            failed_permanent: failures[PERMANENT],
-            failed_unknown: failures[UNKNOWN],
-            failed_conflict: failures[CONFLICT],
+            failed: failures,
             unfinished_attempts: first_tries + retries - resolved,
             budget_refusals,
             breaker_refusals,
@@ -1193,7 +1230,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             latency_max: latency.max,
             server_work: self.server_work,
             wasted_work: self.wasted_work,
-            goodput: self.ended[End::Succeeded as usize] as f64 / s.horizon,
+            goodput: self.ended[End::Succeeded] as f64 / s.horizon,
             finished_at: self.finished_at,
             drain_time: (self.finished_at - arrivals_end).max(0.0),
             truncated,
