@@ -58,6 +58,7 @@
 //!   calls of the last layer.
 
 mod engine;
+mod recorder;
 mod report;
 mod world;
 
