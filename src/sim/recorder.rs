@@ -112,7 +112,7 @@ impl Recorder {
         (time < self.horizon).then(|| self.below_horizon(time))
     }
 
-    #[inline(always)]
+    #[inline(always)] // speed: hot
     pub fn attempt(&mut self, time: f64, first: bool) {
         let bucket = self.bucket(time);
         if first {
@@ -194,7 +194,7 @@ impl Recorder {
         }
     }
 
-    #[inline(always)]
+    #[inline(always)] // speed: hot
     pub fn pause(&mut self, retry: u32, pause: f64) {
         let Some(last) = self.pause_histograms.len().checked_sub(1) else {
             return;

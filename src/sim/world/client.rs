@@ -85,7 +85,8 @@ pub(super) struct Extra {
     /// The client the operation belongs to (calls one layer down draw from
     /// a stream derived from it).
     pub client: u64,
-    /// What the budget charged for the retry in flight (AWS refunds it).
+    /// What the budget charged for the retry in flight (the AWS SDKs'
+    /// standard retry quota gives it back when the retry succeeds).
     pub retry_cost: f64,
     /// The timeout of the retry waiting for its `AttemptStart`.
     pub next_timeout: f64,
