@@ -5,13 +5,16 @@ use crate::config::Config;
 use crate::policy::PauseBounds;
 use crate::sim::{self, Report};
 
-/// Most work (operations plus server attempts) one run may do: enough for a
-/// million operations at the reference failure rate, about a second in the
-/// browser. Beyond it the run stops early and says so (`summary.truncated`),
-/// and the page tells the person how to shrink it.
+/// Most work (operations plus server attempts) one run may do, on the page
+/// and on the command line alike: enough for a million operations that
+/// fail half their attempts with four attempts each (the benchmark's
+/// reference workload), about a second in the browser. Beyond it the run
+/// stops early and says so (`summary.truncated`); the page tells the person
+/// how to shrink it.
 pub const WORK_LIMIT: u64 = 3_000_000;
 
-/// Runs the configuration under [`WORK_LIMIT`].
+/// Runs the configuration under [`WORK_LIMIT`], which replaces the
+/// simulator's own default limit.
 pub fn run(config: &Config) -> Report {
     run_within(config, WORK_LIMIT)
 }

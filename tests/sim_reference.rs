@@ -12,7 +12,9 @@
 use retry_playground::breaker::{BreakerConfig, BreakerMode};
 use retry_playground::budget::{BudgetConfig, BudgetKind, RatioBasis};
 use retry_playground::policy::{Jitter, Policy, Shape};
-use retry_playground::sim::{self, OutageMode, Report, Scenario, Spread, WorkloadKind};
+use retry_playground::sim::{
+    self, FailureKind, OutageMode, Report, Scenario, Spread, WorkloadKind,
+};
 
 mod common;
 
@@ -582,14 +584,7 @@ fn every_attempt_and_operation_is_accounted_for() {
         let calls = server_calls(&report);
         assert!(calls > 0, "scenario {i} did something");
         assert_eq!(Some(&calls), s.attempts_by_layer.last(), "scenario {i}");
-        let failed = s.failed_transient
-            + s.failed_throttled
-            + s.failed_rejected
-            + s.failed_connection
-            + s.failed_timeout
-            + s.failed_permanent
-            + s.failed_unknown
-            + s.failed_conflict;
+        let failed: u64 = s.failed.0.iter().sum();
         assert_eq!(
             calls,
             s.successes + failed + s.unfinished_attempts,
@@ -620,7 +615,8 @@ fn every_attempt_and_operation_is_accounted_for() {
             "scenario {i}"
         );
         assert!(
-            s.executions + s.deduplicated <= s.successes + s.failed_timeout + s.unfinished_attempts,
+            s.executions + s.deduplicated
+                <= s.successes + s.failed[FailureKind::Timeout] + s.unfinished_attempts,
             "scenario {i}"
         );
         assert!(s.wasted_work <= s.server_work + 1e-9, "scenario {i}");

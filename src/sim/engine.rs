@@ -267,7 +267,7 @@ impl Queue {
     /// The event to schedule, stamped with the next sequence number and
     /// counted as pending; none for a non-finite time ("never"). Negative
     /// times (and -0) become 0.
-    #[inline(always)]
+    #[inline(always)] // speed: hot
     fn stamp(&mut self, time: f64, kind: Kind, index: u32, token: u32) -> Option<Event> {
         if !time.is_finite() {
             return None;
@@ -290,7 +290,7 @@ impl Queue {
     /// negative times (and -0) are treated as 0.
     /// Inlined natively, where every push site is hot; a call in the page,
     /// where ten copies of the calendar's placement would cost download.
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))] // speed: hot natively
     pub fn push(&mut self, time: f64, kind: Kind, index: u32, token: u32) {
         let Some(event) = self.stamp(time, kind, index, token) else {
             return;
@@ -345,7 +345,7 @@ impl Queue {
         (f64::from_bits(time) * self.inverse_width) as i64 as u64
     }
 
-    #[inline(always)]
+    #[inline(always)] // speed: hot
     fn place(&mut self, event: Event) {
         let bucket = self.bucket(event.time);
         if bucket <= self.current {
@@ -358,7 +358,7 @@ impl Queue {
         }
     }
 
-    #[inline(always)]
+    #[inline(always)] // speed: hot
     pub fn pop(&mut self) -> Option<Event> {
         if self.short {
             return (self.len > 0).then(|| self.pop_short());
@@ -369,7 +369,7 @@ impl Queue {
     /// The next event of a short queue that is not empty. Apart from `pop`
     /// so that a caller that checked `len` gets the event without an
     /// `Option` around it, which the compiler copied through the stack.
-    #[inline(always)]
+    #[inline(always)] // speed: hot
     pub fn pop_short(&mut self) -> Event {
         debug_assert!(self.short && self.len > 0);
         let event = self.first;
@@ -463,7 +463,7 @@ impl Queue {
     }
 
     /// Adds `event` to the list of the ring slot of `bucket`.
-    #[inline(always)]
+    #[inline(always)] // speed: hot
     fn put_in_ring(&mut self, bucket: u64, event: Event) {
         let slot = bucket as usize & (self.ring.len() - 1);
         let node = Node {

@@ -31,8 +31,9 @@
 //!
 //! - **Workloads** ([`WorkloadKind`]): open-loop Poisson arrivals with an
 //!   optional spike; a crowd of `clients` starting at one instant or spread
-//!   over a window; or the contention model of the AWS 2015 backoff post, where
-//!   `clients` each update one shared row by optimistic concurrency.
+//!   over a window; or the contention model of the AWS Architecture Blog's
+//!   2015 post on exponential backoff and jitter, where `clients` each
+//!   update one shared row by optimistic concurrency.
 //! - **Network**: every hop (client to server, server to client) takes a time
 //!   drawn from [`Spread`] with `hop_mean` / `hop_sd`.
 //! - **Server**: `workers` (0 = unlimited) serve requests, a bounded FIFO
@@ -56,12 +57,51 @@
 //!   and its own budget and breaker, unless `only_top_retries`. The deadline is the
 //!   user's and propagates down; per-attempt timeouts apply to the network
 //!   calls of the last layer.
+//!
+//! ## Speed
+//!
+//! A run's cost is its events, and a few tricks, each measured, keep an
+//! event cheap. None changes a number of any report: the unit test in
+//! `world` and the golden fingerprints hold them to that. Figures are for
+//! the benchmark's reference workload (`examples/bench.rs`), natively.
+//!
+//! - *Operations that cannot meet run alone*, one after the other, on a
+//!   short queue of their few events (`world`, `Queue::short`): without it
+//!   a run takes about 60 % more time (20 % more instructions).
+//! - *The plain world*: worlds that run alone through one layer are
+//!   compiled apart, with every check for budgets, breakers, layers,
+//!   contention and a queue at the server folded away (`World<'_, true>`).
+//!   Natively only: without it a run takes about 40 % more time (15 % more
+//!   instructions); in the page a second copy would cost more download than
+//!   the speed is worth there.
+//! - *Requests that skip the queue*: with a stateless server a request's
+//!   service is drawn when it is sent (`client::begin_attempt`).
+//! - *A frame is one cache line*; what only some runs need of it lives in
+//!   side tables (`world::slab`).
+//! - *Inlining*, where it pays and where it does not. Each attribute that
+//!   forces or forbids inlining carries one of these tags as a comment:
+//!   - `speed: hot`, `#[inline(always)]`: on the path of most events, and
+//!     small or called from few places; inlined, it lets the compiler fold
+//!     `PLAIN` and the scenario's settings through it.
+//!   - `speed: hot natively`, `#[cfg_attr(not(target_arch = "wasm32"),
+//!     inline(always))]`: as hot, but large and called from several places.
+//!     The page is built for size, and there each inlined copy would cost
+//!     download (about 2 KB for `begin_attempt`'s three); natively the
+//!     copies are worth their size.
+//!   - `speed: out of line`, `#[inline(never)]`: rare or recursive code
+//!     kept out of a hot caller, so that the caller stays small enough to
+//!     be inlined itself.
+//!
+//!   A plain `#[inline]` is only a hint and carries no tag.
 
 mod engine;
+mod recorder;
 mod report;
 mod world;
 
-pub use report::{LatencyHistogram, PauseHistogram, Report, Series, Summary};
+pub use report::{
+    FailureKind, LatencyHistogram, PauseHistogram, PerFailure, Report, Series, Summary,
+};
 
 use crate::breaker::BreakerConfig;
 use crate::budget::BudgetConfig;
@@ -90,7 +130,8 @@ pub enum Spread {
     Constant,
     /// Exponential with the mean (memoryless, long tail).
     Exponential,
-    /// `|Normal(mean, sd)|`, the network model of the AWS 2015 simulator.
+    /// `|Normal(mean, sd)|`, the network model of the simulator behind the
+    /// AWS Architecture Blog's 2015 post on exponential backoff and jitter.
     Normal,
 }
 
@@ -117,7 +158,9 @@ pub struct Scenario {
     /// Number of time buckets of the series over the horizon.
     pub buckets: u32,
     /// Hard limit on work: operations plus server attempts. A run that
-    /// reaches it stops early and says so in `Summary::truncated`.
+    /// reaches it stops early and says so in `Summary::truncated`. Runs of a configuration, the page's and the
+    /// command line's alike, get `report::WORK_LIMIT` (see
+    /// [`report::run`](crate::report::run)).
     pub work_limit: u64,
 
     pub workload: WorkloadKind,
@@ -398,7 +441,8 @@ pub fn run(scenario: &Scenario) -> Report {
     world::run(&scenario)
 }
 
-/// The contention model of the AWS 2015 post (REFERENCE 4.4): `clients`
+/// The contention model of the AWS Architecture Blog's 2015 post on
+/// exponential backoff and jitter: `clients`
 /// clients each update one shared row once by optimistic concurrency, every
 /// network hop `|Normal(10 ms, 2 ms)|`, retrying under `policy`.
 pub fn contention_scenario(clients: u32, seed: u64, policy: Policy) -> Scenario {
@@ -415,7 +459,7 @@ pub fn contention_scenario(clients: u32, seed: u64, policy: Policy) -> Scenario 
     }
 }
 
-/// The policies of the five contention variants of the AWS 2015 post, for
+/// The policies of the five contention variants of that 2015 post, for
 /// the same base and cap: no backoff, exponential, equal jitter, full
 /// jitter, decorrelated jitter. The post numbers retries from 1, so its first
 /// exponential window is `2 * base` while decorrelated starts from `base`;

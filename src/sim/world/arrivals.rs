@@ -1,0 +1,136 @@
+//! The workload: when each operation starts, and the streams it is given.
+
+use super::World;
+use super::client::{NO_PARENT, Operation};
+use crate::random::{Stream, Streams};
+use crate::sim::engine::Kind;
+use crate::sim::{Scenario, WorkloadKind};
+
+/// Salt of the seed of each operation's server stream, so that those
+/// streams are not the clients' (`(seed, client)`), nor those one layer down
+/// (`seed` salted in its top 24 bits).
+const SERVER_STREAMS: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// Where operations come from.
+pub(super) struct Workload {
+    /// Arrival draws.
+    arrivals: Stream,
+    /// The clients' streams, and the operations' server streams.
+    clients: Streams,
+    servers: Streams,
+    next_client: u64,
+    /// Crowd: position of the last start in the window, in `[0, 1]`.
+    crowd_position: f64,
+    /// When the last operation started.
+    pub last_start: f64,
+    /// When operations run alone: the start of the next operation, taken
+    /// once the queue has nothing left of the last.
+    pub upcoming: Option<f64>,
+}
+
+impl Workload {
+    pub fn new(s: &Scenario) -> Self {
+        Self {
+            arrivals: Stream::new(s.seed, u64::MAX),
+            clients: Streams::new(s.seed),
+            servers: Streams::new(s.seed ^ SERVER_STREAMS),
+            next_client: 0,
+            crowd_position: 0.0,
+            last_start: 0.0,
+            upcoming: None,
+        }
+    }
+
+    /// When the next operation starts, given the previous start `after`.
+    #[inline(always)] // speed: hot
+    fn next_arrival(&mut self, s: &Scenario, after: f64) -> Option<f64> {
+        match s.workload {
+            WorkloadKind::Poisson => {
+                let spike_end = s.spike_start + s.spike_duration;
+                let mut need = self.arrivals.exponential_ziggurat(1.0);
+                if s.spike_duration <= 0.0 {
+                    // One piece: what the walk below does, without the walk.
+                    let mass = s.rate * (s.horizon - after);
+                    return (after < s.horizon && s.rate > 0.0 && need < mass)
+                        .then(|| (after + need / s.rate).min(s.horizon));
+                }
+                let mut time = after;
+                // The rate is piecewise constant; walk its pieces, spending
+                // an Exp(1) amount of "rate x time" (at most three pieces).
+                while time < s.horizon {
+                    let (rate, end) =
+                        if s.spike_duration > 0.0 && time >= s.spike_start && time < spike_end {
+                            (s.spike_rate, spike_end.min(s.horizon))
+                        } else if s.spike_duration > 0.0 && time < s.spike_start {
+                            (s.rate, s.spike_start.min(s.horizon))
+                        } else {
+                            (s.rate, s.horizon)
+                        };
+                    let mass = rate * (end - time);
+                    if rate > 0.0 && need < mass {
+                        return Some((time + need / rate).min(end));
+                    }
+                    need -= mass;
+                    time = end;
+                }
+                None
+            }
+            WorkloadKind::Crowd | WorkloadKind::Contention => {
+                let clients = u64::from(s.clients);
+                if self.next_client >= clients {
+                    return None;
+                }
+                if s.crowd_window > 0.0 {
+                    // The next of the remaining sorted uniforms: the minimum of
+                    // `left` uniforms on [position, 1] is position + (1 -
+                    // position)(1 - V^(1/left)). Starts come out in order
+                    // without drawing and sorting them all up front.
+                    let left = (clients - self.next_client) as f64;
+                    let v = self.arrivals.uniform();
+                    let step = 1.0 - libm::pow(1.0 - v, 1.0 / left);
+                    self.crowd_position += (1.0 - self.crowd_position) * step;
+                }
+                Some(s.crowd_start + s.crowd_window * self.crowd_position)
+            }
+        }
+    }
+}
+
+impl<const PLAIN: bool> World<'_, PLAIN> {
+    /// An operation starts: its client's root frame, with the operation's
+    /// own stream for what the server and the network do to it.
+    #[inline(always)] // speed: hot
+    pub(super) fn arrival(&mut self, now: f64) {
+        let workload = &mut self.workload;
+        let client = workload.next_client;
+        workload.next_client += 1;
+        workload.last_start = now;
+        self.tally.operations += 1;
+        self.work += 1;
+        let stream = workload
+            .clients
+            .stream(if self.s.shared_seed { 0 } else { client });
+        let root = self.alloc_frame(NO_PARENT, 0, now, client, stream);
+        self.frames[root].root = root;
+        let operation = Operation {
+            server: self.workload.servers.stream(client),
+            executed: 0,
+            outstanding: 0,
+        };
+        self.roots.put(root, operation);
+        self.schedule_arrival(now);
+        self.start_first(root, now);
+    }
+
+    /// Schedules the operation that starts next after `after`: it waits
+    /// outside the queue when operations run alone.
+    #[inline(always)] // speed: hot
+    pub(super) fn schedule_arrival(&mut self, after: f64) {
+        let next = self.workload.next_arrival(self.s, after);
+        if PLAIN || self.alone {
+            self.workload.upcoming = next;
+        } else if let Some(next) = next {
+            self.queue.push_single(next, Kind::Arrival, 0, 0);
+        }
+    }
+}

@@ -1,0 +1,550 @@
+//! The clients: operations and their calls through the layers (*frames*),
+//! the attempts they make, the pauses between them, the budgets and
+//! breakers they ask, and how they end.
+
+use super::World;
+use super::server::Request;
+use crate::breaker::{Breaker, BreakerMode, Ticket};
+use crate::budget::{Budget, BudgetKind};
+use crate::classify::{self, Failure};
+use crate::policy::{Plan, Policy};
+use crate::random::Stream;
+use crate::sim::Scenario;
+use crate::sim::engine::Kind;
+use crate::sim::report::FailureKind;
+
+/// `Frame::parent` of a root, the user's operation.
+pub(super) const NO_PARENT: u32 = u32::MAX;
+/// Retries whose pause ceilings a run computes up front.
+const CEILINGS: u32 = 64;
+
+/// Why an operation (or a call one layer down) ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum End {
+    Succeeded,
+    NotRetryable,
+    OutOfAttempts,
+    BudgetExhausted,
+    DeadlineExceeded,
+    /// The layer's circuit breaker refused an attempt.
+    BreakerOpen,
+}
+
+impl End {
+    pub const COUNT: usize = 6;
+}
+
+/// What every run reads of a (sub)operation: one cache line.
+#[derive(Debug, Clone)]
+#[repr(align(64))]
+pub(super) struct Frame {
+    /// Changes with every attempt started and when the frame ends: events
+    /// and requests carrying another token are stale.
+    pub token: u32,
+    pub parent: u32,
+    pub root: u32,
+    pub layer: u32,
+    /// Attempts this frame has started.
+    pub attempts: u32,
+    /// The pause drawn before the last retry (decorrelated jitter needs it).
+    pub previous_pause: f64,
+    /// When the user's operation started: the deadline counts from here,
+    /// and a root's latency.
+    pub origin: f64,
+    pub unknown_retried: bool,
+    /// An attempt is out and its outcome not yet known.
+    pub waiting: bool,
+    pub finished: bool,
+    /// The slot holds this frame (it is not free).
+    pub alive: bool,
+    /// Draws for the pauses.
+    pub stream: Stream,
+}
+
+/// What a root frame, the user's operation, keeps beyond a frame: kept
+/// beside the frames so that a frame stays one cache line.
+#[derive(Debug, Clone)]
+pub(super) struct Operation {
+    /// Draws of the server and the network for this operation's requests.
+    /// One stream per operation, not one shared by all, so that what an
+    /// operation meets does not depend on the order in which operations
+    /// run (see "Operations that cannot meet run alone"), and policies A
+    /// and B meet the same server.
+    pub server: Stream,
+    /// Times the server executed this operation's action.
+    pub executed: u32,
+    /// Requests of this operation the server may still act on.
+    pub outstanding: u32,
+}
+
+/// What only some runs need of a frame, kept beside it (same index) so that
+/// the frames every run touches stay one cache line each. Runs without a
+/// budget that charges, a breaker, layers or contention have none.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Extra {
+    /// The client the operation belongs to (calls one layer down draw from
+    /// a stream derived from it).
+    pub client: u64,
+    /// What the budget charged for the retry in flight (the AWS SDKs'
+    /// standard retry quota gives it back when the retry succeeds).
+    pub retry_cost: f64,
+    /// The timeout of the retry waiting for its `AttemptStart`.
+    pub next_timeout: f64,
+    /// Breaker: what the breaker admitted the attempt in flight with.
+    pub ticket: Ticket,
+    /// Contention: the version read by the attempt in flight.
+    pub read_version: u64,
+    pub write_ok: bool,
+}
+
+/// The services in the chain: what each layer retries with.
+pub(super) struct Layers {
+    pub count: u32,
+    pub policies: Vec<Policy>,
+    /// Per layer, `ceiling(retry)` of its policy for its first `CEILINGS`
+    /// retries (contention retries without end).
+    ceilings: Vec<Vec<f64>>,
+    /// One per layer; empty when there is no budget.
+    budgets: Vec<Budget>,
+    /// One per layer; empty when the breaker is off.
+    pub breakers: Vec<Breaker>,
+}
+
+impl Layers {
+    pub fn new(s: &Scenario, contention: bool) -> Self {
+        let count = if contention { 1 } else { s.layers };
+        let policies: Vec<Policy> = (0..count)
+            .map(|layer| {
+                if layer > 0 && s.only_top_retries {
+                    Policy {
+                        attempts: 1,
+                        ..s.policy.clone()
+                    }
+                } else {
+                    s.policy.clone()
+                }
+            })
+            .collect();
+        let ceilings = policies
+            .iter()
+            .map(|policy| {
+                (0..policy.attempts.min(CEILINGS))
+                    .map(|retry| policy.ceiling(retry))
+                    .collect()
+            })
+            .collect();
+        Self {
+            count,
+            policies,
+            ceilings,
+            budgets: if s.budget.kind == BudgetKind::None {
+                Vec::new()
+            } else {
+                (0..count).map(|_| Budget::new(&s.budget)).collect()
+            },
+            breakers: if s.breaker.mode == BreakerMode::Off {
+                Vec::new()
+            } else {
+                (0..count).map(|_| Breaker::new(&s.breaker)).collect()
+            },
+        }
+    }
+}
+
+/// The failure a client sees for a failure kind.
+fn failure_of(kind: FailureKind, retry_after: f64) -> Failure {
+    let status = |code| Failure::Status {
+        code,
+        retry_after: (retry_after > 0.0).then_some(retry_after),
+    };
+    match kind {
+        FailureKind::Transient | FailureKind::Rejected => status(503),
+        FailureKind::Throttled => status(429),
+        FailureKind::Connection => Failure::Connection,
+        FailureKind::Timeout => Failure::Timeout,
+        FailureKind::Permanent => status(400),
+        FailureKind::Unknown => status(500),
+        FailureKind::Conflict => Failure::Conflict,
+    }
+}
+
+impl<const PLAIN: bool> World<'_, PLAIN> {
+    /// The layer of a frame; always the first in a plain world.
+    #[inline(always)] // speed: hot
+    fn layer(&self, frame: u32) -> usize {
+        if PLAIN {
+            0
+        } else {
+            self.frames[frame].layer as usize
+        }
+    }
+
+    /// Whether `layer` is the one that calls the server.
+    #[inline(always)] // speed: hot
+    fn last_layer(&self, layer: usize) -> bool {
+        PLAIN || layer + 1 == self.layers.count as usize
+    }
+
+    #[inline(always)] // speed: hot
+    fn budget(&mut self, layer: usize) -> Option<&mut Budget> {
+        if PLAIN {
+            None
+        } else {
+            self.layers.budgets.get_mut(layer)
+        }
+    }
+
+    #[inline(always)] // speed: hot
+    fn breaker_on(&self) -> bool {
+        !PLAIN && !self.layers.breakers.is_empty()
+    }
+
+    /// A new frame: the root of an operation (`parent` is `NO_PARENT`; the
+    /// caller sets its `root`) or a call one layer down.
+    #[inline(always)] // speed: hot
+    pub(super) fn alloc_frame(
+        &mut self,
+        parent: u32,
+        layer: u32,
+        origin: f64,
+        client: u64,
+        stream: Stream,
+    ) -> u32 {
+        let root = if parent == NO_PARENT {
+            0
+        } else {
+            self.frames[parent].root
+        };
+        let fresh = Frame {
+            token: 0,
+            parent,
+            root,
+            layer,
+            attempts: 0,
+            previous_pause: self.layers.policies[layer as usize].base,
+            origin,
+            unknown_retried: false,
+            waiting: false,
+            finished: false,
+            alive: true,
+            stream,
+        };
+        let index = self.frames.insert_with(|previous| match previous {
+            // Keep counting tokens in a reused slot, so events and
+            // requests of the slot's previous life stay stale.
+            Some(previous) => Frame {
+                token: previous.token.wrapping_add(1),
+                ..fresh
+            },
+            None => fresh,
+        });
+        if !PLAIN && self.with_extras {
+            let extra = Extra {
+                client,
+                retry_cost: 0.0,
+                next_timeout: f64::INFINITY,
+                ticket: Ticket::ORDINARY,
+                read_version: 0,
+                write_ok: false,
+            };
+            self.extras.put(index, extra);
+        }
+        index
+    }
+
+    /// Frees an operation's root once it has ended and the server holds no
+    /// request of it.
+    #[inline(always)] // speed: hot
+    pub(super) fn release_root_if_done(&mut self, root: u32) {
+        let frame = &mut self.frames[root];
+        if frame.alive && frame.finished && self.roots[root].outstanding == 0 {
+            frame.alive = false;
+            self.frames.free(root);
+        }
+    }
+
+    /// A (sub)operation makes its first attempt now.
+    #[inline(always)] // speed: hot
+    pub(super) fn start_first(&mut self, frame: u32, now: f64) {
+        let (layer, origin) = (self.layer(frame), self.frames[frame].origin);
+        if let Some(budget) = self.budget(layer) {
+            budget.on_first_try(now);
+        }
+        match self.layers.policies[layer].plan_attempt(0, now - origin, 0.0) {
+            Plan::Attempt { timeout, .. } => self.begin_attempt(frame, now, timeout),
+            Plan::DeadlineExceeded => {
+                self.fail(frame, now, End::DeadlineExceeded, FailureKind::Timeout)
+            }
+            Plan::OutOfAttempts => {
+                self.fail(frame, now, End::OutOfAttempts, FailureKind::Transient)
+            }
+        }
+    }
+
+    /// A retry scheduled after its pause (`Kind::AttemptStart`) is due,
+    /// unless its frame has moved on.
+    #[inline(always)] // speed: hot
+    pub(super) fn attempt_start(&mut self, frame: u32, token: u32, now: f64) {
+        if self.frames[frame].token == token {
+            // Calls one layer down plan their own timeouts; a retry held
+            // back for the breaker kept its own.
+            let timeout = self.extras[frame].next_timeout;
+            self.begin_attempt(frame, now, timeout);
+        }
+    }
+
+    /// Starts an attempt at `start` (now, or after a pause for calls that go
+    /// straight to the network; never in the future with a breaker).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))] // speed: hot natively
+    fn begin_attempt(&mut self, frame: u32, start: f64, timeout: f64) {
+        if self.breaker_on() && !self.admit(frame, start) {
+            return;
+        }
+        let f = &mut self.frames[frame];
+        f.attempts += 1;
+        f.token = f.token.wrapping_add(1);
+        f.waiting = true;
+        let (token, first, root) = (f.token, f.attempts == 1, f.root);
+        let parent_attempts = f.attempts;
+        let layer = self.layer(frame);
+        self.tally.attempts_by_layer[layer] += 1;
+        if !PLAIN && self.contention {
+            self.work += 1;
+            self.tally.rec.attempt(start, first);
+            let hop = self.hop(root);
+            self.queue.push(start + hop, Kind::ReadArrive, frame, token);
+        } else if !self.last_layer(layer) {
+            self.call_layer_below(frame, layer as u32, parent_attempts, start);
+        } else {
+            self.work += 1;
+            self.tally.rec.attempt(start, first);
+            self.roots[root].outstanding += 1;
+            let request = self.server.requests.insert(Request {
+                frame,
+                token,
+                root,
+                service: 0.0,
+                failure: None,
+                queued_at: 0.0,
+            });
+            if timeout.is_finite() {
+                if start <= self.current {
+                    self.queue
+                        .push_in_order(start + timeout, Kind::Timeout, frame, token);
+                } else {
+                    self.queue
+                        .push(start + timeout, Kind::Timeout, frame, token);
+                }
+            }
+            let hop = self.hop(root);
+            // A request reaches the server without a trip through the queue
+            // when nothing it meets there can change before it arrives: the
+            // server is stateless (unlimited workers, latency independent of
+            // load), so its fate is known now, or it is sent at the current
+            // instant with no network time.
+            if PLAIN || self.server.stateless || (hop == 0.0 && start <= self.current) {
+                self.server_arrive(request, start + hop);
+            } else {
+                self.queue.push(start + hop, Kind::ServerArrive, request, 0);
+            }
+        }
+    }
+
+    /// The attempt of a frame above the last layer: a call one layer down,
+    /// with its own frame and its own stream (varied by layer and by which
+    /// attempt of ours it serves). Kept out of line: it recurses into
+    /// `begin_attempt`, which is then free to be inlined where it is hot.
+    #[inline(never)] // speed: out of line
+    fn call_layer_below(&mut self, frame: u32, layer: u32, parent_attempts: u32, start: f64) {
+        let seed = self.s.seed ^ (u64::from(layer + 1) << 56) ^ (u64::from(parent_attempts) << 40);
+        let client = self.extras[frame].client;
+        let id = if self.s.shared_seed { 0 } else { client };
+        let origin = self.frames[frame].origin;
+        let child = self.alloc_frame(frame, layer + 1, origin, client, Stream::new(seed, id));
+        self.start_first(child, start);
+    }
+
+    /// Asks the layer's breaker to let the frame's next attempt go at `now`.
+    /// A refusal ends the (sub)operation at once; its caller one layer up
+    /// sees a failed call, as when a budget refuses.
+    fn admit(&mut self, frame: u32, now: f64) -> bool {
+        let f = &self.frames[frame];
+        let first = f.attempts == 0;
+        match self.layers.breakers[f.layer as usize].admit(now, first) {
+            Some(ticket) => {
+                self.extras[frame].ticket = ticket;
+                true
+            }
+            None => {
+                self.tally.rec.breaker_refusal(now);
+                self.fail(frame, now, End::BreakerOpen, FailureKind::Transient);
+                false
+            }
+        }
+    }
+
+    /// Feeds the outcome of the frame's attempt to its layer's breaker.
+    fn breaker_outcome(&mut self, frame: u32, now: f64, success: bool) {
+        let layer = self.frames[frame].layer as usize;
+        let breaker = &mut self.layers.breakers[layer];
+        let ticket = self.extras[frame].ticket;
+        if breaker.on_outcome(now, ticket, success) && layer + 1 == self.layers.count as usize {
+            let until = now + breaker.config().cool_down;
+            self.tally.rec.breaker_open(now, until);
+        }
+    }
+
+    /// The attempt's timeout expired (`Kind::Timeout`): a failure, unless
+    /// the attempt already has its outcome.
+    #[inline(always)] // speed: hot
+    pub(super) fn timeout(&mut self, frame: u32, token: u32, now: f64) {
+        let f = &mut self.frames[frame];
+        if f.token == token && f.waiting {
+            f.waiting = false;
+            self.attempt_failed(frame, now, FailureKind::Timeout, 0.0);
+        }
+    }
+
+    #[inline(always)] // speed: hot
+    pub(super) fn attempt_succeeded(&mut self, frame: u32, now: f64) {
+        if self.breaker_on() {
+            self.breaker_outcome(frame, now, true);
+        }
+        let layer = self.layer(frame);
+        // Runs without extras have no budget that refunds.
+        let cost = self.extras.get(frame).map_or(0.0, |e| e.retry_cost);
+        if let Some(budget) = self.budget(layer) {
+            budget.on_success(now, cost);
+        }
+        if self.last_layer(layer) {
+            self.tally.rec.success(now);
+        }
+        self.succeed(frame, now);
+    }
+
+    /// The frame's attempt failed with `kind`: it retries after a pause
+    /// (at least `retry_after` when the policy honours it), or ends.
+    pub(super) fn attempt_failed(
+        &mut self,
+        frame: u32,
+        now: f64,
+        kind: FailureKind,
+        retry_after: f64,
+    ) {
+        if self.breaker_on() {
+            self.breaker_outcome(frame, now, false);
+        }
+        let layer = self.layer(frame);
+        if let Some(budget) = self.budget(layer) {
+            budget.on_failure(now);
+        }
+        if self.last_layer(layer) {
+            self.tally.rec.failure(now, kind);
+        }
+        let failure = failure_of(kind, retry_after);
+        let f = &mut self.frames[frame];
+        if !classify::retryable(&failure, f.unknown_retried) {
+            return self.fail(frame, now, End::NotRetryable, kind);
+        }
+        let policy = &self.layers.policies[layer];
+        if f.attempts >= policy.attempts {
+            return self.fail(frame, now, End::OutOfAttempts, kind);
+        }
+        let retry = f.attempts - 1;
+        let ceiling = match self.layers.ceilings[layer].get(retry as usize) {
+            Some(&ceiling) => ceiling,
+            None => policy.ceiling(retry),
+        };
+        let pause = policy.jittered(ceiling, f.previous_pause, &mut f.stream);
+        f.previous_pause = pause;
+        let pause = if self.s.honour_retry_after && retry_after > pause {
+            retry_after
+        } else {
+            pause
+        };
+        let timeout = match policy.plan_attempt(f.attempts, now - f.origin, pause) {
+            Plan::Attempt { timeout, .. } => timeout,
+            Plan::OutOfAttempts => return self.fail(frame, now, End::OutOfAttempts, kind),
+            Plan::DeadlineExceeded => return self.fail(frame, now, End::DeadlineExceeded, kind),
+        };
+        let cost = match self.budget(layer) {
+            None => 0.0,
+            Some(budget) => match budget.try_retry(now, kind == FailureKind::Timeout) {
+                Some(cost) => cost,
+                None => {
+                    self.tally.rec.refusal(now);
+                    return self.fail(frame, now, End::BudgetExhausted, kind);
+                }
+            },
+        };
+        if let Some(extra) = self.extras.get_mut(frame) {
+            extra.retry_cost = cost;
+        }
+        let f = &mut self.frames[frame];
+        if kind == FailureKind::Unknown {
+            f.unknown_retried = true;
+        }
+        let token = f.token;
+        if layer == 0 {
+            self.tally.rec.pause(retry, pause);
+        }
+        let start = now + pause;
+        if self.breaker_on() {
+            // The breaker is asked when the retry is sent, after the pause
+            // (the budget was asked now, and keeps what it charged).
+            self.extras[frame].next_timeout = timeout;
+            self.queue.push(start, Kind::AttemptStart, frame, token);
+        } else if (!PLAIN && self.contention) || self.last_layer(layer) {
+            self.begin_attempt(frame, start, timeout);
+        } else {
+            self.queue.push(start, Kind::AttemptStart, frame, token);
+        }
+    }
+
+    /// Ends a (sub)operation that succeeded; its caller one layer up sees
+    /// a successful call.
+    fn succeed(&mut self, frame: u32, now: f64) {
+        if let Some(parent) = self.close(frame, now, End::Succeeded) {
+            self.attempt_succeeded(parent, now);
+        }
+    }
+
+    /// Ends a (sub)operation that failed: `end` says why, `last` is the
+    /// error of its last attempt (a 503 when it made none). Its caller one
+    /// layer up sees what a failed call looks like from outside: the last
+    /// error, a 503 when the budget or the breaker said no, a timeout when
+    /// the deadline ran out.
+    fn fail(&mut self, frame: u32, now: f64, end: End, last: FailureKind) {
+        if let Some(parent) = self.close(frame, now, end) {
+            let seen = match end {
+                End::NotRetryable | End::OutOfAttempts => last,
+                End::BudgetExhausted | End::BreakerOpen => FailureKind::Transient,
+                End::DeadlineExceeded => FailureKind::Timeout,
+                End::Succeeded => unreachable!("a success ends through `succeed`"),
+            };
+            self.attempt_failed(parent, now, seen, 0.0);
+        }
+    }
+
+    /// Closes a frame that ended: a root's operation is counted, a frame one
+    /// layer down is freed and its parent, returned, stops waiting.
+    #[inline(always)] // speed: hot
+    fn close(&mut self, frame: u32, now: f64, end: End) -> Option<u32> {
+        let f = &mut self.frames[frame];
+        f.finished = true;
+        f.waiting = false;
+        f.token = f.token.wrapping_add(1);
+        let parent = f.parent;
+        if parent == NO_PARENT {
+            // A root was created when its operation started.
+            let (latency, retried) = (now - f.origin, f.attempts > 1);
+            self.tally.operation_ended(now, latency, retried, end);
+            self.release_root_if_done(frame);
+            return None;
+        }
+        f.alive = false;
+        self.frames.free(frame);
+        self.frames[parent].waiting = false;
+        Some(parent)
+    }
+}

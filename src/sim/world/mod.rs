@@ -1,0 +1,388 @@
+//! The state of a run and what each event does to it.
+//!
+//! A reader's map: this file holds the [`World`], its run loop and what each
+//! kind of event leads to ([`World::handle`]); the rest is split by who acts:
+//!
+//! - `arrivals`: the workload, when each operation starts;
+//! - `client`: operations and their calls through the layers (frames), the
+//!   attempts they make, pauses, budgets and breakers, and how they end;
+//! - `server`: what the server does with a request, from its arrival to
+//!   the answer that reaches (or misses) its client;
+//! - `contention`: the shared row of the contention workload;
+//! - `tally`: the totals of a run, and the report made of them;
+//! - `slab`: storage that reuses the slots of work that is done.
+//!
+//! Operations and their calls through the layers are *frames* in a slab;
+//! requests at the server are *requests* in another. Both slabs reuse freed
+//! slots, so their size follows the work in flight, never the run's length.
+//!
+//! Stale events and late answers are recognised by *tokens*: a frame's token
+//! changes with every attempt it starts and when it ends, and every timeout
+//! and request carries the token of the attempt it belongs to. A token that no
+//! longer matches means "the client has moved on": the answer is wasted work.
+//!
+//! The root frame of an operation lives until the operation has ended *and*
+//! the server holds no request of it, because a late request may still
+//! execute the action, and only the root knows whether it already ran (that
+//! is how duplicates are counted, and how an idempotency key deduplicates).
+//!
+//! ## Operations that cannot meet run alone
+//!
+//! Operations affect one another only through what they share: the server's
+//! workers and queue (or a latency that grows with load), a retry budget, a
+//! circuit breaker, the contended row. A world with none of those (unlimited
+//! workers, no slope, no budget, no breaker, no contention) runs each
+//! operation from its start to its end before starting the next: the queue
+//! then holds one operation's few events (`Queue::short`: the earliest in a
+//! slot of its own, the rest in a heap), where a calendar of every operation
+//! in flight would hold thousands spread over memory. Each event still
+//! happens at its time and in its order within the operation, the series and
+//! histograms do not care in which order they are added to, and every draw
+//! an operation meets comes from streams of its own (its client's pauses;
+//! its server and network). So the report is the same number for number,
+//! but for sums whose last bits depend on the order of their terms; a unit
+//! test below checks this on worlds that read every kind of draw.
+//!
+//! ## The plain world
+//!
+//! Worlds whose operations run alone through one layer, the commonest kind
+//! and the benchmark's, are compiled apart (`World<'_, true>`): there the
+//! constant `PLAIN` folds away every check for budgets, breakers, layers,
+//! contention and a server's queue. Natively only: the page runs the
+//! general copy, whose download a second one would nearly double. The same
+//! unit test holds both copies to the same report, bit for bit. What this
+//! and the other speed tricks buy is measured in `sim`'s docs ("Speed").
+
+mod arrivals;
+mod client;
+mod contention;
+mod server;
+mod slab;
+mod tally;
+
+use super::engine::{Event, Kind, Queue};
+use super::recorder::Level;
+use super::report::Report;
+use super::{Scenario, Spread, WorkloadKind};
+use crate::breaker::BreakerMode;
+use crate::budget::BudgetKind;
+use crate::random::Stream;
+use arrivals::Workload;
+use client::{Extra, Frame, Layers, Operation};
+use server::Server;
+use slab::{SideTable, Slab};
+use tally::Tally;
+
+/// The state of a run. `PLAIN` worlds are known, when compiled, to run
+/// their operations alone through one layer: the commonest kind, and the
+/// benchmark's. Compiled apart, their runs skip every check for what they
+/// cannot meet (budgets, breakers, layers, contention, a server's queue);
+/// the code and the numbers are the same (see [`run`]).
+pub(crate) struct World<'a, const PLAIN: bool> {
+    s: &'a Scenario,
+    /// Every layer's policy, budget and breaker.
+    layers: Layers,
+    queue: Queue,
+    /// Where operations come from, and when the next one starts.
+    workload: Workload,
+    /// Operations and their calls one layer down.
+    frames: Slab<Frame>,
+    /// What each root frame keeps beyond a frame (same index).
+    roots: SideTable<Operation>,
+    /// One per frame when `with_extras`, else empty.
+    extras: SideTable<Extra>,
+    with_extras: bool,
+    /// The server: requests, workers and queue.
+    server: Server,
+    /// Contention: the row's version.
+    version: u64,
+    contention: bool,
+    /// Operations cannot affect one another: each runs from its start to
+    /// its end before the next one starts (see the module's docs).
+    alone: bool,
+    /// What the report counts.
+    tally: Tally,
+    /// Operations and server attempts so far, against `work_limit`.
+    work: u64,
+    /// Time of the event being processed.
+    current: f64,
+}
+
+/// Runs a scenario: natively, on the plain world's own copy of the engine
+/// where it applies; in the page always on the general one, as a second
+/// copy would cost download for a few percent of speed.
+pub(crate) fn run(s: &Scenario) -> Report {
+    #[cfg(not(target_arch = "wasm32"))]
+    if runs_alone(s) && s.layers == 1 {
+        return World::<true>::new(s).run();
+    }
+    World::<false>::new(s).run()
+}
+
+/// Whether operations cannot affect one another, so that each runs alone:
+/// see "Operations that cannot meet run alone".
+fn runs_alone(s: &Scenario) -> bool {
+    server::stateless(s)
+        && s.workload != WorkloadKind::Contention
+        && s.budget.kind == BudgetKind::None
+        && s.breaker.mode == BreakerMode::Off
+}
+
+/// A draw of a random duration.
+#[inline(always)] // speed: hot
+fn draw(spread: Spread, mean: f64, sd: f64, stream: &mut Stream) -> f64 {
+    match spread {
+        Spread::Constant => mean,
+        Spread::Exponential if mean > 0.0 => stream.exponential_ziggurat(mean),
+        Spread::Exponential => 0.0,
+        Spread::Normal if mean > 0.0 || sd > 0.0 => stream.normal(mean, sd).abs(),
+        Spread::Normal => 0.0,
+    }
+}
+
+impl<'a, const PLAIN: bool> World<'a, PLAIN> {
+    pub fn new(s: &'a Scenario) -> Self {
+        let contention = s.workload == WorkloadKind::Contention;
+        let layers = Layers::new(s, contention);
+        let alone = runs_alone(s);
+        assert!(!PLAIN || (alone && layers.count == 1), "not a plain world");
+        Self {
+            s,
+            queue: if alone {
+                Queue::short()
+            } else {
+                Queue::default()
+            },
+            workload: Workload::new(s),
+            frames: Slab::default(),
+            roots: SideTable::default(),
+            extras: SideTable::default(),
+            with_extras: contention
+                || layers.count > 1
+                || s.breaker.mode != BreakerMode::Off
+                || s.budget.kind == BudgetKind::AwsQuota,
+            server: Server::new(s),
+            version: 0,
+            contention,
+            alone,
+            tally: Tally::new(s, layers.count),
+            layers,
+            work: 0,
+            current: 0.0,
+        }
+    }
+
+    pub fn run(mut self) -> Report {
+        let truncated = self.run_events();
+        for &request in &self.server.waiting {
+            let queued_at = self.server.requests[request].queued_at;
+            let horizon = self.s.horizon;
+            self.tally.rec.occupied(Level::Queue, queued_at, horizon);
+        }
+        self.report(truncated)
+    }
+
+    /// Runs events until none is left, or until the work limit (then
+    /// returns true). When operations run alone, the next one starts only
+    /// once the queue has nothing left of the last.
+    fn run_events(&mut self) -> bool {
+        self.schedule_arrival(0.0);
+        loop {
+            if self.work >= self.s.work_limit {
+                return self.queue.len() > 0 || self.workload.upcoming.is_some();
+            }
+            let event = if !(PLAIN || self.alone) {
+                match self.queue.pop() {
+                    Some(event) => event,
+                    None => return false,
+                }
+            } else if self.queue.len() > 0 {
+                self.queue.pop_short()
+            } else if let Some(start) = self.workload.upcoming.take() {
+                self.current = start;
+                self.arrival(start);
+                continue;
+            } else {
+                return false;
+            };
+            // One call site: `handle` is inlined, and in the page a second
+            // copy would cost download.
+            self.handle(event);
+        }
+    }
+
+    /// What an event does.
+    #[inline(always)] // speed: hot
+    fn handle(&mut self, event: Event) {
+        let now = event.time();
+        self.current = now;
+        let (index, token) = (event.index, event.token);
+        match event.kind() {
+            Kind::Arrival => self.arrival(now),
+            Kind::AttemptStart => self.attempt_start(index, token, now),
+            Kind::ServerArrive => self.server_arrive(index, now),
+            Kind::ServiceDone => self.service_done(index, now),
+            Kind::Response => self.deliver(index, now),
+            Kind::Timeout => self.timeout(index, token, now),
+            Kind::ReadArrive => self.read_arrive(index, token, now),
+            Kind::WriteArrive => self.write_arrive(index, token, now),
+            Kind::WriteResponse => self.write_response(index, now),
+        }
+    }
+
+    /// One network hop of an operation's request or answer, drawn from the
+    /// operation's own stream.
+    #[inline(always)] // speed: hot
+    fn hop(&mut self, root: u32) -> f64 {
+        let s = self.s;
+        if s.hop == Spread::Constant {
+            // No draw: no need to find the operation's stream.
+            return s.hop_mean;
+        }
+        draw(s.hop, s.hop_mean, s.hop_sd, &mut self.roots[root].server)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{Jitter, Policy, Shape};
+    use crate::sim::OutageMode;
+
+    /// Every number of two reports, walked together: equal within a relative
+    /// `1e-9`, which for counts below a million means exactly equal.
+    fn assert_close(a: &serde_json::Value, b: &serde_json::Value, path: &str) {
+        use serde_json::Value;
+        match (a, b) {
+            (Value::Object(a), Value::Object(b)) => {
+                assert_eq!(a.len(), b.len(), "{path}");
+                for (key, value) in a {
+                    if key != "peak_events" {
+                        assert_close(value, &b[key], &format!("{path}.{key}"));
+                    }
+                }
+            }
+            (Value::Array(a), Value::Array(b)) => {
+                assert_eq!(a.len(), b.len(), "{path}");
+                for (i, (a, b)) in a.iter().zip(b).enumerate() {
+                    assert_close(a, b, &format!("{path}[{i}]"));
+                }
+            }
+            (Value::Number(x), Value::Number(y)) => {
+                let (x, y) = (x.as_f64().expect("finite"), y.as_f64().expect("finite"));
+                assert!(
+                    (x - y).abs() <= 1e-9 * x.abs().max(y.abs()),
+                    "{path}: {x} vs {y}"
+                );
+            }
+            _ => assert_eq!(a, b, "{path}"),
+        }
+    }
+
+    /// Running operations one at a time is only a faster order of the same
+    /// events: every operation draws from its own streams, so both ways
+    /// report the same numbers; sums may differ in their last bits, as they
+    /// add the same terms in another order. The worlds read every kind of
+    /// draw and reach late answers, duplicates, a crowd starting at one
+    /// instant with a shared seed, a spike and three layers. Worlds of one
+    /// layer run a third way, on the plain world's copy of the engine.
+    #[test]
+    fn operations_alone_report_what_the_shared_queue_does() {
+        let base = Scenario {
+            seed: 3,
+            horizon: 20.0,
+            buckets: 40,
+            rate: 300.0,
+            workers: 0,
+            service: Spread::Normal,
+            service_time: 0.05,
+            service_sd: 0.02,
+            hop: Spread::Exponential,
+            hop_mean: 0.01,
+            failure: 0.3,
+            mix_transient: 0.5,
+            mix_throttled: 0.3,
+            mix_permanent: 0.1,
+            mix_unknown: 0.1,
+            retry_after: 0.2,
+            honour_retry_after: true,
+            lost_responses: 0.05,
+            idempotency_key: false,
+            outage_start: 5.0,
+            outage_duration: 3.0,
+            layers: 2,
+            policy: Policy {
+                attempts: 4,
+                shape: Shape::Exponential,
+                base: 0.2,
+                cap: 2.0,
+                jitter: Jitter::Full,
+                attempt_timeout: Some(0.3),
+                deadline: Some(3.0),
+                ..Policy::default()
+            },
+            ..Scenario::default()
+        };
+        // Service longer than the timeout: every answer comes late, and
+        // the action runs again on each retry.
+        let late = |idempotency_key| Scenario {
+            service: Spread::Constant,
+            service_time: 0.4,
+            outage_mode: OutageMode::Hang,
+            idempotency_key,
+            layers: 1,
+            ..base.clone()
+        };
+        let crowd = Scenario {
+            workload: WorkloadKind::Crowd,
+            clients: 3000,
+            crowd_start: 1.0,
+            crowd_window: 0.0,
+            shared_seed: true,
+            policy: Policy {
+                jitter: Jitter::Decorrelated,
+                ..base.policy.clone()
+            },
+            ..base.clone()
+        };
+        let spike = Scenario {
+            rate: 50.0,
+            spike_rate: 500.0,
+            spike_start: 4.0,
+            spike_duration: 2.0,
+            layers: 3,
+            ..base.clone()
+        };
+        let one_layer = Scenario {
+            layers: 1,
+            ..base.clone()
+        };
+        let worlds = [late(false), late(true), one_layer, crowd, spike];
+        for scenario in worlds.into_iter().chain([base]) {
+            let scenario = scenario.sanitized();
+            let alone = World::<false>::new(&scenario);
+            assert!(alone.alone);
+            let mut together = World::<false>::new(&scenario);
+            together.alone = false;
+            together.queue = Queue::default();
+            let (alone, together) = (alone.run(), together.run());
+            let json = |report: &Report| serde_json::to_value(report).expect("serializable");
+            if scenario.layers == 1 {
+                // The plain world's copy of the engine runs the same events
+                // in the same order: the same report to the last bit.
+                let plain = World::<true>::new(&scenario).run();
+                assert_eq!(json(&plain), json(&alone));
+            }
+            let summary = &alone.summary;
+            assert!(summary.retries > 1000, "{summary:?}");
+            assert!(summary.peak_events < 100, "{summary:?}");
+            assert!(together.summary.peak_events > 100);
+            if !scenario.idempotency_key {
+                assert!(summary.duplicates > 10, "{summary:?}");
+            } else {
+                assert!(summary.deduplicated > 10, "{summary:?}");
+            }
+            assert_close(&json(&alone), &json(&together), "report");
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! The server: what it does with a request, from its arrival to the answer
+//! that reaches (or misses) its client.
+//!
+//! A request arriving during the outage fails fast or hangs. Otherwise it
+//! takes a free worker, waits in the queue, or is rejected by a full queue.
+//! Its service ends in a failure (of a kind drawn from the mix) or in the
+//! operation's action, which an idempotency key keeps from running twice;
+//! the answer may be lost on its way back. Service whose answer nobody uses
+//! (the client moved on, or the answer was lost) is wasted work.
+
+use std::collections::VecDeque;
+
+use super::World;
+use super::draw;
+use super::slab::Slab;
+use crate::sim::engine::Kind;
+use crate::sim::recorder::Level;
+use crate::sim::report::FailureKind;
+use crate::sim::{OutageMode, Scenario};
+
+/// A request on its way to the server, at it, or its answer on the way back.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Request {
+    /// The frame that sent it, and the token of the attempt it serves.
+    pub frame: u32,
+    pub token: u32,
+    /// The operation it belongs to.
+    pub root: u32,
+    /// What the server answered: `None` for a success.
+    pub failure: Option<FailureKind>,
+    pub service: f64,
+    /// When the request started waiting for a worker.
+    pub queued_at: f64,
+}
+
+/// The server's state.
+pub(super) struct Server {
+    pub requests: Slab<Request>,
+    /// Requests in service (with a stateless server, also those on their
+    /// way to it, which nothing reads then).
+    busy: u32,
+    /// Requests waiting for a worker.
+    pub waiting: VecDeque<u32>,
+    /// Unlimited workers and a latency that does not grow with load: a
+    /// request's service does not depend on what else is at the server.
+    pub stateless: bool,
+    /// A failed request's kind from the same draw that failed it: below
+    /// `class_below[0]` transient, then throttled, then permanent, else
+    /// unknown (the cumulative class weights times `failure`).
+    class_below: [f64; 3],
+    outage_end: f64,
+}
+
+/// Unlimited workers and a latency that does not grow with load: nothing at
+/// the server changes a request's service.
+pub(super) fn stateless(s: &Scenario) -> bool {
+    s.workers == 0 && s.latency_slope == 0.0
+}
+
+impl Server {
+    pub fn new(s: &Scenario) -> Self {
+        let total_mix = s.mix_transient + s.mix_throttled + s.mix_permanent + s.mix_unknown;
+        let mix = if total_mix > 0.0 {
+            [
+                s.mix_transient / total_mix,
+                (s.mix_transient + s.mix_throttled) / total_mix,
+                (s.mix_transient + s.mix_throttled + s.mix_permanent) / total_mix,
+            ]
+        } else {
+            [1.0; 3]
+        };
+        Self {
+            requests: Slab::default(),
+            busy: 0,
+            waiting: VecDeque::new(),
+            stateless: stateless(s),
+            class_below: mix.map(|share| share * s.failure),
+            outage_end: s.outage_start + s.outage_duration,
+        }
+    }
+
+    fn in_outage(&self, s: &Scenario, now: f64) -> bool {
+        s.outage_duration > 0.0 && now >= s.outage_start && now < self.outage_end
+    }
+}
+
+impl<const PLAIN: bool> World<'_, PLAIN> {
+    /// A request reaches the server.
+    #[inline(always)] // speed: hot
+    pub(super) fn server_arrive(&mut self, request: u32, now: f64) {
+        let s = self.s;
+        if self.server.in_outage(s, now) {
+            match s.outage_mode {
+                OutageMode::FailFast => self.respond_error(request, now, FailureKind::Connection),
+                OutageMode::Hang => self.resolve(request),
+            }
+        } else if PLAIN || s.workers == 0 || self.server.busy < s.workers {
+            self.start_service(request, now);
+        } else if self.server.waiting.len() < s.queue_limit as usize {
+            self.server.requests[request].queued_at = now;
+            self.server.waiting.push_back(request);
+        } else {
+            self.respond_error(request, now, FailureKind::Rejected);
+        }
+    }
+
+    /// A worker takes the request.
+    #[inline(always)] // speed: hot
+    fn start_service(&mut self, request: u32, now: f64) {
+        let s = self.s;
+        let root = self.server.requests[request].root;
+        let stream = &mut self.roots[root].server;
+        let service = draw(s.service, s.service_time, s.service_sd, stream)
+            + s.latency_slope * f64::from(self.server.busy);
+        self.tally.rec.occupied(Level::InFlight, now, now + service);
+        self.server.busy += 1;
+        self.server.requests[request].service = service;
+        self.queue
+            .push(now + service, Kind::ServiceDone, request, 0);
+    }
+
+    /// The server finishes a request: the next one waiting takes the worker,
+    /// and the answer, failure or success, goes back to the client.
+    #[inline(always)] // speed: hot
+    pub(super) fn service_done(&mut self, request: u32, now: f64) {
+        self.server.busy -= 1;
+        // A plain world's server has no queue.
+        let next = if PLAIN {
+            None
+        } else {
+            self.server.waiting.pop_front()
+        };
+        if let Some(next) = next {
+            let queued_at = self.server.requests[next].queued_at;
+            self.tally.rec.occupied(Level::Queue, queued_at, now);
+            self.start_service(next, now);
+        }
+        let Request {
+            frame,
+            token,
+            root,
+            service,
+            ..
+        } = self.server.requests[request];
+        self.tally.server_work += service;
+        let s = self.s;
+        let draw = self.roots[root].server.uniform();
+        if draw < s.failure {
+            // Reuse the draw: given draw < failure, it is uniform below it.
+            let below = &self.server.class_below;
+            let kind = if draw < below[0] {
+                FailureKind::Transient
+            } else if draw < below[1] {
+                FailureKind::Throttled
+            } else if draw < below[2] {
+                FailureKind::Permanent
+            } else {
+                FailureKind::Unknown
+            };
+            self.server.requests[request].failure = Some(kind);
+        } else {
+            self.execute(root);
+        }
+        let lost = s.lost_responses > 0.0 && self.roots[root].server.chance(s.lost_responses);
+        let f = &self.frames[frame];
+        if lost || f.token != token || !f.waiting {
+            self.tally.wasted_work += service;
+            return self.resolve(request);
+        }
+        let back = self.hop(root);
+        if back == 0.0 {
+            self.deliver(request, now);
+        } else {
+            self.queue.push(now + back, Kind::Response, request, 0);
+        }
+    }
+
+    /// The server runs the operation's action (a successful request).
+    #[inline(always)] // speed: hot
+    fn execute(&mut self, root: u32) {
+        let operation = &mut self.roots[root];
+        if operation.executed > 0 && self.s.idempotency_key {
+            // The key is known: answer as the first execution did.
+            self.tally.deduplicated += 1;
+            return;
+        }
+        operation.executed += 1;
+        self.tally.executions += 1;
+        if operation.executed > 1 {
+            self.tally.duplicates += 1;
+        }
+    }
+
+    /// An answer reaches the client, which uses it if it still waits for
+    /// this attempt's outcome.
+    #[inline(always)] // speed: hot
+    pub(super) fn deliver(&mut self, request: u32, now: f64) {
+        let Request {
+            frame,
+            token,
+            root,
+            service,
+            failure,
+            ..
+        } = self.server.requests[request];
+        self.server.requests.free(request);
+        self.roots[root].outstanding -= 1;
+        let f = &mut self.frames[frame];
+        if f.token == token && f.waiting {
+            f.waiting = false;
+            match failure {
+                None => self.attempt_succeeded(frame, now),
+                Some(kind) => {
+                    // The server asks throttled and rejected callers to wait.
+                    let retry_after = match kind {
+                        FailureKind::Throttled | FailureKind::Rejected => self.s.retry_after,
+                        FailureKind::Transient
+                        | FailureKind::Connection
+                        | FailureKind::Timeout
+                        | FailureKind::Permanent
+                        | FailureKind::Unknown
+                        | FailureKind::Conflict => 0.0,
+                    };
+                    self.attempt_failed(frame, now, kind, retry_after);
+                }
+            }
+        } else {
+            self.tally.wasted_work += service;
+        }
+        self.release_root_if_done(root);
+    }
+
+    /// The server is done with a request that gets no answer.
+    fn resolve(&mut self, request: u32) {
+        let root = self.server.requests[request].root;
+        self.server.requests.free(request);
+        self.roots[root].outstanding -= 1;
+        self.release_root_if_done(root);
+    }
+
+    /// Sends an error answer without service. Always through the queue, so
+    /// the server never calls back into a client in the middle of that
+    /// client's own step.
+    fn respond_error(&mut self, request: u32, now: f64, kind: FailureKind) {
+        self.server.requests[request].failure = Some(kind);
+        let root = self.server.requests[request].root;
+        let back = self.hop(root);
+        self.queue.push(now + back, Kind::Response, request, 0);
+    }
+}

@@ -1,0 +1,201 @@
+//! The totals of a run that the [`Recorder`] does not keep, and the report
+//! made of both when the run ends.
+
+use super::World;
+use super::client::End;
+use crate::breaker::Breaker;
+use crate::policy::{Jitter, Policy};
+use crate::sim::Scenario;
+use crate::sim::WorkloadKind;
+use crate::sim::recorder::{Recorded, Recorder};
+use crate::sim::report::{PAUSE_HISTOGRAMS, Report, Summary};
+
+/// One count per [`End`], indexed by it.
+#[derive(Debug, Clone, Default)]
+pub(super) struct PerEnd([u64; End::COUNT]);
+
+impl std::ops::Index<End> for PerEnd {
+    type Output = u64;
+
+    fn index(&self, end: End) -> &u64 {
+        &self.0[end as usize]
+    }
+}
+
+impl std::ops::IndexMut<End> for PerEnd {
+    fn index_mut(&mut self, end: End) -> &mut u64 {
+        &mut self.0[end as usize]
+    }
+}
+
+/// What the report counts.
+pub(super) struct Tally {
+    /// Series, histograms and the counts of server calls.
+    pub rec: Recorder,
+    /// Operations started.
+    pub operations: u64,
+    /// Operations ended, by why.
+    ended: PerEnd,
+    retried_operations: u64,
+    pub attempts_by_layer: Vec<u64>,
+    pub executions: u64,
+    pub duplicates: u64,
+    pub deduplicated: u64,
+    pub server_work: f64,
+    pub wasted_work: f64,
+    finished_at: f64,
+}
+
+/// Largest pause the first `retries` retries can draw (Retry-After aside).
+fn pause_range(policy: &Policy, retries: u32) -> f64 {
+    match policy.jitter {
+        Jitter::Decorrelated => policy.cap,
+        _ => (0..retries)
+            .map(|r| policy.pause_bounds(r).max)
+            .fold(0.0, f64::max),
+    }
+}
+
+/// A span of time, `[start, end)`.
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    start: f64,
+    end: f64,
+}
+
+impl Tally {
+    pub fn new(s: &Scenario, layers: u32) -> Self {
+        let histograms = (s.policy.attempts - 1).min(PAUSE_HISTOGRAMS);
+        let mut range = pause_range(&s.policy, histograms);
+        if s.honour_retry_after {
+            range = range.max(s.retry_after);
+        }
+        Self {
+            rec: Recorder::new(s.horizon, s.buckets, s.policy.attempts - 1, range),
+            operations: 0,
+            ended: PerEnd::default(),
+            retried_operations: 0,
+            attempts_by_layer: vec![0; layers as usize],
+            executions: 0,
+            duplicates: 0,
+            deduplicated: 0,
+            server_work: 0.0,
+            wasted_work: 0.0,
+            finished_at: 0.0,
+        }
+    }
+
+    /// An operation ended at `now`, `latency` after it started.
+    #[inline(always)] // speed: hot
+    pub fn operation_ended(&mut self, now: f64, latency: f64, retried: bool, end: End) {
+        self.retried_operations += u64::from(retried);
+        self.ended[end] += 1;
+        self.rec.operation_done(now, latency, end == End::Succeeded);
+        if now > self.finished_at {
+            self.finished_at = now;
+        }
+    }
+}
+
+impl<const PLAIN: bool> World<'_, PLAIN> {
+    /// The report of a run that ended (`truncated`: at the work limit).
+    pub(super) fn report(self, truncated: bool) -> Report {
+        let s = self.s;
+        let tally = self.tally;
+        let rec = tally.rec;
+        let failures = rec.failures;
+        let (first_tries, retries, successes, budget_refusals, breaker_refusals) = (
+            rec.first_tries,
+            rec.retries,
+            rec.successes,
+            rec.budget_refusals,
+            rec.breaker_refusals,
+        );
+        let breaker_trips = self.layers.breakers.iter().map(Breaker::trips).sum();
+        let outage = (s.outage_duration > 0.0).then_some(Window {
+            start: s.outage_start,
+            end: s.outage_start + s.outage_duration,
+        });
+        let workers = s.workers;
+        let mean_service = s.service_time;
+        let Recorded {
+            series,
+            pauses,
+            latency,
+        } = rec.finish(|start, end| {
+            if outage.is_some_and(|outage| start < outage.end && end > outage.start) {
+                0.0
+            } else if workers == 0 || mean_service <= 0.0 {
+                f64::INFINITY
+            } else {
+                f64::from(workers) / mean_service
+            }
+        });
+        let operations = tally.operations;
+        let per_operation = |count: u64| {
+            if operations == 0 {
+                0.0
+            } else {
+                count as f64 / operations as f64
+            }
+        };
+        let ended = &tally.ended;
+        let resolved = successes + failures.0.iter().sum::<u64>();
+        let arrivals_end = match s.workload {
+            WorkloadKind::Poisson => s.horizon,
+            WorkloadKind::Crowd | WorkloadKind::Contention => self.workload.last_start,
+        };
+        let summary = Summary {
+            operations,
+            succeeded: ended[End::Succeeded],
+            not_retryable: ended[End::NotRetryable],
+            out_of_attempts: ended[End::OutOfAttempts],
+            budget_exhausted: ended[End::BudgetExhausted],
+            breaker_open: ended[End::BreakerOpen],
+            deadline_exceeded: ended[End::DeadlineExceeded],
+            unfinished: operations - ended.0.iter().sum::<u64>(),
+            success_rate: if operations == 0 {
+                1.0
+            } else {
+                ended[End::Succeeded] as f64 / operations as f64
+            },
+            attempts_per_operation: per_operation(tally.attempts_by_layer[0]),
+            server_calls_per_operation: per_operation(first_tries + retries),
+            retried_operations: tally.retried_operations,
+            retried_share: per_operation(tally.retried_operations),
+            attempts_by_layer: tally.attempts_by_layer,
+            first_tries,
+            retries,
+            successes,
+            failed: failures,
+            unfinished_attempts: first_tries + retries - resolved,
+            budget_refusals,
+            breaker_refusals,
+            breaker_trips,
+            executions: tally.executions,
+            duplicates: tally.duplicates,
+            deduplicated: tally.deduplicated,
+            latency_mean: latency.mean(),
+            latency_p50: latency.quantile(0.5),
+            latency_p90: latency.quantile(0.9),
+            latency_p99: latency.quantile(0.99),
+            latency_max: latency.max,
+            server_work: tally.server_work,
+            wasted_work: tally.wasted_work,
+            goodput: ended[End::Succeeded] as f64 / s.horizon,
+            finished_at: tally.finished_at,
+            drain_time: (tally.finished_at - arrivals_end).max(0.0),
+            truncated,
+            // Arrivals of operations run alone never enter the queue: each
+            // is an event of its own, pending alone.
+            events: self.queue.popped() + if PLAIN || self.alone { operations } else { 0 },
+            peak_events: self.queue.peak().max(usize::from(operations > 0)) as u64,
+        };
+        Report {
+            summary,
+            series,
+            pauses,
+            latency,
+        }
+    }
+}
