@@ -598,7 +598,8 @@ impl Config {
     }
 
     /// The simulator's scenario. `work_limit` stays at the simulator's
-    /// default; the page lowers it.
+    /// default; `report::run`, which the page and the command line share,
+    /// lowers it to `report::WORK_LIMIT`.
     pub fn scenario(&self) -> Scenario {
         let budget = BudgetConfig {
             kind: self.budget_kind(),
@@ -1150,8 +1151,8 @@ mod tests {
     fn the_default_impls_agree_with_the_table() {
         let config = Config::default();
         let scenario = config.scenario();
-        // The table covers every field but `work_limit`, which the page
-        // lowers and the command line keeps.
+        // The table covers every field but `work_limit`, which
+        // `report::run` lowers for the page and the command line alike.
         assert_eq!(scenario, Scenario::default());
         assert_eq!(scenario.budget, BudgetConfig::default());
         assert_eq!(scenario.breaker, BreakerConfig::default());
