@@ -120,7 +120,9 @@ pub fn redraw_now() -> f64 {
     now() - started
 }
 
-/// A test-only hook: makes the core panic so the banner can be checked.
+/// Makes the core panic, so the end-to-end tests can check the banner a
+/// panic shows; only in pages built for them (feature `test-hooks`).
+#[cfg(feature = "test-hooks")]
 #[wasm_bindgen]
 pub fn panic_for_test() {
     panic!("panic requested by a test");
