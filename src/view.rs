@@ -111,6 +111,23 @@ pub fn row_id(param: &Param) -> String {
     format!("param-{}", param.key)
 }
 
+/// The roles of a parameter's widgets: a list, or a slider and a number box.
+pub fn roles(param: &Param) -> &'static [Role] {
+    match param.kind {
+        Kind::Choice(_) => &[Role::Choice],
+        Kind::Number { .. } | Kind::Integer { .. } => &[Role::Slider, Role::Number],
+    }
+}
+
+/// The id of a parameter's widget of a role: `in-` for its slider or
+/// list, the widget its label names; `num-` for its number box.
+pub fn widget_id(param: &Param, role: Role) -> String {
+    match role {
+        Role::Number => format!("num-{}", param.key),
+        Role::Slider | Role::Choice => format!("in-{}", param.key),
+    }
+}
+
 /// The parameter a widget's `data-index` names, if it names one.
 pub fn param_index(text: &str) -> Option<usize> {
     text.parse::<usize>().ok().filter(|i| *i < PARAMS.len())
@@ -188,7 +205,7 @@ pub fn control(index: usize) -> Control {
                     max: max.to_string(),
                     step: "any".to_string(),
                 },
-                number_id: format!("num-{}", param.key),
+                number_id: widget_id(param, Role::Number),
                 number_label: format!("{} value", param.label),
             }
         }
@@ -203,7 +220,7 @@ pub fn control(index: usize) -> Control {
         },
         label: param.label,
         unit: (!param.unit.is_empty()).then(|| format!(" ({})", param.unit)),
-        input_id: format!("in-{}", param.key),
+        input_id: widget_id(param, Role::Slider),
         help_id: format!("help-{}", param.key),
         help: param.help,
         widgets,
@@ -224,20 +241,20 @@ const CUSTOM: &str = "custom";
 
 /// The preset list: every preset by its index, then one's own settings.
 pub fn preset_options() -> Vec<PresetOption> {
-    PRESETS
-        .iter()
-        .enumerate()
-        .map(|(index, preset)| PresetOption {
+    let mut options = Vec::with_capacity(PRESETS.len() + 1);
+    for (index, preset) in PRESETS.iter().enumerate() {
+        options.push(PresetOption {
             value: index.to_string(),
             title: preset.title,
             disabled: false,
-        })
-        .chain([PresetOption {
-            value: CUSTOM.to_string(),
-            title: "(your own settings)",
-            disabled: true,
-        }])
-        .collect()
+        });
+    }
+    options.push(PresetOption {
+        value: CUSTOM.to_string(),
+        title: "(your own settings)",
+        disabled: true,
+    });
+    options
 }
 
 /// The preset a value of the preset list names, if any.
@@ -264,12 +281,9 @@ pub fn lesson(config: &Config) -> Lesson {
     }
 }
 
-/// The lines of the notice list.
-pub fn notice_lines(notices: &[Notice]) -> Vec<String> {
-    notices
-        .iter()
-        .map(|notice| format!("{}: {}", notice.key, notice.message))
-        .collect()
+/// A notice's line in the notice list.
+pub fn notice_line(notice: &Notice) -> String {
+    format!("{}: {}", notice.key, notice.message)
 }
 
 /// What the page says when a run hit the work limit, if one did.
@@ -286,10 +300,7 @@ pub fn limit_text(a: &Report, b: Option<&Report>) -> Option<String> {
 
 /// A new seed from a uniform draw in [0, 1): any seed the link accepts.
 pub fn seed_from_unit(unit: f64) -> f64 {
-    let max = match P::Seed.param().kind {
-        Kind::Integer { max, .. } => max,
-        _ => unreachable!("the seed is a whole number"),
-    };
+    let max = f64::from(u32::MAX);
     (unit * (max + 1.0)).floor().min(max)
 }
 
@@ -304,10 +315,12 @@ pub struct Page {
 /// What a moved control changed, beyond its own value.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Edit {
-    /// The notice list's new lines: on `change`, when the value is final,
-    /// saying what was fixed (an empty list clears old ones). `None` while
+    /// Whether the notice list is replaced by `notice`: on `change`, when
+    /// the value is final (no notice then clears old ones), but not while
     /// the control is still moving.
-    pub notices: Option<Vec<Notice>>,
+    pub replace_notices: bool,
+    /// What had to be fixed, said only once the value is final.
+    pub notice: Option<Notice>,
     /// Whether the number box must be left as typed: while typing, the box
     /// keeps the person's text and only the slider follows.
     pub keep_number: bool,
@@ -377,41 +390,32 @@ impl Page {
     /// matter under the other settings of the policy the row shows.
     pub fn inactive(&self) -> Vec<bool> {
         let b = self.config.policy_b_config();
-        PARAMS
-            .iter()
-            .enumerate()
-            .map(|(index, param)| {
-                let shown = if self.on_b(index) { &b } else { &self.config };
-                !(param.applies)(shown)
-            })
-            .collect()
+        let mut inactive = Vec::with_capacity(PARAMS.len());
+        for (index, param) in PARAMS.iter().enumerate() {
+            let shown = if self.on_b(index) { &b } else { &self.config };
+            inactive.push(!(param.applies)(shown));
+        }
+        inactive
     }
 
     /// A widget of parameter `index` now holds `text`. `commit` is the
     /// `change` event: the value is final, so what had to be fixed is said.
     pub fn input(&mut self, index: usize, role: Role, text: &str, commit: bool) -> Option<Edit> {
         let param = &PARAMS[index];
-        let mut notices = Vec::new();
-        match role.read(param, text) {
-            Some(value) => {
-                if let Some(why) = self.set_value(index, value) {
-                    notices.push(Notice {
-                        key: param.key.to_string(),
-                        message: why,
-                    });
-                }
-            }
-            None if commit => notices.push(Notice {
-                key: param.key.to_string(),
-                message: format!(
-                    "'{text}' is not a number; kept {}",
-                    param.format(self.shown_value(index))
-                ),
-            }),
+        let why = match role.read(param, text) {
+            Some(value) => self.set_value(index, value),
+            None if commit => Some(format!(
+                "'{text}' is not a number; kept {}",
+                param.format(self.shown_value(index))
+            )),
             None => return None,
-        }
+        };
         Some(Edit {
-            notices: commit.then_some(notices),
+            replace_notices: commit,
+            notice: why.filter(|_| commit).map(|message| Notice {
+                key: param.key.to_string(),
+                message,
+            }),
             keep_number: !commit && role == Role::Number,
             show_all: index == P::Compare as usize,
         })
@@ -471,20 +475,9 @@ impl Runs {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SummaryRow {
     pub label: &'static str,
-    pub a: String,
-    /// Policy B's value and B - A, in compare mode.
-    pub b: Option<(String, String)>,
-}
-
-impl SummaryRow {
-    /// The row's cells after its label.
-    pub fn cells(&self) -> Vec<&str> {
-        let mut cells = vec![self.a.as_str()];
-        if let Some((b, delta)) = &self.b {
-            cells.extend([b.as_str(), delta.as_str()]);
-        }
-        cells
-    }
+    /// The cells after the label: policy A's value, then in compare mode
+    /// B's and B - A.
+    pub cells: Vec<String>,
 }
 
 /// The summary table: the numbers that matter, what the users saw against
@@ -552,18 +545,17 @@ pub fn summary(a: &Report, b: Option<&Report>) -> Summary {
     } else {
         &["", "value"]
     };
-    let rows = MEASURES
-        .iter()
-        .map(|(label, value, format)| SummaryRow {
-            label,
-            a: format(value(a)),
-            b: b.map(|b| {
-                let delta = value(b) - value(a);
-                let sign = if delta > 0.0 { "+" } else { "" };
-                (format(value(b)), format!("{sign}{}", format(delta)))
-            }),
-        })
-        .collect();
+    let mut rows = Vec::with_capacity(MEASURES.len());
+    for (label, value, format) in MEASURES {
+        let mut cells = vec![format(value(a))];
+        if let Some(b) = b {
+            let delta = value(b) - value(a);
+            let sign = if delta > 0.0 { "+" } else { "" };
+            cells.push(format(value(b)));
+            cells.push(format!("{sign}{}", format(delta)));
+        }
+        rows.push(SummaryRow { label, cells });
+    }
     Summary { headings, rows }
 }
 
@@ -601,62 +593,54 @@ pub fn layers(config: &Config, a: &Report, b: Option<&Report>) -> Option<Vec<Lay
         return None;
     }
     let per_request = |r: &Report, calls: u64| calls as f64 / r.summary.operations.max(1) as f64;
-    let mut runs = vec![("", config.clone(), a)];
-    if let Some(b) = b {
-        runs[0].0 = "A: ";
-        runs.push(("B: ", config.policy_b_config(), b));
-    }
+    let runs = match b {
+        Some(b) => vec![
+            ("A: ", config.clone(), a),
+            ("B: ", config.policy_b_config(), b),
+        ],
+        None => vec![("", config.clone(), a)],
+    };
     // Bars share one scale across both policies, so their lengths compare.
-    let longest = runs
-        .iter()
-        .flat_map(|(_, _, r)| {
-            r.summary
-                .attempts_by_layer
-                .iter()
-                .map(|calls| per_request(r, *calls))
-        })
-        .fold(1.0, f64::max);
-    let lists = runs
-        .into_iter()
-        .map(|(prefix, side, report)| {
-            let scenario = side.scenario();
-            let attempts = f64::from(scenario.policy.attempts);
-            let lines = report
-                .summary
-                .attempts_by_layer
-                .iter()
-                .enumerate()
-                .map(|(layer, calls)| {
-                    let per_request = per_request(report, *calls);
-                    // Worst case, every call failing: the top layer makes a
-                    // calls; below it each layer multiplies by a, or by 1 if
-                    // only the top retries.
-                    let worst = if scenario.only_top_retries {
-                        attempts
-                    } else {
-                        attempts.powi(layer as i32 + 1)
-                    };
-                    let formula = if scenario.only_top_retries || layer == 0 {
-                        format!("{attempts}")
-                    } else {
-                        format!("{attempts}^{} = {worst}", layer + 1)
-                    };
-                    LayerLine {
-                        per_request,
-                        bar_percent: 100.0 * per_request / longest,
-                        text: format!(
-                            "{prefix}layer {}: {per_request:.2} calls per request (at 100 % failure: {formula})",
-                            layer + 1
-                        ),
-                    }
-                })
-                .collect();
-            LayerList {
-                bar_class: if prefix == "B: " { "bar bar-b" } else { "bar" },
-                lines,
-            }
-        })
-        .collect();
+    let mut longest = 1.0f64;
+    for (_, _, report) in &runs {
+        for calls in &report.summary.attempts_by_layer {
+            longest = longest.max(per_request(report, *calls));
+        }
+    }
+    let mut lists = Vec::with_capacity(runs.len());
+    for (prefix, side, report) in &runs {
+        let scenario = side.scenario();
+        let attempts = f64::from(scenario.policy.attempts);
+        let mut lines = Vec::with_capacity(report.summary.attempts_by_layer.len());
+        for (layer, calls) in report.summary.attempts_by_layer.iter().enumerate() {
+            let per_request = per_request(report, *calls);
+            // Worst case, every call failing: the top layer makes a calls;
+            // below it each layer multiplies by a, or by 1 if only the top
+            // retries.
+            let worst = if scenario.only_top_retries {
+                attempts
+            } else {
+                attempts.powi(layer as i32 + 1)
+            };
+            let formula = if scenario.only_top_retries || layer == 0 {
+                format!("{attempts}")
+            } else {
+                format!("{attempts}^{} = {worst}", layer + 1)
+            };
+            lines.push(LayerLine {
+                per_request,
+                bar_percent: 100.0 * per_request / longest,
+                text: format!(
+                    "{prefix}layer {}: {per_request:.2} calls per request (at 100 % failure: {formula})",
+                    layer + 1
+                ),
+            });
+        }
+        lists.push(LayerList {
+            bar_class: if *prefix == "B: " { "bar bar-b" } else { "bar" },
+            lines,
+        });
+    }
     Some(lists)
 }
 
@@ -692,12 +676,15 @@ impl SweepJob {
 
     /// Computes the next point, curve after curve; false once all are done.
     pub fn step(&mut self) -> bool {
-        let Some(curve) = self.points.iter().position(|p| p.len() < sweep::POINTS) else {
+        let next = self
+            .points
+            .iter_mut()
+            .zip(&self.curves)
+            .find(|(points, _)| points.len() < sweep::POINTS);
+        let Some((points, (_, config, _, _))) = next else {
             return false;
         };
-        let index = self.points[curve].len();
-        let point = sweep::point(&self.curves[curve].1, index, sweep::POINTS);
-        self.points[curve].push(point);
+        points.push(sweep::point(config, points.len(), sweep::POINTS));
         true
     }
 
@@ -759,21 +746,11 @@ pub fn text_box(width: f64, size: f64) -> (u32, u32) {
     (width.ceil() as u32, (size * 1.2).ceil() as u32)
 }
 
-/// The page's attributes on `<body>` after a render, for tests: how many
-/// renders, of which link, when the render ended (ms since navigation) and
-/// how long it took.
-pub fn render_stamp(
-    renders: u32,
-    link: &str,
-    ended: f64,
-    took: f64,
-) -> [(&'static str, String); 4] {
-    [
-        ("data-renders", renders.to_string()),
-        ("data-link", link.to_string()),
-        ("data-drawn-at", format!("{ended:.0}")),
-        ("data-render-ms", format!("{took:.1}")),
-    ]
+/// When a render ended (ms since navigation) and how long it took (ms),
+/// as the page stamps them on `<body>` for tests: whole ms for the
+/// instant, tenths for the duration.
+pub fn render_times(ended: f64, took: f64) -> (String, String) {
+    (format!("{ended:.0}"), format!("{took:.1}"))
 }
 
 #[cfg(test)]
@@ -883,6 +860,17 @@ mod tests {
             assert_eq!(Role::from_attribute(role.attribute()), role);
         }
         assert_eq!(Role::from_attribute(""), Role::Number);
+    }
+
+    #[test]
+    fn widgets_are_found_by_role() {
+        let base = P::Base.param();
+        assert_eq!(roles(base), [Role::Slider, Role::Number]);
+        assert_eq!(widget_id(base, Role::Slider), "in-base");
+        assert_eq!(widget_id(base, Role::Number), "num-base");
+        let jitter = P::Jitter.param();
+        assert_eq!(roles(jitter), [Role::Choice]);
+        assert_eq!(widget_id(jitter, Role::Choice), "in-jitter");
     }
 
     #[test]
@@ -1003,14 +991,14 @@ mod tests {
     #[test]
     fn notices_read_key_then_message() {
         let (_, notices) = Config::from_link("v=1&attempts=99&wat=1");
+        let lines: Vec<String> = notices.iter().map(notice_line).collect();
         assert_eq!(
-            notice_lines(&notices),
+            lines,
             [
                 "attempts: 99 is outside 1..50; using 50",
                 "wat: unknown key; ignored"
             ]
         );
-        assert_eq!(notice_lines(&[]), Vec::<String>::new());
     }
 
     #[test]
@@ -1019,6 +1007,14 @@ mod tests {
         assert_eq!(seed_from_unit(0.5), 2147483648.0);
         assert_eq!(seed_from_unit(1.0 - f64::EPSILON), 4294967295.0);
         assert_eq!(seed_from_unit(1.0), 4294967295.0);
+        // Every u32, as the link reads seeds.
+        assert_eq!(
+            P::Seed.param().kind,
+            Kind::Integer {
+                min: 0.0,
+                max: 4294967295.0
+            }
+        );
     }
 
     #[test]
@@ -1065,7 +1061,8 @@ mod tests {
         assert_eq!(
             edit,
             Some(Edit {
-                notices: None,
+                replace_notices: false,
+                notice: None,
                 keep_number: false,
                 show_all: false
             })
@@ -1079,26 +1076,32 @@ mod tests {
         // On change: fixes are said, and an unreadable number keeps the value.
         let clamped = page.input(attempts, Role::Number, "80", true);
         assert_eq!(
-            clamped.and_then(|e| e.notices),
-            Some(vec![Notice {
+            clamped.and_then(|e| e.notice),
+            Some(Notice {
                 key: "attempts".to_string(),
                 message: "80 is outside 1..50; using 50".to_string()
-            }])
+            })
         );
         let unreadable = page.input(attempts, Role::Number, "many", true);
         assert_eq!(
-            unreadable.and_then(|e| e.notices),
-            Some(vec![Notice {
+            unreadable.and_then(|e| e.notice),
+            Some(Notice {
                 key: "attempts".to_string(),
                 message: "'many' is not a number; kept 50".to_string()
-            }])
+            })
         );
         assert_eq!(page.config().get(P::Attempts), 50.0);
         let fine = page.input(attempts, Role::Number, "3", true);
         assert_eq!(
-            fine.and_then(|e| e.notices),
-            Some(vec![]),
+            fine.map(|e| (e.replace_notices, e.notice)),
+            Some((true, None)),
             "clears old notices"
+        );
+        // A fix while dragging waits for the final value to be said.
+        let dragged = page.input(attempts, Role::Number, "80", false);
+        assert_eq!(
+            dragged.map(|e| (e.replace_notices, e.notice)),
+            Some((false, None))
         );
         let compare = page.input(P::Compare as usize, Role::Choice, "1", true);
         assert_eq!(compare.map(|e| e.show_all), Some(true));
@@ -1127,8 +1130,11 @@ mod tests {
     fn summary_rows_of_one_policy() {
         let summary = summary(&report(200, &[250, 400], 0.9, 1.5), None);
         assert_eq!(summary.headings, ["", "value"]);
-        let rows: Vec<(&str, Vec<&str>)> =
-            summary.rows.iter().map(|r| (r.label, r.cells())).collect();
+        let rows: Vec<(&str, Vec<&str>)> = summary
+            .rows
+            .iter()
+            .map(|r| (r.label, r.cells.iter().map(String::as_str).collect()))
+            .collect();
         assert_eq!(
             rows,
             [
@@ -1159,7 +1165,8 @@ mod tests {
                 .iter()
                 .find(|r| r.label == label)
                 .expect("a row")
-                .cells()
+                .cells
+                .clone()
         };
         assert_eq!(cells("Operations"), ["200", "200", "0"]);
         assert_eq!(
@@ -1318,15 +1325,10 @@ mod tests {
     }
 
     #[test]
-    fn the_render_stamp_rounds_its_times() {
+    fn render_times_are_rounded() {
         assert_eq!(
-            render_stamp(3, "v=1", 1234.56, 7.25),
-            [
-                ("data-renders", "3".to_string()),
-                ("data-link", "v=1".to_string()),
-                ("data-drawn-at", "1235".to_string()),
-                ("data-render-ms", "7.2".to_string()),
-            ]
+            render_times(1234.56, 7.25),
+            ("1235".to_string(), "7.2".to_string())
         );
     }
 }

@@ -38,10 +38,8 @@ struct App {
 impl App {
     /// Puts every value into its widgets, e.g. after switching A and B.
     fn show_all(&self) {
-        for (index, param) in PARAMS.iter().enumerate() {
-            if let Some(row) = self.document.get_element_by_id(&view::row_id(param)) {
-                show_value(&row, index, self.page.shown_value(index));
-            }
+        for index in 0..PARAMS.len() {
+            show_value(&self.document, index, self.page.shown_value(index));
         }
         if let Some(sides) = self.document.get_element_by_id("sides") {
             show_if(&sides, self.page.config().comparing());
@@ -49,7 +47,8 @@ impl App {
         let on_b = self.page.showing_b();
         for (id, pressed) in [("edit-a", !on_b), ("edit-b", on_b)] {
             if let Some(button) = self.document.get_element_by_id(id) {
-                let _ = button.set_attribute("aria-pressed", &pressed.to_string());
+                let _ =
+                    button.set_attribute("aria-pressed", if pressed { "true" } else { "false" });
             }
         }
         if let Some(form) = self.document.get_element_by_id("controls") {
@@ -86,7 +85,7 @@ pub fn start() -> Result<(), JsValue> {
         .unwrap_or_default();
     let (config, notices) = presets::open(&search);
     build_presets(&document)?;
-    build_controls(&document, &config)?;
+    build_controls(&document)?;
     show_notices(&document, &notices);
     APP.with(|app| {
         *app.borrow_mut() = Some(App {
@@ -129,14 +128,14 @@ pub fn panic_for_test() {
 }
 
 fn show_panic(info: &std::panic::PanicHookInfo<'_>) {
-    let document = document();
-    if let Some(banner) = document.get_element_by_id("panic") {
+    let why = info.to_string();
+    if let Some(banner) = document().get_element_by_id("panic") {
         if let Some(text) = banner.query_selector(".why").ok().flatten() {
-            text.set_text_content(Some(&info.to_string()));
+            text.set_text_content(Some(&why));
         }
-        let _ = banner.remove_attribute("hidden");
+        show_if(&banner, true);
     }
-    web_sys::console::error_1(&JsValue::from_str(&info.to_string()));
+    web_sys::console::error_1(&JsValue::from_str(&why));
 }
 
 fn element(document: &Document, tag: &str, class: &str) -> Result<Element, JsValue> {
@@ -185,7 +184,9 @@ fn load(config: Config) {
     schedule();
 }
 
-fn build_controls(document: &Document, config: &Config) -> Result<(), JsValue> {
+/// Builds the rows of every parameter, group by group; `App::show_all`
+/// then puts the values in.
+fn build_controls(document: &Document) -> Result<(), JsValue> {
     let form = document
         .get_element_by_id("controls")
         .ok_or("the page lacks #controls")?;
@@ -196,7 +197,6 @@ fn build_controls(document: &Document, config: &Config) -> Result<(), JsValue> {
         fieldset.append_child(&legend)?;
         for (index, _) in PARAMS.iter().enumerate().filter(|(_, p)| p.group == group) {
             let row = control(document, &view::control(index))?;
-            show_value(&row, index, config.value_at(index));
             fieldset.append_child(&row)?;
         }
         form.append_child(&fieldset)?;
@@ -277,28 +277,25 @@ fn role_of(widget: &Element) -> Role {
     Role::from_attribute(&widget.get_attribute("data-role").unwrap_or_default())
 }
 
-/// Puts a value into every widget of parameter `index`'s row.
-fn show_value(row: &Element, index: usize, value: f64) {
-    let Ok(widgets) = row.query_selector_all("input, select") else {
-        return;
-    };
-    for i in 0..widgets.length() {
-        let Some(node) = widgets.item(i) else {
-            continue;
-        };
-        if let Some(widget) = node.dyn_ref::<Element>() {
-            set_widget(widget, index, value);
-        }
+/// Puts a value into every widget of parameter `index`.
+fn show_value(document: &Document, index: usize, value: f64) {
+    for role in view::roles(&PARAMS[index]) {
+        set_widget(document, index, *role, value);
     }
 }
 
-/// Puts a value into one widget, as its role shows it.
-fn set_widget(widget: &Element, index: usize, value: f64) {
-    let text = role_of(widget).text(&PARAMS[index], value);
-    if let Some(select) = widget.dyn_ref::<HtmlSelectElement>() {
-        select.set_value(&text);
-    } else if let Some(input) = widget.dyn_ref::<HtmlInputElement>() {
-        input.set_value(&text);
+/// Puts a value into parameter `index`'s widget of a role, as that role
+/// shows it: a list is a `<select>`, the others are `<input>`s.
+fn set_widget(document: &Document, index: usize, role: Role, value: f64) {
+    let param = &PARAMS[index];
+    let Some(widget) = document.get_element_by_id(&view::widget_id(param, role)) else {
+        return;
+    };
+    let text = role.text(param, value);
+    if role == Role::Choice {
+        widget.unchecked_ref::<HtmlSelectElement>().set_value(&text);
+    } else {
+        widget.unchecked_ref::<HtmlInputElement>().set_value(&text);
     }
 }
 
@@ -307,9 +304,9 @@ fn show_notices(document: &Document, notices: &[Notice]) {
         return;
     };
     list.set_text_content(None);
-    for line in view::notice_lines(notices) {
+    for notice in notices {
         if let Ok(item) = document.create_element("li") {
-            item.set_text_content(Some(&line));
+            item.set_text_content(Some(&view::notice_line(notice)));
             let _ = list.append_child(&item);
         }
     }
@@ -396,23 +393,16 @@ fn on_input(event: &web_sys::Event, commit: bool) {
             return;
         };
         let value = app.page.shown_value(index);
-        if let Some(row) = app
-            .document
-            .get_element_by_id(&view::row_id(&PARAMS[index]))
-        {
-            if edit.keep_number {
-                if let Ok(Some(slider)) = row.query_selector("[data-role=slider]") {
-                    set_widget(&slider, index, value);
-                }
-            } else {
-                show_value(&row, index, value);
-            }
+        if edit.keep_number {
+            set_widget(&app.document, index, Role::Slider, value);
+        } else {
+            show_value(&app.document, index, value);
         }
         if edit.show_all {
             app.show_all();
         }
-        if let Some(notices) = edit.notices {
-            show_notices(&app.document, &notices);
+        if edit.replace_notices {
+            show_notices(&app.document, edit.notice.as_slice());
         }
     });
     sync_link();
@@ -510,13 +500,16 @@ fn render() {
         }
         show_if(&limit, text.is_some());
     }
+    // What was drawn, for tests: how many renders, of which link, when the
+    // render ended and how long it took.
     if let Some(body) = document.body() {
         let renders = with_app(|app| app.renders).unwrap_or(0);
+        let _ = body.set_attribute("data-renders", &renders.to_string());
+        let _ = body.set_attribute("data-link", &config.to_link());
         let ended = now();
-        for (name, value) in view::render_stamp(renders, &config.to_link(), ended, ended - started)
-        {
-            let _ = body.set_attribute(name, &value);
-        }
+        let (drawn_at, render_ms) = view::render_times(ended, ended - started);
+        let _ = body.set_attribute("data-drawn-at", &drawn_at);
+        let _ = body.set_attribute("data-render-ms", &render_ms);
     }
 }
 
@@ -806,7 +799,7 @@ fn show_summary(document: &Document, summary: &view::Summary) {
             let _ = th.set_attribute("scope", "row");
             let _ = tr.append_child(&th);
         }
-        for text in row.cells() {
+        for text in &row.cells {
             if let Some(td) = cell("td", text) {
                 let _ = tr.append_child(&td);
             }
