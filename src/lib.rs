@@ -18,8 +18,10 @@
 //! virtual time), [`config`] (the one parameter table and the share-link
 //! codec), [`presets`] (scenarios that teach), [`report`] (one run of a
 //! configuration, policies A and B), [`sweep`] (success and load against the
-//! failure rate), [`chart`] (drawing, generic over plotters' backends).
-//! Only `web` touches the browser; everything else is pure and tested
+//! failure rate), [`chart`] (drawing, generic over plotters' backends),
+//! [`view`] (what the page shows: controls, summary, layers, lesson,
+//! notices). Only `web` touches the browser, and it only copies what
+//! `view` decided into the page; everything else is pure and tested
 //! natively.
 
 pub mod breaker;
@@ -33,6 +35,7 @@ pub mod random;
 pub mod report;
 pub mod sim;
 pub mod sweep;
+pub mod view;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 mod window;

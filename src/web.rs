@@ -1,11 +1,13 @@
 //! The page: the only module that touches wasm-bindgen and web-sys.
 //!
-//! It is deliberately thin. On load it reads the link into a [`Config`],
-//! builds one control per row of the parameter table, runs and draws. On
-//! every input it updates the `Config`, rewrites the address bar with
-//! `replaceState` (one history entry per visit, not per pixel of a drag) and
-//! asks for one redraw per animation frame, however many events arrive.
-//! Text that came from a link only ever reaches the page as text content.
+//! It is deliberately thin: [`view`] decides what to show, this module
+//! copies it into the DOM and wires events back. On load it reads the link
+//! into a [`Config`], builds one control per row of the parameter table,
+//! runs and draws. On every input it updates the `Config`, rewrites the
+//! address bar with `replaceState` (one history entry per visit, not per
+//! pixel of a drag) and asks for one redraw per animation frame, however
+//! many events arrive. Text that came from a link only ever reaches the
+//! page as text content.
 
 use std::cell::RefCell;
 
@@ -19,74 +21,30 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
 
 use crate::chart::{self, Theme};
-use crate::config::{Config, Group, Kind, Notice, PARAMS, Param};
-use crate::presets::{self, PRESETS};
+use crate::config::{Config, Group, Notice, P, PARAMS};
+use crate::presets;
 use crate::report;
-use crate::sim::Report;
 use crate::sweep;
-
-/// Slider positions of a logarithmic slider.
-const LOG_STEPS: f64 = 1000.0;
-
-/// A sweep being computed a few points at a time between frames.
-struct SweepJob {
-    /// The state it belongs to: a newer state replaces the job.
-    link: String,
-    curves: Vec<sweep::SweepCurve>,
-    points: Vec<Vec<sweep::Point>>,
-}
+use crate::view::{self, Control, Page, Role, SweepJob, Widgets};
 
 struct App {
     sweep: Option<SweepJob>,
     document: Document,
-    config: Config,
-    /// Compare mode: the policy controls show and edit policy B.
-    editing_b: bool,
+    page: Page,
     frame_pending: bool,
     renders: u32,
 }
 
 impl App {
-    /// Whether parameter `index` is currently shown and edited as policy B's.
-    fn on_b(&self, index: usize) -> bool {
-        self.editing_b && self.config.comparing() && PARAMS[index].per_policy()
-    }
-
-    fn shown_value(&self, index: usize) -> f64 {
-        if self.on_b(index) {
-            self.config.value_b_at(index)
-        } else {
-            self.config.value_at(index)
-        }
-    }
-
-    fn set_value(&mut self, index: usize, value: f64) -> Option<String> {
-        if self.on_b(index) {
-            self.config.set_b_at(index, value)
-        } else {
-            self.config.set_at(index, value)
-        }
-    }
-
     /// Puts every value into its widgets, e.g. after switching A and B.
     fn show_all(&self) {
-        for (index, param) in PARAMS.iter().enumerate() {
-            if let Some(row) = self
-                .document
-                .get_element_by_id(&format!("param-{}", param.key))
-            {
-                show_value(&row, param, self.shown_value(index));
-            }
+        for index in 0..PARAMS.len() {
+            show_value(&self.document, index, self.page.shown_value(index));
         }
-        let comparing = self.config.comparing();
         if let Some(sides) = self.document.get_element_by_id("sides") {
-            let _ = if comparing {
-                sides.remove_attribute("hidden")
-            } else {
-                sides.set_attribute("hidden", "")
-            };
+            show_if(&sides, self.page.config().comparing());
         }
-        let on_b = self.editing_b && comparing;
+        let on_b = self.page.showing_b();
         for (id, pressed) in [("edit-a", !on_b), ("edit-b", on_b)] {
             if let Some(button) = self.document.get_element_by_id(id) {
                 let _ =
@@ -109,6 +67,14 @@ fn document() -> Document {
         .expect("the page has a document")
 }
 
+fn show_if(element: &Element, shown: bool) {
+    let _ = if shown {
+        element.remove_attribute("hidden")
+    } else {
+        element.set_attribute("hidden", "")
+    };
+}
+
 /// Entry point, called by the generated loader.
 #[wasm_bindgen(start)]
 pub fn start() -> Result<(), JsValue> {
@@ -119,14 +85,13 @@ pub fn start() -> Result<(), JsValue> {
         .unwrap_or_default();
     let (config, notices) = presets::open(&search);
     build_presets(&document)?;
-    build_controls(&document, &config)?;
+    build_controls(&document)?;
     show_notices(&document, &notices);
     APP.with(|app| {
         *app.borrow_mut() = Some(App {
             document: document.clone(),
-            config,
+            page: Page::new(config),
             sweep: None,
-            editing_b: false,
             frame_pending: false,
             renders: 0,
         })
@@ -154,48 +119,23 @@ pub fn redraw_now() -> f64 {
     now() - started
 }
 
-/// A test-only hook: makes the core panic so the banner can be checked.
+/// Makes the core panic, so the end-to-end tests can check the banner a
+/// panic shows; only in pages built for them (feature `test-hooks`).
+#[cfg(feature = "test-hooks")]
 #[wasm_bindgen]
 pub fn panic_for_test() {
     panic!("panic requested by a test");
 }
 
 fn show_panic(info: &std::panic::PanicHookInfo<'_>) {
-    let document = document();
-    if let Some(banner) = document.get_element_by_id("panic") {
+    let why = info.to_string();
+    if let Some(banner) = document().get_element_by_id("panic") {
         if let Some(text) = banner.query_selector(".why").ok().flatten() {
-            text.set_text_content(Some(&info.to_string()));
+            text.set_text_content(Some(&why));
         }
-        let _ = banner.remove_attribute("hidden");
+        show_if(&banner, true);
     }
-    web_sys::console::error_1(&JsValue::from_str(&info.to_string()));
-}
-
-fn is_log(param: &Param) -> Option<(f64, f64)> {
-    match param.kind {
-        Kind::Number { min, max, .. } if min > 0.0 && max / min >= 100.0 => Some((min, max)),
-        _ => None,
-    }
-}
-
-/// Slider position of a value (log sliders move in ratios, not steps).
-fn slider_position(param: &Param, value: f64) -> f64 {
-    match is_log(param) {
-        Some((min, max)) => (LOG_STEPS * (value / min).ln() / (max / min).ln()).round(),
-        None => value,
-    }
-}
-
-fn slider_value(param: &Param, position: f64) -> f64 {
-    match is_log(param) {
-        Some((min, max)) => {
-            let raw = min * ((max / min).ln() * position / LOG_STEPS).exp();
-            // Three significant digits read better than 0.10471285...
-            let digits = 10f64.powi(2 - raw.log10().floor() as i32);
-            (raw * digits).round() / digits
-        }
-        None => position,
-    }
+    web_sys::console::error_1(&JsValue::from_str(&why));
 }
 
 fn element(document: &Document, tag: &str, class: &str) -> Result<Element, JsValue> {
@@ -210,23 +150,20 @@ fn build_presets(document: &Document) -> Result<(), JsValue> {
     let Some(select) = document.get_element_by_id("preset") else {
         return Ok(());
     };
-    for (i, preset) in PRESETS.iter().enumerate() {
+    for entry in view::preset_options() {
         let option = element(document, "option", "")?;
-        option.set_text_content(Some(preset.title));
-        option.set_attribute("value", &i.to_string())?;
+        option.set_text_content(Some(entry.title));
+        option.set_attribute("value", &entry.value)?;
+        if entry.disabled {
+            option.set_attribute("disabled", "")?;
+        }
         select.append_child(&option)?;
     }
-    let custom = element(document, "option", "")?;
-    custom.set_text_content(Some("(your own settings)"));
-    custom.set_attribute("value", "custom")?;
-    custom.set_attribute("disabled", "")?;
-    select.append_child(&custom)?;
     let change = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
         let chosen = event
             .target()
             .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-            .and_then(|s| s.value().parse::<usize>().ok())
-            .and_then(|i| PRESETS.get(i));
+            .and_then(|s| view::chosen_preset(&s.value()));
         if let Some(preset) = chosen {
             load(preset.config());
         }
@@ -239,8 +176,7 @@ fn build_presets(document: &Document) -> Result<(), JsValue> {
 /// Replaces the whole configuration (a preset was chosen).
 fn load(config: Config) {
     with_app(|app| {
-        app.config = config;
-        app.editing_b = false;
+        app.page.load(config);
         app.show_all();
         show_notices(&app.document, &[]);
     });
@@ -248,7 +184,9 @@ fn load(config: Config) {
     schedule();
 }
 
-fn build_controls(document: &Document, config: &Config) -> Result<(), JsValue> {
+/// Builds the rows of every parameter, group by group; `App::show_all`
+/// then puts the values in.
+fn build_controls(document: &Document) -> Result<(), JsValue> {
     let form = document
         .get_element_by_id("controls")
         .ok_or("the page lacks #controls")?;
@@ -257,8 +195,8 @@ fn build_controls(document: &Document, config: &Config) -> Result<(), JsValue> {
         let legend = element(document, "legend", "")?;
         legend.set_text_content(Some(group.title()));
         fieldset.append_child(&legend)?;
-        for (index, param) in PARAMS.iter().enumerate().filter(|(_, p)| p.group == group) {
-            let row = control(document, index, param, config.value_at(index))?;
+        for (index, _) in PARAMS.iter().enumerate().filter(|(_, p)| p.group == group) {
+            let row = control(document, &view::control(index))?;
             fieldset.append_child(&row)?;
         }
         form.append_child(&fieldset)?;
@@ -266,108 +204,98 @@ fn build_controls(document: &Document, config: &Config) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// One parameter: label, slider (or list), number box, help line.
-fn control(
-    document: &Document,
-    index: usize,
-    param: &Param,
-    value: f64,
-) -> Result<Element, JsValue> {
-    let row = element(
-        document,
-        "div",
-        if param.per_policy() {
-            "param per-policy"
-        } else {
-            "param"
-        },
-    )?;
-    row.set_id(&format!("param-{}", param.key));
-    let help_id = format!("help-{}", param.key);
+/// Sets an input's `min`, `max` and `step`.
+fn set_range(input: &Element, range: &view::Range) -> Result<(), JsValue> {
+    input.set_attribute("min", &range.min)?;
+    input.set_attribute("max", &range.max)?;
+    input.set_attribute("step", &range.step)
+}
+
+/// One parameter's row: label, slider (or list), number box, help line.
+fn control(document: &Document, control: &Control) -> Result<Element, JsValue> {
+    let row = element(document, "div", control.row_class)?;
+    row.set_id(&control.row_id);
     let label = element(document, "label", "")?;
-    label.set_text_content(Some(param.label));
-    if !param.unit.is_empty() {
+    label.set_text_content(Some(control.label));
+    if let Some(text) = &control.unit {
         let unit = element(document, "span", "unit")?;
-        unit.set_text_content(Some(&format!(" ({})", param.unit)));
+        unit.set_text_content(Some(text));
         label.append_child(&unit)?;
     }
     row.append_child(&label)?;
-    match param.kind {
-        Kind::Choice(options) => {
-            let select = element(document, "select", "")?;
-            select.set_id(&format!("in-{}", param.key));
-            select.set_attribute("data-index", &index.to_string())?;
-            select.set_attribute("data-role", "choice")?;
-            select.set_attribute("aria-describedby", &help_id)?;
+    let index = control.index.to_string();
+    // The widget the label names: the list or the slider.
+    let (main, role) = match &control.widgets {
+        Widgets::Choice { .. } => (element(document, "select", "")?, Role::Choice),
+        Widgets::Slider { .. } => (element(document, "input", "")?, Role::Slider),
+    };
+    main.set_id(&control.input_id);
+    if role == Role::Slider {
+        main.set_attribute("type", "range")?;
+    }
+    main.set_attribute("data-index", &index)?;
+    main.set_attribute("data-role", role.attribute())?;
+    main.set_attribute("aria-describedby", &control.help_id)?;
+    label.set_attribute("for", &control.input_id)?;
+    match &control.widgets {
+        Widgets::Choice { options } => {
             for (i, name) in options.iter().enumerate() {
                 let option = element(document, "option", "")?;
                 option.set_text_content(Some(name));
                 option.set_attribute("value", &i.to_string())?;
-                select.append_child(&option)?;
+                main.append_child(&option)?;
             }
-            label.set_attribute("for", &select.id())?;
-            row.append_child(&select)?;
+            row.append_child(&main)?;
         }
-        Kind::Number { .. } | Kind::Integer { .. } => {
-            let (min, max, step) = match param.kind {
-                Kind::Number { min, max, step } => (min, max, step),
-                Kind::Integer { min, max } => (min, max, 1.0),
-                Kind::Choice(_) => unreachable!("handled above"),
-            };
-            let slider = element(document, "input", "")?;
-            slider.set_id(&format!("in-{}", param.key));
-            slider.set_attribute("type", "range")?;
-            slider.set_attribute("data-index", &index.to_string())?;
-            slider.set_attribute("data-role", "slider")?;
-            slider.set_attribute("aria-describedby", &help_id)?;
-            match is_log(param) {
-                Some(_) => {
-                    slider.set_attribute("min", "0")?;
-                    slider.set_attribute("max", &LOG_STEPS.to_string())?;
-                    slider.set_attribute("step", "1")?;
-                }
-                None => {
-                    slider.set_attribute("min", &min.to_string())?;
-                    slider.set_attribute("max", &max.to_string())?;
-                    slider.set_attribute("step", &step.to_string())?;
-                }
-            }
-            label.set_attribute("for", &slider.id())?;
-            let number = element(document, "input", "")?;
-            number.set_id(&format!("num-{}", param.key));
-            number.set_attribute("type", "number")?;
-            number.set_attribute("data-index", &index.to_string())?;
-            number.set_attribute("data-role", "number")?;
-            number.set_attribute("min", &min.to_string())?;
-            number.set_attribute("max", &max.to_string())?;
-            number.set_attribute("step", "any")?;
-            number.set_attribute("aria-label", &format!("{} value", param.label))?;
-            row.append_child(&slider)?;
-            row.append_child(&number)?;
+        Widgets::Slider {
+            slider,
+            number,
+            number_id,
+            number_label,
+        } => {
+            set_range(&main, slider)?;
+            let input = element(document, "input", "")?;
+            input.set_id(number_id);
+            input.set_attribute("type", "number")?;
+            input.set_attribute("data-index", &index)?;
+            input.set_attribute("data-role", Role::Number.attribute())?;
+            set_range(&input, number)?;
+            input.set_attribute("aria-label", number_label)?;
+            row.append_child(&main)?;
+            row.append_child(&input)?;
         }
     }
     let help = element(document, "p", "help")?;
-    help.set_id(&help_id);
-    help.set_text_content(Some(param.help));
+    help.set_id(&control.help_id);
+    help.set_text_content(Some(control.help));
     row.append_child(&help)?;
-    show_value(&row, param, value);
     Ok(row)
 }
 
-/// Puts a value into a parameter's widgets.
-fn show_value(row: &Element, param: &Param, value: f64) {
-    let inputs = row.query_selector_all("input, select").ok();
-    let Some(inputs) = inputs else { return };
-    for i in 0..inputs.length() {
-        let Some(node) = inputs.item(i) else { continue };
-        if let Some(select) = node.dyn_ref::<HtmlSelectElement>() {
-            select.set_value(&(value as usize).to_string());
-        } else if let Some(input) = node.dyn_ref::<HtmlInputElement>() {
-            match input.get_attribute("data-role").as_deref() {
-                Some("slider") => input.set_value(&slider_position(param, value).to_string()),
-                _ => input.set_value(&param.format(value)),
-            }
-        }
+/// The widget's role, from its `data-role`.
+fn role_of(widget: &Element) -> Role {
+    Role::from_attribute(&widget.get_attribute("data-role").unwrap_or_default())
+}
+
+/// Puts a value into every widget of parameter `index`.
+fn show_value(document: &Document, index: usize, value: f64) {
+    for role in view::roles(&PARAMS[index]) {
+        set_widget(document, index, *role, value);
+    }
+}
+
+/// Puts a value into parameter `index`'s widget of a role, as that role
+/// shows it: a list is a `<select>`, the others are `<input>`s.
+fn set_widget(document: &Document, index: usize, role: Role, value: f64) {
+    let param = &PARAMS[index];
+    let Some(widget) = document.get_element_by_id(&view::widget_id(param, role)) else {
+        return;
+    };
+    let text = role.text(param, value);
+    if role == Role::Choice {
+        widget.unchecked_ref::<HtmlSelectElement>().set_value(&text);
+    } else {
+        widget.unchecked_ref::<HtmlInputElement>().set_value(&text);
     }
 }
 
@@ -378,15 +306,11 @@ fn show_notices(document: &Document, notices: &[Notice]) {
     list.set_text_content(None);
     for notice in notices {
         if let Ok(item) = document.create_element("li") {
-            item.set_text_content(Some(&format!("{}: {}", notice.key, notice.message)));
+            item.set_text_content(Some(&view::notice_line(notice)));
             let _ = list.append_child(&item);
         }
     }
-    if notices.is_empty() {
-        let _ = list.set_attribute("hidden", "");
-    } else {
-        let _ = list.remove_attribute("hidden");
-    }
+    show_if(&list, !notices.is_empty());
 }
 
 fn listen(document: &Document) -> Result<(), JsValue> {
@@ -404,8 +328,7 @@ fn listen(document: &Document) -> Result<(), JsValue> {
 
     if let Some(button) = document.get_element_by_id("new-seed") {
         let click = Closure::<dyn FnMut()>::new(|| {
-            let seed = (js_sys::Math::random() * 4294967296.0).floor();
-            set_param("seed", seed);
+            set_param(P::Seed, view::seed_from_unit(js_sys::Math::random()));
         });
         button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
         click.forget();
@@ -414,7 +337,7 @@ fn listen(document: &Document) -> Result<(), JsValue> {
         if let Some(button) = document.get_element_by_id(id) {
             let click = Closure::<dyn FnMut()>::new(move || {
                 with_app(|app| {
-                    app.editing_b = on_b;
+                    app.page.edit_b(on_b);
                     app.show_all();
                 });
             });
@@ -437,12 +360,9 @@ fn listen(document: &Document) -> Result<(), JsValue> {
     Ok(())
 }
 
-fn set_param(key: &str, value: f64) {
-    let Some(index) = PARAMS.iter().position(|p| p.key == key) else {
-        return;
-    };
+fn set_param(p: P, value: f64) {
     with_app(|app| {
-        app.set_value(index, value);
+        app.page.set(p, value);
         app.show_all();
     });
     sync_link();
@@ -457,66 +377,32 @@ fn on_input(event: &web_sys::Event, commit: bool) {
     };
     let Some(index) = target
         .get_attribute("data-index")
-        .and_then(|i| i.parse::<usize>().ok())
-        .filter(|i| *i < PARAMS.len())
+        .and_then(|i| view::param_index(&i))
     else {
         return;
     };
-    let param = &PARAMS[index];
-    let role = target.get_attribute("data-role").unwrap_or_default();
-    let raw = if let Some(select) = target.dyn_ref::<HtmlSelectElement>() {
+    let text = if let Some(select) = target.dyn_ref::<HtmlSelectElement>() {
         select.value()
     } else if let Some(input) = target.dyn_ref::<HtmlInputElement>() {
         input.value()
     } else {
         return;
     };
-    let parsed = match role.as_str() {
-        "slider" => raw.parse::<f64>().map(|p| slider_value(param, p)).ok(),
-        "choice" => raw.parse::<f64>().ok(),
-        _ => param.parse(&raw).ok(),
-    };
-    let mut notices = Vec::new();
     with_app(|app| {
-        match parsed {
-            Some(value) => {
-                if let Some(why) = app.set_value(index, value) {
-                    if commit {
-                        notices.push(Notice {
-                            key: param.key.to_string(),
-                            message: why,
-                        });
-                    }
-                }
-            }
-            None if commit => notices.push(Notice {
-                key: param.key.to_string(),
-                message: format!(
-                    "'{raw}' is not a number; kept {}",
-                    param.format(app.shown_value(index))
-                ),
-            }),
-            None => return,
+        let Some(edit) = app.page.input(index, role_of(&target), &text, commit) else {
+            return;
+        };
+        let value = app.page.shown_value(index);
+        if edit.keep_number {
+            set_widget(&app.document, index, Role::Slider, value);
+        } else {
+            show_value(&app.document, index, value);
         }
-        if let Some(row) = app
-            .document
-            .get_element_by_id(&format!("param-{}", param.key))
-        {
-            // While typing, leave the number box alone; the slider follows.
-            let value = app.shown_value(index);
-            if commit || role != "number" {
-                show_value(&row, param, value);
-            } else if let Ok(Some(slider)) = row.query_selector("[data-role=slider]") {
-                if let Some(slider) = slider.dyn_ref::<HtmlInputElement>() {
-                    slider.set_value(&slider_position(param, value).to_string());
-                }
-            }
-        }
-        if param.key == "compare" {
+        if edit.show_all {
             app.show_all();
         }
-        if commit {
-            show_notices(&app.document, &notices);
+        if edit.replace_notices {
+            show_notices(&app.document, edit.notice.as_slice());
         }
     });
     sync_link();
@@ -529,7 +415,7 @@ fn with_app<R>(f: impl FnOnce(&mut App) -> R) -> Option<R> {
 
 /// Makes the address bar the share link of the current state.
 fn sync_link() {
-    let Some(link) = with_app(|app| app.config.to_link()) else {
+    let Some(link) = with_app(|app| app.page.config().to_link()) else {
         return;
     };
     if let Some(window) = web_sys::window() {
@@ -546,7 +432,7 @@ fn copy_link() {
     let href = window.location().href().unwrap_or_default();
     let _ = window.navigator().clipboard().write_text(&href);
     if let Some(status) = document().get_element_by_id("copy-status") {
-        status.set_text_content(Some("Link copied."));
+        status.set_text_content(Some(view::LINK_COPIED));
     }
 }
 
@@ -572,111 +458,80 @@ fn now() -> f64 {
 
 fn render() {
     let started = now();
-    let Some((config, document, editing_b)) = with_app(|app| {
+    let Some((config, inactive, document)) = with_app(|app| {
         app.frame_pending = false;
         app.renders += 1;
-        (app.config.clone(), app.document.clone(), app.editing_b)
+        (
+            app.page.config().clone(),
+            app.page.inactive(),
+            app.document.clone(),
+        )
     }) else {
         return;
     };
-    // Whether a control matters is judged on the policy it shows.
-    let b_config = config.policy_b_config();
-    for param in PARAMS {
-        let shown = if editing_b && config.comparing() && param.per_policy() {
-            &b_config
-        } else {
-            &config
-        };
-        if let Some(row) = document.get_element_by_id(&format!("param-{}", param.key)) {
-            let _ = row
-                .class_list()
-                .toggle_with_force("inactive", !(param.applies)(shown));
+    for (param, inactive) in PARAMS.iter().zip(inactive) {
+        if let Some(row) = document.get_element_by_id(&view::row_id(param)) {
+            let _ = row.class_list().toggle_with_force("inactive", inactive);
         }
     }
     show_lesson(&document, &config);
-    let scenario = config.scenario().sanitized();
-    let (a, b) = report::run_both(&config);
-    let (bounds_a, bounds_b) = (
-        report::pause_bounds(&config),
-        report::pause_bounds(&b_config),
-    );
-    let comparing = b.is_some();
-    let mut runs = vec![chart::Run {
-        name: if comparing { "A" } else { "" },
-        report: &a,
-        bounds: &bounds_a,
-        deadline: config.policy().deadline,
-    }];
-    if let Some(b) = &b {
-        runs.push(chart::Run {
-            name: "B",
-            report: b,
-            bounds: &bounds_b,
-            deadline: b_config.policy().deadline,
-        });
-    }
+    let runs = view::run(&config);
+    let charts = runs.charts();
     let theme = theme();
     draw(&document, "chart-load", |area| {
-        chart::draw_load(area, &runs, &scenario, &theme)
+        chart::draw_load(area, &charts, &runs.scenario, &theme)
     });
     draw(&document, "chart-pauses", |area| {
-        chart::draw_pauses(area, &runs, &theme)
+        chart::draw_pauses(area, &charts, &theme)
     });
     draw(&document, "chart-latency", |area| {
-        chart::draw_latency(area, &runs, &theme)
+        chart::draw_latency(area, &charts, &theme)
     });
-    summarize(&document, &a, b.as_ref());
-    show_layers(&document, &config, &a, b.as_ref());
+    show_summary(&document, &view::summary(&runs.a, runs.b.as_ref()));
+    show_layers(
+        &document,
+        view::layers(&config, &runs.a, runs.b.as_ref()).as_deref(),
+    );
     start_sweep(&config);
-    let truncated = a.summary.truncated || b.as_ref().is_some_and(|b| b.summary.truncated);
     if let Some(limit) = document.get_element_by_id("limit") {
-        if truncated {
-            limit.set_text_content(Some(&format!(
-                "This configuration asks for more than {} operations and attempts; the run stopped there. \
-                 Shorten the horizon or lower the rate to see it whole.",
-                report::WORK_LIMIT
-            )));
-            let _ = limit.remove_attribute("hidden");
-        } else {
-            let _ = limit.set_attribute("hidden", "");
+        let text = view::limit_text(&runs.a, runs.b.as_ref());
+        if let Some(text) = &text {
+            limit.set_text_content(Some(text));
         }
+        show_if(&limit, text.is_some());
     }
-    // What was drawn, for tests: how many renders, and of which link.
+    // What was drawn, for tests: how many renders, of which link, when the
+    // render ended and how long it took.
     if let Some(body) = document.body() {
         let renders = with_app(|app| app.renders).unwrap_or(0);
         let _ = body.set_attribute("data-renders", &renders.to_string());
         let _ = body.set_attribute("data-link", &config.to_link());
-        // When this render ended (ms since navigation) and how long it took.
         let ended = now();
-        let _ = body.set_attribute("data-drawn-at", &format!("{ended:.0}"));
-        let _ = body.set_attribute("data-render-ms", &format!("{:.1}", ended - started));
+        let (drawn_at, render_ms) = view::render_times(ended, ended - started);
+        let _ = body.set_attribute("data-drawn-at", &drawn_at);
+        let _ = body.set_attribute("data-render-ms", &render_ms);
     }
 }
 
 /// Starts the sweep of the current state, cutting short any older one.
 fn start_sweep(config: &Config) {
-    if let Some(why) = sweep::refusal(config) {
-        with_app(|app| app.sweep = None);
-        let document = document();
-        let theme = theme();
-        draw(&document, "chart-sweep", |area| {
-            chart::message(area, &theme, why)
-        });
-        if let Some(body) = document.body() {
-            let _ = body.set_attribute("data-swept", &config.to_link());
+    match SweepJob::new(config) {
+        Ok(job) => {
+            with_app(|app| app.sweep = Some(job));
+            schedule_sweep_step();
         }
-        return;
+        Err(why) => {
+            with_app(|app| app.sweep = None);
+            let document = document();
+            let theme = theme();
+            draw(&document, "chart-sweep", |area| {
+                chart::message(area, &theme, why)
+            });
+            if let Some(body) = document.body() {
+                let _ = body.set_attribute("data-swept", &config.to_link());
+            }
+        }
     }
-    let curves = sweep::curves(config);
-    let points = vec![Vec::with_capacity(sweep::POINTS); curves.len()];
-    with_app(|app| {
-        app.sweep = Some(SweepJob {
-            link: config.to_link(),
-            curves,
-            points,
-        })
-    });
-    schedule_sweep_step();
 }
 
 fn schedule_sweep_step() {
@@ -692,38 +547,23 @@ fn schedule_sweep_step() {
 /// newer state simply replaces the job.
 fn sweep_step() {
     let started = now();
-    let Some(job) = with_app(|app| app.sweep.take()).flatten() else {
+    let Some(mut job) = with_app(|app| app.sweep.take()).flatten() else {
         return;
     };
-    let mut job = job;
-    while let Some(curve) = job.points.iter().position(|p| p.len() < sweep::POINTS) {
-        let index = job.points[curve].len();
-        let point = sweep::point(&job.curves[curve].config, index, sweep::POINTS);
-        job.points[curve].push(point);
+    while job.step() {
         if now() - started > 8.0 {
             break;
         }
     }
-    let done = job.points.iter().all(|p| p.len() == sweep::POINTS);
     let document = document();
     let theme = theme();
-    let curves: Vec<chart::Curve> = job
-        .curves
-        .iter()
-        .zip(&job.points)
-        .map(|(curve, points)| chart::Curve {
-            name: curve.label,
-            points,
-            colour: curve.colour,
-            dashed: curve.dashed,
-        })
-        .collect();
+    let curves = job.curves();
     draw(&document, "chart-sweep", |area| {
         chart::draw_sweep(area, &curves, sweep::POINTS, &theme)
     });
-    if done {
+    if job.done() {
         if let Some(body) = document.body() {
-            let _ = body.set_attribute("data-swept", &job.link);
+            let _ = body.set_attribute("data-swept", job.link());
         }
         return;
     }
@@ -745,7 +585,7 @@ fn sweep_step() {
 /// time it took in ms: what the in-browser benchmark measures.
 #[wasm_bindgen]
 pub fn sweep_now() -> f64 {
-    let Some(config) = with_app(|app| app.config.clone()) else {
+    let Some(config) = with_app(|app| app.page.config().clone()) else {
         return 0.0;
     };
     let started = now();
@@ -755,36 +595,27 @@ pub fn sweep_now() -> f64 {
 
 /// Shows the preset's lesson when the settings are exactly a preset's.
 fn show_lesson(document: &Document, config: &Config) {
-    let preset = presets::matching(config);
+    let lesson = view::lesson(config);
     if let Some(select) = document
         .get_element_by_id("preset")
         .and_then(|e| e.dyn_into::<HtmlSelectElement>().ok())
     {
-        let index = preset.and_then(|p| PRESETS.iter().position(|q| std::ptr::eq(p, q)));
-        select.set_value(&index.map_or("custom".to_string(), |i| i.to_string()));
+        select.set_value(&lesson.preset);
     }
-    if let Some(lesson) = document.get_element_by_id("lesson") {
-        lesson.set_text_content(Some(preset.map_or(
-            "Your own settings: pick a preset above to start from a lesson again.",
-            |p| p.lesson,
-        )));
+    if let Some(element) = document.get_element_by_id("lesson") {
+        element.set_text_content(Some(lesson.text));
     }
 }
 
+fn device_pixel_ratio() -> f64 {
+    web_sys::window().map_or(1.0, |w| w.device_pixel_ratio())
+}
+
 fn theme() -> Theme {
-    let window = web_sys::window();
-    let scale = window
-        .as_ref()
-        .map_or(1.0, |w| w.device_pixel_ratio())
-        .clamp(1.0, 4.0);
-    let dark = window
+    let dark = web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
         .is_some_and(|q| q.matches());
-    if dark {
-        Theme::dark(scale)
-    } else {
-        Theme::light(scale)
-    }
+    view::theme(dark, device_pixel_ratio())
 }
 
 /// The canvas backend with text measured by the canvas itself.
@@ -863,16 +694,13 @@ impl DrawingBackend for Measured {
         self.canvas.draw_text(text, style, pos)
     }
     fn estimate_text_size<T: BackendTextStyle>(&self, text: &str, style: &T) -> Drawn<(u32, u32)> {
-        // The same font string the canvas backend draws with.
-        self.context.set_font(&format!(
-            "{} {}px {}",
+        self.context.set_font(&view::canvas_font(
             style.style().as_str(),
             style.size(),
-            style.family().as_str()
+            style.family().as_str(),
         ));
         let width = self.context.measure_text(text).map_or(0.0, |m| m.width());
-        // A line box is about 1.2 font sizes, as the span measure gave.
-        Ok((width.ceil() as u32, (style.size() * 1.2).ceil() as u32))
+        Ok(view::text_box(width, style.size()))
     }
 }
 
@@ -888,11 +716,11 @@ fn draw(
     else {
         return;
     };
-    let scale = web_sys::window()
-        .map_or(1.0, |w| w.device_pixel_ratio())
-        .clamp(1.0, 4.0);
-    let width = (f64::from(canvas.client_width().max(200)) * scale).round() as u32;
-    let height = (f64::from(canvas.client_height().max(150)) * scale).round() as u32;
+    let (width, height) = view::canvas_size(
+        canvas.client_width(),
+        canvas.client_height(),
+        device_pixel_ratio(),
+    );
     if canvas.width() != width || canvas.height() != height {
         canvas.set_width(width);
         canvas.set_height(height);
@@ -914,149 +742,41 @@ fn draw(
     }
 }
 
-/// Calls each layer makes per top-level request, next to what `a^L` says
-/// they would be if every call failed. Shown only for chains of layers.
-fn show_layers(document: &Document, config: &Config, a: &Report, b: Option<&Report>) {
-    let Some(view) = document.get_element_by_id("layers") else {
+/// Fills the layers view, or hides it when there is no chain of layers.
+fn show_layers(document: &Document, lists: Option<&[view::LayerList]>) {
+    let Some(figure) = document.get_element_by_id("layers") else {
         return;
     };
-    view.set_text_content(None);
-    let layers = a.summary.attempts_by_layer.len();
-    if layers < 2 && b.is_none_or(|b| b.summary.attempts_by_layer.len() < 2) {
-        let _ = view.set_attribute("hidden", "");
-        return;
-    }
-    let _ = view.remove_attribute("hidden");
-    let mut runs = vec![("", config.clone(), a)];
-    if let Some(b) = b {
-        runs[0].0 = "A: ";
-        runs.push(("B: ", config.policy_b_config(), b));
-    }
-    let most = runs
-        .iter()
-        .flat_map(|(_, _, r)| {
-            r.summary
-                .attempts_by_layer
-                .iter()
-                .map(move |c| *c as f64 / r.summary.operations.max(1) as f64)
-        })
-        .fold(1.0, f64::max);
-    for (prefix, side, report) in runs {
-        let scenario = side.scenario();
-        let attempts = f64::from(scenario.policy.attempts);
-        let Ok(list) = document.create_element("ol") else {
+    figure.set_text_content(None);
+    show_if(&figure, lists.is_some());
+    for layer_list in lists.unwrap_or_default() {
+        let Ok(list) = element(document, "ol", "layer-list") else {
             return;
         };
-        list.set_class_name("layer-list");
-        for (layer, calls) in report.summary.attempts_by_layer.iter().enumerate() {
-            let per_request = *calls as f64 / report.summary.operations.max(1) as f64;
-            // Worst case, every call failing: the top layer makes a calls;
-            // below it each layer multiplies by a, or by 1 if only the top retries.
-            let worst = if scenario.only_top_retries {
-                attempts
-            } else {
-                attempts.powi(layer as i32 + 1)
-            };
-            let formula = if scenario.only_top_retries || layer == 0 {
-                format!("{attempts}")
-            } else {
-                format!("{attempts}^{} = {worst}", layer + 1)
-            };
-            let Ok(item) = document.create_element("li") else {
+        for line in &layer_list.lines {
+            let (Ok(item), Ok(bar), Ok(text)) = (
+                element(document, "li", ""),
+                element(document, "span", layer_list.bar_class),
+                element(document, "span", ""),
+            ) else {
                 return;
             };
-            let Ok(bar) = document.create_element("span") else {
-                return;
-            };
-            bar.set_class_name(if prefix == "B: " { "bar bar-b" } else { "bar" });
-            let _ = bar.set_attribute(
-                "style",
-                &format!("width: {:.1}%", 100.0 * per_request / most),
-            );
-            let Ok(text) = document.create_element("span") else {
-                return;
-            };
-            text.set_text_content(Some(&format!(
-                "{prefix}layer {}: {per_request:.2} calls per request (at 100 % failure: {formula})",
-                layer + 1
-            )));
+            let _ = bar.set_attribute("style", &line.bar_style());
+            text.set_text_content(Some(&line.text));
             let _ = item.append_child(&bar);
             let _ = item.append_child(&text);
             let _ = list.append_child(&item);
         }
-        let _ = view.append_child(&list);
+        let _ = figure.append_child(&list);
     }
 }
 
-/// The numbers that matter (REFERENCE section 1, item 9): what the user saw
-/// against what it cost. In compare mode: A, B and the difference.
-fn summarize(document: &Document, a: &Report, b: Option<&Report>) {
+/// Fills the summary table: a heading row, then one row per number.
+fn show_summary(document: &Document, summary: &view::Summary) {
     let Some(table) = document.get_element_by_id("summary") else {
         return;
     };
     table.set_text_content(None);
-    // (label, the number, how to show it)
-    type Row = (&'static str, fn(&Report) -> f64, fn(f64) -> String);
-    let rows: [Row; 11] = [
-        (
-            "Operations",
-            |r| r.summary.operations as f64,
-            |x| format!("{x:.0}"),
-        ),
-        (
-            "User-visible success",
-            |r| r.summary.success_rate,
-            |x| format!("{:.1} %", 100.0 * x),
-        ),
-        (
-            "Attempts per operation",
-            |r| r.summary.attempts_per_operation,
-            |x| format!("{x:.3}"),
-        ),
-        (
-            "Calls at the bottom layer per operation",
-            |r| {
-                r.summary.attempts_by_layer.last().copied().unwrap_or(0) as f64
-                    / r.summary.operations.max(1) as f64
-            },
-            |x| format!("{x:.3}"),
-        ),
-        (
-            "Operations retried",
-            |r| r.summary.retried_share,
-            |x| format!("{:.1} %", 100.0 * x),
-        ),
-        (
-            "Budget refusals",
-            |r| r.summary.budget_refusals as f64,
-            |x| format!("{x:.0}"),
-        ),
-        (
-            "Deadline exceeded",
-            |r| r.summary.deadline_exceeded as f64,
-            |x| format!("{x:.0}"),
-        ),
-        (
-            "Duplicates",
-            |r| r.summary.duplicates as f64,
-            |x| format!("{x:.0}"),
-        ),
-        (
-            "Latency p50 (s)",
-            |r| r.summary.latency_p50,
-            |x| format!("{x:.3}"),
-        ),
-        (
-            "Latency p99 (s)",
-            |r| r.summary.latency_p99,
-            |x| format!("{x:.3}"),
-        ),
-        (
-            "Wasted server work",
-            |r| r.summary.wasted_work / r.summary.server_work.max(1e-12),
-            |x| format!("{:.1} %", 100.0 * x),
-        ),
-    ];
     let cell = |tag: &str, text: &str| -> Option<Element> {
         let element = document.create_element(tag).ok()?;
         element.set_text_content(Some(text));
@@ -1065,34 +785,22 @@ fn summarize(document: &Document, a: &Report, b: Option<&Report>) {
     let Ok(head) = document.create_element("tr") else {
         return;
     };
-    let headings: &[&str] = if b.is_some() {
-        &["", "A", "B (dashed)", "B - A"]
-    } else {
-        &["", "value"]
-    };
-    for heading in headings {
+    for heading in summary.headings {
         if let Some(th) = cell("th", heading) {
             let _ = head.append_child(&th);
         }
     }
     let _ = table.append_child(&head);
-    for (label, value, format) in rows {
+    for row in &summary.rows {
         let Ok(tr) = document.create_element("tr") else {
             return;
         };
-        let mut texts = vec![format(value(a))];
-        if let Some(b) = b {
-            let delta = value(b) - value(a);
-            let sign = if delta > 0.0 { "+" } else { "" };
-            texts.push(format(value(b)));
-            texts.push(format!("{sign}{}", format(delta)));
-        }
-        if let Some(th) = cell("th", label) {
+        if let Some(th) = cell("th", row.label) {
             let _ = th.set_attribute("scope", "row");
             let _ = tr.append_child(&th);
         }
-        for text in texts {
-            if let Some(td) = cell("td", &text) {
+        for text in &row.cells {
+            if let Some(td) = cell("td", text) {
                 let _ = tr.append_child(&td);
             }
         }

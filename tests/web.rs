@@ -38,7 +38,7 @@ fn pauses_match_the_native_pin() {
 }
 
 #[wasm_bindgen_test]
-fn seed_example_holds_in_wasm() {
+fn default_pauses_stay_under_their_ceilings_in_wasm() {
     // attempts=4, base=0.1, cap=0.8: 3 pauses within 0.1, 0.2, 0.4 s.
     let policy = Policy::default();
     for seed in 0..1000 {

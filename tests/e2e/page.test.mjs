@@ -267,6 +267,9 @@ test('every preset loads without errors and draws every chart', async () => {
 
 test('a panic shows the banner with a way back', async () => {
   const page = await open(browser, base);
+  // Only a page built with the test-hooks feature exports it (scripts/test builds one).
+  assert.equal(await page.evaluate(() => typeof window.wasmBindings.panic_for_test), 'function',
+    'dist/ lacks panic_for_test: build it with TRUNK_BUILD_FEATURES=test-hooks, as scripts/test does');
   await page.evaluate(() => { try { window.wasmBindings.panic_for_test(); } catch (e) { /* the trap */ } });
   await page.waitForSelector('#panic:not([hidden])');
   assert.match(await page.textContent('#panic'), /panic requested by a test/);
