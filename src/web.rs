@@ -461,6 +461,7 @@ fn listen(document: &Document) -> Result<(), JsValue> {
                 .target()
                 .and_then(|t| t.dyn_into::<Element>().ok())
                 .and_then(|e| e.closest("button").ok().flatten())
+                .filter(|b| b.get_attribute("aria-disabled").as_deref() != Some("true"))
                 .and_then(|b| b.get_attribute("data-change"));
             if let Some(change) = change {
                 apply_change(&change);
@@ -812,7 +813,18 @@ fn show_lesson(document: &Document, lesson: &view::LessonView) {
         show_if(&status, lesson.status.is_some());
     }
     if let Some(list) = document.get_element_by_id("try-this") {
+        show_try_this(document, &list, lesson);
+    }
+}
+
+/// The "try this" buttons: built when the lesson changes, otherwise only
+/// marked applied or not, so a button keeps the keyboard focus across
+/// renders. An applied button stays focusable (`aria-disabled`, not
+/// `disabled`); pressing it again changes nothing.
+fn show_try_this(document: &Document, list: &Element, lesson: &view::LessonView) {
+    if list.get_attribute("data-for").as_deref() != Some(lesson.preset.as_str()) {
         list.set_text_content(None);
+        let _ = list.set_attribute("data-for", &lesson.preset);
         for button in &lesson.try_this {
             let Ok(element) = element(document, "button", "") else {
                 return;
@@ -827,13 +839,24 @@ fn show_lesson(document: &Document, lesson: &view::LessonView) {
                 "data-rises",
                 if button.expect.rises { "true" } else { "false" },
             );
-            if button.applied {
-                let _ = element.set_attribute("disabled", "");
-            }
             let _ = list.append_child(&element);
         }
-        show_if(&list, !lesson.try_this.is_empty());
     }
+    let Ok(buttons) = list.query_selector_all("button") else {
+        return;
+    };
+    for (i, button) in lesson.try_this.iter().enumerate() {
+        if let Some(element) = buttons
+            .get(i as u32)
+            .and_then(|n| n.dyn_into::<Element>().ok())
+        {
+            let _ = element.set_attribute(
+                "aria-disabled",
+                if button.applied { "true" } else { "false" },
+            );
+        }
+    }
+    show_if(list, !lesson.try_this.is_empty());
 }
 
 /// Moves the lesson's chart to the top and the others to their places,

@@ -152,7 +152,9 @@ test('each "try this" applies its change, moves its number the way the lesson sa
         `${preset.title}, '${expected.label}': ${expected.metric} of ${expected.side} should ${expected.rises ? 'rise' : 'fall'}, went ${before} -> ${after}`);
       assert.equal(await page.textContent('#lesson'), lesson, 'the lesson stays');
       assert.match(await page.textContent('#changed'), /^You changed \d+ settings?$/);
-      assert.equal(await page.isDisabled(`#try-this button:text-is("${expected.label}")`), true, 'applied: nothing left to do');
+      const button = page.locator(`#try-this button:text-is("${expected.label}")`);
+      assert.equal(await button.getAttribute('aria-disabled'), 'true', 'applied: nothing left to do');
+      assert.equal(await button.evaluate((b) => b === document.activeElement), true, 'the pressed button keeps the focus');
       await page.click('#back-to-preset');
       await settled(page);
       assert.equal(page.url(), link, 'back to the preset');
