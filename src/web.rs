@@ -1044,6 +1044,12 @@ impl DrawingBackend for Measured {
     }
 }
 
+/// Whether a chart is on the page: one behind a closed "More charts" has
+/// no box, and is drawn once it is shown.
+fn shown(canvas: &HtmlCanvasElement) -> bool {
+    canvas.client_width() > 0
+}
+
 /// Sizes a canvas to its box in device pixels, then draws on it.
 fn draw(
     document: &Document,
@@ -1056,9 +1062,7 @@ fn draw(
     else {
         return;
     };
-    // A chart behind a closed "More charts" has no box: it is drawn once
-    // shown.
-    if canvas.client_width() == 0 {
+    if !shown(&canvas) {
         return;
     }
     let (width, height) = view::canvas_size(
