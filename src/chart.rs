@@ -935,14 +935,6 @@ where
             ));
         }
     }
-    if scenario.workers > 0 {
-        entries.push(Entry {
-            text: format!("{} workers (served at once)", scenario.workers),
-            colour: theme.colour(2),
-            sample: Sample::Dotted,
-        });
-    }
-    let plot = header(&top, &entries, theme)?;
     let y_high = runs
         .iter()
         .flat_map(|run| {
@@ -952,6 +944,15 @@ where
         .fold(0.0, f64::max)
         .max(1.0)
         * 1.1;
+    // The workers' line only where it falls inside the axis.
+    if scenario.workers > 0 && f64::from(scenario.workers) < y_high {
+        entries.push(Entry {
+            text: format!("{} workers (served at once)", scenario.workers),
+            colour: theme.colour(2),
+            sample: Sample::Dotted,
+        });
+    }
+    let plot = header(&top, &entries, theme)?;
     let mut chart = axes(
         &plot,
         theme,
