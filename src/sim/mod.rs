@@ -100,7 +100,8 @@ mod report;
 mod world;
 
 pub use report::{
-    FailureKind, LatencyHistogram, PauseHistogram, PerFailure, Report, Series, Summary,
+    FailureKind, LatencyHistogram, PAUSE_HISTOGRAMS, PauseHistogram, PerFailure, Report, Series,
+    Summary,
 };
 
 use crate::breaker::BreakerConfig;

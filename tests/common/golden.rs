@@ -41,19 +41,19 @@ pub const REPORTS: [Pin; 3] = [
     Pin {
         name: "shared-queue",
         link: LINK,
-        fingerprint: 2662466820237466184,
+        fingerprint: 8284228545627236583,
         summary: include_str!("golden/shared-queue.summary"),
     },
     Pin {
         name: "alone",
         link: ALONE_LINK,
-        fingerprint: 6279318550589883802,
+        fingerprint: 15546300365942137634,
         summary: include_str!("golden/alone.summary"),
     },
     Pin {
         name: "plain",
         link: PLAIN_LINK,
-        fingerprint: 18172609887090168244,
+        fingerprint: 6053299566130852857,
         summary: include_str!("golden/plain.summary"),
     },
 ];

@@ -4,6 +4,7 @@
 use super::World;
 use super::client::End;
 use crate::breaker::Breaker;
+use crate::budget::{Budget, BudgetConfig, BudgetKind};
 use crate::policy::{Jitter, Policy};
 use crate::sim::Scenario;
 use crate::sim::WorkloadKind;
@@ -56,6 +57,15 @@ fn pause_range(policy: &Policy, retries: u32) -> f64 {
     }
 }
 
+/// The starting balance of a budget that keeps one (gRPC's token bucket,
+/// the AWS SDK's retry quota); none for the others.
+fn budget_start(config: &BudgetConfig) -> Option<f64> {
+    match config.kind {
+        BudgetKind::TokenBucket | BudgetKind::AwsQuota => Some(Budget::new(config).tokens()),
+        BudgetKind::None | BudgetKind::Ratio => None,
+    }
+}
+
 /// A span of time, `[start, end)`.
 #[derive(Debug, Clone, Copy)]
 struct Window {
@@ -71,7 +81,13 @@ impl Tally {
             range = range.max(s.retry_after);
         }
         Self {
-            rec: Recorder::new(s.horizon, s.buckets, s.policy.attempts - 1, range),
+            rec: Recorder::new(
+                s.horizon,
+                s.buckets,
+                s.policy.attempts - 1,
+                range,
+                budget_start(&s.budget),
+            ),
             operations: 0,
             ended: PerEnd::default(),
             retried_operations: 0,
@@ -99,7 +115,8 @@ impl Tally {
 
 impl<const PLAIN: bool> World<'_, PLAIN> {
     /// The report of a run that ended (`truncated`: at the work limit).
-    pub(super) fn report(self, truncated: bool) -> Report {
+    /// `simulated_until` is how far the run got (see `Summary`).
+    pub(super) fn report(self, truncated: bool, simulated_until: f64) -> Report {
         let s = self.s;
         let tally = self.tally;
         let rec = tally.rec;
@@ -122,6 +139,7 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             series,
             pauses,
             latency,
+            latency_failed,
         } = rec.finish(|start, end| {
             if outage.is_some_and(|outage| start < outage.end && end > outage.start) {
                 0.0
@@ -186,6 +204,11 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             finished_at: tally.finished_at,
             drain_time: (tally.finished_at - arrivals_end).max(0.0),
             truncated,
+            simulated_until: if truncated {
+                simulated_until
+            } else {
+                tally.finished_at.max(s.horizon)
+            },
             // Arrivals of operations run alone never enter the queue: each
             // is an event of its own, pending alone.
             events: self.queue.popped() + if PLAIN || self.alone { operations } else { 0 },
@@ -196,6 +219,7 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             series,
             pauses,
             latency,
+            latency_failed,
         }
     }
 }
