@@ -8,9 +8,7 @@
 //! side and say which side is better; a "try this" names the change and the
 //! number it moves, so a test can hold every lesson to its claim.
 
-use std::collections::BTreeMap;
-
-use crate::config::{Config, P};
+use crate::config::{Config, P, PARAMS};
 use crate::presets::{PRESETS, Preset};
 use crate::sim::Report;
 
@@ -199,25 +197,22 @@ pub fn lesson_state(origin: Option<&'static Preset>, config: &Config) -> Option<
         .min_by_key(|s| s.changed)
 }
 
-/// The settings, keyed by link key (`B.`-prefixed for policy B), whose
-/// values differ from the defaults.
-fn settings(config: &Config) -> BTreeMap<String, String> {
-    config
-        .to_link()
-        .split('&')
-        .filter_map(|pair| pair.split_once('='))
-        .filter(|(key, _)| *key != "v")
-        .map(|(key, value)| (key.to_string(), value.to_string()))
-        .collect()
-}
-
-/// How many settings of A or B differ between the preset and `config`.
+/// How many settings differ between the preset and `config`: A's values,
+/// and, while comparing, B's own differences from A. A change of A that B
+/// merely follows is one change, not two, and B's values do not count while
+/// compare mode is off.
 pub fn changed_settings(preset: &Preset, config: &Config) -> usize {
-    let (from, to) = (settings(&preset.config()), settings(config));
-    let keys: std::collections::BTreeSet<&String> = from.keys().chain(to.keys()).collect();
-    keys.into_iter()
-        .filter(|key| from.get(*key) != to.get(*key))
-        .count()
+    let from = preset.config();
+    (0..PARAMS.len())
+        .map(|i| {
+            let a = from.value_at(i) != config.value_at(i);
+            let own = |c: &Config| c.value_b_at(i) != c.value_at(i);
+            let b = config.comparing()
+                && from.value_b_at(i) != config.value_b_at(i)
+                && (own(&from) || own(config));
+            usize::from(a) + usize::from(b)
+        })
+        .sum()
 }
 
 /// `config` with the link pairs of `change` (for example
@@ -389,6 +384,29 @@ mod tests {
             Some(7),
             "the origin's lesson stays however far the learner went"
         );
+    }
+
+    #[test]
+    fn a_change_b_follows_counts_once_and_b_is_ignored_without_compare() {
+        let herd = preset("herd");
+        // A gets B's jitter: one change, though B's no longer differs.
+        let same = apply(&herd.config(), "jitter=full");
+        assert_eq!(changed_settings(herd, &same), 1);
+        // Attempts for both (B follows A): one change.
+        assert_eq!(
+            changed_settings(herd, &apply(&herd.config(), "attempts=5")),
+            1
+        );
+        // Compare off: the switch is the change; B's values are hidden.
+        assert_eq!(
+            changed_settings(herd, &apply(&herd.config(), "compare=off")),
+            1
+        );
+        // A single-policy preset compared with a B of its own: the switch
+        // and each of B's own values.
+        let classic = preset("classic");
+        let compared = apply(&classic.config(), "compare=on&B.attempts=2&B.cap=3");
+        assert_eq!(changed_settings(classic, &compared), 3);
     }
 
     #[test]

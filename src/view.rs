@@ -877,6 +877,40 @@ pub fn layers(config: &Config, a: &Report, b: Option<&Report>) -> Option<Vec<Lay
     Some(lists)
 }
 
+/// Seeds the contention chart runs each backoff over: it shows what holds
+/// on average, as the AWS 2015 post averaged many runs.
+pub const CONTENTION_SEEDS: u64 = 20;
+
+/// Most server calls the contention chart's runs may make together, by
+/// their estimate: about a fifth of a second in the page.
+const CONTENTION_WORK: f64 = 1.5e6;
+
+/// Estimated calls of one contention run of `clients` with unlimited
+/// attempts: each client conflicts with a fair share of the others.
+fn contention_calls(clients: u32) -> f64 {
+    let n = f64::from(clients);
+    n * (1.0 + n / 2.0)
+}
+
+/// The contention chart's runs: every backoff of the AWS 2015 post over
+/// [`CONTENTION_SEEDS`] seeds, or why the page does not run them (too many
+/// clients for the page to run a hundred worlds at once).
+pub fn contention_grid(config: &Config) -> Result<crate::contention::ContentionGrid, String> {
+    let clients = config.get(P::Clients) as u32;
+    let runs = 5.0 * CONTENTION_SEEDS as f64;
+    if runs * contention_calls(clients) > CONTENTION_WORK {
+        let most = (1..clients)
+            .rev()
+            .find(|&n| runs * contention_calls(n) <= CONTENTION_WORK)
+            .unwrap_or(1);
+        return Err(format!(
+            "Averaging every backoff over {CONTENTION_SEEDS} seeds runs 100 worlds: at {clients} \
+             clients that is more than the page can run at once. Lower Clients to {most} or fewer."
+        ));
+    }
+    Ok(crate::contention::contention_grid(config, CONTENTION_SEEDS))
+}
+
 /// A sweep being computed a few points at a time between frames.
 #[derive(Debug)]
 pub struct SweepJob {
@@ -1697,5 +1731,25 @@ mod tests {
             render_times(1234.56, 7.25),
             ("1235".to_string(), "7.2".to_string())
         );
+    }
+
+    #[test]
+    fn the_contention_chart_runs_a_hundred_small_worlds_and_refuses_big_ones() {
+        let contention = PRESETS
+            .iter()
+            .find(|p| p.key == "contention")
+            .expect("the contention preset");
+        let grid = contention_grid(&contention.config()).expect("50 clients fit");
+        assert_eq!(grid.variants.len(), 5);
+        assert!(
+            grid.variants
+                .iter()
+                .all(|v| v.calls.len() == CONTENTION_SEEDS as usize)
+        );
+        let big = lesson::apply(&contention.config(), "clients=5000");
+        let why = contention_grid(&big).expect_err("5000 clients are too many");
+        assert!(why.contains("Lower Clients to 172 or fewer"), "{why}");
+        let edge = lesson::apply(&contention.config(), "clients=172");
+        assert!(contention_grid(&edge).is_ok());
     }
 }

@@ -679,6 +679,18 @@ fn render() {
     draw(&document, "chart-latency", |area| {
         chart::draw_latency(area, &charts, &theme)
     });
+    draw(&document, "chart-mechanism", |area| {
+        chart::draw_mechanism(area, &charts, &runs.scenario, &theme)
+    });
+    // Only drawn, and so only run, while its canvas is on the page.
+    draw(
+        &document,
+        "chart-contention",
+        |area| match view::contention_grid(&config) {
+            Ok(grid) => chart::draw_contention(area, &grid, &theme),
+            Err(why) => chart::message(area, &theme, &why),
+        },
+    );
     show_headlines(
         &document,
         &lesson::headlines(lesson.headline, &runs.a, runs.b.as_ref()),
