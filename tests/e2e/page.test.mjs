@@ -186,8 +186,9 @@ test('the classic preset sweeps four strategies', async () => {
   await page.selectOption('#preset', String(index));
   await settled(page);
   await swept(page);
-  // no retries (grey), 3 retries (vermillion), token bucket (blue), breaker (green)
-  for (const colour of [[150, 150, 150], [213, 94, 0], [0, 114, 178], [0, 158, 115]]) {
+  // no retries (grey), 3 retries (reddish purple), token bucket (violet),
+  // breaker (green): none in the policies' blue or vermillion.
+  for (const colour of [[150, 150, 150], [204, 121, 167], [120, 94, 240], [0, 158, 115]]) {
     assert.ok(await pixelsNear(page, 'chart-sweep', colour, 16) > 60, `no curve in ${colour}`);
   }
   assert.deepEqual(page.problems, []);
