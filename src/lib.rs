@@ -30,6 +30,7 @@ pub mod chart;
 pub mod classify;
 pub mod config;
 pub mod contention;
+pub mod export;
 pub mod lesson;
 pub mod policy;
 pub mod presets;

@@ -7,53 +7,209 @@
 //! retry-playground --csv 'v=1&...'   # the per-bucket series
 //! retry-playground --sweep 'v=1&...' # success and load at failure rates 0-100 %
 //! retry-playground --params          # the parameter table
+//! retry-playground --export grpc 'v=1&...'  # policy A as library configuration
+//! retry-playground --import FILE 'v=1&...'  # a real configuration read into A
 //! ```
 
-use retry_playground::config::{Kind, PARAMS};
+use retry_playground::budget::Budget;
+use retry_playground::config::{Config, Kind, PARAMS};
+use retry_playground::export::{self, Format, import};
 use retry_playground::presets;
 use retry_playground::report;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let csv = args.iter().any(|a| a == "--csv");
-    let sweep = args.iter().any(|a| a == "--sweep");
+    let flag = |name: &str| args.iter().any(|a| a == name);
+    // Options that take a value: the word after them.
+    let value_of = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .map(String::as_str)
+    };
+    let takes_value = ["--export", "--import", "--quota-trace"];
     let link = args
         .iter()
-        .find(|a| !a.starts_with("--"))
-        .map_or("", String::as_str);
-    if args.iter().any(|a| a == "--help" || a == "-h") {
+        .enumerate()
+        .find(|(i, a)| {
+            !a.starts_with("--") && (*i == 0 || !takes_value.contains(&args[i - 1].as_str()))
+        })
+        .map_or("", |(_, a)| a.as_str());
+    let known = [
+        "--csv",
+        "--sweep",
+        "--b",
+        "--bounds",
+        "--export",
+        "--import",
+        "--quota-trace",
+    ];
+    if flag("--help") || flag("-h") {
         emit(USAGE);
-    } else if args.iter().any(|a| a == "--params") {
+        return;
+    }
+    if flag("--params") {
         print_params();
-    } else if let Some(unknown) = args
+        return;
+    }
+    if let Some(unknown) = args
         .iter()
-        .find(|a| a.starts_with("--") && !matches!(a.as_str(), "--csv" | "--sweep"))
+        .find(|a| a.starts_with("--") && !known.contains(&a.as_str()))
     {
-        eprintln!("unknown option {unknown}\n{USAGE}");
-        std::process::exit(2);
+        fail(&format!("unknown option {unknown}"));
+    }
+    for option in takes_value {
+        if flag(option) && value_of(option).is_none() {
+            fail(&format!("{option} needs a value"));
+        }
+    }
+    // A whole address is fine too: only its query string matters.
+    let query = link.split_once('?').map_or(link, |(_, q)| q);
+    let (config, notices) = presets::open(query);
+    for notice in &notices {
+        eprintln!("{}: {}", notice.key, notice.message);
+    }
+    // --b picks compare mode's policy B for --export, --bounds and --import.
+    let policy_b = flag("--b");
+    let chosen = if policy_b {
+        config.policy_b_config()
     } else {
-        // A whole address is fine too: only its query string matters.
-        let query = link.split_once('?').map_or(link, |(_, q)| q);
-        let (config, notices) = presets::open(query);
-        for notice in &notices {
-            eprintln!("{}: {}", notice.key, notice.message);
+        config.clone()
+    };
+    if let Some(word) = value_of("--export") {
+        let Some(format) = Format::parse(word) else {
+            let names: Vec<&str> = Format::ALL.iter().map(|f| f.key()).collect();
+            fail(&format!("--export takes one of {}", names.join("|")));
+        };
+        let snippet = export::export(&chosen, format);
+        let mut out = snippet.text.clone();
+        for note in snippet.notes() {
+            eprintln!("note: {note}");
         }
-        if sweep {
-            emit(&retry_playground::sweep::to_csv(&config));
-        } else if csv {
-            emit(&report::series_csv(&report::run(&config)));
-        } else {
-            emit(&(report::json_for(&config) + "\n"));
+        if !out.ends_with('\n') {
+            out.push('\n');
         }
+        emit(&out);
+    } else if let Some(path) = value_of("--import") {
+        let text = match std::fs::read(path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(error) => fail(&format!("cannot read {path}: {error}")),
+        };
+        let imported = match import::import(&text) {
+            Ok(imported) => imported,
+            Err(why) => fail(&format!("{path}: {why}")),
+        };
+        let (next, clamped) = import::apply(&config, &imported, policy_b);
+        for line in imported.mapped() {
+            eprintln!("mapped: {line}");
+        }
+        for line in imported.unmapped.iter().chain(&clamped) {
+            eprintln!("not mapped: {line}");
+        }
+        for line in &imported.problems {
+            eprintln!("problem: {line}");
+        }
+        emit(&(next.to_link() + "\n"));
+    } else if flag("--bounds") {
+        emit(&(bounds_json(&chosen) + "\n"));
+    } else if let Some(sequence) = value_of("--quota-trace") {
+        match quota_trace(&chosen, sequence) {
+            Ok(json) => emit(&(json + "\n")),
+            Err(why) => fail(&why),
+        }
+    } else if flag("--sweep") {
+        emit(&retry_playground::sweep::to_csv(&config));
+    } else if flag("--csv") {
+        emit(&report::series_csv(&report::run(&config)));
+    } else {
+        emit(&(report::json_for(&config) + "\n"));
     }
 }
 
+fn fail(message: &str) -> ! {
+    eprintln!("{message}\n{USAGE}");
+    std::process::exit(2);
+}
+
+/// The policy's attempts and the analytic bounds of each pause, for
+/// checking a library's schedule against the playground's.
+fn bounds_json(config: &Config) -> String {
+    let policy = config.policy();
+    let pauses: Vec<serde_json::Value> = report::pause_bounds(config)
+        .iter()
+        .map(|b| serde_json::json!({ "min": b.min, "max": b.max, "mean": b.mean }))
+        .collect();
+    serde_json::json!({ "attempts": policy.attempts, "pauses": pauses }).to_string()
+}
+
+/// Feeds the playground's retry budget one operation per comma-separated
+/// group of attempt outcomes (`e` an error, `t` a timeout, `s` a success),
+/// at most `attempts` per operation, and prints what it ends with: the
+/// balance, and how many retries it refused. The budget's kind and
+/// parameters are the link's, so the AWS SDK's quota costs can be set to a
+/// given SDK's.
+fn quota_trace(config: &Config, sequence: &str) -> Result<String, String> {
+    let scenario = config.scenario();
+    let attempts = scenario.policy.attempts as usize;
+    let mut budget = Budget::new(&scenario.budget);
+    let mut refused = 0;
+    let mut retries = 0;
+    for (operation, outcomes) in sequence.split(',').enumerate() {
+        let mut last_cost = 0.0;
+        for (attempt, outcome) in outcomes.chars().take(attempts).enumerate() {
+            let now = operation as f64;
+            if attempt == 0 {
+                budget.on_first_try(now);
+            }
+            match outcome {
+                's' => {
+                    budget.on_success(now, last_cost);
+                    break;
+                }
+                'e' | 't' => {
+                    budget.on_failure(now);
+                    if attempt + 1 >= attempts {
+                        break;
+                    }
+                    match budget.try_retry(now, outcome == 't') {
+                        Some(cost) => {
+                            retries += 1;
+                            last_cost = cost;
+                        }
+                        None => {
+                            refused += 1;
+                            break;
+                        }
+                    }
+                }
+                other => return Err(format!("--quota-trace: '{other}' is not e, t or s")),
+            }
+        }
+    }
+    Ok(serde_json::json!({
+        "capacity": budget.tokens(),
+        "refused": refused,
+        "retries": retries,
+    })
+    .to_string())
+}
+
 const USAGE: &str = "usage: retry-playground [--csv | --sweep] [LINK] | --params\n\
+    \x20      retry-playground --export grpc|envoy|aws|tenacity|polly|resilience4j|backon|go [--b] [LINK]\n\
+    \x20      retry-playground --import FILE [--b] [LINK]\n\
+    \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
     Runs the configuration in LINK (a share link or its query string) and prints\n\
     the report as JSON ({\"a\":..,\"b\":..} in compare mode), or with --csv\n\
     policy A's per-bucket series, or with --sweep the sweep chart's curves.\n\
     Missing keys take\n\
-    their defaults; bad values are fixed and reported on stderr.\n";
+    their defaults; bad values are fixed and reported on stderr.\n\
+    --export writes policy A (B with --b) for a library; notes on what it\n\
+    cannot express go to stderr. --import reads a gRPC service config, an\n\
+    Envoy retry policy (JSON) or an AWS config section into A (B with --b)\n\
+    and prints the new link; what it mapped and not goes to stderr.\n\
+    --bounds prints the attempts and each pause's analytic bounds as JSON;\n\
+    --quota-trace feeds the link's retry budget operations such as ees,ts,s\n\
+    (e error, t timeout, s success) and prints its balance and refusals.\n";
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error worth a panic.
 fn emit(text: &str) {

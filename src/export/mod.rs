@@ -1,0 +1,1046 @@
+//! Take the policy home: the tuned retry policy written as real
+//! configuration for the libraries people run, and real configurations read
+//! back in ([`import`]).
+//!
+//! The same words mean different things in different libraries. The
+//! playground counts **attempts** (the first call included); Envoy, Polly
+//! and backon count **retries**. The playground's **base** is the ceiling of
+//! the first pause; gRPC calls it `initialBackoff`, tenacity `multiplier`.
+//! **Jitter** is a family, not a switch: gRPC and the AWS SDKs draw under
+//! the ceiling (full jitter), Polly's exponential jitter is its own
+//! decorrelated formula, resilience4j and cenkalti/backoff spread the
+//! ceiling by a proportional factor. Each [`Snippet`] therefore carries, for
+//! every knob, how the library expresses it and whether that is exact,
+//! approximate (and why) or not expressible at all.
+//!
+//! Pure: text in, text out; the page and the command line share it.
+
+pub mod import;
+
+use crate::budget::BudgetKind;
+use crate::config::{Config, P};
+use crate::policy::{Jitter, Policy, Shape};
+
+/// A library or configuration format the policy can be written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Grpc,
+    Envoy,
+    Aws,
+    Tenacity,
+    Polly,
+    Resilience4j,
+    Backon,
+    Go,
+}
+
+impl Format {
+    pub const ALL: [Format; 8] = [
+        Format::Grpc,
+        Format::Envoy,
+        Format::Aws,
+        Format::Tenacity,
+        Format::Polly,
+        Format::Resilience4j,
+        Format::Backon,
+        Format::Go,
+    ];
+
+    /// The word the command line takes (`--export grpc`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Format::Grpc => "grpc",
+            Format::Envoy => "envoy",
+            Format::Aws => "aws",
+            Format::Tenacity => "tenacity",
+            Format::Polly => "polly",
+            Format::Resilience4j => "resilience4j",
+            Format::Backon => "backon",
+            Format::Go => "go",
+        }
+    }
+
+    /// What the snippet is, for a heading.
+    pub fn title(self) -> &'static str {
+        match self {
+            Format::Grpc => "gRPC service config (JSON)",
+            Format::Envoy => "Envoy route retry_policy (JSON)",
+            Format::Aws => "AWS SDK shared config",
+            Format::Tenacity => "Python tenacity",
+            Format::Polly => ".NET Polly v8",
+            Format::Resilience4j => "Java resilience4j",
+            Format::Backon => "Rust backon",
+            Format::Go => "Go cenkalti/backoff v5",
+        }
+    }
+
+    pub fn parse(word: &str) -> Option<Format> {
+        Format::ALL
+            .into_iter()
+            .find(|format| format.key().eq_ignore_ascii_case(word.trim()))
+    }
+}
+
+/// How faithfully a library carries one knob.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    Exact,
+    /// Carried, but the library means something a little different.
+    Approximate,
+    /// The library has no such knob.
+    NotExpressible,
+}
+
+impl Fit {
+    pub fn word(self) -> &'static str {
+        match self {
+            Fit::Exact => "exact",
+            Fit::Approximate => "approximate",
+            Fit::NotExpressible => "not expressible",
+        }
+    }
+}
+
+/// One knob of the policy and what the library made of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mapping {
+    /// The playground's knob: attempts, first pause, multiplier, cap,
+    /// jitter, attempt timeout, deadline, budget.
+    pub knob: &'static str,
+    /// The library's setting, as written in the snippet ("" when none).
+    pub setting: String,
+    pub fit: Fit,
+    /// Why it is not exact; empty when it is.
+    pub why: String,
+}
+
+/// A policy written for one library.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snippet {
+    pub format: Format,
+    pub text: String,
+    pub mappings: Vec<Mapping>,
+}
+
+impl Snippet {
+    /// The notes to show beside the snippet: every knob that is not exact.
+    pub fn notes(&self) -> Vec<String> {
+        self.mappings
+            .iter()
+            .filter(|m| m.fit != Fit::Exact)
+            .map(|m| format!("{} ({}): {}", m.knob, m.fit.word(), m.why))
+            .collect()
+    }
+}
+
+/// The knobs every snippet reports on, in this order.
+pub const KNOBS: [&str; 8] = [
+    "attempts",
+    "first pause",
+    "multiplier",
+    "cap",
+    "jitter",
+    "attempt timeout",
+    "deadline",
+    "budget",
+];
+
+/// Writes the policy of `config` (policy A; pass
+/// [`Config::policy_b_config`] for B) for `format`.
+pub fn export(config: &Config, format: Format) -> Snippet {
+    let policy = config.policy();
+    let (text, mappings) = match format {
+        Format::Grpc => grpc(config, &policy),
+        Format::Envoy => envoy(config, &policy),
+        Format::Aws => aws(config, &policy),
+        Format::Tenacity => tenacity(config, &policy),
+        Format::Polly => polly(config, &policy),
+        Format::Resilience4j => resilience4j(config, &policy),
+        Format::Backon => backon(config, &policy),
+        Format::Go => go(config, &policy),
+    };
+    Snippet {
+        format,
+        text,
+        mappings,
+    }
+}
+
+fn row(
+    knob: &'static str,
+    setting: impl Into<String>,
+    fit: Fit,
+    why: impl Into<String>,
+) -> Mapping {
+    Mapping {
+        knob,
+        setting: setting.into(),
+        fit,
+        why: why.into(),
+    }
+}
+
+fn exact(knob: &'static str, setting: impl Into<String>) -> Mapping {
+    row(knob, setting, Fit::Exact, "")
+}
+
+fn missing(knob: &'static str, why: impl Into<String>) -> Mapping {
+    row(knob, "", Fit::NotExpressible, why)
+}
+
+/// The budget row of a library that has no retry budget at all.
+fn no_budget(config: &Config, library: &str) -> Mapping {
+    if config.budget_kind() == BudgetKind::None {
+        exact("budget", "none")
+    } else {
+        missing(
+            "budget",
+            format!("{library} has no retry budget shared across operations"),
+        )
+    }
+}
+
+/// The first ceiling, which a constant shape or a small cap lowers.
+fn first_ceiling(policy: &Policy) -> f64 {
+    policy.ceiling(0)
+}
+
+fn jitter_word(jitter: Jitter) -> &'static str {
+    match jitter {
+        Jitter::None => "none",
+        Jitter::Full => "full",
+        Jitter::Equal => "equal",
+        Jitter::Decorrelated => "decorrelated",
+        Jitter::Proportional => "proportional",
+    }
+}
+
+/// Seconds as a protobuf JSON `Duration`: decimal seconds with an `s`
+/// (the proto3 JSON mapping of `google.protobuf.Duration`, which gRFC A6
+/// and Envoy's API both use). Rust prints the shortest decimal that reads
+/// back to the same number, never an exponent.
+pub fn proto_duration(seconds: f64) -> String {
+    let millis = (seconds * 1e9).round() / 1e9;
+    format!("{millis}s")
+}
+
+/// The growth factor of a shape with a geometric schedule (constant is a
+/// factor of 1), or `None` for linear, which no geometric library carries.
+fn geometric_factor(policy: &Policy) -> Option<f64> {
+    match policy.shape {
+        Shape::Exponential => Some(policy.multiplier),
+        Shape::Constant => Some(1.0),
+        Shape::Linear => None,
+    }
+}
+
+/// gRFC A6 "gRPC Retry Design" (grpc/proposal, A6-client-retries.md):
+/// `maxAttempts` counts the original call, must be at least 2 and clients
+/// treat values above 5 as 5; retry `n` (1-based) waits
+/// `random(0, min(initialBackoff * backoffMultiplier^(n-1), maxBackoff))`,
+/// which is full jitter; `retryThrottling` is the token bucket of
+/// `src/budget.rs` (`maxTokens` in (0, 1000], `tokenRatio` > 0 with at most
+/// three decimals). The method config's `timeout` bounds the whole call,
+/// retries included.
+fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
+    let mut rows = Vec::new();
+    let attempts = policy.attempts.clamp(2, 5);
+    rows.push(match policy.attempts {
+        1 => row("attempts", "retryPolicy omitted", Fit::Exact, ""),
+        2..=5 => exact("attempts", format!("maxAttempts: {attempts}")),
+        _ => row(
+            "attempts",
+            format!("maxAttempts: {attempts}"),
+            Fit::Approximate,
+            format!(
+                "gRPC clients clamp maxAttempts to 5; {} attempts become 5",
+                policy.attempts
+            ),
+        ),
+    });
+    let base = first_ceiling(policy);
+    rows.push(exact(
+        "first pause",
+        format!("initialBackoff: {}", proto_duration(base)),
+    ));
+    let factor = geometric_factor(policy);
+    rows.push(match factor {
+        Some(factor) => exact("multiplier", format!("backoffMultiplier: {factor}")),
+        None => row(
+            "multiplier",
+            "backoffMultiplier: 2",
+            Fit::Approximate,
+            "gRPC backoff is exponential only; the linear shape becomes a doubling one",
+        ),
+    });
+    rows.push(exact(
+        "cap",
+        format!("maxBackoff: {}", proto_duration(policy.cap)),
+    ));
+    rows.push(if policy.jitter == Jitter::Full {
+        exact("jitter", "full (always)")
+    } else {
+        row(
+            "jitter",
+            "full (always)",
+            Fit::Approximate,
+            format!(
+                "gRPC always draws each pause uniformly under the ceiling (full jitter); {} jitter cannot be chosen",
+                jitter_word(policy.jitter)
+            ),
+        )
+    });
+    rows.push(match policy.attempt_timeout {
+        None => exact("attempt timeout", "none"),
+        Some(_) => missing(
+            "attempt timeout",
+            "A6's retryPolicy has no per-attempt timeout; the method timeout covers the whole call",
+        ),
+    });
+    rows.push(match policy.deadline {
+        None => exact("deadline", "none"),
+        Some(deadline) => exact("deadline", format!("timeout: {}", proto_duration(deadline))),
+    });
+    let mut throttling = String::new();
+    rows.push(match config.budget_kind() {
+        BudgetKind::None => exact("budget", "none"),
+        BudgetKind::TokenBucket => {
+            let max_tokens = config.get(P::Tokens).clamp(1.0, 1000.0);
+            let wanted = config.get(P::TokenRatio);
+            // A6 keeps three decimals of tokenRatio and needs it above 0.
+            let ratio = ((wanted * 1000.0).round() / 1000.0).max(0.001);
+            throttling = format!(
+                ",\n  \"retryThrottling\": {{ \"maxTokens\": {max_tokens}, \"tokenRatio\": {ratio} }}"
+            );
+            if ratio == wanted {
+                exact("budget", format!("retryThrottling {max_tokens} / {ratio}"))
+            } else {
+                row(
+                    "budget",
+                    format!("retryThrottling {max_tokens} / {ratio}"),
+                    Fit::Approximate,
+                    "A6 needs tokenRatio above 0 with at most three decimals",
+                )
+            }
+        }
+        BudgetKind::Ratio | BudgetKind::AwsQuota => missing(
+            "budget",
+            "gRPC's only budget is retryThrottling, a token bucket per server; choose the token bucket to export one",
+        ),
+    });
+    let mut method = String::from("    {\n      \"name\": [{ \"service\": \"example.Service\" }]");
+    if let Some(deadline) = policy.deadline {
+        method += &format!(",\n      \"timeout\": \"{}\"", proto_duration(deadline));
+    }
+    if policy.attempts > 1 {
+        method += &format!(
+            ",\n      \"retryPolicy\": {{\n        \"maxAttempts\": {attempts},\n        \"initialBackoff\": \"{}\",\n        \"maxBackoff\": \"{}\",\n        \"backoffMultiplier\": {},\n        \"retryableStatusCodes\": [\"UNAVAILABLE\", \"RESOURCE_EXHAUSTED\"]\n      }}",
+            proto_duration(base),
+            proto_duration(policy.cap),
+            factor.unwrap_or(2.0)
+        );
+    }
+    method += "\n    }";
+    let text = format!("{{\n  \"methodConfig\": [\n{method}\n  ]{throttling}\n}}\n");
+    (text, rows)
+}
+
+/// Envoy's route `RetryPolicy` (envoyproxy/envoy,
+/// api/envoy/config/route/v3/route_components.proto): `num_retries` counts
+/// retries; `retry_back_off` draws retry `N` (1-based) from
+/// `[0, (2^N - 1) * base_interval)` capped at `max_interval` (default ten
+/// times the base), so its factor is fixed and its ceilings are 1, 3, 7 ...
+/// times the base, not 1, 2, 4. `per_try_timeout` is the attempt timeout,
+/// the route's `timeout` the whole request's. The cluster's
+/// `circuit_breakers.thresholds.retry_budget`
+/// (api/envoy/config/cluster/v3/circuit_breaker.proto) caps *concurrent*
+/// retries at `budget_percent` of active requests.
+fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
+    let mut rows = Vec::new();
+    let retries = policy.attempts - 1;
+    rows.push(exact(
+        "attempts",
+        format!("num_retries: {retries} (retries, not attempts)"),
+    ));
+    let base = first_ceiling(policy);
+    rows.push(exact(
+        "first pause",
+        format!("base_interval: {}", proto_duration(base)),
+    ));
+    // With at most one retry only the first ceiling, the base, is used.
+    rows.push(if policy.attempts <= 2 {
+        exact("multiplier", "fixed (unused)")
+    } else {
+        row(
+            "multiplier",
+            "fixed",
+            Fit::Approximate,
+            "Envoy's ceilings grow as (2^N - 1) x base: 1, 3, 7, 15 x base, whatever the shape or multiplier",
+        )
+    });
+    rows.push(exact(
+        "cap",
+        format!("max_interval: {}", proto_duration(policy.cap)),
+    ));
+    rows.push(if policy.jitter == Jitter::Full {
+        exact("jitter", "full (always)")
+    } else {
+        row(
+            "jitter",
+            "full (always)",
+            Fit::Approximate,
+            format!(
+                "Envoy always draws under the ceiling; {} jitter cannot be chosen",
+                jitter_word(policy.jitter)
+            ),
+        )
+    });
+    rows.push(match policy.attempt_timeout {
+        None => exact("attempt timeout", "none"),
+        Some(timeout) => exact(
+            "attempt timeout",
+            format!("per_try_timeout: {}", proto_duration(timeout)),
+        ),
+    });
+    rows.push(match policy.deadline {
+        None => row(
+            "deadline",
+            "route timeout (15s by default)",
+            Fit::Approximate,
+            "an Envoy route times out after 15 s unless its timeout is set; set it to 0s for none",
+        ),
+        Some(deadline) => exact(
+            "deadline",
+            format!("route timeout: {}", proto_duration(deadline)),
+        ),
+    });
+    let mut budget = String::new();
+    rows.push(match config.budget_kind() {
+        BudgetKind::None => exact("budget", "none"),
+        BudgetKind::Ratio => {
+            let percent = config.get(P::BudgetPercent) * 100.0;
+            budget = format!(
+                ",\n  \"cluster_circuit_breakers\": {{ \"thresholds\": [{{ \"retry_budget\": {{ \"budget_percent\": {{ \"value\": {percent} }}, \"min_retry_concurrency\": 3 }} }}] }}"
+            );
+            row(
+                "budget",
+                format!("retry_budget.budget_percent: {percent}"),
+                Fit::Approximate,
+                "Envoy's retry budget limits retries in flight to a share of requests in flight, not retries to a share of recent traffic; its floor is a concurrency (min_retry_concurrency), not a rate",
+            )
+        }
+        BudgetKind::TokenBucket | BudgetKind::AwsQuota => missing(
+            "budget",
+            "Envoy's only budget is the cluster's retry_budget (a share of active requests); choose the ratio budget to export one",
+        ),
+    });
+    let mut route = String::new();
+    if let Some(deadline) = policy.deadline {
+        route = format!("  \"timeout\": \"{}\",\n", proto_duration(deadline));
+    }
+    let per_try = policy
+        .attempt_timeout
+        .map(|t| format!("    \"per_try_timeout\": \"{}\",\n", proto_duration(t)))
+        .unwrap_or_default();
+    let text = format!(
+        "{{\n{route}  \"retry_policy\": {{\n    \"retry_on\": \"connect-failure,refused-stream,reset,retriable-status-codes\",\n    \"retriable_status_codes\": [429, 502, 503, 504],\n    \"num_retries\": {retries},\n{per_try}    \"retry_back_off\": {{ \"base_interval\": \"{}\", \"max_interval\": \"{}\" }}\n  }}{budget}\n}}\n",
+        proto_duration(base),
+        proto_duration(policy.cap)
+    );
+    (text, rows)
+}
+
+/// The AWS SDKs' shared config file (the AWS SDKs and Tools Reference
+/// Guide, "Retry behavior"): `max_attempts` counts the first call;
+/// `retry_mode = standard` draws `rand(0, 1) * min(base * 2^i, 20 s)` and
+/// keeps a retry quota of 500 (botocore/retries/standard.py,
+/// `ExponentialBackoff` and `RetryQuotaChecker`). The base, the cap, the
+/// factor and the quota's costs are fixed by the SDK, not the file.
+fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
+    let fixed = |knob| {
+        row(
+            knob,
+            "fixed by the SDK",
+            Fit::NotExpressible,
+            "standard mode fixes it: full jitter under min(base x 2^i, 20 s), base 50 ms for errors and 1 s for throttling in current botocore",
+        )
+    };
+    let rows = vec![
+        exact("attempts", format!("max_attempts = {}", policy.attempts)),
+        fixed("first pause"),
+        fixed("multiplier"),
+        fixed("cap"),
+        if policy.jitter == Jitter::Full {
+            exact("jitter", "full (always)")
+        } else {
+            fixed("jitter")
+        },
+        match policy.attempt_timeout {
+            None => exact("attempt timeout", "none"),
+            Some(_) => missing(
+                "attempt timeout",
+                "the shared config has no timeout; set the client's read_timeout / connect_timeout in code",
+            ),
+        },
+        match policy.deadline {
+            None => exact("deadline", "none"),
+            Some(_) => missing("deadline", "the AWS SDKs have no overall deadline setting"),
+        },
+        match config.budget_kind() {
+            BudgetKind::AwsQuota => row(
+                "budget",
+                "retry_mode = standard",
+                if config.get(P::Quota) == 500.0 {
+                    Fit::Approximate
+                } else {
+                    Fit::NotExpressible
+                },
+                "standard mode always has a quota of 500; its costs are fixed by the SDK (5 per retry and 10 after a timeout in the 2020 standard; 14 per retry and 5 after throttling in current botocore)",
+            ),
+            BudgetKind::None => row(
+                "budget",
+                "retry_mode = standard",
+                Fit::Approximate,
+                "standard mode always adds its retry quota; there is no mode without one but legacy, which has other pauses",
+            ),
+            BudgetKind::Ratio | BudgetKind::TokenBucket => missing(
+                "budget",
+                "the AWS SDKs' only budget is the standard mode's retry quota",
+            ),
+        },
+    ];
+    let text = format!(
+        "[profile playground]\nretry_mode = standard\nmax_attempts = {}\n",
+        policy.attempts
+    );
+    (text, rows)
+}
+
+/// Python literal of a float.
+fn py(value: f64) -> String {
+    let text = format!("{value}");
+    if text.contains('.') {
+        text
+    } else {
+        format!("{text}.0")
+    }
+}
+
+/// tenacity (jd/tenacity, tenacity/wait.py and tenacity/stop.py):
+/// `wait_exponential(multiplier, max, exp_base)` waits
+/// `min(max, multiplier * exp_base^(n-1))` after attempt `n`;
+/// `wait_random_exponential` draws uniformly under that (full jitter);
+/// waits add with `+`; `stop_after_attempt(n)` counts attempts;
+/// `stop_before_delay(d)` stops when the time since the first attempt plus
+/// the upcoming sleep reaches `d`, the playground's deadline rule. Shapes
+/// and jitters tenacity has no strategy for are written as a wait function,
+/// which tenacity accepts in place of a strategy.
+fn tenacity(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
+    let (base, cap, mult) = (py(policy.base), py(policy.cap), py(policy.multiplier));
+    let ceiling = first_ceiling(policy);
+    let half = |value: f64| py(value / 2.0);
+    let native = match (policy.shape, policy.jitter) {
+        (Shape::Exponential, Jitter::None) => Some(format!(
+            "wait_exponential(multiplier={base}, max={cap}, exp_base={mult})"
+        )),
+        (Shape::Exponential, Jitter::Full) => Some(format!(
+            "wait_random_exponential(multiplier={base}, max={cap}, exp_base={mult})"
+        )),
+        (Shape::Exponential, Jitter::Equal) => Some(format!(
+            "wait_exponential(multiplier={b}, max={c}, exp_base={mult})\n    + wait_random_exponential(multiplier={b}, max={c}, exp_base={mult})",
+            b = half(policy.base),
+            c = half(policy.cap)
+        )),
+        (Shape::Constant, Jitter::None) => Some(format!("wait_fixed({})", py(ceiling))),
+        (Shape::Constant, Jitter::Full) => Some(format!("wait_random(0, {})", py(ceiling))),
+        (Shape::Constant, Jitter::Equal) => Some(format!(
+            "wait_fixed({c}) + wait_random(0, {c})",
+            c = half(ceiling)
+        )),
+        (Shape::Linear, Jitter::None) => Some(format!(
+            "wait_incrementing(start={base}, increment={base}, max={cap})"
+        )),
+        _ => None,
+    };
+    let mut imports = vec!["Retrying", "stop_after_attempt"];
+    let mut helper = String::new();
+    let wait = match native {
+        Some(wait) => {
+            for name in [
+                "wait_exponential",
+                "wait_random_exponential",
+                "wait_fixed",
+                "wait_random",
+                "wait_incrementing",
+            ] {
+                if wait.contains(&format!("{name}(")) {
+                    imports.push(name);
+                }
+            }
+            wait
+        }
+        None => {
+            let ceiling_expr = match policy.shape {
+                Shape::Constant => format!("min({cap}, {base})"),
+                Shape::Linear => format!("min({cap}, {base} * (retry + 1))"),
+                Shape::Exponential => format!("min({cap}, {base} * {mult} ** retry)"),
+            };
+            let draw = match policy.jitter {
+                Jitter::None => "ceiling".to_string(),
+                Jitter::Full => "random.uniform(0, ceiling)".to_string(),
+                Jitter::Equal => "ceiling / 2 + random.uniform(0, ceiling / 2)".to_string(),
+                Jitter::Proportional => format!(
+                    "min({cap}, ceiling * random.uniform({low}, {high}))",
+                    low = py(1.0 - policy.jitter_fraction),
+                    high = py(1.0 + policy.jitter_fraction)
+                ),
+                Jitter::Decorrelated => {
+                    format!("min({cap}, random.uniform({base}, max({base}, 3 * previous)))")
+                }
+            };
+            helper = format!(
+                "import random\n\n\ndef playground_wait(retry_state):\n    \"\"\"The pause before retry `attempt_number` (1-based), drawn as the playground does.\"\"\"\n    retry = retry_state.attempt_number - 1\n    ceiling = {ceiling_expr}\n    previous = getattr(retry_state, \"playground_previous\", {base})\n    pause = {draw}\n    retry_state.playground_previous = pause\n    return pause\n\n\n"
+            );
+            "playground_wait".to_string()
+        }
+    };
+    let mut stop = format!("stop_after_attempt({})", policy.attempts);
+    if let Some(deadline) = policy.deadline {
+        stop += &format!(" | stop_before_delay({})", py(deadline));
+        imports.push("stop_before_delay");
+    }
+    let text = format!(
+        "from tenacity import {}\n{helper}\n# Call as: retrying(function, *args)\nretrying = Retrying(\n    stop={stop},\n    wait={wait},\n    reraise=True,\n)\n",
+        imports.join(", ")
+    );
+    let rows = vec![
+        exact(
+            "attempts",
+            format!("stop_after_attempt({})", policy.attempts),
+        ),
+        exact("first pause", format!("{} s", py(ceiling))),
+        exact(
+            "multiplier",
+            match policy.shape {
+                Shape::Exponential => format!("exp_base={mult}"),
+                Shape::Linear => "increment = base".to_string(),
+                Shape::Constant => "constant".to_string(),
+            },
+        ),
+        exact("cap", format!("max={cap}")),
+        exact("jitter", jitter_word(policy.jitter)),
+        match policy.attempt_timeout {
+            None => exact("attempt timeout", "none"),
+            Some(_) => missing(
+                "attempt timeout",
+                "tenacity never interrupts an attempt; give the call its own timeout",
+            ),
+        },
+        match policy.deadline {
+            None => exact("deadline", "none"),
+            Some(deadline) => row(
+                "deadline",
+                format!("stop_before_delay({})", py(deadline)),
+                Fit::Approximate,
+                "tenacity stops before a pause that would reach the deadline, as the playground does, but cannot shorten the running attempt to the time left",
+            ),
+        },
+        no_budget(config, "tenacity"),
+    ];
+    (text, rows)
+}
+
+/// .NET TimeSpan literal.
+fn timespan(seconds: f64) -> String {
+    format!("TimeSpan.FromSeconds({seconds})")
+}
+
+/// Polly v8's `RetryStrategyOptions` (App-vNext/Polly,
+/// src/Polly.Core/Retry/RetryHelper.cs): `MaxRetryAttempts` counts
+/// retries; `Delay * 2^attempt` with a fixed factor of 2 for
+/// `Exponential`, `Delay * (attempt + 1)` for `Linear`; with `UseJitter`,
+/// exponential delays come from `DecorrelatedJitterBackoffV2` (Polly's own
+/// decorrelated formula, not the AWS one) and constant or linear delays are
+/// spread by a fixed share; `MaxDelay` caps every delay. A timeout strategy
+/// added after the retry bounds each attempt, one added before it the whole
+/// operation.
+fn polly(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
+    let backoff = match policy.shape {
+        Shape::Constant => "Constant",
+        Shape::Linear => "Linear",
+        Shape::Exponential => "Exponential",
+    };
+    let use_jitter = policy.jitter != Jitter::None;
+    let mut rows = vec![
+        exact(
+            "attempts",
+            format!("MaxRetryAttempts = {} (retries)", policy.attempts - 1),
+        ),
+        exact("first pause", format!("Delay = {}", timespan(policy.base))),
+    ];
+    rows.push(match policy.shape {
+        Shape::Exponential if policy.multiplier != 2.0 => row(
+            "multiplier",
+            "2 (fixed)",
+            Fit::Approximate,
+            format!(
+                "Polly's exponential factor is fixed at 2, not {}",
+                policy.multiplier
+            ),
+        ),
+        _ => exact(
+            "multiplier",
+            format!("BackoffType = DelayBackoffType.{backoff}"),
+        ),
+    });
+    rows.push(exact("cap", format!("MaxDelay = {}", timespan(policy.cap))));
+    rows.push(match (policy.jitter, policy.shape) {
+        (Jitter::None, _) => exact("jitter", "UseJitter = false"),
+        (_, Shape::Exponential) => row(
+            "jitter",
+            "UseJitter = true",
+            Fit::Approximate,
+            format!(
+                "Polly's exponential jitter is its own decorrelated formula (DecorrelatedJitterBackoffV2, medians near Delay x 2^n), not {} jitter nor the AWS 2015 decorrelated one",
+                jitter_word(policy.jitter)
+            ),
+        ),
+        _ => row(
+            "jitter",
+            "UseJitter = true",
+            Fit::Approximate,
+            format!(
+                "Polly spreads constant and linear delays by a fixed share of the delay, not {} jitter",
+                jitter_word(policy.jitter)
+            ),
+        ),
+    });
+    rows.push(match policy.attempt_timeout {
+        None => exact("attempt timeout", "none"),
+        Some(t) => exact(
+            "attempt timeout",
+            format!("AddTimeout({}) after AddRetry", timespan(t)),
+        ),
+    });
+    rows.push(match policy.deadline {
+        None => exact("deadline", "none"),
+        Some(d) => row(
+            "deadline",
+            format!("AddTimeout({}) before AddRetry", timespan(d)),
+            Fit::Approximate,
+            "an outer timeout cancels the pause or attempt it interrupts; it does not skip a pause that would reach it",
+        ),
+    });
+    rows.push(no_budget(config, "Polly v8"));
+    let mut text = String::from("var pipeline = new ResiliencePipelineBuilder()\n");
+    if let Some(deadline) = policy.deadline {
+        text += &format!(
+            "    .AddTimeout({}) // the whole operation\n",
+            timespan(deadline)
+        );
+    }
+    text += &format!(
+        "    .AddRetry(new RetryStrategyOptions\n    {{\n        MaxRetryAttempts = {},\n        BackoffType = DelayBackoffType.{backoff},\n        Delay = {},\n        MaxDelay = {},\n        UseJitter = {},\n    }})\n",
+        policy.attempts - 1,
+        timespan(policy.base),
+        timespan(policy.cap),
+        use_jitter
+    );
+    if let Some(timeout) = policy.attempt_timeout {
+        text += &format!("    .AddTimeout({}) // each attempt\n", timespan(timeout));
+    }
+    text += "    .Build();\n";
+    (text, rows)
+}
+
+fn millis(seconds: f64) -> String {
+    format!("Duration.ofMillis({})", (seconds * 1000.0).round())
+}
+
+/// resilience4j's `RetryConfig` (resilience4j/resilience4j,
+/// resilience4j-retry `RetryConfig` and resilience4j-core
+/// `IntervalFunction`): `maxAttempts` counts the first call;
+/// `IntervalFunction.ofExponentialRandomBackoff(initial, multiplier,
+/// randomizationFactor, max)` spreads each interval by
+/// `randomizationFactor` either way, proportional jitter;
+/// `ofExponentialBackoff(initial, multiplier, max)` has none. Times are
+/// whole milliseconds. A `TimeLimiter` bounds one call.
+fn resilience4j(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
+    let factor = geometric_factor(policy).unwrap_or(policy.multiplier);
+    let (interval, jitter_row) = match policy.jitter {
+        Jitter::None => (
+            format!(
+                "IntervalFunction.ofExponentialBackoff({}, {factor}, {})",
+                millis(policy.base),
+                millis(policy.cap)
+            ),
+            exact("jitter", "none"),
+        ),
+        jitter => {
+            let fraction = if jitter == Jitter::Proportional {
+                policy.jitter_fraction
+            } else {
+                0.5
+            };
+            let fit = if jitter == Jitter::Proportional {
+                Fit::Exact
+            } else {
+                Fit::Approximate
+            };
+            (
+                format!(
+                    "IntervalFunction.ofExponentialRandomBackoff({}, {factor}, {fraction}, {})",
+                    millis(policy.base),
+                    millis(policy.cap)
+                ),
+                row(
+                    "jitter",
+                    format!("randomizationFactor {fraction}"),
+                    fit,
+                    if fit == Fit::Exact {
+                        String::new()
+                    } else {
+                        format!(
+                            "resilience4j randomises by a proportional factor (interval x (1 +- f)); {} jitter has no counterpart, 0.5 is written",
+                            jitter_word(jitter)
+                        )
+                    },
+                ),
+            )
+        }
+    };
+    let rows = vec![
+        exact("attempts", format!("maxAttempts({})", policy.attempts)),
+        exact("first pause", millis(policy.base)),
+        if policy.shape == Shape::Linear {
+            row(
+                "multiplier",
+                format!("{factor}"),
+                Fit::Approximate,
+                "IntervalFunction has no linear shape; an exponential one is written",
+            )
+        } else {
+            exact("multiplier", format!("{factor}"))
+        },
+        exact("cap", millis(policy.cap)),
+        jitter_row,
+        match policy.attempt_timeout {
+            None => exact("attempt timeout", "none"),
+            Some(t) => exact(
+                "attempt timeout",
+                format!("TimeLimiterConfig.timeoutDuration({})", millis(t)),
+            ),
+        },
+        match policy.deadline {
+            None => exact("deadline", "none"),
+            Some(_) => missing(
+                "deadline",
+                "Retry has no overall deadline; a TimeLimiter around the decorated call bounds it, without skipping pauses",
+            ),
+        },
+        no_budget(config, "resilience4j"),
+    ];
+    let mut text = format!(
+        "RetryConfig retryConfig = RetryConfig.custom()\n    .maxAttempts({})\n    .intervalFunction({interval})\n    .build();\n",
+        policy.attempts
+    );
+    if let Some(timeout) = policy.attempt_timeout {
+        text += &format!(
+            "TimeLimiterConfig attemptLimit = TimeLimiterConfig.custom()\n    .timeoutDuration({})\n    .build();\n",
+            millis(timeout)
+        );
+    }
+    (text, rows)
+}
+
+/// backon (Xuanwo/backon, src/backoff/exponential.rs and api.rs):
+/// `ExponentialBuilder` yields `min_delay * factor^n` capped at
+/// `max_delay`, `with_max_times` counts retries, and its own `with_jitter`
+/// adds `U(0, 1) x delay` on top (pauses in `[d, 2d]`, above the cap).
+/// Every `Iterator<Item = Duration>` is a backoff, so the playground's
+/// jitter is applied with `map` on the ceilings instead (fastrand is the
+/// generator backon itself uses).
+fn backon(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
+    let retries = policy.attempts - 1;
+    let ceilings = match policy.shape {
+        Shape::Exponential => format!(
+            "ExponentialBuilder::new()\n        .with_min_delay(Duration::from_secs_f64({}))\n        .with_max_delay(Duration::from_secs_f64({}))\n        .with_factor({})\n        .with_max_times({retries})\n        .build()",
+            py(policy.base),
+            py(policy.cap),
+            py(policy.multiplier)
+        ),
+        Shape::Constant => format!(
+            "ConstantBuilder::new()\n        .with_delay(Duration::from_secs_f64({}))\n        .with_max_times({retries})\n        .build()",
+            py(first_ceiling(policy))
+        ),
+        Shape::Linear => format!(
+            "(1..={retries}u32).map(|retry| Duration::from_secs_f64({}).mul_f64(f64::from(retry)).min(Duration::from_secs_f64({})))",
+            py(policy.base),
+            py(policy.cap)
+        ),
+    };
+    let builder = match policy.shape {
+        Shape::Exponential => "use backon::{BackoffBuilder, ExponentialBuilder};\n",
+        Shape::Constant => "use backon::{BackoffBuilder, ConstantBuilder};\n",
+        Shape::Linear => "",
+    };
+    let jittered = match policy.jitter {
+        Jitter::None => String::new(),
+        Jitter::Full => "\n        .map(|ceiling| ceiling.mul_f64(fastrand::f64()))".to_string(),
+        Jitter::Equal => {
+            "\n        .map(|ceiling| ceiling / 2 + (ceiling / 2).mul_f64(fastrand::f64()))"
+                .to_string()
+        }
+        Jitter::Proportional => format!(
+            "\n        .map(|ceiling| ceiling.mul_f64({low} + {spread} * fastrand::f64()).min(Duration::from_secs_f64({cap})))",
+            low = py(1.0 - policy.jitter_fraction),
+            spread = py(2.0 * policy.jitter_fraction),
+            cap = py(policy.cap)
+        ),
+        Jitter::Decorrelated => format!(
+            "\n        .scan({base}_f64, |previous, _ceiling| {{\n            let high = (3.0 * *previous).max({base});\n            *previous = ({base} + (high - {base}) * fastrand::f64()).min({cap});\n            Some(Duration::from_secs_f64(*previous))\n        }})",
+            base = py(policy.base),
+            cap = py(policy.cap)
+        ),
+    };
+    let text = format!(
+        "// Cargo.toml: backon = \"1\", fastrand = \"2\"\nuse std::time::Duration;\n\n{builder}\n/// {attempts} attempts: the pauses before retries 1..={retries}.\npub fn backoff() -> impl backon::Backoff {{\n    {ceilings}{jittered}\n}}\n",
+        attempts = policy.attempts
+    );
+    let rows = vec![
+        exact("attempts", format!("with_max_times({retries}) (retries)")),
+        exact("first pause", format!("{} s", first_ceiling(policy))),
+        match policy.shape {
+            Shape::Exponential => row(
+                "multiplier",
+                format!("with_factor({})", py(policy.multiplier)),
+                Fit::Approximate,
+                "backon keeps its factor and delays in f32: ceilings agree to about 1e-7 relative",
+            ),
+            _ => exact("multiplier", "none"),
+        },
+        exact("cap", format!("{} s", policy.cap)),
+        exact(
+            "jitter",
+            format!(
+                "{} (a map over the ceilings; backon's with_jitter adds up to one delay more instead)",
+                jitter_word(policy.jitter)
+            ),
+        ),
+        match policy.attempt_timeout {
+            None => exact("attempt timeout", "none"),
+            Some(_) => missing(
+                "attempt timeout",
+                "backon never interrupts an attempt; wrap the call in a timeout (tokio::time::timeout)",
+            ),
+        },
+        match policy.deadline {
+            None => exact("deadline", "none"),
+            Some(_) => missing(
+                "deadline",
+                "backon's with_total_delay bounds the sum of pauses only, not the time of the attempts",
+            ),
+        },
+        no_budget(config, "backon"),
+    ];
+    (text, rows)
+}
+
+fn go_duration(seconds: f64) -> String {
+    format!("{} * time.Millisecond", (seconds * 1000.0).round())
+}
+
+/// cenkalti/backoff v5 (exponential.go, retry.go): `ExponentialBackOff`
+/// multiplies `InitialInterval` by `Multiplier` up to `MaxInterval` and
+/// returns `interval * U(1 - RandomizationFactor, 1 + RandomizationFactor)`:
+/// proportional jitter, with the cap applied before the spread, so a pause
+/// may exceed `MaxInterval`. `WithMaxTries` counts attempts,
+/// `WithMaxElapsedTime` stops retrying once that much time has passed.
+fn go(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
+    let factor = geometric_factor(policy).unwrap_or(policy.multiplier);
+    let fraction = match policy.jitter {
+        Jitter::None => 0.0,
+        Jitter::Proportional => policy.jitter_fraction,
+        _ => 0.5,
+    };
+    let jitter_row = match policy.jitter {
+        Jitter::None => exact("jitter", "RandomizationFactor: 0"),
+        Jitter::Proportional => row(
+            "jitter",
+            format!("RandomizationFactor: {fraction}"),
+            Fit::Approximate,
+            "cenkalti/backoff spreads the capped interval, so a pause can exceed MaxInterval by the factor; the playground caps after the spread",
+        ),
+        jitter => row(
+            "jitter",
+            format!("RandomizationFactor: {fraction}"),
+            Fit::Approximate,
+            format!(
+                "cenkalti/backoff randomises by a proportional factor (interval x (1 +- f)); {} jitter has no counterpart, 0.5 is written",
+                jitter_word(jitter)
+            ),
+        ),
+    };
+    let rows = vec![
+        exact(
+            "attempts",
+            format!("backoff.WithMaxTries({})", policy.attempts),
+        ),
+        exact("first pause", go_duration(policy.base)),
+        if policy.shape == Shape::Linear {
+            row(
+                "multiplier",
+                format!("{factor}"),
+                Fit::Approximate,
+                "ExponentialBackOff has no linear shape; an exponential one is written",
+            )
+        } else {
+            exact("multiplier", format!("Multiplier: {factor}"))
+        },
+        exact("cap", go_duration(policy.cap)),
+        jitter_row,
+        match policy.attempt_timeout {
+            None => exact("attempt timeout", "none"),
+            Some(t) => row(
+                "attempt timeout",
+                format!("context.WithTimeout(ctx, {})", go_duration(t)),
+                Fit::Exact,
+                "",
+            ),
+        },
+        match policy.deadline {
+            None => exact("deadline", "none"),
+            Some(d) => row(
+                "deadline",
+                format!("backoff.WithMaxElapsedTime({})", go_duration(d)),
+                Fit::Approximate,
+                "the elapsed-time limit stops retrying once it has passed; it neither skips a pause that would reach it nor shortens the running attempt",
+            ),
+        },
+        no_budget(config, "cenkalti/backoff"),
+    ];
+    let mut options = format!(
+        "        backoff.WithBackOff(policy),\n        backoff.WithMaxTries({}),\n",
+        policy.attempts
+    );
+    if let Some(deadline) = policy.deadline {
+        options += &format!(
+            "        backoff.WithMaxElapsedTime({}),\n",
+            go_duration(deadline)
+        );
+    }
+    let attempt_note = match policy.attempt_timeout {
+        Some(t) => format!(
+            "// Inside operation, bound each attempt: ctx, cancel := context.WithTimeout(ctx, {}); defer cancel()\n",
+            go_duration(t)
+        ),
+        None => String::new(),
+    };
+    let text = format!(
+        "policy := &backoff.ExponentialBackOff{{\n    InitialInterval:     {},\n    RandomizationFactor: {fraction},\n    Multiplier:          {factor},\n    MaxInterval:         {},\n}}\n{attempt_note}result, err := backoff.Retry(ctx, operation,\n{options})\n",
+        go_duration(policy.base),
+        go_duration(policy.cap)
+    );
+    (text, rows)
+}
+

@@ -1,0 +1,519 @@
+//! The exports behave like the playground's policy, and the importers take
+//! anything without panicking.
+//!
+//! Libraries this machine cannot run (Polly, resilience4j, Go) are held to
+//! golden snippets, and the numbers in each snippet are read back from its
+//! text and compared with the configuration's. gRPC exports are checked
+//! against gRFC A6's rules, and the playground's token bucket against A6's
+//! throttling arithmetic. backon runs for real in tests/export_backon.rs,
+//! tenacity and botocore in tests/python.
+
+use retry_playground::budget::{Budget, BudgetConfig, BudgetKind};
+use retry_playground::config::{Config, P};
+use retry_playground::export::import::{self, MAX_INPUT};
+use retry_playground::export::{Fit, Format, KNOBS, export};
+use retry_playground::policy::{Jitter, Shape};
+use retry_playground::random::Stream;
+use serde_json::Value;
+
+/// Links the golden snippets are written for: the defaults, a link using
+/// every policy knob, and a linear shape with equal jitter.
+const GOLDEN: [(&str, &str); 3] = [
+    ("default", "v=1"),
+    (
+        "features",
+        "v=1&attempts=6&mult=3&cap=2&jitter=proportional&jfrac=0.3&timeout=0.5&deadline=4&budget=token-bucket&tokens=20&t_ratio=0.25",
+    ),
+    (
+        "linear",
+        "v=1&shape=linear&jitter=equal&attempts=5&base=0.2&cap=0.7",
+    ),
+];
+
+/// Links with many different policies, for the checks that hold for all.
+fn varied_links() -> Vec<String> {
+    let mut links = Vec::new();
+    for shape in ["constant", "linear", "exponential"] {
+        for jitter in ["none", "full", "equal", "decorrelated", "proportional"] {
+            for (attempts, extra) in [
+                (1, ""),
+                (3, "&deadline=2.5"),
+                (5, "&timeout=0.25&budget=ratio"),
+                (9, "&mult=1.5&budget=token-bucket&t_ratio=0.0004"),
+                (4, "&base=1.234&cap=30&budget=aws-quota"),
+            ] {
+                links.push(format!(
+                    "v=1&shape={shape}&jitter={jitter}&attempts={attempts}{extra}"
+                ));
+            }
+        }
+    }
+    links
+}
+
+fn config(link: &str) -> Config {
+    Config::from_link(link).0
+}
+
+fn golden_path(format: Format, name: &str) -> String {
+    format!(
+        "{}/tests/export/golden/{}-{name}.txt",
+        env!("CARGO_MANIFEST_DIR"),
+        format.key()
+    )
+}
+
+#[test]
+fn snippets_match_their_golden_files() {
+    let update = std::env::var_os("UPDATE_EXPORT_GOLDEN").is_some();
+    for format in [
+        Format::Polly,
+        Format::Resilience4j,
+        Format::Go,
+        Format::Grpc,
+        Format::Envoy,
+        Format::Aws,
+        Format::Tenacity,
+    ] {
+        for (name, link) in GOLDEN {
+            let snippet = export(&config(link), format);
+            let mut text = snippet.text.clone();
+            for note in snippet.notes() {
+                text += &format!("# note: {note}\n");
+            }
+            let path = golden_path(format, name);
+            if update {
+                std::fs::write(&path, &text).expect("the golden directory is writable");
+            }
+            let golden = std::fs::read_to_string(&path)
+                .unwrap_or_else(|_| panic!("{path} is missing: run with UPDATE_EXPORT_GOLDEN=1"));
+            assert_eq!(text, golden, "{format:?} {name} differs from {path}");
+        }
+    }
+}
+
+/// The number after `label` in `text` (up to the next character that
+/// cannot be part of a number).
+fn number_after(text: &str, label: &str) -> f64 {
+    let start = text
+        .find(label)
+        .unwrap_or_else(|| panic!("'{label}' not in:\n{text}"))
+        + label.len();
+    let digits: String = text[start..]
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == '-')
+        .collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("no number after '{label}' in:\n{text}"))
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+}
+
+/// Reads the numbers back out of the snippets of libraries that cannot run
+/// here and compares them with the policy: attempts against retries, times
+/// in each library's unit.
+#[test]
+fn numbers_in_snippets_equal_the_configuration() {
+    for link in varied_links() {
+        let config = config(&link);
+        let policy = config.policy();
+        let retries = f64::from(policy.attempts - 1);
+        let ms = |seconds: f64| (seconds * 1000.0).round();
+
+        let polly = export(&config, Format::Polly).text;
+        assert_eq!(
+            number_after(&polly, "MaxRetryAttempts ="),
+            retries,
+            "{link}"
+        );
+        assert!(
+            close(
+                number_after(&polly, "Delay = TimeSpan.FromSeconds("),
+                policy.base
+            ),
+            "{link}"
+        );
+        assert!(
+            close(
+                number_after(&polly, "MaxDelay = TimeSpan.FromSeconds("),
+                policy.cap
+            ),
+            "{link}"
+        );
+        let backoff = match policy.shape {
+            Shape::Constant => "Constant",
+            Shape::Linear => "Linear",
+            Shape::Exponential => "Exponential",
+        };
+        assert!(
+            polly.contains(&format!("DelayBackoffType.{backoff}")),
+            "{link}"
+        );
+        assert_eq!(
+            polly.contains("UseJitter = true"),
+            policy.jitter != Jitter::None,
+            "{link}"
+        );
+        if let Some(timeout) = policy.attempt_timeout {
+            assert!(
+                polly.contains(&format!(
+                    "AddTimeout(TimeSpan.FromSeconds({timeout})) // each attempt"
+                )),
+                "{link}"
+            );
+        }
+
+        let java = export(&config, Format::Resilience4j).text;
+        assert_eq!(
+            number_after(&java, ".maxAttempts("),
+            f64::from(policy.attempts),
+            "{link}"
+        );
+        assert_eq!(
+            number_after(&java, "Backoff(Duration.ofMillis("),
+            ms(policy.base),
+            "{link}"
+        );
+        let factor = if policy.shape == Shape::Constant {
+            1.0
+        } else {
+            policy.multiplier
+        };
+        assert!(
+            close(
+                number_after(&java, &format!("Duration.ofMillis({}),", ms(policy.base))),
+                factor
+            ),
+            "{link}"
+        );
+        if policy.jitter == Jitter::Proportional {
+            assert!(
+                java.contains(&format!(
+                    ", {}, Duration.ofMillis({}))",
+                    policy.jitter_fraction,
+                    ms(policy.cap)
+                )),
+                "{link}"
+            );
+        }
+
+        let go = export(&config, Format::Go).text;
+        assert_eq!(
+            number_after(&go, "backoff.WithMaxTries("),
+            f64::from(policy.attempts),
+            "{link}"
+        );
+        assert_eq!(
+            number_after(&go, "InitialInterval:"),
+            ms(policy.base),
+            "{link}"
+        );
+        assert_eq!(number_after(&go, "MaxInterval:"), ms(policy.cap), "{link}");
+        assert!(close(number_after(&go, "Multiplier:"), factor), "{link}");
+        let fraction = number_after(&go, "RandomizationFactor:");
+        match policy.jitter {
+            Jitter::None => assert_eq!(fraction, 0.0),
+            Jitter::Proportional => assert_eq!(fraction, policy.jitter_fraction),
+            _ => assert_eq!(fraction, 0.5),
+        }
+        if let Some(deadline) = policy.deadline {
+            assert_eq!(
+                number_after(&go, "backoff.WithMaxElapsedTime("),
+                ms(deadline),
+                "{link}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_snippet_reports_every_knob_and_explains_what_is_not_exact() {
+    for link in varied_links() {
+        for format in Format::ALL {
+            let snippet = export(&config(&link), format);
+            let knobs: Vec<&str> = snippet.mappings.iter().map(|m| m.knob).collect();
+            assert_eq!(knobs, KNOBS, "{format:?} {link}");
+            for mapping in &snippet.mappings {
+                assert_eq!(
+                    mapping.fit == Fit::Exact,
+                    mapping.why.is_empty(),
+                    "{format:?} {link}: {mapping:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A proto3 JSON duration as gRFC A6 requires: decimal seconds, an `s`.
+fn a6_duration(value: &Value) -> f64 {
+    let text = value.as_str().expect("a duration is a string");
+    let number = text.strip_suffix('s').expect("a duration ends in s");
+    assert!(
+        number.chars().all(|c| c.is_ascii_digit() || c == '.') && !number.starts_with('.'),
+        "{text} is not decimal seconds"
+    );
+    number.parse().expect("decimal seconds")
+}
+
+/// gRFC A6 (grpc/proposal, A6-client-retries.md), "Validation of
+/// retryPolicy" and "Throttling Configuration".
+#[test]
+fn grpc_exports_satisfy_grfc_a6() {
+    for link in varied_links() {
+        let config = config(&link);
+        let policy = config.policy();
+        let text = export(&config, Format::Grpc).text;
+        let json: Value = serde_json::from_str(&text).expect("the export is JSON");
+        let method = &json["methodConfig"][0];
+        assert!(method["name"].as_array().is_some_and(|n| !n.is_empty()));
+        if let Some(deadline) = policy.deadline {
+            assert!(close(a6_duration(&method["timeout"]), deadline));
+        }
+        let retry = &method["retryPolicy"];
+        if policy.attempts == 1 {
+            assert!(retry.is_null(), "one attempt means no retry policy: {link}");
+        } else {
+            let attempts = retry["maxAttempts"].as_u64().expect("an integer");
+            assert!((2..=5).contains(&attempts), "{link}: {attempts}");
+            assert_eq!(attempts, u64::from(policy.attempts.min(5)));
+            assert!(a6_duration(&retry["initialBackoff"]) > 0.0);
+            assert!(close(a6_duration(&retry["maxBackoff"]), policy.cap));
+            assert!(retry["backoffMultiplier"].as_f64().expect("a number") > 0.0);
+            assert!(
+                retry["retryableStatusCodes"]
+                    .as_array()
+                    .is_some_and(|c| !c.is_empty())
+            );
+        }
+        let throttling = &json["retryThrottling"];
+        if config.budget_kind() == BudgetKind::TokenBucket {
+            let max_tokens = throttling["maxTokens"].as_f64().expect("a number");
+            assert!(max_tokens > 0.0 && max_tokens <= 1000.0);
+            let ratio = throttling["tokenRatio"].as_f64().expect("a number");
+            assert!(ratio > 0.0, "{link}");
+            assert_eq!(
+                (ratio * 1000.0).round() / 1000.0,
+                ratio,
+                "at most 3 decimals: {ratio}"
+            );
+        } else {
+            assert!(throttling.is_null());
+        }
+    }
+}
+
+/// gRFC A6's throttling, worked through: maxTokens 10, tokenRatio 0.1.
+/// Every failure takes a token, every success gives 0.1 back; retries are
+/// allowed while the count is above half of maxTokens (5).
+#[test]
+fn token_bucket_reproduces_a6_throttling_arithmetic() {
+    let mut bucket = Budget::new(&BudgetConfig {
+        kind: BudgetKind::TokenBucket,
+        max_tokens: 10.0,
+        token_ratio: 0.1,
+        ..BudgetConfig::default()
+    });
+    // Four failures: 10 -> 6, still above 5, so retries go on.
+    for _ in 0..4 {
+        bucket.on_failure(0.0);
+    }
+    assert_eq!(bucket.tokens(), 6.0);
+    assert!(bucket.try_retry(0.0, false).is_some());
+    // The fifth: 5 is not above 5, throttled.
+    bucket.on_failure(0.0);
+    assert!(bucket.try_retry(0.0, false).is_none());
+    // Eleven successes: 5 + 1.1 = 6.1 > 5, retries resume.
+    for _ in 0..11 {
+        bucket.on_success(0.0, 0.0);
+    }
+    assert!((bucket.tokens() - 6.1).abs() < 1e-9, "{}", bucket.tokens());
+    assert!(bucket.try_retry(0.0, false).is_some());
+    // A6: the count never exceeds maxTokens nor goes below 0.
+    for _ in 0..100 {
+        bucket.on_success(0.0, 0.0);
+    }
+    assert_eq!(bucket.tokens(), 10.0);
+    for _ in 0..100 {
+        bucket.on_failure(0.0);
+    }
+    assert_eq!(bucket.tokens(), 0.0);
+}
+
+/// The knobs each format carries, as parameters to compare after a round
+/// trip.
+fn carried(format: Format, config: &Config) -> Vec<(P, f64)> {
+    let policy = [P::Attempts, P::Base, P::Cap, P::Jitter];
+    let mut knobs: Vec<P> = match format {
+        Format::Grpc => [
+            &policy[..],
+            &[P::Shape, P::Multiplier, P::Deadline, P::Budget],
+        ]
+        .concat(),
+        Format::Envoy => [&policy[..], &[P::Timeout, P::Deadline]].concat(),
+        Format::Aws => vec![P::Attempts],
+        _ => unreachable!("only the importable formats"),
+    };
+    if format == Format::Grpc && config.budget_kind() == BudgetKind::TokenBucket {
+        knobs.extend([P::Tokens, P::TokenRatio]);
+    }
+    knobs.into_iter().map(|p| (p, config.get(p))).collect()
+}
+
+/// Export then import gives back every knob the format carries, for
+/// policies the format can express exactly (gRPC: full jitter, at most 5
+/// attempts, a geometric shape; Envoy: full jitter, doubling).
+#[test]
+fn export_then_import_round_trips() {
+    let links = [
+        "v=1",
+        "v=1&attempts=5&base=0.25&cap=4&mult=3&deadline=7.5&budget=token-bucket&tokens=42&t_ratio=0.125",
+        "v=1&attempts=2&shape=constant&base=0.3&cap=0.5",
+        "v=1&attempts=3&base=0.05&cap=1.5&timeout=0.2&deadline=3",
+    ];
+    for link in links {
+        let original = config(link);
+        for format in [Format::Grpc, Format::Envoy, Format::Aws] {
+            if format == Format::Envoy && original.shape() != Shape::Exponential {
+                continue;
+            }
+            let text = export(&original, format).text;
+            let imported =
+                import::import(&text).unwrap_or_else(|why| panic!("{format:?} {link}: {why}"));
+            assert!(
+                imported.problems.is_empty(),
+                "{format:?} {link}: {:?}",
+                imported.problems
+            );
+            let (back, clamped) = import::apply(&Config::default(), &imported, false);
+            assert!(clamped.is_empty(), "{format:?} {link}: {clamped:?}");
+            let mut expected = original.clone();
+            if format == Format::Grpc && original.shape() == Shape::Constant {
+                // A constant schedule is exported as a factor of 1.
+                expected.set(P::Multiplier, 2.0);
+            }
+            assert_eq!(
+                carried(format, &back),
+                carried(format, &expected),
+                "{format:?} {link}\n{text}"
+            );
+            // Policy B takes the same import.
+            let (with_b, _) = import::apply(&Config::default(), &imported, true);
+            assert_eq!(
+                carried(format, &with_b.policy_b_config()),
+                carried(format, &expected),
+                "B: {format:?} {link}"
+            );
+        }
+    }
+}
+
+/// Hostile and malformed inputs: at least 1 000 per importer, built from
+/// valid exports by cutting, flipping, swapping values for wrong types and
+/// splicing in hostile fragments. Each gives a result or a message, never a
+/// panic, and what it applies is always a valid configuration.
+#[test]
+fn malformed_inputs_give_messages_never_panics() {
+    let seeds = [
+        export(&config(GOLDEN[1].1), Format::Grpc).text,
+        export(&config(GOLDEN[1].1), Format::Envoy).text,
+        "[profile x]\nretry_mode = standard\nmax_attempts = 4\n".to_string(),
+    ];
+    let hostile = [
+        "1e400",
+        "-1",
+        "NaN",
+        "\"NaNs\"",
+        "\"1e9s\"",
+        "\"-5s\"",
+        "\"s\"",
+        "\"0x10s\"",
+        "null",
+        "[]",
+        "{}",
+        "\"\u{202e}\u{0}s\"",
+        "99999999999999999999",
+        "true",
+        "\"1.2.3s\"",
+        "[[[[[[[[[[[[",
+        "}}}}",
+        "retry_mode = adaptive",
+        "max_attempts = 1e3",
+        "[profile",
+        "=",
+        "\u{feff}",
+    ];
+    let mut stream = Stream::new(2024, 14);
+    let mut pick = |n: usize| (stream.next_u64() % n as u64) as usize;
+    let base_config = Config::default();
+    for seed in &seeds {
+        let mut cases = 0;
+        let mut answered = 0;
+        while cases < 1200 {
+            let mut text = seed.clone();
+            for _ in 0..1 + pick(3) {
+                let at = pick(text.len() + 1);
+                let at = (0..=at)
+                    .rev()
+                    .find(|i| text.is_char_boundary(*i))
+                    .unwrap_or(0);
+                match pick(5) {
+                    0 => text.truncate(at),
+                    1 => text.insert_str(at, hostile[pick(hostile.len())]),
+                    2 => {
+                        // Replace the value after a colon or equals sign.
+                        if let Some(offset) = text[at..].find([':', '=']) {
+                            let start = at + offset + 1;
+                            let end = text[start..]
+                                .find([',', '\n', '}'])
+                                .map_or(text.len(), |e| start + e);
+                            text.replace_range(start..end, hostile[pick(hostile.len())]);
+                        }
+                    }
+                    3 => {
+                        let mut bytes = text.clone().into_bytes();
+                        if !bytes.is_empty() {
+                            let i = pick(bytes.len());
+                            bytes[i] = bytes[i].wrapping_add(1 + pick(200) as u8);
+                        }
+                        text = String::from_utf8_lossy(&bytes).into_owned();
+                    }
+                    _ => text = text.repeat(1 + pick(3)),
+                }
+            }
+            cases += 1;
+            match import::import(&text) {
+                Ok(imported) => {
+                    answered += 1;
+                    for message in imported.problems.iter().chain(&imported.unmapped) {
+                        assert!(!message.trim().is_empty());
+                        assert!(message.len() < 400, "a message repeats too much: {message}");
+                    }
+                    let (applied, _) = import::apply(&base_config, &imported, pick(2) == 0);
+                    let (reread, notices) = Config::from_link(&applied.to_link());
+                    assert!(notices.is_empty(), "{notices:?}");
+                    assert_eq!(reread, applied);
+                }
+                Err(message) => {
+                    assert!(!message.trim().is_empty());
+                    assert!(message.len() < 400, "{message}");
+                }
+            }
+        }
+        assert!(
+            answered > 0 && answered < cases,
+            "the corpus should hold both readable and unreadable cases"
+        );
+    }
+    // Deep nesting and oversized input.
+    let deep = format!(
+        "{{\"methodConfig\":{}{}}}",
+        "[".repeat(10_000),
+        "]".repeat(10_000)
+    );
+    assert!(import::import(&deep).is_err());
+    assert!(import::import(&" ".repeat(MAX_INPUT + 1)).is_err());
+}
