@@ -85,3 +85,23 @@ build_page() {
   # --offline: use the tools installed above, never download any.
   trunk build --release --offline
 }
+
+# The project's own Python virtual environment, .venv, with the libraries
+# the exports are checked against (tests/python/requirements.txt). The stamp
+# is written after a successful install: newer than the requirements means
+# the environment matches them.
+need_python_venv() {
+  if [ .venv/requirements.stamp -nt tests/python/requirements.txt ]; then
+    say "python test environment (.venv): present"
+    return
+  fi
+  if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+    say "python3-venv: installing from Debian"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
+  fi
+  say "python test environment (.venv): installing tests/python/requirements.txt"
+  python3 -m venv .venv
+  .venv/bin/pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
+  touch .venv/requirements.stamp
+}

@@ -1043,4 +1043,3 @@ fn go(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
     );
     (text, rows)
 }
-

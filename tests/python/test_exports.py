@@ -1,0 +1,209 @@
+"""The exports, run by the real Python libraries.
+
+- tenacity runs the exported wait and stop strategies for 10 000 schedules
+  per policy; attempts must match exactly, every pause must lie within the
+  playground's analytic bounds, and each retry's sample mean must be near
+  the analytic mean. A pause lies in [min, max], so its standard deviation
+  is at most (max - min) / 2 and that of a mean of 10 000 draws at most
+  (max - min) / 200; six of those, 0.03 (max - min), make a false alarm a
+  one-in-a-billion event. The decorrelated mean is computed on a grid
+  accurate to 0.5 % of the cap, which is added to its tolerance.
+- botocore loads the exported shared config and must report the same retry
+  mode and max attempts.
+- botocore's standard-mode retry quota (botocore.retries.standard) and the
+  playground's AWS quota model (src/budget.rs, through the command line's
+  --quota-trace) are fed the same operations and must end with the same
+  remaining capacity, the same retries and the same refused retries.
+
+The playground's side comes from the command line: $NATIVE_CLI, or the
+debug build in $CARGO_TARGET_DIR (target by default).
+"""
+
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CLI = os.environ.get("NATIVE_CLI") or os.path.join(
+    os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "debug", "retry-playground"
+)
+DRAWS = 10_000
+
+
+def cli(*args):
+    return subprocess.run([CLI, *args], check=True, capture_output=True, text=True).stdout
+
+
+class Failed(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failed(message)
+
+
+TENACITY_LINKS = [
+    "v=1",
+    "v=1&jitter=equal&attempts=6&mult=3&base=0.05&cap=2",
+    "v=1&jitter=decorrelated&attempts=6&cap=1.5",
+    "v=1&jitter=proportional&jfrac=0.4&attempts=5&cap=1",
+    "v=1&shape=linear&jitter=full&attempts=5&base=0.2&cap=0.7",
+    "v=1&shape=constant&jitter=none&attempts=3&base=0.3&deadline=30",
+]
+
+
+def tenacity_schedules(link):
+    """Runs the exported Retrying on an always-failing call DRAWS times."""
+    snippet = cli("--export", "tenacity", link)
+    bounds = json.loads(cli("--bounds", link))
+    namespace = {}
+    exec(compile(snippet, "exported tenacity snippet", "exec"), namespace)
+    pauses = []
+    retrying = namespace["retrying"].copy(sleep=pauses.append)
+    calls = 0
+
+    def always_fails():
+        nonlocal calls
+        calls += 1
+        raise ConnectionError("the playground's server is down")
+
+    retries = bounds["attempts"] - 1
+    sums = [0.0] * retries
+    worst = 0.0
+    for _ in range(DRAWS):
+        pauses.clear()
+        calls = 0
+        try:
+            retrying(always_fails)
+        except ConnectionError:
+            pass
+        check(calls == bounds["attempts"], f"{link}: {calls} attempts, expected {bounds['attempts']}")
+        check(len(pauses) == retries, f"{link}: {len(pauses)} pauses, expected {retries}")
+        for retry, pause in enumerate(pauses):
+            b = bounds["pauses"][retry]
+            slack = 1e-9 * max(b["max"], 1.0)
+            check(b["min"] - slack <= pause <= b["max"] + slack,
+                  f"{link} retry {retry}: {pause} outside [{b['min']}, {b['max']}]")
+            sums[retry] += pause
+    for retry, total in enumerate(sums):
+        b = bounds["pauses"][retry]
+        mean = total / DRAWS
+        tolerance = 0.03 * (b["max"] - b["min"]) + 1e-9
+        if "decorrelated" in link:
+            tolerance += 0.005 * float(link.split("cap=")[1].split("&")[0])
+        check(abs(mean - b["mean"]) <= tolerance,
+              f"{link} retry {retry}: tenacity's mean {mean}, the playground's {b['mean']} (tolerance {tolerance})")
+        worst = max(worst, abs(mean - b["mean"]) / tolerance)
+    return worst
+
+
+def test_tenacity():
+    for link in TENACITY_LINKS:
+        worst = tenacity_schedules(link)
+        print(f"  tenacity {link}: worst mean used {100 * worst:.0f} % of its tolerance")
+
+
+def test_botocore_reads_the_shared_config():
+    import botocore.session
+
+    for attempts in (1, 4, 9):
+        text = cli("--export", "aws", f"v=1&attempts={attempts}&budget=aws-quota")
+        with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as file:
+            file.write(text)
+        try:
+            session = botocore.session.Session()
+            session.set_config_variable("config_file", file.name)
+            session.set_config_variable("profile", "playground")
+            client = session.create_client(
+                "sts", region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test"
+            )
+            retries = client.meta.config.retries
+            check(retries.get("mode") == "standard", f"retry mode {retries}")
+            check(retries.get("total_max_attempts") == attempts, f"max attempts {retries}, exported {attempts}")
+        finally:
+            os.unlink(file.name)
+
+
+class Context:
+    """What RetryQuotaChecker reads of botocore's retry context."""
+
+    def __init__(self):
+        self.request_context = {}
+
+    def add_retry_metadata(self, **_):
+        pass
+
+
+class Response:
+    status_code = 200
+
+
+def test_botocore_retry_quota_matches_the_playground():
+    from botocore.retries import quota, standard
+
+    retry_cost = standard.RetryQuotaChecker._RETRY_COST
+    # Older botocore charges more after a timeout; current botocore does not.
+    timeout_cost = getattr(standard.RetryQuotaChecker, "_TIMEOUT_RETRY_REQUEST", retry_cost)
+    attempts = 3
+    generator = random.Random(14)
+    operations = []
+    # A bad spell that drains the quota, then recovery that refills it.
+    for index in range(600):
+        failure = 0.85 if index < 300 else 0.05
+        outcomes = ""
+        for _ in range(attempts):
+            if generator.random() < failure:
+                outcomes += "t" if generator.random() < 0.3 else "e"
+            else:
+                outcomes += "s"
+                break
+        operations.append(outcomes)
+
+    checker = standard.RetryQuotaChecker(quota.RetryQuota())
+    refused = retries = 0
+    for outcomes in operations:
+        context = Context()
+        for attempt, outcome in enumerate(outcomes):
+            if outcome == "s":
+                checker.release_retry_quota(context.request_context, Response())
+                break
+            if attempt + 1 >= attempts:
+                break
+            if checker.acquire_retry_quota(context):
+                retries += 1
+            else:
+                refused += 1
+                break
+
+    link = f"v=1&budget=aws-quota&attempts={attempts}&q_cost={retry_cost}&q_tcost={timeout_cost}"
+    playground = json.loads(cli("--quota-trace", ",".join(operations), link))
+    capacity = checker._quota.available_capacity
+    print(f"  botocore quota: capacity {capacity}, retries {retries}, refused {refused}; "
+          f"playground: capacity {playground['capacity']}, retries {playground['retries']}, refused {playground['refused']}")
+    check(refused > 0, "the sequence should drain the quota")
+    check(playground["capacity"] == capacity, f"capacity: playground {playground['capacity']}, botocore {capacity}")
+    check(playground["refused"] == refused, f"refused: playground {playground['refused']}, botocore {refused}")
+    check(playground["retries"] == retries, f"retries: playground {playground['retries']}, botocore {retries}")
+
+
+def main():
+    tests = [test_tenacity, test_botocore_reads_the_shared_config, test_botocore_retry_quota_matches_the_playground]
+    passed = failed = 0
+    for test in tests:
+        try:
+            test()
+            passed += 1
+            print(f"ok {test.__name__}")
+        except Failed as failure:
+            failed += 1
+            print(f"FAILED {test.__name__}: {failure}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
