@@ -1,0 +1,572 @@
+//! Drawing, generic over plotters' `DrawingBackend`: the page hands in a
+//! canvas, the tests an SVG string, and both get the same picture.
+//!
+//! Colours come from the Okabe-Ito palette, which stays distinguishable for
+//! the common forms of colour blindness, with a light and a dark theme.
+
+use plotters::chart::SeriesAnno;
+use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::policy::PauseBounds;
+use crate::sim::Report;
+
+pub type DrawResult = Result<(), Box<dyn std::error::Error>>;
+
+mod contention;
+mod latency;
+mod load;
+mod mechanism;
+mod pauses;
+#[cfg(test)]
+mod svg_test;
+mod sweep;
+
+pub use contention::draw_contention;
+pub use latency::draw_latency;
+pub use load::draw_load;
+pub use mechanism::draw_mechanism;
+pub use pauses::draw_pauses;
+pub use sweep::{Curve, draw_sweep};
+
+/// Colours and sizes of one rendering.
+#[derive(Debug, Clone, Copy)]
+pub struct Theme {
+    pub background: RGBColor,
+    pub foreground: RGBColor,
+    pub grid: RGBColor,
+    pub palette: [RGBColor; 9],
+    /// Device pixels per CSS pixel: fonts and lines scale by it.
+    pub scale: f64,
+}
+
+const OKABE_ITO: [RGBColor; 9] = [
+    RGBColor(0, 114, 178),   // blue
+    RGBColor(230, 159, 0),   // orange
+    RGBColor(0, 158, 115),   // bluish green
+    RGBColor(204, 121, 167), // reddish purple
+    RGBColor(213, 94, 0),    // vermillion
+    RGBColor(86, 180, 233),  // sky blue
+    RGBColor(120, 94, 240),  // violet
+    RGBColor(150, 150, 150), // grey
+    RGBColor(240, 228, 66),  // yellow
+];
+
+impl Theme {
+    pub fn light(scale: f64) -> Self {
+        Self {
+            background: RGBColor(255, 255, 255),
+            foreground: RGBColor(34, 34, 34),
+            grid: RGBColor(228, 228, 228),
+            palette: OKABE_ITO,
+            scale,
+        }
+    }
+
+    pub fn dark(scale: f64) -> Self {
+        let mut palette = OKABE_ITO;
+        palette[0] = RGBColor(64, 160, 230); // the darker blue is too dim on black
+        Self {
+            background: RGBColor(24, 26, 30),
+            foreground: RGBColor(225, 225, 225),
+            grid: RGBColor(58, 60, 66),
+            palette,
+            scale,
+        }
+    }
+
+    fn px(&self, css_pixels: f64) -> u32 {
+        (css_pixels * self.scale).round().max(1.0) as u32
+    }
+
+    fn font(&self, css_pixels: f64) -> TextStyle<'static> {
+        ("sans-serif", css_pixels * self.scale)
+            .into_font()
+            .color(&self.foreground)
+    }
+
+    pub fn colour(&self, index: usize) -> RGBColor {
+        self.palette[index % self.palette.len()]
+    }
+}
+
+/// An axis number as a person writes it: `20k`, `0.25`, `3`.
+fn tick(value: &f64) -> String {
+    let size = value.abs();
+    // Three decimals, more for small values so 0.00025 is not 0.
+    let decimals = if size > 0.0 && size < 0.01 {
+        (2.0 - size.log10().floor()) as usize
+    } else {
+        3
+    };
+    let trim = |x: f64| {
+        let text = format!("{x:.decimals$}");
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        if text == "-0" {
+            "0".to_string()
+        } else {
+            text.to_string()
+        }
+    };
+    if size >= 1e6 {
+        format!("{}M", trim(value / 1e6))
+    } else if size >= 1e4 {
+        format!("{}k", trim(value / 1e3))
+    } else {
+        trim(*value)
+    }
+}
+
+/// Frame, axes and labels shared by every chart.
+fn axes<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    theme: &Theme,
+    x: std::ops::Range<f64>,
+    y: std::ops::Range<f64>,
+    x_label: &str,
+    y_label: &str,
+) -> Result<
+    ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    Box<dyn std::error::Error>,
+>
+where
+    DB::ErrorType: 'static,
+{
+    area.fill(&theme.background)?;
+    let mut chart = ChartBuilder::on(area)
+        .margin(theme.px(12.0))
+        .x_label_area_size(theme.px(40.0))
+        .y_label_area_size(theme.px(56.0))
+        .build_cartesian_2d(x, y)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .x_labels(8)
+        .y_labels(6)
+        .x_label_formatter(&tick)
+        .y_label_formatter(&tick)
+        .axis_desc_style(theme.font(13.0))
+        .label_style(theme.font(12.0))
+        .axis_style(theme.foreground)
+        .bold_line_style(theme.grid)
+        .light_line_style(theme.background)
+        .draw()?;
+    Ok(chart)
+}
+
+/// One policy's run, as the charts draw it. In compare mode there are two:
+/// A solid, B dashed, each in its own colour.
+#[derive(Debug, Clone, Copy)]
+pub struct Run<'a> {
+    /// "A" or "B" in compare mode, empty otherwise.
+    pub name: &'a str,
+    pub report: &'a Report,
+    /// Analytic bounds of each retry's pause under this run's policy.
+    pub bounds: &'a [PauseBounds],
+    pub deadline: Option<f64>,
+}
+
+type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+impl Run<'_> {
+    fn dashed(&self, index: usize) -> bool {
+        index == 1
+    }
+
+    /// "A: " in compare mode, nothing otherwise.
+    fn prefix(&self) -> String {
+        if self.name.is_empty() {
+            String::new()
+        } else {
+            format!("{}: ", self.name)
+        }
+    }
+}
+
+/// The colour of policy `index`: blue for A (also when it runs alone),
+/// vermillion for B. Every chart keeps this meaning; what kind of thing a
+/// mark counts (first try, retry, failure) shows in its fill or pattern.
+pub fn run_colour(theme: &Theme, index: usize) -> RGBColor {
+    theme.colour(if index == 0 { 0 } else { 4 })
+}
+
+/// `colour` mixed into `base`: `share` 0 is `base`, 1 is `colour`. An
+/// opaque tint, so an area's kind shows in its lightness, not in a second
+/// hue.
+fn blend(base: RGBColor, colour: RGBColor, share: f64) -> RGBColor {
+    let mix = |b: u8, c: u8| (f64::from(b) + (f64::from(c) - f64::from(b)) * share).round() as u8;
+    RGBColor(
+        mix(base.0, colour.0),
+        mix(base.1, colour.1),
+        mix(base.2, colour.2),
+    )
+}
+
+/// The lighter fill of a policy's colour: retries, successes, ranges.
+fn light(theme: &Theme, colour: RGBColor) -> RGBColor {
+    blend(theme.background, colour, 0.4)
+}
+
+/// The deeper shade of a policy's colour: its failed answers.
+fn deep(theme: &Theme, colour: RGBColor) -> RGBColor {
+    blend(colour, theme.foreground, 0.45)
+}
+
+/// Draws a line, dashed for policy B, and returns it for labelling.
+fn path<'a, 'b, DB: DrawingBackend + 'a>(
+    chart: &'b mut Chart<'a, DB>,
+    points: Vec<(f64, f64)>,
+    style: ShapeStyle,
+    dashed: bool,
+    theme: &Theme,
+) -> Result<&'b mut SeriesAnno<'a, DB>, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    Ok(if dashed {
+        chart.draw_series(std::iter::once(DashedPathElement::new(
+            points,
+            theme.px(9.0),
+            theme.px(6.0),
+            style,
+        )))?
+    } else {
+        chart.draw_series(std::iter::once(PathElement::new(points, style)))?
+    })
+}
+
+/// A dotted line: a kind of its own (failed answers), whatever the policy.
+fn dotted<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    points: Vec<(f64, f64)>,
+    style: ShapeStyle,
+    theme: &Theme,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    chart.draw_series(std::iter::once(DashedPathElement::new(
+        points,
+        theme.px(2.0),
+        theme.px(3.0),
+        style,
+    )))?;
+    Ok(())
+}
+
+/// Text at a pixel of the backend (as `backend_coord` gives them), drawn
+/// on `area`.
+fn label<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: impl Into<String>,
+    at: (i32, i32),
+    style: &TextStyle<'static>,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let (x, y) = area.get_base_pixel();
+    area.draw(&Text::new(text.into(), (at.0 - x, at.1 - y), style.clone()))?;
+    Ok(())
+}
+
+/// A value as a short count: `2000`, `12.5k`.
+fn count(value: f64) -> String {
+    tick(&round3(value.round()))
+}
+
+/// Three significant digits, for labels.
+fn round3(value: f64) -> f64 {
+    if value == 0.0 || !value.is_finite() {
+        return value;
+    }
+    let scale = 10f64.powi(2 - value.abs().log10().floor() as i32);
+    (value * scale).round() / scale
+}
+
+/// What a legend line shows before its text.
+#[derive(Debug, Clone, Copy)]
+enum Sample {
+    Area,
+    Line { dashed: bool },
+    Dotted,
+    Dot,
+    Ring,
+}
+
+/// One line of a legend.
+#[derive(Debug, Clone)]
+struct Entry {
+    text: String,
+    colour: RGBColor,
+    sample: Sample,
+}
+
+impl Entry {
+    fn area(text: impl Into<String>, colour: RGBColor) -> Self {
+        let text = text.into();
+        Self {
+            text,
+            colour,
+            sample: Sample::Area,
+        }
+    }
+    fn line(text: impl Into<String>, colour: RGBColor, dashed: bool) -> Self {
+        let text = text.into();
+        Self {
+            text,
+            colour,
+            sample: Sample::Line { dashed },
+        }
+    }
+    fn dot(text: impl Into<String>, colour: RGBColor) -> Self {
+        let text = text.into();
+        Self {
+            text,
+            colour,
+            sample: Sample::Dot,
+        }
+    }
+}
+
+/// Where a legend sits in the plotting area.
+#[derive(Debug, Clone, Copy)]
+enum Corner {
+    BottomLeft,
+}
+
+/// Draws a legend box. Text is sized through the backend (plotters' own
+/// series labels size it through the font, which on the web means a
+/// forced page layout per line), and B's samples are dashed like B's lines.
+fn legend<DB: DrawingBackend>(
+    chart: &Chart<'_, DB>,
+    entries: &[Entry],
+    corner: Corner,
+    theme: &Theme,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let area = chart.plotting_area().strip_coord_spec();
+    let (_, height) = area.dim_in_pixel();
+    let font = theme.font(12.0);
+    let px = |css: f64| theme.px(css) as i32;
+    let (line, sample, pad, margin) = (px(17.0), px(22.0), px(6.0), px(8.0));
+    let mut text_width = 0;
+    for entry in entries {
+        text_width = text_width.max(area.estimate_text_size(&entry.text, &font)?.0 as i32);
+    }
+    let box_width = 3 * pad + sample + text_width;
+    let box_height = 2 * pad + line * entries.len() as i32;
+    let (left, top) = match corner {
+        Corner::BottomLeft => (margin, height as i32 - margin - box_height),
+    };
+    let corners = [(left, top), (left + box_width, top + box_height)];
+    area.draw(&Rectangle::new(
+        corners,
+        theme.background.mix(0.85).filled(),
+    ))?;
+    area.draw(&Rectangle::new(corners, theme.grid.stroke_width(1)))?;
+    let text_style = font.pos(Pos::new(HPos::Left, VPos::Center));
+    for (i, entry) in entries.iter().enumerate() {
+        let y = top + pad + line * i as i32 + line / 2;
+        let x = left + pad;
+        let stroke = entry.colour.stroke_width(theme.px(2.0));
+        match entry.sample {
+            Sample::Area => area.draw(&Rectangle::new(
+                [(x, y - line / 4), (x + sample, y + line / 4)],
+                entry.colour.filled(),
+            ))?,
+            Sample::Line { dashed: false } => {
+                area.draw(&PathElement::new(vec![(x, y), (x + sample, y)], stroke))?
+            }
+            Sample::Line { dashed: true } => area.draw(&DashedPathElement::new(
+                vec![(x, y), (x + sample, y)],
+                theme.px(6.0),
+                theme.px(4.0),
+                stroke,
+            ))?,
+            other => draw_sample(&area, other, entry.colour, (x, y), sample, theme)?,
+        }
+        area.draw(&Text::new(
+            entry.text.clone(),
+            (x + sample + pad, y),
+            text_style.clone(),
+        ))?;
+    }
+    Ok(())
+}
+
+/// A legend sample of `width` pixels whose middle left is `at`.
+fn draw_sample<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    sample: Sample,
+    colour: RGBColor,
+    (x, y): (i32, i32),
+    width: i32,
+    theme: &Theme,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let stroke = colour.stroke_width(theme.px(2.0));
+    let half = theme.px(4.0) as i32;
+    match sample {
+        Sample::Area => area.draw(&Rectangle::new(
+            [(x, y - half), (x + width, y + half)],
+            colour.filled(),
+        ))?,
+        Sample::Line { dashed: false } => {
+            area.draw(&PathElement::new(vec![(x, y), (x + width, y)], stroke))?
+        }
+        Sample::Line { dashed: true } => area.draw(&DashedPathElement::new(
+            vec![(x, y), (x + width, y)],
+            theme.px(6.0),
+            theme.px(4.0),
+            stroke,
+        ))?,
+        Sample::Dotted => area.draw(&DashedPathElement::new(
+            vec![(x, y), (x + width, y)],
+            theme.px(2.0),
+            theme.px(3.0),
+            stroke,
+        ))?,
+        Sample::Dot => area.draw(&Circle::new(
+            (x + width / 2, y),
+            theme.px(4.0),
+            colour.filled(),
+        ))?,
+        Sample::Ring => area.draw(&Circle::new((x + width / 2, y), theme.px(4.0), stroke))?,
+    }
+    Ok(())
+}
+
+/// Draws `entries` as a legend in rows across the top of `area`, wrapped
+/// to its width, and returns the area left below for the chart: a legend
+/// above the plot covers no data.
+fn header<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[Entry],
+    theme: &Theme,
+) -> Result<DrawingArea<DB, Shift>, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    let font = theme.font(12.0);
+    let px = |css: f64| theme.px(css) as i32;
+    let (line, sample, pad, indent) = (px(17.0), px(18.0), px(5.0), px(14.0));
+    let (width, height) = area.dim_in_pixel();
+    // Lay out first: the chart below needs the legend's height.
+    let mut placed = Vec::with_capacity(entries.len());
+    let (mut x, mut row) = (indent, 0);
+    for entry in entries {
+        let size = sample + pad + area.estimate_text_size(&entry.text, &font)?.0 as i32;
+        if x > indent && x + size > width as i32 - pad {
+            x = indent;
+            row += 1;
+        }
+        placed.push((x, row));
+        x += size + 3 * pad;
+    }
+    let used = ((row + 1) * line + pad) as u32;
+    let (top, rest) = area.split_vertically(used.min(height / 2));
+    let text_style = font.pos(Pos::new(HPos::Left, VPos::Center));
+    for (entry, (x, row)) in entries.iter().zip(placed) {
+        let y = pad + row * line + line / 2;
+        draw_sample(&top, entry.sample, entry.colour, (x, y), sample, theme)?;
+        top.draw(&Text::new(
+            entry.text.clone(),
+            (x + sample + pad, y),
+            text_style.clone(),
+        ))?;
+    }
+    Ok(rest)
+}
+
+/// A chart area that only says why it is empty.
+pub fn message<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    theme: &Theme,
+    text: &str,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    area.fill(&theme.background)?;
+    let (_, height) = area.dim_in_pixel();
+    area.draw(&Text::new(
+        text.to_string(),
+        (theme.px(16.0) as i32, (height / 2) as i32),
+        theme.font(14.0),
+    ))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chart::svg_test::*;
+    use crate::policy::Policy;
+    use crate::sim::{Scenario, run};
+
+    #[test]
+    fn ticks_read_like_a_person_wrote_them() {
+        let ticks: Vec<String> = [0.0, 0.25, 3.0, 12.5, 1500.0, 20000.0, 2.5e6, 0.00025]
+            .iter()
+            .map(tick)
+            .collect();
+        assert_eq!(
+            ticks,
+            ["0", "0.25", "3", "12.5", "1500", "20k", "2.5M", "0.00025"]
+        );
+    }
+
+    #[test]
+    fn compare_mode_draws_both_policies_b_dashed() {
+        let a = Scenario {
+            policy: Policy {
+                jitter: crate::policy::Jitter::None,
+                ..scenario().policy
+            },
+            ..scenario()
+        };
+        let b = scenario();
+        let (report_a, report_b) = (run(&a), run(&b));
+        let bounds_a: Vec<PauseBounds> = (0..3).map(|r| a.policy.pause_bounds(r)).collect();
+        let bounds_b: Vec<PauseBounds> = (0..3).map(|r| b.policy.pause_bounds(r)).collect();
+        let runs = [
+            Run {
+                name: "A",
+                report: &report_a,
+                bounds: &bounds_a,
+                deadline: None,
+            },
+            Run {
+                name: "B",
+                report: &report_b,
+                bounds: &bounds_b,
+                deadline: None,
+            },
+        ];
+        let theme = Theme::light(1.0);
+        for out in [
+            svg(|area| draw_load(area, &runs, &a, &theme)),
+            svg(|area| draw_pauses(area, &runs, &theme)),
+            svg(|area| draw_latency(area, &runs, &theme)),
+        ] {
+            assert!(
+                out.contains("A: ") && out.contains("B: "),
+                "legend lacks a policy"
+            );
+            assert!(out.contains(&hex(run_colour(&theme, 0))));
+            assert!(out.contains(&hex(run_colour(&theme, 1))));
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! Reading the charts back: the SVG elements a drawing made, their
+//! attributes and points, and the runs and scenario the chart tests share.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::policy::PauseBounds;
+use crate::sim::{Report, Scenario};
+
+use super::{DrawResult, Run, Theme};
+
+pub(super) fn svg(draw: impl Fn(&DrawingArea<SVGBackend, Shift>) -> DrawResult) -> String {
+    let mut out = String::new();
+    {
+        let area = SVGBackend::with_string(&mut out, (800, 400)).into_drawing_area();
+        draw(&area).expect("drawing to a string cannot fail");
+    }
+    out
+}
+
+/// One run, outside compare mode.
+pub(super) fn single<'a>(
+    report: &'a Report,
+    bounds: &'a [PauseBounds],
+    deadline: Option<f64>,
+) -> Run<'a> {
+    Run {
+        name: "",
+        report,
+        bounds,
+        deadline,
+    }
+}
+
+pub(super) fn assert_labels(out: &str, labels: &[&str]) {
+    for label in labels {
+        assert!(out.contains(label), "{label} missing");
+    }
+}
+
+pub(super) fn hex(colour: RGBColor) -> String {
+    format!("#{:02X}{:02X}{:02X}", colour.0, colour.1, colour.2)
+}
+
+/// The SVG elements `<tag .../>` drawn, each as its attributes.
+pub(super) fn elements<'a>(svg: &'a str, tag: &str) -> Vec<Vec<(&'a str, &'a str)>> {
+    let open = format!("<{tag} ");
+    svg.lines()
+        .filter_map(|line| line.strip_prefix(open.as_str()))
+        .map(|rest| {
+            rest.split('"')
+                .collect::<Vec<_>>()
+                .chunks_exact(2)
+                .map(|pair| (pair[0].trim().trim_end_matches('='), pair[1]))
+                .collect()
+        })
+        .collect()
+}
+
+pub(super) fn attr<'a>(element: &[(&str, &'a str)], name: &str) -> &'a str {
+    element
+        .iter()
+        .find(|(key, _)| *key == name)
+        .map_or("", |(_, value)| value)
+}
+
+pub(super) fn number(element: &[(&str, &str)], name: &str) -> f64 {
+    attr(element, name).parse().expect("a numeric attribute")
+}
+
+pub(super) fn points(element: &[(&str, &str)]) -> Vec<(f64, f64)> {
+    attr(element, "points")
+        .split_whitespace()
+        .map(|pair| {
+            let (x, y) = pair.split_once(',').expect("x,y");
+            (x.parse().expect("pixel x"), y.parse().expect("pixel y"))
+        })
+        .collect()
+}
+
+/// Lines drawn in `colour`, as their points.
+pub(super) fn lines_in(svg: &str, colour: RGBColor) -> Vec<Vec<(f64, f64)>> {
+    elements(svg, "polyline")
+        .iter()
+        .filter(|e| attr(e, "stroke") == hex(colour))
+        .map(|e| points(e))
+        .collect()
+}
+
+/// The plotters backends round to whole pixels, at both ends of a
+/// comparison: a drawn point is within 1.5 px of where its value maps.
+pub(super) fn near(pixel: f64, expected: f64, what: &str) {
+    assert!(
+        (pixel - expected).abs() <= 1.5,
+        "{what}: drawn at {pixel} px, belongs at {expected:.1} px"
+    );
+}
+
+pub(super) fn scenario() -> Scenario {
+    Scenario {
+        horizon: 10.0,
+        failure: 0.5,
+        outage_start: 4.0,
+        outage_duration: 2.0,
+        ..Scenario::default()
+    }
+}
+
+/// The mesh: x of the vertical grid lines, y of the horizontal ones,
+/// and the plot's top and bottom as the vertical lines span them.
+pub(super) struct Mesh {
+    pub(super) vertical: Vec<f64>,
+    pub(super) top: f64,
+    pub(super) bottom: f64,
+}
+
+/// The mesh lines of the plots whose top lies in `rows` (pixels).
+pub(super) fn mesh(svg: &str, theme: &Theme, rows: std::ops::Range<f64>) -> Mesh {
+    let mut vertical = Vec::new();
+    let (mut top, mut bottom) = (f64::INFINITY, 0.0_f64);
+    for e in elements(svg, "line") {
+        if attr(&e, "stroke") != hex(theme.grid) {
+            continue;
+        }
+        let (x1, y1, x2, y2) = (
+            number(&e, "x1"),
+            number(&e, "y1"),
+            number(&e, "x2"),
+            number(&e, "y2"),
+        );
+        if x1 == x2 && rows.contains(&y2.min(y1)) {
+            vertical.push(x1);
+            top = top.min(y1.min(y2));
+            bottom = bottom.max(y1.max(y2));
+        }
+    }
+    vertical.sort_by(f64::total_cmp);
+    Mesh {
+        vertical,
+        top,
+        bottom,
+    }
+}
+
+pub(super) fn longest(lines: Vec<Vec<(f64, f64)>>) -> Vec<(f64, f64)> {
+    lines
+        .into_iter()
+        .max_by_key(|line| line.len())
+        .expect("a line")
+}

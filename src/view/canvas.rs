@@ -1,0 +1,167 @@
+//! The charts' canvases: where each stands on the page, its size in
+//! device pixels, the theme it is drawn in, how its text is measured.
+
+use crate::chart::Theme;
+
+/// Where a chart stands on the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// First and large, beside the headline numbers: the lesson's chart.
+    Key,
+    /// Below, with the other numbers.
+    Below,
+    /// Behind "More charts": drawn only once opened.
+    OnRequest,
+}
+
+impl Place {
+    /// The id of the element that holds the charts of this place.
+    pub fn container(self) -> &'static str {
+        match self {
+            Place::Key => "key-slot",
+            Place::Below => "charts",
+            Place::OnRequest => "more-charts",
+        }
+    }
+}
+
+/// Every chart's canvas in page order, and where it stands when it is not
+/// the lesson's chart: the mechanism and the contention over many seeds
+/// answer one lesson each, so they wait behind "More charts".
+pub const CHARTS: [(&str, Place); 6] = [
+    ("chart-load", Place::Below),
+    ("chart-pauses", Place::Below),
+    ("chart-latency", Place::Below),
+    ("chart-sweep", Place::Below),
+    ("chart-mechanism", Place::OnRequest),
+    ("chart-contention", Place::OnRequest),
+];
+
+/// Where each chart stands when the lesson's chart is `key`, in page order.
+pub fn chart_places(key: &str) -> Vec<(&'static str, Place)> {
+    CHARTS
+        .iter()
+        .map(|&(canvas, home)| (canvas, if canvas == key { Place::Key } else { home }))
+        .collect()
+}
+
+/// Device pixels per CSS pixel the charts are drawn at: at least 1, and
+/// at most 4, beyond which the canvas costs memory nobody can see.
+pub fn pixel_scale(device_pixel_ratio: f64) -> f64 {
+    device_pixel_ratio.clamp(1.0, 4.0)
+}
+
+/// The charts' colours for the person's colour scheme and screen.
+pub fn theme(dark: bool, device_pixel_ratio: f64) -> Theme {
+    let scale = pixel_scale(device_pixel_ratio);
+    if dark {
+        Theme::dark(scale)
+    } else {
+        Theme::light(scale)
+    }
+}
+
+/// A canvas's size in device pixels for its box in CSS pixels; a box not
+/// laid out yet still gets a chart of readable size.
+pub fn canvas_size(client_width: i32, client_height: i32, device_pixel_ratio: f64) -> (u32, u32) {
+    let scale = pixel_scale(device_pixel_ratio);
+    let device = |css: i32| (f64::from(css) * scale).round() as u32;
+    (
+        device(client_width.max(200)),
+        device(client_height.max(150)),
+    )
+}
+
+/// The canvas `font` for a text style: the string the canvas backend
+/// draws with, so measured text is drawn text.
+pub fn canvas_font(style: &str, size: f64, family: &str) -> String {
+    format!("{style} {size}px {family}")
+}
+
+/// The box of a text `width` pixels wide in a font `size` pixels high: a
+/// line is about 1.2 font sizes, as a browser lays it out.
+pub fn text_box(width: f64, size: f64) -> (u32, u32) {
+    (width.ceil() as u32, (size * 1.2).ceil() as u32)
+}
+
+/// When a render ended (ms since navigation) and how long it took (ms),
+/// as the page stamps them on `<body>` for tests: whole ms for the
+/// instant, tenths for the duration.
+pub fn render_times(ended: f64, took: f64) -> (String, String) {
+    (format!("{ended:.0}"), format!("{took:.1}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::PRESETS;
+
+    #[test]
+    fn the_lessons_chart_goes_first_and_the_rest_keep_their_order() {
+        let places = chart_places("chart-sweep");
+        assert_eq!(
+            places,
+            [
+                ("chart-load", Place::Below),
+                ("chart-pauses", Place::Below),
+                ("chart-latency", Place::Below),
+                ("chart-sweep", Place::Key),
+                ("chart-mechanism", Place::OnRequest),
+                ("chart-contention", Place::OnRequest),
+            ]
+        );
+        // The charts on request come out when they carry the lesson.
+        assert_eq!(
+            chart_places("chart-mechanism")[4],
+            ("chart-mechanism", Place::Key)
+        );
+        // Every preset's chart is one the page has.
+        for preset in PRESETS {
+            let key = preset.key_chart.canvas_id();
+            assert_eq!(
+                chart_places(key)
+                    .iter()
+                    .filter(|(_, p)| *p == Place::Key)
+                    .count(),
+                1,
+                "{}",
+                preset.key
+            );
+        }
+        assert_eq!(
+            [Place::Key, Place::Below, Place::OnRequest].map(Place::container),
+            ["key-slot", "charts", "more-charts"]
+        );
+    }
+
+    #[test]
+    fn canvases_are_sized_in_device_pixels() {
+        assert_eq!(canvas_size(640, 300, 2.0), (1280, 600));
+        assert_eq!(canvas_size(0, 0, 1.0), (200, 150), "not laid out yet");
+        assert_eq!(canvas_size(640, 300, 0.5), (640, 300));
+        assert_eq!(canvas_size(100, 100, 9.0), (800, 600));
+        assert_eq!(canvas_size(333, 333, 1.5), (500, 500));
+        assert_eq!(theme(true, 3.0).scale, 3.0);
+        assert_eq!(theme(false, 1.0).background, Theme::light(1.0).background);
+        assert_eq!(theme(true, 1.0).background, Theme::dark(1.0).background);
+    }
+
+    #[test]
+    fn text_is_measured_in_the_font_it_is_drawn_in() {
+        assert_eq!(
+            canvas_font("normal", 13.0, "sans-serif"),
+            "normal 13px sans-serif"
+        );
+        assert_eq!(canvas_font("bold", 12.5, "serif"), "bold 12.5px serif");
+        assert_eq!(text_box(40.2, 10.0), (41, 12));
+        assert_eq!(text_box(40.0, 13.0), (40, 16));
+    }
+
+    #[test]
+    fn render_times_are_rounded() {
+        assert_eq!(
+            render_times(1234.56, 7.25),
+            ("1235".to_string(), "7.2".to_string())
+        );
+    }
+}

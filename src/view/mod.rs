@@ -1,0 +1,72 @@
+//! What the page shows, decided without a browser.
+//!
+//! Every choice of what to write on the page lives here, as plain data:
+//! the controls built from the parameter table, the numbers a slider
+//! stands for, the state behind the controls (which policy they edit),
+//! the summary table, the calls per layer, the lesson, the notices, the
+//! sweep being computed. `web` only copies these into the DOM and wires
+//! events back, so all of it is tested natively.
+
+mod canvas;
+mod controls;
+#[cfg(test)]
+mod fixtures;
+mod jobs;
+mod lesson;
+mod notices;
+mod page;
+mod summary;
+
+pub use canvas::{
+    CHARTS, Place, canvas_font, canvas_size, chart_places, pixel_scale, render_times, text_box,
+    theme,
+};
+pub use controls::{
+    Control, LOG_STEPS, Range, Role, Widgets, control, control_term, group_id, group_order,
+    log_range, param_index, roles, row_id, slider_position, slider_value, widget_id,
+};
+pub use jobs::{CONTENTION_SEEDS, Runs, SweepJob, contention_grid, run};
+pub use lesson::{
+    LessonView, OWN_HEADLINE, OWN_KEY_CHART, OWN_OPEN, OWN_SETTINGS, PresetOption, TryButton,
+    chosen_preset, lesson_view, opened_preset, preset_options,
+};
+pub use notices::{LINK_COPIED, LINK_SELECTED, copy_status, limit_text, notice_line};
+pub use page::{Edit, Page, seed_from_unit};
+pub use summary::{
+    LayerLine, LayerList, Summary, SummaryRow, heading_class, layers, side_class, side_name,
+    summary,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Group, P, PARAMS};
+    use crate::lesson;
+    use crate::report;
+    use crate::view::fixtures::config;
+
+    #[test]
+    fn every_explained_label_names_a_glossary_entry() {
+        let (a, _) = report::run_both(&config("v=1&rate=5&horizon=2"));
+        for row in summary(&a, None).rows {
+            if let Some(key) = row.term {
+                assert!(lesson::term(key).is_some(), "{}: {key}", row.label);
+            }
+        }
+        assert_eq!(
+            control_term(P::Jitter as usize).map(|t| t.key),
+            Some("jitter")
+        );
+        assert_eq!(control_term(P::Rate as usize).map(|t| t.key), None);
+        assert_eq!(control_term(PARAMS.len()).map(|t| t.key), None);
+        assert_eq!(group_id(Group::Budget), "group-budget");
+        assert_eq!(
+            [
+                heading_class("A"),
+                heading_class("B"),
+                heading_class("B - A")
+            ],
+            ["side-a", "side-b", ""]
+        );
+    }
+}

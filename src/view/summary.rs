@@ -1,0 +1,386 @@
+//! The numbers of a run: the summary table, the calls per layer, and the
+//! colour classes and names of each policy's numbers.
+
+use crate::config::Config;
+use crate::lesson::Side;
+use crate::sim::Report;
+
+/// The `data-side` and class of a policy's numbers: its colour.
+pub fn side_class(side: Side) -> &'static str {
+    match side {
+        Side::A => "side-a",
+        Side::B => "side-b",
+    }
+}
+
+/// A policy's name beside its number.
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::A => "A",
+        Side::B => "B",
+    }
+}
+
+/// The colour class of a summary heading: A's and B's columns.
+pub fn heading_class(heading: &str) -> &'static str {
+    match heading {
+        "A" => side_class(Side::A),
+        "B" => side_class(Side::B),
+        _ => "",
+    }
+}
+
+/// One row of the summary table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SummaryRow {
+    pub label: &'static str,
+    /// The glossary entry that explains the label, if one does.
+    pub term: Option<&'static str>,
+    /// The cells after the label: policy A's value, then in compare mode
+    /// B's and B - A.
+    pub cells: Vec<String>,
+}
+
+/// The summary table: the numbers that matter, what the users saw against
+/// what it cost.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    pub headings: &'static [&'static str],
+    pub rows: Vec<SummaryRow>,
+}
+
+/// How a summary row writes its numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unit {
+    Count,
+    /// A share, written in per cent; a difference of two shares is in
+    /// percentage points (from 63 % to 96 % is +33 pp, not +33 %).
+    Share,
+    /// Seconds, or a ratio such as calls per operation.
+    Fine,
+}
+
+impl Unit {
+    fn format(self, x: f64) -> String {
+        match self {
+            Unit::Count => format!("{x:.0}"),
+            Unit::Share => format!("{:.1} %", 100.0 * x),
+            Unit::Fine => format!("{x:.3}"),
+        }
+    }
+
+    fn delta(self, x: f64) -> String {
+        let sign = if x > 0.0 { "+" } else { "" };
+        match self {
+            Unit::Share => format!("{sign}{:.1} pp", 100.0 * x),
+            _ => format!("{sign}{}", self.format(x)),
+        }
+    }
+}
+
+/// One row of the summary: its label, the glossary entry that explains
+/// it, the number of a report and its unit.
+struct Measure {
+    label: &'static str,
+    term: Option<&'static str>,
+    value: fn(&Report) -> f64,
+    unit: Unit,
+}
+
+const MEASURES: [Measure; 11] = [
+    Measure {
+        label: "Operations",
+        term: None,
+        value: |r| r.summary.operations as f64,
+        unit: Unit::Count,
+    },
+    Measure {
+        label: "User-visible success",
+        term: Some("success"),
+        value: |r| r.summary.success_rate,
+        unit: Unit::Share,
+    },
+    Measure {
+        label: "Attempts per operation",
+        term: None,
+        value: |r| r.summary.attempts_per_operation,
+        unit: Unit::Fine,
+    },
+    Measure {
+        label: "Calls at the bottom layer per operation",
+        term: Some("load-amplification"),
+        value: |r| {
+            r.summary.attempts_by_layer.last().copied().unwrap_or(0) as f64
+                / r.summary.operations.max(1) as f64
+        },
+        unit: Unit::Fine,
+    },
+    Measure {
+        label: "Operations retried",
+        term: None,
+        value: |r| r.summary.retried_share,
+        unit: Unit::Share,
+    },
+    Measure {
+        label: "Budget refusals",
+        term: Some("retry-budget"),
+        value: |r| r.summary.budget_refusals as f64,
+        unit: Unit::Count,
+    },
+    Measure {
+        label: "Deadline exceeded",
+        term: Some("deadline"),
+        value: |r| r.summary.deadline_exceeded as f64,
+        unit: Unit::Count,
+    },
+    Measure {
+        label: "Duplicates",
+        term: Some("idempotency-key"),
+        value: |r| r.summary.duplicates as f64,
+        unit: Unit::Count,
+    },
+    Measure {
+        label: "Latency p50 (s)",
+        term: Some("percentiles"),
+        value: |r| r.summary.latency_p50,
+        unit: Unit::Fine,
+    },
+    Measure {
+        label: "Latency p99 (s)",
+        term: Some("percentiles"),
+        value: |r| r.summary.latency_p99,
+        unit: Unit::Fine,
+    },
+    Measure {
+        label: "Wasted server work",
+        term: Some("wasted-work"),
+        value: |r| r.summary.wasted_work / r.summary.server_work.max(1e-12),
+        unit: Unit::Share,
+    },
+];
+
+/// The summary of policy A, or in compare mode of A, B and B - A.
+pub fn summary(a: &Report, b: Option<&Report>) -> Summary {
+    let headings: &'static [&'static str] = if b.is_some() {
+        &["", "A", "B", "B - A"]
+    } else {
+        &["", "value"]
+    };
+    let mut rows = Vec::with_capacity(MEASURES.len());
+    for measure in &MEASURES {
+        let value = measure.value;
+        let mut cells = vec![measure.unit.format(value(a))];
+        if let Some(b) = b {
+            cells.push(measure.unit.format(value(b)));
+            cells.push(measure.unit.delta(value(b) - value(a)));
+        }
+        rows.push(SummaryRow {
+            label: measure.label,
+            term: measure.term,
+            cells,
+        });
+    }
+    Summary { headings, rows }
+}
+
+/// One layer's line of the layers view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayerLine {
+    /// Calls this layer made per top-level request.
+    pub per_request: f64,
+    /// Its bar's length, in % of the longest bar of the view.
+    pub bar_percent: f64,
+    pub text: String,
+}
+
+impl LayerLine {
+    /// The bar's `style` attribute.
+    pub fn bar_style(&self) -> String {
+        format!("width: {:.1}%", self.bar_percent)
+    }
+}
+
+/// The layers of one policy's run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayerList {
+    /// The bars' class: policy B's are drawn apart.
+    pub bar_class: &'static str,
+    pub lines: Vec<LayerLine>,
+}
+
+/// Calls each layer makes per top-level request, next to what `a^L` says
+/// they would be if every call failed. `None` when no run has a chain of
+/// layers: the view is then hidden.
+pub fn layers(config: &Config, a: &Report, b: Option<&Report>) -> Option<Vec<LayerList>> {
+    let chained = |r: &Report| r.summary.attempts_by_layer.len() >= 2;
+    if !chained(a) && !b.is_some_and(chained) {
+        return None;
+    }
+    let per_request = |r: &Report, calls: u64| calls as f64 / r.summary.operations.max(1) as f64;
+    let runs = match b {
+        Some(b) => vec![
+            ("A: ", config.clone(), a),
+            ("B: ", config.policy_b_config(), b),
+        ],
+        None => vec![("", config.clone(), a)],
+    };
+    // Bars share one scale across both policies, so their lengths compare.
+    let mut longest = 1.0f64;
+    for (_, _, report) in &runs {
+        for calls in &report.summary.attempts_by_layer {
+            longest = longest.max(per_request(report, *calls));
+        }
+    }
+    let mut lists = Vec::with_capacity(runs.len());
+    for (prefix, side, report) in &runs {
+        let scenario = side.scenario();
+        let attempts = f64::from(scenario.policy.attempts);
+        let mut lines = Vec::with_capacity(report.summary.attempts_by_layer.len());
+        for (layer, calls) in report.summary.attempts_by_layer.iter().enumerate() {
+            let per_request = per_request(report, *calls);
+            // Worst case, every call failing: the top layer makes a calls;
+            // below it each layer multiplies by a, or by 1 if only the top
+            // retries.
+            let worst = if scenario.only_top_retries {
+                attempts
+            } else {
+                attempts.powi(layer as i32 + 1)
+            };
+            let formula = if scenario.only_top_retries || layer == 0 {
+                format!("{attempts}")
+            } else {
+                format!("{attempts}^{} = {worst}", layer + 1)
+            };
+            lines.push(LayerLine {
+                per_request,
+                bar_percent: 100.0 * per_request / longest,
+                text: format!(
+                    "{prefix}layer {}: {per_request:.2} calls per request (at 100 % failure: {formula})",
+                    layer + 1
+                ),
+            });
+        }
+        lists.push(LayerList {
+            bar_class: if *prefix == "B: " { "bar bar-b" } else { "bar" },
+            lines,
+        });
+    }
+    Some(lists)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report;
+    use crate::view::fixtures::{config, preset, report};
+
+    #[test]
+    fn summary_rows_of_one_policy() {
+        let summary = summary(&report(200, &[250, 400], 0.9, 1.5), None);
+        assert_eq!(summary.headings, ["", "value"]);
+        let rows: Vec<(&str, Vec<&str>)> = summary
+            .rows
+            .iter()
+            .map(|r| (r.label, r.cells.iter().map(String::as_str).collect()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("Operations", vec!["200"]),
+                ("User-visible success", vec!["90.0 %"]),
+                ("Attempts per operation", vec!["1.250"]),
+                ("Calls at the bottom layer per operation", vec!["2.000"]),
+                ("Operations retried", vec!["25.0 %"]),
+                ("Budget refusals", vec!["3"]),
+                ("Deadline exceeded", vec!["0"]),
+                ("Duplicates", vec!["2"]),
+                ("Latency p50 (s)", vec!["0.013"]),
+                ("Latency p99 (s)", vec!["1.500"]),
+                ("Wasted server work", vec!["12.5 %"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn summary_rows_compare_b_with_a() {
+        let a = report(200, &[250, 400], 0.9, 1.5);
+        let b = report(200, &[220, 220], 0.95, 0.75);
+        let summary = summary(&a, Some(&b));
+        assert_eq!(summary.headings, ["", "A", "B", "B - A"]);
+        let cells = |label: &str| {
+            summary
+                .rows
+                .iter()
+                .find(|r| r.label == label)
+                .expect("a row")
+                .cells
+                .clone()
+        };
+        assert_eq!(cells("Operations"), ["200", "200", "0"]);
+        // Shares differ by percentage points, not per cent.
+        assert_eq!(
+            cells("User-visible success"),
+            ["90.0 %", "95.0 %", "+5.0 pp"]
+        );
+        assert_eq!(cells("Wasted server work"), ["12.5 %", "12.5 %", "0.0 pp"]);
+        assert_eq!(
+            cells("Calls at the bottom layer per operation"),
+            ["2.000", "1.100", "-0.900"]
+        );
+        assert_eq!(cells("Latency p99 (s)"), ["1.500", "0.750", "-0.750"]);
+    }
+
+    #[test]
+    fn three_layers_of_three_attempts_make_27_calls() {
+        let config = preset("layers").config();
+        let (a, b) = report::run_both(&config);
+        let lists = layers(&config, &a, b.as_ref()).expect("three layers are shown");
+        let texts: Vec<Vec<&str>> = lists
+            .iter()
+            .map(|l| l.lines.iter().map(|line| line.text.as_str()).collect())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                vec![
+                    "A: layer 1: 3.00 calls per request (at 100 % failure: 3)",
+                    "A: layer 2: 9.00 calls per request (at 100 % failure: 3^2 = 9)",
+                    "A: layer 3: 27.00 calls per request (at 100 % failure: 3^3 = 27)",
+                ],
+                vec![
+                    "B: layer 1: 3.00 calls per request (at 100 % failure: 3)",
+                    "B: layer 2: 3.00 calls per request (at 100 % failure: 3)",
+                    "B: layer 3: 3.00 calls per request (at 100 % failure: 3)",
+                ],
+            ]
+        );
+        assert_eq!(
+            lists.iter().map(|l| l.bar_class).collect::<Vec<_>>(),
+            ["bar", "bar bar-b"]
+        );
+        // One scale for both: A's 27 is the longest bar, B's 3 a ninth of it.
+        let styles: Vec<String> = lists
+            .iter()
+            .flat_map(|l| &l.lines)
+            .map(LayerLine::bar_style)
+            .collect();
+        assert_eq!(
+            styles,
+            [
+                "width: 11.1%",
+                "width: 33.3%",
+                "width: 100.0%",
+                "width: 11.1%",
+                "width: 11.1%",
+                "width: 11.1%"
+            ]
+        );
+    }
+
+    #[test]
+    fn one_layer_hides_the_layers_view() {
+        let config = config("v=1&rate=10&horizon=5");
+        let (a, _) = report::run_both(&config);
+        assert_eq!(layers(&config, &a, None), None);
+    }
+}

@@ -1,0 +1,200 @@
+//! The lesson area in the DOM: the preset list, loading a preset or a
+//! "try this" change, the lesson text and buttons, the headline numbers.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, HtmlSelectElement};
+
+use crate::lesson::{self, Headline};
+use crate::presets::Preset;
+use crate::view;
+
+use super::controls::{label_with_term, open_groups};
+use super::share::{show_notices, sync_link};
+use super::{element, schedule, show_if, with_app};
+
+pub(super) fn build_presets(document: &Document) -> Result<(), JsValue> {
+    let Some(select) = document.get_element_by_id("preset") else {
+        return Ok(());
+    };
+    for entry in view::preset_options() {
+        let option = element(document, "option", "")?;
+        option.set_text_content(Some(entry.title));
+        option.set_attribute("value", &entry.value)?;
+        if entry.disabled {
+            option.set_attribute("disabled", "")?;
+        }
+        select.append_child(&option)?;
+    }
+    let change = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
+        let chosen = event
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+            .and_then(|s| view::chosen_preset(&s.value()));
+        if let Some(preset) = chosen {
+            load(preset);
+        }
+    });
+    select.add_event_listener_with_callback("change", change.as_ref().unchecked_ref())?;
+    change.forget();
+    Ok(())
+}
+
+/// Replaces the whole configuration with a preset's, whose lesson then
+/// stays while the learner plays.
+pub(super) fn load(preset: &'static Preset) {
+    with_app(|app| {
+        app.origin = Some(preset);
+        app.page.load(preset.config());
+        app.show_all();
+        open_groups(&app.document, app.origin);
+        show_notices(&app.document, &[]);
+    });
+    sync_link();
+    schedule();
+}
+
+/// Replaces the configuration by one the lesson suggests; the lesson stays.
+pub(super) fn apply_change(change: &str) {
+    with_app(|app| {
+        let config = lesson::apply(app.page.config(), change);
+        app.page.load(config);
+        app.show_all();
+        show_notices(&app.document, &[]);
+    });
+    sync_link();
+    schedule();
+}
+
+/// Shows the lesson: the preset list, the title, the text, how far the
+/// settings moved, and what to try.
+pub(super) fn show_lesson(document: &Document, lesson: &view::LessonView) {
+    if let Some(select) = document
+        .get_element_by_id("preset")
+        .and_then(|e| e.dyn_into::<HtmlSelectElement>().ok())
+    {
+        select.set_value(&lesson.preset);
+    }
+    for (id, text) in [("lesson-title", lesson.title), ("lesson", lesson.text)] {
+        if let Some(element) = document.get_element_by_id(id) {
+            if element.text_content().as_deref() != Some(text) {
+                element.set_text_content(Some(text));
+            }
+        }
+    }
+    if let Some(status) = document.get_element_by_id("lesson-status") {
+        if let (Some(changed), Some(text)) = (document.get_element_by_id("changed"), &lesson.status)
+        {
+            changed.set_text_content(Some(text));
+        }
+        show_if(&status, lesson.status.is_some());
+    }
+    if let Some(list) = document.get_element_by_id("try-this") {
+        show_try_this(document, &list, lesson);
+    }
+}
+
+/// The "try this" buttons: built when the lesson changes, otherwise only
+/// marked applied or not, so a button keeps the keyboard focus across
+/// renders. An applied button stays focusable (`aria-disabled`, not
+/// `disabled`); pressing it again changes nothing.
+fn show_try_this(document: &Document, list: &Element, lesson: &view::LessonView) {
+    if list.get_attribute("data-for").as_deref() != Some(lesson.preset.as_str()) {
+        list.set_text_content(None);
+        let _ = list.set_attribute("data-for", &lesson.preset);
+        for button in &lesson.try_this {
+            let Ok(element) = element(document, "button", "") else {
+                return;
+            };
+            element.set_text_content(Some(button.label));
+            let _ = element.set_attribute("type", "button");
+            let _ = element.set_attribute("data-change", button.change);
+            // What the button promises, for the tests that hold it to it.
+            let _ = element.set_attribute("data-metric", button.expect.metric.label());
+            let _ = element.set_attribute("data-side", view::side_class(button.expect.side));
+            let _ = element.set_attribute(
+                "data-rises",
+                if button.expect.rises { "true" } else { "false" },
+            );
+            let _ = list.append_child(&element);
+        }
+    }
+    let Ok(buttons) = list.query_selector_all("button") else {
+        return;
+    };
+    for (i, button) in lesson.try_this.iter().enumerate() {
+        if let Some(element) = buttons
+            .get(i as u32)
+            .and_then(|n| n.dyn_into::<Element>().ok())
+        {
+            let _ = element.set_attribute(
+                "aria-disabled",
+                if button.applied { "true" } else { "false" },
+            );
+        }
+    }
+    show_if(list, !lesson.try_this.is_empty());
+}
+
+/// Shows the numbers the lesson is about, each in its policy's colour.
+pub(super) fn show_headlines(document: &Document, headlines: &[Headline]) {
+    let Some(list) = document.get_element_by_id("headlines") else {
+        return;
+    };
+    list.set_text_content(None);
+    for (i, headline) in headlines.iter().enumerate() {
+        let (Ok(item), Ok(label), Ok(values)) = (
+            element(document, "div", "headline"),
+            element(document, "div", "label"),
+            element(document, "div", "values"),
+        ) else {
+            return;
+        };
+        let _ = item.set_attribute("data-metric", headline.label);
+        if let Ok(text) = label_with_term(
+            document,
+            headline.label,
+            headline.term,
+            &format!("tip-headline-{i}"),
+        ) {
+            let _ = label.append_child(&text);
+        }
+        let compared = headline.b.is_some();
+        let sides = [
+            (lesson::Side::A, Some(&headline.a)),
+            (lesson::Side::B, headline.b.as_ref()),
+        ];
+        for (side, text) in sides {
+            let Some(text) = text else { continue };
+            let (Ok(value), Ok(number)) = (
+                element(
+                    document,
+                    "span",
+                    &format!("value {}", view::side_class(side)),
+                ),
+                element(document, "span", "number"),
+            ) else {
+                return;
+            };
+            let _ = value.set_attribute("data-side", view::side_class(side));
+            if compared {
+                if let Ok(name) = element(document, "span", "side") {
+                    name.set_text_content(Some(view::side_name(side)));
+                    let _ = value.append_child(&name);
+                }
+            }
+            number.set_text_content(Some(text));
+            let _ = value.append_child(&number);
+            if headline.better == Some(side) {
+                if let Ok(better) = element(document, "span", "better") {
+                    better.set_text_content(Some("better"));
+                    let _ = value.append_child(&better);
+                }
+            }
+            let _ = values.append_child(&value);
+        }
+        let _ = item.append_child(&label);
+        let _ = item.append_child(&values);
+        let _ = list.append_child(&item);
+    }
+}

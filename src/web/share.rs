@@ -1,0 +1,107 @@
+//! Sharing the state: the link in the address bar, the Copy link button
+//! and its fallback field, the notice list.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, HtmlInputElement};
+
+use crate::config::Notice;
+use crate::view;
+
+use super::{document, show_if, with_app};
+
+/// Makes the address bar the share link of the current state.
+pub(super) fn sync_link() {
+    let Some(link) = with_app(|app| app.page.config().to_link()) else {
+        return;
+    };
+    if let Some(window) = web_sys::window() {
+        if let Ok(history) = window.history() {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{link}")));
+        }
+    }
+}
+
+/// Copies the link to the clipboard where the browser allows it; where it
+/// does not (no clipboard outside a secure context, permission refused),
+/// shows the link selected for the person to copy, and says which happened.
+pub(super) fn copy_link() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let href = window.location().href().unwrap_or_default();
+    let navigator = window.navigator();
+    // `navigator.clipboard` is undefined on a plain-http host.
+    let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .is_ok_and(|c| !c.is_undefined() && !c.is_null());
+    if !has_clipboard {
+        show_copy_field(&href);
+        return;
+    }
+    let copied = Closure::once_into_js(|_: JsValue| {
+        let document = document();
+        if let Some(field) = document.get_element_by_id("copy-field") {
+            show_if(&field, false);
+        }
+        show_copy_status(&document, view::copy_status(true));
+    });
+    let refused = Closure::once_into_js(|_: JsValue| show_copy_field(&href_for_field()));
+    // `then` through the promise itself: `once_into_js` closures free
+    // themselves when called, where `Promise::then2` would need two kept
+    // alive for ever.
+    let promise: JsValue = navigator.clipboard().write_text(&href).into();
+    if let Ok(then) = js_sys::Reflect::get(&promise, &JsValue::from_str("then")) {
+        let _ = then
+            .unchecked_into::<js_sys::Function>()
+            .call2(&promise, &copied, &refused);
+    }
+}
+
+/// The address to show in the copy field: read again, as the state may
+/// have changed while the clipboard was asked.
+fn href_for_field() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default()
+}
+
+/// Shows the link in a text field, selected, and tries the older copy
+/// command on it; says truthfully whether the link was copied.
+fn show_copy_field(href: &str) {
+    let document = document();
+    let Some(field) = document
+        .get_element_by_id("copy-field")
+        .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
+    else {
+        return;
+    };
+    field.set_value(href);
+    show_if(&field, true);
+    let _ = field.focus();
+    field.select();
+    let copied = document
+        .dyn_ref::<web_sys::HtmlDocument>()
+        .and_then(|d| d.exec_command("copy").ok())
+        .unwrap_or(false);
+    show_copy_status(&document, view::copy_status(copied));
+}
+
+fn show_copy_status(document: &Document, text: &str) {
+    if let Some(status) = document.get_element_by_id("copy-status") {
+        status.set_text_content(Some(text));
+    }
+}
+
+pub(super) fn show_notices(document: &Document, notices: &[Notice]) {
+    let Some(list) = document.get_element_by_id("notices") else {
+        return;
+    };
+    list.set_text_content(None);
+    for notice in notices {
+        if let Ok(item) = document.create_element("li") {
+            item.set_text_content(Some(&view::notice_line(notice)));
+            let _ = list.append_child(&item);
+        }
+    }
+    show_if(&list, !notices.is_empty());
+}
