@@ -4,11 +4,14 @@
 //! the controls built from the parameter table, the numbers a slider
 //! stands for, the state behind the controls (which policy they edit),
 //! the summary table, the calls per layer, the lesson, the notices, the
-//! sweep being computed. `web` only copies these into the DOM and wires
+//! sweep being computed, the files and the configuration people take
+//! home. `web` only copies these into the DOM and wires
 //! events back, so all of it is tested natively.
 
 mod canvas;
+mod configuration;
 mod controls;
+mod downloads;
 #[cfg(test)]
 mod fixtures;
 mod jobs;
@@ -21,9 +24,16 @@ pub use canvas::{
     CHARTS, Place, canvas_font, canvas_size, chart_places, pixel_scale, render_times, text_box,
     theme,
 };
+pub use configuration::{
+    Pasted, format_options, paste, snippet, snippet_copy_status, snippet_heading,
+};
 pub use controls::{
     Control, LOG_STEPS, Range, Role, Widgets, control, control_term, group_id, group_order,
     log_range, param_index, roles, row_id, slider_position, slider_value, widget_id,
+};
+pub use downloads::{
+    CHART_FILES, Data, File, PictureLine, data_file, file_stem, picture_colour, picture_lines,
+    picture_name, picture_text, policy_line, wrap,
 };
 pub use jobs::{CONTENTION_SEEDS, Runs, SweepJob, contention_grid, run};
 pub use lesson::{

@@ -27,6 +27,7 @@ mod controls;
 mod lesson_area;
 mod share;
 mod summary;
+mod take_home;
 
 use charts::{draw, place_charts, start_sweep, theme};
 use controls::{build_controls, on_input, open_groups, set_param, show_value};
@@ -66,6 +67,7 @@ impl App {
         if let Some(form) = self.document.get_element_by_id("controls") {
             let _ = form.class_list().toggle_with_force("editing-b", on_b);
         }
+        take_home::show_snippet(self);
     }
 }
 
@@ -98,6 +100,7 @@ pub fn start() -> Result<(), JsValue> {
     let (config, notices) = presets::open(&search);
     build_presets(&document)?;
     build_controls(&document)?;
+    take_home::build(&document)?;
     show_notices(&document, &notices);
     APP.with(|app| {
         *app.borrow_mut() = Some(App {
@@ -322,6 +325,7 @@ fn render() {
         view::layers(&config, &runs.a, runs.b.as_ref()).as_deref(),
     );
     start_sweep(&config);
+    with_app(|app| take_home::show_snippet(app));
     if let Some(limit) = document.get_element_by_id("limit") {
         let text = view::limit_text(&runs.a, runs.b.as_ref());
         if let Some(text) = &text {

@@ -1,0 +1,345 @@
+//! "Take it home": the charts as pictures, the data as files, the policy
+//! as library configuration, and a pasted configuration read in. What the
+//! files hold and what the lines say is decided in `view`; this copies it
+//! into the DOM. Pasted text and everything derived from it reach the page
+//! only as text content.
+
+use plotters::style::RGBColor;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{
+    CanvasRenderingContext2d, Document, Element, HtmlCanvasElement, HtmlTextAreaElement,
+};
+
+use crate::export::Format;
+use crate::view;
+
+use super::charts::theme;
+use super::share::{show_notices, sync_link};
+use super::{App, document, element, schedule, with_app};
+
+/// Fills the format picker and wires every button of the section.
+pub(super) fn build(document: &Document) -> Result<(), JsValue> {
+    if let Some(select) = document.get_element_by_id("export-format") {
+        for (key, title) in view::format_options() {
+            let option = element(document, "option", "")?;
+            option.set_attribute("value", key)?;
+            option.set_text_content(Some(title));
+            select.append_child(&option)?;
+        }
+        on(&select, "change", refresh_snippet)?;
+    }
+    if let Some(section) = document.get_element_by_id("take-home") {
+        on(&section, "toggle", refresh_snippet)?;
+    }
+    if let Some(list) = document.get_element_by_id("downloads") {
+        let click = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
+            let Some(button) = event
+                .target()
+                .and_then(|t| t.dyn_into::<Element>().ok())
+                .and_then(|e| e.closest("button").ok().flatten())
+            else {
+                return;
+            };
+            if let Some(canvas) = button.get_attribute("data-picture") {
+                save_picture(&canvas);
+            } else if let Some(data) = button
+                .get_attribute("data-data")
+                .and_then(|key| view::Data::parse(&key))
+            {
+                save_data(data);
+            }
+        });
+        list.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+        click.forget();
+    }
+    if let Some(button) = document.get_element_by_id("copy-snippet") {
+        on(&button, "click", copy_snippet)?;
+    }
+    for (id, to_b) in [("apply-a", false), ("apply-b", true)] {
+        if let Some(button) = document.get_element_by_id(id) {
+            on(&button, "click", move || apply_paste(to_b))?;
+        }
+    }
+    Ok(())
+}
+
+fn on(target: &Element, event: &str, handler: impl FnMut() + 'static) -> Result<(), JsValue> {
+    let handler = Closure::<dyn FnMut()>::new(handler);
+    target.add_event_listener_with_callback(event, handler.as_ref().unchecked_ref())?;
+    handler.forget();
+    Ok(())
+}
+
+fn set_text(document: &Document, id: &str, text: &str) {
+    if let Some(element) = document.get_element_by_id(id) {
+        element.set_text_content(Some(text));
+    }
+}
+
+fn text_area(document: &Document, id: &str) -> Option<HtmlTextAreaElement> {
+    document
+        .get_element_by_id(id)
+        .and_then(|e| e.dyn_into::<HtmlTextAreaElement>().ok())
+}
+
+/// Saves `href` under `name` through a link the page never shows.
+fn save(document: &Document, name: &str, href: &str) {
+    let Ok(link) = document.create_element("a") else {
+        return;
+    };
+    let _ = link.set_attribute("href", href);
+    let _ = link.set_attribute("download", name);
+    if let Some(link) = link.dyn_ref::<web_sys::HtmlElement>() {
+        link.click();
+    }
+    set_text(document, "download-status", &format!("Saved {name}."));
+}
+
+fn save_data(data: view::Data) {
+    let Some(config) = with_app(|app| app.page.config().clone()) else {
+        return;
+    };
+    let document = document();
+    match view::data_file(&config, data) {
+        Ok(file) => {
+            let encoded = String::from(js_sys::encode_uri_component(&file.text));
+            let href = format!("data:{};charset=utf-8,{encoded}", file.mime);
+            save(&document, &file.name, &href);
+        }
+        Err(why) => set_text(&document, "download-status", why),
+    }
+}
+
+/// Draws the chart with its caption, its policies and the link under it
+/// on a canvas of the chart's width, and saves that as PNG.
+fn save_picture(id: &str) {
+    let document = document();
+    let Some(config) = with_app(|app| app.page.config().clone()) else {
+        return;
+    };
+    let chart = || {
+        document
+            .get_element_by_id(id)
+            .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
+    };
+    let Some(mut canvas) = chart() else {
+        return;
+    };
+    // A chart behind a closed "More charts" is not drawn: show it, draw.
+    if canvas.client_width() == 0 {
+        if let Some(more) = document.get_element_by_id("more-charts") {
+            let _ = more.set_attribute("open", "");
+        }
+        super::render();
+        match chart() {
+            Some(drawn) => canvas = drawn,
+            None => return,
+        }
+    }
+    let (Some(name), Ok(picture)) = (
+        view::picture_name(&config, id),
+        document.create_element("canvas"),
+    ) else {
+        return;
+    };
+    let Ok(picture) = picture.dyn_into::<HtmlCanvasElement>() else {
+        return;
+    };
+    let caption = canvas
+        .parent_element()
+        .and_then(|figure| figure.query_selector("figcaption").ok().flatten())
+        .and_then(|c| c.text_content())
+        .unwrap_or_default();
+    let link = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    let theme = theme();
+    let (font, line_height, pad) = view::picture_text(theme.scale);
+    let width = canvas.width();
+    let Some(context) = context_of(&picture) else {
+        return;
+    };
+    // Lay the text out first: the canvas's height depends on it, and
+    // resizing a canvas clears its drawing state.
+    context.set_font(&font);
+    let measure = |text: &str| context.measure_text(text).map_or(0.0, |m| m.width());
+    let mut lines = Vec::new();
+    for line in view::picture_lines(&config, &caption, &link) {
+        let colour = view::picture_colour(&theme, line.side);
+        for text in view::wrap(&line.text, f64::from(width) - 2.0 * pad, measure) {
+            lines.push((text, colour.clone()));
+        }
+    }
+    let text_height = 2.0 * pad + line_height * lines.len() as f64;
+    picture.set_width(width);
+    picture.set_height(canvas.height() + text_height.ceil() as u32);
+    let RGBColor(r, g, b) = theme.background;
+    context.set_fill_style_str(&format!("rgb({r}, {g}, {b})"));
+    context.fill_rect(
+        0.0,
+        0.0,
+        f64::from(picture.width()),
+        f64::from(picture.height()),
+    );
+    let _ = context.draw_image_with_html_canvas_element(&canvas, 0.0, 0.0);
+    context.set_font(&font);
+    context.set_text_baseline("top");
+    for (row, (text, colour)) in lines.iter().enumerate() {
+        context.set_fill_style_str(colour);
+        let y = f64::from(canvas.height()) + pad + line_height * row as f64;
+        let _ = context.fill_text(text, pad, y);
+    }
+    match picture.to_data_url_with_type("image/png") {
+        Ok(href) => save(&document, &name, &href),
+        Err(_) => set_text(
+            &document,
+            "download-status",
+            "The browser did not let the page make the picture.",
+        ),
+    }
+}
+
+fn context_of(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+}
+
+fn chosen_format(document: &Document) -> Format {
+    document
+        .get_element_by_id("export-format")
+        .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+        .and_then(|select| Format::parse(&select.value()))
+        .unwrap_or(Format::Grpc)
+}
+
+/// Writes the current policy in the chosen format, with its notes; only
+/// while the section is open, as nobody reads it closed.
+pub(super) fn show_snippet(app: &App) {
+    let document = &app.document;
+    let open = document
+        .get_element_by_id("take-home")
+        .is_some_and(|section| section.has_attribute("open"));
+    if !open {
+        return;
+    }
+    let format = chosen_format(document);
+    let showing_b = app.page.showing_b();
+    let snippet = view::snippet(app.page.config(), format, showing_b);
+    set_text(
+        document,
+        "snippet-heading",
+        &view::snippet_heading(format, showing_b),
+    );
+    if let Some(area) = text_area(document, "snippet") {
+        if area.value() != snippet.text {
+            area.set_value(&snippet.text);
+        }
+    }
+    if let Some(list) = document.get_element_by_id("snippet-notes") {
+        list.set_text_content(None);
+        for note in snippet.notes() {
+            if let Ok(item) = document.create_element("li") {
+                item.set_text_content(Some(&note));
+                let _ = list.append_child(&item);
+            }
+        }
+    }
+}
+
+fn refresh_snippet() {
+    with_app(|app| show_snippet(app));
+}
+
+/// Copies the snippet where the browser allows it; where it does not,
+/// selects it for the person to copy, and says which happened.
+fn copy_snippet() {
+    let (Some(window), Some(area)) = (web_sys::window(), text_area(&document(), "snippet")) else {
+        return;
+    };
+    let text = area.value();
+    let navigator = window.navigator();
+    // `navigator.clipboard` is undefined on a plain-http host.
+    let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .is_ok_and(|c| !c.is_undefined() && !c.is_null());
+    if !has_clipboard {
+        select_snippet();
+        return;
+    }
+    let copied = Closure::once_into_js(|_: JsValue| {
+        set_text(
+            &document(),
+            "snippet-status",
+            view::snippet_copy_status(true),
+        );
+    });
+    let refused = Closure::once_into_js(|_: JsValue| select_snippet());
+    let promise: JsValue = navigator.clipboard().write_text(&text).into();
+    if let Ok(then) = js_sys::Reflect::get(&promise, &JsValue::from_str("then")) {
+        let _ = then
+            .unchecked_into::<js_sys::Function>()
+            .call2(&promise, &copied, &refused);
+    }
+}
+
+/// Selects the snippet and tries the older copy command on it.
+fn select_snippet() {
+    let document = document();
+    let Some(area) = text_area(&document, "snippet") else {
+        return;
+    };
+    let _ = area.focus();
+    area.select();
+    let copied = document
+        .dyn_ref::<web_sys::HtmlDocument>()
+        .and_then(|d| d.exec_command("copy").ok())
+        .unwrap_or(false);
+    set_text(
+        &document,
+        "snippet-status",
+        view::snippet_copy_status(copied),
+    );
+}
+
+/// Reads the pasted text into policy A or B, redraws, and lists what was
+/// mapped, what was not and what was wrong.
+fn apply_paste(to_b: bool) {
+    let document = document();
+    let Some(area) = text_area(&document, "paste") else {
+        return;
+    };
+    let Some(pasted) = with_app(|app| view::paste(app.page.config(), &area.value(), to_b)) else {
+        return;
+    };
+    if let Some(config) = pasted.config.clone() {
+        with_app(|app| {
+            app.page.load(config);
+            app.page.edit_b(to_b);
+            app.show_all();
+            show_notices(&app.document, &[]);
+        });
+        sync_link();
+        schedule();
+    }
+    set_text(&document, "paste-status", &pasted.status);
+    let Some(list) = document.get_element_by_id("paste-result") else {
+        return;
+    };
+    list.set_text_content(None);
+    let groups = [
+        ("Mapped", "mapped", &pasted.mapped),
+        ("Not mapped", "not-mapped", &pasted.not_mapped),
+        ("Problem", "problem", &pasted.problems),
+    ];
+    for (label, class, lines) in groups {
+        for line in lines {
+            if let Ok(item) = element(&document, "li", class) {
+                item.set_text_content(Some(&format!("{label}: {line}")));
+                let _ = list.append_child(&item);
+            }
+        }
+    }
+}

@@ -1,0 +1,181 @@
+// "Take it home": the files the page saves, the policy copied as library
+// configuration, and a configuration pasted in, in headless Chromium.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, launch, open, settled, swept, pixels } from './harness.mjs';
+
+let server, base, browser;
+before(async () => {
+  ({ server, base } = await serve());
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+// Small, so every file is quick to make; compare mode, so B's line is under the pictures.
+const LINK = 'v=1&compare=on&B.attempts=2&rate=40&horizon=10&seed=7';
+
+function cli(...args) {
+  const binary = process.env.NATIVE_CLI
+    ? path.resolve(process.env.NATIVE_CLI)
+    : path.resolve(import.meta.dirname, '../../target/debug/retry-playground');
+  const run = spawnSync(binary, args, { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout;
+}
+
+async function openTakeHome(page) {
+  await page.evaluate(() => { document.getElementById('take-home').open = true; });
+}
+
+// Clicks a download button and returns the saved file's name and bytes.
+async function download(page, selector) {
+  const [saved] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  return { name: saved.suggestedFilename(), bytes: fs.readFileSync(await saved.path()) };
+}
+
+test('each download is a file of the right kind that holds what the command line prints', async () => {
+  const page = await open(browser, `${base}?${LINK}`);
+  await swept(page);
+  await openTakeHome(page);
+  const link = new URL(page.url()).search.slice(1);
+
+  for (const [canvas, word] of [['chart-load', 'load'], ['chart-sweep', 'sweep'], ['chart-mechanism', 'mechanism']]) {
+    const { name, bytes } = await download(page, `[data-picture="${canvas}"]`);
+    assert.equal(name, `custom-seed7-${word}.png`);
+    assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG', `${name} is not a PNG`);
+    // IHDR: width and height, big-endian, at bytes 16 and 20.
+    const [width, height] = [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+    const chart = await page.evaluate((id) => {
+      const c = document.getElementById(id);
+      return { width: c.width, height: c.height };
+    }, canvas);
+    assert.ok(chart.width > 0, `${canvas} was drawn for its picture`);
+    assert.equal(width, chart.width, name);
+    // Caption, A's line, B's line and the link: at least four lines of text.
+    assert.ok(height > chart.height + 4 * 13, `${name}: ${height} px tall for a ${chart.height} px chart`);
+  }
+
+  const series = await download(page, '[data-data="series"]');
+  assert.equal(series.name, 'custom-seed7-series.csv');
+  assert.equal(series.bytes.toString('utf8'), cli('--csv', link));
+  const sweep = await download(page, '[data-data="sweep"]');
+  assert.equal(sweep.name, 'custom-seed7-sweep.csv');
+  assert.equal(sweep.bytes.toString('utf8'), cli('--sweep', link));
+  const report = await download(page, '[data-data="report"]');
+  assert.equal(report.name, 'custom-seed7-report.json');
+  assert.equal(report.bytes.toString('utf8'), cli(link));
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a preset names its files after itself', async () => {
+  const page = await open(browser, base);
+  await openTakeHome(page);
+  const { name } = await download(page, '[data-picture="chart-latency"]');
+  const preset = await page.evaluate(() => document.getElementById('preset').selectedOptions[0].textContent);
+  assert.match(name, /^[a-z0-9-]+-seed\d+-latency\.png$/);
+  assert.ok(!name.startsWith('custom-'), `${name} for preset ${preset}`);
+  await page.context().close();
+});
+
+test('Copy puts the chosen library configuration on the clipboard, as the command line writes it', async () => {
+  const page = await open(browser, `${base}?${LINK}`);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openTakeHome(page);
+  await page.selectOption('#export-format', 'envoy');
+  await page.waitForFunction(() => document.getElementById('snippet').value.includes('num_retries'));
+  assert.match(await page.textContent('#snippet-heading'), /^Policy A as Envoy/);
+  assert.ok((await page.locator('#snippet-notes li').count()) > 0, 'Envoy counts retries: a note says so');
+  await page.click('#copy-snippet');
+  await page.waitForFunction(() => document.getElementById('snippet-status').textContent.length > 0);
+  assert.equal(await page.textContent('#snippet-status'), 'Configuration copied.');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  const link = new URL(page.url()).search.slice(1);
+  assert.equal(copied.trimEnd(), cli('--export', 'envoy', link).trimEnd());
+
+  // Editing B writes B's policy.
+  await page.click('#edit-b');
+  await page.waitForFunction(() => document.getElementById('snippet-heading').textContent.startsWith('Policy B'));
+  assert.equal((await page.inputValue('#snippet')).trimEnd(), cli('--export', 'envoy', '--b', link).trimEnd());
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+const GRPC = JSON.stringify({
+  methodConfig: [{
+    name: [{ service: 'shop.Cart' }],
+    retryPolicy: {
+      maxAttempts: 3, initialBackoff: '0.2s', maxBackoff: '2s', backoffMultiplier: 3,
+      retryableStatusCodes: ['UNAVAILABLE'],
+    },
+  }],
+  retryThrottling: { maxTokens: 20, tokenRatio: 0.5 },
+}, null, 2);
+
+test('a pasted gRPC service config sets the policy: the link and the charts change', async () => {
+  const page = await open(browser, `${base}?${LINK}`);
+  await openTakeHome(page);
+  const before = await pixels(page, 'chart-pauses');
+  await page.fill('#paste', GRPC);
+  await page.click('#apply-a');
+  await settled(page);
+  const url = page.url();
+  for (const pair of ['attempts=3', 'base=0.2', 'cap=2', 'mult=3', 'budget=token-bucket', 'tokens=20', 't_ratio=0.5']) {
+    assert.ok(new URL(url).search.slice(1).split('&').includes(pair), `${pair} not in ${url}`);
+  }
+  assert.notEqual(await pixels(page, 'chart-pauses'), before, 'the pauses chart shows the new policy');
+  assert.match(await page.textContent('#paste-status'), /^Read as gRPC service config \(JSON\) into policy A/);
+  const items = await page.locator('#paste-result li').allTextContents();
+  assert.ok(items.includes('Mapped: maxAttempts -> attempts = 3'), items.join('\n'));
+
+  // Into B: compare mode, A kept.
+  await page.fill('#paste', GRPC.replace('"maxAttempts": 3', '"maxAttempts": 5'));
+  await page.click('#apply-b');
+  await settled(page);
+  const pairs = new URL(page.url()).search.slice(1).split('&');
+  assert.ok(pairs.includes('compare=on') && pairs.includes('attempts=3') && pairs.includes('B.attempts=5'), pairs.join('&'));
+  assert.equal(await page.getAttribute('#edit-b', 'aria-pressed'), 'true');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a hostile or broken paste gives messages as text and no element from it', async () => {
+  const page = await open(browser, `${base}?${LINK}`);
+  let dialogs = 0;
+  page.on('dialog', (dialog) => { dialogs++; dialog.dismiss(); });
+  await openTakeHome(page);
+  const scripts = await page.evaluate(() => document.scripts.length);
+  const hostile = '{"methodConfig":[{"retryPolicy":{"maxAttempts":"<img src=x onerror=alert(1)>"}}]}';
+  for (const [text, expected] of [
+    [hostile, /maxAttempts must be a number/],
+    ['{{{ <script>alert(1)</script>', /^Nothing was changed: not valid JSON/],
+    ['\u0000\u0007 <script>alert(1)</script>', /^Nothing was changed: neither a JSON configuration nor an AWS/],
+    ['<img src=x onerror=alert(1)>', /^Nothing was changed: neither a JSON configuration nor an AWS/],
+    ['', /^Nothing was changed: nothing to read/],
+  ]) {
+    const link = page.url();
+    await page.fill('#paste', text);
+    await page.click('#apply-a');
+    await page.waitForFunction(() => document.getElementById('paste-status').textContent.length > 0);
+    const said = `${await page.textContent('#paste-status')}\n${(await page.locator('#paste-result li').allTextContents()).join('\n')}`;
+    assert.match(said, expected);
+    // Every message is a bare list item holding text, nothing else.
+    const shape = await page.evaluate(() => ({
+      images: document.querySelectorAll('img, iframe').length,
+      scripts: document.scripts.length,
+      nested: [...document.querySelectorAll('#paste-result li, #paste-status')].some((e) => e.childElementCount > 0),
+    }));
+    assert.deepEqual(shape, { images: 0, scripts, nested: false }, text);
+    if (/^Nothing was changed/.test(said)) assert.equal(page.url(), link, 'nothing read, nothing changed');
+    await page.evaluate(() => { document.getElementById('paste-status').textContent = ''; });
+  }
+  assert.equal(dialogs, 0);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
