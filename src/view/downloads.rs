@@ -165,7 +165,7 @@ pub fn policy_line(config: &Config, side: Side) -> String {
             } else {
                 format!(" {}", param.unit)
             };
-            format!("{} {value}{unit}", param.label.to_lowercase())
+            format!("{} {value}{unit}", param.label.to_ascii_lowercase())
         })
         .collect();
     format!("Policy {name}: {}", settings.join(", "))

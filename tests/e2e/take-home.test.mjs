@@ -107,6 +107,28 @@ test('Copy puts the chosen library configuration on the clipboard, as the comman
   await page.context().close();
 });
 
+test('Copy refused by the browser selects the configuration and does not claim it copied', async () => {
+  const page = await open(browser, `${base}?${LINK}`, {
+    before: (p) => p.addInitScript(() => {
+      Clipboard.prototype.writeText = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));
+      document.execCommand = () => false;
+    }),
+  });
+  await openTakeHome(page);
+  await page.click('#copy-snippet');
+  await page.waitForFunction(() => document.getElementById('snippet-status').textContent.length > 0);
+  assert.doesNotMatch(await page.textContent('#snippet-status'), /copied/i);
+  assert.match(await page.textContent('#snippet-status'), /selected/);
+  const selected = await page.evaluate(() => {
+    const area = document.getElementById('snippet');
+    return document.activeElement === area && area.value.length > 0
+      && area.selectionStart === 0 && area.selectionEnd === area.value.length;
+  });
+  assert.equal(selected, true);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 const GRPC = JSON.stringify({
   methodConfig: [{
     name: [{ service: 'shop.Cart' }],
