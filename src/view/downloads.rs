@@ -7,7 +7,7 @@
 use plotters::style::RGBColor;
 
 use crate::chart::{Theme, run_colour};
-use crate::config::{Config, PARAMS};
+use crate::config::{Config, P, PARAMS};
 use crate::lesson::{Side, changed_settings};
 use crate::presets::PRESETS;
 use crate::report;
@@ -159,6 +159,11 @@ pub fn policy_line(config: &Config, side: Side) -> String {
         .enumerate()
         .filter(|(_, param)| param.per_policy() && (param.applies)(&policy))
         .map(|(index, param)| {
+            // A time of 0 means there is none: say so, not "0 s".
+            let none = matches!(P::ALL[index], P::Timeout | P::Deadline);
+            if none && policy.value_at(index) == 0.0 {
+                return format!("no {}", param.label.to_ascii_lowercase());
+            }
             let value = param.format(policy.value_at(index));
             let unit = if param.unit.is_empty() || param.unit == "x" {
                 String::new()
@@ -300,6 +305,10 @@ mod tests {
         // Jitter fraction matters only for proportional jitter.
         assert!(!texts[1].contains("jitter fraction"), "{}", texts[1]);
         assert!(texts[1].contains("base delay 0.1 s"), "{}", texts[1]);
+        // The default policy has a 1 s attempt timeout and no deadline.
+        assert!(texts[1].contains("attempt timeout 1 s"), "{}", texts[1]);
+        assert!(texts[1].contains("no deadline"), "{}", texts[1]);
+        assert!(!texts[1].contains("deadline 0"), "{}", texts[1]);
         assert_eq!(texts[2], "https://x/?v=1");
         assert_eq!(lines[1].side, Some(Side::A));
         assert_eq!(lines.len(), 3);
