@@ -336,7 +336,11 @@ mod tests {
         let (_, b) = sim::run_traced(&a.policy_b_config().scenario());
         let numbers = |t: &Trace| t.operations.iter().map(|o| o.number).collect::<Vec<_>>();
         assert_eq!(numbers(&first), numbers(&b));
-        assert_eq!(first.operations.len(), SAMPLED, "2000 clients fill the sample");
+        assert_eq!(
+            first.operations.len(),
+            SAMPLED,
+            "2000 clients fill the sample"
+        );
         // Spread over the crowd, not its first 200 clients.
         assert!(first.operations.last().expect("sampled").number > 1000);
     }
@@ -391,7 +395,10 @@ mod tests {
             assert_eq!(endings, endings_of(&report), "{link}");
             for operation in &trace.operations {
                 let recorded = &operation.recorded;
-                assert_eq!(operation.attempts as usize, recorded.len().min(RECORDED_ATTEMPTS));
+                assert_eq!(
+                    operation.attempts as usize,
+                    recorded.len().min(RECORDED_ATTEMPTS)
+                );
                 let last = recorded.last().map(|a| a.outcome);
                 if operation.ending == Some(Ending::Succeeded) {
                     assert_eq!(last, Some(Outcome::Succeeded), "{link}");
@@ -400,7 +407,11 @@ mod tests {
                     // The next attempt goes after the pause that followed
                     // the previous one's answer (or, when the call one layer
                     // down gave up, after the pause of the layer above).
-                    let pause = if pair[0].pause.is_finite() { pair[0].pause } else { 0.0 };
+                    let pause = if pair[0].pause.is_finite() {
+                        pair[0].pause
+                    } else {
+                        0.0
+                    };
                     assert!(pair[1].sent >= pair[0].answered + pause - 1e-9, "{link}");
                 }
                 for a in recorded {
@@ -428,11 +439,18 @@ mod tests {
             }
             let finished = report.summary.operations - report.summary.unfinished;
             let p = report.summary.succeeded as f64 / finished as f64;
-            let ended = trace.operations.iter().filter(|o| o.ending.is_some()).count() as f64;
+            let ended = trace
+                .operations
+                .iter()
+                .filter(|o| o.ending.is_some())
+                .count() as f64;
             let (_, succeeded, _) = sums(&trace);
             let share = succeeded as f64 / ended;
             let bound = 4.0 * (p * (1.0 - p) / n).sqrt() + 1.0 / n;
-            assert!((share - p).abs() <= bound, "{name}: {share} vs {p} ± {bound}");
+            assert!(
+                (share - p).abs() <= bound,
+                "{name}: {share} vs {p} ± {bound}"
+            );
             checked += 1;
         }
         assert!(checked >= 10, "only {checked} presets checked");
@@ -448,8 +466,17 @@ mod tests {
         let (report, trace) = sim::run_traced(&s);
         assert!(report.summary.truncated, "the run reached the limit");
         // The sample's share assumed the whole horizon; the limit cut it.
-        assert!(trace.operations.len() > SAMPLED / 2, "{}", trace.operations.len());
-        assert!(trace.operations.iter().any(|o| o.attempts as usize > RECORDED_ATTEMPTS));
+        assert!(
+            trace.operations.len() > SAMPLED / 2,
+            "{}",
+            trace.operations.len()
+        );
+        assert!(
+            trace
+                .operations
+                .iter()
+                .any(|o| o.attempts as usize > RECORDED_ATTEMPTS)
+        );
         assert!(trace.bytes() <= MAX_TRACE_BYTES, "{} bytes", trace.bytes());
         assert!(MAX_TRACE_BYTES < 400_000, "{MAX_TRACE_BYTES}");
     }

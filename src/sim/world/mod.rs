@@ -129,7 +129,10 @@ pub(crate) fn run_traced(s: &Scenario) -> (Report, Trace) {
     let mut world = World::<false>::new(s);
     world.trace = Some(Box::new(Tracer::new(s.seed, s.estimated_operations())));
     let (truncated, simulated_until) = world.run_to_end();
-    let trace = world.trace.take().map_or_else(Trace::default, |t| t.finish());
+    let trace = world
+        .trace
+        .take()
+        .map_or_else(Trace::default, |t| t.finish());
     (world.report(truncated, simulated_until), trace)
 }
 
