@@ -21,6 +21,7 @@ mod latency;
 mod load;
 mod mechanism;
 mod pauses;
+mod replay;
 #[cfg(test)]
 mod svg_test;
 mod sweep;
@@ -30,6 +31,7 @@ pub use latency::draw_latency;
 pub use load::draw_load;
 pub use mechanism::draw_mechanism;
 pub use pauses::draw_pauses;
+pub use replay::{ReplayPanel, Zones, draw_replay};
 pub use sweep::{Curve, draw_sweep};
 
 /// Colours and sizes of one rendering.
