@@ -28,7 +28,7 @@ mod sweep;
 
 pub use contention::draw_contention;
 pub use latency::draw_latency;
-pub use load::draw_load;
+pub use load::{TimeAxis, draw_load, draw_load_at};
 pub use mechanism::draw_mechanism;
 pub use pauses::draw_pauses;
 pub use replay::{ReplayPanel, Zones, draw_replay};
