@@ -407,7 +407,13 @@ mod tests {
         let runs = [single(&report, &[], None)];
         let axis = std::cell::Cell::new(None);
         let out = svg(|area| {
-            axis.set(Some(draw_load_at(area, &runs, &scenario, &theme, Some(7.0))?));
+            axis.set(Some(draw_load_at(
+                area,
+                &runs,
+                &scenario,
+                &theme,
+                Some(7.0),
+            )?));
             Ok(())
         });
         let shade = elements(&out, "rect")
@@ -418,7 +424,9 @@ mod tests {
         let left = number(&shade, "x") - scenario.outage_start * per_second;
         let cursor: Vec<_> = elements(&out, "polyline")
             .iter()
-            .filter(|e| attr(e, "stroke") == hex(theme.foreground) && attr(e, "stroke-width") == "2")
+            .filter(|e| {
+                attr(e, "stroke") == hex(theme.foreground) && attr(e, "stroke-width") == "2"
+            })
             .map(|e| points(e))
             .filter(|line| line.len() == 2 && line[0].0 == line[1].0)
             .collect();

@@ -237,7 +237,10 @@ mod tests {
             lane(Spot::Outbound(0.5), false),
             lane(Spot::NotYet, false),
         ];
-        let b = [lane(Spot::Pausing, true), lane(Spot::Returning(0.25, false), true)];
+        let b = [
+            lane(Spot::Pausing, true),
+            lane(Spot::Returning(0.25, false), true),
+        ];
         let scenario = Scenario {
             workers: 100,
             queue_limit: 200,
@@ -247,8 +250,18 @@ mod tests {
             draw_replay(
                 area,
                 &[
-                    ReplayPanel { name: "A", lanes: &a, busy: 100.0, queued: 200.0 },
-                    ReplayPanel { name: "B", lanes: &b, busy: 40.0, queued: 0.0 },
+                    ReplayPanel {
+                        name: "A",
+                        lanes: &a,
+                        busy: 100.0,
+                        queued: 200.0,
+                    },
+                    ReplayPanel {
+                        name: "B",
+                        lanes: &b,
+                        busy: 40.0,
+                        queued: 0.0,
+                    },
                 ],
                 &scenario,
                 &theme,
@@ -262,15 +275,28 @@ mod tests {
         let blue = hex(run_colour(&theme, 0));
         let light_blue = hex(light(&theme, run_colour(&theme, 0)));
         let expect = [
-            (zones.x(Spot::Queued).expect("shown"), 0, 4.0, light_blue.as_str()),
-            (zones.x(Spot::InService).expect("shown"), 1, 4.0, blue.as_str()),
+            (
+                zones.x(Spot::Queued).expect("shown"),
+                0,
+                4.0,
+                light_blue.as_str(),
+            ),
+            (
+                zones.x(Spot::InService).expect("shown"),
+                1,
+                4.0,
+                blue.as_str(),
+            ),
             ((zones.wire.0 + zones.wire.1) / 2.0, 2, 4.0, blue.as_str()),
         ];
         for (circle, (x, row, lanes, fill)) in circles.iter().zip(expect) {
             let (cx, cy) = at(circle);
             let pitch = (bottom - top) / lanes;
             assert!((cx - x).abs() <= 1.0, "{cx} vs {x}");
-            assert!((cy - (top + (row as f64 + 0.5) * pitch)).abs() <= 1.0, "{cy}");
+            assert!(
+                (cy - (top + (row as f64 + 0.5) * pitch)).abs() <= 1.0,
+                "{cy}"
+            );
             assert_eq!(attr(circle, "fill"), fill);
         }
         // B's side: a pausing client's ring at its column, a failed

@@ -210,6 +210,7 @@ pub fn seconds(time: f64) -> String {
 
 /// One side of the replay, for the sentence: its name ("A", "B", or empty
 /// alone), report and trace.
+#[derive(Debug, Clone, Copy)]
 pub struct Side<'a> {
     pub name: &'a str,
     pub report: &'a Report,
