@@ -84,8 +84,16 @@ pub(super) fn cursor() -> Option<f64> {
 /// Draws the load chart with the replay's cursor, keeping its time axis
 /// for clicks.
 pub(super) fn draw_load(document: &Document, runs: &[chart::Run<'_>], scenario: &Scenario) {
+    draw_load_at(document, runs, scenario, cursor());
+}
+
+fn draw_load_at(
+    document: &Document,
+    runs: &[chart::Run<'_>],
+    scenario: &Scenario,
+    at: Option<f64>,
+) {
     let theme = theme();
-    let at = cursor();
     draw(document, "chart-load", |area| {
         let axis = chart::draw_load_at(area, runs, scenario, &theme, at)?;
         AXIS.with(|a| *a.borrow_mut() = Some(axis));
@@ -97,23 +105,39 @@ pub(super) fn draw_load(document: &Document, runs: &[chart::Run<'_>], scenario: 
 /// the link changed (opening at the preset's moment), then a frame.
 /// `preset`: the key of the preset the page shows, if any.
 pub(super) fn refresh(document: &Document, config: &Config, preset: Option<&str>) {
-    if let Some(details) = document.get_element_by_id("replay") {
-        // A preset whose lesson is a moment opens its replay at it.
-        let link = config.to_link();
-        let stale = with_replay(|r| r.link != link).unwrap_or(true);
-        if stale && preset.is_some_and(|p| scene::MOMENT_PRESETS.contains(&p)) {
-            let _ = details.set_attribute("open", "");
-        }
-        if !details.has_attribute("open") {
-            return;
-        }
-        if stale {
-            let replay = trace(config, preset);
-            REPLAY.with(|r| *r.borrow_mut() = Some(replay));
-            show_play(document);
-            if with_replay(|r| r.playing) == Some(true) {
-                request_frame();
+    let Some(details) = document.get_element_by_id("replay") else {
+        return;
+    };
+    let link = config.to_link();
+    let previous = with_replay(|r| (r.link == link, r.time, r.playing));
+    let stale = previous.is_none_or(|(same, _, _)| !same);
+    // A preset whose lesson is a moment opens its replay at it, ready and
+    // still: nothing moves before the reader asks.
+    let moment = stale && preset.is_some_and(|p| scene::MOMENT_PRESETS.contains(&p));
+    if moment {
+        let _ = details.set_attribute("open", "");
+    }
+    if !details.has_attribute("open") {
+        return;
+    }
+    if stale {
+        let mut replay = trace(config, preset);
+        match previous {
+            // Opened by the reader: it plays, unless they asked for
+            // reduced motion.
+            None if !moment => replay.playing = !reduced_motion(),
+            // The reader changed a setting while watching: same instant,
+            // same state.
+            Some((_, time, playing)) if !moment => {
+                replay.time = time.min(replay.horizon());
+                replay.playing = playing;
             }
+            _ => {}
+        }
+        REPLAY.with(|r| *r.borrow_mut() = Some(replay));
+        show_play(document);
+        if with_replay(|r| r.playing) == Some(true) {
+            request_frame();
         }
     }
     paint(document);
@@ -142,11 +166,20 @@ fn trace(config: &Config, preset: Option<&str>) -> Replay {
         scenario: sanitized,
         sides,
         time,
-        playing: !reduced_motion(),
-        speed: 0.1,
+        playing: false,
+        speed: chosen_speed(),
         last_frame: None,
         load_drawn_at: 0.0,
     }
+}
+
+/// The speed the reader chose (0.1x until they choose).
+fn chosen_speed() -> f64 {
+    document()
+        .get_element_by_id("replay-speed")
+        .and_then(|e| e.dyn_into::<HtmlSelectElement>().ok())
+        .and_then(|s| s.value().parse().ok())
+        .unwrap_or(0.1)
 }
 
 /// Draws the replay at its instant, with its slider and sentence.
@@ -209,30 +242,23 @@ fn paint(document: &Document) {
 
 /// Redraws the load chart for the replay's cursor.
 fn redraw_load(document: &Document) {
-    let Some((runs_data, scenario)) = REPLAY.with(|r| {
-        r.borrow().as_ref().map(|replay| {
-            (
-                replay
-                    .sides
-                    .iter()
-                    .map(|(name, report, _)| (*name, report.clone()))
-                    .collect::<Vec<_>>(),
-                replay.scenario.clone(),
-            )
-        })
-    }) else {
-        return;
-    };
-    let runs: Vec<chart::Run<'_>> = runs_data
-        .iter()
-        .map(|(name, report)| chart::Run {
-            name,
-            report,
-            bounds: &[],
-            deadline: None,
-        })
-        .collect();
-    draw_load(document, &runs, &scenario);
+    REPLAY.with(|r| {
+        let r = r.borrow();
+        let Some(replay) = r.as_ref() else {
+            return;
+        };
+        let runs: Vec<chart::Run<'_>> = replay
+            .sides
+            .iter()
+            .map(|(name, report, _)| chart::Run {
+                name,
+                report,
+                bounds: &[],
+                deadline: None,
+            })
+            .collect();
+        draw_load_at(document, &runs, &replay.scenario, Some(replay.time));
+    });
 }
 
 fn show_play(document: &Document) {
