@@ -166,7 +166,7 @@ where
         HPos::Center,
     ))?;
     // The whole run's server, not just the lanes followed.
-    let totals = |value: f64| format!("{value:.0} on average");
+    let totals = |value: f64, what: &str| format!("all: {value:.0} {what}");
     let footer = |text: String, span: (f64, f64)| {
         Text::new(
             text,
@@ -175,13 +175,15 @@ where
         )
     };
     if scenario.workers > 0 {
-        area.draw(&footer(totals(panel.queued), zones.queue))?;
+        area.draw(&footer(totals(panel.queued, "waiting"), zones.queue))?;
     }
-    area.draw(&footer(totals(panel.busy), zones.workers))?;
+    area.draw(&footer(totals(panel.busy, "busy"), zones.workers))?;
 
     let lanes = panel.lanes.len().max(1) as f64;
     let pitch = (bottom - top) / lanes;
-    let radius = (pitch * 0.45).clamp(1.0, 4.0 * scale).round() as u32;
+    // Dots of neighbouring lanes may touch: a herd then reads as one
+    // column, and a lone dot stays visible.
+    let radius = (pitch * 0.6).clamp(2.0 * scale, 4.0 * scale).round() as u32;
     let retry = light(theme, colour);
     let failed = deep(theme, colour);
     let grey = theme.colour(7);
@@ -309,6 +311,6 @@ mod tests {
         let quarter = zones.wire.0 + 0.25 * (zones.wire.1 - zones.wire.0);
         assert!((cx - (400.0 + quarter)).abs() <= 1.0, "{cx}");
         assert!(out.contains("100 workers") && out.contains("queue ≤ 200"));
-        assert!(out.contains("200 on average"));
+        assert!(out.contains("all: 200 waiting"));
     }
 }

@@ -16,7 +16,7 @@ use crate::sim::{self, Report, Scenario};
 use crate::view::replay::{self as scene, SPEEDS};
 
 use super::charts::{draw, theme};
-use super::document;
+use super::{document, now};
 
 /// Positions of the time slider.
 const SLIDER_STEPS: f64 = 1000.0;
@@ -109,30 +109,30 @@ pub(super) fn refresh(document: &Document, config: &Config, preset: Option<&str>
         return;
     };
     let link = config.to_link();
-    let previous = with_replay(|r| (r.link == link, r.time, r.playing));
-    let stale = previous.is_none_or(|(same, _, _)| !same);
+    let previous = with_replay(|r| r.link == link);
+    let stale = previous != Some(true);
     // A preset whose lesson is a moment opens its replay at it, ready and
     // still: nothing moves before the reader asks.
     let moment = stale && preset.is_some_and(|p| scene::MOMENT_PRESETS.contains(&p));
     if moment {
         let _ = details.set_attribute("open", "");
+    } else if stale && previous.is_some() {
+        // The settings changed: the replay closes, so that what the page
+        // shows stays a function of its link (the replay's instant is not
+        // in it), as a fresh page opened on that link shows.
+        let _ = details.remove_attribute("open");
+        REPLAY.with(|r| *r.borrow_mut() = None);
+        return;
     }
     if !details.has_attribute("open") {
         return;
     }
     if stale {
         let mut replay = trace(config, preset);
-        match previous {
+        if !moment {
             // Opened by the reader: it plays, unless they asked for
             // reduced motion.
-            None if !moment => replay.playing = !reduced_motion(),
-            // The reader changed a setting while watching: same instant,
-            // same state.
-            Some((_, time, playing)) if !moment => {
-                replay.time = time.min(replay.horizon());
-                replay.playing = playing;
-            }
-            _ => {}
+            replay.playing = !reduced_motion();
         }
         REPLAY.with(|r| *r.borrow_mut() = Some(replay));
         show_play(document);
@@ -160,7 +160,7 @@ fn trace(config: &Config, preset: Option<&str>) -> Replay {
         sides.push(("", a, a_trace));
     }
     let sanitized = scenario(config).sanitized();
-    let time = scene::opening_time(preset, &sides[0].1, &sanitized);
+    let time = scene::opening_time(preset, &sides[0].1, &sanitized, &sides[0].2);
     Replay {
         link: config.to_link(),
         scenario: sanitized,
@@ -310,9 +310,14 @@ fn tick(wall: f64) {
     }) else {
         return;
     };
+    let started = now();
     paint(&document);
     if load_due {
         redraw_load(&document);
+    }
+    // How long the frame's drawing took, for the in-browser benchmark.
+    if let Some(body) = document.body() {
+        let _ = body.set_attribute("data-replay-frame-ms", &format!("{:.2}", now() - started));
     }
     if playing {
         request_frame();
