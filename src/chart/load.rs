@@ -85,6 +85,39 @@ pub fn draw_load<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
+    draw_load_at(area, runs, scenario, theme, None).map(|_| ())
+}
+
+/// Where time runs across the load chart, in the backend's pixels: a click
+/// on it reads back as a time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimeAxis {
+    /// Pixels of time 0 and of the horizon.
+    pub left: f64,
+    pub right: f64,
+    pub horizon: f64,
+}
+
+impl TimeAxis {
+    /// The time under pixel `x`, within the horizon.
+    pub fn time_at(&self, x: f64) -> f64 {
+        let span = (self.right - self.left).max(1.0);
+        ((x - self.left) / span).clamp(0.0, 1.0) * self.horizon
+    }
+}
+
+/// The load chart with the replay's instant marked on every panel (a
+/// vertical line at `cursor`), and where its time axis runs.
+pub fn draw_load_at<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    runs: &[Run],
+    scenario: &Scenario,
+    theme: &Theme,
+    cursor: Option<f64>,
+) -> Result<TimeAxis, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
     area.fill(&theme.background)?;
     let series = &runs[0].report.series;
     let width = series.width.max(1e-9);
@@ -106,6 +139,11 @@ where
         .flat_map(|run| (0..buckets).map(move |i| total(run, i)))
         .fold(0.0, f64::max);
     let (y_high, clipped) = load_axis(peak, capacity_top);
+    let mut time_axis = TimeAxis {
+        left: 0.0,
+        right: 1.0,
+        horizon,
+    };
 
     let panels = area.split_evenly((runs.len(), 1));
     for (r, (run, panel)) in runs.iter().zip(&panels).enumerate() {
@@ -323,8 +361,16 @@ where
                 theme.font(12.0),
             )))?;
         }
+        if let Some(at) = cursor.filter(|t| (0.0..=horizon).contains(t)) {
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(at, 0.0), (at, y_high)],
+                theme.foreground.stroke_width(theme.px(2.0)),
+            )))?;
+        }
+        time_axis.left = f64::from(chart.backend_coord(&(0.0, 0.0)).0);
+        time_axis.right = f64::from(chart.backend_coord(&(horizon, 0.0)).0);
     }
-    Ok(())
+    Ok(time_axis)
 }
 
 #[cfg(test)]
@@ -349,6 +395,46 @@ mod tests {
                 "outage",
             ],
         );
+    }
+
+    /// The replay's cursor stands at its time on the axis the outage shade
+    /// fixes, and the axis it returns reads that pixel back as that time.
+    #[test]
+    fn the_cursor_marks_the_replays_instant_and_reads_back() {
+        let scenario = scenario();
+        let report = run(&scenario);
+        let theme = Theme::light(1.0);
+        let runs = [single(&report, &[], None)];
+        let axis = std::cell::Cell::new(None);
+        let out = svg(|area| {
+            axis.set(Some(draw_load_at(
+                area,
+                &runs,
+                &scenario,
+                &theme,
+                Some(7.0),
+            )?));
+            Ok(())
+        });
+        let shade = elements(&out, "rect")
+            .into_iter()
+            .find(|e| attr(e, "fill") == hex(theme.grid) && attr(e, "opacity") == "0.6")
+            .expect("the outage shade");
+        let per_second = number(&shade, "width") / scenario.outage_duration;
+        let left = number(&shade, "x") - scenario.outage_start * per_second;
+        let cursor: Vec<_> = elements(&out, "polyline")
+            .iter()
+            .filter(|e| {
+                attr(e, "stroke") == hex(theme.foreground) && attr(e, "stroke-width") == "2"
+            })
+            .map(|e| points(e))
+            .filter(|line| line.len() == 2 && line[0].0 == line[1].0)
+            .collect();
+        assert_eq!(cursor.len(), 1, "one cursor");
+        near(cursor[0][0].0, left + 7.0 * per_second, "cursor");
+        let axis = axis.get().expect("drawn");
+        assert!((axis.time_at(cursor[0][0].0) - 7.0).abs() < 0.05);
+        assert_eq!(axis.time_at(-100.0), 0.0);
     }
 
     /// The load chart's pixels agree with the report: the outage shade spans

@@ -21,15 +21,17 @@ mod latency;
 mod load;
 mod mechanism;
 mod pauses;
+mod replay;
 #[cfg(test)]
 mod svg_test;
 mod sweep;
 
 pub use contention::draw_contention;
 pub use latency::draw_latency;
-pub use load::draw_load;
+pub use load::{TimeAxis, draw_load, draw_load_at};
 pub use mechanism::draw_mechanism;
 pub use pauses::draw_pauses;
+pub use replay::{ReplayPanel, Zones, draw_replay};
 pub use sweep::{Curve, draw_sweep};
 
 /// Colours and sizes of one rendering.

@@ -97,6 +97,7 @@
 mod engine;
 mod recorder;
 mod report;
+pub mod trace;
 mod world;
 
 pub use report::{
@@ -440,6 +441,13 @@ impl Scenario {
 pub fn run(scenario: &Scenario) -> Report {
     let scenario = scenario.sanitized();
     world::run(&scenario)
+}
+
+/// Simulates `scenario` as [`run`] does, and traces a sample of its
+/// operations for the replay (see [`trace`]): the report is the same.
+pub fn run_traced(scenario: &Scenario) -> (Report, trace::Trace) {
+    let scenario = scenario.sanitized();
+    world::run_traced(&scenario)
 }
 
 /// The contention model of the AWS Architecture Blog's 2015 post on

@@ -18,6 +18,7 @@ mod jobs;
 mod lesson;
 mod notices;
 mod page;
+pub mod replay;
 mod summary;
 
 pub use canvas::{

@@ -25,6 +25,7 @@ use crate::view::{self, Page, SweepJob};
 mod charts;
 mod controls;
 mod lesson_area;
+mod replay;
 mod share;
 mod summary;
 mod take_home;
@@ -236,6 +237,7 @@ fn listen(document: &Document) -> Result<(), JsValue> {
         button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
         click.forget();
     }
+    replay::listen(document)?;
     let window = web_sys::window().ok_or("no window")?;
     let redraw = Closure::<dyn FnMut()>::new(schedule);
     window.add_event_listener_with_callback("resize", redraw.as_ref().unchecked_ref())?;
@@ -294,9 +296,13 @@ fn render() {
     let runs = view::run(&config);
     let charts = runs.charts();
     let theme = theme();
-    draw(&document, "chart-load", |area| {
-        chart::draw_load(area, &charts, &runs.scenario, &theme)
-    });
+    // The replay first: the load chart marks its instant.
+    replay::refresh(
+        &document,
+        &config,
+        presets::matching(&config).map(|p| p.key),
+    );
+    replay::draw_load(&document, &charts, &runs.scenario);
     draw(&document, "chart-pauses", |area| {
         chart::draw_pauses(area, &charts, &theme)
     });

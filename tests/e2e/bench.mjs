@@ -1,7 +1,7 @@
 // In-browser benchmark (not a test): median time to re-simulate and redraw,
 // in headless Chromium, for the first preset and for a 1 000 000-operation
 // workload. Run by scripts/bench; prints figures, asserts nothing.
-import { serve, launch, open } from './harness.mjs';
+import { serve, launch, open, swept } from './harness.mjs';
 
 const WORKLOADS = [
   ['first preset (herd, 2000 clients)', ''],
@@ -9,9 +9,40 @@ const WORKLOADS = [
     '?v=1&rate=10000&horizon=100&failure=0.5&workers=0&timeout=0&hop_mean=0.025&service_t=0'],
 ];
 
+// Frames of the herd's replay while it plays (200 lanes for each of A and
+// B): the time between frames as the browser paced them, and the time the
+// page spent drawing each (the replay, and the load chart's cursor every
+// 200 ms).
+async function replayFrames() {
+  const page = await open(browser, base);
+  await page.waitForFunction(() => document.body.dataset.replayAt !== undefined);
+  // After the sweep, which computes between frames at first.
+  await swept(page);
+  await page.click('#replay-play');
+  const { gaps, work } = await page.evaluate(() => new Promise((resolve) => {
+    const gaps = [], work = [];
+    let last = null;
+    const frame = (now) => {
+      if (last !== null) gaps.push(now - last);
+      last = now;
+      work.push(Number(document.body.dataset.replayFrameMs || 0));
+      if (gaps.length < 180) requestAnimationFrame(frame); else resolve({ gaps, work });
+    };
+    requestAnimationFrame(frame);
+  }));
+  const stats = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const at = (share) => sorted[Math.floor((sorted.length - 1) * share)].toFixed(1);
+    return `median ${at(0.5)} ms, 95th percentile ${at(0.95)} ms, worst ${sorted.at(-1).toFixed(1)} ms`;
+  };
+  console.log(`replay of the herd, 2 x 200 lanes: frame interval ${stats(gaps)}; drawing per frame ${stats(work)} (${gaps.length} frames)`);
+  await page.context().close();
+}
+
 const { server, base } = await serve();
 const browser = await launch();
 try {
+  await replayFrames();
   for (const [name, query] of WORKLOADS) {
     const page = await open(browser, base + query);
     const runs = query ? 5 : 30;

@@ -118,6 +118,9 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             outstanding: 0,
         };
         self.roots.put(root, operation);
+        if let Some(tracer) = self.tracer() {
+            tracer.started(root, client, now);
+        }
         self.schedule_arrival(now);
         self.start_first(root, now);
     }

@@ -12,6 +12,7 @@ use crate::random::Stream;
 use crate::sim::Scenario;
 use crate::sim::engine::Kind;
 use crate::sim::report::FailureKind;
+use crate::sim::trace::Ending;
 
 /// `Frame::parent` of a root, the user's operation.
 pub(super) const NO_PARENT: u32 = u32::MAX;
@@ -32,6 +33,18 @@ pub(super) enum End {
 
 impl End {
     pub const COUNT: usize = 6;
+
+    /// How the replay's trace names it.
+    pub fn ending(self) -> Ending {
+        match self {
+            End::Succeeded => Ending::Succeeded,
+            End::NotRetryable => Ending::NotRetryable,
+            End::OutOfAttempts => Ending::OutOfAttempts,
+            End::BudgetExhausted => Ending::BudgetExhausted,
+            End::DeadlineExceeded => Ending::DeadlineExceeded,
+            End::BreakerOpen => Ending::BreakerOpen,
+        }
+    }
 }
 
 /// What every run reads of a (sub)operation: one cache line.
@@ -319,6 +332,9 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
         if !PLAIN && self.contention {
             self.work += 1;
             self.tally.rec.attempt(start, first);
+            if let Some(tracer) = self.tracer() {
+                tracer.sent(root, None, start);
+            }
             let hop = self.hop(root);
             self.queue.push(start + hop, Kind::ReadArrive, frame, token);
         } else if !self.last_layer(layer) {
@@ -335,6 +351,9 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
                 failure: None,
                 queued_at: 0.0,
             });
+            if let Some(tracer) = self.tracer() {
+                tracer.sent(root, Some(request), start);
+            }
             if timeout.is_finite() {
                 if start <= self.current {
                     self.queue
@@ -428,6 +447,10 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
         }
         if self.last_layer(layer) {
             self.tally.rec.success(now);
+            let root = self.frames[frame].root;
+            if let Some(tracer) = self.tracer() {
+                tracer.answered(root, now, None);
+            }
         }
         self.succeed(frame, now);
     }
@@ -452,6 +475,10 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
         }
         if self.last_layer(layer) {
             self.tally.rec.failure(now, kind);
+            let root = self.frames[frame].root;
+            if let Some(tracer) = self.tracer() {
+                tracer.answered(root, now, Some(kind));
+            }
         }
         let failure = failure_of(kind, retry_after);
         let f = &mut self.frames[frame];
@@ -504,6 +531,12 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
         if layer == 0 {
             self.tally.rec.pause(retry, pause);
         }
+        if !PLAIN && self.last_layer(layer) {
+            let root = self.frames[frame].root;
+            if let Some(tracer) = self.tracer() {
+                tracer.paused(root, pause);
+            }
+        }
         let start = now + pause;
         if self.breaker_on() {
             // The breaker is asked when the retry is sent, after the pause
@@ -555,6 +588,9 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             // A root was created when its operation started.
             let (latency, retried) = (now - f.origin, f.attempts > 1);
             self.tally.operation_ended(now, latency, retried, end);
+            if let Some(tracer) = self.tracer() {
+                tracer.ended(frame, now, end.ending());
+            }
             self.release_root_if_done(frame);
             return None;
         }

@@ -13,6 +13,9 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
     /// write comes after a round trip.
     pub(super) fn read_arrive(&mut self, frame: u32, token: u32, now: f64) {
         self.extras[frame].read_version = self.version;
+        if let Some(tracer) = self.tracer() {
+            tracer.read_arrived(frame, now);
+        }
         let back = self.hop(frame);
         let forth = self.hop(frame);
         self.queue

@@ -63,6 +63,7 @@ mod tally;
 use super::engine::{Event, Kind, Queue};
 use super::recorder::Level;
 use super::report::Report;
+use super::trace::{Trace, Tracer};
 use super::{Scenario, Spread, WorkloadKind};
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
@@ -106,6 +107,9 @@ pub(crate) struct World<'a, const PLAIN: bool> {
     work: u64,
     /// Time of the event being processed.
     current: f64,
+    /// Records the replay's trace; only in general worlds, only when asked
+    /// for (`run_traced`).
+    trace: Option<Box<Tracer>>,
 }
 
 /// Runs a scenario: natively, on the plain world's own copy of the engine
@@ -117,6 +121,19 @@ pub(crate) fn run(s: &Scenario) -> Report {
         return World::<true>::new(s).run();
     }
     World::<false>::new(s).run()
+}
+
+/// Runs a scenario on the general world with a tracer attached: the same
+/// report as [`run`], and the trace of a sample of its operations.
+pub(crate) fn run_traced(s: &Scenario) -> (Report, Trace) {
+    let mut world = World::<false>::new(s);
+    world.trace = Some(Box::new(Tracer::new(s.seed, s.estimated_operations())));
+    let (truncated, simulated_until) = world.run_to_end();
+    let trace = world
+        .trace
+        .take()
+        .map_or_else(Trace::default, |t| t.finish());
+    (world.report(truncated, simulated_until), trace)
 }
 
 /// Whether operations cannot affect one another, so that each runs alone:
@@ -169,10 +186,18 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             layers,
             work: 0,
             current: 0.0,
+            trace: None,
         }
     }
 
     pub fn run(mut self) -> Report {
+        let (truncated, simulated_until) = self.run_to_end();
+        self.report(truncated, simulated_until)
+    }
+
+    /// Runs every event; returns whether the work limit stopped the run,
+    /// and how far it got.
+    fn run_to_end(&mut self) -> (bool, f64) {
         let truncated = self.run_events();
         // Events come in time order, so all before the current one ran;
         // when operations run alone, those starting from the next arrival
@@ -186,7 +211,18 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             let horizon = self.s.horizon;
             self.tally.rec.occupied(Level::Queue, queued_at, horizon);
         }
-        self.report(truncated, simulated_until)
+        (truncated, simulated_until)
+    }
+
+    /// The tracer, when a general world has one: plain worlds never trace,
+    /// so their hooks fold away.
+    #[inline(always)] // speed: hot
+    fn tracer(&mut self) -> Option<&mut Tracer> {
+        if PLAIN {
+            None
+        } else {
+            self.trace.as_deref_mut()
+        }
     }
 
     /// Runs events until none is left, or until the work limit (then

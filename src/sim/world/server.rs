@@ -88,6 +88,9 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
     /// A request reaches the server.
     #[inline(always)] // speed: hot
     pub(super) fn server_arrive(&mut self, request: u32, now: f64) {
+        if let Some(tracer) = self.tracer() {
+            tracer.arrived(request, now);
+        }
         let s = self.s;
         if self.server.in_outage(s, now) {
             match s.outage_mode {
@@ -113,6 +116,9 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
         let service = draw(s.service, s.service_time, s.service_sd, stream)
             + s.latency_slope * f64::from(self.server.busy);
         self.tally.rec.occupied(Level::InFlight, now, now + service);
+        if let Some(tracer) = self.tracer() {
+            tracer.served(request, now, now + service);
+        }
         self.server.busy += 1;
         self.server.requests[request].service = service;
         self.queue

@@ -1,0 +1,316 @@
+//! The replay: each followed operation is a lane, read left to right from
+//! its client through the network to the server's queue and workers; a dot
+//! shows where its request is at the instant drawn. A herd is a column of
+//! dots moving together; jitter scatters the column.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::sim::Scenario;
+use crate::view::replay::{Lane, Spot};
+
+use super::{DrawResult, Theme, deep, light, run_colour};
+
+/// One policy's panel: its name ("A", "B", or empty alone), where its
+/// followed operations stand, and what the whole run's server holds then
+/// (time-averaged over the bucket).
+#[derive(Debug, Clone, Copy)]
+pub struct ReplayPanel<'a> {
+    pub name: &'a str,
+    pub lanes: &'a [Lane],
+    pub busy: f64,
+    pub queued: f64,
+}
+
+/// Where the zones of a panel stand, in pixels from its left edge.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Zones {
+    /// The clients' column (pausing, done).
+    pub client: f64,
+    /// The network, from the client's side to the server's.
+    pub wire: (f64, f64),
+    /// The server's queue and its workers, each a span.
+    pub queue: (f64, f64),
+    pub workers: (f64, f64),
+}
+
+impl Zones {
+    pub fn new(width: f64) -> Self {
+        let at = |share: f64| share * width;
+        Self {
+            client: at(0.05),
+            wire: (at(0.1), at(0.56)),
+            queue: (at(0.6), at(0.78)),
+            workers: (at(0.8), at(0.98)),
+        }
+    }
+
+    /// Where a lane's dot stands, `None` before its operation starts.
+    pub fn x(&self, spot: Spot) -> Option<f64> {
+        let middle = |(from, to): (f64, f64)| (from + to) / 2.0;
+        let along = |share: f64| self.wire.0 + share * (self.wire.1 - self.wire.0);
+        Some(match spot {
+            Spot::NotYet => return None,
+            Spot::Pausing | Spot::Done(_) => self.client,
+            Spot::Outbound(share) | Spot::Returning(share, _) => along(share),
+            Spot::Queued => middle(self.queue),
+            Spot::InService => middle(self.workers),
+        })
+    }
+}
+
+/// Space above the lanes for the zones' names, in CSS pixels.
+const HEADER: f64 = 34.0;
+/// Space below the lanes for the server's totals, in CSS pixels.
+const FOOTER: f64 = 20.0;
+
+/// Draws the replay at one instant: one panel per policy side by side, on
+/// the same clock. Colour is the policy's, as in every chart; the fill says
+/// the kind: a first try solid, a retry light, a failed answer a ring in
+/// the deeper shade, a pausing client a ring, an operation that ended a
+/// small square (light for a success, grey for a failure).
+pub fn draw_replay<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    panels: &[ReplayPanel<'_>],
+    scenario: &Scenario,
+    theme: &Theme,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    area.fill(&theme.background)?;
+    if panels.is_empty() {
+        return Ok(());
+    }
+    let parts = area.split_evenly((1, panels.len()));
+    for (index, (panel, part)) in panels.iter().zip(&parts).enumerate() {
+        draw_panel(part, panel, index, scenario, theme)?;
+    }
+    Ok(())
+}
+
+fn draw_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    panel: &ReplayPanel<'_>,
+    index: usize,
+    scenario: &Scenario,
+    theme: &Theme,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let colour = run_colour(theme, index);
+    let (width, height) = area.dim_in_pixel();
+    let (width, height) = (f64::from(width), f64::from(height));
+    let zones = Zones::new(width);
+    let scale = theme.scale;
+    let top = HEADER * scale;
+    let bottom = (height - FOOTER * scale).max(top + 1.0);
+    let px = |x: f64| x.round() as i32;
+    let shade = theme.grid.mix(0.6);
+    for span in [zones.queue, zones.workers] {
+        area.draw(&Rectangle::new(
+            [(px(span.0), px(top)), (px(span.1), px(bottom))],
+            shade.filled(),
+        ))?;
+    }
+    area.draw(&PathElement::new(
+        vec![(px(zones.wire.0), px(top)), (px(zones.wire.0), px(bottom))],
+        theme.grid.stroke_width(theme.px(1.0)),
+    ))?;
+    let small = theme.font(12.0);
+    let name = if panel.name.is_empty() {
+        String::from("clients")
+    } else {
+        format!("{}: clients", panel.name)
+    };
+    let heading = |text: String, x: f64, row: f64, anchor: HPos| {
+        Text::new(
+            text,
+            (px(x), px(row * scale)),
+            small.pos(Pos::new(anchor, VPos::Top)),
+        )
+    };
+    area.draw(&heading(name, 2.0 * scale, 2.0, HPos::Left))?;
+    area.draw(&heading(
+        String::from("network"),
+        (zones.wire.0 + zones.wire.1) / 2.0,
+        2.0,
+        HPos::Center,
+    ))?;
+    let server = if scenario.workers == 0 {
+        (String::from("queue"), String::from("workers: any"))
+    } else {
+        (
+            format!("queue ≤ {}", scenario.queue_limit),
+            format!("{} workers", scenario.workers),
+        )
+    };
+    area.draw(&heading(
+        server.0,
+        (zones.queue.0 + zones.queue.1) / 2.0,
+        17.0,
+        HPos::Center,
+    ))?;
+    area.draw(&heading(
+        server.1,
+        (zones.workers.0 + zones.workers.1) / 2.0,
+        17.0,
+        HPos::Center,
+    ))?;
+    area.draw(&heading(
+        String::from("server"),
+        (zones.queue.0 + zones.workers.1) / 2.0,
+        2.0,
+        HPos::Center,
+    ))?;
+    // The whole run's server, not just the lanes followed.
+    let totals = |value: f64, what: &str| format!("all: {value:.0} {what}");
+    let footer = |text: String, span: (f64, f64)| {
+        Text::new(
+            text,
+            (px((span.0 + span.1) / 2.0), px(height - 2.0 * scale)),
+            small.pos(Pos::new(HPos::Center, VPos::Bottom)),
+        )
+    };
+    if scenario.workers > 0 {
+        area.draw(&footer(totals(panel.queued, "waiting"), zones.queue))?;
+    }
+    area.draw(&footer(totals(panel.busy, "busy"), zones.workers))?;
+
+    let lanes = panel.lanes.len().max(1) as f64;
+    let pitch = (bottom - top) / lanes;
+    // Dots of neighbouring lanes may touch: a herd then reads as one
+    // column, and a lone dot stays visible.
+    let radius = (pitch * 0.6).clamp(2.0 * scale, 4.0 * scale).round() as u32;
+    let retry = light(theme, colour);
+    let failed = deep(theme, colour);
+    let grey = theme.colour(7);
+    let ring = theme.px(1.0);
+    for (i, lane) in panel.lanes.iter().enumerate() {
+        let Some(x) = zones.x(lane.spot) else {
+            continue;
+        };
+        let centre = (px(x), px(top + (i as f64 + 0.5) * pitch));
+        let fill = if lane.retry { retry } else { colour };
+        match lane.spot {
+            Spot::NotYet => {}
+            Spot::Pausing => {
+                area.draw(&Circle::new(centre, radius, colour.stroke_width(ring)))?;
+            }
+            Spot::Returning(_, false) => {
+                area.draw(&Circle::new(centre, radius, failed.stroke_width(ring)))?;
+            }
+            Spot::Outbound(_) | Spot::Queued | Spot::InService | Spot::Returning(_, true) => {
+                area.draw(&Circle::new(centre, radius, fill.filled()))?;
+            }
+            Spot::Done(success) => {
+                let r = radius as i32;
+                let tone = if success { retry } else { grey };
+                area.draw(&Rectangle::new(
+                    [(centre.0 - r, centre.1 - r), (centre.0 + r, centre.1 + r)],
+                    tone.filled(),
+                ))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chart::svg_test::{attr, elements, hex, number, svg};
+
+    fn lane(spot: Spot, retry: bool) -> Lane {
+        Lane { spot, retry }
+    }
+
+    /// Each dot stands in its lane, in the zone of where its request is:
+    /// queued dots in the queue, served ones at the workers, travelling
+    /// ones along the wire in proportion; B's panel is the right half.
+    #[test]
+    fn dots_stand_in_their_lanes_and_zones() {
+        let theme = Theme::light(1.0);
+        let a = [
+            lane(Spot::Queued, true),
+            lane(Spot::InService, false),
+            lane(Spot::Outbound(0.5), false),
+            lane(Spot::NotYet, false),
+        ];
+        let b = [
+            lane(Spot::Pausing, true),
+            lane(Spot::Returning(0.25, false), true),
+        ];
+        let scenario = Scenario {
+            workers: 100,
+            queue_limit: 200,
+            ..Scenario::default()
+        };
+        let out = svg(|area| {
+            draw_replay(
+                area,
+                &[
+                    ReplayPanel {
+                        name: "A",
+                        lanes: &a,
+                        busy: 100.0,
+                        queued: 200.0,
+                    },
+                    ReplayPanel {
+                        name: "B",
+                        lanes: &b,
+                        busy: 40.0,
+                        queued: 0.0,
+                    },
+                ],
+                &scenario,
+                &theme,
+            )
+        });
+        let circles = elements(&out, "circle");
+        assert_eq!(circles.len(), 5, "one dot per started operation");
+        let zones = Zones::new(400.0);
+        let (top, bottom) = (HEADER, 400.0 - FOOTER);
+        let at = |e: &[(&str, &str)]| (number(e, "cx"), number(e, "cy"));
+        let blue = hex(run_colour(&theme, 0));
+        let light_blue = hex(light(&theme, run_colour(&theme, 0)));
+        let expect = [
+            (
+                zones.x(Spot::Queued).expect("shown"),
+                0,
+                4.0,
+                light_blue.as_str(),
+            ),
+            (
+                zones.x(Spot::InService).expect("shown"),
+                1,
+                4.0,
+                blue.as_str(),
+            ),
+            ((zones.wire.0 + zones.wire.1) / 2.0, 2, 4.0, blue.as_str()),
+        ];
+        for (circle, (x, row, lanes, fill)) in circles.iter().zip(expect) {
+            let (cx, cy) = at(circle);
+            let pitch = (bottom - top) / lanes;
+            assert!((cx - x).abs() <= 1.0, "{cx} vs {x}");
+            assert!(
+                (cy - (top + (row as f64 + 0.5) * pitch)).abs() <= 1.0,
+                "{cy}"
+            );
+            assert_eq!(attr(circle, "fill"), fill);
+        }
+        // B's side: a pausing client's ring at its column, a failed
+        // answer's ring a quarter along the wire, in vermillion's shades.
+        let (cx, _) = at(&circles[3]);
+        assert!((cx - (400.0 + zones.client)).abs() <= 1.0, "{cx}");
+        assert_eq!(attr(&circles[3], "fill"), "none");
+        assert_eq!(attr(&circles[3], "stroke"), hex(run_colour(&theme, 1)));
+        let (cx, _) = at(&circles[4]);
+        let quarter = zones.wire.0 + 0.25 * (zones.wire.1 - zones.wire.0);
+        assert!((cx - (400.0 + quarter)).abs() <= 1.0, "{cx}");
+        assert!(out.contains("100 workers") && out.contains("queue ≤ 200"));
+        assert!(out.contains("all: 200 waiting"));
+    }
+}

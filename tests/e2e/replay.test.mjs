@@ -1,0 +1,119 @@
+// The replay: driven by the simulation, still until asked, in step with
+// the load chart.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, open, pixels, settled } from './harness.mjs';
+
+let server, base, browser;
+before(async () => {
+  ({ server, base } = await serve());
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const HERD = 'v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full';
+
+const at = (page) => page.evaluate(() => Number(document.body.dataset.replayAt));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function scrubTo(page, position) {
+  await page.evaluate((value) => {
+    const slider = document.getElementById('replay-time');
+    slider.value = String(value);
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+  }, position);
+}
+
+test('the herd opens its replay still, at the first wave after the outage', async () => {
+  const page = await open(browser, `${base}?${HERD}`);
+  await page.waitForFunction(() => document.body.dataset.replayAt !== undefined);
+  assert.equal(await page.getAttribute('#replay', 'open'), '');
+  const first = await at(page);
+  assert.ok(first >= 6.2 && first < 6.4, `opens at ${first}`);
+  assert.match(await page.textContent('#replay-text'), /^t = 6\.\d\d s: A sends [\d\u2009]+ retries/);
+  assert.equal(await page.textContent('#replay-play'), 'Play');
+  const shot = await pixels(page, 'chart-replay');
+  await sleep(400);
+  assert.equal(await at(page), first, 'nothing moves before the reader asks');
+  assert.equal(await pixels(page, 'chart-replay'), shot);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('pressing play changes the replay over time, and pause stops it', async () => {
+  const page = await open(browser, `${base}?${HERD}`);
+  await page.waitForFunction(() => document.body.dataset.replayAt !== undefined);
+  const before = await pixels(page, 'chart-replay');
+  const start = await at(page);
+  await page.click('#replay-play');
+  await page.waitForFunction((t) => Number(document.body.dataset.replayAt) > t + 0.05, start);
+  assert.notEqual(await pixels(page, 'chart-replay'), before, 'the replay canvas changed');
+  assert.equal(await page.textContent('#replay-play'), 'Pause');
+  await page.click('#replay-play');
+  const stopped = await at(page);
+  await sleep(300);
+  assert.equal(await at(page), stopped);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('scrubbing moves the load chart cursor and the text line; a click on the load chart moves the replay', async () => {
+  const page = await open(browser, `${base}?${HERD}`);
+  await page.waitForFunction(() => document.body.dataset.replayAt !== undefined);
+  const load = await pixels(page, 'chart-load');
+  const text = await page.textContent('#replay-text');
+  await scrubTo(page, 500);
+  assert.ok(Math.abs((await at(page)) - 15) < 0.05, 'half the slider is half the horizon');
+  assert.notEqual(await pixels(page, 'chart-load'), load, 'the cursor moved');
+  const moved = await page.textContent('#replay-text');
+  assert.notEqual(moved, text);
+  assert.match(moved, /^t = 15\.00 s:/);
+  // A click a quarter of the way into the load chart's plot.
+  const box = await page.locator('#chart-load').boundingBox();
+  await page.mouse.click(box.x + box.width * 0.5, box.y + box.height * 0.5);
+  const clicked = await at(page);
+  assert.ok(clicked > 5 && clicked < 25 && Math.abs(clicked - 15) > 0.01, `clicked to ${clicked}`);
+  // Keys: full stop steps one bucket (0.1 s), k plays.
+  await page.focus('#chart-replay');
+  await page.keyboard.press('.');
+  assert.ok(Math.abs((await at(page)) - clicked - 0.1) < 1e-3);
+  await page.keyboard.press('k');
+  assert.equal(await page.textContent('#replay-play'), 'Pause');
+  await page.keyboard.press('k');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('opened by hand it plays, unless the reader asked for reduced motion', async () => {
+  for (const [reducedMotion, plays] of [['no-preference', true], ['reduce', false]]) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion });
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(String(error)));
+    await page.goto(`${base}?v=1&horizon=10`);
+    await settled(page);
+    assert.equal(await page.getAttribute('#replay', 'open'), null, 'a lesson without a moment keeps it closed');
+    await page.click('#replay > summary');
+    await page.waitForFunction(() => document.body.dataset.replayAt !== undefined);
+    await sleep(500);
+    const moved = (await at(page)) > 0;
+    assert.equal(moved, plays, `reduced motion ${reducedMotion}`);
+    assert.equal(await page.textContent('#replay-play'), plays ? 'Pause' : 'Play');
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('the same link opens the replay at the same instant with identical pixels', async () => {
+  const shots = [];
+  for (let i = 0; i < 2; i++) {
+    const page = await open(browser, `${base}?${HERD}`);
+    await page.waitForFunction(() => document.body.dataset.replayAt !== undefined);
+    shots.push([await at(page), await pixels(page, 'chart-replay'), await page.textContent('#replay-text')]);
+    await page.context().close();
+  }
+  assert.deepEqual(shots[0], shots[1]);
+});
