@@ -83,7 +83,14 @@ where
     if panels.is_empty() {
         return Ok(());
     }
-    let parts = area.split_evenly((1, panels.len()));
+    // Side by side, a panel needs room for its five zone labels; on a
+    // phone A stands above B instead.
+    let width = f64::from(area.dim_in_pixel().0) / panels.len() as f64;
+    let parts = if width < f64::from(theme.px(320.0)) {
+        area.split_evenly((panels.len(), 1))
+    } else {
+        area.split_evenly((1, panels.len()))
+    };
     for (index, (panel, part)) in panels.iter().zip(&parts).enumerate() {
         draw_panel(part, panel, index, scenario, theme)?;
     }
@@ -312,5 +319,41 @@ mod tests {
         assert!((cx - (400.0 + quarter)).abs() <= 1.0, "{cx}");
         assert!(out.contains("100 workers") && out.contains("queue ≤ 200"));
         assert!(out.contains("all: 200 waiting"));
+    }
+
+    /// On a narrow canvas A's panel stands above B's, each full width, so
+    /// the zone labels keep their room.
+    #[test]
+    fn a_narrow_canvas_stacks_a_above_b() {
+        let theme = Theme::light(1.0);
+        let a = [lane(Spot::InService, false)];
+        let b = [lane(Spot::InService, false)];
+        let panel = |name, lanes| ReplayPanel {
+            name,
+            lanes,
+            busy: 1.0,
+            queued: 0.0,
+        };
+        let mut out = String::new();
+        {
+            let area = SVGBackend::with_string(&mut out, (360, 400)).into_drawing_area();
+            draw_replay(
+                &area,
+                &[panel("A", &a), panel("B", &b)],
+                &Scenario::default(),
+                &theme,
+            )
+            .expect("drawing to a string cannot fail");
+        }
+        let dots: Vec<(f64, f64)> = elements(&out, "circle")
+            .iter()
+            .map(|e| (number(e, "cx"), number(e, "cy")))
+            .collect();
+        assert_eq!(dots.len(), 2);
+        let in_service = Zones::new(360.0).x(Spot::InService).expect("shown");
+        for (cx, _) in &dots {
+            assert!((cx - in_service).abs() <= 1.0, "{cx} vs {in_service}");
+        }
+        assert!(dots[0].1 < 200.0 && dots[1].1 > 200.0, "{dots:?}");
     }
 }
