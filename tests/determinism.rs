@@ -57,3 +57,17 @@ fn pauses_are_pinned() {
     let pauses: Vec<f64> = policy.pauses(&mut Stream::new(config.seed(), 3)).collect();
     assert_eq!(pauses, golden::CLIENT3_PAUSES);
 }
+
+#[test]
+fn the_replays_trace_is_pinned() {
+    let text = golden::trace_text();
+    assert!(
+        text.len() > 10_000,
+        "a trace of many operations: {text:.200}"
+    );
+    assert_eq!(
+        golden::fingerprint(&text),
+        golden::TRACE_FINGERPRINT,
+        "{text:.400}"
+    );
+}

@@ -28,6 +28,16 @@ fn report_matches_the_native_pin() {
 }
 
 #[wasm_bindgen_test]
+fn the_replays_trace_matches_the_native_pin() {
+    let text = golden::trace_text();
+    assert_eq!(
+        golden::fingerprint(&text),
+        golden::TRACE_FINGERPRINT,
+        "{text:.400}"
+    );
+}
+
+#[wasm_bindgen_test]
 fn pauses_match_the_native_pin() {
     let (config, _) = Config::from_link(golden::LINK);
     let pauses: Vec<f64> = config

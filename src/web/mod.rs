@@ -122,6 +122,7 @@ pub fn start() -> Result<(), JsValue> {
         app.show_all();
         open_groups(&app.document, app.origin);
     });
+    replay::remember_shared_instant();
     sync_link();
     render();
     Ok(())

@@ -50,6 +50,9 @@ impl Replay {
 
 thread_local! {
     static REPLAY: RefCell<Option<Replay>> = const { RefCell::new(None) };
+    /// The instant the address's fragment named when the page opened, until
+    /// the first replay takes it.
+    static SHARED: RefCell<Option<f64>> = const { RefCell::new(None) };
     static AXIS: RefCell<Option<TimeAxis>> = const { RefCell::new(None) };
 }
 
@@ -111,9 +114,16 @@ pub(super) fn refresh(document: &Document, config: &Config, preset: Option<&str>
     let link = config.to_link();
     let previous = with_replay(|r| r.link == link);
     let stale = previous != Some(true);
+    // A link opened with an instant in its fragment opens the replay there.
+    let shared = if previous.is_none() {
+        SHARED.with(|s| s.borrow_mut().take())
+    } else {
+        None
+    };
     // A preset whose lesson is a moment opens its replay at it, ready and
     // still: nothing moves before the reader asks.
-    let moment = stale && preset.is_some_and(|p| scene::MOMENT_PRESETS.contains(&p));
+    let moment =
+        stale && (shared.is_some() || preset.is_some_and(|p| scene::MOMENT_PRESETS.contains(&p)));
     if moment {
         let _ = details.set_attribute("open", "");
     } else if stale && previous.is_some() {
@@ -129,12 +139,19 @@ pub(super) fn refresh(document: &Document, config: &Config, preset: Option<&str>
     }
     if stale {
         let mut replay = trace(config, preset);
+        if let Some(time) = shared {
+            replay.time = time.min(replay.horizon());
+        }
         if !moment {
             // Opened by the reader: it plays, unless they asked for
             // reduced motion.
             replay.playing = !reduced_motion();
         }
         REPLAY.with(|r| *r.borrow_mut() = Some(replay));
+        if shared.is_some() {
+            // The start rewrote the address: give it its instant back.
+            share_instant();
+        }
         show_play(document);
         if with_replay(|r| r.playing) == Some(true) {
             request_frame();
@@ -333,6 +350,33 @@ fn seek(time: f64) {
     let document = document();
     paint(&document);
     redraw_load(&document);
+    share_instant();
+}
+
+/// Keeps the instant the address's fragment names, if any, for the first
+/// replay: called as the page starts, before the address is rewritten.
+pub(super) fn remember_shared_instant() {
+    let time = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .and_then(|hash| scene::instant_from_fragment(&hash));
+    SHARED.with(|s| *s.borrow_mut() = time);
+}
+
+/// Writes the replay's instant into the address's fragment, so the link
+/// the reader copies opens the replay where they stopped. Not while it
+/// plays: only where it stands still.
+fn share_instant() {
+    let Some(time) = with_replay(|r| (!r.playing).then_some(r.time)).flatten() else {
+        return;
+    };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let search = window.location().search().unwrap_or_default();
+    if let Ok(history) = window.history() {
+        let url = format!("{search}{}", scene::instant_fragment(time));
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
 }
 
 fn toggle_play() {
@@ -347,6 +391,8 @@ fn toggle_play() {
     show_play(&document());
     if started == Some(true) {
         request_frame();
+    } else {
+        share_instant();
     }
 }
 
@@ -437,33 +483,46 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
         .get_element_by_id("chart-load")
         .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
     {
-        let click =
-            Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |event: web_sys::MouseEvent| {
-                let Some(canvas) = event
-                    .target()
-                    .and_then(|t| t.dyn_into::<HtmlCanvasElement>().ok())
-                else {
-                    return;
-                };
-                let scale = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
-                let x = f64::from(event.offset_x()) * scale;
-                let Some(time) = AXIS.with(|a| a.borrow().map(|axis| axis.time_at(x))) else {
-                    return;
-                };
-                let document = super::document();
-                if let Some(details) = document.get_element_by_id("replay") {
-                    if !details.has_attribute("open") {
-                        // Opening renders, which traces; then move there.
-                        let _ = details.set_attribute("open", "");
-                        super::render();
-                    }
-                }
-                with_replay(|r| r.playing = false);
-                show_play(&document);
-                seek(time);
-            });
+        let click = Closure::<dyn FnMut(web_sys::MouseEvent)>::new(|event: web_sys::MouseEvent| {
+            seek_from_load(&event);
+        });
         canvas.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
         click.forget();
+        // Dragging with the main button held scrubs along the chart.
+        let drag = Closure::<dyn FnMut(web_sys::MouseEvent)>::new(|event: web_sys::MouseEvent| {
+            if event.buttons() & 1 != 0 {
+                seek_from_load(&event);
+            }
+        });
+        canvas.add_event_listener_with_callback("mousemove", drag.as_ref().unchecked_ref())?;
+        drag.forget();
     }
     Ok(())
+}
+
+/// Moves the replay to the instant under the pointer on the load chart,
+/// opening the replay first if it is closed.
+fn seek_from_load(event: &web_sys::MouseEvent) {
+    let Some(canvas) = event
+        .target()
+        .and_then(|t| t.dyn_into::<HtmlCanvasElement>().ok())
+    else {
+        return;
+    };
+    let scale = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
+    let x = f64::from(event.offset_x()) * scale;
+    let Some(time) = AXIS.with(|a| a.borrow().map(|axis| axis.time_at(x))) else {
+        return;
+    };
+    let document = super::document();
+    if let Some(details) = document.get_element_by_id("replay") {
+        if !details.has_attribute("open") {
+            // Opening renders, which traces; then move there.
+            let _ = details.set_attribute("open", "");
+            super::render();
+        }
+    }
+    with_replay(|r| r.playing = false);
+    show_play(&document);
+    seek(time);
 }

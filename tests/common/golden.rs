@@ -117,3 +117,17 @@ pub fn check(pin: &Pin, report_json: &str) {
         pin.name, pin.name
     );
 }
+
+/// The replay's trace of [`LINK`] (a shared server, every kind of draw):
+/// the fingerprint of its `Debug` text, which writes every number in full.
+/// The same sample, attempt for attempt, natively and in wasm.
+pub const TRACE_FINGERPRINT: u64 = 7580616961774693475;
+
+/// The trace [`TRACE_FINGERPRINT`] pins, as text.
+pub fn trace_text() -> String {
+    let (config, _) = retry_playground::config::Config::from_link(LINK);
+    let mut scenario = config.scenario();
+    scenario.work_limit = retry_playground::report::WORK_LIMIT;
+    let (_, trace) = retry_playground::sim::run_traced(&scenario);
+    format!("{trace:?}")
+}

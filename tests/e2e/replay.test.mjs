@@ -83,6 +83,16 @@ test('scrubbing moves the load chart cursor and the text line; a click on the lo
   await page.keyboard.press('k');
   assert.equal(await page.textContent('#replay-play'), 'Pause');
   await page.keyboard.press('k');
+  // Dragging with the button held scrubs while it moves, before any click
+  // (the focus on the replay may have scrolled: measure the chart again).
+  await page.locator('#chart-load').scrollIntoViewIfNeeded();
+  const area = await page.locator('#chart-load').boundingBox();
+  await page.mouse.move(area.x + area.width * 0.3, area.y + area.height * 0.5);
+  await page.mouse.down();
+  await page.mouse.move(area.x + area.width * 0.8, area.y + area.height * 0.5, { steps: 4 });
+  const dragged = await at(page);
+  await page.mouse.up();
+  assert.ok(dragged > clicked + 3, `dragged to ${dragged}, clicked at ${clicked}`);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
@@ -116,4 +126,30 @@ test('the same link opens the replay at the same instant with identical pixels',
     await page.context().close();
   }
   assert.deepEqual(shots[0], shots[1]);
+});
+
+test('a scrubbed instant rides in the link: a fresh page opens the replay there, pixel for pixel', async () => {
+  const page = await open(browser, `${base}?${HERD}`);
+  await page.waitForFunction(() => document.body.dataset.replayAt !== undefined);
+  await scrubTo(page, 437);
+  const instant = await at(page);
+  assert.match(new URL(page.url()).hash, /^#at=13\.11\d*$/, 'the fragment carries the instant');
+  assert.equal(new URL(page.url()).search, `?${HERD}`, 'the settings are untouched');
+  const shot = [await pixels(page, 'chart-replay'), await page.textContent('#replay-text')];
+  const fresh = await open(browser, page.url());
+  await fresh.waitForFunction(() => document.body.dataset.replayAt !== undefined);
+  assert.equal(await at(fresh), instant);
+  assert.deepEqual([await pixels(fresh, 'chart-replay'), await fresh.textContent('#replay-text')], shot);
+  // A link without a moment of its own opens at its instant too, still.
+  const plain = await open(browser, `${base}?v=1&horizon=10#at=4.5`);
+  await plain.waitForFunction(() => document.body.dataset.replayAt !== undefined);
+  assert.equal(await at(plain), 4.5);
+  assert.equal(await plain.textContent('#replay-play'), 'Play');
+  // Hostile fragments are no instant: the replay stays closed.
+  const hostile = await open(browser, `${base}?v=1&horizon=10#at=<img src=x onerror=alert(1)>`);
+  assert.equal(await hostile.getAttribute('#replay', 'open'), null);
+  for (const p of [page, fresh, plain, hostile]) {
+    assert.deepEqual(p.problems, []);
+    await p.context().close();
+  }
 });
