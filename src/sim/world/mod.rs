@@ -52,6 +52,31 @@
 //! general copy, whose download a second one would nearly double. The same
 //! unit test holds both copies to the same report, bit for bit. What this
 //! and the other speed tricks buy is measured in `sim`'s docs ("Speed").
+//!
+//! ## Bounds
+//!
+//! A share link is input from anyone, so every run is bounded in time and
+//! memory, whatever the link asks for, and a run that reaches a bound stops
+//! there and says so (`Summary::cut`):
+//!
+//! - *work*: operations plus server attempts reach `work_limit`, the bound
+//!   runs have always had;
+//! - *time*: what a run costs is its events, and an event costs more when
+//!   the run holds more in flight (its memory no longer fits the caches),
+//!   and the queue's own work on top (events sorted in a bucket or moved
+//!   when the calendar is rebuilt, `Queue::moves`). Every `REVIEW_EVERY`
+//!   events the run adds their cost, each event weighted by `event_weight`
+//!   of what is in flight, and stops once the sum reaches
+//!   `COST_PER_WORK` per unit of `work_limit`: with the limit runs of a
+//!   configuration get, about a second natively;
+//! - *memory*: the most calls, requests and pending events alive at once,
+//!   counted at the same reviews, may not exceed `MAX_IN_FLIGHT_BYTES` at
+//!   their nominal sizes: a server that drowns in more is itself the lesson.
+//!
+//! Both new bounds read only simulated state, so a run stops at the same
+//! event on every machine, natively and in the page. A review is a branch on
+//! the path of every event, and the rest of its work is done once every few
+//! thousand events.
 
 mod arrivals;
 mod client;
@@ -62,7 +87,7 @@ mod tally;
 
 use super::engine::{Event, Kind, Queue};
 use super::recorder::Level;
-use super::report::Report;
+use super::report::{CutReason, Report};
 use super::{Scenario, Spread, WorkloadKind};
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
@@ -104,8 +129,43 @@ pub(crate) struct World<'a, const PLAIN: bool> {
     tally: Tally,
     /// Operations and server attempts so far, against `work_limit`.
     work: u64,
+    /// Events handled so far.
+    handled: u64,
+    /// `handled` at the next and the last review of the bounds.
+    review_at: u64,
+    reviewed: u64,
+    /// The queue's moves at the last review.
+    reviewed_moves: u64,
+    /// Events handled up to the last review, each weighted by what it
+    /// costs (see "Bounds"), against `cost_limit`.
+    cost: u64,
+    cost_limit: u64,
     /// Time of the event being processed.
     current: f64,
+}
+
+/// Events between two reviews of a run's bounds (see "Bounds").
+const REVIEW_EVERY: u64 = 4096;
+
+/// Cost units a run may spend per unit of its `work_limit`; an event costs
+/// at least one unit.
+const COST_PER_WORK: u64 = 7;
+
+/// Nominal bytes of a call (its frame and what is kept beside it), of a
+/// request, and of a pending event, as a build for the native target lays
+/// them out, with room for the slack of growing vectors. Nominal, so that a
+/// run stops at the same event wherever it runs.
+const CALL_BYTES: u64 = 160;
+const EVENT_BYTES: u64 = 40;
+
+/// Most bytes in flight (at nominal sizes) a run may hold: growing vectors
+/// double, so the run's memory can reach a few times this.
+const MAX_IN_FLIGHT_BYTES: u64 = 64 << 20;
+
+/// What an event costs, in units of one whose run fits the caches, when
+/// `in_flight` calls, requests and events are alive at most.
+fn event_weight(in_flight: u64) -> u64 {
+    1 + in_flight / 16_384
 }
 
 /// Runs a scenario: natively, on the plain world's own copy of the engine
@@ -168,34 +228,44 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             tally: Tally::new(s, layers.count),
             layers,
             work: 0,
+            handled: 0,
+            review_at: REVIEW_EVERY,
+            reviewed: 0,
+            reviewed_moves: 0,
+            cost: 0,
+            cost_limit: s.work_limit.saturating_mul(COST_PER_WORK),
             current: 0.0,
         }
     }
 
     pub fn run(mut self) -> Report {
-        let truncated = self.run_events();
+        let cut = self.run_events();
+        self.add_cost();
         for &request in &self.server.waiting {
             let queued_at = self.server.requests[request].queued_at;
             let horizon = self.s.horizon;
             self.tally.rec.occupied(Level::Queue, queued_at, horizon);
         }
-        self.report(truncated)
+        self.report(cut)
     }
 
-    /// Runs events until none is left, or until the work limit (then
-    /// returns true). When operations run alone, the next one starts only
-    /// once the queue has nothing left of the last.
-    fn run_events(&mut self) -> bool {
+    /// Runs events until none is left, or until a bound (then returns
+    /// which, if work was left). When operations run alone, the next one
+    /// starts only once the queue has nothing left of the last.
+    fn run_events(&mut self) -> Option<CutReason> {
         self.schedule_arrival(0.0);
         loop {
             if self.work >= self.s.work_limit {
-                return self.queue.len() > 0 || self.workload.upcoming.is_some();
+                return self.work_left().then_some(CutReason::Work);
             }
-            let event = if !(PLAIN || self.alone) {
-                match self.queue.pop() {
-                    Some(event) => event,
-                    None => return false,
+            if self.handled >= self.review_at {
+                if let Some(reason) = self.review() {
+                    return self.work_left().then_some(reason);
                 }
+            }
+            self.handled += 1;
+            let event = if !(PLAIN || self.alone) {
+                self.queue.pop()?
             } else if self.queue.len() > 0 {
                 self.queue.pop_short()
             } else if let Some(start) = self.workload.upcoming.take() {
@@ -203,12 +273,52 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
                 self.arrival(start);
                 continue;
             } else {
-                return false;
+                return None;
             };
             // One call site: `handle` is inlined, and in the page a second
             // copy would cost download.
             self.handle(event);
         }
+    }
+
+    fn work_left(&self) -> bool {
+        self.queue.len() > 0 || self.workload.upcoming.is_some()
+    }
+
+    /// Adds the cost of the events since the last review and tells whether
+    /// the run has reached its time or memory bound (see "Bounds").
+    #[inline(never)] // speed: out of line
+    fn review(&mut self) -> Option<CutReason> {
+        let (calls, events) = self.add_cost();
+        self.review_at = self.handled + REVIEW_EVERY;
+        if calls * CALL_BYTES + events * EVENT_BYTES > MAX_IN_FLIGHT_BYTES {
+            Some(CutReason::Memory)
+        } else if self.cost >= self.cost_limit {
+            Some(CutReason::Time)
+        } else {
+            None
+        }
+    }
+
+    /// Adds the cost of the events since the last review to `cost`;
+    /// returns the most calls and the most pending events at once so far.
+    fn add_cost(&mut self) -> (u64, u64) {
+        let calls = self.calls_at_most();
+        let events = self.queue.peak() as u64;
+        let weight = event_weight(calls + events);
+        let moves = self.queue.moves();
+        self.cost = self
+            .cost
+            .saturating_add((self.handled - self.reviewed).saturating_mul(weight))
+            .saturating_add(moves - self.reviewed_moves);
+        self.reviewed = self.handled;
+        self.reviewed_moves = moves;
+        (calls, events)
+    }
+
+    /// Most calls plus requests alive at once so far.
+    fn calls_at_most(&self) -> u64 {
+        (self.frames.len() + self.server.requests.len()) as u64
     }
 
     /// What an event does.
@@ -257,7 +367,9 @@ mod tests {
             (Value::Object(a), Value::Object(b)) => {
                 assert_eq!(a.len(), b.len(), "{path}");
                 for (key, value) in a {
-                    if key != "peak_events" {
+                    // What a run holds and costs depends on the order it
+                    // runs in; what it reports does not.
+                    if !matches!(key.as_str(), "peak_events" | "peak_calls" | "cost") {
                         assert_close(value, &b[key], &format!("{path}.{key}"));
                     }
                 }

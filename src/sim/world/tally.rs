@@ -8,7 +8,7 @@ use crate::policy::{Jitter, Policy};
 use crate::sim::Scenario;
 use crate::sim::WorkloadKind;
 use crate::sim::recorder::{Recorded, Recorder};
-use crate::sim::report::{PAUSE_HISTOGRAMS, Report, Summary};
+use crate::sim::report::{Cut, CutReason, PAUSE_HISTOGRAMS, Report, Summary};
 
 /// One count per [`End`], indexed by it.
 #[derive(Debug, Clone, Default)]
@@ -98,9 +98,11 @@ impl Tally {
 }
 
 impl<const PLAIN: bool> World<'_, PLAIN> {
-    /// The report of a run that ended (`truncated`: at the work limit).
-    pub(super) fn report(self, truncated: bool) -> Report {
+    /// The report of a run that ended (`cut`: at a bound, with work left).
+    pub(super) fn report(self, cut: Option<CutReason>) -> Report {
         let s = self.s;
+        let peak_calls = self.calls_at_most();
+        let cut = cut.map(|reason| self.cut(reason, peak_calls));
         let tally = self.tally;
         let rec = tally.rec;
         let failures = rec.failures;
@@ -185,17 +187,45 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             goodput: ended[End::Succeeded] as f64 / s.horizon,
             finished_at: tally.finished_at,
             drain_time: (tally.finished_at - arrivals_end).max(0.0),
-            truncated,
+            truncated: cut.is_some(),
             // Arrivals of operations run alone never enter the queue: each
             // is an event of its own, pending alone.
             events: self.queue.popped() + if PLAIN || self.alone { operations } else { 0 },
             peak_events: self.queue.peak().max(usize::from(operations > 0)) as u64,
+            peak_calls,
+            cost: self.cost,
+            cut,
         };
         Report {
             summary,
             series,
             pauses,
             latency,
+        }
+    }
+
+    /// Where and why the run stopped, in words for the person who sent the
+    /// link.
+    fn cut(&self, reason: CutReason, calls: u64) -> Cut {
+        let at = self.current;
+        let message = match reason {
+            CutReason::Work => format!(
+                "more than {} operations and attempts by t = {at:.2} s",
+                self.s.work_limit
+            ),
+            CutReason::Time => format!(
+                "{} events by t = {at:.2} s, about as much computing as a run may take",
+                self.handled
+            ),
+            CutReason::Memory => format!(
+                "more than {calls} requests in flight at t = {at:.2} s: the server is drowning, \
+                 which is itself the lesson"
+            ),
+        };
+        Cut {
+            reason,
+            at,
+            message,
         }
     }
 }
