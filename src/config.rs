@@ -773,7 +773,17 @@ impl Config {
                 ),
             );
         }
+        // Without compare mode a link never writes B's values, so keeping
+        // them would make a configuration whose link loses them.
+        let comparing = config.comparing();
         for (index, value, key) in b_values {
+            if !comparing {
+                notice(
+                    &key,
+                    "is policy B's, read only with compare=on; ignored".to_string(),
+                );
+                continue;
+            }
             if let Some(why) = config.set_b_at(index, value) {
                 notice(&key, why);
             }
@@ -869,6 +879,17 @@ mod tests {
         );
         let (_, notices) = Config::from_link(&"v=1&".repeat(MAX_PAIRS));
         assert_eq!(notices, []);
+    }
+
+    /// B's values are written only in compare mode, so they are read only
+    /// there: otherwise the configuration would hold what its link loses.
+    #[test]
+    fn b_values_without_compare_mode_are_reported_and_ignored() {
+        let (config, notices) = Config::from_link("v=1&B.jitter=none&jitter=equal");
+        assert_eq!(config.value_b_at(P::Jitter as usize), config.get(P::Jitter));
+        assert_eq!(Config::from_link(&config.to_link()), (config, vec![]));
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert_eq!(notices[0].key, "B.jitter");
     }
 
     #[test]

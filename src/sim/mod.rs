@@ -106,6 +106,8 @@ pub use report::{
     Summary,
 };
 
+pub use world::{COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, in_flight_bytes};
+
 use crate::breaker::BreakerConfig;
 use crate::budget::BudgetConfig;
 use crate::policy::{Jitter, Policy, Shape};

@@ -145,11 +145,11 @@ pub(crate) struct World<'a, const PLAIN: bool> {
 }
 
 /// Events between two reviews of a run's bounds (see "Bounds").
-const REVIEW_EVERY: u64 = 4096;
+pub const REVIEW_EVERY: u64 = 4096;
 
 /// Cost units a run may spend per unit of its `work_limit`; an event costs
 /// at least one unit.
-const COST_PER_WORK: u64 = 7;
+pub const COST_PER_WORK: u64 = 7;
 
 /// Nominal bytes of a call (its frame and what is kept beside it), of a
 /// request, and of a pending event, as a build for the native target lays
@@ -158,9 +158,16 @@ const COST_PER_WORK: u64 = 7;
 const CALL_BYTES: u64 = 160;
 const EVENT_BYTES: u64 = 40;
 
-/// Most bytes in flight (at nominal sizes) a run may hold: growing vectors
-/// double, so the run's memory can reach a few times this.
-const MAX_IN_FLIGHT_BYTES: u64 = 64 << 20;
+/// Most bytes in flight (at nominal sizes, see [`in_flight_bytes`]) a run
+/// may hold: growing vectors double, so the run's memory can reach a few
+/// times this.
+pub const MAX_IN_FLIGHT_BYTES: u64 = 64 << 20;
+
+/// Bytes in flight, at nominal sizes, of `calls` calls and requests and
+/// `events` pending events: what the bound on memory limits.
+pub fn in_flight_bytes(calls: u64, events: u64) -> u64 {
+    calls * CALL_BYTES + events * EVENT_BYTES
+}
 
 /// What an event costs, in units of one whose run fits the caches, when
 /// `in_flight` calls, requests and events are alive at most.
@@ -291,7 +298,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
     fn review(&mut self) -> Option<CutReason> {
         let (calls, events) = self.add_cost();
         self.review_at = self.handled + REVIEW_EVERY;
-        if calls * CALL_BYTES + events * EVENT_BYTES > MAX_IN_FLIGHT_BYTES {
+        if in_flight_bytes(calls, events) > MAX_IN_FLIGHT_BYTES {
             Some(CutReason::Memory)
         } else if self.cost >= self.cost_limit {
             Some(CutReason::Time)
