@@ -4,7 +4,8 @@
 //! and why, and the peak resident memory of the process.
 //!
 //! `cargo run --release --example fuzz -- --links 100000 [--seed N] [--top N]
-//! [--every-link]` (the last prints a line per link, to compare builds)
+//! [--first N] [--every-link]`: links `first..first + links` of the seed;
+//! the last option prints a line per link, to compare builds.
 //!
 //! Each run of a link (two in compare mode) is timed alone, and a link's
 //! time is its slower run's. Times are wall-clock on this host, which drifts under other load: the
@@ -41,6 +42,7 @@ fn main() {
             .map_or(default, |v| v.parse().expect("a whole number"))
     };
     let count = option("--links", 10_000);
+    let first = option("--first", 0);
     let seed = option("--seed", 1);
     let top = option("--top", 20) as usize;
     let every_link = args.iter().any(|a| a == "--every-link");
@@ -49,7 +51,7 @@ fn main() {
     let mut costs = Vec::with_capacity(count as usize);
     let mut panics = Vec::new();
     let started = Instant::now();
-    for index in 0..count {
+    for index in first..first + count {
         let link = links::hostile_link(seed, index);
         reset_peak_memory();
         // Each run timed alone: the bound is per run, and compare mode's
@@ -85,7 +87,7 @@ fn main() {
                     });
                 if every_link {
                     println!(
-                        "link {index} {seconds:.4} s {} events {} {}",
+                        "link {index} {seconds:.4} s {} events {} {} {link}",
                         a.summary.events,
                         a.summary.truncated,
                         a.summary

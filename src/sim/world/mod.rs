@@ -151,17 +151,17 @@ pub const REVIEW_EVERY: u64 = 4096;
 /// at least one unit.
 pub const COST_PER_WORK: u64 = 7;
 
-/// Nominal bytes of a call (its frame and what is kept beside it), of a
-/// request, and of a pending event, as a build for the native target lays
-/// them out, with room for the slack of growing vectors. Nominal, so that a
-/// run stops at the same event wherever it runs.
-const CALL_BYTES: u64 = 160;
-const EVENT_BYTES: u64 = 40;
+/// Nominal bytes of a call or a request (between a frame with what is
+/// kept beside it and a request), and of a pending event, about as a build
+/// for the native target lays them out. Nominal, so that a run stops at the
+/// same event wherever it runs.
+const CALL_BYTES: u64 = 128;
+const EVENT_BYTES: u64 = 32;
 
 /// Most bytes in flight (at nominal sizes, see [`in_flight_bytes`]) a run
 /// may hold: growing vectors double, so the run's memory can reach a few
 /// times this.
-pub const MAX_IN_FLIGHT_BYTES: u64 = 64 << 20;
+pub const MAX_IN_FLIGHT_BYTES: u64 = 80 << 20;
 
 /// Bytes in flight, at nominal sizes, of `calls` calls and requests and
 /// `events` pending events: what the bound on memory limits.
@@ -172,7 +172,7 @@ pub fn in_flight_bytes(calls: u64, events: u64) -> u64 {
 /// What an event costs, in units of one whose run fits the caches, when
 /// `in_flight` calls, requests and events are alive at most.
 fn event_weight(in_flight: u64) -> u64 {
-    1 + in_flight / 16_384
+    1 + in_flight / 32_768
 }
 
 /// Runs a scenario: natively, on the plain world's own copy of the engine
