@@ -41,19 +41,19 @@ pub const REPORTS: [Pin; 3] = [
     Pin {
         name: "shared-queue",
         link: LINK,
-        fingerprint: 11777614263807748773,
+        fingerprint: 2399022692447362230,
         summary: include_str!("golden/shared-queue.summary"),
     },
     Pin {
         name: "alone",
         link: ALONE_LINK,
-        fingerprint: 17762013155519802876,
+        fingerprint: 6370722201548661425,
         summary: include_str!("golden/alone.summary"),
     },
     Pin {
         name: "plain",
         link: PLAIN_LINK,
-        fingerprint: 13265939284918594793,
+        fingerprint: 6510510930011349826,
         summary: include_str!("golden/plain.summary"),
     },
 ];

@@ -102,6 +102,7 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
     pub(super) fn report(self, cut: Option<CutReason>) -> Report {
         let s = self.s;
         let peak_calls = self.calls_at_most();
+        let events = self.events_handled();
         let cut = cut.map(|reason| self.cut(reason, peak_calls));
         let tally = self.tally;
         let rec = tally.rec;
@@ -188,9 +189,7 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             finished_at: tally.finished_at,
             drain_time: (tally.finished_at - arrivals_end).max(0.0),
             truncated: cut.is_some(),
-            // Arrivals of operations run alone never enter the queue: each
-            // is an event of its own, pending alone.
-            events: self.queue.popped() + if PLAIN || self.alone { operations } else { 0 },
+            events,
             peak_events: self.queue.peak().max(usize::from(operations > 0)) as u64,
             peak_calls,
             cost: self.cost,
@@ -215,7 +214,7 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             ),
             CutReason::Time => format!(
                 "{} events by t = {at:.2} s, about as much computing as a run may take",
-                self.handled
+                self.events_handled()
             ),
             CutReason::Memory => format!(
                 "more than {calls} requests in flight at t = {at:.2} s: the server is drowning, \
