@@ -92,6 +92,11 @@ macro_rules! params {
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub enum P { $($name),* }
 
+        impl P {
+            /// Every parameter, in table order: `P::ALL[i]` is `PARAMS[i]`'s.
+            pub const ALL: &[P] = &[$(P::$name),*];
+        }
+
         /// The table.
         pub static PARAMS: &[Param] = &[$(Param {
             key: $key,
@@ -439,9 +444,11 @@ const B_PREFIX: &str = "B.";
 
 impl Param {
     /// Whether the parameter belongs to one client's policy, so policies A
-    /// and B of compare mode may differ in it.
+    /// and B of compare mode may differ in it. How a client seeds its
+    /// generator is its own choice too, so a shared seed is per policy.
     pub fn per_policy(&self) -> bool {
-        matches!(self.group, Group::Policy | Group::Budget | Group::Layers) && self.key != "compare"
+        let own = matches!(self.group, Group::Policy | Group::Budget | Group::Layers);
+        (own && self.key != P::Compare.param().key) || self.key == P::SharedSeed.param().key
     }
 
     /// The value made valid: clamped to the range, rounded where whole.

@@ -29,6 +29,8 @@ pub mod budget;
 pub mod chart;
 pub mod classify;
 pub mod config;
+pub mod contention;
+pub mod lesson;
 pub mod policy;
 pub mod presets;
 pub mod random;

@@ -1,16 +1,75 @@
-//! Named scenarios that teach, each a share link plus what to look at and
-//! what to change next. The page opens on the first.
+//! Named scenarios that teach. Each is a share link, a lesson, the chart
+//! that shows it, the numbers it is about, the controls it is about, and
+//! changes to try with the number each should move. The page opens on the
+//! first.
+//!
+//! A lesson is a contrast: policy A (blue) is what people do, policy B
+//! (orange) the fix, on the same world and seed.
 
-use crate::config::Config;
+use crate::config::{Config, Group};
+use crate::lesson::{Metric, Side};
+
+/// The chart that carries a preset's lesson, shown first and large.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyChart {
+    Load,
+    Pauses,
+    Latency,
+    Sweep,
+    /// In-flight requests, the queue and a budget's level over time.
+    Mechanism,
+    /// Calls and completion time over many seeds, per jitter.
+    Contention,
+}
+
+impl KeyChart {
+    /// The id of the page's canvas that draws it.
+    pub const fn canvas_id(self) -> &'static str {
+        match self {
+            KeyChart::Load => "chart-load",
+            KeyChart::Pauses => "chart-pauses",
+            KeyChart::Latency => "chart-latency",
+            KeyChart::Sweep => "chart-sweep",
+            KeyChart::Mechanism => "chart-mechanism",
+            KeyChart::Contention => "chart-contention",
+        }
+    }
+}
+
+/// A change a lesson suggests, applied by a button so the learner sees the
+/// before and the after.
+#[derive(Debug, PartialEq)]
+pub struct TryThis {
+    /// The button's text.
+    pub label: &'static str,
+    /// Link pairs applied on top of the current settings.
+    pub change: &'static str,
+    /// What it does to the numbers, held to by a test.
+    pub expect: Expect,
+}
+
+/// A headline number moving one way.
+#[derive(Debug, PartialEq)]
+pub struct Expect {
+    pub metric: Metric,
+    pub side: Side,
+    pub rises: bool,
+}
 
 /// One preset.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct Preset {
     pub key: &'static str,
     pub title: &'static str,
     pub lesson: &'static str,
     /// The link's query string; only what differs from the defaults.
     pub link: &'static str,
+    pub key_chart: KeyChart,
+    /// The 2-3 numbers the lesson is about, shown beside the key chart.
+    pub headline: &'static [Metric],
+    /// The groups of controls the lesson is about: open, the rest closed.
+    pub open: &'static [Group],
+    pub try_this: &'static [TryThis],
 }
 
 impl Preset {
@@ -19,107 +78,222 @@ impl Preset {
     }
 }
 
-/// A crowd that failed together during an outage: A retries without
-/// jitter, B with full jitter.
-const HERD: &str = "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd\
-&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full";
+const fn rises(metric: Metric, side: Side) -> Expect {
+    Expect {
+        metric,
+        side,
+        rises: true,
+    }
+}
+
+const fn falls(metric: Metric, side: Side) -> Expect {
+    Expect {
+        metric,
+        side,
+        rises: false,
+    }
+}
 
 pub static PRESETS: &[Preset] = &[
     Preset {
         key: "herd",
         title: "The thundering herd after an outage",
-        lesson: "2000 clients fail together while the server is down. Policy A (solid) retries without jitter: \
+        lesson: "2000 clients fail together while the server is down. Policy A (blue) retries without jitter: \
                  every retry wave arrives at the same instant, far above what the server can take, and the queue \
-                 turns most of it into 503s. Policy B (dashed) is the same with full jitter: the spikes melt into a \
-                 hump the server absorbs, and more users succeed.",
-        link: HERD,
+                 turns most of it into 503s. Policy B (orange) is the same with full jitter: the waves melt into \
+                 a hump the server absorbs, and more users succeed.",
+        link: "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full",
+        key_chart: KeyChart::Load,
+        headline: &[Metric::Success, Metric::P99],
+        open: &[Group::Policy, Group::Server],
+        try_this: &[TryThis {
+            label: "Give A full jitter too",
+            change: "jitter=full",
+            expect: rises(Metric::Success, Side::A),
+        }],
     },
     Preset {
         key: "shared-seed",
         title: "The shared-seed trap",
-        lesson: "The same herd with full jitter, but every client seeded its generator with the same constant: \
-                 they all draw the same 'random' pause, so the spikes are back. Turn Shared seed off.",
-        link: "v=1&attempts=8&base=0.2&cap=10&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300\
-&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&shared=on",
+        lesson: "The same herd, both policies with full jitter. Policy A's (blue) clients all seeded their \
+                 generator with the same constant, so they all draw the same 'random' pause and the waves are \
+                 back. Policy B's (orange) clients each have a seed of their own.",
+        link: "v=1&compare=on&attempts=8&base=0.2&cap=10&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&shared=on&B.shared=off",
+        key_chart: KeyChart::Load,
+        headline: &[Metric::Success, Metric::LoadAmplification],
+        open: &[Group::Policy, Group::Randomness],
+        try_this: &[TryThis {
+            label: "Give A's clients their own seeds",
+            change: "shared=off",
+            expect: rises(Metric::Success, Side::A),
+        }],
     },
     Preset {
         key: "storm",
         title: "The retry storm that never ends",
         lesson: "40 requests per second, a 5 s spike to 80, a server that slows as work piles up and keeps \
-                 working for clients that gave up. Policy A (solid) retries at once after a 3 s timeout and keeps \
-                 the server collapsed long after the spike: goodput stays a fraction of the 40/s offered. Policy B \
-                 (dashed) backs off exponentially from 20 s with full jitter, and the system recovers.",
-        link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80\
-&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1\
-&B.shape=exponential&B.base=20&B.cap=1000&B.jitter=full",
+                 working for clients that gave up. Policy A (blue) retries at once after a 3 s timeout: requests \
+                 in flight pile up and keep the server collapsed long after the spike, and goodput stays a \
+                 fraction of the 40/s offered. Policy B (orange) backs off exponentially from 20 s with full \
+                 jitter, and the system recovers.",
+        link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.shape=exponential&B.base=20&B.cap=1000&B.jitter=full",
+        key_chart: KeyChart::Mechanism,
+        headline: &[Metric::Goodput, Metric::LoadAmplification],
+        open: &[Group::Policy, Group::Server],
+        try_this: &[TryThis {
+            label: "Give A B's backoff",
+            change: "shape=exponential&base=20&cap=1000&jitter=full",
+            expect: rises(Metric::Goodput, Side::A),
+        }],
     },
     Preset {
         key: "budget",
         title: "The budget that saves the day",
-        lesson: "The same storm. Policy A (solid) has no budget; policy B (dashed) may retry at most 20 % of \
-                 the requests of the last 10 s. B's extra load stays near 1.2x and the spike passes. Try the \
-                 token bucket for B.",
-        link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80\
-&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1\
-&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
+        lesson: "The same storm. Policy A (blue) has no budget; policy B (orange) may retry at most 20 % of the \
+                 requests of the last 10 s. B's extra load stays near 1.2x and the spike passes.",
+        link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
+        key_chart: KeyChart::Load,
+        headline: &[Metric::LoadAmplification, Metric::Goodput],
+        open: &[Group::Budget],
+        try_this: &[TryThis {
+            label: "Give B gRPC's token bucket instead",
+            change: "B.budget=token-bucket",
+            expect: falls(Metric::LoadAmplification, Side::B),
+        }],
     },
     Preset {
         key: "layers",
         title: "3 x 3 x 3 = 27",
         lesson: "Three services in a chain, each making up to 3 attempts, in front of a dependency that always \
-                 fails. With policy A (solid) every layer retries: one user request becomes 27 calls at the \
-                 bottom. With policy B (dashed) only the top layer retries: 3.",
+                 fails. With policy A (blue) every layer retries: one user request becomes 27 calls at the \
+                 bottom. With policy B (orange) only the top layer retries: 3.",
         link: "v=1&compare=on&attempts=3&rate=10&horizon=20&buckets=80&failure=1&workers=0&layers=3&B.top_only=on",
+        key_chart: KeyChart::Load,
+        headline: &[Metric::BottomCalls, Metric::Success],
+        open: &[Group::Layers, Group::Policy],
+        try_this: &[TryThis {
+            label: "Let only A's top layer retry",
+            change: "top_only=on",
+            expect: falls(Metric::BottomCalls, Side::A),
+        }],
     },
     Preset {
         key: "lost-response",
         title: "The lost response without an idempotency key",
-        lesson: "The server does the work but 20 % of its answers are lost; the client times out and retries. \
-                 Without an idempotency key every such retry creates a second shipment: see Duplicates. Turn the \
-                 key on and they vanish while nothing else changes.",
-        link: "v=1&timeout=0.5&idem=off&rate=50&horizon=30&buckets=120&failure=0&workers=0&lost=0.2",
+        lesson: "The server does the work, but 20 % of its answers are lost; the client times out after 0.5 s and \
+                 retries. Policy A (blue) sends no idempotency key: every such retry runs the action again, a \
+                 second shipment. Policy B (orange) sends one key for all attempts of an operation, and the \
+                 server answers the retry without acting twice. Success is the same; only the duplicates differ.",
+        link: "v=1&compare=on&timeout=0.5&idem=off&rate=50&horizon=30&buckets=120&failure=0&workers=0&lost=0.2&B.idem=on",
+        key_chart: KeyChart::Load,
+        headline: &[Metric::Duplicates, Metric::Success],
+        open: &[Group::Policy],
+        try_this: &[TryThis {
+            label: "Send a key from A too",
+            change: "idem=on",
+            expect: falls(Metric::Duplicates, Side::A),
+        }],
     },
     Preset {
         key: "deadline",
         title: "The deadline that eats the retries",
-        lesson: "The user waits 2 s; the client allows 4 attempts of 2 s each against a server that hangs. The \
-                 first attempt uses the whole budget, so no retry ever starts and nothing lasts past 2 s. Lower \
-                 Attempt timeout to 0.4 s to see retries fit in the budget.",
-        link: "v=1&timeout=2&deadline=2&rate=20&horizon=20&buckets=80&failure=0&outage_at=0&outage_for=20&outage=hang",
+        lesson: "The user waits at most 2 s, and half of the server's answers are lost. Policy A (blue) waits up \
+                 to 2 s for each attempt: a lost answer eats the whole deadline and no retry ever starts. Policy \
+                 B (orange) gives up on an attempt after 0.4 s, so several attempts fit in the 2 s and most \
+                 operations succeed.",
+        link: "v=1&compare=on&timeout=2&deadline=2&rate=20&horizon=20&buckets=80&failure=0&workers=0&lost=0.5&B.timeout=0.4",
+        key_chart: KeyChart::Latency,
+        headline: &[Metric::Success, Metric::P99],
+        open: &[Group::Policy],
+        try_this: &[
+            TryThis {
+                label: "Give A the 0.4 s timeout",
+                change: "timeout=0.4",
+                expect: rises(Metric::Success, Side::A),
+            },
+            TryThis {
+                label: "Take B's deadline away",
+                change: "B.deadline=0",
+                expect: rises(Metric::P99, Side::B),
+            },
+        ],
     },
     Preset {
         key: "contention",
         title: "Contention, as in the AWS 2015 post",
-        lesson: "50 clients update one row by optimistic concurrency, each network hop |N(10 ms, 2 ms)|. Compare \
-                 Jitter none, full, equal and decorrelated, and Backoff shape constant with a tiny base: full \
-                 jitter makes the fewest calls, exponential without jitter takes by far the longest.",
-        link: "v=1&attempts=50&base=0.01&cap=2&workload=contention&clients=50&horizon=10&buckets=200&hop=normal\
-&hop_mean=0.01",
+        lesson: "50 clients update one row by optimistic concurrency, each network hop |N(10 ms, 2 ms)|, as in \
+                 the AWS Architecture Blog's 2015 post on backoff and jitter. The chart runs each jitter over 20 \
+                 seeds: on average full jitter makes the fewest calls, and exponential backoff without jitter \
+                 takes by far the longest. A single seed can disagree, which is why the post averaged many runs.",
+        link: "v=1&attempts=50&base=0.01&cap=2&workload=contention&clients=50&horizon=10&buckets=200&hop=normal&hop_mean=0.01",
+        key_chart: KeyChart::Contention,
+        headline: &[Metric::Calls, Metric::Completion],
+        open: &[Group::Policy, Group::Workload],
+        try_this: &[TryThis {
+            label: "Take the jitter away",
+            change: "jitter=none",
+            expect: rises(Metric::Completion, Side::A),
+        }],
     },
     Preset {
         key: "classic",
         title: "Token bucket or circuit breaker? Success against load",
-        lesson: "The sweep chart at the bottom reruns this world at failure rates from 0 to 100 % for four \
-                 strategies: no retries, 3 retries, 3 retries under a gRPC token bucket, and 3 retries behind a \
-                 breaker that breaks only retries. Retries buy success while failures are rare; when the \
-                 dependency is down, plain retries quadruple the load while the bucket and the breaker stay near \
-                 one call per operation.",
+        lesson: "The sweep chart reruns this world at failure rates from 0 to 100 % for four strategies: no \
+                 retries, 3 retries, 3 retries under a gRPC token bucket, and 3 retries behind a breaker that \
+                 breaks only retries. Retries buy success while failures are rare; when the dependency is down, \
+                 plain retries quadruple the load while the bucket and the breaker stay near one call per \
+                 operation.",
         link: "v=1&timeout=0&rate=200&horizon=20&sweep=classic&buckets=80&workers=0",
+        key_chart: KeyChart::Sweep,
+        headline: &[Metric::Success, Metric::LoadAmplification],
+        open: &[Group::Server, Group::Budget],
+        try_this: &[TryThis {
+            label: "Make the dependency fail 90 % of calls",
+            change: "failure=0.9",
+            expect: rises(Metric::LoadAmplification, Side::A),
+        }],
     },
     Preset {
         key: "aws-sdk",
         title: "What production defaults do: AWS SDK standard mode",
-        lesson: "3 attempts, full jitter from 100 ms up to 20 s, and a shared retry quota of 500 tokens (5 per \
-                 retry, 10 after a timeout). During the 20 s outage the quota runs dry after about 100 retries \
-                 and the client fails fast instead of piling on.",
-        link: "v=1&attempts=3&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20",
+        lesson: "The AWS SDK's standard mode: 3 attempts, full jitter from 100 ms up to 20 s, and a retry quota \
+                 of 500 tokens (5 a retry, 10 after a timeout, refunded by successes). Policy A (blue) has the \
+                 quota: during the 20 s outage it runs dry after about 100 retries and the client fails fast \
+                 instead of piling on. Policy B (orange) is the same client without the quota.",
+        link: "v=1&compare=on&attempts=3&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
+        key_chart: KeyChart::Mechanism,
+        headline: &[
+            Metric::LoadAmplification,
+            Metric::BudgetRefusals,
+            Metric::Success,
+        ],
+        open: &[Group::Budget, Group::Policy],
+        try_this: &[TryThis {
+            label: "Give B the quota too",
+            change: "B.budget=aws-quota",
+            expect: falls(Metric::LoadAmplification, Side::B),
+        }],
     },
     Preset {
         key: "grpc",
         title: "What production defaults do: gRPC retry throttling",
-        lesson: "gRPC's token bucket: 10 tokens, a failure takes one, a success returns 0.1, retries only above \
-                 half. In the outage retries stop after 5 failures; after it, successes slowly earn them back.",
-        link: "v=1&attempts=5&cap=5&budget=token-bucket&failure=0.01&outage_at=20&outage_for=20",
+        lesson: "gRPC's retry throttling: a bucket of 10 tokens, a failure takes one, a success puts 0.1 back, \
+                 and retries go out only above half. Policy A (blue) has the bucket: in the outage retries stop \
+                 after 5 failures, and afterwards successes slowly earn them back. Policy B (orange) is the same \
+                 client without it.",
+        link: "v=1&compare=on&attempts=5&cap=5&budget=token-bucket&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
+        key_chart: KeyChart::Mechanism,
+        headline: &[
+            Metric::LoadAmplification,
+            Metric::BudgetRefusals,
+            Metric::Success,
+        ],
+        open: &[Group::Budget, Group::Policy],
+        try_this: &[TryThis {
+            label: "Give B the bucket too",
+            change: "B.budget=token-bucket",
+            expect: falls(Metric::LoadAmplification, Side::B),
+        }],
     },
 ];
 

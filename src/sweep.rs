@@ -101,6 +101,8 @@ struct Strategy {
     attempts: u32,
     budget: BudgetKind,
     breaker: BreakerMode,
+    /// Index into the palette: none of the policies' colours (A blue, B
+    /// vermillion), as these curves are strategies, not policies.
     colour: usize,
     dashed: bool,
 }
@@ -123,7 +125,7 @@ const CLASSIC: [Strategy; 4] = [
         attempts: 4,
         budget: BudgetKind::None,
         breaker: BreakerMode::Off,
-        colour: 4,
+        colour: 3,
         dashed: false,
     },
     Strategy {
@@ -131,7 +133,7 @@ const CLASSIC: [Strategy; 4] = [
         attempts: 4,
         budget: BudgetKind::TokenBucket,
         breaker: BreakerMode::Off,
-        colour: 0,
+        colour: 6,
         dashed: true,
     },
     Strategy {

@@ -8,9 +8,10 @@
 //! events back, so all of it is tested natively.
 
 use crate::chart::{self, Theme};
-use crate::config::{Config, Kind, Notice, P, PARAMS, Param};
+use crate::config::{Config, Group, Kind, Notice, P, PARAMS, Param};
+use crate::lesson::{self, Metric, Side, Term};
 use crate::policy::PauseBounds;
-use crate::presets::{self, PRESETS, Preset};
+use crate::presets::{Expect, KeyChart, PRESETS, Preset};
 use crate::report;
 use crate::sim::{Report, Scenario};
 use crate::sweep;
@@ -24,6 +25,17 @@ pub const OWN_SETTINGS: &str =
 
 /// What the Copy link button says once the link is on the clipboard.
 pub const LINK_COPIED: &str = "Link copied.";
+
+/// What the Copy link button says when the browser did not let the page
+/// copy (no clipboard outside a secure context, or permission refused):
+/// the link is then shown selected, for the person to copy.
+pub const LINK_SELECTED: &str = "The browser did not let the page copy: the link is selected below, press Ctrl+C (or Cmd+C) to copy it.";
+
+/// What the Copy link button says once it tried: `copied` is whether the
+/// link really reached the clipboard.
+pub fn copy_status(copied: bool) -> &'static str {
+    if copied { LINK_COPIED } else { LINK_SELECTED }
+}
 
 /// The range of a slider that moves in ratios rather than steps: one whose
 /// values are all positive and span at least two orders of magnitude, where
@@ -262,23 +274,179 @@ pub fn chosen_preset(value: &str) -> Option<&'static Preset> {
     value.parse::<usize>().ok().and_then(|i| PRESETS.get(i))
 }
 
-/// What the preset list and the lesson line show for a configuration.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Lesson {
-    /// The preset list's value: the matching preset's, or one's own.
-    pub preset: String,
-    pub text: &'static str,
+/// The numbers beside the chart when the settings are far from every
+/// preset: what the users got, what it cost the server, how long it took.
+pub const OWN_HEADLINE: &[Metric] = &[Metric::Success, Metric::LoadAmplification, Metric::P99];
+
+/// The lesson's chart when the settings are far from every preset.
+pub const OWN_KEY_CHART: KeyChart = KeyChart::Load;
+
+/// The groups of controls open when the settings are far from every preset.
+pub const OWN_OPEN: &[Group] = &[Group::Policy];
+
+/// A "try this" button.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TryButton {
+    pub label: &'static str,
+    /// The link pairs it applies on top of the current settings.
+    pub change: &'static str,
+    /// Already applied: pressing it again would change nothing.
+    pub applied: bool,
+    pub expect: &'static Expect,
 }
 
-/// The lesson of the preset the settings are exactly, or a line saying
-/// they are one's own.
-pub fn lesson(config: &Config) -> Lesson {
-    let preset = presets::matching(config);
-    let index = preset.and_then(|p| PRESETS.iter().position(|q| std::ptr::eq(p, q)));
-    Lesson {
+/// What the lesson area shows for the current settings, and what the
+/// lesson puts first: its chart, its numbers, its controls.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LessonView {
+    /// The preset list's value: the lesson's preset, or one's own.
+    pub preset: String,
+    /// The lesson's title, in full (the list may be too narrow for it).
+    pub title: &'static str,
+    pub text: &'static str,
+    /// "You changed 2 settings", while the settings are not the preset's.
+    pub status: Option<String>,
+    pub try_this: Vec<TryButton>,
+    /// The canvas of the lesson's chart.
+    pub key_chart: &'static str,
+    pub headline: &'static [Metric],
+    pub open: &'static [Group],
+}
+
+/// The lesson of `origin` (the preset the learner picked or opened), or of
+/// the preset the settings are or are near; else a line saying the
+/// settings are one's own.
+pub fn lesson_view(origin: Option<&'static Preset>, config: &Config) -> LessonView {
+    let Some(state) = lesson::lesson_state(origin, config) else {
+        return LessonView {
+            preset: CUSTOM.to_string(),
+            title: "",
+            text: OWN_SETTINGS,
+            status: None,
+            try_this: Vec::new(),
+            key_chart: OWN_KEY_CHART.canvas_id(),
+            headline: OWN_HEADLINE,
+            open: OWN_OPEN,
+        };
+    };
+    let preset = state.preset;
+    let index = PRESETS.iter().position(|p| std::ptr::eq(p, preset));
+    LessonView {
         preset: index.map_or(CUSTOM.to_string(), |i| i.to_string()),
-        text: preset.map_or(OWN_SETTINGS, |p| p.lesson),
+        title: preset.title,
+        text: preset.lesson,
+        status: state.status(),
+        try_this: preset
+            .try_this
+            .iter()
+            .map(|t| TryButton {
+                label: t.label,
+                change: t.change,
+                applied: lesson::apply(config, t.change) == *config,
+                expect: &t.expect,
+            })
+            .collect(),
+        key_chart: preset.key_chart.canvas_id(),
+        headline: preset.headline,
+        open: preset.open,
     }
+}
+
+/// The preset a page opened on a link teaches: the one the settings are,
+/// or the nearest within a few changes; it keeps teaching while the
+/// learner plays.
+pub fn opened_preset(config: &Config) -> Option<&'static Preset> {
+    lesson::lesson_state(None, config).map(|s| s.preset)
+}
+
+/// The groups of controls in page order, each with whether it is open:
+/// the groups a lesson is about first and open, in the lesson's order, then
+/// the rest closed, in the table's order.
+pub fn group_order(open: &[Group]) -> Vec<(Group, bool)> {
+    let mut order: Vec<(Group, bool)> = open.iter().map(|&g| (g, true)).collect();
+    for group in Group::ALL {
+        if !open.contains(&group) {
+            order.push((group, false));
+        }
+    }
+    order
+}
+
+/// The id of a group of controls.
+pub fn group_id(group: Group) -> String {
+    format!("group-{group:?}").to_lowercase()
+}
+
+/// The `data-side` and class of a policy's numbers: its colour.
+pub fn side_class(side: Side) -> &'static str {
+    match side {
+        Side::A => "side-a",
+        Side::B => "side-b",
+    }
+}
+
+/// A policy's name beside its number.
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::A => "A",
+        Side::B => "B",
+    }
+}
+
+/// The colour class of a summary heading: A's and B's columns.
+pub fn heading_class(heading: &str) -> &'static str {
+    match heading {
+        "A" => side_class(Side::A),
+        "B" => side_class(Side::B),
+        _ => "",
+    }
+}
+
+/// The glossary entry a control's label uses, if any.
+pub fn control_term(index: usize) -> Option<&'static Term> {
+    P::ALL.get(index).and_then(|&p| lesson::param_term(p))
+}
+
+/// Where a chart stands on the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// First and large, beside the headline numbers: the lesson's chart.
+    Key,
+    /// Below, with the other numbers.
+    Below,
+    /// Behind "More charts": drawn only once opened.
+    OnRequest,
+}
+
+impl Place {
+    /// The id of the element that holds the charts of this place.
+    pub fn container(self) -> &'static str {
+        match self {
+            Place::Key => "key-slot",
+            Place::Below => "charts",
+            Place::OnRequest => "more-charts",
+        }
+    }
+}
+
+/// Every chart's canvas in page order, and where it stands when it is not
+/// the lesson's chart: the mechanism and the contention over many seeds
+/// answer one lesson each, so they wait behind "More charts".
+pub const CHARTS: [(&str, Place); 6] = [
+    ("chart-load", Place::Below),
+    ("chart-pauses", Place::Below),
+    ("chart-latency", Place::Below),
+    ("chart-sweep", Place::Below),
+    ("chart-mechanism", Place::OnRequest),
+    ("chart-contention", Place::OnRequest),
+];
+
+/// Where each chart stands when the lesson's chart is `key`, in page order.
+pub fn chart_places(key: &str) -> Vec<(&'static str, Place)> {
+    CHARTS
+        .iter()
+        .map(|&(canvas, home)| (canvas, if canvas == key { Place::Key } else { home }))
+        .collect()
 }
 
 /// A notice's line in the notice list.
@@ -479,6 +647,8 @@ impl Runs {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SummaryRow {
     pub label: &'static str,
+    /// The glossary entry that explains the label, if one does.
+    pub term: Option<&'static str>,
     /// The cells after the label: policy A's value, then in compare mode
     /// B's and B - A.
     pub cells: Vec<String>,
@@ -492,73 +662,136 @@ pub struct Summary {
     pub rows: Vec<SummaryRow>,
 }
 
-fn whole(x: f64) -> String {
-    format!("{x:.0}")
-}
-fn percent(x: f64) -> String {
-    format!("{:.1} %", 100.0 * x)
-}
-fn thousandths(x: f64) -> String {
-    format!("{x:.3}")
+/// How a summary row writes its numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unit {
+    Count,
+    /// A share, written in per cent; a difference of two shares is in
+    /// percentage points (from 63 % to 96 % is +33 pp, not +33 %).
+    Share,
+    /// Seconds, or a ratio such as calls per operation.
+    Fine,
 }
 
-/// Label, the number of a report, how to write it.
-type Measure = (&'static str, fn(&Report) -> f64, fn(f64) -> String);
+impl Unit {
+    fn format(self, x: f64) -> String {
+        match self {
+            Unit::Count => format!("{x:.0}"),
+            Unit::Share => format!("{:.1} %", 100.0 * x),
+            Unit::Fine => format!("{x:.3}"),
+        }
+    }
+
+    fn delta(self, x: f64) -> String {
+        let sign = if x > 0.0 { "+" } else { "" };
+        match self {
+            Unit::Share => format!("{sign}{:.1} pp", 100.0 * x),
+            _ => format!("{sign}{}", self.format(x)),
+        }
+    }
+}
+
+/// One row of the summary: its label, the glossary entry that explains
+/// it, the number of a report and its unit.
+struct Measure {
+    label: &'static str,
+    term: Option<&'static str>,
+    value: fn(&Report) -> f64,
+    unit: Unit,
+}
 
 const MEASURES: [Measure; 11] = [
-    ("Operations", |r| r.summary.operations as f64, whole),
-    ("User-visible success", |r| r.summary.success_rate, percent),
-    (
-        "Attempts per operation",
-        |r| r.summary.attempts_per_operation,
-        thousandths,
-    ),
-    (
-        "Calls at the bottom layer per operation",
-        |r| {
+    Measure {
+        label: "Operations",
+        term: None,
+        value: |r| r.summary.operations as f64,
+        unit: Unit::Count,
+    },
+    Measure {
+        label: "User-visible success",
+        term: Some("success"),
+        value: |r| r.summary.success_rate,
+        unit: Unit::Share,
+    },
+    Measure {
+        label: "Attempts per operation",
+        term: None,
+        value: |r| r.summary.attempts_per_operation,
+        unit: Unit::Fine,
+    },
+    Measure {
+        label: "Calls at the bottom layer per operation",
+        term: Some("load-amplification"),
+        value: |r| {
             r.summary.attempts_by_layer.last().copied().unwrap_or(0) as f64
                 / r.summary.operations.max(1) as f64
         },
-        thousandths,
-    ),
-    ("Operations retried", |r| r.summary.retried_share, percent),
-    (
-        "Budget refusals",
-        |r| r.summary.budget_refusals as f64,
-        whole,
-    ),
-    (
-        "Deadline exceeded",
-        |r| r.summary.deadline_exceeded as f64,
-        whole,
-    ),
-    ("Duplicates", |r| r.summary.duplicates as f64, whole),
-    ("Latency p50 (s)", |r| r.summary.latency_p50, thousandths),
-    ("Latency p99 (s)", |r| r.summary.latency_p99, thousandths),
-    (
-        "Wasted server work",
-        |r| r.summary.wasted_work / r.summary.server_work.max(1e-12),
-        percent,
-    ),
+        unit: Unit::Fine,
+    },
+    Measure {
+        label: "Operations retried",
+        term: None,
+        value: |r| r.summary.retried_share,
+        unit: Unit::Share,
+    },
+    Measure {
+        label: "Budget refusals",
+        term: Some("retry-budget"),
+        value: |r| r.summary.budget_refusals as f64,
+        unit: Unit::Count,
+    },
+    Measure {
+        label: "Deadline exceeded",
+        term: Some("deadline"),
+        value: |r| r.summary.deadline_exceeded as f64,
+        unit: Unit::Count,
+    },
+    Measure {
+        label: "Duplicates",
+        term: Some("idempotency-key"),
+        value: |r| r.summary.duplicates as f64,
+        unit: Unit::Count,
+    },
+    Measure {
+        label: "Latency p50 (s)",
+        term: Some("percentiles"),
+        value: |r| r.summary.latency_p50,
+        unit: Unit::Fine,
+    },
+    Measure {
+        label: "Latency p99 (s)",
+        term: Some("percentiles"),
+        value: |r| r.summary.latency_p99,
+        unit: Unit::Fine,
+    },
+    Measure {
+        label: "Wasted server work",
+        term: Some("wasted-work"),
+        value: |r| r.summary.wasted_work / r.summary.server_work.max(1e-12),
+        unit: Unit::Share,
+    },
 ];
 
 /// The summary of policy A, or in compare mode of A, B and B - A.
 pub fn summary(a: &Report, b: Option<&Report>) -> Summary {
     let headings: &'static [&'static str] = if b.is_some() {
-        &["", "A", "B (dashed)", "B - A"]
+        &["", "A", "B", "B - A"]
     } else {
         &["", "value"]
     };
     let mut rows = Vec::with_capacity(MEASURES.len());
-    for (label, value, format) in MEASURES {
-        let mut cells = vec![format(value(a))];
+    for measure in &MEASURES {
+        let value = measure.value;
+        let mut cells = vec![measure.unit.format(value(a))];
         if let Some(b) = b {
-            let delta = value(b) - value(a);
-            let sign = if delta > 0.0 { "+" } else { "" };
-            cells.push(format(value(b)));
-            cells.push(format!("{sign}{}", format(delta)));
+            cells.push(measure.unit.format(value(b)));
+            cells.push(measure.unit.delta(value(b) - value(a)));
         }
-        rows.push(SummaryRow { label, cells });
+        rows.push(SummaryRow {
+            label: measure.label,
+            term: measure.term,
+            cells,
+        });
     }
     Summary { headings, rows }
 }
@@ -648,6 +881,40 @@ pub fn layers(config: &Config, a: &Report, b: Option<&Report>) -> Option<Vec<Lay
     Some(lists)
 }
 
+/// Seeds the contention chart runs each backoff over: it shows what holds
+/// on average, as the AWS 2015 post averaged many runs.
+pub const CONTENTION_SEEDS: u64 = 20;
+
+/// Most server calls the contention chart's runs may make together, by
+/// their estimate: about a fifth of a second in the page.
+const CONTENTION_WORK: f64 = 1.5e6;
+
+/// Estimated calls of one contention run of `clients` with unlimited
+/// attempts: each client conflicts with a fair share of the others.
+fn contention_calls(clients: u32) -> f64 {
+    let n = f64::from(clients);
+    n * (1.0 + n / 2.0)
+}
+
+/// The contention chart's runs: every backoff of the AWS 2015 post over
+/// [`CONTENTION_SEEDS`] seeds, or why the page does not run them (too many
+/// clients for the page to run a hundred worlds at once).
+pub fn contention_grid(config: &Config) -> Result<crate::contention::ContentionGrid, String> {
+    let clients = config.get(P::Clients) as u32;
+    let runs = 5.0 * CONTENTION_SEEDS as f64;
+    if runs * contention_calls(clients) > CONTENTION_WORK {
+        let most = (1..clients)
+            .rev()
+            .find(|&n| runs * contention_calls(n) <= CONTENTION_WORK)
+            .unwrap_or(1);
+        return Err(format!(
+            "Averaging every backoff over {CONTENTION_SEEDS} seeds runs 100 worlds: at {clients} \
+             clients that is more than the page can run at once. Lower Clients to {most} or fewer."
+        ));
+    }
+    Ok(crate::contention::contention_grid(config, CONTENTION_SEEDS))
+}
+
 /// A sweep being computed a few points at a time between frames.
 #[derive(Debug)]
 pub struct SweepJob {
@@ -677,13 +944,16 @@ impl SweepJob {
         &self.link
     }
 
-    /// Computes the next point, curve after curve; false once all are done.
+    /// Computes the next point of the curve that has fewest, so all
+    /// curves grow together and "computing k of n points" is true of each;
+    /// false once all are done.
     pub fn step(&mut self) -> bool {
         let next = self
             .points
             .iter_mut()
             .zip(&self.curves)
-            .find(|(points, _)| points.len() < sweep::POINTS);
+            .filter(|(points, _)| points.len() < sweep::POINTS)
+            .min_by_key(|(points, _)| points.len());
         let Some((points, curve)) = next else {
             return false;
         };
@@ -967,28 +1237,151 @@ mod tests {
     }
 
     #[test]
-    fn the_lesson_is_the_matching_presets_or_none() {
-        let layers = preset("layers");
+    fn a_presets_lesson_shows_its_title_chart_numbers_and_changes() {
+        let budget = preset("budget");
         let index = PRESETS
             .iter()
-            .position(|p| p.key == "layers")
+            .position(|p| p.key == "budget")
             .expect("the preset exists");
+        let view = lesson_view(Some(budget), &budget.config());
+        assert_eq!(view.preset, index.to_string());
+        assert_eq!((view.title, view.text), (budget.title, budget.lesson));
+        assert_eq!(view.status, None);
+        assert_eq!(view.key_chart, budget.key_chart.canvas_id());
+        assert_eq!(view.headline, budget.headline);
+        assert_eq!(view.open, budget.open);
+        let buttons: Vec<(&str, &str, bool)> = view
+            .try_this
+            .iter()
+            .map(|b| (b.label, b.change, b.applied))
+            .collect();
         assert_eq!(
-            lesson(&layers.config()),
-            Lesson {
-                preset: index.to_string(),
-                text: layers.lesson
-            }
+            buttons,
+            [(budget.try_this[0].label, budget.try_this[0].change, false)]
         );
-        let mut changed = layers.config();
-        changed.set(P::Seed, 2.0);
+    }
+
+    #[test]
+    fn the_lesson_stays_while_the_learner_follows_it() {
+        let budget = preset("budget");
+        let change = budget.try_this[0].change;
+        let tried = lesson::apply(&budget.config(), change);
+        let view = lesson_view(Some(budget), &tried);
+        assert_eq!(view.text, budget.lesson, "the lesson stays");
+        assert_eq!(view.status.as_deref(), Some("You changed 1 setting"));
+        assert!(
+            view.try_this[0].applied,
+            "pressing it again changes nothing"
+        );
+        // Far from every preset, with no preset picked: one's own settings.
+        let far = lesson::apply(&tried, "rate=7&horizon=9&clients=5&layers=2&failure=0.3");
+        let own = lesson_view(None, &far);
         assert_eq!(
-            lesson(&changed),
-            Lesson {
-                preset: "custom".to_string(),
-                text: OWN_SETTINGS
-            }
+            (own.preset.as_str(), own.title, own.text),
+            ("custom", "", OWN_SETTINGS)
         );
+        assert_eq!(own.try_this, []);
+        assert_eq!(own.key_chart, "chart-load");
+        // Picked, the preset's lesson stays however far the learner went.
+        assert_eq!(lesson_view(Some(budget), &far).text, budget.lesson);
+    }
+
+    #[test]
+    fn a_link_near_a_preset_opens_its_lesson() {
+        let herd = preset("herd");
+        let mut reseeded = herd.config();
+        reseeded.set(P::Seed, 4.0);
+        assert!(std::ptr::eq(
+            opened_preset(&reseeded).expect("near the herd"),
+            herd
+        ));
+        assert!(opened_preset(&config("v=1&rate=3&horizon=4&layers=2&failure=0.2")).is_none());
+    }
+
+    #[test]
+    fn the_lessons_chart_goes_first_and_the_rest_keep_their_order() {
+        let places = chart_places("chart-sweep");
+        assert_eq!(
+            places,
+            [
+                ("chart-load", Place::Below),
+                ("chart-pauses", Place::Below),
+                ("chart-latency", Place::Below),
+                ("chart-sweep", Place::Key),
+                ("chart-mechanism", Place::OnRequest),
+                ("chart-contention", Place::OnRequest),
+            ]
+        );
+        // The charts on request come out when they carry the lesson.
+        assert_eq!(
+            chart_places("chart-mechanism")[4],
+            ("chart-mechanism", Place::Key)
+        );
+        // Every preset's chart is one the page has.
+        for preset in PRESETS {
+            let key = preset.key_chart.canvas_id();
+            assert_eq!(
+                chart_places(key)
+                    .iter()
+                    .filter(|(_, p)| *p == Place::Key)
+                    .count(),
+                1,
+                "{}",
+                preset.key
+            );
+        }
+        assert_eq!(
+            [Place::Key, Place::Below, Place::OnRequest].map(Place::container),
+            ["key-slot", "charts", "more-charts"]
+        );
+    }
+
+    #[test]
+    fn every_explained_label_names_a_glossary_entry() {
+        let (a, _) = report::run_both(&config("v=1&rate=5&horizon=2"));
+        for row in summary(&a, None).rows {
+            if let Some(key) = row.term {
+                assert!(lesson::term(key).is_some(), "{}: {key}", row.label);
+            }
+        }
+        assert_eq!(
+            control_term(P::Jitter as usize).map(|t| t.key),
+            Some("jitter")
+        );
+        assert_eq!(control_term(P::Rate as usize).map(|t| t.key), None);
+        assert_eq!(control_term(PARAMS.len()).map(|t| t.key), None);
+        assert_eq!(group_id(Group::Budget), "group-budget");
+        assert_eq!(
+            [
+                heading_class("A"),
+                heading_class("B"),
+                heading_class("B - A")
+            ],
+            ["side-a", "side-b", ""]
+        );
+    }
+
+    #[test]
+    fn the_lessons_controls_come_first_and_open() {
+        assert_eq!(
+            group_order(&[Group::Layers, Group::Policy]),
+            [
+                (Group::Layers, true),
+                (Group::Policy, true),
+                (Group::Budget, false),
+                (Group::Workload, false),
+                (Group::Server, false),
+                (Group::Randomness, false),
+            ]
+        );
+        assert_eq!(group_order(&[]).len(), Group::ALL.len());
+    }
+
+    #[test]
+    fn copying_says_what_happened() {
+        assert_eq!(copy_status(true), "Link copied.");
+        assert!(copy_status(false).contains("selected"));
+        assert!(!copy_status(false).contains("copied"));
     }
 
     #[test]
@@ -1161,7 +1554,7 @@ mod tests {
         let a = report(200, &[250, 400], 0.9, 1.5);
         let b = report(200, &[220, 220], 0.95, 0.75);
         let summary = summary(&a, Some(&b));
-        assert_eq!(summary.headings, ["", "A", "B (dashed)", "B - A"]);
+        assert_eq!(summary.headings, ["", "A", "B", "B - A"]);
         let cells = |label: &str| {
             summary
                 .rows
@@ -1172,10 +1565,12 @@ mod tests {
                 .clone()
         };
         assert_eq!(cells("Operations"), ["200", "200", "0"]);
+        // Shares differ by percentage points, not per cent.
         assert_eq!(
             cells("User-visible success"),
-            ["90.0 %", "95.0 %", "+5.0 %"]
+            ["90.0 %", "95.0 %", "+5.0 pp"]
         );
+        assert_eq!(cells("Wasted server work"), ["12.5 %", "12.5 %", "0.0 pp"]);
         assert_eq!(
             cells("Calls at the bottom layer per operation"),
             ["2.000", "1.100", "-0.900"]
@@ -1284,6 +1679,13 @@ mod tests {
         while job.step() {
             steps += 1;
             assert_eq!(job.done(), steps == 2 * sweep::POINTS);
+            // Both curves grow together, so "k of n points" holds for each.
+            let counts: Vec<usize> = job.curves().iter().map(|c| c.points.len()).collect();
+            assert_eq!(
+                counts,
+                [steps - steps / 2, steps / 2],
+                "after {steps} steps"
+            );
         }
         assert_eq!(steps, 2 * sweep::POINTS);
         let curves = job.curves();
@@ -1339,5 +1741,25 @@ mod tests {
             render_times(1234.56, 7.25),
             ("1235".to_string(), "7.2".to_string())
         );
+    }
+
+    #[test]
+    fn the_contention_chart_runs_a_hundred_small_worlds_and_refuses_big_ones() {
+        let contention = PRESETS
+            .iter()
+            .find(|p| p.key == "contention")
+            .expect("the contention preset");
+        let grid = contention_grid(&contention.config()).expect("50 clients fit");
+        assert_eq!(grid.variants.len(), 5);
+        assert!(
+            grid.variants
+                .iter()
+                .all(|v| v.calls.len() == CONTENTION_SEEDS as usize)
+        );
+        let big = lesson::apply(&contention.config(), "clients=5000");
+        let why = contention_grid(&big).expect_err("5000 clients are too many");
+        assert!(why.contains("Lower Clients to 172 or fewer"), "{why}");
+        let edge = lesson::apply(&contention.config(), "clients=172");
+        assert!(contention_grid(&edge).is_ok());
     }
 }

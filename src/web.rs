@@ -22,7 +22,8 @@ use web_sys::{Document, Element, HtmlCanvasElement, HtmlInputElement, HtmlSelect
 
 use crate::chart::{self, Theme};
 use crate::config::{Config, Group, Notice, P, PARAMS};
-use crate::presets;
+use crate::lesson::{self, Headline, Term};
+use crate::presets::{self, Preset};
 use crate::report;
 use crate::sweep;
 use crate::view::{self, Control, Page, Role, SweepJob, Widgets};
@@ -31,6 +32,11 @@ struct App {
     sweep: Option<SweepJob>,
     document: Document,
     page: Page,
+    /// The preset the learner picked or opened: its lesson stays while
+    /// they change settings.
+    origin: Option<&'static Preset>,
+    /// The lesson's chart as placed, so charts move only when it changes.
+    key_chart: &'static str,
     frame_pending: bool,
     renders: u32,
 }
@@ -90,6 +96,8 @@ pub fn start() -> Result<(), JsValue> {
     APP.with(|app| {
         *app.borrow_mut() = Some(App {
             document: document.clone(),
+            origin: view::opened_preset(&config),
+            key_chart: "",
             page: Page::new(config),
             sweep: None,
             frame_pending: false,
@@ -97,7 +105,13 @@ pub fn start() -> Result<(), JsValue> {
         })
     });
     listen(&document)?;
-    with_app(|app| app.show_all());
+    if let Some(starting) = document.get_element_by_id("starting") {
+        show_if(&starting, false);
+    }
+    with_app(|app| {
+        app.show_all();
+        open_groups(&app.document, app.origin);
+    });
     sync_link();
     render();
     Ok(())
@@ -165,7 +179,7 @@ fn build_presets(document: &Document) -> Result<(), JsValue> {
             .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
             .and_then(|s| view::chosen_preset(&s.value()));
         if let Some(preset) = chosen {
-            load(preset.config());
+            load(preset);
         }
     });
     select.add_event_listener_with_callback("change", change.as_ref().unchecked_ref())?;
@@ -173,15 +187,49 @@ fn build_presets(document: &Document) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// Replaces the whole configuration (a preset was chosen).
-fn load(config: Config) {
+/// Replaces the whole configuration with a preset's, whose lesson then
+/// stays while the learner plays.
+fn load(preset: &'static Preset) {
     with_app(|app| {
+        app.origin = Some(preset);
+        app.page.load(preset.config());
+        app.show_all();
+        open_groups(&app.document, app.origin);
+        show_notices(&app.document, &[]);
+    });
+    sync_link();
+    schedule();
+}
+
+/// Replaces the configuration by one the lesson suggests; the lesson stays.
+fn apply_change(change: &str) {
+    with_app(|app| {
+        let config = lesson::apply(app.page.config(), change);
         app.page.load(config);
         app.show_all();
         show_notices(&app.document, &[]);
     });
     sync_link();
     schedule();
+}
+
+/// Puts the groups of controls the lesson is about first and open, and
+/// closes the rest.
+fn open_groups(document: &Document, origin: Option<&'static Preset>) {
+    let Some(form) = document.get_element_by_id("controls") else {
+        return;
+    };
+    let open = origin.map_or(view::OWN_OPEN, |p| p.open);
+    for (group, opened) in view::group_order(open) {
+        if let Some(details) = document.get_element_by_id(&view::group_id(group)) {
+            let _ = if opened {
+                details.set_attribute("open", "")
+            } else {
+                details.remove_attribute("open")
+            };
+            let _ = form.append_child(&details);
+        }
+    }
 }
 
 /// Builds the rows of every parameter, group by group; `App::show_all`
@@ -191,15 +239,20 @@ fn build_controls(document: &Document) -> Result<(), JsValue> {
         .get_element_by_id("controls")
         .ok_or("the page lacks #controls")?;
     for group in Group::ALL {
-        let fieldset = element(document, "fieldset", "")?;
-        let legend = element(document, "legend", "")?;
-        legend.set_text_content(Some(group.title()));
-        fieldset.append_child(&legend)?;
+        let details = element(document, "details", "group")?;
+        details.set_id(&view::group_id(group));
+        let summary = element(document, "summary", "")?;
+        summary.set_text_content(Some(group.title()));
+        details.append_child(&summary)?;
+        let rows = element(document, "div", "rows")?;
+        rows.set_attribute("role", "group")?;
+        rows.set_attribute("aria-label", group.title())?;
         for (index, _) in PARAMS.iter().enumerate().filter(|(_, p)| p.group == group) {
             let row = control(document, &view::control(index))?;
-            fieldset.append_child(&row)?;
+            rows.append_child(&row)?;
         }
-        form.append_child(&fieldset)?;
+        details.append_child(&rows)?;
+        form.append_child(&details)?;
     }
     Ok(())
 }
@@ -215,6 +268,7 @@ fn set_range(input: &Element, range: &view::Range) -> Result<(), JsValue> {
 fn control(document: &Document, control: &Control) -> Result<Element, JsValue> {
     let row = element(document, "div", control.row_class)?;
     row.set_id(&control.row_id);
+    let head = element(document, "div", "head")?;
     let label = element(document, "label", "")?;
     label.set_text_content(Some(control.label));
     if let Some(text) = &control.unit {
@@ -222,7 +276,16 @@ fn control(document: &Document, control: &Control) -> Result<Element, JsValue> {
         unit.set_text_content(Some(text));
         label.append_child(&unit)?;
     }
-    row.append_child(&label)?;
+    head.append_child(&label)?;
+    let mut described_by = control.help_id.clone();
+    if let Some(term) = view::control_term(control.index) {
+        let tip_id = format!("tip-{}", control.row_id);
+        let mark = explained(document, "term-mark", "?", term, &tip_id)?;
+        mark.set_attribute("aria-label", &format!("About {}", term.name))?;
+        head.append_child(&mark)?;
+        described_by = format!("{described_by} {tip_id}");
+    }
+    row.append_child(&head)?;
     let index = control.index.to_string();
     // The widget the label names: the list or the slider.
     let (main, role) = match &control.widgets {
@@ -235,7 +298,7 @@ fn control(document: &Document, control: &Control) -> Result<Element, JsValue> {
     }
     main.set_attribute("data-index", &index)?;
     main.set_attribute("data-role", role.attribute())?;
-    main.set_attribute("aria-describedby", &control.help_id)?;
+    main.set_attribute("aria-describedby", &described_by)?;
     label.set_attribute("for", &control.input_id)?;
     match &control.widgets {
         Widgets::Choice { options } => {
@@ -270,6 +333,44 @@ fn control(document: &Document, control: &Control) -> Result<Element, JsValue> {
     help.set_text_content(Some(control.help));
     row.append_child(&help)?;
     Ok(row)
+}
+
+/// A term with its explanation, shown on hover and on keyboard focus:
+/// `<span class tabindex=0>text<span class=tip role=tooltip>...</span></span>`.
+fn explained(
+    document: &Document,
+    class: &str,
+    text: &str,
+    term: &Term,
+    tip_id: &str,
+) -> Result<Element, JsValue> {
+    let span = element(document, "span", class)?;
+    span.set_text_content(Some(text));
+    span.set_attribute("tabindex", "0")?;
+    span.set_attribute("aria-describedby", tip_id)?;
+    let tip = element(document, "span", "tip")?;
+    tip.set_id(tip_id);
+    tip.set_attribute("role", "tooltip")?;
+    tip.set_text_content(Some(term.text));
+    span.append_child(&tip)?;
+    Ok(span)
+}
+
+/// A label, explained when the glossary has its term.
+fn label_with_term(
+    document: &Document,
+    text: &str,
+    term: Option<&str>,
+    tip_id: &str,
+) -> Result<Element, JsValue> {
+    match term.and_then(lesson::term) {
+        Some(term) => explained(document, "term", text, term, tip_id),
+        None => {
+            let span = element(document, "span", "")?;
+            span.set_text_content(Some(text));
+            Ok(span)
+        }
+    }
 }
 
 /// The widget's role, from its `data-role`.
@@ -344,6 +445,36 @@ fn listen(document: &Document) -> Result<(), JsValue> {
             button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
             click.forget();
         }
+    }
+    if let Some(button) = document.get_element_by_id("back-to-preset") {
+        let click = Closure::<dyn FnMut()>::new(|| {
+            if let Some(preset) = with_app(|app| app.origin).flatten() {
+                load(preset);
+            }
+        });
+        button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+        click.forget();
+    }
+    if let Some(list) = document.get_element_by_id("try-this") {
+        let click = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
+            let change = event
+                .target()
+                .and_then(|t| t.dyn_into::<Element>().ok())
+                .and_then(|e| e.closest("button").ok().flatten())
+                .filter(|b| b.get_attribute("aria-disabled").as_deref() != Some("true"))
+                .and_then(|b| b.get_attribute("data-change"));
+            if let Some(change) = change {
+                apply_change(&change);
+            }
+        });
+        list.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+        click.forget();
+    }
+    // Charts behind "More charts" are drawn once they are shown.
+    if let Some(more) = document.get_element_by_id("more-charts") {
+        let toggle = Closure::<dyn FnMut()>::new(schedule);
+        more.add_event_listener_with_callback("toggle", toggle.as_ref().unchecked_ref())?;
+        toggle.forget();
     }
     if let Some(button) = document.get_element_by_id("copy-link") {
         let click = Closure::<dyn FnMut()>::new(copy_link);
@@ -425,14 +556,73 @@ fn sync_link() {
     }
 }
 
+/// Copies the link to the clipboard where the browser allows it; where it
+/// does not (no clipboard outside a secure context, permission refused),
+/// shows the link selected for the person to copy, and says which happened.
 fn copy_link() {
     let Some(window) = web_sys::window() else {
         return;
     };
     let href = window.location().href().unwrap_or_default();
-    let _ = window.navigator().clipboard().write_text(&href);
-    if let Some(status) = document().get_element_by_id("copy-status") {
-        status.set_text_content(Some(view::LINK_COPIED));
+    let navigator = window.navigator();
+    // `navigator.clipboard` is undefined on a plain-http host.
+    let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .is_ok_and(|c| !c.is_undefined() && !c.is_null());
+    if !has_clipboard {
+        show_copy_field(&href);
+        return;
+    }
+    let copied = Closure::once_into_js(|_: JsValue| {
+        let document = document();
+        if let Some(field) = document.get_element_by_id("copy-field") {
+            show_if(&field, false);
+        }
+        show_copy_status(&document, view::copy_status(true));
+    });
+    let refused = Closure::once_into_js(|_: JsValue| show_copy_field(&href_for_field()));
+    // `then` through the promise itself: `once_into_js` closures free
+    // themselves when called, where `Promise::then2` would need two kept
+    // alive for ever.
+    let promise: JsValue = navigator.clipboard().write_text(&href).into();
+    if let Ok(then) = js_sys::Reflect::get(&promise, &JsValue::from_str("then")) {
+        let _ = then
+            .unchecked_into::<js_sys::Function>()
+            .call2(&promise, &copied, &refused);
+    }
+}
+
+/// The address to show in the copy field: read again, as the state may
+/// have changed while the clipboard was asked.
+fn href_for_field() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default()
+}
+
+/// Shows the link in a text field, selected, and tries the older copy
+/// command on it; says truthfully whether the link was copied.
+fn show_copy_field(href: &str) {
+    let document = document();
+    let Some(field) = document
+        .get_element_by_id("copy-field")
+        .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
+    else {
+        return;
+    };
+    field.set_value(href);
+    show_if(&field, true);
+    let _ = field.focus();
+    field.select();
+    let copied = document
+        .dyn_ref::<web_sys::HtmlDocument>()
+        .and_then(|d| d.exec_command("copy").ok())
+        .unwrap_or(false);
+    show_copy_status(&document, view::copy_status(copied));
+}
+
+fn show_copy_status(document: &Document, text: &str) {
+    if let Some(status) = document.get_element_by_id("copy-status") {
+        status.set_text_content(Some(text));
     }
 }
 
@@ -474,7 +664,9 @@ fn render() {
             let _ = row.class_list().toggle_with_force("inactive", inactive);
         }
     }
-    show_lesson(&document, &config);
+    let lesson = view::lesson_view(with_app(|app| app.origin).flatten(), &config);
+    show_lesson(&document, &lesson);
+    place_charts(&document, lesson.key_chart);
     let runs = view::run(&config);
     let charts = runs.charts();
     let theme = theme();
@@ -487,6 +679,22 @@ fn render() {
     draw(&document, "chart-latency", |area| {
         chart::draw_latency(area, &charts, &theme)
     });
+    draw(&document, "chart-mechanism", |area| {
+        chart::draw_mechanism(area, &charts, &runs.scenario, &theme)
+    });
+    // Only drawn, and so only run, while its canvas is on the page.
+    draw(
+        &document,
+        "chart-contention",
+        |area| match view::contention_grid(&config) {
+            Ok(grid) => chart::draw_contention(area, &grid, &theme),
+            Err(why) => chart::message(area, &theme, &why),
+        },
+    );
+    show_headlines(
+        &document,
+        &lesson::headlines(lesson.headline, &runs.a, runs.b.as_ref()),
+    );
     show_summary(&document, &view::summary(&runs.a, runs.b.as_ref()));
     show_layers(
         &document,
@@ -593,17 +801,161 @@ pub fn sweep_now() -> f64 {
     now() - started
 }
 
-/// Shows the preset's lesson when the settings are exactly a preset's.
-fn show_lesson(document: &Document, config: &Config) {
-    let lesson = view::lesson(config);
+/// Shows the lesson: the preset list, the title, the text, how far the
+/// settings moved, and what to try.
+fn show_lesson(document: &Document, lesson: &view::LessonView) {
     if let Some(select) = document
         .get_element_by_id("preset")
         .and_then(|e| e.dyn_into::<HtmlSelectElement>().ok())
     {
         select.set_value(&lesson.preset);
     }
-    if let Some(element) = document.get_element_by_id("lesson") {
-        element.set_text_content(Some(lesson.text));
+    for (id, text) in [("lesson-title", lesson.title), ("lesson", lesson.text)] {
+        if let Some(element) = document.get_element_by_id(id) {
+            if element.text_content().as_deref() != Some(text) {
+                element.set_text_content(Some(text));
+            }
+        }
+    }
+    if let Some(status) = document.get_element_by_id("lesson-status") {
+        if let (Some(changed), Some(text)) = (document.get_element_by_id("changed"), &lesson.status)
+        {
+            changed.set_text_content(Some(text));
+        }
+        show_if(&status, lesson.status.is_some());
+    }
+    if let Some(list) = document.get_element_by_id("try-this") {
+        show_try_this(document, &list, lesson);
+    }
+}
+
+/// The "try this" buttons: built when the lesson changes, otherwise only
+/// marked applied or not, so a button keeps the keyboard focus across
+/// renders. An applied button stays focusable (`aria-disabled`, not
+/// `disabled`); pressing it again changes nothing.
+fn show_try_this(document: &Document, list: &Element, lesson: &view::LessonView) {
+    if list.get_attribute("data-for").as_deref() != Some(lesson.preset.as_str()) {
+        list.set_text_content(None);
+        let _ = list.set_attribute("data-for", &lesson.preset);
+        for button in &lesson.try_this {
+            let Ok(element) = element(document, "button", "") else {
+                return;
+            };
+            element.set_text_content(Some(button.label));
+            let _ = element.set_attribute("type", "button");
+            let _ = element.set_attribute("data-change", button.change);
+            // What the button promises, for the tests that hold it to it.
+            let _ = element.set_attribute("data-metric", button.expect.metric.label());
+            let _ = element.set_attribute("data-side", view::side_class(button.expect.side));
+            let _ = element.set_attribute(
+                "data-rises",
+                if button.expect.rises { "true" } else { "false" },
+            );
+            let _ = list.append_child(&element);
+        }
+    }
+    let Ok(buttons) = list.query_selector_all("button") else {
+        return;
+    };
+    for (i, button) in lesson.try_this.iter().enumerate() {
+        if let Some(element) = buttons
+            .get(i as u32)
+            .and_then(|n| n.dyn_into::<Element>().ok())
+        {
+            let _ = element.set_attribute(
+                "aria-disabled",
+                if button.applied { "true" } else { "false" },
+            );
+        }
+    }
+    show_if(list, !lesson.try_this.is_empty());
+}
+
+/// Moves the lesson's chart to the top and the others to their places,
+/// when the lesson's chart changed.
+fn place_charts(document: &Document, key_chart: &'static str) {
+    let moved = with_app(|app| std::mem::replace(&mut app.key_chart, key_chart) != key_chart);
+    if moved != Some(true) {
+        return;
+    }
+    let more = document.get_element_by_id("more-charts");
+    for (canvas, place) in view::chart_places(key_chart) {
+        let (Some(figure), Some(container)) = (
+            document
+                .get_element_by_id(canvas)
+                .and_then(|c| c.parent_element()),
+            document.get_element_by_id(place.container()),
+        ) else {
+            continue;
+        };
+        // The charts below come before "More charts", in page order.
+        let _ = match (place, &more) {
+            (view::Place::Below, Some(more)) => container.insert_before(&figure, Some(more)),
+            _ => container.append_child(&figure),
+        };
+    }
+}
+
+/// Shows the numbers the lesson is about, each in its policy's colour.
+fn show_headlines(document: &Document, headlines: &[Headline]) {
+    let Some(list) = document.get_element_by_id("headlines") else {
+        return;
+    };
+    list.set_text_content(None);
+    for (i, headline) in headlines.iter().enumerate() {
+        let (Ok(item), Ok(label), Ok(values)) = (
+            element(document, "div", "headline"),
+            element(document, "div", "label"),
+            element(document, "div", "values"),
+        ) else {
+            return;
+        };
+        let _ = item.set_attribute("data-metric", headline.label);
+        if let Ok(text) = label_with_term(
+            document,
+            headline.label,
+            headline.term,
+            &format!("tip-headline-{i}"),
+        ) {
+            let _ = label.append_child(&text);
+        }
+        let compared = headline.b.is_some();
+        let sides = [
+            (lesson::Side::A, Some(&headline.a)),
+            (lesson::Side::B, headline.b.as_ref()),
+        ];
+        for (side, text) in sides {
+            let Some(text) = text else { continue };
+            let (Ok(value), Ok(number)) = (
+                element(
+                    document,
+                    "span",
+                    &format!("value {}", view::side_class(side)),
+                ),
+                element(document, "span", "number"),
+            ) else {
+                return;
+            };
+            let _ = value.set_attribute("data-side", view::side_class(side));
+            if compared {
+                if let Ok(name) = element(document, "span", "side") {
+                    name.set_text_content(Some(view::side_name(side)));
+                    let _ = value.append_child(&name);
+                }
+            }
+            number.set_text_content(Some(text));
+            let _ = value.append_child(&number);
+            if headline.better == Some(side) {
+                if let Ok(better) = element(document, "span", "better") {
+                    better.set_text_content(Some("better"));
+                    let _ = value.append_child(&better);
+                }
+            }
+            let _ = values.append_child(&value);
+        }
+        let _ = item.append_child(&label);
+        let _ = item.append_child(&values);
+        let _ = list.append_child(&item);
     }
 }
 
@@ -704,6 +1056,12 @@ impl DrawingBackend for Measured {
     }
 }
 
+/// Whether a chart is on the page: one behind a closed "More charts" has
+/// no box, and is drawn once it is shown.
+fn shown(canvas: &HtmlCanvasElement) -> bool {
+    canvas.client_width() > 0
+}
+
 /// Sizes a canvas to its box in device pixels, then draws on it.
 fn draw(
     document: &Document,
@@ -716,6 +1074,9 @@ fn draw(
     else {
         return;
     };
+    if !shown(&canvas) {
+        return;
+    }
     let (width, height) = view::canvas_size(
         canvas.client_width(),
         canvas.client_height(),
@@ -787,16 +1148,24 @@ fn show_summary(document: &Document, summary: &view::Summary) {
     };
     for heading in summary.headings {
         if let Some(th) = cell("th", heading) {
+            let class = view::heading_class(heading);
+            if !class.is_empty() {
+                th.set_class_name(class);
+            }
             let _ = head.append_child(&th);
         }
     }
     let _ = table.append_child(&head);
-    for row in &summary.rows {
+    for (i, row) in summary.rows.iter().enumerate() {
         let Ok(tr) = document.create_element("tr") else {
             return;
         };
-        if let Some(th) = cell("th", row.label) {
+        if let (Ok(th), Ok(label)) = (
+            document.create_element("th"),
+            label_with_term(document, row.label, row.term, &format!("tip-row-{i}")),
+        ) {
             let _ = th.set_attribute("scope", "row");
+            let _ = th.append_child(&label);
             let _ = tr.append_child(&th);
         }
         for text in &row.cells {

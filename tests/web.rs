@@ -6,7 +6,7 @@ mod common;
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use retry_playground::chart::{Run, Theme, draw_load};
+use retry_playground::chart::{Run, Theme, draw_load, run_colour};
 use retry_playground::config::Config;
 use retry_playground::policy::Policy;
 use retry_playground::random::Stream;
@@ -90,10 +90,15 @@ fn load_chart_paints_a_real_canvas() {
         .unwrap()
         .data()
         .0;
-    // First tries (blue), retries (orange) and capacity (green) must all
-    // have been painted: count pixels near each colour (blended fills
-    // included, so the tolerance is wide).
-    for colour in &Theme::light(1.0).palette[..3] {
+    // First tries (policy A's blue), retries (the same blue, lighter: 40 %
+    // of it on the white background) and capacity (green) must all have
+    // been painted: count pixels near each colour (blended fills included,
+    // so the tolerance is wide).
+    let theme = Theme::light(1.0);
+    let blue = run_colour(&theme, 0);
+    let lighter = |c: u8| (255.0 + (f64::from(c) - 255.0) * 0.4).round() as u8;
+    let light_blue = RGBColor(lighter(blue.0), lighter(blue.1), lighter(blue.2));
+    for colour in &[blue, light_blue, theme.palette[2]] {
         let near = pixels
             .chunks(4)
             .filter(|p| {

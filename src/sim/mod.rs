@@ -102,8 +102,8 @@ mod report;
 mod world;
 
 pub use report::{
-    Cut, CutReason, FailureKind, LatencyHistogram, PauseHistogram, PerFailure, Report, Series,
-    Summary,
+    Cut, CutReason, FailureKind, LatencyHistogram, PAUSE_HISTOGRAMS, PauseHistogram, PerFailure,
+    Report, Series, Summary,
 };
 
 pub use world::{COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, in_flight_bytes};

@@ -17,6 +17,7 @@ pub(crate) struct Recorded {
     pub series: Series,
     pub pauses: Vec<PauseHistogram>,
     pub latency: LatencyHistogram,
+    pub latency_failed: LatencyHistogram,
 }
 
 /// Accumulates a run's report as events happen.
@@ -30,6 +31,10 @@ pub(crate) struct Recorder {
     pub budget_refusals: u64,
     pub breaker_refusals: u64,
     pub latency: LatencyHistogram,
+    latency_failed: LatencyHistogram,
+    /// The budget's balance when the run starts, if it keeps one: buckets
+    /// in which it did not change carry the previous bucket's balance.
+    budget_start: Option<f64>,
     pause_histograms: Vec<PauseHistogram>,
     pause_sums: Vec<f64>,
     /// Bins per second of pause (`1 / width`: a multiply is cheaper than a
@@ -48,8 +53,21 @@ pub(crate) struct Recorder {
 }
 
 impl Recorder {
-    pub fn new(horizon: f64, buckets: u32, retries: u32, pause_range: f64) -> Self {
+    /// `budget_start` is the retry budget's starting balance, for budgets
+    /// that keep one: then the series gets `budget_level`.
+    pub fn new(
+        horizon: f64,
+        buckets: u32,
+        retries: u32,
+        pause_range: f64,
+        budget_start: Option<f64>,
+    ) -> Self {
         let buckets = buckets.max(1) as usize;
+        let mut series = Series::new(buckets, horizon / buckets as f64);
+        if budget_start.is_some() {
+            // NaN marks a bucket in which the balance did not change.
+            series.budget_level = vec![f64::NAN; buckets];
+        }
         let histograms = retries.min(PAUSE_HISTOGRAMS);
         let pause_width = if pause_range > 0.0 && pause_range.is_finite() {
             pause_range / PAUSE_BINS as f64
@@ -57,7 +75,7 @@ impl Recorder {
             1.0 / PAUSE_BINS as f64
         };
         Self {
-            series: Series::new(buckets, horizon / buckets as f64),
+            series,
             failures: PerFailure::default(),
             first_tries: 0,
             retries: 0,
@@ -65,6 +83,8 @@ impl Recorder {
             budget_refusals: 0,
             breaker_refusals: 0,
             latency: LatencyHistogram::new(),
+            latency_failed: LatencyHistogram::new(),
+            budget_start,
             pause_histograms: (0..histograms)
                 .map(|retry| PauseHistogram {
                     retry,
@@ -185,12 +205,28 @@ impl Recorder {
 
     pub fn operation_done(&mut self, time: f64, latency: f64, succeeded: bool) {
         self.latency.record(latency);
+        if !succeeded {
+            self.latency_failed.record(latency);
+        }
         if let Some(i) = self.bucket(time) {
             if succeeded {
                 self.series.operations_succeeded[i] += 1;
             } else {
                 self.series.operations_failed[i] += 1;
             }
+        }
+    }
+
+    /// The retry budget's balance changed to `level` at `time`. Events come
+    /// in time order wherever a budget exists (it couples operations, so
+    /// they share one queue), so the last write of a bucket is its balance
+    /// at the bucket's end.
+    pub fn budget_level(&mut self, time: f64, level: f64) {
+        if let Some(slot) = self
+            .bucket(time)
+            .and_then(|i| self.series.budget_level.get_mut(i))
+        {
+            *slot = level;
         }
     }
 
@@ -285,13 +321,25 @@ impl Recorder {
                 histogram.mean = sum / histogram.taken as f64;
             }
         }
-        if self.latency.total == 0 {
-            self.latency.min = 0.0;
+        if let Some(mut level) = self.budget_start {
+            for slot in &mut self.series.budget_level {
+                if slot.is_nan() {
+                    *slot = level;
+                } else {
+                    level = *slot;
+                }
+            }
+        }
+        for histogram in [&mut self.latency, &mut self.latency_failed] {
+            if histogram.total == 0 {
+                histogram.min = 0.0;
+            }
         }
         Recorded {
             series: self.series,
             pauses: self.pause_histograms,
             latency: self.latency,
+            latency_failed: self.latency_failed,
         }
     }
 }
@@ -305,7 +353,7 @@ mod tests {
     #[test]
     fn pauses_on_bin_edges_land_in_the_bin_they_start() {
         for range in [0.36, 0.45, 0.8, 1.0, 2.0, 3.3, 7.0] {
-            let mut recorder = Recorder::new(10.0, 10, 1, range);
+            let mut recorder = Recorder::new(10.0, 10, 1, range, None);
             let width = range / PAUSE_BINS as f64;
             for i in 0..PAUSE_BINS {
                 recorder.pause(0, i as f64 * width);
@@ -323,7 +371,7 @@ mod tests {
         let mut nudged = 0;
         for horizon in [0.1, 0.3, 1.0 / 3.0, 0.7, 1.1, 80.0, 99.9, 1e-6, 1e9] {
             for buckets in [1, 3, 7, 10, 49, 300, 1000, 4096] {
-                let recorder = Recorder::new(horizon, buckets, 0, 1.0);
+                let recorder = Recorder::new(horizon, buckets, 0, 1.0, None);
                 let last = horizon.next_down();
                 assert_eq!(recorder.bucket(last), Some(buckets as usize - 1));
                 assert_eq!(recorder.bucket(0.0), Some(0));
@@ -337,7 +385,7 @@ mod tests {
     #[test]
     fn spans_are_shared_out_between_buckets() {
         // Four buckets of 0.25 s.
-        let mut recorder = Recorder::new(1.0, 4, 0, 1.0);
+        let mut recorder = Recorder::new(1.0, 4, 0, 1.0, None);
         recorder.occupied(Level::InFlight, 0.1, 0.6);
         recorder.occupied(Level::InFlight, 0.9, 5.0);
         recorder.occupied(Level::Queue, 0.3, 0.2);

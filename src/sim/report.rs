@@ -112,6 +112,9 @@ pub struct Report {
     /// Latency of finished operations (successful or not), first attempt to
     /// final answer.
     pub latency: LatencyHistogram,
+    /// The part of `latency` that ended in failure, in the same bins: the
+    /// successful operations are the difference, bin by bin.
+    pub latency_failed: LatencyHistogram,
 }
 
 /// Totals over the whole run (including the drain after the horizon).
@@ -196,6 +199,11 @@ pub struct Summary {
     /// the last operation it finished when they run one at a time (see
     /// `sim::world`).
     pub truncated: bool,
+    /// How far the run got. When it ran to completion, its end: the later
+    /// of `finished_at` and the horizon. When `truncated`, the instant a
+    /// bound stopped it: from there on the series lack work that was
+    /// never simulated, and a chart must not read their counts as zero load.
+    pub simulated_until: f64,
     /// Events processed (a measure of the run's cost).
     pub events: u64,
     /// Largest number of pending events at once (a measure of its memory;
@@ -231,7 +239,7 @@ pub enum CutReason {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Cut {
     pub reason: CutReason,
-    /// Simulated time of the last event handled.
+    /// How far the run got: its `simulated_until`.
     pub at: f64,
     pub message: String,
 }
@@ -272,6 +280,10 @@ pub struct Series {
     /// Requests per second the server can complete (`workers / mean service
     /// time`), 0 during an outage, `f64::INFINITY` when workers are unlimited.
     pub capacity: Vec<f64>,
+    /// The retry budget's balance at the end of each bucket, for the
+    /// budgets that keep one (gRPC's token bucket, the AWS SDK's retry
+    /// quota), of the layer that calls the server; empty for the others.
+    pub budget_level: Vec<f64>,
 }
 
 impl Series {
@@ -291,6 +303,7 @@ impl Series {
             in_flight: vec![0.0; buckets],
             queue: vec![0.0; buckets],
             capacity: vec![0.0; buckets],
+            budget_level: Vec::new(),
         }
     }
 

@@ -41,19 +41,19 @@ pub const REPORTS: [Pin; 3] = [
     Pin {
         name: "shared-queue",
         link: LINK,
-        fingerprint: 2399022692447362230,
+        fingerprint: 5409030264765903455,
         summary: include_str!("golden/shared-queue.summary"),
     },
     Pin {
         name: "alone",
         link: ALONE_LINK,
-        fingerprint: 6370722201548661425,
+        fingerprint: 8620595529971253129,
         summary: include_str!("golden/alone.summary"),
     },
     Pin {
         name: "plain",
         link: PLAIN_LINK,
-        fingerprint: 6510510930011349826,
+        fingerprint: 2088434554370963007,
         summary: include_str!("golden/plain.summary"),
     },
 ];

@@ -39,15 +39,33 @@ export async function launch() {
 }
 
 // A page that records every console error and uncaught exception.
-export async function open(browser, url, { colorScheme = 'light', deviceScaleFactor = 1 } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme, deviceScaleFactor });
+// `before(page)` runs before the page loads, e.g. to take a browser API away.
+export async function open(browser, url, {
+  colorScheme = 'light', deviceScaleFactor = 1, viewport = { width: 1280, height: 900 }, before,
+} = {}) {
+  const context = await browser.newContext({ viewport, colorScheme, deviceScaleFactor });
   const page = await context.newPage();
   page.problems = [];
   page.on('console', (message) => { if (message.type() === 'error') page.problems.push(message.text()); });
   page.on('pageerror', (error) => page.problems.push(String(error)));
+  if (before) await before(page);
   await page.goto(url);
   await rendered(page, 1);
   return page;
+}
+
+// Opens a group of controls (they start collapsed unless the lesson is about them).
+export async function openGroup(page, group) {
+  await page.evaluate((id) => { document.getElementById(id).open = true; }, `group-${group}`);
+}
+
+// Picks a preset by its key's position in the list, and waits for its charts.
+export async function pickPreset(page, value) {
+  const count = await renders(page);
+  const current = await page.inputValue('#preset');
+  await page.selectOption('#preset', value);
+  if (current !== value) await rendered(page, count + 1);
+  await settled(page);
 }
 
 // Waits until the page has rendered at least `count` times in all.

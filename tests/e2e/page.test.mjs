@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { serve, launch, open, rendered, renders, settled, swept, pixels, inked } from './harness.mjs';
+import { serve, launch, open, openGroup, rendered, renders, settled, swept, pixels, inked } from './harness.mjs';
 
 let server, base, browser;
 before(async () => {
@@ -33,6 +33,7 @@ test('opens on the first preset without errors and draws every chart', async () 
   await chartsInked(page, ['chart-sweep']);
   assert.match(page.url(), /\?v=1&compare=on&attempts=8&/);
   assert.match(await page.textContent('#lesson'), /2000 clients/);
+  assert.equal(await page.isHidden('#starting'), true, 'the start-up message goes once the simulator runs');
   assert.deepEqual(page.problems, []);
   console.log(`navigation to first chart: ${firstChart} ms (performance.now() at the end of the first render)`);
   await page.context().close();
@@ -45,7 +46,9 @@ test('moving a control changes the link and the chart', async () => {
   await page.selectOption('#in-jitter', { label: 'full' });
   await rendered(page, count + 1);
   assert.doesNotMatch(page.url(), /jitter=/, 'full is the default, so the key leaves the link');
-  assert.match(await page.textContent('#lesson'), /Your own settings/);
+  assert.match(await page.textContent('#lesson'), /2000 clients/, 'the lesson stays');
+  // A took B's jitter: one change, though B's own difference is gone.
+  assert.equal(await page.textContent('#changed'), 'You changed 1 setting');
   assert.notEqual(await pixels(page, 'chart-pauses'), before);
   assert.deepEqual(page.problems, []);
   await page.context().close();
@@ -79,6 +82,7 @@ test('the keyboard alone can change a control', async () => {
 test('a link opened in a fresh page reproduces the same pixels and numbers', async () => {
   const page = await open(browser, base);
   await page.selectOption('#in-jitter', { label: 'decorrelated' });
+  await openGroup(page, 'randomness');
   await page.fill('#num-seed', '12345');
   await page.press('#num-seed', 'Enter');
   await page.waitForFunction(() => location.search.includes('seed=12345'));
@@ -118,6 +122,9 @@ test('compare mode draws both policies and keeps both in the link', async () => 
     assert.ok(await pixelsNear(page, id, [213, 94, 0]) > 100, `${id}: too little of B's vermillion`);
   }
   assert.match(await page.textContent('#summary'), /B - A/);
+  // Shares differ by percentage points: 63.2 % to 96.2 % is +33.0 pp, not +33.0 %.
+  const success = await page.$$eval('#summary tr', (rows) => [...rows.find((r) => r.textContent.startsWith('User-visible success')).cells].map((c) => c.textContent));
+  assert.match(success[3], /^[+-]?\d+\.\d pp$/, `B - A of a share: ${success[3]}`);
   // Edit B through the page: its jitter goes to equal, A's stays none.
   await page.click('#edit-b');
   assert.equal(await page.getAttribute('#edit-b', 'aria-pressed'), 'true');
@@ -179,8 +186,9 @@ test('the classic preset sweeps four strategies', async () => {
   await page.selectOption('#preset', String(index));
   await settled(page);
   await swept(page);
-  // no retries (grey), 3 retries (vermillion), token bucket (blue), breaker (green)
-  for (const colour of [[150, 150, 150], [213, 94, 0], [0, 114, 178], [0, 158, 115]]) {
+  // no retries (grey), 3 retries (reddish purple), token bucket (violet),
+  // breaker (green): none in the policies' blue or vermillion.
+  for (const colour of [[150, 150, 150], [204, 121, 167], [120, 94, 240], [0, 158, 115]]) {
     assert.ok(await pixelsNear(page, 'chart-sweep', colour, 16) > 60, `no curve in ${colour}`);
   }
   assert.deepEqual(page.problems, []);
@@ -190,6 +198,7 @@ test('the classic preset sweeps four strategies', async () => {
 test('the Copy link button copies the address that reproduces the page', async () => {
   const page = await open(browser, base);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openGroup(page, 'randomness');
   await page.fill('#num-seed', '77');
   await page.press('#num-seed', 'Enter');
   await settled(page);
@@ -198,6 +207,8 @@ test('the Copy link button copies the address that reproduces the page', async (
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.equal(copied, page.url());
   assert.match(copied, /seed=77/);
+  assert.equal(await page.textContent('#copy-status'), 'Link copied.');
+  assert.equal(await page.isHidden('#copy-field'), true);
   await page.context().close();
 });
 

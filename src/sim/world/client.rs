@@ -194,6 +194,14 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
         }
     }
 
+    /// The budget of `layer` holds `level` after an event at `now`: the
+    /// series keeps the balance of the layer that calls the server.
+    fn budget_changed(&mut self, layer: usize, now: f64, level: f64) {
+        if self.last_layer(layer) {
+            self.tally.rec.budget_level(now, level);
+        }
+    }
+
     #[inline(always)] // speed: hot
     fn breaker_on(&self) -> bool {
         !PLAIN && !self.layers.breakers.is_empty()
@@ -415,6 +423,8 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
         let cost = self.extras.get(frame).map_or(0.0, |e| e.retry_cost);
         if let Some(budget) = self.budget(layer) {
             budget.on_success(now, cost);
+            let level = budget.tokens();
+            self.budget_changed(layer, now, level);
         }
         if self.last_layer(layer) {
             self.tally.rec.success(now);
@@ -437,6 +447,8 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
         let layer = self.layer(frame);
         if let Some(budget) = self.budget(layer) {
             budget.on_failure(now);
+            let level = budget.tokens();
+            self.budget_changed(layer, now, level);
         }
         if self.last_layer(layer) {
             self.tally.rec.failure(now, kind);
@@ -470,7 +482,11 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
         let cost = match self.budget(layer) {
             None => 0.0,
             Some(budget) => match budget.try_retry(now, kind == FailureKind::Timeout) {
-                Some(cost) => cost,
+                Some(cost) => {
+                    let level = budget.tokens();
+                    self.budget_changed(layer, now, level);
+                    cost
+                }
                 None => {
                     self.tally.rec.refusal(now);
                     return self.fail(frame, now, End::BudgetExhausted, kind);

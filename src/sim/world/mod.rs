@@ -249,12 +249,19 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
     pub fn run(mut self) -> Report {
         let cut = self.run_events();
         self.add_cost();
+        // Events come in time order, so all before the current one ran;
+        // when operations run alone, those starting from the next arrival
+        // on never began, and the one in progress stopped at `current`.
+        let simulated_until = match self.workload.upcoming {
+            Some(next) if self.alone || PLAIN => self.current.min(next),
+            _ => self.current,
+        };
         for &request in &self.server.waiting {
             let queued_at = self.server.requests[request].queued_at;
             let horizon = self.s.horizon;
             self.tally.rec.occupied(Level::Queue, queued_at, horizon);
         }
-        self.report(cut)
+        self.report(cut, simulated_until)
     }
 
     /// Runs events until none is left, or until a bound (then returns

@@ -4,6 +4,7 @@
 use super::World;
 use super::client::End;
 use crate::breaker::Breaker;
+use crate::budget::{Budget, BudgetConfig, BudgetKind};
 use crate::policy::{Jitter, Policy};
 use crate::sim::Scenario;
 use crate::sim::WorkloadKind;
@@ -56,6 +57,15 @@ fn pause_range(policy: &Policy, retries: u32) -> f64 {
     }
 }
 
+/// The starting balance of a budget that keeps one (gRPC's token bucket,
+/// the AWS SDK's retry quota); none for the others.
+fn budget_start(config: &BudgetConfig) -> Option<f64> {
+    match config.kind {
+        BudgetKind::TokenBucket | BudgetKind::AwsQuota => Some(Budget::new(config).tokens()),
+        BudgetKind::None | BudgetKind::Ratio => None,
+    }
+}
+
 /// A span of time, `[start, end)`.
 #[derive(Debug, Clone, Copy)]
 struct Window {
@@ -71,7 +81,13 @@ impl Tally {
             range = range.max(s.retry_after);
         }
         Self {
-            rec: Recorder::new(s.horizon, s.buckets, s.policy.attempts - 1, range),
+            rec: Recorder::new(
+                s.horizon,
+                s.buckets,
+                s.policy.attempts - 1,
+                range,
+                budget_start(&s.budget),
+            ),
             operations: 0,
             ended: PerEnd::default(),
             retried_operations: 0,
@@ -99,11 +115,13 @@ impl Tally {
 
 impl<const PLAIN: bool> World<'_, PLAIN> {
     /// The report of a run that ended (`cut`: at a bound, with work left).
-    pub(super) fn report(self, cut: Option<CutReason>) -> Report {
+    /// `simulated_until` is how far the run got (see `Summary`).
+    pub(super) fn report(self, cut: Option<CutReason>, simulated_until: f64) -> Report {
         let s = self.s;
         let peak_calls = self.calls_at_most();
         let events = self.events_handled();
-        let cut = cut.map(|reason| self.cut(reason, peak_calls));
+        let cut = cut.map(|reason| self.cut(reason, peak_calls, simulated_until));
+        let truncated = cut.is_some();
         let tally = self.tally;
         let rec = tally.rec;
         let failures = rec.failures;
@@ -125,6 +143,7 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             series,
             pauses,
             latency,
+            latency_failed,
         } = rec.finish(|start, end| {
             if outage.is_some_and(|outage| start < outage.end && end > outage.start) {
                 0.0
@@ -188,7 +207,12 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             goodput: ended[End::Succeeded] as f64 / s.horizon,
             finished_at: tally.finished_at,
             drain_time: (tally.finished_at - arrivals_end).max(0.0),
-            truncated: cut.is_some(),
+            truncated,
+            simulated_until: if truncated {
+                simulated_until
+            } else {
+                tally.finished_at.max(s.horizon)
+            },
             events,
             peak_events: self.queue.peak().max(usize::from(operations > 0)) as u64,
             peak_calls,
@@ -200,13 +224,13 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             series,
             pauses,
             latency,
+            latency_failed,
         }
     }
 
     /// Where and why the run stopped, in words for the person who sent the
     /// link.
-    fn cut(&self, reason: CutReason, calls: u64) -> Cut {
-        let at = self.current;
+    fn cut(&self, reason: CutReason, calls: u64, at: f64) -> Cut {
         let message = match reason {
             CutReason::Work => format!(
                 "more than {} operations and attempts by t = {at:.2} s",

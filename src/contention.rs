@@ -1,0 +1,156 @@
+//! Contention over many seeds: the five backoff variants of the AWS
+//! Architecture Blog's 2015 post on exponential backoff and jitter, each
+//! run on the same world under many seeds.
+//!
+//! The post's result (full jitter makes the fewest calls, exponential
+//! backoff without jitter takes by far the longest) is about averages: at
+//! one seed the order of two close variants can flip. So the page shows
+//! every seed's run as well as the mean, and a lesson speaks of what holds
+//! on average.
+
+use crate::config::Config;
+use crate::report::WORK_LIMIT;
+use crate::sim::{self, WorkloadKind};
+
+/// Every variant's runs over the same seeds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContentionGrid {
+    /// Clients updating the row, each once.
+    pub clients: u32,
+    /// The base and cap handed to [`sim::contention_policies`].
+    pub base: f64,
+    pub cap: f64,
+    /// The seed of each run, the same for every variant.
+    pub seeds: Vec<u64>,
+    /// One entry per variant, in the post's order: none, exponential,
+    /// equal, full, decorrelated.
+    pub variants: Vec<VariantRuns>,
+}
+
+/// One variant's runs, one value per seed of the grid.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariantRuns {
+    /// The variant's name as [`sim::contention_policies`] gives it.
+    pub name: &'static str,
+    /// Server calls (writes) until every client had updated the row.
+    pub calls: Vec<u64>,
+    /// When the last client was done, in seconds.
+    pub completion: Vec<f64>,
+    /// Runs stopped by the work limit: their numbers are too low.
+    pub truncated: usize,
+}
+
+impl VariantRuns {
+    pub fn mean_calls(&self) -> f64 {
+        mean(self.calls.iter().map(|&c| c as f64))
+    }
+
+    pub fn mean_completion(&self) -> f64 {
+        mean(self.completion.iter().copied())
+    }
+}
+
+fn mean(values: impl ExactSizeIterator<Item = f64>) -> f64 {
+    let count = values.len();
+    if count == 0 {
+        0.0
+    } else {
+        values.sum::<f64>() / count as f64
+    }
+}
+
+/// Runs the five variants of the 2015 post under `seeds` seeds, starting
+/// at the configuration's seed (so its first column is the world the page
+/// runs), on the configuration's world (client count, network, start
+/// window) turned into the contention workload. Base and cap are the
+/// configuration's policy A's; attempts are unlimited, as in the post, so
+/// every client finishes and the counts compare like with like.
+pub fn contention_grid(config: &Config, seeds: u64) -> ContentionGrid {
+    let mut world = config.scenario();
+    world.workload = WorkloadKind::Contention;
+    world.work_limit = WORK_LIMIT;
+    let (base, cap) = (world.policy.base, world.policy.cap);
+    let seeds: Vec<u64> = (0..seeds).map(|k| world.seed.wrapping_add(k)).collect();
+    let variants = sim::contention_policies(base, cap)
+        .into_iter()
+        .map(|(name, policy)| {
+            let mut runs = VariantRuns {
+                name,
+                calls: Vec::with_capacity(seeds.len()),
+                completion: Vec::with_capacity(seeds.len()),
+                truncated: 0,
+            };
+            for &seed in &seeds {
+                let scenario = sim::Scenario {
+                    seed,
+                    policy: policy.clone(),
+                    ..world.clone()
+                };
+                let summary = sim::run(&scenario).summary;
+                runs.calls.push(summary.first_tries + summary.retries);
+                runs.completion.push(summary.finished_at);
+                runs.truncated += usize::from(summary.truncated);
+            }
+            runs
+        })
+        .collect();
+    ContentionGrid {
+        clients: world.clients,
+        base,
+        cap,
+        seeds,
+        variants,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grid runs each variant under every seed on the page's world,
+    /// and the post's averages hold: full jitter makes fewer calls than
+    /// no backoff, and exponential backoff without jitter takes the
+    /// longest.
+    #[test]
+    fn grid_reproduces_the_posts_averages() {
+        let (config, notices) = Config::from_link(
+            "v=1&attempts=50&base=0.01&cap=2&workload=contention&clients=30&horizon=10\
+             &hop=normal&hop_mean=0.01&seed=5",
+        );
+        assert_eq!(notices, []);
+        let grid = contention_grid(&config, 8);
+        assert_eq!(grid.seeds, (5..13).collect::<Vec<u64>>());
+        assert_eq!(grid.clients, 30);
+        let names: Vec<&str> = grid.variants.iter().map(|v| v.name).collect();
+        assert_eq!(
+            names,
+            ["none", "exponential", "equal", "full", "decorrelated"]
+        );
+        for variant in &grid.variants {
+            assert_eq!(variant.calls.len(), 8);
+            assert_eq!(variant.truncated, 0);
+            // Every client writes at least once.
+            assert!(variant.calls.iter().all(|&c| c >= 30), "{variant:?}");
+        }
+        let by = |name: &str| {
+            grid.variants
+                .iter()
+                .find(|v| v.name == name)
+                .expect("every variant is in the grid")
+        };
+        assert!(by("full").mean_calls() < by("none").mean_calls());
+        let slowest = grid
+            .variants
+            .iter()
+            .max_by(|a, b| a.mean_completion().total_cmp(&b.mean_completion()))
+            .expect("five variants");
+        assert_eq!(slowest.name, "exponential");
+        // The first seed is the page's own run of the same policy.
+        let (_, full) = &sim::contention_policies(0.01, 2.0)[3];
+        let mut own = config.scenario();
+        own.policy = full.clone();
+        own.work_limit = WORK_LIMIT;
+        let summary = sim::run(&own).summary;
+        assert_eq!(by("full").calls[0], summary.first_tries + summary.retries);
+    }
+}

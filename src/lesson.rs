@@ -1,0 +1,543 @@
+//! What a preset teaches and how the page keeps teaching it while the
+//! learner plays: the few numbers a lesson is about, which preset's lesson
+//! still applies after the settings changed, the "try this" changes, and a
+//! glossary of the terms the page uses.
+//!
+//! A lesson is a contrast: policy A (what people do) against policy B (the
+//! fix) on the same world and seed. The headline numbers put A and B side by
+//! side and say which side is better; a "try this" names the change and the
+//! number it moves, so a test can hold every lesson to its claim.
+
+use crate::config::{Config, P, PARAMS};
+use crate::presets::{PRESETS, Preset};
+use crate::sim::Report;
+
+/// Policy A or policy B of compare mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    A,
+    B,
+}
+
+/// A number a lesson is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// Share of operations that ended in success.
+    Success,
+    /// Calls reaching the server per operation.
+    LoadAmplification,
+    /// The same figure through layers: calls at the bottom per request.
+    BottomCalls,
+    /// 99th percentile of operation latency.
+    P99,
+    /// Operations that succeeded per second.
+    Goodput,
+    /// Executions of an action beyond its first.
+    Duplicates,
+    /// Retries a budget refused.
+    BudgetRefusals,
+    /// Calls reaching the server in all.
+    Calls,
+    /// When the last operation finished.
+    Completion,
+}
+
+impl Metric {
+    pub fn label(self) -> &'static str {
+        match self {
+            Metric::Success => "User-visible success",
+            Metric::LoadAmplification => "Server calls per operation",
+            Metric::BottomCalls => "Calls at the bottom per request",
+            Metric::P99 => "Latency p99",
+            Metric::Goodput => "Goodput",
+            Metric::Duplicates => "Duplicate executions",
+            Metric::BudgetRefusals => "Retries the budget refused",
+            Metric::Calls => "Calls",
+            Metric::Completion => "Last client done at",
+        }
+    }
+
+    /// The glossary entry that explains the number.
+    pub fn term(self) -> Option<&'static str> {
+        Some(match self {
+            Metric::Success => "success",
+            Metric::LoadAmplification | Metric::BottomCalls => "load-amplification",
+            Metric::P99 => "percentiles",
+            Metric::Goodput => "goodput",
+            Metric::Duplicates => "idempotency-key",
+            Metric::BudgetRefusals => "retry-budget",
+            Metric::Calls | Metric::Completion => return None,
+        })
+    }
+
+    pub fn value(self, report: &Report) -> f64 {
+        let s = &report.summary;
+        match self {
+            Metric::Success => s.success_rate,
+            Metric::LoadAmplification | Metric::BottomCalls => s.server_calls_per_operation,
+            Metric::P99 => s.latency_p99,
+            Metric::Goodput => s.goodput,
+            Metric::Duplicates => s.duplicates as f64,
+            Metric::BudgetRefusals => s.budget_refusals as f64,
+            Metric::Calls => (s.first_tries + s.retries) as f64,
+            Metric::Completion => s.finished_at,
+        }
+    }
+
+    pub fn format(self, value: f64) -> String {
+        match self {
+            Metric::Success => format!("{:.1} %", 100.0 * value),
+            Metric::LoadAmplification | Metric::BottomCalls => format!("{value:.2}x"),
+            Metric::P99 | Metric::Completion => format!("{value:.2} s"),
+            Metric::Goodput => format!("{value:.1}/s"),
+            Metric::Duplicates | Metric::BudgetRefusals | Metric::Calls => format!("{value:.0}"),
+        }
+    }
+
+    /// Which way is better for the users or the server; `None` where
+    /// neither is (a budget's refusals are its mechanism, not its aim).
+    fn higher_is_better(self) -> Option<bool> {
+        match self {
+            Metric::Success | Metric::Goodput => Some(true),
+            Metric::LoadAmplification
+            | Metric::BottomCalls
+            | Metric::P99
+            | Metric::Duplicates
+            | Metric::Calls
+            | Metric::Completion => Some(false),
+            Metric::BudgetRefusals => None,
+        }
+    }
+}
+
+/// One headline number of a lesson: A's value, B's in compare mode, and
+/// which is better.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Headline {
+    pub label: &'static str,
+    /// Glossary key of the term the label uses.
+    pub term: Option<&'static str>,
+    pub a: String,
+    pub b: Option<String>,
+    /// The better side, when the two differ as shown.
+    pub better: Option<Side>,
+}
+
+/// The headline numbers of `metrics` for A's report and B's, if comparing.
+pub fn headlines(metrics: &[Metric], a: &Report, b: Option<&Report>) -> Vec<Headline> {
+    metrics
+        .iter()
+        .map(|&metric| {
+            let a_value = metric.value(a);
+            let b_value = b.map(|b| metric.value(b));
+            let a_text = metric.format(a_value);
+            let b_text = b_value.map(|v| metric.format(v));
+            // Compared as shown, so "63.2 %" against "63.2 %" is a tie.
+            let better = match (metric.higher_is_better(), b_value, &b_text) {
+                (Some(higher), Some(b_value), Some(b_text)) if *b_text != a_text => {
+                    Some(if (b_value > a_value) == higher {
+                        Side::B
+                    } else {
+                        Side::A
+                    })
+                }
+                _ => None,
+            };
+            Headline {
+                label: metric.label(),
+                term: metric.term(),
+                a: a_text,
+                b: b_text,
+                better,
+            }
+        })
+        .collect()
+}
+
+/// Which preset's lesson the page shows, and how far the settings have
+/// moved from that preset's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LessonState {
+    pub preset: &'static Preset,
+    /// Settings (of A or of B) that differ from the preset's.
+    pub changed: usize,
+}
+
+impl LessonState {
+    /// "You changed 2 settings", or nothing while the settings are the
+    /// preset's own.
+    pub fn status(&self) -> Option<String> {
+        match self.changed {
+            0 => None,
+            1 => Some("You changed 1 setting".to_string()),
+            n => Some(format!("You changed {n} settings")),
+        }
+    }
+}
+
+/// Most changed settings at which a link opened on its own still shows the
+/// nearest preset's lesson: a few tweaks keep a lesson, a new world does not.
+const NEAREST_WITHIN: usize = 3;
+
+/// The lesson for `config`: the preset the learner started from (`origin`),
+/// else the preset `config` is, else the nearest preset within a few
+/// settings; `None` for settings far from every preset.
+pub fn lesson_state(origin: Option<&'static Preset>, config: &Config) -> Option<LessonState> {
+    let state = |preset: &'static Preset| LessonState {
+        preset,
+        changed: changed_settings(preset, config),
+    };
+    if let Some(preset) = origin {
+        return Some(state(preset));
+    }
+    PRESETS
+        .iter()
+        .map(state)
+        .filter(|s| s.changed <= NEAREST_WITHIN)
+        .min_by_key(|s| s.changed)
+}
+
+/// How many settings differ between the preset and `config`: A's values,
+/// and, while comparing, B's own differences from A. A change of A that B
+/// merely follows is one change, not two, and B's values do not count while
+/// compare mode is off.
+pub fn changed_settings(preset: &Preset, config: &Config) -> usize {
+    let from = preset.config();
+    (0..PARAMS.len())
+        .map(|i| {
+            let a = from.value_at(i) != config.value_at(i);
+            let own = |c: &Config| c.value_b_at(i) != c.value_at(i);
+            let b = config.comparing()
+                && from.value_b_at(i) != config.value_b_at(i)
+                && (own(&from) || own(config));
+            usize::from(a) + usize::from(b)
+        })
+        .sum()
+}
+
+/// `config` with the link pairs of `change` (for example
+/// `"B.budget=token-bucket"`) applied on top.
+pub fn apply(config: &Config, change: &str) -> Config {
+    Config::from_link(&format!("{}&{change}", config.to_link())).0
+}
+
+/// A term the page uses, explained in a sentence or two.
+#[derive(Debug)]
+pub struct Term {
+    pub key: &'static str,
+    pub name: &'static str,
+    pub text: &'static str,
+}
+
+/// Every term the page explains where it appears.
+pub const GLOSSARY: &[Term] = &[
+    Term {
+        key: "success",
+        name: "User-visible success",
+        text: "The share of operations that ended in success after all their retries: what the \
+               users saw, as opposed to how many single calls failed.",
+    },
+    Term {
+        key: "load-amplification",
+        name: "Server calls per operation",
+        text: "Calls that reached the server (through every layer) for each operation the users \
+               asked for. 1 means no retries; 4 means each operation cost the server four calls.",
+    },
+    Term {
+        key: "percentiles",
+        name: "p50 and p99",
+        text: "Operation latency, success or not: half of the operations finished within p50, \
+               and 99 in 100 within p99.",
+    },
+    Term {
+        key: "goodput",
+        name: "Goodput",
+        text: "Operations that succeeded per second: the useful work, as opposed to the load \
+               the server carries.",
+    },
+    Term {
+        key: "wasted-work",
+        name: "Wasted server work",
+        text: "Server time spent on requests whose answer nobody used: the client had already \
+               given up, or the response was lost.",
+    },
+    Term {
+        key: "jitter",
+        name: "Jitter",
+        text: "A random pause, so that clients that failed together do not retry together. Full \
+               jitter draws from 0 to the ceiling; equal jitter keeps half the ceiling and draws \
+               the other half; decorrelated jitter draws between the base and three times the \
+               previous pause, capped.",
+    },
+    Term {
+        key: "backoff",
+        name: "Backoff",
+        text: "How the ceiling of the pause grows with each retry: constant, linear, or \
+               exponential (the base times the multiplier per retry), never above the cap.",
+    },
+    Term {
+        key: "retry-budget",
+        name: "Retry budget",
+        text: "A limit on retries across all operations. A ratio budget allows retries up to a \
+               share of recent requests (as Finagle's RetryBudget does); gRPC's token bucket stops \
+               retries once failures drained half its tokens; the AWS SDK's quota charges each \
+               retry tokens that successes refund.",
+    },
+    Term {
+        key: "circuit-breaker",
+        name: "Circuit breaker",
+        text: "Refuses calls for a cool-down once most recent ones failed, so a dead dependency \
+               is not hammered; in 'retries' mode first tries still go through.",
+    },
+    Term {
+        key: "idempotency-key",
+        name: "Idempotency key",
+        text: "One key for every attempt of an operation, so the server recognises a retry of \
+               work it already did and answers without doing it again. Without one, a retry \
+               after a lost response executes the action a second time: a duplicate.",
+    },
+    Term {
+        key: "deadline",
+        name: "Deadline and attempt timeout",
+        text: "The deadline is the time budget of the whole operation, every attempt and pause \
+               included; the attempt timeout bounds one attempt. An attempt as long as the \
+               deadline leaves no time for a retry.",
+    },
+    Term {
+        key: "shared-seed",
+        name: "Shared seed",
+        text: "Every client seeds its random generator with the same constant, so all draw the \
+               same 'random' pause: jitter with a shared seed is no jitter.",
+    },
+    Term {
+        key: "retry-after",
+        name: "Retry-After",
+        text: "A header with which a throttled or overloaded server says how long to wait; a \
+               good client waits at least that long.",
+    },
+];
+
+/// The glossary entry under `key`.
+pub fn term(key: &str) -> Option<&'static Term> {
+    GLOSSARY.iter().find(|t| t.key == key)
+}
+
+/// The glossary entry a control's label uses, if any.
+pub fn param_term(p: P) -> Option<&'static Term> {
+    term(match p {
+        P::Jitter | P::JitterFraction => "jitter",
+        P::Shape | P::Multiplier | P::Base | P::Cap => "backoff",
+        P::Budget => "retry-budget",
+        P::Breaker => "circuit-breaker",
+        P::IdempotencyKey => "idempotency-key",
+        P::Deadline | P::Timeout => "deadline",
+        P::SharedSeed => "shared-seed",
+        P::HonourRetryAfter | P::RetryAfter => "retry-after",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::PRESETS;
+    use crate::report;
+
+    fn preset(key: &str) -> &'static Preset {
+        PRESETS.iter().find(|p| p.key == key).expect("a preset")
+    }
+
+    #[test]
+    fn a_preset_is_its_own_lesson_with_nothing_changed() {
+        for preset in PRESETS {
+            let state = lesson_state(None, &preset.config()).expect("a lesson");
+            assert_eq!(state.preset.key, preset.key);
+            assert_eq!(state.changed, 0);
+            assert_eq!(state.status(), None);
+        }
+    }
+
+    #[test]
+    fn the_lesson_stays_and_counts_what_changed() {
+        let herd = preset("herd");
+        let mut config = herd.config();
+        config.set(P::Seed, 9.0);
+        let state = lesson_state(Some(herd), &config).expect("the origin's lesson");
+        assert_eq!((state.preset.key, state.changed), ("herd", 1));
+        assert_eq!(state.status().as_deref(), Some("You changed 1 setting"));
+        // Policy B's settings count too.
+        let config = apply(&config, "B.attempts=3&B.cap=4");
+        assert_eq!(
+            lesson_state(Some(herd), &config).map(|s| s.changed),
+            Some(3)
+        );
+        // Opened from a link alone, the nearest preset within a few changes
+        // keeps its lesson; a world far from every preset has none.
+        assert_eq!(
+            lesson_state(None, &config).map(|s| s.preset.key),
+            Some("herd")
+        );
+        let far = apply(&config, "rate=7&horizon=9&clients=5&layers=2");
+        assert_eq!(lesson_state(None, &far), None);
+        assert_eq!(
+            lesson_state(Some(herd), &far).map(|s| s.changed),
+            Some(7),
+            "the origin's lesson stays however far the learner went"
+        );
+    }
+
+    #[test]
+    fn a_change_b_follows_counts_once_and_b_is_ignored_without_compare() {
+        let herd = preset("herd");
+        // A gets B's jitter: one change, though B's no longer differs.
+        let same = apply(&herd.config(), "jitter=full");
+        assert_eq!(changed_settings(herd, &same), 1);
+        // Attempts for both (B follows A): one change.
+        assert_eq!(
+            changed_settings(herd, &apply(&herd.config(), "attempts=5")),
+            1
+        );
+        // Compare off: the switch is the change; B's values are hidden.
+        assert_eq!(
+            changed_settings(herd, &apply(&herd.config(), "compare=off")),
+            1
+        );
+        // A single-policy preset compared with a B of its own: the switch
+        // and each of B's own values.
+        let classic = preset("classic");
+        let compared = apply(&classic.config(), "compare=on&B.attempts=2&B.cap=3");
+        assert_eq!(changed_settings(classic, &compared), 3);
+    }
+
+    #[test]
+    fn apply_sets_a_and_b_and_keeps_the_rest() {
+        let budget = preset("budget");
+        let changed = apply(&budget.config(), "B.budget=token-bucket&seed=3");
+        assert_eq!(changed.seed(), 3);
+        assert_eq!(
+            changed.policy_b_config().budget_kind(),
+            crate::budget::BudgetKind::TokenBucket
+        );
+        assert_eq!(changed.budget_kind(), budget.config().budget_kind());
+        assert_eq!(changed_settings(budget, &changed), 2);
+    }
+
+    #[test]
+    fn headlines_put_a_and_b_side_by_side_and_name_the_better() {
+        let herd = preset("herd");
+        let (a, b) = report::run_both(&herd.config());
+        let lines = headlines(&[Metric::Success, Metric::P99], &a, b.as_ref());
+        assert_eq!(lines.len(), 2);
+        let success = &lines[0];
+        assert_eq!(success.label, "User-visible success");
+        assert_eq!(success.term, Some("success"));
+        assert_eq!(
+            success.a,
+            format!("{:.1} %", 100.0 * a.summary.success_rate)
+        );
+        // Full jitter lets more of the herd through.
+        assert!(b.as_ref().expect("compare").summary.success_rate > a.summary.success_rate);
+        assert_eq!(success.better, Some(Side::B));
+        // A shorter p99 is better.
+        assert_eq!(lines[1].better, Some(Side::B));
+        // Without B there is nothing to compare.
+        let alone = headlines(&[Metric::Success], &a, None);
+        assert_eq!((alone[0].b.clone(), alone[0].better), (None, None));
+    }
+
+    #[test]
+    fn equal_as_shown_is_a_tie() {
+        let (a, _) = report::run_both(&preset("layers").config());
+        let lines = headlines(&[Metric::Success], &a, Some(&a));
+        assert_eq!(lines[0].better, None);
+    }
+
+    /// Every "try this" keeps its promise: applied to its preset, it moves
+    /// the number it names in the direction it names, on the preset's own
+    /// world and seed. A preset's headline shows that number.
+    #[test]
+    fn every_try_this_moves_its_number_the_way_it_says() {
+        for preset in PRESETS {
+            assert!(
+                !preset.try_this.is_empty(),
+                "{}: nothing to try",
+                preset.key
+            );
+            let before = report::run_both(&preset.config());
+            for try_this in preset.try_this {
+                let expect = &try_this.expect;
+                assert!(
+                    preset.headline.contains(&expect.metric),
+                    "{}: '{}' moves a number the headline does not show",
+                    preset.key,
+                    try_this.label
+                );
+                let changed = apply(&preset.config(), try_this.change);
+                assert!(
+                    changed_settings(preset, &changed) > 0,
+                    "{}: '{}' changes nothing",
+                    preset.key,
+                    try_this.label
+                );
+                let after = report::run_both(&changed);
+                let pick = |runs: &(Report, Option<Report>)| match expect.side {
+                    Side::A => expect.metric.value(&runs.0),
+                    Side::B => expect.metric.value(runs.1.as_ref().expect("B is compared")),
+                };
+                let (from, to) = (pick(&before), pick(&after));
+                assert!(
+                    if expect.rises { to > from } else { to < from },
+                    "{}: '{}' should make {:?}'s {:?} {}, but it went {from} -> {to}",
+                    preset.key,
+                    try_this.label,
+                    expect.side,
+                    expect.metric,
+                    if expect.rises { "rise" } else { "fall" },
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_preset_names_its_chart_numbers_and_open_controls() {
+        for preset in PRESETS {
+            assert!(
+                (2..=3).contains(&preset.headline.len()),
+                "{}: 2-3 headline numbers",
+                preset.key
+            );
+            assert!(!preset.open.is_empty(), "{}: no controls open", preset.key);
+            assert!(preset.key_chart.canvas_id().starts_with("chart-"));
+        }
+    }
+
+    #[test]
+    fn every_term_the_page_uses_is_explained_briefly() {
+        let metrics = [
+            Metric::Success,
+            Metric::LoadAmplification,
+            Metric::BottomCalls,
+            Metric::P99,
+            Metric::Goodput,
+            Metric::Duplicates,
+            Metric::BudgetRefusals,
+            Metric::Calls,
+            Metric::Completion,
+        ];
+        for key in metrics.iter().filter_map(|m| m.term()) {
+            assert!(term(key).is_some(), "{key} is not in the glossary");
+        }
+        let explained = P::ALL.iter().filter(|&&p| param_term(p).is_some()).count();
+        assert!(explained >= 10, "only {explained} controls explained");
+        for entry in GLOSSARY {
+            let sentences = entry.text.matches(". ").count() + 1;
+            assert!(sentences <= 3, "{}: {sentences} sentences", entry.key);
+            assert_eq!(
+                GLOSSARY.iter().filter(|t| t.key == entry.key).count(),
+                1,
+                "{} twice",
+                entry.key
+            );
+        }
+    }
+}

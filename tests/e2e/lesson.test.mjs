@@ -1,0 +1,311 @@
+// Every preset teaches on the first screen, on a laptop and on a phone, and
+// keeps teaching while the learner follows it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { serve, launch, open, openGroup, pickPreset, rendered, renders, settled } from './harness.mjs';
+
+let server, base, browser;
+before(async () => {
+  ({ server, base } = await serve());
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+// What each preset puts first, and what each of its "try this" buttons
+// promises: pressing it moves the headline number of `metric` for policy
+// `side` up (rises) or down.
+const PRESETS = [
+  { title: 'The thundering herd after an outage', key: 'chart-load',
+    tries: [{ label: 'Give A full jitter too', metric: 'User-visible success', side: 'a', rises: true }] },
+  { title: 'The shared-seed trap', key: 'chart-load',
+    tries: [{ label: "Give A's clients their own seeds", metric: 'User-visible success', side: 'a', rises: true }] },
+  { title: 'The retry storm that never ends', key: 'chart-mechanism',
+    tries: [{ label: "Give A B's backoff", metric: 'Goodput', side: 'a', rises: true }] },
+  { title: 'The budget that saves the day', key: 'chart-load',
+    tries: [{ label: "Give B gRPC's token bucket instead", metric: 'Server calls per operation', side: 'b', rises: false }] },
+  { title: '3 x 3 x 3 = 27', key: 'chart-load',
+    tries: [{ label: "Let only A's top layer retry", metric: 'Calls at the bottom per request', side: 'a', rises: false }] },
+  { title: 'The lost response without an idempotency key', key: 'chart-load',
+    tries: [{ label: 'Send a key from A too', metric: 'Duplicate executions', side: 'a', rises: false }] },
+  { title: 'The deadline that eats the retries', key: 'chart-latency',
+    tries: [
+      { label: 'Give A the 0.4 s timeout', metric: 'User-visible success', side: 'a', rises: true },
+      { label: "Take B's deadline away", metric: 'Latency p99', side: 'b', rises: true },
+    ] },
+  { title: 'Contention, as in the AWS 2015 post', key: 'chart-contention',
+    tries: [{ label: 'Take the jitter away', metric: 'Last client done at', side: 'a', rises: true }] },
+  { title: 'Token bucket or circuit breaker? Success against load', key: 'chart-sweep',
+    tries: [{ label: 'Make the dependency fail 90 % of calls', metric: 'Server calls per operation', side: 'a', rises: true }] },
+  { title: 'What production defaults do: AWS SDK standard mode', key: 'chart-mechanism',
+    tries: [{ label: 'Give B the quota too', metric: 'Server calls per operation', side: 'b', rises: false }] },
+  { title: 'What production defaults do: gRPC retry throttling', key: 'chart-mechanism',
+    tries: [{ label: 'Give B the bucket too', metric: 'Server calls per operation', side: 'b', rises: false }] },
+];
+
+const WIDE = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+// The preset list's value for a title.
+async function presetValue(page, title) {
+  const value = await page.$$eval('#preset option', (all, title) => all.find((o) => o.textContent === title)?.value, title);
+  assert.ok(value !== undefined, `no preset titled ${title}`);
+  return value;
+}
+
+// Where the lesson's pieces are, in page coordinates (0 = top of the page).
+async function layout(page) {
+  return page.evaluate(() => {
+    const box = (element) => {
+      const r = element.getBoundingClientRect();
+      return { top: r.top + scrollY, bottom: r.bottom + scrollY, left: r.left + scrollX, right: r.right + scrollX, height: r.height };
+    };
+    const canvases = [...document.querySelectorAll('#key-slot canvas')];
+    return {
+      select: box(document.getElementById('preset')),
+      lesson: box(document.getElementById('lesson')),
+      keys: canvases.map((c) => c.id),
+      key: canvases.length ? box(canvases[0]) : null,
+      width: innerWidth,
+      height: innerHeight,
+      scrollWidth: document.documentElement.scrollWidth,
+      lessonText: document.getElementById('lesson').textContent,
+      title: (() => {
+        const h = document.getElementById('lesson-title');
+        return { text: h.textContent, visible: h.offsetHeight > 0, overflows: h.scrollWidth > h.clientWidth };
+      })(),
+    };
+  });
+}
+
+function inside(what, box, { width, height }) {
+  assert.ok(box.top >= 0 && box.bottom <= height && box.left >= 0 && box.right <= width,
+    `${what} is not inside the first ${width}x${height} screen: ${JSON.stringify(box)}`);
+}
+
+for (const [name, viewport] of [['laptop', WIDE], ['phone', PHONE]]) {
+  test(`every preset teaches on the first screen of a ${name} (${viewport.width}x${viewport.height})`, async () => {
+    const page = await open(browser, base, { viewport });
+    const seen = [];
+    for (const preset of PRESETS) {
+      await pickPreset(page, await presetValue(page, preset.title));
+      const at = await layout(page);
+      assert.ok(at.lessonText.length > 80, `${preset.title}: no lesson`);
+      inside(`${preset.title}: the preset list`, at.select, viewport);
+      inside(`${preset.title}: the lesson`, at.lesson, viewport);
+      assert.deepEqual(at.keys, [preset.key], `${preset.title}: the lesson's chart`);
+      const shown = Math.max(0, Math.min(at.key.bottom, viewport.height) - Math.max(at.key.top, 0)) / at.key.height;
+      if (viewport === WIDE) {
+        assert.ok(shown >= 0.6, `${preset.title}: only ${(100 * shown).toFixed(0)} % of its chart on the first screen`);
+      } else {
+        assert.ok(at.key.top < 1.5 * viewport.height, `${preset.title}: its chart starts at ${at.key.top} px`);
+        assert.ok(at.scrollWidth <= viewport.width, `${preset.title}: the page scrolls sideways (${at.scrollWidth} px)`);
+        // The list is too narrow for some titles here: the heading says them in full.
+        assert.deepEqual(at.title, { text: preset.title, visible: true, overflows: false }, `${preset.title}: its heading`);
+      }
+      seen.push(`${preset.key} ${at.key.top.toFixed(0)}-${at.key.bottom.toFixed(0)} (${(100 * shown).toFixed(0)} % shown)`);
+    }
+    console.log(`${name}: the lesson's chart of each preset at ${seen.join(', ')}`);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+}
+
+test('inside a 700 px wide frame the page needs no sideways scroll and leads with the chart', async () => {
+  const page = await open(browser, base, { viewport: WIDE });
+  await page.setContent(`<iframe src="${base}" style="width:700px;height:800px;border:0"></iframe>`);
+  const frame = page.frames().find((f) => f !== page.mainFrame());
+  await frame.waitForFunction(() => Number(document.body.dataset.renders || 0) >= 1);
+  const at = await layout(frame);
+  assert.ok(at.scrollWidth <= 700, `the frame scrolls sideways: ${at.scrollWidth} px`);
+  inside('the preset list', at.select, { width: 700, height: 800 });
+  inside('the lesson', at.lesson, { width: 700, height: 800 });
+  const controls = await frame.evaluate(() => document.getElementById('controls').getBoundingClientRect().top + scrollY);
+  assert.ok(at.key.top < controls, 'the chart comes before the controls');
+  await page.context().close();
+});
+
+// The lesson's number of `metric` for policy `side`, as the page shows it.
+async function headline(page, metric, side) {
+  const text = await page.textContent(`#headlines [data-metric="${metric}"] [data-side="side-${side}"] .number`);
+  const value = parseFloat(text);
+  assert.ok(Number.isFinite(value), `${metric} of ${side}: '${text}'`);
+  return value;
+}
+
+test('each "try this" applies its change, moves its number the way the lesson says, and the lesson stays', async () => {
+  const page = await open(browser, base, { viewport: WIDE });
+  for (const preset of PRESETS) {
+    await pickPreset(page, await presetValue(page, preset.title));
+    const lesson = await page.textContent('#lesson');
+    const link = page.url();
+    const buttons = await page.$$eval('#try-this button', (all) => all.map((b) => ({
+      label: b.textContent, metric: b.dataset.metric, side: b.dataset.side, rises: b.dataset.rises === 'true',
+    })));
+    assert.deepEqual(buttons, preset.tries.map((t) => ({ ...t, side: `side-${t.side}` })),
+      `${preset.title}: the page's buttons and what they promise`);
+    for (const expected of preset.tries) {
+      const before = await headline(page, expected.metric, expected.side);
+      await page.click(`#try-this button:text-is("${expected.label}")`);
+      await settled(page);
+      assert.notEqual(page.url(), link, `${expected.label}: the link did not change`);
+      const after = await headline(page, expected.metric, expected.side);
+      assert.ok(expected.rises ? after > before : after < before,
+        `${preset.title}, '${expected.label}': ${expected.metric} of ${expected.side} should ${expected.rises ? 'rise' : 'fall'}, went ${before} -> ${after}`);
+      assert.equal(await page.textContent('#lesson'), lesson, 'the lesson stays');
+      assert.match(await page.textContent('#changed'), /^You changed \d+ settings?$/);
+      const button = page.locator(`#try-this button:text-is("${expected.label}")`);
+      assert.equal(await button.getAttribute('aria-disabled'), 'true', 'applied: nothing left to do');
+      assert.equal(await button.evaluate((b) => b === document.activeElement), true, 'the pressed button keeps the focus');
+      await page.click('#back-to-preset');
+      await settled(page);
+      assert.equal(page.url(), link, 'back to the preset');
+      assert.equal(await page.isHidden('#lesson-status'), true);
+    }
+  }
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the lesson stays while the learner changes settings', async () => {
+  const page = await open(browser, base, { viewport: WIDE });
+  const lesson = await page.textContent('#lesson');
+  const link = page.url();
+  const steps = [
+    ['a list', () => page.selectOption('#in-jitter', { label: 'equal' })],
+    ['a typed number', async () => { await page.fill('#num-attempts', '5'); await page.press('#num-attempts', 'Enter'); }],
+    ['a slider by keyboard', async () => { await page.focus('#in-cap'); await page.keyboard.press('ArrowRight'); }],
+    ['a collapsed group', async () => { await openGroup(page, 'workload'); await page.fill('#num-clients', '1500'); await page.press('#num-clients', 'Enter'); }],
+    ['a new seed', () => page.click('#new-seed')],
+    ['compare off', () => page.selectOption('#in-compare', { label: 'off' })],
+  ];
+  for (const [i, [what, step]] of steps.entries()) {
+    const count = await renders(page);
+    await step();
+    await rendered(page, count + 1);
+    await settled(page);
+    assert.equal(await page.textContent('#lesson'), lesson, `after ${what} the lesson is gone`);
+    assert.equal(await page.isVisible('#lesson-status'), true);
+    // Each step changed one setting of A or of the world; with compare
+    // off, B's own settings are out of play and not counted.
+    assert.equal(await page.textContent('#changed'), i === 0 ? 'You changed 1 setting' : `You changed ${i + 1} settings`);
+  }
+  await page.click('#back-to-preset');
+  await settled(page);
+  assert.equal(page.url(), link);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the policy switch is hidden without a policy B', async () => {
+  const page = await open(browser, `${base}?v=1&rate=5&horizon=5`);
+  assert.equal(await page.isVisible('#sides'), false, 'nothing to switch between');
+  await page.selectOption('#in-compare', { label: 'on' });
+  await settled(page);
+  assert.equal(await page.isVisible('#sides'), true);
+  await page.context().close();
+});
+
+test('no preset title is cut where the list has room: it is as wide as the longest', async () => {
+  // On a phone the list is narrower than some titles; the heading below it
+  // shows the title in full (checked for every preset above).
+  const page = await open(browser, base, { viewport: WIDE });
+  const cut = await page.evaluate(() => {
+    const select = document.getElementById('preset');
+    const style = getComputedStyle(select);
+    const context = document.createElement('canvas').getContext('2d');
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    // The arrow and the padding take some of the width.
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+    return [...select.options].filter((o) => context.measureText(o.textContent).width > room).map((o) => o.textContent);
+  });
+  assert.deepEqual(cut, [], 'titles wider than the list');
+  await page.context().close();
+});
+
+test('the numbers are in their policy\'s colour, and every term explains itself on hover and on focus', async () => {
+  const page = await open(browser, base, { viewport: WIDE });
+  const colour = (selector) => page.$eval(selector, (e) => getComputedStyle(e).color);
+  assert.equal(await colour('#headlines [data-side="side-a"]'), 'rgb(0, 114, 178)');
+  assert.equal(await colour('#headlines [data-side="side-b"]'), 'rgb(213, 94, 0)');
+  assert.equal(await colour('#summary th.side-b'), 'rgb(213, 94, 0)');
+  assert.equal(await colour('#edit-b'), 'rgb(213, 94, 0)');
+
+  // Keyboard: Tab reaches a headline's term, and its tip shows.
+  const term = page.locator('#headlines .term').first();
+  await term.focus();
+  const tip = page.locator('#headlines .tip').first();
+  assert.equal(await tip.isVisible(), true, 'focus shows the tip');
+  assert.equal(await term.getAttribute('aria-describedby'), await tip.getAttribute('id'));
+  assert.ok((await tip.textContent()).length > 40);
+  await page.keyboard.press('Tab');
+  assert.equal(await tip.isVisible(), false);
+  // Hover: a control's mark and a summary row.
+  await page.hover('#param-jitter .term-mark');
+  assert.match(await page.locator('#param-jitter .tip').textContent(), /random pause/);
+  assert.equal(await page.locator('#param-jitter .tip').isVisible(), true);
+  assert.match(await page.getAttribute('#in-jitter', 'aria-describedby'), /tip-param-jitter/);
+  await page.click('#all-numbers > summary');
+  await page.hover('#summary .term >> nth=0');
+  assert.equal(await page.locator('#summary .tip').first().isVisible(), true);
+  // Tips stay inside the page: no sideways scroll while one shows.
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth));
+  await page.context().close();
+});
+
+test('Copy link without a clipboard shows the link selected and says so', async () => {
+  // A plain-http host has no navigator.clipboard; the old copy command may be refused too.
+  const page = await open(browser, base, {
+    before: (p) => p.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });
+      document.execCommand = () => false;
+    }),
+  });
+  await page.click('#copy-link');
+  const field = await page.evaluate(() => {
+    const f = document.getElementById('copy-field');
+    return { shown: !f.hidden, value: f.value, selected: document.activeElement === f && f.selectionStart === 0 && f.selectionEnd === f.value.length };
+  });
+  assert.deepEqual(field, { shown: true, value: page.url(), selected: true });
+  assert.doesNotMatch(await page.textContent('#copy-status'), /copied/i);
+  assert.match(await page.textContent('#copy-status'), /selected/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('Copy link refused by the browser does not claim it copied', async () => {
+  const page = await open(browser, base, {
+    before: (p) => p.addInitScript(() => {
+      Clipboard.prototype.writeText = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));
+      document.execCommand = () => false;
+    }),
+  });
+  await page.click('#copy-link');
+  await page.waitForFunction(() => document.getElementById('copy-status').textContent.length > 0);
+  assert.doesNotMatch(await page.textContent('#copy-status'), /copied/i);
+  assert.equal(await page.inputValue('#copy-field'), page.url());
+  assert.equal(await page.isVisible('#copy-field'), true);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a page that cannot start the simulator says how to serve it', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // Opened as a file, browsers refuse to load the module and its WebAssembly.
+  await page.goto(pathToFileURL(path.resolve(import.meta.dirname, '../../dist/index.html')).href);
+  await page.waitForLoadState('load');
+  assert.equal(await page.isVisible('#starting'), true);
+  assert.match(await page.textContent('#starting'), /web server/);
+  // Served, but the WebAssembly fails to load.
+  await page.route('**/*.wasm', (route) => route.abort());
+  await page.goto(base);
+  await page.waitForLoadState('load');
+  assert.equal(await page.isVisible('#starting'), true);
+  assert.equal(await page.evaluate(() => document.body.dataset.renders), undefined);
+  await context.close();
+});
