@@ -4,8 +4,9 @@
 //! and why, and the peak resident memory of the process.
 //!
 //! `cargo run --release --example fuzz -- --links 100000 [--seed N] [--top N]
-//! [--first N] [--every-link]`: links `first..first + links` of the seed;
-//! the last option prints a line per link, to compare builds.
+//! [--first N] [--every-link] [--file PATH]`: links `first..first + links`
+//! of the seed, or those of a file, one a line (to time the slowest again
+//! alone); `--every-link` prints a line per link, to compare builds.
 //!
 //! Each run of a link (two in compare mode) is timed alone, and a link's
 //! time is its slower run's. Times are wall-clock on this host, which drifts under other load: the
@@ -46,13 +47,32 @@ fn main() {
     let seed = option("--seed", 1);
     let top = option("--top", 20) as usize;
     let every_link = args.iter().any(|a| a == "--every-link");
+    // Links to time again, one a line, instead of generated ones.
+    let from_file: Option<Vec<String>> = args
+        .iter()
+        .position(|a| a == "--file")
+        .and_then(|i| args.get(i + 1))
+        .map(|path| {
+            std::fs::read_to_string(path)
+                .expect("a readable file of links")
+                .lines()
+                .map(str::to_string)
+                .collect()
+        });
+    let (first, count) = match &from_file {
+        Some(links) => (0, links.len() as u64),
+        None => (first, count),
+    };
     // Silence the default hook: panics are caught, counted and shown below.
     std::panic::set_hook(Box::new(|_| {}));
     let mut costs = Vec::with_capacity(count as usize);
     let mut panics = Vec::new();
     let started = Instant::now();
     for index in first..first + count {
-        let link = links::hostile_link(seed, index);
+        let link = match &from_file {
+            Some(links) => links[index as usize].clone(),
+            None => links::hostile_link(seed, index),
+        };
         reset_peak_memory();
         // Each run timed alone: the bound is per run, and compare mode's
         // link makes two.
