@@ -434,6 +434,11 @@ impl Default for Config {
     }
 }
 
+/// Most `key=value` pairs a link is read for: every parameter, for A and
+/// B, fits many times over, and a longer link is someone's mistake or
+/// attack. The rest is ignored, with a notice that says so.
+pub const MAX_PAIRS: usize = 200;
+
 /// Prefix of policy B's keys in a link: `B.jitter=full`.
 const B_PREFIX: &str = "B.";
 
@@ -724,7 +729,8 @@ impl Config {
         // B's values are set after all of A's, since B differs from A.
         let mut b_values = Vec::new();
         let query = query.strip_prefix('?').unwrap_or(query);
-        for pair in query.split('&').filter(|p| !p.is_empty()).take(200) {
+        let mut pairs = query.split('&').filter(|p| !p.is_empty());
+        for pair in pairs.by_ref().take(MAX_PAIRS) {
             let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
             let key = percent_decode(key);
             let raw = percent_decode(raw);
@@ -764,7 +770,27 @@ impl Config {
                 ),
             }
         }
+        let ignored = pairs.count();
+        if ignored > 0 {
+            let pairs = if ignored == 1 { "pair" } else { "pairs" };
+            notice(
+                "link",
+                format!(
+                    "{ignored} more {pairs} ignored: a link is read up to its first {MAX_PAIRS}"
+                ),
+            );
+        }
+        // Without compare mode a link never writes B's values, so keeping
+        // them would make a configuration whose link loses them.
+        let comparing = config.comparing();
         for (index, value, key) in b_values {
+            if !comparing {
+                notice(
+                    &key,
+                    "is policy B's, read only with compare=on; ignored".to_string(),
+                );
+                continue;
+            }
             if let Some(why) = config.set_b_at(index, value) {
                 notice(&key, why);
             }
@@ -837,6 +863,40 @@ mod tests {
         assert_eq!(notices, []);
         assert_eq!(back, config);
         assert_eq!(back.to_link(), config.to_link());
+    }
+
+    /// A link past the pair limit is read up to it, and says what it left:
+    /// a setting after 200 pairs must not vanish without a word.
+    #[test]
+    fn pairs_past_the_limit_are_reported() {
+        let link = "v=1&".repeat(MAX_PAIRS) + "attempts=7";
+        let (config, notices) = Config::from_link(&link);
+        assert_eq!(config, Config::default());
+        assert_eq!(
+            notices,
+            [Notice {
+                key: "link".to_string(),
+                message: "1 more pair ignored: a link is read up to its first 200".to_string(),
+            }]
+        );
+        let (_, notices) = Config::from_link(&(link + "&&jitter=none&x"));
+        assert_eq!(
+            notices[0].message,
+            "3 more pairs ignored: a link is read up to its first 200"
+        );
+        let (_, notices) = Config::from_link(&"v=1&".repeat(MAX_PAIRS));
+        assert_eq!(notices, []);
+    }
+
+    /// B's values are written only in compare mode, so they are read only
+    /// there: otherwise the configuration would hold what its link loses.
+    #[test]
+    fn b_values_without_compare_mode_are_reported_and_ignored() {
+        let (config, notices) = Config::from_link("v=1&B.jitter=none&jitter=equal");
+        assert_eq!(config.value_b_at(P::Jitter as usize), config.get(P::Jitter));
+        assert_eq!(Config::from_link(&config.to_link()), (config, vec![]));
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert_eq!(notices[0].key, "B.jitter");
     }
 
     #[test]

@@ -118,11 +118,21 @@ fn main() {
             Err(why) => fail(&why),
         }
     } else if flag("--sweep") {
+        // The page's bounds hold here too, with the page's words: a link
+        // costs a terminal no more than it costs a browser tab.
+        if let Some(why) = retry_playground::sweep::too_big(&config) {
+            eprintln!("sweep: {why}");
+            std::process::exit(1);
+        }
         emit(&retry_playground::sweep::to_csv(&config));
     } else if flag("--csv") {
-        emit(&report::series_csv(&report::run(&config)));
+        let report = report::run(&config);
+        say_where_cut(&report, None);
+        emit(&report::series_csv(&report));
     } else {
-        emit(&(report::json_for(&config) + "\n"));
+        let (a, b) = report::run_both(&config);
+        say_where_cut(&a, b.as_ref());
+        emit(&(report::both_to_json(&a, b.as_ref()) + "\n"));
     }
 }
 
@@ -235,4 +245,11 @@ fn print_params() {
         );
     }
     emit(&out);
+}
+
+/// What the page says of a run cut short at a bound, on stderr.
+fn say_where_cut(a: &retry_playground::sim::Report, b: Option<&retry_playground::sim::Report>) {
+    if let Some(text) = retry_playground::view::limit_text(a, b) {
+        eprintln!("cut: {text}");
+    }
 }

@@ -8,9 +8,11 @@ use crate::sim::{self, Report};
 /// Most work (operations plus server attempts) one run may do, on the page
 /// and on the command line alike: enough for a million operations that
 /// fail half their attempts with four attempts each (the benchmark's
-/// reference workload), about a second in the browser. Beyond it the run
-/// stops early and says so (`summary.truncated`); the page tells the person
-/// how to shrink it.
+/// reference workload). The simulator derives from it the run's bound on
+/// time, about a second natively whatever the link, and it bounds memory
+/// on its own (`sim::world`, "Bounds"). At any bound the run stops early
+/// and says where and why (`summary.truncated`, `summary.cut`); the page
+/// and the command line tell the person how to shrink it.
 pub const WORK_LIMIT: u64 = 3_000_000;
 
 /// Runs the configuration under [`WORK_LIMIT`], which replaces the
@@ -35,9 +37,15 @@ pub fn run_both(config: &Config) -> (Report, Option<Report>) {
 /// What the command line prints for a link, and what the page computes:
 /// the report as JSON, or `{"a": ..., "b": ...}` when comparing.
 pub fn json_for(config: &Config) -> String {
-    match run_both(config) {
-        (a, None) => to_json(&a),
-        (a, Some(b)) => format!("{{\"a\":{},\"b\":{}}}", to_json(&a), to_json(&b)),
+    let (a, b) = run_both(config);
+    both_to_json(&a, b.as_ref())
+}
+
+/// The JSON of [`json_for`] from runs already made.
+pub fn both_to_json(a: &Report, b: Option<&Report>) -> String {
+    match b {
+        None => to_json(a),
+        Some(b) => format!("{{\"a\":{},\"b\":{}}}", to_json(a), to_json(b)),
     }
 }
 

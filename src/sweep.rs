@@ -31,20 +31,27 @@ pub const POINT_WORK_LIMIT: f64 = 400_000.0;
 
 /// Why the page should not sweep `config`, if it should not: the
 /// contention model has no failure rate, and a sweep too big for a frame
-/// is left to the command line.
+/// is not run (see [`too_big`]).
 pub fn refusal(config: &Config) -> Option<&'static str> {
     if config.workload() == WorkloadKind::Contention {
         return Some(
             "The contention model has no failure rate to sweep: conflicts are its failures.",
         );
     }
+    too_big(config)
+}
+
+/// Why a sweep of `config` is not run anywhere, if it is too big: a point
+/// would stall the page, and the whole sweep would keep the command line
+/// busy for a minute.
+pub fn too_big(config: &Config) -> Option<&'static str> {
     let too_big = curves(config).iter().any(|curve| {
         let mut worst = curve.config.clone();
         worst.set(P::Failure, 1.0);
         worst.scenario().estimated_attempts() > POINT_WORK_LIMIT
     });
     too_big.then_some(
-        "Too big to sweep here without stalling the page: run retry-playground --sweep with this link.",
+        "Too big to sweep without stalling: shorten the horizon or lower the rate to sweep it.",
     )
 }
 
@@ -335,11 +342,12 @@ mod tests {
     }
 
     #[test]
-    fn huge_sweeps_are_left_to_the_command_line() {
+    fn huge_sweeps_are_refused() {
         let small = Config::from_link("v=1&rate=200&horizon=20").0;
         let huge = Config::from_link("v=1&rate=10000&horizon=100").0;
         assert_eq!(refusal(&small), None);
-        assert!(refusal(&huge).is_some_and(|why| why.contains("--sweep")));
+        assert!(refusal(&huge).is_some_and(|why| why.contains("Too big")));
+        assert_eq!(too_big(&huge), refusal(&huge));
         let contention = Config::from_link("v=1&workload=contention").0;
         assert!(refusal(&contention).is_some_and(|why| why.contains("contention")));
     }

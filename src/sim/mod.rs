@@ -20,7 +20,9 @@
 //! Memory is bounded by the work in flight plus fixed-size histograms: arrivals
 //! are generated one at a time, finished operations are forgotten once the
 //! server has no request of theirs left, and latencies go into a log-bucketed
-//! histogram instead of a list.
+//! histogram instead of a list. What is in flight has a bound too, as has
+//! the time a run may take: a run that reaches one stops there and says so
+//! (`world`, "Bounds").
 //!
 //! The vocabulary: an *operation* is what a user asked for; an *attempt* is one
 //! call made for it (the first try or a retry); a *pause* is the wait before a
@@ -101,9 +103,11 @@ pub mod trace;
 mod world;
 
 pub use report::{
-    FailureKind, LatencyHistogram, PAUSE_HISTOGRAMS, PauseHistogram, PerFailure, Report, Series,
-    Summary,
+    Cut, CutReason, FailureKind, LatencyHistogram, PAUSE_HISTOGRAMS, PauseHistogram, PerFailure,
+    Report, Series, Summary,
 };
+
+pub use world::{COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, in_flight_bytes};
 
 use crate::breaker::BreakerConfig;
 use crate::budget::BudgetConfig;
@@ -160,9 +164,11 @@ pub struct Scenario {
     /// Number of time buckets of the series over the horizon.
     pub buckets: u32,
     /// Hard limit on work: operations plus server attempts. A run that
-    /// reaches it stops early and says so in `Summary::truncated`. Runs of a configuration, the page's and the
-    /// command line's alike, get `report::WORK_LIMIT` (see
-    /// [`report::run`](crate::report::run)).
+    /// reaches it stops early and says so in `Summary::truncated` and
+    /// `Summary::cut`. The run's bound on time is derived from it, and
+    /// memory has a bound of its own (`world`, "Bounds"). Runs of a
+    /// configuration, the page's and the command line's alike, get
+    /// `report::WORK_LIMIT` (see [`report::run`](crate::report::run)).
     pub work_limit: u64,
 
     pub workload: WorkloadKind,

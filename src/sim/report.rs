@@ -194,13 +194,14 @@ pub struct Summary {
     pub finished_at: f64,
     /// From the last operation's start (the end of arrivals) to `finished_at`.
     pub drain_time: f64,
-    /// The run hit `work_limit` and stopped early: at an instant when
-    /// operations share the queue; after the last operation it finished
-    /// when they run one at a time (see `sim::world`).
+    /// The run stopped early, at one of its bounds (`cut` says which). At
+    /// the work limit: at an instant when operations share the queue; after
+    /// the last operation it finished when they run one at a time (see
+    /// `sim::world`).
     pub truncated: bool,
     /// How far the run got. When it ran to completion, its end: the later
-    /// of `finished_at` and the horizon. When `truncated`, the instant the
-    /// work limit stopped it: from there on the series lack work that was
+    /// of `finished_at` and the horizon. When `truncated`, the instant a
+    /// bound stopped it: from there on the series lack work that was
     /// never simulated, and a chart must not read their counts as zero load.
     pub simulated_until: f64,
     /// Events processed (a measure of the run's cost).
@@ -209,6 +210,38 @@ pub struct Summary {
     /// a handful when operations run one at a time, see `sim::world`, where
     /// the next arrival waits outside the queue and is not counted).
     pub peak_events: u64,
+    /// Most calls (operations and their calls through the layers) plus
+    /// requests at the server alive at once: with `peak_events`, what the
+    /// run's memory follows.
+    pub peak_calls: u64,
+    /// What the run's events cost, in units of an event whose run fits the
+    /// caches: the measure its bound on time limits (see `sim::world`,
+    /// "Bounds").
+    pub cost: u64,
+    /// Why and when the run stopped early, when `truncated`.
+    pub cut: Option<Cut>,
+}
+
+/// Why a run stopped before its work was done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CutReason {
+    /// Operations plus server attempts reached `work_limit`.
+    Work,
+    /// The events handled, weighted by what they cost, reached the run's
+    /// share of time (see `sim::world`, "Bounds").
+    Time,
+    /// More calls and events in flight than a browser tab should hold.
+    Memory,
+}
+
+/// Where a run was cut short, and why, in words a person can act on.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Cut {
+    pub reason: CutReason,
+    /// How far the run got: its `simulated_until`.
+    pub at: f64,
+    pub message: String,
 }
 
 /// Per-bucket series over `[0, horizon]`: bucket `i` covers

@@ -2,7 +2,6 @@
 //! notice list's lines, the work limit.
 
 use crate::config::Notice;
-use crate::report;
 use crate::sim::Report;
 
 /// What the Copy link button says once the link is on the clipboard.
@@ -24,16 +23,20 @@ pub fn notice_line(notice: &Notice) -> String {
     format!("{}: {}", notice.key, notice.message)
 }
 
-/// What the page says when a run hit the work limit, if one did.
+/// What the page says when a run was cut short at one of its bounds, if one
+/// was: where and why (policy A's first), and how to see it whole.
 pub fn limit_text(a: &Report, b: Option<&Report>) -> Option<String> {
-    let truncated = a.summary.truncated || b.is_some_and(|b| b.summary.truncated);
-    truncated.then(|| {
-        format!(
-            "This configuration asks for more than {} operations and attempts; the run stopped there. \
-             Shorten the horizon or lower the rate to see it whole.",
-            report::WORK_LIMIT
-        )
-    })
+    let cut = [Some(a), b]
+        .into_iter()
+        .flatten()
+        .find_map(|report| report.summary.cut.as_ref())?;
+    let mut letters = cut.message.chars();
+    let first = letters.next().map(|c| c.to_uppercase().to_string());
+    Some(format!(
+        "{}{}; the run stopped there. Shorten the horizon or lower the rate to see it whole.",
+        first.unwrap_or_default(),
+        letters.as_str()
+    ))
 }
 
 #[cfg(test)]
@@ -64,15 +67,21 @@ mod tests {
 
     #[test]
     fn the_limit_is_said_only_when_a_run_was_cut_short() {
+        use crate::sim::{Cut, CutReason};
         let mut a = report(200, &[250, 400], 0.9, 1.5);
         let b = a.clone();
         assert_eq!(limit_text(&a, Some(&b)), None);
         a.summary.truncated = true;
+        a.summary.cut = Some(Cut {
+            reason: CutReason::Work,
+            at: 12.5,
+            message: "more than 3000000 operations and attempts by t = 12.50 s".to_string(),
+        });
         assert_eq!(
             limit_text(&b, Some(&a)).as_deref(),
             Some(
-                "This configuration asks for more than 3000000 operations and attempts; the run \
-                 stopped there. Shorten the horizon or lower the rate to see it whole."
+                "More than 3000000 operations and attempts by t = 12.50 s; the run stopped \
+                 there. Shorten the horizon or lower the rate to see it whole."
             )
         );
     }

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod golden;
+pub mod links;
 
 use retry_playground::policy::{Jitter, Policy, Shape};
 use retry_playground::sim::{Report, Scenario, Spread};

@@ -52,6 +52,35 @@
 //! general copy, whose download a second one would nearly double. The same
 //! unit test holds both copies to the same report, bit for bit. What this
 //! and the other speed tricks buy is measured in `sim`'s docs ("Speed").
+//!
+//! ## Bounds
+//!
+//! A share link is input from anyone, so every run is bounded in time and
+//! memory, whatever the link asks for, and a run that reaches a bound stops
+//! there and says so (`Summary::cut`):
+//!
+//! - *work*: operations plus server attempts reach `work_limit`, the bound
+//!   runs have always had;
+//! - *time*: what a run costs is its events, and an event costs more when
+//!   the run holds more in flight (its memory no longer fits the caches),
+//!   and the queue's own work on top (events sorted in a bucket or moved
+//!   when the calendar is rebuilt, `Queue::moves`). Every `REVIEW_EVERY`
+//!   events the run adds their cost, each event weighted by `event_weight`
+//!   of what is in flight, and stops once the sum reaches
+//!   `COST_PER_WORK` per unit of `work_limit`: with the limit runs of a
+//!   configuration get, about a second natively;
+//! - *memory*: the most calls, requests and pending events alive at once,
+//!   counted at the same reviews, may not exceed `MAX_IN_FLIGHT_BYTES` at
+//!   their nominal sizes: a server that drowns in more is itself the lesson.
+//!
+//! Both new bounds read only simulated state, so a run stops at the same
+//! event on every machine, natively and in the page. A review costs a count
+//! down and a branch per event, and the rest of its work is done once every
+//! few thousand events. Operations that run alone skip it: they hold one
+//! operation at a time, and every event of theirs comes of an operation or
+//! an attempt, which the work limit counts, so it bounds their time (half a
+//! second natively at the most measured) and the plain world's path stays
+//! as it was. Their cost is still counted, at the end.
 
 mod arrivals;
 mod client;
@@ -62,7 +91,7 @@ mod tally;
 
 use super::engine::{Event, Kind, Queue};
 use super::recorder::Level;
-use super::report::Report;
+use super::report::{CutReason, Report};
 use super::trace::{Trace, Tracer};
 use super::{Scenario, Spread, WorkloadKind};
 use crate::breaker::BreakerMode;
@@ -105,11 +134,51 @@ pub(crate) struct World<'a, const PLAIN: bool> {
     tally: Tally,
     /// Operations and server attempts so far, against `work_limit`.
     work: u64,
+    /// Events to handle before the next review of the bounds.
+    until_review: u64,
+    /// Events handled and the queue's moves at the last review.
+    reviewed_events: u64,
+    reviewed_moves: u64,
+    /// Events handled up to the last review, each weighted by what it
+    /// costs (see "Bounds"), against `cost_limit`.
+    cost: u64,
+    cost_limit: u64,
     /// Time of the event being processed.
     current: f64,
     /// Records the replay's trace; only in general worlds, only when asked
     /// for (`run_traced`).
     trace: Option<Box<Tracer>>,
+}
+
+/// Events between two reviews of a run's bounds (see "Bounds").
+pub const REVIEW_EVERY: u64 = 4096;
+
+/// Cost units a run may spend per unit of its `work_limit`; an event costs
+/// at least one unit.
+pub const COST_PER_WORK: u64 = 7;
+
+/// Nominal bytes of a call or a request (between a frame with what is
+/// kept beside it and a request), and of a pending event, about as a build
+/// for the native target lays them out. Nominal, so that a run stops at the
+/// same event wherever it runs.
+const CALL_BYTES: u64 = 128;
+const EVENT_BYTES: u64 = 32;
+
+/// Most bytes in flight (at nominal sizes, see [`in_flight_bytes`]) a run
+/// may hold: growing vectors double, so the run's memory can reach a few
+/// times this.
+pub const MAX_IN_FLIGHT_BYTES: u64 = 80 << 20;
+
+/// Bytes in flight, at nominal sizes, of `calls` calls and requests and
+/// `events` pending events: what the bound on memory limits.
+pub fn in_flight_bytes(calls: u64, events: u64) -> u64 {
+    calls * CALL_BYTES + events * EVENT_BYTES
+}
+
+/// What an event costs, in units of one whose run fits the caches, when
+/// `in_flight` calls, requests and events are alive at most.
+fn event_weight(in_flight: u64) -> u64 {
+    1 + in_flight / 32_768
 }
 
 /// Runs a scenario: natively, on the plain world's own copy of the engine
@@ -128,12 +197,12 @@ pub(crate) fn run(s: &Scenario) -> Report {
 pub(crate) fn run_traced(s: &Scenario) -> (Report, Trace) {
     let mut world = World::<false>::new(s);
     world.trace = Some(Box::new(Tracer::new(s.seed, s.estimated_operations())));
-    let (truncated, simulated_until) = world.run_to_end();
+    let (cut, simulated_until) = world.run_to_end();
     let trace = world
         .trace
         .take()
         .map_or_else(Trace::default, |t| t.finish());
-    (world.report(truncated, simulated_until), trace)
+    (world.report(cut, simulated_until), trace)
 }
 
 /// Whether operations cannot affect one another, so that each runs alone:
@@ -185,20 +254,26 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             tally: Tally::new(s, layers.count),
             layers,
             work: 0,
+            until_review: REVIEW_EVERY,
+            reviewed_events: 0,
+            reviewed_moves: 0,
+            cost: 0,
+            cost_limit: s.work_limit.saturating_mul(COST_PER_WORK),
             current: 0.0,
             trace: None,
         }
     }
 
     pub fn run(mut self) -> Report {
-        let (truncated, simulated_until) = self.run_to_end();
-        self.report(truncated, simulated_until)
+        let (cut, simulated_until) = self.run_to_end();
+        self.report(cut, simulated_until)
     }
 
-    /// Runs every event; returns whether the work limit stopped the run,
-    /// and how far it got.
-    fn run_to_end(&mut self) -> (bool, f64) {
-        let truncated = self.run_events();
+    /// Runs every event; returns which bound cut the run, if one did, and
+    /// how far it got.
+    fn run_to_end(&mut self) -> (Option<CutReason>, f64) {
+        let cut = self.run_events();
+        self.add_cost();
         // Events come in time order, so all before the current one ran;
         // when operations run alone, those starting from the next arrival
         // on never began, and the one in progress stopped at `current`.
@@ -211,7 +286,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             let horizon = self.s.horizon;
             self.tally.rec.occupied(Level::Queue, queued_at, horizon);
         }
-        (truncated, simulated_until)
+        (cut, simulated_until)
     }
 
     /// The tracer, when a general world has one: plain worlds never trace,
@@ -225,20 +300,24 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
         }
     }
 
-    /// Runs events until none is left, or until the work limit (then
-    /// returns true). When operations run alone, the next one starts only
-    /// once the queue has nothing left of the last.
-    fn run_events(&mut self) -> bool {
+    /// Runs events until none is left, or until a bound (then returns
+    /// which, if work was left). When operations run alone, the next one
+    /// starts only once the queue has nothing left of the last.
+    fn run_events(&mut self) -> Option<CutReason> {
         self.schedule_arrival(0.0);
         loop {
             if self.work >= self.s.work_limit {
-                return self.queue.len() > 0 || self.workload.upcoming.is_some();
+                return self.work_left().then_some(CutReason::Work);
             }
             let event = if !(PLAIN || self.alone) {
-                match self.queue.pop() {
-                    Some(event) => event,
-                    None => return false,
+                // Operations that run alone skip the review: see "Bounds".
+                if self.until_review == 0 {
+                    if let Some(reason) = self.review() {
+                        return self.work_left().then_some(reason);
+                    }
                 }
+                self.until_review -= 1;
+                self.queue.pop()?
             } else if self.queue.len() > 0 {
                 self.queue.pop_short()
             } else if let Some(start) = self.workload.upcoming.take() {
@@ -246,12 +325,63 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
                 self.arrival(start);
                 continue;
             } else {
-                return false;
+                return None;
             };
             // One call site: `handle` is inlined, and in the page a second
             // copy would cost download.
             self.handle(event);
         }
+    }
+
+    fn work_left(&self) -> bool {
+        self.queue.len() > 0 || self.workload.upcoming.is_some()
+    }
+
+    /// Adds the cost of the events since the last review and tells whether
+    /// the run has reached its time or memory bound (see "Bounds").
+    #[inline(never)] // speed: out of line
+    fn review(&mut self) -> Option<CutReason> {
+        let (calls, events) = self.add_cost();
+        if in_flight_bytes(calls, events) > MAX_IN_FLIGHT_BYTES {
+            Some(CutReason::Memory)
+        } else if self.cost >= self.cost_limit {
+            Some(CutReason::Time)
+        } else {
+            None
+        }
+    }
+
+    /// Adds the cost of the events since the last review to `cost`;
+    /// returns the most calls and the most pending events at once so far.
+    fn add_cost(&mut self) -> (u64, u64) {
+        let calls = self.calls_at_most();
+        let events = self.queue.peak() as u64;
+        let weight = event_weight(calls + events);
+        let (handled, moves) = (self.events_handled(), self.queue.moves());
+        self.cost = self
+            .cost
+            .saturating_add((handled - self.reviewed_events).saturating_mul(weight))
+            .saturating_add(moves - self.reviewed_moves);
+        self.until_review = REVIEW_EVERY;
+        self.reviewed_events = handled;
+        self.reviewed_moves = moves;
+        (calls, events)
+    }
+
+    /// Events handled so far. Arrivals of operations run alone never enter
+    /// the queue: each is an event of its own.
+    fn events_handled(&self) -> u64 {
+        let arrivals = if PLAIN || self.alone {
+            self.tally.operations
+        } else {
+            0
+        };
+        self.queue.popped() + arrivals
+    }
+
+    /// Most calls plus requests alive at once so far.
+    fn calls_at_most(&self) -> u64 {
+        (self.frames.len() + self.server.requests.len()) as u64
     }
 
     /// What an event does.
@@ -300,7 +430,9 @@ mod tests {
             (Value::Object(a), Value::Object(b)) => {
                 assert_eq!(a.len(), b.len(), "{path}");
                 for (key, value) in a {
-                    if key != "peak_events" {
+                    // What a run holds and costs depends on the order it
+                    // runs in; what it reports does not.
+                    if !matches!(key.as_str(), "peak_events" | "peak_calls" | "cost") {
                         assert_close(value, &b[key], &format!("{path}.{key}"));
                     }
                 }

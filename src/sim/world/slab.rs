@@ -45,6 +45,11 @@ impl<T> Slab<T> {
         self.insert_with(|_| value)
     }
 
+    /// Slots in use or freed: the most values alive at once.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Hands `index` out again; its value stays readable until then.
     #[inline(always)] // speed: hot
     pub fn free(&mut self, index: u32) {

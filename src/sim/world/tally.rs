@@ -9,7 +9,7 @@ use crate::policy::{Jitter, Policy};
 use crate::sim::Scenario;
 use crate::sim::WorkloadKind;
 use crate::sim::recorder::{Recorded, Recorder};
-use crate::sim::report::{PAUSE_HISTOGRAMS, Report, Summary};
+use crate::sim::report::{Cut, CutReason, PAUSE_HISTOGRAMS, Report, Summary};
 
 /// One count per [`End`], indexed by it.
 #[derive(Debug, Clone, Default)]
@@ -114,10 +114,14 @@ impl Tally {
 }
 
 impl<const PLAIN: bool> World<'_, PLAIN> {
-    /// The report of a run that ended (`truncated`: at the work limit).
+    /// The report of a run that ended (`cut`: at a bound, with work left).
     /// `simulated_until` is how far the run got (see `Summary`).
-    pub(super) fn report(self, truncated: bool, simulated_until: f64) -> Report {
+    pub(super) fn report(self, cut: Option<CutReason>, simulated_until: f64) -> Report {
         let s = self.s;
+        let peak_calls = self.calls_at_most();
+        let events = self.events_handled();
+        let cut = cut.map(|reason| self.cut(reason, peak_calls, simulated_until));
+        let truncated = cut.is_some();
         let tally = self.tally;
         let rec = tally.rec;
         let failures = rec.failures;
@@ -209,10 +213,11 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             } else {
                 tally.finished_at.max(s.horizon)
             },
-            // Arrivals of operations run alone never enter the queue: each
-            // is an event of its own, pending alone.
-            events: self.queue.popped() + if PLAIN || self.alone { operations } else { 0 },
+            events,
             peak_events: self.queue.peak().max(usize::from(operations > 0)) as u64,
+            peak_calls,
+            cost: self.cost,
+            cut,
         };
         Report {
             summary,
@@ -220,6 +225,30 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             pauses,
             latency,
             latency_failed,
+        }
+    }
+
+    /// Where and why the run stopped, in words for the person who sent the
+    /// link.
+    fn cut(&self, reason: CutReason, calls: u64, at: f64) -> Cut {
+        let message = match reason {
+            CutReason::Work => format!(
+                "more than {} operations and attempts by t = {at:.2} s",
+                self.s.work_limit
+            ),
+            CutReason::Time => format!(
+                "{} events by t = {at:.2} s, about as much computing as a run may take",
+                self.events_handled()
+            ),
+            CutReason::Memory => format!(
+                "more than {calls} requests in flight at t = {at:.2} s: the server is drowning, \
+                 which is itself the lesson"
+            ),
+        };
+        Cut {
+            reason,
+            at,
+            message,
         }
     }
 }

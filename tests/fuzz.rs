@@ -1,0 +1,159 @@
+//! Hostile share links (`common::links`), a few thousand from a fixed
+//! seed: none may panic, every link must read back canonically and report
+//! whatever it had changed, runs must be deterministic, and every run must
+//! stay within its bounds on time and memory as its own counters report
+//! them (not as a clock measures them, which would make the test flaky).
+//!
+//! Runs here get a small work limit, from which the time budget is
+//! derived, so that a debug build checks thousands of links in seconds;
+//! the bound works the same at any limit. `cargo run --release --example
+//! fuzz -- --links 100000` runs a long campaign at the real limit and
+//! prints what the runs cost.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::links::hostile_link;
+use retry_playground::config::{Config, MAX_PAIRS, Notice, PARAMS};
+use retry_playground::presets;
+use retry_playground::report;
+use retry_playground::sim::{
+    self, COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, Report, in_flight_bytes,
+};
+
+const SEED: u64 = 20_240_611;
+/// Links per test function; the two functions run on two threads.
+const LINKS: u64 = 2_000;
+/// Work limit of each run: the time budget follows from it.
+const WORK_LIMIT: u64 = 2_000;
+/// Every how many links the run is repeated to check determinism.
+const REPEAT_EVERY: u64 = 8;
+
+#[test]
+fn hostile_links_first_half() {
+    check_links(0..LINKS);
+}
+
+#[test]
+fn hostile_links_second_half() {
+    check_links(LINKS..2 * LINKS);
+}
+
+fn check_links(indices: std::ops::Range<u64>) {
+    let mut failures = Vec::new();
+    for index in indices {
+        let link = hostile_link(SEED, index);
+        if let Err(panic) = std::panic::catch_unwind(|| check_link(&link, index)) {
+            let why = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            failures.push(format!("link {index} {link:?}: {why}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn check_link(link: &str, index: u64) {
+    let (config, notices) = Config::from_link(link);
+    // Canonical: the link a configuration writes reads back to it, quietly.
+    let canonical = config.to_link();
+    assert_eq!(Config::from_link(&canonical), (config.clone(), vec![]));
+    assert_changes_reported(link, &config, &notices);
+
+    let (config, _) = presets::open(link);
+    let runs =
+        std::iter::once(config.clone()).chain(config.comparing().then(|| config.policy_b_config()));
+    for run_config in runs {
+        let report = run(&run_config);
+        assert_within_bounds(&report);
+        if index % REPEAT_EVERY == 0 {
+            assert_eq!(
+                report::to_json(&run(&run_config)),
+                report::to_json(&report),
+                "not deterministic"
+            );
+        }
+    }
+}
+
+fn run(config: &Config) -> Report {
+    let mut scenario = config.scenario();
+    scenario.work_limit = WORK_LIMIT;
+    sim::run(&scenario)
+}
+
+/// The counters of a run against its bounds: events each cost at least a
+/// unit and the bounds are looked at every `REVIEW_EVERY` events, in which
+/// a call through eight layers adds at most a few dozen items.
+fn assert_within_bounds(report: &Report) {
+    let summary = &report.summary;
+    assert!(
+        summary.events <= WORK_LIMIT * COST_PER_WORK + REVIEW_EVERY,
+        "{summary:?}"
+    );
+    assert!(
+        in_flight_bytes(summary.peak_calls, summary.peak_events)
+            <= MAX_IN_FLIGHT_BYTES + REVIEW_EVERY * 2048,
+        "{summary:?}"
+    );
+    assert_eq!(summary.truncated, summary.cut.is_some(), "{summary:?}");
+    if let Some(cut) = &summary.cut {
+        assert!(!cut.message.is_empty() && cut.at.is_finite(), "{cut:?}");
+    }
+}
+
+/// Every value the link asked for and did not get, every unknown key and
+/// every pair past the limit has a notice. Pairs with escapes are left to
+/// the reader's own tests: their keys and values are what they decode to.
+fn assert_changes_reported(link: &str, config: &Config, notices: &[Notice]) {
+    let noticed = |key: &str| {
+        let clipped: String = key.chars().take(40).collect();
+        notices
+            .iter()
+            .any(|n| n.key == key || n.key.starts_with(&clipped))
+    };
+    let query = link.strip_prefix('?').unwrap_or(link);
+    let pairs: Vec<&str> = query.split('&').filter(|p| !p.is_empty()).collect();
+    if pairs.len() > MAX_PAIRS {
+        assert!(noticed("link"), "{notices:?}");
+    }
+    // The last value of each key is the one that counts; `None` when it
+    // has escapes.
+    let mut last = BTreeMap::new();
+    for pair in pairs.iter().take(MAX_PAIRS) {
+        let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
+        if !key.contains(['%', '+']) {
+            last.insert(key, Some(raw).filter(|raw| !raw.contains(['%', '+'])));
+        }
+    }
+    for (key, raw) in last {
+        let Some(raw) = raw.filter(|_| key != "v") else {
+            continue;
+        };
+        let (for_b, name) = match key.strip_prefix("B.") {
+            Some(name) => (true, name),
+            None => (false, key),
+        };
+        let Some(index) = PARAMS.iter().position(|p| p.key == name) else {
+            assert!(
+                noticed(key),
+                "unknown key {key:?} without a notice: {notices:?}"
+            );
+            continue;
+        };
+        let got = if for_b {
+            config.value_b_at(index)
+        } else {
+            config.value_at(index)
+        };
+        let asked = PARAMS[index].parse(raw);
+        let kept = asked.as_ref().is_ok_and(|v| v.to_bits() == got.to_bits());
+        assert!(
+            kept || noticed(key),
+            "{key}={raw:?} became {got} without a notice: {notices:?}"
+        );
+    }
+}
