@@ -515,8 +515,6 @@ where
 mod tests {
     use super::*;
     use crate::chart::svg_test::*;
-    use crate::policy::Policy;
-    use crate::sim::{Scenario, run};
 
     #[test]
     fn ticks_read_like_a_person_wrote_them() {
@@ -532,34 +530,11 @@ mod tests {
 
     #[test]
     fn compare_mode_draws_both_policies_b_dashed() {
-        let a = Scenario {
-            policy: Policy {
-                jitter: crate::policy::Jitter::None,
-                ..scenario().policy
-            },
-            ..scenario()
-        };
-        let b = scenario();
-        let (report_a, report_b) = (run(&a), run(&b));
-        let bounds_a: Vec<PauseBounds> = (0..3).map(|r| a.policy.pause_bounds(r)).collect();
-        let bounds_b: Vec<PauseBounds> = (0..3).map(|r| b.policy.pause_bounds(r)).collect();
-        let runs = [
-            Run {
-                name: "A",
-                report: &report_a,
-                bounds: &bounds_a,
-                deadline: None,
-            },
-            Run {
-                name: "B",
-                report: &report_b,
-                bounds: &bounds_b,
-                deadline: None,
-            },
-        ];
+        let compared = Compared::new();
+        let (a, runs) = (&compared.a, compared.runs());
         let theme = Theme::light(1.0);
         for out in [
-            svg(|area| draw_load(area, &runs, &a, &theme)),
+            svg(|area| draw_load(area, &runs, a, &theme)),
             svg(|area| draw_pauses(area, &runs, &theme)),
             svg(|area| draw_latency(area, &runs, &theme)),
         ] {

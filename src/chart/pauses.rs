@@ -173,7 +173,7 @@ where
 mod tests {
     use super::*;
     use crate::chart::svg_test::*;
-    use crate::policy::{PauseBounds, Policy};
+    use crate::policy::PauseBounds;
     use crate::sim::{Scenario, run};
 
     #[test]
@@ -221,31 +221,9 @@ mod tests {
     /// widest range.
     #[test]
     fn pause_rows_put_ranges_and_means_where_they_belong() {
-        let a = Scenario {
-            policy: Policy {
-                jitter: crate::policy::Jitter::None,
-                ..scenario().policy
-            },
-            ..scenario()
-        };
-        let b = scenario();
-        let (report_a, report_b) = (run(&a), run(&b));
-        let bounds_a: Vec<PauseBounds> = (0..3).map(|r| a.policy.pause_bounds(r)).collect();
-        let bounds_b: Vec<PauseBounds> = (0..3).map(|r| b.policy.pause_bounds(r)).collect();
-        let runs = [
-            Run {
-                name: "A",
-                report: &report_a,
-                bounds: &bounds_a,
-                deadline: None,
-            },
-            Run {
-                name: "B",
-                report: &report_b,
-                bounds: &bounds_b,
-                deadline: None,
-            },
-        ];
+        let compared = Compared::new();
+        let runs = compared.runs();
+        let [bounds_a, bounds_b] = &compared.bounds;
         let theme = Theme::light(1.0);
         let out = svg(|area| draw_pauses(area, &runs, &theme));
         let mesh = mesh(&out, &theme, 20.0..400.0);

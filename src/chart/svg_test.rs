@@ -106,6 +106,44 @@ pub(super) fn scenario() -> Scenario {
     }
 }
 
+/// Compare mode on [`scenario`]'s world: A without jitter, B with full
+/// jitter, each with its first three retries' analytic bounds.
+pub(super) struct Compared {
+    pub a: Scenario,
+    pub reports: [Report; 2],
+    pub bounds: [Vec<PauseBounds>; 2],
+}
+
+impl Compared {
+    pub fn new() -> Self {
+        let a = Scenario {
+            policy: crate::policy::Policy {
+                jitter: crate::policy::Jitter::None,
+                ..scenario().policy
+            },
+            ..scenario()
+        };
+        let b = scenario();
+        let bounds = |s: &Scenario| (0..3).map(|r| s.policy.pause_bounds(r)).collect();
+        Compared {
+            reports: [crate::sim::run(&a), crate::sim::run(&b)],
+            bounds: [bounds(&a), bounds(&b)],
+            a,
+        }
+    }
+
+    /// The two runs as the charts take them, named "A" and "B".
+    pub fn runs(&self) -> [Run<'_>; 2] {
+        let run = |index: usize, name| Run {
+            name,
+            report: &self.reports[index],
+            bounds: &self.bounds[index],
+            deadline: None,
+        };
+        [run(0, "A"), run(1, "B")]
+    }
+}
+
 /// The mesh: x of the vertical grid lines, y of the horizontal ones,
 /// and the plot's top and bottom as the vertical lines span them.
 pub(super) struct Mesh {
