@@ -51,7 +51,8 @@ pub fn too_big(config: &Config) -> Option<&'static str> {
         worst.scenario().estimated_attempts() > POINT_WORK_LIMIT
     });
     too_big.then_some(
-        "Too big to sweep without stalling: shorten the horizon or lower the rate to sweep it.",
+        "Too big to sweep without stalling: every point reruns this whole world, at each failure \
+         rate and for every curve. Shorten the horizon or lower the rate to sweep it.",
     )
 }
 

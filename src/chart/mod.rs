@@ -502,12 +502,30 @@ where
     DB::ErrorType: 'static,
 {
     area.fill(&theme.background)?;
-    let (_, height) = area.dim_in_pixel();
-    area.draw(&Text::new(
-        text.to_string(),
-        (theme.px(16.0) as i32, (height / 2) as i32),
-        theme.font(14.0),
-    ))?;
+    let (width, height) = area.dim_in_pixel();
+    let margin = theme.px(16.0) as i32;
+    let font = theme.font(14.0);
+    // Broken into lines that fit, so a phone shows the whole message.
+    let room = (width as i32 - 2 * margin).max(1) as u32;
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if area.estimate_text_size(&format!("{line} {word}"), &font)?.0 <= room => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    let line_height = theme.px(20.0) as i32;
+    let top = height as i32 / 2 - line_height * (lines.len() as i32 - 1) / 2;
+    for (row, line) in lines.into_iter().enumerate() {
+        area.draw(&Text::new(
+            line,
+            (margin, top + row as i32 * line_height),
+            font.clone(),
+        ))?;
+    }
     Ok(())
 }
 
@@ -545,5 +563,38 @@ mod tests {
             assert!(out.contains(&hex(run_colour(&theme, 0))));
             assert!(out.contains(&hex(run_colour(&theme, 1))));
         }
+    }
+
+    /// A message wider than its chart is broken into lines that fit, each
+    /// starting at the margin, together centred on the chart.
+    #[test]
+    fn a_long_message_wraps_to_the_chart() {
+        let theme = Theme::light(1.0);
+        let text = crate::sweep::too_big(
+            &crate::config::Config::from_link("v=1&rate=20000&horizon=3600&failure=0.5").0,
+        )
+        .expect("a sweep too big for the page");
+        let mut out = String::new();
+        {
+            let area = SVGBackend::with_string(&mut out, (320, 200)).into_drawing_area();
+            message(&area, &theme, text).expect("drawing to a string cannot fail");
+        }
+        let lines = elements(&out, "text");
+        assert!(lines.len() >= 3, "{} lines", lines.len());
+        for line in &lines {
+            assert_eq!(number(line, "x"), 16.0);
+        }
+        let ys: Vec<f64> = lines.iter().map(|l| number(l, "y")).collect();
+        assert!((ys[0] + ys[ys.len() - 1] - 200.0).abs() <= 20.0, "{ys:?}");
+        let words: usize = out
+            .lines()
+            .filter(|l| !l.starts_with('<'))
+            .map(|l| l.split_whitespace().count())
+            .sum();
+        assert_eq!(
+            words,
+            text.split_whitespace().count(),
+            "every word drawn once"
+        );
     }
 }
