@@ -56,7 +56,7 @@ where
         (&left, "server calls", calls, mean_calls),
         (
             &right,
-            "time until the last client is done (s)",
+            "last client done at (s)",
             completion,
             mean_completion,
         ),
@@ -76,7 +76,8 @@ where
         chart
             .configure_mesh()
             .x_desc(x_label)
-            .x_labels(5)
+            // A phone's half panel has room for fewer numbers.
+            .x_labels((panel.dim_in_pixel().0 / theme.px(70.0)).clamp(3, 5) as usize)
             .x_label_formatter(&tick)
             .disable_y_mesh()
             .y_labels(0)
