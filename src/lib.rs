@@ -16,13 +16,16 @@
 //! [`breaker`] (circuit breakers), [`classify`] (what may be retried),
 //! [`random`] (reproducible streams), [`sim`] (clients, server and faults in
 //! virtual time), [`config`] (the one parameter table and the share-link
-//! codec), [`presets`] (scenarios that teach), [`report`] (one run of a
-//! configuration, policies A and B), [`sweep`] (success and load against the
-//! failure rate), [`chart`] (drawing, generic over plotters' backends),
-//! [`view`] (what the page shows: controls, summary, layers, lesson,
-//! notices). Only `web` touches the browser, and it only copies what
-//! `view` decided into the page; everything else is pure and tested
-//! natively.
+//! codec), [`presets`] (scenarios that teach), [`lesson`] (the numbers a
+//! lesson is about, the lesson that stays, the glossary), [`report`] (one
+//! run of a configuration, policies A and B), [`sweep`] (success and load
+//! against the failure rate), [`contention`] (the contention model over
+//! many seeds), [`export`] (the policy as real library configuration, and
+//! back), [`chart`] (drawing, generic over plotters' backends), [`view`]
+//! (what the page shows: controls, summary, layers, lesson, notices,
+//! downloads, the replay's scene). Only `web` touches the browser, and it
+//! only copies what `view` decided into the page; everything else is pure
+//! and tested natively.
 
 pub mod breaker;
 pub mod budget;

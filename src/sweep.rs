@@ -148,7 +148,7 @@ const CLASSIC: [Strategy; 4] = [
 ];
 
 /// The curves of the sweep chart: the page's policy A (and B when
-/// comparing), or the four [`CLASSIC`] strategies, each in A's world with
+/// comparing), or the four classic strategies (`CLASSIC`), each in A's world with
 /// the rest of A's policy.
 pub fn curves(config: &Config) -> Vec<SweepCurve> {
     match config.sweep_curves() {

@@ -1,8 +1,8 @@
 //! A trace of a run for its replay: what happened to a few operations,
 //! attempt by attempt, recorded by the very simulation behind the report.
 //!
-//! Tracing is opt-in: [`run_traced`] runs the general world with a
-//! [`Tracer`] attached, and [`super::run`] never attaches one, so a run
+//! Tracing is opt-in: [`run_traced`](super::run_traced) runs the general world with a
+//! `Tracer` attached, and [`super::run`] never attaches one, so a run
 //! without a replay pays nothing (natively it even runs on the plain world,
 //! which has no hooks at all). The trace only reads what the run does: it
 //! draws from no stream the run uses, so the report of a traced run is the
