@@ -188,6 +188,24 @@ fn missing(knob: &'static str, why: impl Into<String>) -> Mapping {
     row(knob, "", Fit::NotExpressible, why)
 }
 
+/// The jitter row of a library that only ever draws full jitter; `how`
+/// says how it draws.
+fn full_jitter_only(policy: &Policy, how: &str) -> Mapping {
+    if policy.jitter == Jitter::Full {
+        exact("jitter", "full (always)")
+    } else {
+        row(
+            "jitter",
+            "full (always)",
+            Fit::Approximate,
+            format!(
+                "{how}; {} jitter cannot be chosen",
+                jitter_word(policy.jitter)
+            ),
+        )
+    }
+}
+
 /// The budget row of a library that has no retry budget at all.
 fn no_budget(config: &Config, library: &str) -> Mapping {
     if config.budget_kind() == BudgetKind::None {
@@ -277,19 +295,10 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         "cap",
         format!("maxBackoff: {}", proto_duration(policy.cap)),
     ));
-    rows.push(if policy.jitter == Jitter::Full {
-        exact("jitter", "full (always)")
-    } else {
-        row(
-            "jitter",
-            "full (always)",
-            Fit::Approximate,
-            format!(
-                "gRPC always draws each pause uniformly under the ceiling (full jitter); {} jitter cannot be chosen",
-                jitter_word(policy.jitter)
-            ),
-        )
-    });
+    rows.push(full_jitter_only(
+        policy,
+        "gRPC always draws each pause uniformly under the ceiling (full jitter)",
+    ));
     rows.push(match policy.attempt_timeout {
         None => exact("attempt timeout", "none"),
         Some(_) => missing(
@@ -382,19 +391,10 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         "cap",
         format!("max_interval: {}", proto_duration(policy.cap)),
     ));
-    rows.push(if policy.jitter == Jitter::Full {
-        exact("jitter", "full (always)")
-    } else {
-        row(
-            "jitter",
-            "full (always)",
-            Fit::Approximate,
-            format!(
-                "Envoy always draws under the ceiling; {} jitter cannot be chosen",
-                jitter_word(policy.jitter)
-            ),
-        )
-    });
+    rows.push(full_jitter_only(
+        policy,
+        "Envoy always draws under the ceiling",
+    ));
     rows.push(match policy.attempt_timeout {
         None => exact("attempt timeout", "none"),
         Some(timeout) => exact(
