@@ -172,6 +172,22 @@ mod tests {
         assert_labels(&out, &["p50", "p99", "deadline 1.5 s"]);
     }
 
+    /// Where the deadline's dotted line stands: dashes inside the plot,
+    /// unlike the axis' ticks, which hang below it.
+    fn deadline_x(out: &str, theme: &Theme, mesh: &Mesh) -> f64 {
+        let left = mesh.vertical[0];
+        lines_in(out, theme.foreground)
+            .into_iter()
+            .find(|line| {
+                line.len() == 2
+                    && line[0].0 == line[1].0
+                    && line[0].0 > left + 2.0
+                    && line[0].1.max(line[1].1) < mesh.bottom - 1.0
+            })
+            .expect("the deadline's dots")[0]
+            .0
+    }
+
     fn deadline_scenario(deadline: f64) -> Scenario {
         Scenario {
             policy: Policy {
@@ -195,17 +211,7 @@ mod tests {
         let out = svg(|area| draw_latency(area, &runs, &theme));
         let mesh = mesh(&out, &theme, 20.0..400.0);
         let (left, top, bottom) = (mesh.vertical[0], mesh.top, mesh.bottom);
-        let deadline_x = lines_in(&out, theme.foreground)
-            .into_iter()
-            // Dashes stand inside the plot; the axis' ticks hang below it.
-            .find(|line| {
-                line.len() == 2
-                    && line[0].0 == line[1].0
-                    && line[0].0 > left + 2.0
-                    && line[0].1.max(line[1].1) < mesh.bottom - 1.0
-            })
-            .expect("the deadline's dots")[0]
-            .0;
+        let deadline_x = deadline_x(&out, &theme, &mesh);
         let per_second = (deadline_x - left) / deadline;
         let x = |seconds: f64| left + seconds * per_second;
         let y = |percent: f64| bottom - percent / 100.0 * (bottom - top);
@@ -281,18 +287,7 @@ mod tests {
         let runs = [single(&report, &[], Some(2.0))];
         let out = svg(|area| draw_latency(area, &runs, &theme));
         let mesh = mesh(&out, &theme, 20.0..400.0);
-        let left = mesh.vertical[0];
-        let deadline_x = lines_in(&out, theme.foreground)
-            .into_iter()
-            // Dashes stand inside the plot; the axis' ticks hang below it.
-            .find(|line| {
-                line.len() == 2
-                    && line[0].0 == line[1].0
-                    && line[0].0 > left + 2.0
-                    && line[0].1.max(line[1].1) < mesh.bottom - 1.0
-            })
-            .expect("the deadline's dots")[0]
-            .0;
+        let deadline_x = deadline_x(&out, &theme, &mesh);
         let curve = longest(lines_in(&out, run_colour(&theme, 0)));
         for (px, py) in &curve {
             if *px < deadline_x - 1.5 {
