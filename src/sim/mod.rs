@@ -482,7 +482,9 @@ pub fn run_traced(scenario: &Scenario) -> (Report, trace::Trace) {
 /// does and reports the same, bit for bit. [`run`] is this loop in one
 /// slice.
 pub struct Run {
-    going: Option<world::Running>,
+    /// Boxed: a run's state is a few kilobytes, and a run is kept and
+    /// moved between slices.
+    going: Option<Box<world::Running>>,
     done: Option<(Report, Option<trace::Trace>)>,
     horizon: f64,
 }
@@ -511,7 +513,7 @@ impl Run {
     fn from(going: world::Running) -> Run {
         Run {
             horizon: going.scenario().horizon,
-            going: Some(going),
+            going: Some(Box::new(going)),
             done: None,
         }
     }
@@ -538,6 +540,16 @@ impl Run {
     /// The sanitized scenario's horizon: how far the report's series go.
     pub fn horizon(&self) -> f64 {
         self.horizon
+    }
+
+    /// How far the run got: the `simulated_until` of [`Run::so_far`],
+    /// without making the report.
+    pub fn simulated_until(&self) -> f64 {
+        match (&self.going, &self.done) {
+            (Some(going), _) => going.simulated_until(),
+            (None, Some((report, _))) => report.summary.simulated_until,
+            (None, None) => unreachable!("a run is going or done"),
+        }
     }
 
     /// The report of what is simulated so far: shaped like the report of a

@@ -253,6 +253,15 @@ impl Running {
         }
     }
 
+    /// See [`World::simulated_until`].
+    pub fn simulated_until(&self) -> f64 {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            Running::Plain(world) => world.simulated_until(),
+            Running::General(world) => world.simulated_until(),
+        }
+    }
+
     /// The scenario being run.
     pub fn scenario(&self) -> &Scenario {
         match self {
@@ -380,7 +389,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// current one ran; when operations run alone, those starting from the
     /// next arrival on never began, and the one in progress stopped at
     /// `current`.
-    fn simulated_until(&self) -> f64 {
+    pub fn simulated_until(&self) -> f64 {
         match self.workload.upcoming {
             Some(next) if self.alone || PLAIN => self.current.min(next),
             _ => self.current,
