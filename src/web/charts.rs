@@ -193,6 +193,16 @@ pub(super) fn draw(
     id: &str,
     paint: impl Fn(&DrawingArea<Measured, plotters::coord::Shift>) -> chart::DrawResult,
 ) {
+    draw_with(document, id, &paint);
+}
+
+/// [`draw`] for any painter: one copy of the canvas work in the page,
+/// not one per chart drawn (each would cost download).
+fn draw_with(
+    document: &Document,
+    id: &str,
+    paint: &dyn Fn(&DrawingArea<Measured, plotters::coord::Shift>) -> chart::DrawResult,
+) {
     let Some(canvas) = document
         .get_element_by_id(id)
         .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
