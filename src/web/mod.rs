@@ -12,12 +12,12 @@
 //! A render does at once what is cheap (the lesson, the controls' state)
 //! and hands the rest to a [`Job`]: the runs, then the charts and numbers
 //! drawn from them, the contention chart's runs, the sweep. The job works
-//! in tasks of about 8 ms ([`SLICE_MS`]), each ended by a message the page
+//! in tasks of about 8 ms (`SLICE_MS`), each ended by a message the page
 //! posts to itself, so that input and painting come between two tasks; a
 //! newer state replaces the job, and its stale run is dropped. While the
 //! runs go, the page says how far they got beside the lesson's chart and
 //! draws what is simulated so far, shaded beyond, every
-//! [`PARTIAL_EVERY_MS`]. Why slices on this thread and not a Web Worker:
+//! `PARTIAL_EVERY_MS`. Why slices on this thread and not a Web Worker:
 //! `view::jobs`.
 
 use std::cell::RefCell;
