@@ -370,8 +370,8 @@ enum Grid {
 
 /// Everything the page computes for one state, a slice at a time: the runs
 /// of A and B in turn (so both grow together), then what to draw from them
-/// (the lesson's chart first), then the contention chart's runs when it is
-/// shown, then the sweep. See the module's docs for why.
+/// (the numbers and the lesson's chart first), then the contention chart's
+/// runs when it is shown, then the sweep. See the module's docs for why.
 #[derive(Debug)]
 pub struct Job {
     link: String,
@@ -453,16 +453,18 @@ impl Job {
         }
     }
 
-    /// The order of work and drawing: the runs, the lesson's chart, the
-    /// numbers, the other charts of the runs, the replay, the contention
+    /// The order of work and drawing: the runs, the numbers, the lesson's
+    /// chart, the other charts of the runs, the replay, the contention
     /// chart, then the sweep.
     fn plan(&mut self, key_chart: &str) {
-        let mut plan = VecDeque::from([Task::Runs]);
+        // The numbers come first: they may take room from the charts (a
+        // notice above them, an embed's column), and a chart is drawn to the
+        // size its box has when it is drawn.
+        let mut plan = VecDeque::from([Task::Runs, Task::Draw(Part::Numbers)]);
         let key = RUN_CHARTS.iter().find(|&&chart| chart == key_chart);
         if let Some(&key) = key {
             plan.push_back(Task::Draw(Part::Chart(key)));
         }
-        plan.push_back(Task::Draw(Part::Numbers));
         for chart in RUN_CHARTS.iter().filter(|&&chart| Some(&chart) != key) {
             plan.push_back(Task::Draw(Part::Chart(chart)));
         }
@@ -777,7 +779,7 @@ mod tests {
     }
 
     #[test]
-    fn a_job_runs_a_and_b_in_turn_then_draws_the_lessons_chart_first() {
+    fn a_job_runs_a_and_b_in_turn_then_draws_the_numbers_and_the_lessons_chart_first() {
         let config = config("v=1&compare=on&rate=200&horizon=10&failure=0.3&B.attempts=2");
         let mut job = Job::new(&config, Wants::default(), "chart-latency");
         assert_eq!(job.link(), config.to_link());
@@ -797,8 +799,8 @@ mod tests {
         assert!(both_going);
         let steps = drive(&mut job, 50);
         let mut expected = vec![
-            Step::Draw(Part::Chart("chart-latency")),
             Step::Draw(Part::Numbers),
+            Step::Draw(Part::Chart("chart-latency")),
             Step::Draw(Part::Chart("chart-load")),
             Step::Draw(Part::Chart("chart-pauses")),
             Step::Draw(Part::Chart("chart-mechanism")),
@@ -880,7 +882,13 @@ mod tests {
         // again, everything is drawn again.
         let mut job = Job::renew(Some(job), &config, Wants::default(), "chart-load");
         let steps = drive(&mut job, 100);
-        assert_eq!(steps[0], Step::Draw(Part::Chart("chart-load")));
+        assert_eq!(
+            steps[..2],
+            [
+                Step::Draw(Part::Numbers),
+                Step::Draw(Part::Chart("chart-load"))
+            ]
+        );
         assert!(!steps.contains(&Step::Ran) && !steps.contains(&Step::Point));
         assert!(steps.contains(&Step::Final) && steps.contains(&Step::Swept));
         // The replay opens: the runs go again, tracing, to the same reports.

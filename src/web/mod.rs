@@ -312,10 +312,12 @@ fn schedule() {
     if already {
         return;
     }
-    // The charts are final for no link until the render's job says which
-    // (tests wait on it; the address bar itself follows a little later).
+    // The charts and the sweep are final for no link until the render's
+    // job says which (tests wait on them; the address bar itself follows a
+    // little later, and may hold the link of an earlier sweep meanwhile).
     if let Some(body) = document().body() {
         let _ = body.remove_attribute("data-link");
+        let _ = body.remove_attribute("data-swept");
     }
     let Some(window) = web_sys::window() else {
         return;

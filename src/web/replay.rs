@@ -274,9 +274,6 @@ fn paint(document: &Document) {
                 }
             })
             .collect();
-        draw(document, "chart-replay", |area| {
-            chart::draw_replay(area, &panels, &replay.scenario, &theme)
-        });
         let sides: Vec<scene::Side<'_>> = replay
             .sides
             .iter()
@@ -286,10 +283,15 @@ fn paint(document: &Document) {
                 trace,
             })
             .collect();
+        // The line first: where it takes room from the lanes (an embed of
+        // the replay), the canvas is sized to what is left of its box.
         if let Some(text) = document.get_element_by_id("replay-text") {
             let line = scene::describe(replay.time, &replay.scenario, &sides);
             text.set_text_content(Some(&line));
         }
+        draw(document, "chart-replay", |area| {
+            chart::draw_replay(area, &panels, &replay.scenario, &theme)
+        });
         if let Some(slider) = document
             .get_element_by_id("replay-time")
             .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
