@@ -85,7 +85,10 @@ impl Theme {
     }
 
     fn font(&self, css_pixels: f64) -> TextStyle<'static> {
-        ("sans-serif", css_pixels * self.scale)
+        // The family by name, not by the word "sans-serif": plotters reads
+        // a word through `str::to_lowercase`, which would bring Unicode's
+        // case tables (about 9 KB gzip) into the page.
+        (FontFamily::SansSerif, css_pixels * self.scale)
             .into_font()
             .color(&self.foreground)
     }

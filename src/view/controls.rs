@@ -225,7 +225,8 @@ pub fn group_order(open: &[Group]) -> Vec<(Group, bool)> {
 
 /// The id of a group of controls.
 pub fn group_id(group: Group) -> String {
-    format!("group-{group:?}").to_lowercase()
+    // The variants' names are ASCII (see the page's weight in notices.rs).
+    format!("group-{group:?}").to_ascii_lowercase()
 }
 
 /// The glossary entry a control's label uses, if any.
