@@ -48,60 +48,71 @@ function loadedFiles() {
   return loaded;
 }
 
+// An unsigned LEB128 number at `at`: [value, the offset after it].
+function leb(bytes, at) {
+  let value = 0, shift = 0, byte;
+  do { byte = bytes[at++]; value += (byte & 0x7f) * 2 ** shift; shift += 7; } while (byte & 0x80);
+  return [value, at];
+}
+
 // A wasm module's sections: [id, name, body bytes] in file order.
 function sections(bytes) {
   const names = ['custom', 'type', 'import', 'function', 'table', 'memory', 'global', 'export',
     'start', 'element', 'code', 'data', 'data count'];
   const out = [];
   let at = 8;
-  const leb = () => {
-    let value = 0, shift = 0, byte;
-    do { byte = bytes[at++]; value += (byte & 0x7f) * 2 ** shift; shift += 7; } while (byte & 0x80);
-    return value;
-  };
   while (at < bytes.length) {
-    const id = bytes[at++];
-    const size = leb();
+    const id = bytes[at];
+    let size;
+    [size, at] = leb(bytes, at + 1);
     out.push([id, names[id] ?? `section ${id}`, bytes.subarray(at, at + size)]);
     at += size;
   }
-  return { out, leb: (body, from) => { const saved = [bytes, at]; bytes = body; at = from; const v = leb(); const end = at; [bytes, at] = saved; return [v, end]; } };
+  return out;
 }
 
 // Function body sizes by name, from a module that kept its name section.
 function functionSizes(bytes) {
-  const { out, leb } = sections(bytes);
   let imported = 0;
   const bodies = [];
   const names = new Map();
-  for (const [id, name, body] of out) {
+  for (const [id, , body] of sections(bytes)) {
+    let at = 0, count, len;
     if (id === 2) {
-      let [count, at] = leb(body, 0);
+      // Imports: module and field names, then a kind and its type; only
+      // imported functions take function indices.
+      [count, at] = leb(body, at);
       for (let i = 0; i < count; i++) {
-        for (let k = 0; k < 2; k++) { let len; [len, at] = leb(body, at); at += len; }
+        for (let k = 0; k < 2; k++) { [len, at] = leb(body, at); at += len; }
         const kind = body[at++];
+        let flags;
         if (kind === 0) { [, at] = leb(body, at); imported++; }
-        else if (kind === 1) { at++; let flags; [flags, at] = leb(body, at); [, at] = leb(body, at); if (flags & 1) [, at] = leb(body, at); }
-        else if (kind === 2) { let flags; [flags, at] = leb(body, at); [, at] = leb(body, at); if (flags & 1) [, at] = leb(body, at); }
+        else if (kind === 1) { at++; [flags, at] = leb(body, at); [, at] = leb(body, at); if (flags & 1) [, at] = leb(body, at); }
+        else if (kind === 2) { [flags, at] = leb(body, at); [, at] = leb(body, at); if (flags & 1) [, at] = leb(body, at); }
         else if (kind === 3) at += 2;
         else if (kind === 4) { at++; [, at] = leb(body, at); }
       }
     } else if (id === 10) {
-      let [count, at] = leb(body, 0);
-      for (let i = 0; i < count; i++) { let len; [len, at] = leb(body, at); bodies.push(body.subarray(at, at + len)); at += len; }
-    } else if (id === 0 && name === 'custom') {
-      let [len, at] = leb(body, 0);
+      [count, at] = leb(body, at);
+      for (let i = 0; i < count; i++) { [len, at] = leb(body, at); bodies.push(body.subarray(at, at + len)); at += len; }
+    } else if (id === 0) {
+      [len, at] = leb(body, at);
       if (Buffer.from(body.subarray(at, at + len)).toString() !== 'name') continue;
       at += len;
       while (at < body.length) {
-        const sub = body[at++];
-        let size; [size, at] = leb(body, at);
+        const sub = body[at];
+        let size;
+        [size, at] = leb(body, at + 1);
         const end = at + size;
         if (sub === 1) {
-          let count; [count, at] = leb(body, at);
+          // Function names: index, then the name.
+          [count, at] = leb(body, at);
           for (let i = 0; i < count; i++) {
-            let index, l; [index, at] = leb(body, at); [l, at] = leb(body, at);
-            names.set(index, Buffer.from(body.subarray(at, at + l)).toString()); at += l;
+            let index;
+            [index, at] = leb(body, at);
+            [len, at] = leb(body, at);
+            names.set(index, Buffer.from(body.subarray(at, at + len)).toString());
+            at += len;
           }
         }
         at = end;
@@ -185,7 +196,7 @@ console.log(`  total ${kb(total)} gzip, budget ${kb(BUDGET)}`);
 const wasm = files.find((file) => file.name.endsWith('.wasm'));
 if (wasm) {
   console.log('\nthe wasm by section (each compressed alone)');
-  const { out } = sections(wasm.bytes);
+  const out = sections(wasm.bytes);
   const code = out.find(([id]) => id === 10)?.[2];
   const groups = new Map();
   for (const [id, name, body] of out) {
@@ -209,7 +220,8 @@ if (wasm) {
     const rebuilt = functions.reduce((sum, [, body]) => sum + body.length, 0);
     const codeGzip = gz(code);
     console.log(`\nthe code by crate and module: function bodies of ${path.relative(repo, from)}`);
-    console.log(`rebuilt with names kept (${kb(rebuilt)} of code; dist/ has ${kb(code.length)}); gzip is each part's share of the code's ${kb(codeGzip)}`);
+    console.log(`rebuilt with names kept (${kb(rebuilt).trim()} of code; dist/ has ${kb(code.length).trim()}); gzip is each part's share`);
+    console.log(`of the code's ${kb(codeGzip).trim()}; code inlined into a caller counts with the caller's module`);
     const byPart = new Map();
     for (const [name, body] of functions) byPart.set(part(name), (byPart.get(part(name)) ?? 0) + body.length);
     for (const [name, size] of [...byPart].sort((a, b) => b[1] - a[1])) {
