@@ -497,9 +497,7 @@ impl Param {
                 .position(|o| o.eq_ignore_ascii_case(text))
                 .map(|i| i as f64)
                 .ok_or_else(|| format!("must be one of {}", options.join(", "))),
-            _ => text
-                .parse::<f64>()
-                .map_err(|_| "is not a number".to_string()),
+            _ => crate::decimal::parse_f64(text).ok_or_else(|| "is not a number".to_string()),
         }
     }
 }

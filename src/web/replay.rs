@@ -10,6 +10,7 @@ use web_sys::{Document, HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
 
 use crate::chart::{self, ReplayPanel, TimeAxis};
 use crate::config::Config;
+use crate::decimal::parse_f64;
 use crate::report::WORK_LIMIT;
 use crate::sim::trace::Trace;
 use crate::sim::{self, Report, Scenario};
@@ -195,7 +196,7 @@ fn chosen_speed() -> f64 {
     document()
         .get_element_by_id("replay-speed")
         .and_then(|e| e.dyn_into::<HtmlSelectElement>().ok())
-        .and_then(|s| s.value().parse().ok())
+        .and_then(|s| parse_f64(&s.value()))
         .unwrap_or(0.1)
 }
 
@@ -426,7 +427,7 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
             let speed = event
                 .target()
                 .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-                .and_then(|s| s.value().parse::<f64>().ok());
+                .and_then(|s| parse_f64(&s.value()));
             if let Some(speed) = speed {
                 with_replay(|r| r.speed = speed);
             }
@@ -452,7 +453,7 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
             let position = event
                 .target()
                 .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-                .and_then(|s| s.value().parse::<f64>().ok());
+                .and_then(|s| parse_f64(&s.value()));
             if let (Some(position), Some(horizon)) = (position, with_replay(|r| r.horizon())) {
                 seek(position / SLIDER_STEPS * horizon);
             }
