@@ -8,10 +8,12 @@
 //! home. `web` only copies these into the DOM and wires
 //! events back, so all of it is tested natively.
 
+pub mod api;
 mod canvas;
 mod configuration;
 mod controls;
 mod downloads;
+pub mod embed;
 #[cfg(test)]
 mod fixtures;
 mod jobs;
