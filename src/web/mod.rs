@@ -185,8 +185,13 @@ fn listen(document: &Document) -> Result<(), JsValue> {
     change.forget();
 
     if let Some(button) = document.get_element_by_id("new-seed") {
-        let click = Closure::<dyn FnMut()>::new(|| {
-            set_param(P::Seed, view::seed_from_unit(js_sys::Math::random()));
+        // Any u32 is a seed the link accepts; the browser's
+        // crypto.getRandomValues draws it, through getrandom.
+        let click = Closure::<dyn FnMut()>::new(|| match getrandom::u32() {
+            Ok(seed) => set_param(P::Seed, f64::from(seed)),
+            Err(error) => web_sys::console::error_1(&JsValue::from_str(&format!(
+                "no random seed from the browser: {error}"
+            ))),
         });
         button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
         click.forget();
