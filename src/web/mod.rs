@@ -24,6 +24,7 @@ use crate::view::{self, Page, SweepJob};
 
 mod charts;
 mod controls;
+mod embed;
 mod lesson_area;
 mod replay;
 mod share;
@@ -102,6 +103,7 @@ pub fn start() -> Result<(), JsValue> {
     build_presets(&document)?;
     build_controls(&document)?;
     take_home::build(&document)?;
+    embed::start(&document, &search)?;
     show_notices(&document, &notices);
     APP.with(|app| {
         *app.borrow_mut() = Some(App {
@@ -298,7 +300,7 @@ fn render() {
     }
     let lesson = view::lesson_view(with_app(|app| app.origin).flatten(), &config);
     show_lesson(&document, &lesson);
-    place_charts(&document, lesson.key_chart);
+    place_charts(&document, embed::key_canvas(lesson.key_chart));
     let runs = view::run(&config);
     let charts = runs.charts();
     let theme = theme();
