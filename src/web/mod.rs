@@ -22,6 +22,7 @@ use crate::presets::{self, Preset};
 use crate::report;
 use crate::view::{self, Page, SweepJob};
 
+mod api;
 mod charts;
 mod controls;
 mod embed;
@@ -127,7 +128,7 @@ pub fn start() -> Result<(), JsValue> {
     replay::remember_shared_instant();
     sync_link();
     render();
-    Ok(())
+    api::install()
 }
 
 /// The report of a link as JSON: the same text the command line prints for
