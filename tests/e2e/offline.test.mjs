@@ -14,10 +14,20 @@ after(async () => {
 
 const CHARTS = ['chart-load', 'chart-pauses', 'chart-latency', 'chart-sweep', 'chart-mechanism', 'chart-contention'];
 
+// Polls `check` (async, run in the page) until it holds. waitForFunction
+// takes the promise an async function returns for a true value at once.
+async function until(page, check, arg, what) {
+  const deadline = Date.now() + 15000;
+  while (!(await page.evaluate(check, arg))) {
+    assert.ok(Date.now() < deadline, `timed out waiting until ${what}`);
+    await page.waitForTimeout(200);
+  }
+}
+
 // Waits until the service worker controls the page and its cache holds the
 // page and every file the page loaded from its own origin.
 async function cached(page) {
-  await page.waitForFunction(async () => {
+  await until(page, async () => {
     if (!navigator.serviceWorker.controller) return false;
     const files = performance.getEntriesByType('resource').map((entry) => new URL(entry.name))
       .filter((url) => url.origin === location.origin && !url.pathname.endsWith('/sw.js'))
@@ -27,7 +37,7 @@ async function cached(page) {
     const cache = await caches.open(keys[0]);
     const held = (await cache.keys()).map((request) => request.url);
     return files.length >= 3 && [new URL('./', location).href, ...files].every((file) => held.includes(file));
-  }, null, { timeout: 15000, polling: 200 });
+  }, null, 'the page and its files are cached');
 }
 
 async function everyChartDrawn(page) {
@@ -73,13 +83,14 @@ test('a new build served drops the old build\'s files from the cache', async () 
     const cache = await caches.open((await caches.keys())[0]);
     await cache.put(old, new Response('an older build'));
   }, old);
+  assert.equal(await page.evaluate(async (old) => (await caches.match(old))?.text(), old), 'an older build');
   // The page, asked of the network first, starts and lists what it loaded.
   await page.reload();
   await rendered(page, 1);
-  await page.waitForFunction(async (old) => {
+  await until(page, async (old) => {
     const cache = await caches.open((await caches.keys())[0]);
     return !(await cache.match(old));
-  }, old, { timeout: 15000, polling: 200 });
+  }, old, 'the old file is dropped');
   await cached(page);
   assert.deepEqual(page.problems, []);
   await page.context().close();
