@@ -37,14 +37,21 @@ pub(super) fn start(document: &Document, search: &str) -> Result<(), JsValue> {
         click.forget();
     }
     // The notices of these pairs are the link's: `start` shows them all.
-    let Some(embed) = config::read_link(search).1 else {
+    let embed = config::read_link(search).1;
+    // The page's script guessed from the address; this is the link's word.
+    if let Some(root) = document.document_element() {
+        root.class_list()
+            .toggle_with_force("embed", embed.is_some())?;
+        root.class_list().toggle_with_force(
+            "embed-replay",
+            embed
+                .as_ref()
+                .is_some_and(|e| e.chart == EmbedChart::Replay),
+        )?;
+    }
+    let Some(embed) = embed else {
         return Ok(());
     };
-    if let Some(root) = document.document_element() {
-        root.class_list().add_1("embed")?;
-        root.class_list()
-            .toggle_with_force("embed-replay", embed.chart == EmbedChart::Replay)?;
-    }
     if let Some(holder) = document.get_element_by_id("embed-controls") {
         for p in &embed.controls {
             if let Some(row) = document.get_element_by_id(&view::row_id(p.param())) {
