@@ -154,6 +154,11 @@ where
     DB::ErrorType: 'static,
 {
     area.fill(&theme.background)?;
+    // Value labels at least 20 CSS pixels apart: a short panel (two
+    // policies in an embed's small frame) gets fewer, not overlapping ones.
+    let (_, height) = area.dim_in_pixel();
+    let plot = height.saturating_sub(2 * theme.px(12.0) + theme.px(40.0));
+    let y_labels = (plot / theme.px(20.0)).clamp(2, 6) as usize;
     let mut chart = ChartBuilder::on(area)
         .margin(theme.px(12.0))
         .x_label_area_size(theme.px(40.0))
@@ -164,7 +169,7 @@ where
         .x_desc(x_label)
         .y_desc(y_label)
         .x_labels(8)
-        .y_labels(6)
+        .y_labels(y_labels)
         .x_label_formatter(&tick)
         .y_label_formatter(&tick)
         .axis_desc_style(theme.font(13.0))

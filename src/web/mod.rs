@@ -22,8 +22,10 @@ use crate::presets::{self, Preset};
 use crate::report;
 use crate::view::{self, Page, SweepJob};
 
+mod api;
 mod charts;
 mod controls;
+mod embed;
 mod lesson_area;
 mod replay;
 mod share;
@@ -102,6 +104,7 @@ pub fn start() -> Result<(), JsValue> {
     build_presets(&document)?;
     build_controls(&document)?;
     take_home::build(&document)?;
+    embed::start(&document, &search)?;
     show_notices(&document, &notices);
     APP.with(|app| {
         *app.borrow_mut() = Some(App {
@@ -125,7 +128,7 @@ pub fn start() -> Result<(), JsValue> {
     replay::remember_shared_instant();
     sync_link();
     render();
-    Ok(())
+    api::install()
 }
 
 /// The report of a link as JSON: the same text the command line prints for
@@ -185,8 +188,13 @@ fn listen(document: &Document) -> Result<(), JsValue> {
     change.forget();
 
     if let Some(button) = document.get_element_by_id("new-seed") {
-        let click = Closure::<dyn FnMut()>::new(|| {
-            set_param(P::Seed, view::seed_from_unit(js_sys::Math::random()));
+        // Any u32 is a seed the link accepts; the browser's
+        // crypto.getRandomValues draws it, through getrandom.
+        let click = Closure::<dyn FnMut()>::new(|| match getrandom::u32() {
+            Ok(seed) => set_param(P::Seed, f64::from(seed)),
+            Err(error) => web_sys::console::error_1(&JsValue::from_str(&format!(
+                "no random seed from the browser: {error}"
+            ))),
         });
         button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
         click.forget();
@@ -293,7 +301,7 @@ fn render() {
     }
     let lesson = view::lesson_view(with_app(|app| app.origin).flatten(), &config);
     show_lesson(&document, &lesson);
-    place_charts(&document, lesson.key_chart);
+    place_charts(&document, embed::key_canvas(lesson.key_chart));
     let runs = view::run(&config);
     let charts = runs.charts();
     let theme = theme();

@@ -123,8 +123,11 @@ pub(super) fn refresh(document: &Document, config: &Config, preset: Option<&str>
     };
     // A preset whose lesson is a moment opens its replay at it, ready and
     // still: nothing moves before the reader asks.
-    let moment =
-        stale && (shared.is_some() || preset.is_some_and(|p| scene::MOMENT_PRESETS.contains(&p)));
+    // An embed of the replay opens that way on every state it shows.
+    let moment = stale
+        && (shared.is_some()
+            || preset.is_some_and(|p| scene::MOMENT_PRESETS.contains(&p))
+            || super::embed::shows_replay());
     if moment {
         let _ = details.set_attribute("open", "");
     } else if stale && previous.is_some() {
