@@ -90,7 +90,7 @@ pub fn retryable(failure: &Failure, unknown_already_retried: bool) -> bool {
 /// value that is not a finite, non-negative number yields `None`, which a
 /// client treats as "no hint" rather than as "retry now".
 pub fn parse_retry_after(header: &str) -> Option<f64> {
-    let seconds: f64 = header.trim().parse().ok()?;
+    let seconds = crate::decimal::parse_f64(header.trim())?;
     (seconds.is_finite() && seconds >= 0.0).then_some(seconds)
 }
 

@@ -20,7 +20,8 @@
 //! lesson is about, the lesson that stays, the glossary), [`report`] (one
 //! run of a configuration, policies A and B), [`sweep`] (success and load
 //! against the failure rate), [`contention`] (the contention model over
-//! many seeds), [`export`] (the policy as real library configuration, and
+//! many seeds), [`decimal`] (numbers read from text, as `str::parse` reads
+//! them, lighter), [`export`] (the policy as real library configuration, and
 //! back), [`chart`] (drawing, generic over plotters' backends), [`view`]
 //! (what the page shows: controls, summary, layers, lesson, notices,
 //! downloads, the replay's scene). Only `web` touches the browser, and it
@@ -33,6 +34,7 @@ pub mod chart;
 pub mod classify;
 pub mod config;
 pub mod contention;
+pub mod decimal;
 pub mod export;
 pub mod lesson;
 pub mod policy;

@@ -319,7 +319,9 @@ where
         }
         // Waves the server could have served go first: they carry the
         // lesson; those of an outage only where room is left.
-        marks.sort_by_key(|(peak, _)| (series.capacity[*peak] <= 0.0, *peak));
+        super::sort_short_by_key(&mut marks, |(peak, _)| {
+            (series.capacity[*peak] <= 0.0, *peak)
+        });
         // Labels go in up to three rows under the top of the plot; one
         // that fits in none is left out rather than drawn over another.
         let small = theme.font(11.0);

@@ -16,6 +16,19 @@ use crate::sim::Report;
 
 pub type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
+/// Sorts a short list (a chart's rows or labels) in place, stably, by
+/// insertion: core's sorts bring 2 to 4 KB of code per element type into
+/// the page, a lot for lists of a few items.
+fn sort_short_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
+    for i in 1..items.len() {
+        let mut j = i;
+        while j > 0 && key(&items[j - 1]) > key(&items[j]) {
+            items.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
 mod contention;
 mod latency;
 mod load;
@@ -85,7 +98,10 @@ impl Theme {
     }
 
     fn font(&self, css_pixels: f64) -> TextStyle<'static> {
-        ("sans-serif", css_pixels * self.scale)
+        // The family by name, not by the word "sans-serif": plotters reads
+        // a word through `str::to_lowercase`, which would bring Unicode's
+        // case tables (about 9 KB gzip) into the page.
+        (FontFamily::SansSerif, css_pixels * self.scale)
             .into_font()
             .color(&self.foreground)
     }
@@ -138,6 +154,11 @@ where
     DB::ErrorType: 'static,
 {
     area.fill(&theme.background)?;
+    // Value labels at least 20 CSS pixels apart: a short panel (two
+    // policies in an embed's small frame) gets fewer, not overlapping ones.
+    let (_, height) = area.dim_in_pixel();
+    let plot = height.saturating_sub(2 * theme.px(12.0) + theme.px(40.0));
+    let y_labels = (plot / theme.px(20.0)).clamp(2, 6) as usize;
     let mut chart = ChartBuilder::on(area)
         .margin(theme.px(12.0))
         .x_label_area_size(theme.px(40.0))
@@ -148,7 +169,7 @@ where
         .x_desc(x_label)
         .y_desc(y_label)
         .x_labels(8)
-        .y_labels(6)
+        .y_labels(y_labels)
         .x_label_formatter(&tick)
         .y_label_formatter(&tick)
         .axis_desc_style(theme.font(13.0))

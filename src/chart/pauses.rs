@@ -30,7 +30,7 @@ where
             .filter(|h| h.taken > 0)
             .map(|h| h.retry)
             .collect();
-        retries.sort_unstable();
+        super::sort_short_by_key(&mut retries, |&retry| retry);
         retries.dedup();
         retries
     };

@@ -11,6 +11,7 @@
 use super::Format;
 use crate::budget::BudgetKind;
 use crate::config::{BUDGETS, Config, JITTERS, P, PARAMS, SHAPES, SWITCH};
+use crate::decimal::parse_f64;
 use crate::policy::{Jitter, Shape};
 use serde_json::{Map, Value};
 
@@ -168,8 +169,8 @@ fn duration(value: &Value, name: &str) -> Result<f64, String> {
     let valid = !number.is_empty()
         && number.chars().all(|c| c.is_ascii_digit() || c == '.')
         && number.matches('.').count() <= 1;
-    match number.parse::<f64>() {
-        Ok(seconds) if valid && seconds.is_finite() => Ok(seconds),
+    match parse_f64(number) {
+        Some(seconds) if valid && seconds.is_finite() => Ok(seconds),
         _ => Err(format!(
             "{name} '{}' is not a number of seconds",
             clip(text)
@@ -544,8 +545,8 @@ fn aws(text: &str) -> Result<Imported, String> {
     for (key, value) in pairs {
         match key.as_str() {
             "retry_mode" => mode = value.to_ascii_lowercase(),
-            "max_attempts" => match value.parse::<f64>() {
-                Ok(attempts) if attempts >= 1.0 && attempts.fract() == 0.0 => {
+            "max_attempts" => match parse_f64(value) {
+                Some(attempts) if attempts >= 1.0 && attempts.fract() == 0.0 => {
                     out.set(P::Attempts, attempts, "max_attempts")
                 }
                 _ => out.problems.push(format!(

@@ -3,6 +3,7 @@
 //! rows are folded into.
 
 use crate::config::{Group, Kind, P, PARAMS, Param};
+use crate::decimal::parse_f64;
 use crate::lesson::{self, Term};
 
 /// Positions of a logarithmic slider, from its minimum to its maximum.
@@ -82,8 +83,8 @@ impl Role {
     /// The value a widget's text stands for, if it stands for one.
     pub fn read(self, param: &Param, text: &str) -> Option<f64> {
         match self {
-            Role::Slider => text.parse::<f64>().ok().map(|p| slider_value(param, p)),
-            Role::Choice => text.parse::<f64>().ok(),
+            Role::Slider => parse_f64(text).map(|p| slider_value(param, p)),
+            Role::Choice => parse_f64(text),
             Role::Number => param.parse(text).ok(),
         }
     }
@@ -225,7 +226,8 @@ pub fn group_order(open: &[Group]) -> Vec<(Group, bool)> {
 
 /// The id of a group of controls.
 pub fn group_id(group: Group) -> String {
-    format!("group-{group:?}").to_lowercase()
+    // The variants' names are ASCII (see the page's weight in notices.rs).
+    format!("group-{group:?}").to_ascii_lowercase()
 }
 
 /// The glossary entry a control's label uses, if any.

@@ -8,10 +8,12 @@
 //! home. `web` only copies these into the DOM and wires
 //! events back, so all of it is tested natively.
 
+pub mod api;
 mod canvas;
 mod configuration;
 mod controls;
 mod downloads;
+pub mod embed;
 #[cfg(test)]
 mod fixtures;
 mod jobs;
@@ -45,7 +47,7 @@ pub use lesson::{
     chosen_preset, lesson_view, opened_preset, preset_options,
 };
 pub use notices::{LINK_COPIED, LINK_SELECTED, copy_status, limit_text, notice_line};
-pub use page::{Edit, Page, seed_from_unit};
+pub use page::{Edit, Page};
 pub use summary::{
     LayerLine, LayerList, Summary, SummaryRow, heading_class, layers, side_class, side_name,
     summary,

@@ -1,15 +1,9 @@
 //! The state behind the controls: the configuration, which policy they
-//! edit, what a moved control changed; and a new seed.
+//! edit, what a moved control changed.
 
 use crate::config::{Config, Notice, P, PARAMS};
 
 use super::controls::Role;
-
-/// A new seed from a uniform draw in [0, 1): any seed the link accepts.
-pub fn seed_from_unit(unit: f64) -> f64 {
-    let max = f64::from(u32::MAX);
-    (unit * (max + 1.0)).floor().min(max)
-}
 
 /// The configuration behind the controls, and which policy they edit.
 #[derive(Debug, Clone, PartialEq)]
@@ -135,13 +129,16 @@ mod tests {
     use crate::config::{Config, Kind, Notice, P};
     use crate::view::fixtures::{config, preset};
 
+    /// The page's new seed is any u32 the browser draws: every one must be
+    /// a seed the link keeps as it is.
     #[test]
-    fn new_seeds_cover_the_whole_range() {
-        assert_eq!(seed_from_unit(0.0), 0.0);
-        assert_eq!(seed_from_unit(0.5), 2147483648.0);
-        assert_eq!(seed_from_unit(1.0 - f64::EPSILON), 4294967295.0);
-        assert_eq!(seed_from_unit(1.0), 4294967295.0);
-        // Every u32, as the link reads seeds.
+    fn every_u32_is_a_seed() {
+        for draw in [0, 1, 2_147_483_648, u32::MAX] {
+            assert_eq!(
+                P::Seed.param().sanitize(f64::from(draw)),
+                (f64::from(draw), None)
+            );
+        }
         assert_eq!(
             P::Seed.param().kind,
             Kind::Integer {

@@ -228,7 +228,7 @@ pub fn instant_from_fragment(fragment: &str) -> Option<f64> {
         .trim_start_matches('#')
         .split('&')
         .find_map(|pair| pair.strip_prefix("at="))
-        .and_then(|value| value.parse::<f64>().ok())
+        .and_then(crate::decimal::parse_f64)
         .filter(|time| time.is_finite() && *time >= 0.0)
 }
 

@@ -82,6 +82,13 @@ pub(super) fn show_lesson(document: &Document, lesson: &view::LessonView) {
             }
         }
     }
+    // Settings of one's own have no lesson: an embed, without the preset
+    // list the line points to, leaves the box out.
+    if let Some(own) = document.get_element_by_id("lesson-box") {
+        let _ = own
+            .class_list()
+            .toggle_with_force("own-settings", lesson.title.is_empty());
+    }
     if let Some(status) = document.get_element_by_id("lesson-status") {
         if let (Some(changed), Some(text)) = (document.get_element_by_id("changed"), &lesson.status)
         {

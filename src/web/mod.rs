@@ -33,8 +33,10 @@ use crate::presets::{self, Preset};
 use crate::report;
 use crate::view::{self, Job, Page, Part, Step, Wants};
 
+mod api;
 mod charts;
 mod controls;
+mod embed;
 mod lesson_area;
 mod replay;
 mod share;
@@ -144,6 +146,7 @@ pub fn start() -> Result<(), JsValue> {
     build_presets(&document)?;
     build_controls(&document)?;
     take_home::build(&document)?;
+    embed::start(&document, &search)?;
     show_notices(&document, &notices);
     build_progress(&document)?;
     APP.with(|app| {
@@ -175,7 +178,7 @@ pub fn start() -> Result<(), JsValue> {
     replay::remember_shared_instant();
     sync_link();
     render();
-    Ok(())
+    api::install()
 }
 
 /// The report of a link as JSON: the same text the command line prints for
@@ -237,8 +240,13 @@ fn listen(document: &Document) -> Result<(), JsValue> {
     change.forget();
 
     if let Some(button) = document.get_element_by_id("new-seed") {
-        let click = Closure::<dyn FnMut()>::new(|| {
-            set_param(P::Seed, view::seed_from_unit(js_sys::Math::random()));
+        // Any u32 is a seed the link accepts; the browser's
+        // crypto.getRandomValues draws it, through getrandom.
+        let click = Closure::<dyn FnMut()>::new(|| match getrandom::u32() {
+            Ok(seed) => set_param(P::Seed, f64::from(seed)),
+            Err(error) => web_sys::console::error_1(&JsValue::from_str(&format!(
+                "no random seed from the browser: {error}"
+            ))),
         });
         button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
         click.forget();
@@ -385,7 +393,8 @@ fn render() {
     }
     let lesson = view::lesson_view(origin, &config);
     show_lesson(&document, &lesson);
-    place_charts(&document, lesson.key_chart);
+    let key_chart = embed::key_canvas(lesson.key_chart);
+    place_charts(&document, key_chart);
     let wants = Wants {
         traced: replay::prepare(
             &document,
@@ -403,7 +412,7 @@ fn render() {
             // Another world: its work costs what it costs, start small.
             app.chunk = FIRST_CHUNK;
         }
-        let job = Job::renew(app.job.take(), &config, wants, lesson.key_chart);
+        let job = Job::renew(app.job.take(), &config, wants, key_chart);
         // Words still shown for an older state now tell of this one.
         if document
             .get_element_by_id("progress")
@@ -481,7 +490,7 @@ fn drive(budget: f64) {
     let search = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
-    if search.strip_prefix('?') != Some(job.link()) {
+    if search.strip_prefix('?') != Some(embed::page_link(job.config(), &document).as_str()) {
         sync_link();
     }
     with_app(|app| {

@@ -10,6 +10,7 @@ use web_sys::{Document, HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
 
 use crate::chart::{self, ReplayPanel, TimeAxis};
 use crate::config::Config;
+use crate::decimal::parse_f64;
 use crate::sim::trace::Trace;
 use crate::sim::{Report, Scenario};
 use crate::view::Runs;
@@ -147,9 +148,11 @@ pub(super) fn prepare(document: &Document, config: &Config, preset: Option<&str>
         },
         None => {
             // A preset whose lesson is a moment opens its replay at it,
-            // ready and still: nothing moves before the reader asks.
-            let moment =
-                shared.is_some() || preset.is_some_and(|p| scene::MOMENT_PRESETS.contains(&p));
+            // ready and still: nothing moves before the reader asks. An
+            // embed of the replay opens that way on every state it shows.
+            let moment = shared.is_some()
+                || preset.is_some_and(|p| scene::MOMENT_PRESETS.contains(&p))
+                || super::embed::shows_replay();
             if moment {
                 let _ = details.set_attribute("open", "");
             } else if previous.is_some() {
@@ -242,7 +245,7 @@ fn chosen_speed() -> f64 {
     document()
         .get_element_by_id("replay-speed")
         .and_then(|e| e.dyn_into::<HtmlSelectElement>().ok())
-        .and_then(|s| s.value().parse().ok())
+        .and_then(|s| parse_f64(&s.value()))
         .unwrap_or(0.1)
 }
 
@@ -475,7 +478,7 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
             let speed = event
                 .target()
                 .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-                .and_then(|s| s.value().parse::<f64>().ok());
+                .and_then(|s| parse_f64(&s.value()));
             if let Some(speed) = speed {
                 with_replay(|r| r.speed = speed);
             }
@@ -501,7 +504,7 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
             let position = event
                 .target()
                 .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-                .and_then(|s| s.value().parse::<f64>().ok());
+                .and_then(|s| parse_f64(&s.value()));
             if let (Some(position), Some(horizon)) = (position, with_replay(|r| r.horizon())) {
                 seek(position / SLIDER_STEPS * horizon);
             }

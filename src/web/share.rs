@@ -1,5 +1,5 @@
-//! Sharing the state: the link in the address bar, the Copy link button
-//! and its fallback field, the notice list.
+//! Sharing the state: the link in the address bar, the Copy link and
+//! embed buttons and their fallback field, the notice list.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -8,11 +8,12 @@ use web_sys::{Document, HtmlInputElement};
 use crate::config::Notice;
 use crate::view;
 
-use super::{document, show_if, with_app};
+use super::{document, embed, show_if, with_app};
 
 /// Makes the address bar the share link of the current state.
 pub(super) fn sync_link() {
-    let Some(link) = with_app(|app| app.page.config().to_link()) else {
+    let document = document();
+    let Some(link) = with_app(|app| embed::page_link(app.page.config(), &document)) else {
         return;
     };
     if let Some(window) = web_sys::window() {
@@ -22,34 +23,75 @@ pub(super) fn sync_link() {
     }
 }
 
-/// Copies the link to the clipboard where the browser allows it; where it
-/// does not (no clipboard outside a secure context, permission refused),
-/// shows the link selected for the person to copy, and says which happened.
+/// What a copy button puts on the clipboard.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Copying {
+    /// The address that reproduces the page.
+    Link,
+    /// An `<iframe>` that embeds the current state in another page.
+    Snippet,
+}
+
+impl Copying {
+    /// The text, read when it is copied: the state may have changed while
+    /// the clipboard was asked.
+    fn text(self) -> String {
+        match self {
+            Copying::Link => web_sys::window()
+                .and_then(|w| w.location().href().ok())
+                .unwrap_or_default(),
+            Copying::Snippet => embed::snippet_text(),
+        }
+    }
+
+    fn status(self, copied: bool) -> &'static str {
+        match self {
+            Copying::Link => view::copy_status(copied),
+            Copying::Snippet => view::embed::snippet_copy_status(copied),
+        }
+    }
+
+    /// The fallback field's name for screen readers.
+    fn field_label(self) -> &'static str {
+        match self {
+            Copying::Link => "Link to this page",
+            Copying::Snippet => "Code that embeds this page",
+        }
+    }
+}
+
 pub(super) fn copy_link() {
+    copy(Copying::Link);
+}
+
+/// Copies to the clipboard where the browser allows it; where it does not
+/// (no clipboard outside a secure context, permission refused), shows the
+/// text selected for the person to copy, and says which happened.
+pub(super) fn copy(what: Copying) {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let href = window.location().href().unwrap_or_default();
+    let text = what.text();
     let navigator = window.navigator();
     // `navigator.clipboard` is undefined on a plain-http host.
     let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
         .is_ok_and(|c| !c.is_undefined() && !c.is_null());
     if !has_clipboard {
-        show_copy_field(&href);
+        show_copy_field(what, &text);
         return;
     }
-    let copied = Closure::once_into_js(|_: JsValue| {
+    let copied = Closure::once_into_js(move |_: JsValue| {
         let document = document();
         if let Some(field) = document.get_element_by_id("copy-field") {
             show_if(&field, false);
         }
-        show_copy_status(&document, view::copy_status(true));
+        show_copy_status(&document, what.status(true));
     });
-    let refused = Closure::once_into_js(|_: JsValue| show_copy_field(&href_for_field()));
+    let refused = Closure::once_into_js(move |_: JsValue| show_copy_field(what, &what.text()));
     // `then` through the promise itself: `once_into_js` closures free
     // themselves when called, where `Promise::then2` would need two kept
     // alive for ever.
-    let promise: JsValue = navigator.clipboard().write_text(&href).into();
+    let promise: JsValue = navigator.clipboard().write_text(&text).into();
     if let Ok(then) = js_sys::Reflect::get(&promise, &JsValue::from_str("then")) {
         let _ = then
             .unchecked_into::<js_sys::Function>()
@@ -57,17 +99,9 @@ pub(super) fn copy_link() {
     }
 }
 
-/// The address to show in the copy field: read again, as the state may
-/// have changed while the clipboard was asked.
-fn href_for_field() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().href().ok())
-        .unwrap_or_default()
-}
-
-/// Shows the link in a text field, selected, and tries the older copy
-/// command on it; says truthfully whether the link was copied.
-fn show_copy_field(href: &str) {
+/// Shows the text in a text field, selected, and tries the older copy
+/// command on it; says truthfully whether it was copied.
+fn show_copy_field(what: Copying, text: &str) {
     let document = document();
     let Some(field) = document
         .get_element_by_id("copy-field")
@@ -75,7 +109,8 @@ fn show_copy_field(href: &str) {
     else {
         return;
     };
-    field.set_value(href);
+    field.set_value(text);
+    let _ = field.set_attribute("aria-label", what.field_label());
     show_if(&field, true);
     let _ = field.focus();
     field.select();
@@ -83,7 +118,7 @@ fn show_copy_field(href: &str) {
         .dyn_ref::<web_sys::HtmlDocument>()
         .and_then(|d| d.exec_command("copy").ok())
         .unwrap_or(false);
-    show_copy_status(&document, view::copy_status(copied));
+    show_copy_status(&document, what.status(copied));
 }
 
 fn show_copy_status(document: &Document, text: &str) {

@@ -293,19 +293,35 @@ test('Copy link refused by the browser does not claim it copied', async () => {
   await page.context().close();
 });
 
-test('a page that cannot start the simulator says how to serve it', async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  // Opened as a file, browsers refuse to load the module and its WebAssembly.
-  await page.goto(pathToFileURL(path.resolve(import.meta.dirname, '../../dist/index.html')).href);
-  await page.waitForLoadState('load');
-  assert.equal(await page.isVisible('#starting'), true);
-  assert.match(await page.textContent('#starting'), /web server/);
-  // Served, but the WebAssembly fails to load.
-  await page.route('**/*.wasm', (route) => route.abort());
-  await page.goto(base);
-  await page.waitForLoadState('load');
-  assert.equal(await page.isVisible('#starting'), true);
-  assert.equal(await page.evaluate(() => document.body.dataset.renders), undefined);
-  await context.close();
+test('a page that cannot start the simulator says why and how to serve it, with no uncaught error', async () => {
+  // Each way the simulator fails to start: what breaks it, and the reason
+  // the banner gives.
+  const cases = [
+    // Opened as a file, browsers refuse to load the module and its WebAssembly.
+    { name: 'a file', url: pathToFileURL(path.resolve(import.meta.dirname, '../../dist/index.html')).href,
+      reason: /opened as a file/ },
+    { name: 'the wasm refused', reason: /WebAssembly file did not load/,
+      before: (page) => page.route('**/*.wasm', (route) => route.abort()) },
+    { name: 'the wasm missing', reason: /WebAssembly file did not load/,
+      before: (page) => page.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'Not Found' })) },
+    { name: 'an old browser', reason: /this browser has no WebAssembly/,
+      before: (page) => page.addInitScript(() => { delete window.WebAssembly; }) },
+  ];
+  for (const { name, url = base, reason, before } of cases) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const uncaught = [];
+    page.on('pageerror', (error) => uncaught.push(String(error)));
+    await before?.(page);
+    await page.goto(url);
+    await page.waitForLoadState('load');
+    await page.waitForFunction(() => /could not start:/.test(document.getElementById('starting-why').textContent),
+      null, { timeout: 10000 }).catch(() => {});
+    assert.equal(await page.isVisible('#starting'), true, name);
+    assert.match(await page.textContent('#starting-why'), reason, name);
+    assert.match(await page.textContent('#starting'), /web server/, name);
+    assert.equal(await page.evaluate(() => document.body.dataset.renders), undefined, name);
+    assert.deepEqual(uncaught, [], name);
+    await context.close();
+  }
 });

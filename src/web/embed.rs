@@ -1,0 +1,141 @@
+//! The page inside another page, and the button that embeds it.
+//!
+//! A link with `embed=` turns the page into its embed layout: the style
+//! sheet hides everything under `html.embed` but the lesson, the chart
+//! placed first and the rows of the controls the link names, which move
+//! into a box of their own inside the form (so its input listeners still
+//! hear them); a link opens the same state in the whole playground. What
+//! an embed shows and the snippet are decided by `view::embed`.
+
+use std::cell::RefCell;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::Document;
+
+use crate::config::{self, Config, Embed, EmbedChart};
+use crate::view::{self, embed as decide};
+
+use super::share::{Copying, copy};
+use super::{show_if, with_app};
+
+thread_local! {
+    /// What the link asked to embed; `None` on the whole playground.
+    static EMBED: RefCell<Option<Embed>> = const { RefCell::new(None) };
+}
+
+fn embedded<R>(f: impl FnOnce(&Embed) -> R) -> Option<R> {
+    EMBED.with(|e| e.borrow().as_ref().map(f))
+}
+
+/// Sets the page up for the link's `search`: the embed layout if it asks
+/// for one; on the whole playground, the button that copies an embed.
+pub(super) fn start(document: &Document, search: &str) -> Result<(), JsValue> {
+    if let Some(button) = document.get_element_by_id("copy-embed") {
+        let click = Closure::<dyn FnMut()>::new(|| copy(Copying::Snippet));
+        button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+        click.forget();
+    }
+    // The notices of these pairs are the link's: `start` shows them all.
+    let embed = config::read_link(search).1;
+    // The page's script guessed from the address; this is the link's word.
+    if let Some(root) = document.document_element() {
+        root.class_list()
+            .toggle_with_force("embed", embed.is_some())?;
+        root.class_list().toggle_with_force(
+            "embed-replay",
+            embed
+                .as_ref()
+                .is_some_and(|e| e.chart == EmbedChart::Replay),
+        )?;
+    }
+    let Some(embed) = embed else {
+        return Ok(());
+    };
+    if let Some(holder) = document.get_element_by_id("embed-controls") {
+        for p in &embed.controls {
+            if let Some(row) = document.get_element_by_id(&view::row_id(p.param())) {
+                holder.append_child(&row)?;
+            }
+        }
+        show_if(&holder, !embed.controls.is_empty());
+    }
+    if embed.chart == EmbedChart::Replay {
+        move_replay(document)?;
+    }
+    if let Some(footer) = document.get_element_by_id("embed-footer") {
+        show_if(&footer, true);
+    }
+    EMBED.with(|e| *e.borrow_mut() = Some(embed));
+    Ok(())
+}
+
+/// Moves the replay's controls, lanes and line out of its fold into the
+/// chart's place, where the embed layout gives them the frame's height (a
+/// `<details>` cannot be laid out as a column everywhere). The fold stays,
+/// hidden and open, as the replay's switch.
+fn move_replay(document: &Document) -> Result<(), JsValue> {
+    let (Some(details), Some(slot)) = (
+        document.get_element_by_id("replay"),
+        document.get_element_by_id("key-slot"),
+    ) else {
+        return Ok(());
+    };
+    let parts = details.query_selector_all(":scope > :not(summary)")?;
+    for index in 0..parts.length() {
+        if let Some(part) = parts.get(index) {
+            slot.append_child(&part)?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether the page is an embed of the replay: it opens still at the
+/// lesson's moment, and stays open when the settings change.
+pub(super) fn shows_replay() -> bool {
+    embedded(|e| e.chart == EmbedChart::Replay).unwrap_or(false)
+}
+
+/// The canvas to put where the lesson's chart stands: the embed's chart,
+/// or the lesson's own on the whole playground.
+pub(super) fn key_canvas(lesson_chart: &'static str) -> &'static str {
+    embedded(|e| decide::key_canvas(e.chart, lesson_chart)).unwrap_or(lesson_chart)
+}
+
+/// The address bar's query for `config`: an embed keeps its pairs, and its
+/// "Open in the playground" link follows the state without them.
+pub(super) fn page_link(config: &Config, document: &Document) -> String {
+    let link = config.to_link();
+    let Some(embed_link) = embedded(|e| decide::embed_link(config, e)) else {
+        return link;
+    };
+    if let Some(open) = document.get_element_by_id("open-playground") {
+        let _ = open.set_attribute("href", &format!("?{link}"));
+    }
+    embed_link
+}
+
+/// The `<iframe>` snippet that embeds the current state: the chart shown
+/// first (the replay while it is open) and the controls in play.
+pub(super) fn snippet_text() -> String {
+    let Some(window) = web_sys::window() else {
+        return String::new();
+    };
+    let location = window.location();
+    let page_url = format!(
+        "{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_default()
+    );
+    let replay_open = window
+        .document()
+        .and_then(|d| d.get_element_by_id("replay"))
+        .is_some_and(|d| d.has_attribute("open"));
+    with_app(|app| {
+        let config = app.page.config();
+        let embed = decide::snippet_embed(app.origin, config, replay_open);
+        let title = view::lesson_view(app.origin, config).title;
+        decide::snippet(&page_url, config, &embed, title)
+    })
+    .unwrap_or_default()
+}
