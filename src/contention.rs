@@ -66,40 +66,103 @@ fn mean(values: impl ExactSizeIterator<Item = f64>) -> f64 {
 /// configuration's policy A's; attempts are unlimited, as in the post, so
 /// every client finishes and the counts compare like with like.
 pub fn contention_grid(config: &Config, seeds: u64) -> ContentionGrid {
-    let mut world = config.scenario();
-    world.workload = WorkloadKind::Contention;
-    world.work_limit = WORK_LIMIT;
-    let (base, cap) = (world.policy.base, world.policy.cap);
-    let seeds: Vec<u64> = (0..seeds).map(|k| world.seed.wrapping_add(k)).collect();
-    let variants = sim::contention_policies(base, cap)
-        .into_iter()
-        .map(|(name, policy)| {
-            let mut runs = VariantRuns {
+    let mut runs = GridRuns::new(config, seeds);
+    while !runs.advance(u64::MAX) {}
+    runs.finish()
+}
+
+/// The runs of a [`ContentionGrid`], one after the other, each a slice of
+/// work at a time ([`sim::Run`]): what [`contention_grid`] runs in one go.
+#[derive(Debug)]
+pub struct GridRuns {
+    grid: ContentionGrid,
+    world: sim::Scenario,
+    policies: [(&'static str, crate::policy::Policy); 5],
+    /// Runs finished: variant `finished / seeds`, seed `finished % seeds`
+    /// is next.
+    finished: usize,
+    run: Option<sim::Run>,
+}
+
+impl GridRuns {
+    /// The grid's runs, none begun.
+    pub fn new(config: &Config, seeds: u64) -> Self {
+        let mut world = config.scenario();
+        world.workload = WorkloadKind::Contention;
+        world.work_limit = WORK_LIMIT;
+        let (base, cap) = (world.policy.base, world.policy.cap);
+        let seeds: Vec<u64> = (0..seeds).map(|k| world.seed.wrapping_add(k)).collect();
+        let policies = sim::contention_policies(base, cap);
+        let variants = policies
+            .iter()
+            .map(|(name, _)| VariantRuns {
                 name,
                 calls: Vec::with_capacity(seeds.len()),
                 completion: Vec::with_capacity(seeds.len()),
                 truncated: 0,
-            };
-            for &seed in &seeds {
-                let scenario = sim::Scenario {
-                    seed,
-                    policy: policy.clone(),
-                    ..world.clone()
-                };
-                let summary = sim::run(&scenario).summary;
-                runs.calls.push(summary.first_tries + summary.retries);
-                runs.completion.push(summary.finished_at);
-                runs.truncated += usize::from(summary.truncated);
-            }
-            runs
-        })
-        .collect();
-    ContentionGrid {
-        clients: world.clients,
-        base,
-        cap,
-        seeds,
-        variants,
+            })
+            .collect();
+        GridRuns {
+            grid: ContentionGrid {
+                clients: world.clients,
+                base,
+                cap,
+                seeds,
+                variants,
+            },
+            world,
+            policies,
+            finished: 0,
+            run: None,
+        }
+    }
+
+    /// All the grid's runs.
+    pub fn total(&self) -> usize {
+        self.policies.len() * self.grid.seeds.len()
+    }
+
+    /// The runs finished so far.
+    pub fn finished(&self) -> usize {
+        self.finished
+    }
+
+    /// Advances the current run by `work` (see [`sim::Run::advance`]),
+    /// starting it if need be and keeping its numbers once it ends; true
+    /// once every run has ended.
+    pub fn advance(&mut self, work: u64) -> bool {
+        let seeds = self.grid.seeds.len();
+        if self.finished >= self.total() {
+            return true;
+        }
+        let (variant, seed) = (self.finished / seeds, self.finished % seeds);
+        let run = self.run.get_or_insert_with(|| {
+            sim::Run::new(&sim::Scenario {
+                seed: self.grid.seeds[seed],
+                policy: self.policies[variant].1.clone(),
+                ..self.world.clone()
+            })
+        });
+        if !run.advance(work) {
+            return false;
+        }
+        let summary = self
+            .run
+            .take()
+            .expect("the run just advanced")
+            .finish()
+            .summary;
+        let runs = &mut self.grid.variants[variant];
+        runs.calls.push(summary.first_tries + summary.retries);
+        runs.completion.push(summary.finished_at);
+        runs.truncated += usize::from(summary.truncated);
+        self.finished += 1;
+        self.finished >= self.total()
+    }
+
+    /// The grid, once every run has ended (runs not ended are missing).
+    pub fn finish(self) -> ContentionGrid {
+        self.grid
     }
 }
 

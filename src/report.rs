@@ -3,7 +3,7 @@
 
 use crate::config::Config;
 use crate::policy::PauseBounds;
-use crate::sim::{self, Report};
+use crate::sim::{self, Report, Scenario};
 
 /// Most work (operations plus server attempts) one run may do, on the page
 /// and on the command line alike: enough for a million operations that
@@ -21,10 +21,20 @@ pub fn run(config: &Config) -> Report {
     run_within(config, WORK_LIMIT)
 }
 
-fn run_within(config: &Config, work_limit: u64) -> Report {
+/// The scenario [`run`] simulates for a configuration, for running it a
+/// slice at a time ([`sim::Run`]) to the same report.
+pub fn scenario(config: &Config) -> Scenario {
+    within(config, WORK_LIMIT)
+}
+
+fn within(config: &Config, work_limit: u64) -> Scenario {
     let mut scenario = config.scenario();
     scenario.work_limit = work_limit;
-    sim::run(&scenario)
+    scenario
+}
+
+fn run_within(config: &Config, work_limit: u64) -> Report {
+    sim::run(&within(config, work_limit))
 }
 
 /// Both runs of compare mode: policy A, and policy B when comparing. They

@@ -10,7 +10,7 @@ use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
 use crate::config::{BREAKERS, BUDGETS, Config, P, SWITCH};
 use crate::report;
-use crate::sim::WorkloadKind;
+use crate::sim::{Summary, WorkloadKind};
 
 /// What the sweep chart compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,9 +74,22 @@ pub fn failure_at(index: usize, points: usize) -> f64 {
 /// Runs `config` at the failure rate of point `index`.
 pub fn point(config: &Config, index: usize, points: usize) -> Point {
     let failure = failure_at(index, points);
+    point_of(
+        failure,
+        &report::run(&point_config(config, failure)).summary,
+    )
+}
+
+/// `config` at a point's failure rate: what [`point`] runs, for running it
+/// a slice at a time.
+pub fn point_config(config: &Config, failure: f64) -> Config {
     let mut config = config.clone();
     config.set(P::Failure, failure);
-    let summary = report::run(&config).summary;
+    config
+}
+
+/// The point of a run at `failure` from the run's summary.
+pub fn point_of(failure: f64, summary: &Summary) -> Point {
     Point {
         failure,
         success: summary.success_rate,
@@ -196,14 +209,25 @@ pub fn sweep(config: &Config, points: usize) -> Vec<Point> {
 
 /// Every curve of the sweep chart as CSV: one row per curve and point.
 pub fn to_csv(config: &Config) -> String {
+    let curves = curves(config);
+    let points: Vec<Vec<Point>> = curves
+        .iter()
+        .map(|curve| sweep(&curve.config, POINTS))
+        .collect();
+    csv_of(&curves, &points)
+}
+
+/// The CSV of [`to_csv`] from curves already swept: `points[i]` of
+/// `curves[i]`.
+pub fn csv_of(curves: &[SweepCurve], points: &[Vec<Point>]) -> String {
     let mut out = String::from("curve,failure,success,calls_per_operation\n");
-    for curve in curves(config) {
+    for (curve, points) in curves.iter().zip(points) {
         let name = if curve.label.is_empty() {
             "A"
         } else {
             curve.label
         };
-        for point in sweep(&curve.config, POINTS) {
+        for point in points {
             out += &format!(
                 "{name},{},{},{}\n",
                 point.failure, point.success, point.load

@@ -9,7 +9,7 @@ use crate::sim::{Report, Scenario, WorkloadKind};
 
 use super::{
     DrawResult, Entry, Run, Sample, Theme, axes, count, deep, dotted, header, label, light, path,
-    run_colour, tick,
+    run_colour, shade_unsimulated, simulated_until, tick,
 };
 
 /// How high the load chart's axis goes, and whether it clips: a few times
@@ -150,11 +150,7 @@ where
         let colour = run_colour(theme, r);
         let report = run.report;
         let s = &report.series;
-        let until = if report.summary.truncated {
-            report.summary.simulated_until.clamp(0.0, horizon)
-        } else {
-            horizon
-        };
+        let until = simulated_until(report, horizon).unwrap_or(horizon);
         // Buckets that began before the run stopped; the cut one is
         // shaded over below.
         let drawn = (0..buckets).filter(|&i| left(i) < until).count();
@@ -353,15 +349,8 @@ where
             }
         }
         if until < horizon {
-            chart.draw_series(std::iter::once(Rectangle::new(
-                [(until, 0.0), (horizon, y_high)],
-                theme.foreground.mix(0.18).filled(),
-            )))?;
-            chart.draw_series(std::iter::once(Text::new(
-                "not simulated (work limit)".to_string(),
-                (until, y_high * 0.5),
-                theme.font(12.0),
-            )))?;
+            let in_progress = report.summary.in_progress();
+            shade_unsimulated(&mut chart, (until, horizon), y_high, in_progress, theme)?;
         }
         if let Some(at) = cursor.filter(|t| (0.0..=horizon).contains(t)) {
             chart.draw_series(std::iter::once(PathElement::new(
@@ -697,5 +686,46 @@ mod tests {
             .expect("the load");
         let furthest = points(&load).iter().map(|(px, _)| *px).fold(0.0, f64::max);
         near(furthest, x(until), "the load ends where the run stopped");
+    }
+
+    /// A run still going, drawn as far as it got: the rest of the horizon
+    /// is shaded as for a cut run, and labelled as still simulating.
+    #[test]
+    fn a_run_still_going_is_shaded_still_simulating() {
+        let scenario = Scenario {
+            horizon: 60.0,
+            buckets: 60,
+            rate: 400.0,
+            failure: 0.5,
+            ..Scenario::default()
+        };
+        let mut going = crate::sim::Run::new(&scenario);
+        assert!(!going.advance(20_000));
+        let report = going.so_far();
+        let until = report.summary.simulated_until;
+        assert!(until > 5.0 && until < 55.0, "{until}");
+        let theme = Theme::light(1.0);
+        let runs = [single(&report, &[], None)];
+        let out = svg(|area| draw_load(area, &runs, &scenario, &theme));
+        assert!(out.contains("still simulating"));
+        assert!(!out.contains("work limit"));
+        let capacity_line = longest(lines_in(&out, theme.colour(2)));
+        let (left, right) = (capacity_line[0].0, capacity_line[capacity_line.len() - 1].0);
+        let x = |seconds: f64| left + seconds / scenario.horizon * (right - left);
+        let shade = elements(&out, "rect")
+            .into_iter()
+            .find(|e| attr(e, "fill") == hex(theme.foreground) && attr(e, "opacity") == "0.18")
+            .expect("the shade of what is not simulated yet");
+        near(
+            number(&shade, "x"),
+            x(until),
+            "the shade starts where the run is",
+        );
+        // Finished, the same run is drawn whole.
+        let report = going.finish();
+        let runs = [single(&report, &[], None)];
+        let out = svg(|area| draw_load(area, &runs, &scenario, &theme));
+        assert!(!out.contains("still simulating"));
+        assert!(!out.contains("not simulated"));
     }
 }

@@ -7,7 +7,10 @@ use plotters::prelude::*;
 use crate::budget::BudgetKind;
 use crate::sim::Scenario;
 
-use super::{DrawResult, Entry, Run, Sample, Theme, axes, dotted, header, light, path, run_colour};
+use super::{
+    DrawResult, Entry, Run, Sample, Theme, axes, dotted, header, light, path, run_colour,
+    shade_unsimulated, simulated_until,
+};
 
 /// What the load does to the system, per policy over time: requests in
 /// service (line; B dashed) and waiting in the queue (shaded), and, when
@@ -118,6 +121,15 @@ where
             theme,
         )?;
     }
+    // What a run did not simulate (yet) is not an empty server.
+    let unsimulated = runs
+        .iter()
+        .filter_map(|run| simulated_until(run.report, horizon).map(|until| (until, run)))
+        .min_by(|(a, _), (b, _)| a.total_cmp(b));
+    if let Some((until, run)) = unsimulated {
+        let in_progress = run.report.summary.in_progress();
+        shade_unsimulated(&mut chart, (until, horizon), y_high, in_progress, theme)?;
+    }
 
     let Some(bottom) = bottom else {
         return Ok(());
@@ -226,5 +238,40 @@ mod tests {
             .find(|l| l.len() == 2 && l[0].1 == l[1].1 && l[0].1 > lower.top)
             .expect("the retry cost's dots");
         near(cost[0].1, y(5.0), "a retry costs 5");
+    }
+
+    /// Requests in service fall to nothing where a run stopped, or has not
+    /// got to yet: that time is shaded and says which, from the policy
+    /// that got least far.
+    #[test]
+    fn mechanism_shades_what_was_not_simulated() {
+        let (config, _) = crate::config::Config::from_link(
+            "v=1&compare=on&rate=400&failure=0.5&B.attempts=2&horizon=60",
+        );
+        let scenario = crate::report::scenario(&config);
+        let mut a = crate::sim::Run::new(&scenario);
+        let mut b = crate::sim::Run::new(&crate::report::scenario(&config.policy_b_config()));
+        assert!(!a.advance(4_000) && !b.advance(9_000));
+        let (a, b) = (a.so_far(), b.so_far());
+        assert!(a.summary.simulated_until < b.summary.simulated_until);
+        let theme = Theme::light(1.0);
+        let runs = [single(&a, &[], None), single(&b, &[], None)];
+        let out = svg(|area| draw_mechanism(area, &runs, &scenario, &theme));
+        assert!(out.contains("still simulating"));
+        let shades: Vec<_> = elements(&out, "rect")
+            .into_iter()
+            .filter(|e| attr(e, "fill") == hex(theme.foreground) && attr(e, "opacity") == "0.18")
+            .collect();
+        assert_eq!(shades.len(), 1);
+        let line = |report: &crate::sim::Report| {
+            let mut cut = report.clone();
+            cut.summary.truncated = false;
+            cut
+        };
+        // Whole runs: no shade.
+        let (a, b) = (line(&a), line(&b));
+        let runs = [single(&a, &[], None), single(&b, &[], None)];
+        let out = svg(|area| draw_mechanism(area, &runs, &scenario, &theme));
+        assert!(!out.contains("still simulating"));
     }
 }

@@ -281,6 +281,43 @@ where
     Ok(())
 }
 
+/// Where a run's series stop holding all its load, when they do: the
+/// instant a bound cut the run, or how far a run still going got.
+fn simulated_until(report: &Report, horizon: f64) -> Option<f64> {
+    let summary = &report.summary;
+    (summary.truncated && summary.simulated_until < horizon)
+        .then(|| summary.simulated_until.max(0.0))
+}
+
+/// Shades the time from `until` to the horizon, which was not simulated,
+/// and says why: a bound stopped the run, or it is still going.
+fn shade_unsimulated<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    (until, horizon): (f64, f64),
+    y_high: f64,
+    in_progress: bool,
+    theme: &Theme,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    chart.draw_series(std::iter::once(Rectangle::new(
+        [(until, 0.0), (horizon, y_high)],
+        theme.foreground.mix(0.18).filled(),
+    )))?;
+    let why = if in_progress {
+        "still simulating"
+    } else {
+        "not simulated (work limit)"
+    };
+    chart.draw_series(std::iter::once(Text::new(
+        why.to_string(),
+        (until, y_high * 0.5),
+        theme.font(12.0),
+    )))?;
+    Ok(())
+}
+
 /// Text at a pixel of the backend (as `backend_coord` gives them), drawn
 /// on `area`.
 fn label<DB: DrawingBackend>(

@@ -2,7 +2,7 @@
 //! capacity and faults, in virtual time.
 //!
 //! A [`Scenario`] is plain data (every time in seconds); [`run`] turns it into
-//! a [`Report`]. The run is a pure function: the same scenario gives a
+//! a [`Report`], in one go or a slice at a time ([`Run`]). The run is a pure function: the same scenario gives a
 //! bit-identical report on every machine, natively and in wasm, because
 //!
 //! - time is virtual: one event queue ordered by `(time, sequence)`, so equal
@@ -72,7 +72,7 @@
 //!   a run takes about 60 % more time (20 % more instructions).
 //! - *The plain world*: worlds that run alone through one layer are
 //!   compiled apart, with every check for budgets, breakers, layers,
-//!   contention and a queue at the server folded away (`World<'_, true>`).
+//!   contention and a queue at the server folded away (`World<true>`).
 //!   Natively only: without it a run takes about 40 % more time (15 % more
 //!   instructions); in the page a second copy would cost more download than
 //!   the speed is worth there.
@@ -445,15 +445,135 @@ impl Scenario {
 
 /// Simulates `scenario` (after [`Scenario::sanitized`]) and reports.
 pub fn run(scenario: &Scenario) -> Report {
-    let scenario = scenario.sanitized();
-    world::run(&scenario)
+    Run::new(scenario).finish()
 }
 
 /// Simulates `scenario` as [`run`] does, and traces a sample of its
 /// operations for the replay (see [`trace`]): the report is the same.
 pub fn run_traced(scenario: &Scenario) -> (Report, trace::Trace) {
-    let scenario = scenario.sanitized();
-    world::run_traced(&scenario)
+    let (report, trace) = Run::traced(scenario).finish_traced();
+    (report, trace.unwrap_or_default())
+}
+
+/// A run that goes a slice of work at a time, so that whoever runs it can
+/// do something else between slices: the page answers its reader, draws
+/// what is simulated so far, or drops the run for a newer one.
+///
+/// ```
+/// use retry_playground::sim::{self, Run, Scenario};
+///
+/// let scenario = Scenario { horizon: 2.0, ..Scenario::default() };
+/// let mut run = Run::new(&scenario);
+/// while !run.advance(1000) {
+///     let so_far = run.so_far();
+///     assert!(so_far.summary.in_progress());
+/// }
+/// assert_eq!(run.finish(), sim::run(&scenario));
+/// ```
+///
+/// A slice is a count of *work*, the unit of `Scenario::work_limit`
+/// (operations and server attempts): the run's loop already compares the
+/// work done with a limit before every event, and a slice only lowers that
+/// limit for a while, so slicing costs the loop nothing. An event does at
+/// most a few units of work, and a unit takes a bounded number of events,
+/// so a slice of work is a slice of time. Slicing changes no number: the
+/// run keeps every state between slices, and its bounds on time and
+/// memory count events, not slices, so it stops where a run in one go
+/// does and reports the same, bit for bit. [`run`] is this loop in one
+/// slice.
+pub struct Run {
+    /// Boxed: a run's state is a few kilobytes, and a run is kept and
+    /// moved between slices.
+    going: Option<Box<world::Running>>,
+    done: Option<(Report, Option<trace::Trace>)>,
+    horizon: f64,
+}
+
+impl std::fmt::Debug for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Run")
+            .field("done", &self.done.is_some())
+            .field("horizon", &self.horizon)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Run {
+    /// A run of `scenario` (after [`Scenario::sanitized`]), not yet begun.
+    pub fn new(scenario: &Scenario) -> Run {
+        Run::from(world::Running::new(scenario.sanitized()))
+    }
+
+    /// A run as [`Run::new`] makes, that also traces a sample of its
+    /// operations for the replay (see [`trace`]): the report is the same.
+    pub fn traced(scenario: &Scenario) -> Run {
+        Run::from(world::Running::traced(scenario.sanitized()))
+    }
+
+    fn from(going: world::Running) -> Run {
+        Run {
+            horizon: going.scenario().horizon,
+            going: Some(Box::new(going)),
+            done: None,
+        }
+    }
+
+    /// Runs about `work` more units of work (at least one, unless the run
+    /// ends first); true once the run has ended, at its end or at a bound.
+    pub fn advance(&mut self, work: u64) -> bool {
+        let Some(going) = &mut self.going else {
+            return true;
+        };
+        if !going.advance(work) {
+            return false;
+        }
+        let going = self.going.take().expect("a run going until now");
+        self.done = Some(going.finish());
+        true
+    }
+
+    /// Whether the run has ended.
+    pub fn done(&self) -> bool {
+        self.done.is_some()
+    }
+
+    /// The sanitized scenario's horizon: how far the report's series go.
+    pub fn horizon(&self) -> f64 {
+        self.horizon
+    }
+
+    /// How far the run got: the `simulated_until` of [`Run::so_far`],
+    /// without making the report.
+    pub fn simulated_until(&self) -> f64 {
+        match (&self.going, &self.done) {
+            (Some(going), _) => going.simulated_until(),
+            (None, Some((report, _))) => report.summary.simulated_until,
+            (None, None) => unreachable!("a run is going or done"),
+        }
+    }
+
+    /// The report of what is simulated so far: shaped like the report of a
+    /// run cut at this instant, with [`Summary::in_progress`] true and
+    /// `simulated_until` how far the run got. Once the run has ended, its
+    /// report.
+    pub fn so_far(&self) -> Report {
+        match (&self.going, &self.done) {
+            (Some(going), _) => going.so_far(),
+            (None, Some((report, _))) => report.clone(),
+            (None, None) => unreachable!("a run is going or done"),
+        }
+    }
+
+    /// Runs what is left and reports.
+    pub fn finish(self) -> Report {
+        self.finish_traced().0
+    }
+
+    /// Runs what is left; the report, and the trace if the run traces.
+    pub fn finish_traced(mut self) -> (Report, Option<trace::Trace>) {
+        self.advance(u64::MAX);
+        self.done.take().expect("a run without a slice limit ends")
+    }
 }
 
 /// The contention model of the AWS Architecture Blog's 2015 post on

@@ -21,7 +21,7 @@ pub(crate) struct Recorded {
 }
 
 /// Accumulates a run's report as events happen.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Recorder {
     pub series: Series,
     pub failures: PerFailure<u64>,

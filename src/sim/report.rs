@@ -197,7 +197,8 @@ pub struct Summary {
     /// The run stopped early, at one of its bounds (`cut` says which). At
     /// the work limit: at an instant when operations share the queue; after
     /// the last operation it finished when they run one at a time (see
-    /// `sim::world`).
+    /// `sim::world`). A report of a run still going is `truncated` with no
+    /// `cut` ([`Summary::in_progress`]).
     pub truncated: bool,
     /// How far the run got. When it ran to completion, its end: the later
     /// of `finished_at` and the horizon. When `truncated`, the instant a
@@ -220,6 +221,14 @@ pub struct Summary {
     pub cost: u64,
     /// Why and when the run stopped early, when `truncated`.
     pub cut: Option<Cut>,
+}
+
+impl Summary {
+    /// Whether this is the report of a run still going (`sim::Run::so_far`):
+    /// `truncated`, as it stopped before its end, but at no bound.
+    pub fn in_progress(&self) -> bool {
+        self.truncated && self.cut.is_none()
+    }
 }
 
 /// Why a run stopped before its work was done.

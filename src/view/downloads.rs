@@ -13,6 +13,8 @@ use crate::presets::PRESETS;
 use crate::report;
 use crate::sweep;
 
+use super::jobs::{Runs, SweepJob};
+
 /// Each chart's canvas and the word its picture's file name uses.
 pub const CHART_FILES: [(&str, &str); 6] = [
     ("chart-load", "load"),
@@ -96,16 +98,33 @@ pub fn picture_name(config: &Config, canvas: &str) -> Option<String> {
 /// sweep is refused where the page refuses to draw it (no failure rate to
 /// sweep, or too big to compute without stalling the page).
 pub fn data_file(config: &Config, data: Data) -> Result<File, &'static str> {
-    let text = match data {
-        Data::Series => report::series_csv(&report::run(config)),
-        Data::Sweep => {
+    data_file_from(config, data, None, None)
+}
+
+/// The data file of [`data_file`], from the state's runs and sweep when the
+/// page has them finished (else computed here).
+pub fn data_file_from(
+    config: &Config,
+    data: Data,
+    runs: Option<&Runs>,
+    swept: Option<&SweepJob>,
+) -> Result<File, &'static str> {
+    let link = config.to_link();
+    let swept = swept.filter(|sweep| sweep.link() == link);
+    let text = match (data, runs) {
+        (Data::Series, Some(runs)) => report::series_csv(&runs.a),
+        (Data::Series, None) => report::series_csv(&report::run(config)),
+        (Data::Sweep, _) => {
             if let Some(why) = sweep::refusal(config) {
                 return Err(why);
             }
-            sweep::to_csv(config)
+            swept
+                .and_then(SweepJob::csv)
+                .unwrap_or_else(|| sweep::to_csv(config))
         }
         // The command line ends its JSON with a newline; so does the file.
-        Data::Report => report::json_for(config) + "\n",
+        (Data::Report, Some(runs)) => report::both_to_json(&runs.a, runs.b.as_ref()) + "\n",
+        (Data::Report, None) => report::json_for(config) + "\n",
     };
     Ok(File {
         name: format!("{}-{}.{}", file_stem(config), data.key(), data.extension()),
@@ -243,6 +262,7 @@ pub fn wrap(text: &str, width: f64, measure: impl Fn(&str) -> f64) -> Vec<String
 mod tests {
     use super::*;
     use crate::view::fixtures::{config, preset};
+    use crate::view::jobs::{Job, Step, Wants};
 
     #[test]
     fn file_names_say_preset_seed_and_kind() {
@@ -279,6 +299,22 @@ mod tests {
         let json = data_file(&state, Data::Report).expect("a report always exists");
         assert_eq!(json.text, format!("{}\n", report::json_for(&state)));
         assert!(json.text.starts_with("{\"a\":"));
+        // From the page's finished runs and sweep: the same files.
+        let mut job = Job::new(&state, Wants::default(), "chart-load");
+        while job.step(u64::MAX) != Step::Idle {}
+        let (runs, swept) = (job.runs(), job.sweep().as_ref().ok());
+        for (data, file) in [
+            (Data::Series, series),
+            (Data::Sweep, swept_file(&state)),
+            (Data::Report, json),
+        ] {
+            let from = data_file_from(&state, data, runs, swept).expect("a file");
+            assert_eq!(from, file);
+        }
+    }
+
+    fn swept_file(state: &Config) -> File {
+        data_file(state, Data::Sweep).expect("a small world sweeps")
     }
 
     #[test]

@@ -1,12 +1,38 @@
-//! The work behind the charts: the runs of a configuration, the sweep
-//! computed a few points per frame, and the contention grid or why the
-//! page refuses it.
+//! The work behind the charts, done a slice at a time between the page's
+//! frames: the runs of policies A and B, then the contention chart's grid of
+//! runs, then the sweep's points; and what to draw as each part ends.
+//!
+//! ## Why slices on the main thread
+//!
+//! A big world takes seconds to simulate; the page must still answer every
+//! key and drag at once, show how far the run got and drop a run whose
+//! state is stale. It does so by cooperative time slicing on the page's own
+//! thread rather than with a Web Worker:
+//!
+//! - *one copy of the simulator*: the page holds one wasm instance, so a big
+//!   world's memory is held once, and no report crosses between threads:
+//!   no code to send reports and read them back, which would cost download
+//!   the page cannot spare;
+//! - *one code path*: [`sim::Run`] goes a slice of work at a time and
+//!   reports, bit for bit, what a run in one go reports, natively and in
+//!   the page alike, so slicing needs no second way of running;
+//! - *superseding for free*: a newer state replaces the [`Job`], and the
+//!   stale run is simply dropped at the next slice boundary.
+//!
+//! The page gives a job about 8 ms at a time (it looks at the clock every
+//! few thousand events), then yields so that input and painting go first,
+//! and comes back at once (a message to itself, not a timer, which the
+//! browser delays by 4 ms). A job is plain data and knows no clock: its
+//! order and what it asks to draw are tested here natively.
+
+use std::collections::VecDeque;
 
 use crate::chart;
 use crate::config::{Config, P};
+use crate::contention::{ContentionGrid, GridRuns};
 use crate::policy::PauseBounds;
 use crate::report;
-use crate::sim::{Report, Scenario};
+use crate::sim::{self, Report, Scenario, trace::Trace};
 use crate::sweep;
 
 /// The runs of one configuration and what the charts need of them.
@@ -17,23 +43,36 @@ pub struct Runs {
     pub a: Report,
     /// Policy B's run in compare mode.
     pub b: Option<Report>,
+    /// The replay's traces of A (and B), when the runs traced; else empty.
+    pub traces: Vec<Trace>,
     bounds: [Vec<PauseBounds>; 2],
     deadlines: [Option<f64>; 2],
 }
 
-/// Runs a configuration: policy A, and B when comparing.
-pub fn run(config: &Config) -> Runs {
+/// What the charts draw besides the reports: the pause bounds and the
+/// deadline of each policy.
+fn policy_marks(config: &Config) -> ([Vec<PauseBounds>; 2], [Option<f64>; 2]) {
     let b_config = config.policy_b_config();
+    (
+        [
+            report::pause_bounds(config),
+            report::pause_bounds(&b_config),
+        ],
+        [config.policy().deadline, b_config.policy().deadline],
+    )
+}
+
+/// Runs a configuration in one go: policy A, and B when comparing.
+pub fn run(config: &Config) -> Runs {
     let (a, b) = report::run_both(config);
+    let (bounds, deadlines) = policy_marks(config);
     Runs {
         scenario: config.scenario().sanitized(),
         a,
         b,
-        bounds: [
-            report::pause_bounds(config),
-            report::pause_bounds(&b_config),
-        ],
-        deadlines: [config.policy().deadline, b_config.policy().deadline],
+        traces: Vec::new(),
+        bounds,
+        deadlines,
     }
 }
 
@@ -56,6 +95,11 @@ impl Runs {
         }
         runs
     }
+
+    /// Whether these are reports of runs still going ([`Job::so_far`]).
+    pub fn in_progress(&self) -> bool {
+        self.a.summary.in_progress() || self.b.as_ref().is_some_and(|b| b.summary.in_progress())
+    }
 }
 
 /// Seeds the contention chart runs each backoff over: it shows what holds
@@ -76,7 +120,15 @@ fn contention_calls(clients: u32) -> f64 {
 /// The contention chart's runs: every backoff of the AWS 2015 post over
 /// [`CONTENTION_SEEDS`] seeds, or why the page does not run them (too many
 /// clients for the page to run a hundred worlds at once).
-pub fn contention_grid(config: &Config) -> Result<crate::contention::ContentionGrid, String> {
+pub fn contention_grid(config: &Config) -> Result<ContentionGrid, String> {
+    let mut runs = contention_runs(config)?;
+    while !runs.advance(u64::MAX) {}
+    Ok(runs.finish())
+}
+
+/// The contention chart's runs to go a slice at a time, or why the page
+/// does not run them (see [`contention_grid`]).
+fn contention_runs(config: &Config) -> Result<GridRuns, String> {
     let clients = config.get(P::Clients) as u32;
     let runs = 5.0 * CONTENTION_SEEDS as f64;
     if runs * contention_calls(clients) > CONTENTION_WORK {
@@ -89,16 +141,19 @@ pub fn contention_grid(config: &Config) -> Result<crate::contention::ContentionG
              clients that is more than the page can run at once. Lower Clients to {most} or fewer."
         ));
     }
-    Ok(crate::contention::contention_grid(config, CONTENTION_SEEDS))
+    Ok(GridRuns::new(config, CONTENTION_SEEDS))
 }
 
-/// A sweep being computed a few points at a time between frames.
+/// A sweep being computed a slice at a time between frames; each point is
+/// a whole run of the world, and on a big world a big one.
 #[derive(Debug)]
 pub struct SweepJob {
     /// The state it belongs to: a newer state replaces the job.
     link: String,
     curves: Vec<sweep::SweepCurve>,
     points: Vec<Vec<sweep::Point>>,
+    /// The point being computed: its curve, its failure rate and its run.
+    current: Option<(usize, f64, sim::Run)>,
 }
 
 impl SweepJob {
@@ -113,6 +168,7 @@ impl SweepJob {
             link: config.to_link(),
             curves,
             points,
+            current: None,
         })
     }
 
@@ -121,20 +177,42 @@ impl SweepJob {
         &self.link
     }
 
-    /// Computes the next point of the curve that has fewest, so all
-    /// curves grow together and "computing k of n points" is true of each;
-    /// false once all are done.
-    pub fn step(&mut self) -> bool {
-        let next = self
-            .points
-            .iter_mut()
-            .zip(&self.curves)
-            .filter(|(points, _)| points.len() < sweep::POINTS)
-            .min_by_key(|(points, _)| points.len());
-        let Some((points, curve)) = next else {
+    /// Advances the run of the next point by `work` (see
+    /// [`sim::Run::advance`]); true when that finished a point. The next
+    /// point is of the curve that has fewest, so all curves grow together
+    /// and "computing k of n points" is true of each.
+    pub fn advance(&mut self, work: u64) -> bool {
+        if self.current.is_none() {
+            let next = self
+                .points
+                .iter()
+                .enumerate()
+                .filter(|(_, points)| points.len() < sweep::POINTS)
+                .min_by_key(|(_, points)| points.len());
+            let Some((curve, points)) = next else {
+                return false;
+            };
+            let failure = sweep::failure_at(points.len(), sweep::POINTS);
+            let config = sweep::point_config(&self.curves[curve].config, failure);
+            let run = sim::Run::new(&report::scenario(&config));
+            self.current = Some((curve, failure, run));
+        }
+        let (_, _, run) = self.current.as_mut().expect("a point is being computed");
+        if !run.advance(work) {
             return false;
-        };
-        points.push(sweep::point(&curve.config, points.len(), sweep::POINTS));
+        }
+        let (curve, failure, run) = self.current.take().expect("a point is being computed");
+        let summary = run.finish().summary;
+        self.points[curve].push(sweep::point_of(failure, &summary));
+        true
+    }
+
+    /// Computes the next point whole; false once all are done.
+    pub fn step(&mut self) -> bool {
+        if self.done() {
+            return false;
+        }
+        while !self.advance(u64::MAX) {}
         true
     }
 
@@ -155,6 +233,456 @@ impl SweepJob {
             })
             .collect()
     }
+
+    /// The sweep as CSV, as the command line writes it, once it is done.
+    pub fn csv(&self) -> Option<String> {
+        self.done()
+            .then(|| sweep::csv_of(&self.curves, &self.points))
+    }
+}
+
+/// What the page wants of a job besides the runs of A and B.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Wants {
+    /// The replay is open: the runs trace a sample of operations for it.
+    pub traced: bool,
+    /// The contention chart is on the page: its grid is run too.
+    pub contention: bool,
+}
+
+/// Something to draw from a job's results, once they are final.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// A chart drawn from the runs of A and B, by its canvas' id.
+    Chart(&'static str),
+    /// The numbers: headlines, summary table, calls per layer, the work
+    /// limit's notice, the policy as configuration.
+    Numbers,
+    /// The replay, from the runs' traces.
+    Replay,
+    /// The contention chart, from its grid.
+    Contention,
+    /// The sweep chart, as far as it is computed.
+    Sweep,
+}
+
+/// What one step of a job did, for the page to act on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// A whole slice of a run: nothing new to show but how far it got.
+    Ran,
+    /// A slice in which a run ended, maybe before its work was done; the
+    /// next begins another run (or the drawing).
+    Ended,
+    /// Draw this part from the job's results.
+    Draw(Part),
+    /// Everything the page shows but the sweep is final.
+    Final,
+    /// The sweep gained a point.
+    Point,
+    /// The sweep is complete.
+    Swept,
+    /// Nothing is left to do.
+    Idle,
+}
+
+/// The charts drawn from the runs of A and B, in the page's order.
+pub const RUN_CHARTS: [&str; 4] = [
+    "chart-load",
+    "chart-pauses",
+    "chart-latency",
+    "chart-mechanism",
+];
+
+/// How far a job's runs got, for the words beside the lesson's chart.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Progress {
+    /// The runs of A and B: the least time either simulated so far.
+    Simulating { at: f64, horizon: f64 },
+    /// The contention chart's runs: how many of them are done.
+    Contention { done: usize, of: usize },
+}
+
+/// The progress in plain words.
+pub fn progress_text(progress: Progress) -> String {
+    match progress {
+        Progress::Simulating { at, horizon } => {
+            let seconds = |t: f64| {
+                if horizon >= 10.0 {
+                    format!("{t:.0}")
+                } else {
+                    format!("{t:.1}")
+                }
+            };
+            format!(
+                "Simulating\u{2026} {} s of {} s",
+                seconds(at.clamp(0.0, horizon)),
+                seconds(horizon)
+            )
+        }
+        Progress::Contention { done, of } => {
+            format!("Running the contention chart's worlds\u{2026} {done} of {of}")
+        }
+    }
+}
+
+/// One policy's run: going, or done with its report (and trace).
+#[derive(Debug)]
+enum Side {
+    Going(sim::Run),
+    Done(Report, Option<Trace>),
+}
+
+impl Side {
+    fn new(config: &Config, traced: bool) -> Side {
+        let scenario = report::scenario(config);
+        Side::Going(if traced {
+            sim::Run::traced(&scenario)
+        } else {
+            sim::Run::new(&scenario)
+        })
+    }
+
+    fn report(&self) -> Report {
+        match self {
+            Side::Going(run) => run.so_far(),
+            Side::Done(report, _) => report.clone(),
+        }
+    }
+}
+
+/// What a job does, in order; each step works on the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Task {
+    Runs,
+    Draw(Part),
+    Grid,
+    Final,
+    Sweep,
+    Swept,
+}
+
+#[derive(Debug)]
+enum Grid {
+    Going(Box<GridRuns>),
+    Done(Result<ContentionGrid, String>),
+}
+
+/// Everything the page computes for one state, a slice at a time: the runs
+/// of A and B in turn (so both grow together), then what to draw from them
+/// (the numbers and the lesson's chart first), then the contention chart's
+/// runs when it is shown, then the sweep. See the module's docs for why.
+#[derive(Debug)]
+pub struct Job {
+    link: String,
+    config: Config,
+    wants: Wants,
+    /// The runs trace for the replay.
+    traced: bool,
+    /// A's run, then B's when comparing.
+    sides: Vec<Side>,
+    /// The side that goes next.
+    turn: usize,
+    runs: Option<Runs>,
+    grid: Option<Grid>,
+    sweep: Result<SweepJob, &'static str>,
+    plan: VecDeque<Task>,
+}
+
+impl Job {
+    /// The job of a state: `key_chart` is the canvas of the lesson's chart,
+    /// drawn first.
+    pub fn new(config: &Config, wants: Wants, key_chart: &str) -> Job {
+        let mut job = Job {
+            link: config.to_link(),
+            config: config.clone(),
+            wants,
+            traced: wants.traced,
+            sides: Vec::new(),
+            turn: 0,
+            runs: None,
+            grid: None,
+            sweep: SweepJob::new(config),
+            plan: VecDeque::new(),
+        };
+        job.start_runs();
+        job.start_grid();
+        job.plan(key_chart);
+        job
+    }
+
+    /// The job for a state that replaces `old`: the same state keeps what
+    /// `old` computed, with the runs again if they must now trace, and
+    /// draws it all again (the page was resized, a chart was shown); a
+    /// newer state drops `old`, a stale run and all, and starts afresh.
+    pub fn renew(old: Option<Job>, config: &Config, wants: Wants, key_chart: &str) -> Job {
+        let Some(mut job) = old.filter(|job| job.link == config.to_link()) else {
+            return Job::new(config, wants, key_chart);
+        };
+        job.wants = wants;
+        if wants.traced && !job.traced {
+            job.traced = true;
+            job.start_runs();
+        }
+        if wants.contention && job.grid.is_none() {
+            job.start_grid();
+        }
+        job.plan(key_chart);
+        job
+    }
+
+    fn start_runs(&mut self) {
+        let mut configs = vec![self.config.clone()];
+        if self.config.comparing() {
+            configs.push(self.config.policy_b_config());
+        }
+        self.sides = configs
+            .iter()
+            .map(|config| Side::new(config, self.traced))
+            .collect();
+        self.turn = 0;
+        self.runs = None;
+    }
+
+    fn start_grid(&mut self) {
+        if self.wants.contention {
+            self.grid = Some(match contention_runs(&self.config) {
+                Ok(runs) => Grid::Going(Box::new(runs)),
+                Err(why) => Grid::Done(Err(why)),
+            });
+        }
+    }
+
+    /// The order of work and drawing: the runs, the numbers, the lesson's
+    /// chart, the other charts of the runs, the replay, the contention
+    /// chart, then the sweep.
+    fn plan(&mut self, key_chart: &str) {
+        // The numbers come first: they may take room from the charts (a
+        // notice above them, an embed's column), and a chart is drawn to the
+        // size its box has when it is drawn.
+        let mut plan = VecDeque::from([Task::Runs, Task::Draw(Part::Numbers)]);
+        let key = RUN_CHARTS.iter().find(|&&chart| chart == key_chart);
+        if let Some(&key) = key {
+            plan.push_back(Task::Draw(Part::Chart(key)));
+        }
+        for chart in RUN_CHARTS.iter().filter(|&&chart| Some(&chart) != key) {
+            plan.push_back(Task::Draw(Part::Chart(chart)));
+        }
+        if self.traced {
+            plan.push_back(Task::Draw(Part::Replay));
+        }
+        if self.grid.is_some() {
+            plan.extend([Task::Grid, Task::Draw(Part::Contention)]);
+        }
+        plan.extend([
+            Task::Final,
+            Task::Draw(Part::Sweep),
+            Task::Sweep,
+            Task::Draw(Part::Sweep),
+            Task::Swept,
+        ]);
+        self.plan = plan;
+    }
+
+    /// The link of the state this job computes.
+    pub fn link(&self) -> &str {
+        &self.link
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Whether the runs trace for the replay.
+    pub fn traced(&self) -> bool {
+        self.traced
+    }
+
+    /// Whether the next step draws (and computes nothing).
+    pub fn drawing_next(&self) -> bool {
+        matches!(self.plan.front(), Some(Task::Draw(_)))
+    }
+
+    /// Whether every chart but the sweep is drawn final ([`Step::Final`]
+    /// came).
+    pub fn is_final(&self) -> bool {
+        !self.plan.contains(&Task::Final)
+    }
+
+    /// Whether the runs of A and B are still going.
+    pub fn running(&self) -> bool {
+        self.runs.is_none()
+    }
+
+    /// Does the next piece of work, at most about `work` units of a run's
+    /// work (see [`sim::Run::advance`]), or asks for the next drawing.
+    pub fn step(&mut self, work: u64) -> Step {
+        loop {
+            let Some(&task) = self.plan.front() else {
+                return Step::Idle;
+            };
+            match task {
+                Task::Runs => {
+                    if self.runs.is_some() {
+                        self.plan.pop_front();
+                        continue;
+                    }
+                    if !self.advance_runs(work) {
+                        return Step::Ran;
+                    }
+                    if self.runs.is_some() {
+                        self.plan.pop_front();
+                    }
+                    return Step::Ended;
+                }
+                Task::Draw(part) => {
+                    self.plan.pop_front();
+                    return Step::Draw(part);
+                }
+                Task::Grid => {
+                    let Some(Grid::Going(runs)) = &mut self.grid else {
+                        self.plan.pop_front();
+                        continue;
+                    };
+                    let finished = runs.finished();
+                    if runs.advance(work) {
+                        let Some(Grid::Going(runs)) = self.grid.take() else {
+                            unreachable!("the grid was going");
+                        };
+                        self.grid = Some(Grid::Done(Ok(runs.finish())));
+                        self.plan.pop_front();
+                        return Step::Ended;
+                    }
+                    return match runs.finished() == finished {
+                        true => Step::Ran,
+                        false => Step::Ended,
+                    };
+                }
+                Task::Final => {
+                    self.plan.pop_front();
+                    return Step::Final;
+                }
+                Task::Sweep => match &mut self.sweep {
+                    Ok(sweep) if !sweep.done() => {
+                        if sweep.advance(work) {
+                            return Step::Point;
+                        }
+                        return Step::Ran;
+                    }
+                    _ => {
+                        self.plan.pop_front();
+                    }
+                },
+                Task::Swept => {
+                    self.plan.pop_front();
+                    return Step::Swept;
+                }
+            }
+        }
+    }
+
+    /// Advances the side whose turn it is, and makes the runs once both
+    /// are done; true if its run ended.
+    fn advance_runs(&mut self, work: u64) -> bool {
+        let mut ended = false;
+        let count = self.sides.len();
+        let going = (0..count)
+            .map(|k| (self.turn + k) % count)
+            .find(|&i| matches!(self.sides[i], Side::Going(_)));
+        if let Some(i) = going {
+            if let Side::Going(run) = &mut self.sides[i] {
+                if run.advance(work) {
+                    ended = true;
+                    // Keep the report and the trace of the ended run.
+                    self.sides = std::mem::take(&mut self.sides)
+                        .into_iter()
+                        .map(|side| match side {
+                            Side::Going(run) if run.done() => {
+                                let (report, trace) = run.finish_traced();
+                                Side::Done(report, trace)
+                            }
+                            side => side,
+                        })
+                        .collect();
+                }
+            }
+            self.turn = (i + 1) % count;
+        }
+        if self.sides.iter().all(|side| matches!(side, Side::Done(..))) {
+            self.runs = Some(self.make_runs(|side| side.report()));
+            ended = true;
+        }
+        ended
+    }
+
+    fn make_runs(&self, report: impl Fn(&Side) -> Report) -> Runs {
+        let (bounds, deadlines) = policy_marks(&self.config);
+        let traces = self
+            .sides
+            .iter()
+            .filter_map(|side| match side {
+                Side::Done(_, trace) => trace.clone(),
+                Side::Going(_) => None,
+            })
+            .collect();
+        Runs {
+            scenario: report::scenario(&self.config).sanitized(),
+            a: report(&self.sides[0]),
+            b: self.sides.get(1).map(&report),
+            traces,
+            bounds,
+            deadlines,
+        }
+    }
+
+    /// The runs of A and B once both are done.
+    pub fn runs(&self) -> Option<&Runs> {
+        self.runs.as_ref()
+    }
+
+    /// What the runs of A and B simulated so far, while they go: reports
+    /// shaped like runs cut at that instant ([`Runs::in_progress`]).
+    pub fn so_far(&self) -> Option<Runs> {
+        self.running().then(|| self.make_runs(Side::report))
+    }
+
+    /// How far the work the page waits for got: the runs of A and B, then
+    /// the contention chart's runs; none once those are done.
+    pub fn progress(&self) -> Option<Progress> {
+        if self.running() {
+            let at = self
+                .sides
+                .iter()
+                .map(|side| match side {
+                    Side::Going(run) => run.simulated_until(),
+                    Side::Done(report, _) => report.summary.simulated_until,
+                })
+                .fold(f64::INFINITY, f64::min);
+            let horizon = report::scenario(&self.config).sanitized().horizon;
+            return Some(Progress::Simulating { at, horizon });
+        }
+        match &self.grid {
+            Some(Grid::Going(runs)) => Some(Progress::Contention {
+                done: runs.finished(),
+                of: runs.total(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The contention chart's grid, or why the page does not run it, once
+    /// it is done.
+    pub fn grid(&self) -> Option<&Result<ContentionGrid, String>> {
+        match &self.grid {
+            Some(Grid::Done(grid)) => Some(grid),
+            _ => None,
+        }
+    }
+
+    /// The sweep as far as it is computed, or why the page does not sweep.
+    pub fn sweep(&self) -> &Result<SweepJob, &'static str> {
+        &self.sweep
+    }
 }
 
 #[cfg(test)]
@@ -162,7 +690,7 @@ mod tests {
     use super::*;
     use crate::lesson;
     use crate::presets::PRESETS;
-    use crate::view::fixtures::config;
+    use crate::view::fixtures::{config, preset};
 
     #[test]
     fn runs_are_named_for_the_charts_only_when_comparing() {
@@ -211,6 +739,200 @@ mod tests {
         assert_eq!(
             curves[1].points,
             sweep::sweep(&config.policy_b_config(), sweep::POINTS)
+        );
+    }
+
+    fn json(report: &Report) -> String {
+        report::to_json(report)
+    }
+
+    /// Steps a job until it is idle; returns its steps, each run of `Ran`
+    /// written once, and checks what it reports so far while its runs go.
+    fn drive(job: &mut Job, work: u64) -> Vec<Step> {
+        let mut steps = Vec::new();
+        loop {
+            if let Some(so_far) = job.so_far() {
+                assert!(so_far.in_progress());
+                assert!(matches!(job.progress(), Some(Progress::Simulating { .. })));
+            }
+            let step = job.step(work);
+            if step == Step::Idle {
+                return steps;
+            }
+            assert!(steps.len() < 100_000, "a job that never ends");
+            // Slices of runs, ended or not, are written once.
+            let step = if step == Step::Ended { Step::Ran } else { step };
+            if !(step == Step::Ran && steps.last() == Some(&Step::Ran)) {
+                steps.push(step);
+            }
+        }
+    }
+
+    /// The steps after the runs, without the slices of the sweep's runs.
+    fn drawn(steps: &[Step]) -> Vec<Step> {
+        steps
+            .iter()
+            .skip_while(|step| **step == Step::Ran)
+            .filter(|step| **step != Step::Ran)
+            .copied()
+            .collect()
+    }
+
+    #[test]
+    fn a_job_runs_a_and_b_in_turn_then_draws_the_numbers_and_the_lessons_chart_first() {
+        let config = config("v=1&compare=on&rate=200&horizon=10&failure=0.3&B.attempts=2");
+        let mut job = Job::new(&config, Wants::default(), "chart-latency");
+        assert_eq!(job.link(), config.to_link());
+        // A and B take turns: both have simulated part of their world
+        // before either is done.
+        let mut both_going = false;
+        while job.running() {
+            assert!(matches!(job.step(50), Step::Ran | Step::Ended));
+            if let Some(so_far) = job.so_far() {
+                let b = so_far.b.as_ref().expect("comparing");
+                both_going |= so_far.a.summary.in_progress()
+                    && b.summary.in_progress()
+                    && so_far.a.summary.operations > 0
+                    && b.summary.operations > 0;
+            }
+        }
+        assert!(both_going);
+        let steps = drive(&mut job, 50);
+        let mut expected = vec![
+            Step::Draw(Part::Numbers),
+            Step::Draw(Part::Chart("chart-latency")),
+            Step::Draw(Part::Chart("chart-load")),
+            Step::Draw(Part::Chart("chart-pauses")),
+            Step::Draw(Part::Chart("chart-mechanism")),
+            Step::Final,
+            Step::Draw(Part::Sweep),
+        ];
+        expected.extend([Step::Point; 2 * sweep::POINTS]);
+        expected.extend([Step::Draw(Part::Sweep), Step::Swept]);
+        assert_eq!(drawn(&steps), expected);
+        // The same numbers as runs in one go, and the same sweep.
+        let runs = job.runs().expect("done");
+        let whole = run(&config);
+        assert_eq!(json(&runs.a), json(&whole.a));
+        assert_eq!(
+            json(runs.b.as_ref().expect("B")),
+            json(whole.b.as_ref().expect("B"))
+        );
+        assert!(runs.traces.is_empty(), "nobody asked for a trace");
+        let sweep = job.sweep().as_ref().expect("small enough to sweep");
+        assert_eq!(
+            sweep.curves()[0].points,
+            sweep::sweep(&config, sweep::POINTS)
+        );
+        assert_eq!(sweep.csv(), Some(sweep::to_csv(&config)));
+        assert_eq!(job.progress(), None);
+        assert!(job.is_final());
+        assert_eq!(job.step(50), Step::Idle);
+    }
+
+    #[test]
+    fn the_contention_chart_runs_after_the_runs_and_before_the_final_draw() {
+        let config = preset("contention").config();
+        let wants = Wants {
+            traced: false,
+            contention: true,
+        };
+        let mut job = Job::new(&config, wants, "chart-contention");
+        while job.running() {
+            job.step(200);
+        }
+        let mut grid_progress = Vec::new();
+        let mut steps = Vec::new();
+        loop {
+            if let Some(Progress::Contention { done, of }) = job.progress() {
+                assert_eq!(of, 5 * CONTENTION_SEEDS as usize);
+                grid_progress.push(done);
+            }
+            match job.step(200) {
+                Step::Final => break,
+                Step::Ran | Step::Ended => {}
+                step => steps.push(step),
+            }
+        }
+        assert_eq!(
+            steps,
+            [
+                Step::Draw(Part::Numbers),
+                Step::Draw(Part::Chart("chart-load")),
+                Step::Draw(Part::Chart("chart-pauses")),
+                Step::Draw(Part::Chart("chart-latency")),
+                Step::Draw(Part::Chart("chart-mechanism")),
+                Step::Draw(Part::Contention),
+            ]
+        );
+        // Each of the hundred runs goes in slices, in order.
+        assert!(grid_progress.len() > 100, "{}", grid_progress.len());
+        assert!(grid_progress.is_sorted());
+        let grid = job.grid().expect("done").as_ref().expect("50 clients fit");
+        assert_eq!(*grid, contention_grid(&config).expect("50 clients fit"));
+    }
+
+    #[test]
+    fn the_same_state_keeps_its_work_and_a_newer_one_replaces_it() {
+        let newer = config("v=1&rate=150&horizon=5&failure=0.4");
+        let config = config("v=1&compare=on&rate=100&horizon=5&failure=0.2&B.jitter=none");
+        let mut job = Job::new(&config, Wants::default(), "chart-load");
+        drive(&mut job, 100);
+        // The same state again (a resize, a chart shown): nothing is run
+        // again, everything is drawn again.
+        let mut job = Job::renew(Some(job), &config, Wants::default(), "chart-load");
+        let steps = drive(&mut job, 100);
+        assert_eq!(
+            steps[..2],
+            [
+                Step::Draw(Part::Numbers),
+                Step::Draw(Part::Chart("chart-load"))
+            ]
+        );
+        assert!(!steps.contains(&Step::Ran) && !steps.contains(&Step::Point));
+        assert!(steps.contains(&Step::Final) && steps.contains(&Step::Swept));
+        // The replay opens: the runs go again, tracing, to the same reports.
+        let traced = Wants {
+            traced: true,
+            contention: false,
+        };
+        let mut job = Job::renew(Some(job), &config, traced, "chart-load");
+        assert!(job.traced() && job.running());
+        let steps = drive(&mut job, 100);
+        assert_eq!(steps[0], Step::Ran);
+        assert!(steps.contains(&Step::Draw(Part::Replay)));
+        let runs = job.runs().expect("done");
+        let (a, a_trace) = sim::run_traced(&report::scenario(&config));
+        assert_eq!(json(&runs.a), json(&a));
+        assert_eq!(runs.traces.len(), 2);
+        assert_eq!(runs.traces[0], a_trace);
+
+        // A newer state mid-run: the stale run is dropped for the new one.
+        let mut job = Job::new(&config, Wants::default(), "chart-load");
+        for _ in 0..5 {
+            assert_eq!(job.step(100), Step::Ran);
+        }
+        let mut job = Job::renew(Some(job), &newer, Wants::default(), "chart-load");
+        assert_eq!(job.link(), newer.to_link());
+        drive(&mut job, 100);
+        let runs = job.runs().expect("done");
+        assert_eq!(json(&runs.a), json(&run(&newer).a));
+        assert!(runs.b.is_none());
+        assert_eq!(
+            job.sweep().as_ref().expect("sweeps").link(),
+            newer.to_link()
+        );
+    }
+
+    #[test]
+    fn progress_is_said_in_seconds_of_the_horizon() {
+        let at = |at, horizon| progress_text(Progress::Simulating { at, horizon });
+        assert_eq!(at(40.2, 120.0), "Simulating\u{2026} 40 s of 120 s");
+        assert_eq!(at(130.0, 120.0), "Simulating\u{2026} 120 s of 120 s");
+        assert_eq!(at(1.25, 5.0), "Simulating\u{2026} 1.2 s of 5.0 s");
+        assert_eq!(
+            progress_text(Progress::Contention { done: 37, of: 100 }),
+            "Running the contention chart's worlds\u{2026} 37 of 100"
         );
     }
 

@@ -35,10 +35,13 @@ pub use controls::{
     log_range, param_index, roles, row_id, slider_position, slider_value, widget_id,
 };
 pub use downloads::{
-    CHART_FILES, Data, File, PictureLine, data_file, file_stem, picture_colour, picture_lines,
-    picture_name, picture_text, policy_line, wrap,
+    CHART_FILES, Data, File, PictureLine, data_file, data_file_from, file_stem, picture_colour,
+    picture_lines, picture_name, picture_text, policy_line, wrap,
 };
-pub use jobs::{CONTENTION_SEEDS, Runs, SweepJob, contention_grid, run};
+pub use jobs::{
+    CONTENTION_SEEDS, Job, Part, Progress, RUN_CHARTS, Runs, Step, SweepJob, Wants,
+    contention_grid, progress_text, run,
+};
 pub use lesson::{
     LessonView, OWN_HEADLINE, OWN_KEY_CHART, OWN_OPEN, OWN_SETTINGS, PresetOption, TryButton,
     chosen_preset, lesson_view, opened_preset, preset_options,

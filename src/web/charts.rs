@@ -1,5 +1,6 @@
-//! The charts on canvases: where each stands, the sweep computed between
-//! frames, and the canvas backend that measures text in the font it draws.
+//! The charts on canvases: where each stands, the sweep as far as it is
+//! computed, and the canvas backend that measures text in the font it
+//! draws.
 
 use plotters::prelude::*;
 use plotters_backend::{
@@ -11,11 +12,10 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement};
 
 use crate::chart::{self, Theme};
-use crate::config::Config;
 use crate::sweep;
-use crate::view::{self, SweepJob};
+use crate::view::{self, Job};
 
-use super::{document, now, with_app};
+use super::{now, with_app};
 
 /// Moves the lesson's chart to the top and the others to their places,
 /// when the lesson's chart changed.
@@ -42,71 +42,25 @@ pub(super) fn place_charts(document: &Document, key_chart: &'static str) {
     }
 }
 
-/// Starts the sweep of the current state, cutting short any older one.
-pub(super) fn start_sweep(config: &Config) {
-    match SweepJob::new(config) {
-        Ok(job) => {
-            with_app(|app| app.sweep = Some(job));
-            schedule_sweep_step();
+/// Draws the sweep of a job as far as it is computed, or why the page does
+/// not sweep its state; a refused sweep is as done as it will be.
+pub(super) fn draw_sweep(document: &Document, job: &Job) {
+    let theme = theme();
+    match job.sweep() {
+        Ok(sweep) => {
+            let curves = sweep.curves();
+            draw(document, "chart-sweep", |area| {
+                chart::draw_sweep(area, &curves, sweep::POINTS, &theme)
+            });
         }
         Err(why) => {
-            with_app(|app| app.sweep = None);
-            let document = document();
-            let theme = theme();
-            draw(&document, "chart-sweep", |area| {
+            draw(document, "chart-sweep", |area| {
                 chart::message(area, &theme, why)
             });
             if let Some(body) = document.body() {
-                let _ = body.set_attribute("data-swept", &config.to_link());
+                let _ = body.set_attribute("data-swept", job.link());
             }
         }
-    }
-}
-
-fn schedule_sweep_step() {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let step = Closure::once_into_js(sweep_step);
-    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(step.unchecked_ref(), 0);
-}
-
-/// Computes sweep points for about half a frame, draws what there is, and
-/// comes back later if there is more: the page stays responsive, and a
-/// newer state simply replaces the job.
-fn sweep_step() {
-    let started = now();
-    let Some(mut job) = with_app(|app| app.sweep.take()).flatten() else {
-        return;
-    };
-    while job.step() {
-        if now() - started > 8.0 {
-            break;
-        }
-    }
-    let document = document();
-    let theme = theme();
-    let curves = job.curves();
-    draw(&document, "chart-sweep", |area| {
-        chart::draw_sweep(area, &curves, sweep::POINTS, &theme)
-    });
-    if job.done() {
-        if let Some(body) = document.body() {
-            let _ = body.set_attribute("data-swept", job.link());
-        }
-        return;
-    }
-    // Put the job back unless a newer state started its own meanwhile.
-    let keep = with_app(|app| {
-        if app.sweep.is_none() {
-            app.sweep = Some(job);
-            true
-        } else {
-            false
-        }
-    });
-    if keep == Some(true) {
-        schedule_sweep_step();
     }
 }
 
@@ -221,8 +175,16 @@ impl DrawingBackend for Measured {
 
 /// Whether a chart is on the page: one behind a closed "More charts" has
 /// no box, and is drawn once it is shown.
-fn shown(canvas: &HtmlCanvasElement) -> bool {
+fn on_page(canvas: &HtmlCanvasElement) -> bool {
     canvas.client_width() > 0
+}
+
+/// Whether the chart of canvas `id` is on the page (see [`on_page`]).
+pub(super) fn shown(document: &Document, id: &str) -> bool {
+    document
+        .get_element_by_id(id)
+        .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
+        .is_some_and(|canvas| on_page(&canvas))
 }
 
 /// Sizes a canvas to its box in device pixels, then draws on it.
@@ -231,13 +193,23 @@ pub(super) fn draw(
     id: &str,
     paint: impl Fn(&DrawingArea<Measured, plotters::coord::Shift>) -> chart::DrawResult,
 ) {
+    draw_with(document, id, &paint);
+}
+
+/// [`draw`] for any painter: one copy of the canvas work in the page,
+/// not one per chart drawn (each would cost download).
+fn draw_with(
+    document: &Document,
+    id: &str,
+    paint: &dyn Fn(&DrawingArea<Measured, plotters::coord::Shift>) -> chart::DrawResult,
+) {
     let Some(canvas) = document
         .get_element_by_id(id)
         .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
     else {
         return;
     };
-    if !shown(&canvas) {
+    if !on_page(&canvas) {
         return;
     }
     let (width, height) = view::canvas_size(

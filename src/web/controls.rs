@@ -245,6 +245,8 @@ pub(super) fn on_input(event: &web_sys::Event, commit: bool) {
             show_notices(&app.document, edit.notice.as_slice());
         }
     });
-    sync_link();
+    // The address bar follows once the render's frame is painted (see
+    // `drive`): rewriting it on every input of a moving slider would cost
+    // the browser a round trip to its own process each time.
     schedule();
 }

@@ -5,9 +5,20 @@
 //! into a [`Config`](crate::config::Config), builds one control per row of
 //! the parameter table, runs and draws. On every input it updates the `Config`, rewrites the
 //! address bar with `replaceState` (one history entry per visit, not per
-//! pixel of a drag) and asks for one redraw per animation frame, however
+//! pixel of a drag) and asks for one render per animation frame, however
 //! many events arrive. Text that came from a link only ever reaches the
 //! page as text content.
+//!
+//! A render does at once what is cheap (the lesson, the controls' state)
+//! and hands the rest to a [`Job`]: the runs, then the charts and numbers
+//! drawn from them, the contention chart's runs, the sweep. The job works
+//! in tasks of about 8 ms (`SLICE_MS`), each ended by a message the page
+//! posts to itself, so that input and painting come between two tasks; a
+//! newer state replaces the job, and its stale run is dropped. While the
+//! runs go, the page says how far they got beside the lesson's chart and
+//! draws what is simulated so far, shaded beyond, every
+//! `PARTIAL_EVERY_MS`. Why slices on this thread and not a Web Worker:
+//! `view::jobs`.
 
 use std::cell::RefCell;
 
@@ -20,7 +31,7 @@ use crate::config::{P, PARAMS};
 use crate::lesson;
 use crate::presets::{self, Preset};
 use crate::report;
-use crate::view::{self, Page, SweepJob};
+use crate::view::{self, Job, Page, Part, Step, Wants};
 
 mod api;
 mod charts;
@@ -32,14 +43,28 @@ mod share;
 mod summary;
 mod take_home;
 
-use charts::{draw, place_charts, start_sweep, theme};
+use charts::{draw, draw_sweep, place_charts, shown, theme};
 use controls::{build_controls, on_input, open_groups, set_param, show_value};
 use lesson_area::{apply_change, build_presets, load, show_headlines, show_lesson};
 use share::{copy_link, show_notices, sync_link};
 use summary::{show_layers, show_summary};
 
 struct App {
-    sweep: Option<SweepJob>,
+    /// The work behind the charts of the state shown; taken out while a
+    /// task works on it.
+    job: Option<Job>,
+    /// A task of the job is posted and has not run yet.
+    task_pending: bool,
+    /// Work per slice of a run, tuned so that a slice takes about a
+    /// millisecond whatever the world.
+    chunk: u64,
+    /// When the render of the state shown started, and when its runs
+    /// were last drawn so far, its sweep last drawn.
+    render_started: f64,
+    progress_shown: f64,
+    sweep_drawn: f64,
+    /// Draws of runs still going, for tests.
+    partial_draws: u32,
     document: Document,
     page: Page,
     /// The preset the learner picked or opened: its lesson stays while
@@ -48,8 +73,23 @@ struct App {
     /// The lesson's chart as placed, so charts move only when it changes.
     key_chart: &'static str,
     frame_pending: bool,
+    /// Final draws: every chart but the sweep drawn from finished runs.
     renders: u32,
 }
+
+/// Most time a task of a job works before it yields (see the module's
+/// docs).
+const SLICE_MS: f64 = 8.0;
+/// A task that has worked this long yields before drawing, so that a draw
+/// starts a task of its own and never lands on top of a slice of
+/// simulation.
+const DRAW_AFTER_MS: f64 = 1.0;
+/// Time between two draws of runs still going (and of the sweep while it
+/// is computed).
+const PARTIAL_EVERY_MS: f64 = 150.0;
+/// Work per slice of a run at first (see `App::chunk`): a millisecond or
+/// so on the costliest worlds, and it doubles while slices are quick.
+const FIRST_CHUNK: u64 = 512;
 
 impl App {
     /// Puts every value into its widgets, e.g. after switching A and B.
@@ -76,6 +116,8 @@ impl App {
 
 thread_local! {
     static APP: RefCell<Option<App>> = const { RefCell::new(None) };
+    /// The channel the page posts its next task through.
+    static CHANNEL: RefCell<Option<web_sys::MessageChannel>> = const { RefCell::new(None) };
 }
 
 fn document() -> Document {
@@ -106,18 +148,26 @@ pub fn start() -> Result<(), JsValue> {
     take_home::build(&document)?;
     embed::start(&document, &search)?;
     show_notices(&document, &notices);
+    build_progress(&document)?;
     APP.with(|app| {
         *app.borrow_mut() = Some(App {
             document: document.clone(),
             origin: view::opened_preset(&config),
             key_chart: "",
             page: Page::new(config),
-            sweep: None,
+            job: None,
+            task_pending: false,
+            chunk: FIRST_CHUNK,
+            render_started: 0.0,
+            progress_shown: 0.0,
+            sweep_drawn: 0.0,
+            partial_draws: 0,
             frame_pending: false,
             renders: 0,
         })
     });
     listen(&document)?;
+    listen_for_tasks()?;
     if let Some(starting) = document.get_element_by_id("starting") {
         show_if(&starting, false);
     }
@@ -138,12 +188,14 @@ pub fn report_json(link: &str) -> String {
     report::json_for(&presets::open(link).0)
 }
 
-/// Re-simulates and redraws the current state at once, returning the time
-/// it took in ms: what the in-browser benchmark measures.
+/// Re-simulates and redraws the current state at once, in one task,
+/// returning the time it took in ms: what the in-browser benchmark
+/// measures, the work a render hands to its job, without the slicing.
 #[wasm_bindgen]
 pub fn redraw_now() -> f64 {
     let started = now();
-    render();
+    with_app(|app| app.job = None);
+    finish_now();
     now() - started
 }
 
@@ -268,6 +320,13 @@ fn schedule() {
     if already {
         return;
     }
+    // The charts and the sweep are final for no link until the render's
+    // job says which (tests wait on them; the address bar itself follows a
+    // little later, and may hold the link of an earlier sweep meanwhile).
+    if let Some(body) = document().body() {
+        let _ = body.remove_attribute("data-link");
+        let _ = body.remove_attribute("data-swept");
+    }
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -281,15 +340,48 @@ fn now() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// The words beside the lesson's chart while its runs go: built once,
+/// shown while there is progress to tell.
+fn build_progress(document: &Document) -> Result<(), JsValue> {
+    let Some(slot) = document.get_element_by_id("key-slot") else {
+        return Ok(());
+    };
+    let progress = element(document, "p", "progress")?;
+    progress.set_id("progress");
+    progress.set_attribute("role", "status")?;
+    progress.set_attribute("hidden", "")?;
+    slot.append_child(&progress)?;
+    Ok(())
+}
+
+/// Says how far the job got, or hides the words when there is nothing to
+/// wait for.
+fn show_progress(document: &Document, job: &Job) {
+    let Some(progress) = document.get_element_by_id("progress") else {
+        return;
+    };
+    match job.progress() {
+        Some(how_far) => {
+            progress.set_text_content(Some(&view::progress_text(how_far)));
+            show_if(&progress, true);
+        }
+        None => show_if(&progress, false),
+    }
+}
+
+/// The cheap part of showing a state, at once: the controls that do not
+/// apply, the lesson, where the charts stand. The rest is the state's
+/// [`Job`], which replaces the one before it (keeping its work if the
+/// state is the same) and goes in tasks.
 fn render() {
     let started = now();
-    let Some((config, inactive, document)) = with_app(|app| {
+    let Some((config, inactive, document, origin)) = with_app(|app| {
         app.frame_pending = false;
-        app.renders += 1;
         (
             app.page.config().clone(),
             app.page.inactive(),
             app.document.clone(),
+            app.origin,
         )
     }) else {
         return;
@@ -299,61 +391,278 @@ fn render() {
             let _ = row.class_list().toggle_with_force("inactive", inactive);
         }
     }
-    let lesson = view::lesson_view(with_app(|app| app.origin).flatten(), &config);
+    let lesson = view::lesson_view(origin, &config);
     show_lesson(&document, &lesson);
-    place_charts(&document, embed::key_canvas(lesson.key_chart));
-    let runs = view::run(&config);
-    let charts = runs.charts();
-    let theme = theme();
-    // The replay first: the load chart marks its instant.
-    replay::refresh(
-        &document,
-        &config,
-        presets::matching(&config).map(|p| p.key),
-    );
-    replay::draw_load(&document, &charts, &runs.scenario);
-    draw(&document, "chart-pauses", |area| {
-        chart::draw_pauses(area, &charts, &theme)
-    });
-    draw(&document, "chart-latency", |area| {
-        chart::draw_latency(area, &charts, &theme)
-    });
-    draw(&document, "chart-mechanism", |area| {
-        chart::draw_mechanism(area, &charts, &runs.scenario, &theme)
-    });
-    // Only drawn, and so only run, while its canvas is on the page.
-    draw(
-        &document,
-        "chart-contention",
-        |area| match view::contention_grid(&config) {
-            Ok(grid) => chart::draw_contention(area, &grid, &theme),
-            Err(why) => chart::message(area, &theme, &why),
-        },
-    );
-    show_headlines(
-        &document,
-        &lesson::headlines(lesson.headline, &runs.a, runs.b.as_ref()),
-    );
-    show_summary(&document, &view::summary(&runs.a, runs.b.as_ref()));
-    show_layers(
-        &document,
-        view::layers(&config, &runs.a, runs.b.as_ref()).as_deref(),
-    );
-    start_sweep(&config);
-    with_app(|app| take_home::show_snippet(app));
-    if let Some(limit) = document.get_element_by_id("limit") {
-        let text = view::limit_text(&runs.a, runs.b.as_ref());
-        if let Some(text) = &text {
-            limit.set_text_content(Some(text));
+    let key_chart = embed::key_canvas(lesson.key_chart);
+    place_charts(&document, key_chart);
+    let wants = Wants {
+        traced: replay::prepare(
+            &document,
+            &config,
+            presets::matching(&config).map(|p| p.key),
+        ),
+        contention: shown(&document, "chart-contention"),
+    };
+    with_app(|app| {
+        if app
+            .job
+            .as_ref()
+            .is_none_or(|job| job.link() != config.to_link())
+        {
+            // Another world: its work costs what it costs, start small.
+            app.chunk = FIRST_CHUNK;
         }
-        show_if(&limit, text.is_some());
+        let job = Job::renew(app.job.take(), &config, wants, key_chart);
+        // Words still shown for an older state now tell of this one.
+        if document
+            .get_element_by_id("progress")
+            .is_some_and(|p| !p.has_attribute("hidden"))
+        {
+            show_progress(&document, &job);
+        }
+        app.job = Some(job);
+        app.render_started = started;
+        // The first look at progress comes a while after the job's first
+        // task: a job done by then never shows any.
+        app.progress_shown = f64::INFINITY;
+        app.sweep_drawn = started;
+        take_home::show_snippet(app);
+    });
+    post_task();
+}
+
+/// Listens for the tasks the page posts to itself.
+fn listen_for_tasks() -> Result<(), JsValue> {
+    let channel = web_sys::MessageChannel::new()?;
+    let task = Closure::<dyn FnMut()>::new(|| {
+        with_app(|app| app.task_pending = false);
+        drive(SLICE_MS);
+    });
+    channel
+        .port1()
+        .set_onmessage(Some(task.as_ref().unchecked_ref()));
+    task.forget();
+    CHANNEL.with(|c| *c.borrow_mut() = Some(channel));
+    Ok(())
+}
+
+/// Asks for a task of the job soon after what the browser has to do first
+/// (input, painting): a message to the page itself, which, unlike a timer,
+/// is not delayed by 4 ms.
+fn post_task() {
+    let already = with_app(|app| std::mem::replace(&mut app.task_pending, true)).unwrap_or(true);
+    if already {
+        return;
     }
-    // What was drawn, for tests: how many renders, of which link, when the
-    // render ended and how long it took.
+    CHANNEL.with(|c| {
+        if let Some(channel) = c.borrow().as_ref() {
+            let _ = channel.port2().post_message(&JsValue::NULL);
+        }
+    });
+}
+
+/// Renders the current state and does its job's work at once, in this
+/// task, until every chart but the sweep is final: for a picture of a
+/// chart the page had not drawn, and for the benchmark.
+pub(crate) fn finish_now() {
+    render();
+    drive(f64::INFINITY);
+}
+
+/// Works on the job for `budget` ms (without end: until it is final, the
+/// sweep aside), drawing what it asks for, then puts it back and posts
+/// the next task if work is left. A newer job that appeared meanwhile
+/// replaces this one.
+fn drive(budget: f64) {
+    let started = now();
+    let sliced = budget.is_finite();
+    let Some((mut job, mut chunk)) =
+        with_app(|app| app.job.take().map(|job| (job, app.chunk))).flatten()
+    else {
+        return;
+    };
+    let document = document();
+    let mut left = true;
+    // The address bar, in a task after the input's frame is painted (the
+    // browser's own process must take it, which can cost tens of ms on a
+    // busy machine), and once however many inputs came; not when it holds
+    // the state, so that a replay's instant in its fragment stays.
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    if search.strip_prefix('?') != Some(embed::page_link(job.config(), &document).as_str()) {
+        sync_link();
+    }
+    with_app(|app| {
+        if app.progress_shown.is_infinite() {
+            app.progress_shown = started;
+        }
+    });
+    loop {
+        let at = now();
+        if at - started >= budget {
+            break;
+        }
+        let due = sliced
+            && job.progress().is_some()
+            && at - with_app(|app| app.progress_shown).unwrap_or(at) >= PARTIAL_EVERY_MS;
+        if (due || job.drawing_next()) && sliced && at - started > DRAW_AFTER_MS {
+            break;
+        }
+        if due {
+            draw_so_far(&document, &job);
+            continue;
+        }
+        match job.step(chunk) {
+            Step::Ran => {
+                // About a millisecond a slice: a few between two looks at
+                // the clock, whatever an event costs in this world. Only a
+                // whole slice tells what its work costs.
+                let took = now() - at;
+                if took < 0.5 {
+                    chunk = (chunk * 2).min(1 << 22);
+                } else if took > 2.0 {
+                    chunk = (chunk / 2).max(64);
+                }
+            }
+            Step::Ended => {}
+            Step::Draw(part) => draw_part(&document, &job, part),
+            Step::Final => {
+                drawn(&document, &job);
+                if !sliced {
+                    break;
+                }
+            }
+            Step::Point => {
+                let last = with_app(|app| app.sweep_drawn).unwrap_or(0.0);
+                if now() - last >= PARTIAL_EVERY_MS {
+                    draw_part(&document, &job, Part::Sweep);
+                }
+            }
+            Step::Swept => {
+                if let Some(body) = document.body() {
+                    let _ = body.set_attribute("data-swept", job.link());
+                }
+            }
+            Step::Idle => {
+                left = false;
+                break;
+            }
+        }
+    }
+    let kept = with_app(|app| {
+        app.chunk = chunk;
+        if app.job.is_none() {
+            app.job = Some(job);
+            true
+        } else {
+            false
+        }
+    });
+    if kept == Some(true) && left {
+        post_task();
+    }
+}
+
+/// Draws the runs as far as they got, the rest shaded as still simulating
+/// (the charts of time: load and mechanism), and says how far.
+fn draw_so_far(document: &Document, job: &Job) {
+    if let Some(runs) = job.so_far() {
+        let charts = runs.charts();
+        let theme = theme();
+        replay::draw_load(document, &charts, &runs.scenario);
+        draw(document, "chart-mechanism", |area| {
+            chart::draw_mechanism(area, &charts, &runs.scenario, &theme)
+        });
+        let count = with_app(|app| {
+            app.partial_draws += 1;
+            app.partial_draws
+        });
+        if let (Some(body), Some(count)) = (document.body(), count) {
+            let _ = body.set_attribute("data-partial-draws", &count.to_string());
+        }
+    }
+    show_progress(document, job);
+    with_app(|app| app.progress_shown = now());
+}
+
+/// Draws one part of a job's final results.
+fn draw_part(document: &Document, job: &Job, part: Part) {
+    let theme = theme();
+    match part {
+        Part::Chart(id) => {
+            let Some(runs) = job.runs() else { return };
+            let charts = runs.charts();
+            match id {
+                "chart-load" => replay::draw_load(document, &charts, &runs.scenario),
+                "chart-pauses" => draw(document, id, |area| {
+                    chart::draw_pauses(area, &charts, &theme)
+                }),
+                "chart-latency" => draw(document, id, |area| {
+                    chart::draw_latency(area, &charts, &theme)
+                }),
+                _ => draw(document, id, |area| {
+                    chart::draw_mechanism(area, &charts, &runs.scenario, &theme)
+                }),
+            }
+        }
+        Part::Numbers => {
+            let Some(runs) = job.runs() else { return };
+            let config = job.config();
+            let origin = with_app(|app| app.origin).flatten();
+            let lesson = view::lesson_view(origin, config);
+            show_headlines(
+                document,
+                &lesson::headlines(lesson.headline, &runs.a, runs.b.as_ref()),
+            );
+            show_summary(document, &view::summary(&runs.a, runs.b.as_ref()));
+            show_layers(
+                document,
+                view::layers(config, &runs.a, runs.b.as_ref()).as_deref(),
+            );
+            if let Some(limit) = document.get_element_by_id("limit") {
+                let text = view::limit_text(&runs.a, runs.b.as_ref());
+                if let Some(text) = &text {
+                    limit.set_text_content(Some(text));
+                }
+                show_if(&limit, text.is_some());
+            }
+        }
+        Part::Replay => {
+            if let Some(runs) = job.runs() {
+                let preset = presets::matching(job.config()).map(|p| p.key);
+                replay::show(document, job.config(), preset, runs);
+            }
+        }
+        Part::Contention => {
+            if let Some(grid) = job.grid() {
+                draw(document, "chart-contention", |area| match grid {
+                    Ok(grid) => chart::draw_contention(area, grid, &theme),
+                    Err(why) => chart::message(area, &theme, why),
+                });
+            }
+        }
+        Part::Sweep => {
+            draw_sweep(document, job);
+            with_app(|app| app.sweep_drawn = now());
+        }
+    }
+}
+
+/// Every chart but the sweep is final: the words about progress go, and
+/// the tests learn what was drawn (how many final draws, of which link,
+/// when the last ended and how long it took from its render).
+fn drawn(document: &Document, job: &Job) {
+    show_progress(document, job);
+    let Some((renders, started)) = with_app(|app| {
+        app.renders += 1;
+        (app.renders, app.render_started)
+    }) else {
+        return;
+    };
     if let Some(body) = document.body() {
-        let renders = with_app(|app| app.renders).unwrap_or(0);
         let _ = body.set_attribute("data-renders", &renders.to_string());
-        let _ = body.set_attribute("data-link", &config.to_link());
+        let _ = body.set_attribute("data-link", job.link());
         let ended = now();
         let (drawn_at, render_ms) = view::render_times(ended, ended - started);
         let _ = body.set_attribute("data-drawn-at", &drawn_at);

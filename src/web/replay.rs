@@ -11,9 +11,9 @@ use web_sys::{Document, HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
 use crate::chart::{self, ReplayPanel, TimeAxis};
 use crate::config::Config;
 use crate::decimal::parse_f64;
-use crate::report::WORK_LIMIT;
 use crate::sim::trace::Trace;
-use crate::sim::{self, Report, Scenario};
+use crate::sim::{Report, Scenario};
+use crate::view::Runs;
 use crate::view::replay::{self as scene, SPEEDS};
 
 use super::charts::{draw, theme};
@@ -49,11 +49,22 @@ impl Replay {
     }
 }
 
+/// What a render decided about a replay whose traced runs are going.
+struct Pending {
+    link: String,
+    /// The instant to open at, from the link's fragment or a click.
+    shared: Option<f64>,
+    /// Opened at the lesson's moment or a shared instant, still.
+    moment: bool,
+}
+
 thread_local! {
     static REPLAY: RefCell<Option<Replay>> = const { RefCell::new(None) };
     /// The instant the address's fragment named when the page opened, until
     /// the first replay takes it.
     static SHARED: RefCell<Option<f64>> = const { RefCell::new(None) };
+    /// A replay to build once its runs are done.
+    static PENDING: RefCell<Option<Pending>> = const { RefCell::new(None) };
     static AXIS: RefCell<Option<TimeAxis>> = const { RefCell::new(None) };
 }
 
@@ -105,54 +116,94 @@ fn draw_load_at(
     });
 }
 
-/// Brings the replay up to date with a render of `config`: new traces when
-/// the link changed (opening at the preset's moment), then a frame.
-/// `preset`: the key of the preset the page shows, if any.
-pub(super) fn refresh(document: &Document, config: &Config, preset: Option<&str>) {
+/// Decides, as a render of `config` starts, whether the replay shows: a
+/// link opened with an instant, or a preset whose lesson is a moment,
+/// opens it; changed settings close it. Returns whether it is open, so
+/// that the render's runs trace for it. `preset`: the key of the preset
+/// the page shows, if any.
+pub(super) fn prepare(document: &Document, config: &Config, preset: Option<&str>) -> bool {
     let Some(details) = document.get_element_by_id("replay") else {
-        return;
+        return false;
     };
     let link = config.to_link();
     let previous = with_replay(|r| r.link == link);
-    let stale = previous != Some(true);
-    // A link opened with an instant in its fragment opens the replay there.
+    if previous == Some(true) {
+        return details.has_attribute("open");
+    }
+    // A link opened with an instant in its fragment, or a click on the
+    // load chart, opens the replay there.
     let shared = if previous.is_none() {
         SHARED.with(|s| s.borrow_mut().take())
     } else {
         None
     };
-    // A preset whose lesson is a moment opens its replay at it, ready and
-    // still: nothing moves before the reader asks.
-    // An embed of the replay opens that way on every state it shows.
-    let moment = stale
-        && (shared.is_some()
-            || preset.is_some_and(|p| scene::MOMENT_PRESETS.contains(&p))
-            || super::embed::shows_replay());
-    if moment {
-        let _ = details.set_attribute("open", "");
-    } else if stale && previous.is_some() {
-        // The settings changed: the replay closes, so that what the page
-        // shows stays a function of its link (the replay's instant is not
-        // in it), as a fresh page opened on that link shows.
-        let _ = details.remove_attribute("open");
-        REPLAY.with(|r| *r.borrow_mut() = None);
+    let pending = PENDING.with(|p| p.borrow_mut().take().filter(|p| p.link == link));
+    let pending = match pending {
+        // This state's runs are already on their way: a new instant still
+        // counts.
+        Some(pending) => Pending {
+            moment: pending.moment || shared.is_some(),
+            shared: shared.or(pending.shared),
+            ..pending
+        },
+        None => {
+            // A preset whose lesson is a moment opens its replay at it,
+            // ready and still: nothing moves before the reader asks. An
+            // embed of the replay opens that way on every state it shows.
+            let moment = shared.is_some()
+                || preset.is_some_and(|p| scene::MOMENT_PRESETS.contains(&p))
+                || super::embed::shows_replay();
+            if moment {
+                let _ = details.set_attribute("open", "");
+            } else if previous.is_some() {
+                // The settings changed: the replay closes, so that what the
+                // page shows stays a function of its link (the replay's
+                // instant is not in it), as a fresh page opened on that
+                // link shows.
+                let _ = details.remove_attribute("open");
+                REPLAY.with(|r| *r.borrow_mut() = None);
+            }
+            Pending {
+                link,
+                shared,
+                moment,
+            }
+        }
+    };
+    PENDING.with(|p| *p.borrow_mut() = Some(pending));
+    details.has_attribute("open")
+}
+
+/// Shows the replay of a render's finished runs: new traces when the link
+/// changed (opening at the preset's moment), then a frame.
+pub(super) fn show(document: &Document, config: &Config, preset: Option<&str>, runs: &Runs) {
+    if !is_open(document) {
         return;
     }
-    if !details.has_attribute("open") {
-        return;
-    }
-    if stale {
-        let mut replay = trace(config, preset);
-        if let Some(time) = shared {
+    let link = config.to_link();
+    let pending = PENDING.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.as_ref().is_some_and(|p| p.link == link) {
+            p.take()
+        } else {
+            None
+        }
+    });
+    if let Some(pending) = pending {
+        if runs.traces.is_empty() {
+            return;
+        }
+        let mut replay = trace(config, preset, runs);
+        if let Some(time) = pending.shared {
             replay.time = time.min(replay.horizon());
         }
-        if !moment {
+        if !pending.moment {
             // Opened by the reader: it plays, unless they asked for
             // reduced motion.
             replay.playing = !reduced_motion();
         }
         REPLAY.with(|r| *r.borrow_mut() = Some(replay));
-        if shared.is_some() {
+        if pending.shared.is_some() {
             // The start rewrote the address: give it its instant back.
             share_instant();
         }
@@ -161,30 +212,25 @@ pub(super) fn refresh(document: &Document, config: &Config, preset: Option<&str>
             request_frame();
         }
     }
-    paint(document);
+    if with_replay(|r| r.link == link) == Some(true) {
+        paint(document);
+    }
 }
 
-fn trace(config: &Config, preset: Option<&str>) -> Replay {
-    let scenario = |config: &Config| {
-        let mut s = config.scenario();
-        s.work_limit = WORK_LIMIT;
-        s
-    };
-    let run = |config: &Config| sim::run_traced(&scenario(config));
-    let mut sides = Vec::new();
-    let (a, a_trace) = run(config);
-    if config.comparing() {
-        let (b, b_trace) = run(&config.policy_b_config());
-        sides.push(("A", a, a_trace));
-        sides.push(("B", b, b_trace));
-    } else {
-        sides.push(("", a, a_trace));
-    }
-    let sanitized = scenario(config).sanitized();
-    let time = scene::opening_time(preset, &sides[0].1, &sanitized, &sides[0].2);
+/// The replay of finished, traced runs.
+fn trace(config: &Config, preset: Option<&str>, runs: &Runs) -> Replay {
+    let names: &[&'static str] = if runs.b.is_some() { &["A", "B"] } else { &[""] };
+    let reports = std::iter::once(&runs.a).chain(runs.b.as_ref());
+    let sides: Vec<(&'static str, Report, Trace)> = names
+        .iter()
+        .zip(reports)
+        .zip(&runs.traces)
+        .map(|((name, report), trace)| (*name, report.clone(), trace.clone()))
+        .collect();
+    let time = scene::opening_time(preset, &sides[0].1, &runs.scenario, &sides[0].2);
     Replay {
         link: config.to_link(),
-        scenario: sanitized,
+        scenario: runs.scenario.clone(),
         sides,
         time,
         playing: false,
@@ -231,9 +277,6 @@ fn paint(document: &Document) {
                 }
             })
             .collect();
-        draw(document, "chart-replay", |area| {
-            chart::draw_replay(area, &panels, &replay.scenario, &theme)
-        });
         let sides: Vec<scene::Side<'_>> = replay
             .sides
             .iter()
@@ -243,10 +286,15 @@ fn paint(document: &Document) {
                 trace,
             })
             .collect();
+        // The line first: where it takes room from the lanes (an embed of
+        // the replay), the canvas is sized to what is left of its box.
         if let Some(text) = document.get_element_by_id("replay-text") {
             let line = scene::describe(replay.time, &replay.scenario, &sides);
             text.set_text_content(Some(&line));
         }
+        draw(document, "chart-replay", |area| {
+            chart::draw_replay(area, &panels, &replay.scenario, &theme)
+        });
         if let Some(slider) = document
             .get_element_by_id("replay-time")
             .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
@@ -521,9 +569,13 @@ fn seek_from_load(event: &web_sys::MouseEvent) {
     let document = super::document();
     if let Some(details) = document.get_element_by_id("replay") {
         if !details.has_attribute("open") {
-            // Opening renders, which traces; then move there.
             let _ = details.set_attribute("open", "");
-            super::render();
+            if REPLAY.with(|r| r.borrow().is_none()) {
+                // Opening renders, which traces: the replay opens at the
+                // instant once its runs are done.
+                SHARED.with(|s| *s.borrow_mut() = Some(time));
+                return;
+            }
         }
     }
     with_replay(|r| r.playing = false);

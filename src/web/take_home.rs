@@ -101,7 +101,24 @@ fn save_data(data: view::Data) {
         return;
     };
     let document = document();
-    match view::data_file(&config, data) {
+    // The state's finished runs and sweep, when the page has them: no run
+    // again.
+    let file = with_app(|app| {
+        let job = app
+            .job
+            .as_ref()
+            .filter(|job| job.link() == config.to_link());
+        view::data_file_from(
+            &config,
+            data,
+            job.and_then(|job| job.runs()),
+            job.and_then(|job| job.sweep().as_ref().ok()),
+        )
+    });
+    let Some(file) = file else {
+        return;
+    };
+    match file {
         Ok(file) => {
             let encoded = String::from(js_sys::encode_uri_component(&file.text));
             let href = format!("data:{};charset=utf-8,{encoded}", file.mime);
@@ -127,11 +144,20 @@ fn save_picture(id: &str) {
         return;
     };
     // A chart behind a closed "More charts" is not drawn: show it, draw.
-    if canvas.client_width() == 0 {
+    // One still simulating is drawn final first: the picture is of the
+    // finished runs.
+    let drawn = with_app(|app| {
+        app.job
+            .as_ref()
+            .is_some_and(|job| job.link() == config.to_link() && job.is_final())
+    });
+    if canvas.client_width() == 0 || drawn != Some(true) {
         if let Some(more) = document.get_element_by_id("more-charts") {
-            let _ = more.set_attribute("open", "");
+            if canvas.client_width() == 0 {
+                let _ = more.set_attribute("open", "");
+            }
         }
-        super::render();
+        super::finish_now();
         match chart() {
             Some(drawn) => canvas = drawn,
             None => return,

@@ -1,7 +1,80 @@
-// In-browser benchmark (not a test): median time to re-simulate and redraw,
-// in headless Chromium, for the first preset and for a 1 000 000-operation
-// workload. Run by scripts/bench; prints figures, asserts nothing.
-import { serve, launch, open, swept } from './harness.mjs';
+// In-browser benchmark (not a test), in headless Chromium: how the page
+// answers a person (interaction to next paint, the longest task, the first
+// chart), the replay's frames, and the median time to re-simulate and
+// redraw at once. Run by scripts/bench; prints figures beside their
+// targets, asserts nothing.
+import { serve, launch, open, settled, swept } from './harness.mjs';
+
+// The default preset, and the big world: 2.4 million operations a policy,
+// A and B.
+const DEFAULT = '';
+const BIG = '?v=1&rate=20000&horizon=120&compare=on';
+const STEPS = 20;
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+};
+
+// Twenty steps of a slider by the keyboard (trusted input, as a person
+// holding an arrow key at about 20 steps a second), measured by the page
+// itself: interaction to next paint from the Event Timing API (an
+// interaction's latency is its longest event's duration, from the key's
+// timestamp to the next frame painted after its handlers), and every
+// main-thread task over 50 ms from the Long Tasks API.
+async function keyboardSteps(name, query) {
+  const page = await open(browser, base + query);
+  await settled(page);
+  await page.evaluate(() => {
+    window.benchEvents = [];
+    window.benchLongTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (entry.interactionId) window.benchEvents.push([entry.interactionId, entry.duration]);
+      }
+    }).observe({ type: 'event', durationThreshold: 16 });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.benchLongTasks.push(entry.duration);
+    }).observe({ type: 'longtask' });
+  });
+  await page.focus('#in-attempts');
+  for (let step = 0; step < STEPS; step++) {
+    await page.keyboard.press('ArrowRight');
+    await page.waitForTimeout(50);
+  }
+  await settled(page);
+  // Entries arrive after the frame they describe.
+  await page.waitForTimeout(500);
+  const { events, longTasks } = await page.evaluate(() => ({
+    events: window.benchEvents, longTasks: window.benchLongTasks,
+  }));
+  const latency = new Map();
+  for (const [id, duration] of events) latency.set(id, Math.max(latency.get(id) ?? 0, duration));
+  // Interactions under the 16 ms threshold report no entry: count them as 16.
+  const all = [...latency.values()];
+  while (all.length < STEPS) all.push(16);
+  const worst = Math.max(...all);
+  const fast = STEPS - latency.size;
+  console.log(`${name}: interaction to next paint over ${STEPS} keyboard steps: median ${median(all).toFixed(0)} ms, `
+    + `worst ${worst.toFixed(0)} ms (${fast} under 16 ms; target <= 50 ms)`);
+  const longest = longTasks.length ? `${Math.max(...longTasks).toFixed(0)} ms` : 'none over 50 ms';
+  console.log(`${name}: longest main-thread task during the steps: ${longest}; `
+    + `${longTasks.length} tasks over 50 ms, ${longTasks.reduce((a, b) => a + b, 0).toFixed(0)} ms in all (target: none over 50 ms)`);
+  await page.context().close();
+}
+
+// performance.now() when the first chart is final, from navigation, on
+// fresh pages.
+async function firstChart(loads) {
+  const times = [];
+  for (let load = 0; load < loads; load++) {
+    const page = await open(browser, base);
+    times.push(await page.evaluate(() => Number(document.body.dataset.drawnAt)));
+    await page.context().close();
+  }
+  console.log(`default preset: first chart ${median(times).toFixed(0)} ms from navigation, median of ${loads} fresh loads `
+    + `(${[...times].sort((a, b) => a - b).join(', ')}; target <= 300 ms)`);
+}
 
 const WORKLOADS = [
   ['first preset (herd, 2000 clients)', ''],
@@ -39,11 +112,19 @@ async function replayFrames() {
   await page.context().close();
 }
 
+// BENCH_PARTS=first,keys,replay,redraw runs only those parts (all by
+// default), e.g. to compare two builds in turn on a busy host.
+const parts = (process.env.BENCH_PARTS || 'first,keys,replay,redraw').split(',');
 const { server, base } = await serve();
 const browser = await launch();
 try {
-  await replayFrames();
-  for (const [name, query] of WORKLOADS) {
+  if (parts.includes('first')) await firstChart(5);
+  if (parts.includes('keys')) {
+    await keyboardSteps('default preset', DEFAULT);
+    await keyboardSteps('big world (20 000/s for 120 s, compare on)', BIG);
+  }
+  if (parts.includes('replay')) await replayFrames();
+  for (const [name, query] of parts.includes('redraw') ? WORKLOADS : []) {
     const page = await open(browser, base + query);
     const runs = query ? 5 : 30;
     const times = await page.evaluate((runs) => {

@@ -96,7 +96,7 @@ impl Workload {
     }
 }
 
-impl<const PLAIN: bool> World<'_, PLAIN> {
+impl<const PLAIN: bool> World<PLAIN> {
     /// An operation starts: its client's root frame, with the operation's
     /// own stream for what the server and the network do to it.
     #[inline(always)] // speed: hot
@@ -129,7 +129,7 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
     /// outside the queue when operations run alone.
     #[inline(always)] // speed: hot
     pub(super) fn schedule_arrival(&mut self, after: f64) {
-        let next = self.workload.next_arrival(self.s, after);
+        let next = self.workload.next_arrival(&self.s, after);
         if PLAIN || self.alone {
             self.workload.upcoming = next;
         } else if let Some(next) = next {

@@ -181,7 +181,7 @@ fn failure_of(kind: FailureKind, retry_after: f64) -> Failure {
     }
 }
 
-impl<const PLAIN: bool> World<'_, PLAIN> {
+impl<const PLAIN: bool> World<PLAIN> {
     /// The layer of a frame; always the first in a plain world.
     #[inline(always)] // speed: hot
     fn layer(&self, frame: u32) -> usize {

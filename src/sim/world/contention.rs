@@ -8,7 +8,7 @@ use super::World;
 use crate::sim::engine::Kind;
 use crate::sim::report::FailureKind;
 
-impl<const PLAIN: bool> World<'_, PLAIN> {
+impl<const PLAIN: bool> World<PLAIN> {
     /// The read reaches the row: the version goes back, and the conditional
     /// write comes after a round trip.
     pub(super) fn read_arrive(&mut self, frame: u32, token: u32, now: f64) {

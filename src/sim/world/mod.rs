@@ -90,7 +90,7 @@ mod slab;
 mod tally;
 
 use super::engine::{Event, Kind, Queue};
-use super::recorder::Level;
+use super::recorder::{Level, Recorder};
 use super::report::{CutReason, Report};
 use super::trace::{Trace, Tracer};
 use super::{Scenario, Spread, WorkloadKind};
@@ -107,9 +107,11 @@ use tally::Tally;
 /// their operations alone through one layer: the commonest kind, and the
 /// benchmark's. Compiled apart, their runs skip every check for what they
 /// cannot meet (budgets, breakers, layers, contention, a server's queue);
-/// the code and the numbers are the same (see [`run`]).
-pub(crate) struct World<'a, const PLAIN: bool> {
-    s: &'a Scenario,
+/// the code and the numbers are the same (see [`Running`]).
+pub(crate) struct World<const PLAIN: bool> {
+    /// The scenario, sanitized. The world owns it, so that a run can be
+    /// kept between slices (see [`Running`]).
+    s: Scenario,
     /// Every layer's policy, budget and breaker.
     layers: Layers,
     queue: Queue,
@@ -134,6 +136,12 @@ pub(crate) struct World<'a, const PLAIN: bool> {
     tally: Tally,
     /// Operations and server attempts so far, against `work_limit`.
     work: u64,
+    /// Where the slice being run stops: `work_limit`, or less while a
+    /// run goes a slice at a time (see [`World::advance`]).
+    stop_at: u64,
+    /// Which bound cut the run, if one did, and how far it got, once it
+    /// has ended.
+    ended: Option<(Option<CutReason>, f64)>,
     /// Events to handle before the next review of the bounds.
     until_review: u64,
     /// Events handled and the queue's moves at the last review.
@@ -148,6 +156,14 @@ pub(crate) struct World<'a, const PLAIN: bool> {
     /// Records the replay's trace; only in general worlds, only when asked
     /// for (`run_traced`).
     trace: Option<Box<Tracer>>,
+}
+
+/// Why [`World::run_events`] returned.
+enum Stop {
+    /// The slice's work is done; the run goes on with the next slice.
+    Paused,
+    /// The run has ended: at a bound with work left, or with none.
+    Ended(Option<CutReason>),
 }
 
 /// Events between two reviews of a run's bounds (see "Bounds").
@@ -181,28 +197,92 @@ fn event_weight(in_flight: u64) -> u64 {
     1 + in_flight / 32_768
 }
 
-/// Runs a scenario: natively, on the plain world's own copy of the engine
-/// where it applies; in the page always on the general one, as a second
-/// copy would cost download for a few percent of speed.
-pub(crate) fn run(s: &Scenario) -> Report {
+/// A run in progress, that goes a slice of work at a time: natively on the
+/// plain world's own copy of the engine where it applies, in the page
+/// always on the general one, as a second copy would cost download for a
+/// few percent of speed. Between slices it keeps everything, so slicing
+/// changes no number (see [`World::advance`]).
+pub(crate) enum Running {
     #[cfg(not(target_arch = "wasm32"))]
-    if runs_alone(s) && s.layers == 1 {
-        return World::<true>::new(s).run();
-    }
-    World::<false>::new(s).run()
+    Plain(World<true>),
+    General(World<false>),
 }
 
-/// Runs a scenario on the general world with a tracer attached: the same
-/// report as [`run`], and the trace of a sample of its operations.
-pub(crate) fn run_traced(s: &Scenario) -> (Report, Trace) {
-    let mut world = World::<false>::new(s);
-    world.trace = Some(Box::new(Tracer::new(s.seed, s.estimated_operations())));
-    let (cut, simulated_until) = world.run_to_end();
-    let trace = world
-        .trace
-        .take()
-        .map_or_else(Trace::default, |t| t.finish());
-    (world.report(cut, simulated_until), trace)
+impl Running {
+    /// A run of `s`, which must be sanitized.
+    pub fn new(s: Scenario) -> Self {
+        #[cfg(not(target_arch = "wasm32"))]
+        if runs_alone(&s) && s.layers == 1 {
+            let mut world = World::<true>::new(s);
+            world.start();
+            return Running::Plain(world);
+        }
+        let mut world = World::<false>::new(s);
+        world.start();
+        Running::General(world)
+    }
+
+    /// A run of `s` on the general world with a tracer attached: the same
+    /// report as [`Running::new`], and the trace of a sample of its
+    /// operations.
+    pub fn traced(s: Scenario) -> Self {
+        let mut world = World::<false>::new(s);
+        world.trace = Some(Box::new(Tracer::new(
+            world.s.seed,
+            world.s.estimated_operations(),
+        )));
+        world.start();
+        Running::General(world)
+    }
+
+    /// See [`World::advance`].
+    pub fn advance(&mut self, work: u64) -> bool {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            Running::Plain(world) => world.advance(work),
+            Running::General(world) => world.advance(work),
+        }
+    }
+
+    /// See [`World::so_far`].
+    pub fn so_far(&self) -> Report {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            Running::Plain(world) => world.so_far(),
+            Running::General(world) => world.so_far(),
+        }
+    }
+
+    /// See [`World::simulated_until`].
+    pub fn simulated_until(&self) -> f64 {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            Running::Plain(world) => world.simulated_until(),
+            Running::General(world) => world.simulated_until(),
+        }
+    }
+
+    /// The scenario being run.
+    pub fn scenario(&self) -> &Scenario {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            Running::Plain(world) => &world.s,
+            Running::General(world) => &world.s,
+        }
+    }
+
+    /// Runs what is left and reports, with the trace if one was asked for.
+    pub fn finish(self) -> (Report, Option<Trace>) {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            Running::Plain(world) => (world.run(), None),
+            Running::General(mut world) => {
+                world.advance(u64::MAX);
+                let trace = world.trace.take().map(|tracer| tracer.finish());
+                (world.run(), trace)
+            }
+        }
+    }
 }
 
 /// Whether operations cannot affect one another, so that each runs alone:
@@ -226,20 +306,19 @@ fn draw(spread: Spread, mean: f64, sd: f64, stream: &mut Stream) -> f64 {
     }
 }
 
-impl<'a, const PLAIN: bool> World<'a, PLAIN> {
-    pub fn new(s: &'a Scenario) -> Self {
+impl<const PLAIN: bool> World<PLAIN> {
+    pub fn new(s: Scenario) -> Self {
         let contention = s.workload == WorkloadKind::Contention;
-        let layers = Layers::new(s, contention);
-        let alone = runs_alone(s);
+        let layers = Layers::new(&s, contention);
+        let alone = runs_alone(&s);
         assert!(!PLAIN || (alone && layers.count == 1), "not a plain world");
         Self {
-            s,
             queue: if alone {
                 Queue::short()
             } else {
                 Queue::default()
             },
-            workload: Workload::new(s),
+            workload: Workload::new(&s),
             frames: Slab::default(),
             roots: SideTable::default(),
             extras: SideTable::default(),
@@ -247,13 +326,15 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
                 || layers.count > 1
                 || s.breaker.mode != BreakerMode::Off
                 || s.budget.kind == BudgetKind::AwsQuota,
-            server: Server::new(s),
+            server: Server::new(&s),
             version: 0,
             contention,
             alone,
-            tally: Tally::new(s, layers.count),
+            tally: Tally::new(&s, layers.count),
             layers,
             work: 0,
+            stop_at: 0,
+            ended: None,
             until_review: REVIEW_EVERY,
             reviewed_events: 0,
             reviewed_moves: 0,
@@ -261,32 +342,81 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
             cost_limit: s.work_limit.saturating_mul(COST_PER_WORK),
             current: 0.0,
             trace: None,
+            s,
         }
     }
 
-    pub fn run(mut self) -> Report {
-        let (cut, simulated_until) = self.run_to_end();
+    /// Starts the run: its first arrival. Apart from [`World::new`], so
+    /// that a tracer attached in between sees it.
+    fn start(&mut self) {
+        self.schedule_arrival(0.0);
+    }
+
+    /// Runs what is left of a started world and reports.
+    fn run(mut self) -> Report {
+        self.advance(u64::MAX);
+        let (cut, simulated_until) = self.ended.expect("a run without a slice limit ends");
         self.report(cut, simulated_until)
     }
 
-    /// Runs every event; returns which bound cut the run, if one did, and
-    /// how far it got.
-    fn run_to_end(&mut self) -> (Option<CutReason>, f64) {
-        let cut = self.run_events();
+    /// Runs events until `work` more units of work are done (operations
+    /// and server attempts, what `work_limit` counts) or the run ends, at a
+    /// bound or with nothing left; true once it has ended.
+    ///
+    /// A slice stops where the loop already checks the work limit, before
+    /// an event, so the run's hot loop tests one number per event as it
+    /// always has, and the next slice goes on from that event as if
+    /// nothing had happened: the reviews of the bounds count events, not
+    /// slices, so a sliced run stops at the same event, with the same
+    /// report, as a run in one go.
+    pub fn advance(&mut self, work: u64) -> bool {
+        if self.ended.is_some() {
+            return true;
+        }
+        self.stop_at = self.s.work_limit.min(self.work.saturating_add(work));
+        let Stop::Ended(cut) = self.run_events() else {
+            return false;
+        };
         self.add_cost();
-        // Events come in time order, so all before the current one ran;
-        // when operations run alone, those starting from the next arrival
-        // on never began, and the one in progress stopped at `current`.
-        let simulated_until = match self.workload.upcoming {
+        let simulated_until = self.simulated_until();
+        let horizon = self.s.horizon;
+        Self::queue_until(&self.server, &mut self.tally.rec, horizon);
+        self.ended = Some((cut, simulated_until));
+        true
+    }
+
+    /// How far the run got: events come in time order, so all before the
+    /// current one ran; when operations run alone, those starting from the
+    /// next arrival on never began, and the one in progress stopped at
+    /// `current`.
+    pub fn simulated_until(&self) -> f64 {
+        match self.workload.upcoming {
             Some(next) if self.alone || PLAIN => self.current.min(next),
             _ => self.current,
-        };
-        for &request in &self.server.waiting {
-            let queued_at = self.server.requests[request].queued_at;
-            let horizon = self.s.horizon;
-            self.tally.rec.occupied(Level::Queue, queued_at, horizon);
         }
-        (cut, simulated_until)
+    }
+
+    /// Counts requests still waiting at the server as queued until the
+    /// horizon, as a run that stops with work left does.
+    fn queue_until(server: &Server, rec: &mut Recorder, horizon: f64) {
+        for &request in &server.waiting {
+            let queued_at = server.requests[request].queued_at;
+            rec.occupied(Level::Queue, queued_at, horizon);
+        }
+    }
+
+    /// The report of the run as far as it got, shaped like the report of a
+    /// run cut at this instant: `summary.truncated` with no `cut`, and
+    /// `simulated_until` how far it got. The run goes on unchanged.
+    pub fn so_far(&self) -> Report {
+        let mut tally = self.tally.clone();
+        if let Some((cut, simulated_until)) = self.ended {
+            let cut = cut.map(|reason| self.cut(reason, self.calls_at_most(), simulated_until));
+            return self.report_of(tally, cut, simulated_until);
+        }
+        Self::queue_until(&self.server, &mut tally.rec, self.s.horizon);
+        let (cost, _, _) = self.cost_now();
+        self.report_so_far(tally, self.simulated_until(), cost)
     }
 
     /// The tracer, when a general world has one: plain worlds never trace,
@@ -300,24 +430,32 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
         }
     }
 
-    /// Runs events until none is left, or until a bound (then returns
-    /// which, if work was left). When operations run alone, the next one
-    /// starts only once the queue has nothing left of the last.
-    fn run_events(&mut self) -> Option<CutReason> {
-        self.schedule_arrival(0.0);
+    /// Runs events until none is left, until a bound (then returns which,
+    /// if work was left), or until the slice's work is done. When
+    /// operations run alone, the next one starts only once the queue has
+    /// nothing left of the last.
+    fn run_events(&mut self) -> Stop {
         loop {
-            if self.work >= self.s.work_limit {
-                return self.work_left().then_some(CutReason::Work);
+            // One test per event, as before slices: `stop_at` is the work
+            // limit unless a slice ends first.
+            if self.work >= self.stop_at {
+                if self.work >= self.s.work_limit {
+                    return Stop::Ended(self.work_left().then_some(CutReason::Work));
+                }
+                return Stop::Paused;
             }
             let event = if !(PLAIN || self.alone) {
                 // Operations that run alone skip the review: see "Bounds".
                 if self.until_review == 0 {
                     if let Some(reason) = self.review() {
-                        return self.work_left().then_some(reason);
+                        return Stop::Ended(self.work_left().then_some(reason));
                     }
                 }
                 self.until_review -= 1;
-                self.queue.pop()?
+                match self.queue.pop() {
+                    Some(event) => event,
+                    None => return Stop::Ended(None),
+                }
             } else if self.queue.len() > 0 {
                 self.queue.pop_short()
             } else if let Some(start) = self.workload.upcoming.take() {
@@ -325,7 +463,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
                 self.arrival(start);
                 continue;
             } else {
-                return None;
+                return Stop::Ended(None);
             };
             // One call site: `handle` is inlined, and in the page a second
             // copy would cost download.
@@ -354,18 +492,26 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
     /// Adds the cost of the events since the last review to `cost`;
     /// returns the most calls and the most pending events at once so far.
     fn add_cost(&mut self) -> (u64, u64) {
+        let (cost, calls, events) = self.cost_now();
+        self.cost = cost;
+        self.until_review = REVIEW_EVERY;
+        self.reviewed_events = self.events_handled();
+        self.reviewed_moves = self.queue.moves();
+        (calls, events)
+    }
+
+    /// What `cost` would be with the events since the last review added,
+    /// and the most calls and the most pending events at once so far.
+    fn cost_now(&self) -> (u64, u64, u64) {
         let calls = self.calls_at_most();
         let events = self.queue.peak() as u64;
         let weight = event_weight(calls + events);
         let (handled, moves) = (self.events_handled(), self.queue.moves());
-        self.cost = self
+        let cost = self
             .cost
             .saturating_add((handled - self.reviewed_events).saturating_mul(weight))
             .saturating_add(moves - self.reviewed_moves);
-        self.until_review = REVIEW_EVERY;
-        self.reviewed_events = handled;
-        self.reviewed_moves = moves;
-        (calls, events)
+        (cost, calls, events)
     }
 
     /// Events handled so far. Arrivals of operations run alone never enter
@@ -407,7 +553,7 @@ impl<'a, const PLAIN: bool> World<'a, PLAIN> {
     /// operation's own stream.
     #[inline(always)] // speed: hot
     fn hop(&mut self, root: u32) -> f64 {
-        let s = self.s;
+        let s = &self.s;
         if s.hop == Spread::Constant {
             // No draw: no need to find the operation's stream.
             return s.hop_mean;
@@ -535,17 +681,21 @@ mod tests {
         let worlds = [late(false), late(true), one_layer, crowd, spike];
         for scenario in worlds.into_iter().chain([base]) {
             let scenario = scenario.sanitized();
-            let alone = World::<false>::new(&scenario);
+            let mut alone = World::<false>::new(scenario.clone());
             assert!(alone.alone);
-            let mut together = World::<false>::new(&scenario);
+            let mut together = World::<false>::new(scenario.clone());
             together.alone = false;
             together.queue = Queue::default();
+            alone.start();
+            together.start();
             let (alone, together) = (alone.run(), together.run());
             let json = |report: &Report| serde_json::to_value(report).expect("serializable");
             if scenario.layers == 1 {
                 // The plain world's copy of the engine runs the same events
                 // in the same order: the same report to the last bit.
-                let plain = World::<true>::new(&scenario).run();
+                let mut plain = World::<true>::new(scenario.clone());
+                plain.start();
+                let plain = plain.run();
                 assert_eq!(json(&plain), json(&alone));
             }
             let summary = &alone.summary;

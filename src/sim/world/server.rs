@@ -84,14 +84,14 @@ impl Server {
     }
 }
 
-impl<const PLAIN: bool> World<'_, PLAIN> {
+impl<const PLAIN: bool> World<PLAIN> {
     /// A request reaches the server.
     #[inline(always)] // speed: hot
     pub(super) fn server_arrive(&mut self, request: u32, now: f64) {
         if let Some(tracer) = self.tracer() {
             tracer.arrived(request, now);
         }
-        let s = self.s;
+        let s = &self.s;
         if self.server.in_outage(s, now) {
             match s.outage_mode {
                 OutageMode::FailFast => self.respond_error(request, now, FailureKind::Connection),
@@ -110,7 +110,7 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
     /// A worker takes the request.
     #[inline(always)] // speed: hot
     fn start_service(&mut self, request: u32, now: f64) {
-        let s = self.s;
+        let s = &self.s;
         let root = self.server.requests[request].root;
         let stream = &mut self.roots[root].server;
         let service = draw(s.service, s.service_time, s.service_sd, stream)
@@ -149,7 +149,7 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             ..
         } = self.server.requests[request];
         self.tally.server_work += service;
-        let s = self.s;
+        let s = &self.s;
         let draw = self.roots[root].server.uniform();
         if draw < s.failure {
             // Reuse the draw: given draw < failure, it is uniform below it.
@@ -167,7 +167,8 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
         } else {
             self.execute(root);
         }
-        let lost = s.lost_responses > 0.0 && self.roots[root].server.chance(s.lost_responses);
+        let lost =
+            self.s.lost_responses > 0.0 && self.roots[root].server.chance(self.s.lost_responses);
         let f = &self.frames[frame];
         if lost || f.token != token || !f.waiting {
             self.tally.wasted_work += service;

@@ -30,6 +30,7 @@ impl std::ops::IndexMut<End> for PerEnd {
 }
 
 /// What the report counts.
+#[derive(Clone)]
 pub(super) struct Tally {
     /// Series, histograms and the counts of server calls.
     pub rec: Recorder,
@@ -113,124 +114,75 @@ impl Tally {
     }
 }
 
-impl<const PLAIN: bool> World<'_, PLAIN> {
+/// What a report takes from the world beside its [`Tally`].
+struct Standing {
+    peak_calls: u64,
+    events: u64,
+    breaker_trips: u64,
+    /// When the last operation started (Poisson: the horizon).
+    arrivals_end: f64,
+    peak_events: u64,
+    cost: u64,
+    /// The run stopped before its end: at a bound (`cut`), or, with no
+    /// `cut`, because it is still going (a report so far).
+    truncated: bool,
+    cut: Option<Cut>,
+    simulated_until: f64,
+}
+
+impl<const PLAIN: bool> World<PLAIN> {
     /// The report of a run that ended (`cut`: at a bound, with work left).
     /// `simulated_until` is how far the run got (see `Summary`).
     pub(super) fn report(self, cut: Option<CutReason>, simulated_until: f64) -> Report {
-        let s = self.s;
-        let peak_calls = self.calls_at_most();
-        let events = self.events_handled();
-        let cut = cut.map(|reason| self.cut(reason, peak_calls, simulated_until));
-        let truncated = cut.is_some();
-        let tally = self.tally;
-        let rec = tally.rec;
-        let failures = rec.failures;
-        let (first_tries, retries, successes, budget_refusals, breaker_refusals) = (
-            rec.first_tries,
-            rec.retries,
-            rec.successes,
-            rec.budget_refusals,
-            rec.breaker_refusals,
-        );
-        let breaker_trips = self.layers.breakers.iter().map(Breaker::trips).sum();
-        let outage = (s.outage_duration > 0.0).then_some(Window {
-            start: s.outage_start,
-            end: s.outage_start + s.outage_duration,
-        });
-        let workers = s.workers;
-        let mean_service = s.service_time;
-        let Recorded {
-            series,
-            pauses,
-            latency,
-            latency_failed,
-        } = rec.finish(|start, end| {
-            if outage.is_some_and(|outage| start < outage.end && end > outage.start) {
-                0.0
-            } else if workers == 0 || mean_service <= 0.0 {
-                f64::INFINITY
-            } else {
-                f64::from(workers) / mean_service
-            }
-        });
-        let operations = tally.operations;
-        let per_operation = |count: u64| {
-            if operations == 0 {
-                0.0
-            } else {
-                count as f64 / operations as f64
-            }
-        };
-        let ended = &tally.ended;
-        let resolved = successes + failures.0.iter().sum::<u64>();
-        let arrivals_end = match s.workload {
-            WorkloadKind::Poisson => s.horizon,
-            WorkloadKind::Crowd | WorkloadKind::Contention => self.workload.last_start,
-        };
-        let summary = Summary {
-            operations,
-            succeeded: ended[End::Succeeded],
-            not_retryable: ended[End::NotRetryable],
-            out_of_attempts: ended[End::OutOfAttempts],
-            budget_exhausted: ended[End::BudgetExhausted],
-            breaker_open: ended[End::BreakerOpen],
-            deadline_exceeded: ended[End::DeadlineExceeded],
-            unfinished: operations - ended.0.iter().sum::<u64>(),
-            success_rate: if operations == 0 {
-                1.0
-            } else {
-                ended[End::Succeeded] as f64 / operations as f64
+        let cut = cut.map(|reason| self.cut(reason, self.calls_at_most(), simulated_until));
+        let standing = self.standing(cut.is_some(), cut, simulated_until, self.cost);
+        report(&self.s, self.tally, standing)
+    }
+
+    /// The report of a run that ended, from a copy of its tally.
+    pub(super) fn report_of(&self, tally: Tally, cut: Option<Cut>, simulated_until: f64) -> Report {
+        let standing = self.standing(cut.is_some(), cut, simulated_until, self.cost);
+        report(&self.s, tally, standing)
+    }
+
+    /// The report of a run still going, as far as it got: shaped like the
+    /// report of a run cut at this instant, with `truncated` set, no `cut`,
+    /// and `cost` what its events cost so far. `tally` is a copy of the
+    /// world's, with what the end of a run adds to it.
+    pub(super) fn report_so_far(&self, tally: Tally, simulated_until: f64, cost: u64) -> Report {
+        report(
+            &self.s,
+            tally,
+            self.standing(true, None, simulated_until, cost),
+        )
+    }
+
+    fn standing(
+        &self,
+        truncated: bool,
+        cut: Option<Cut>,
+        simulated_until: f64,
+        cost: u64,
+    ) -> Standing {
+        Standing {
+            peak_calls: self.calls_at_most(),
+            events: self.events_handled(),
+            breaker_trips: self.layers.breakers.iter().map(Breaker::trips).sum(),
+            arrivals_end: match self.s.workload {
+                WorkloadKind::Poisson => self.s.horizon,
+                WorkloadKind::Crowd | WorkloadKind::Contention => self.workload.last_start,
             },
-            attempts_per_operation: per_operation(tally.attempts_by_layer[0]),
-            server_calls_per_operation: per_operation(first_tries + retries),
-            retried_operations: tally.retried_operations,
-            retried_share: per_operation(tally.retried_operations),
-            attempts_by_layer: tally.attempts_by_layer,
-            first_tries,
-            retries,
-            successes,
-            failed: failures,
-            unfinished_attempts: first_tries + retries - resolved,
-            budget_refusals,
-            breaker_refusals,
-            breaker_trips,
-            executions: tally.executions,
-            duplicates: tally.duplicates,
-            deduplicated: tally.deduplicated,
-            latency_mean: latency.mean(),
-            latency_p50: latency.quantile(0.5),
-            latency_p90: latency.quantile(0.9),
-            latency_p99: latency.quantile(0.99),
-            latency_max: latency.max,
-            server_work: tally.server_work,
-            wasted_work: tally.wasted_work,
-            goodput: ended[End::Succeeded] as f64 / s.horizon,
-            finished_at: tally.finished_at,
-            drain_time: (tally.finished_at - arrivals_end).max(0.0),
+            peak_events: self.queue.peak() as u64,
+            cost,
             truncated,
-            simulated_until: if truncated {
-                simulated_until
-            } else {
-                tally.finished_at.max(s.horizon)
-            },
-            events,
-            peak_events: self.queue.peak().max(usize::from(operations > 0)) as u64,
-            peak_calls,
-            cost: self.cost,
             cut,
-        };
-        Report {
-            summary,
-            series,
-            pauses,
-            latency,
-            latency_failed,
+            simulated_until,
         }
     }
 
     /// Where and why the run stopped, in words for the person who sent the
     /// link.
-    fn cut(&self, reason: CutReason, calls: u64, at: f64) -> Cut {
+    pub(super) fn cut(&self, reason: CutReason, calls: u64, at: f64) -> Cut {
         let message = match reason {
             CutReason::Work => format!(
                 "more than {} operations and attempts by t = {at:.2} s",
@@ -250,5 +202,118 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             at,
             message,
         }
+    }
+}
+
+/// The report of a scenario's run from its tally and where the run stands.
+fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
+    let Standing {
+        peak_calls,
+        events,
+        breaker_trips,
+        arrivals_end,
+        peak_events,
+        cost,
+        truncated,
+        cut,
+        simulated_until,
+    } = standing;
+    let rec = tally.rec;
+    let failures = rec.failures;
+    let (first_tries, retries, successes, budget_refusals, breaker_refusals) = (
+        rec.first_tries,
+        rec.retries,
+        rec.successes,
+        rec.budget_refusals,
+        rec.breaker_refusals,
+    );
+    let outage = (s.outage_duration > 0.0).then_some(Window {
+        start: s.outage_start,
+        end: s.outage_start + s.outage_duration,
+    });
+    let workers = s.workers;
+    let mean_service = s.service_time;
+    let Recorded {
+        series,
+        pauses,
+        latency,
+        latency_failed,
+    } = rec.finish(|start, end| {
+        if outage.is_some_and(|outage| start < outage.end && end > outage.start) {
+            0.0
+        } else if workers == 0 || mean_service <= 0.0 {
+            f64::INFINITY
+        } else {
+            f64::from(workers) / mean_service
+        }
+    });
+    let operations = tally.operations;
+    let per_operation = |count: u64| {
+        if operations == 0 {
+            0.0
+        } else {
+            count as f64 / operations as f64
+        }
+    };
+    let ended = &tally.ended;
+    let resolved = successes + failures.0.iter().sum::<u64>();
+    let summary = Summary {
+        operations,
+        succeeded: ended[End::Succeeded],
+        not_retryable: ended[End::NotRetryable],
+        out_of_attempts: ended[End::OutOfAttempts],
+        budget_exhausted: ended[End::BudgetExhausted],
+        breaker_open: ended[End::BreakerOpen],
+        deadline_exceeded: ended[End::DeadlineExceeded],
+        unfinished: operations - ended.0.iter().sum::<u64>(),
+        success_rate: if operations == 0 {
+            1.0
+        } else {
+            ended[End::Succeeded] as f64 / operations as f64
+        },
+        attempts_per_operation: per_operation(tally.attempts_by_layer[0]),
+        server_calls_per_operation: per_operation(first_tries + retries),
+        retried_operations: tally.retried_operations,
+        retried_share: per_operation(tally.retried_operations),
+        attempts_by_layer: tally.attempts_by_layer,
+        first_tries,
+        retries,
+        successes,
+        failed: failures,
+        unfinished_attempts: first_tries + retries - resolved,
+        budget_refusals,
+        breaker_refusals,
+        breaker_trips,
+        executions: tally.executions,
+        duplicates: tally.duplicates,
+        deduplicated: tally.deduplicated,
+        latency_mean: latency.mean(),
+        latency_p50: latency.quantile(0.5),
+        latency_p90: latency.quantile(0.9),
+        latency_p99: latency.quantile(0.99),
+        latency_max: latency.max,
+        server_work: tally.server_work,
+        wasted_work: tally.wasted_work,
+        goodput: ended[End::Succeeded] as f64 / s.horizon,
+        finished_at: tally.finished_at,
+        drain_time: (tally.finished_at - arrivals_end).max(0.0),
+        truncated,
+        simulated_until: if truncated {
+            simulated_until
+        } else {
+            tally.finished_at.max(s.horizon)
+        },
+        events,
+        peak_events: peak_events.max(u64::from(operations > 0)),
+        peak_calls,
+        cost,
+        cut,
+    };
+    Report {
+        summary,
+        series,
+        pauses,
+        latency,
+        latency_failed,
     }
 }
