@@ -167,6 +167,7 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             WorkloadKind::Poisson => s.horizon,
             WorkloadKind::Crowd | WorkloadKind::Contention => self.workload.last_start,
         };
+        let [latency_p50, latency_p90, latency_p99] = latency.quantiles([0.5, 0.9, 0.99]);
         let summary = Summary {
             operations,
             succeeded: ended[End::Succeeded],
@@ -198,9 +199,9 @@ impl<const PLAIN: bool> World<'_, PLAIN> {
             duplicates: tally.duplicates,
             deduplicated: tally.deduplicated,
             latency_mean: latency.mean(),
-            latency_p50: latency.quantile(0.5),
-            latency_p90: latency.quantile(0.9),
-            latency_p99: latency.quantile(0.99),
+            latency_p50,
+            latency_p90,
+            latency_p99,
             latency_max: latency.max,
             server_work: tally.server_work,
             wasted_work: tally.wasted_work,
