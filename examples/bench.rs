@@ -186,6 +186,74 @@ fn contention_table(runs: u64) {
     }
 }
 
+/// Runs of the contention chart's grid timed together: the page runs many
+/// small worlds at once (the grid, sweeps, seeds side by side), where what
+/// a run spends before its first event matters as much as its events.
+const SMALL_RUNS_SEEDS: u64 = 400;
+/// What the 2 000 runs may take natively, in milliseconds.
+const SMALL_RUNS_TARGET_MS: f64 = 50.0;
+
+/// The contention preset: the world of the grid the page draws.
+fn contention_preset() -> retry_playground::config::Config {
+    retry_playground::presets::PRESETS
+        .iter()
+        .find(|preset| preset.key == "contention")
+        .expect("the contention preset exists")
+        .config()
+}
+
+/// The contention preset's grid (50 clients, base 10 ms, cap 2 s, hop
+/// |N(10 ms, 2 ms)|, 200 buckets) over 400 seeds: the five backoffs of the
+/// AWS 2015 post under each seed, 2 000 runs as `contention_grid` runs
+/// them. Prints the best and median total of `repeats` grids and the calls
+/// they made.
+fn small_runs(repeats: usize) {
+    let config = contention_preset();
+    let mut totals = Vec::new();
+    let mut grid = None;
+    for _ in 0..repeats.max(1) {
+        let started = Instant::now();
+        let result = retry_playground::contention::contention_grid(&config, SMALL_RUNS_SEEDS);
+        totals.push(started.elapsed().as_secs_f64() * 1e3);
+        grid = Some(result);
+    }
+    let Some(grid) = grid else { return };
+    totals.sort_by(f64::total_cmp);
+    let runs = grid.seeds.len() * grid.variants.len();
+    let calls: u64 = grid.variants.iter().flat_map(|v| &v.calls).sum();
+    let truncated: usize = grid.variants.iter().map(|v| v.truncated).sum();
+    println!(
+        "small runs: {runs} contention runs ({} seeds x {} backoffs, {} clients) in {:.1} ms best, {:.1} ms median of {} (target <= {SMALL_RUNS_TARGET_MS} ms)  calls {calls} ({:.1} ns/call best)  truncated {truncated}",
+        grid.seeds.len(),
+        grid.variants.len(),
+        grid.clients,
+        totals[0],
+        totals[totals.len() / 2],
+        totals.len(),
+        totals[0] * 1e6 / calls.max(1) as f64,
+    );
+}
+
+/// What a run costs before its first event: a run of the contention
+/// preset's world with no clients, which ends there, timed in batches of
+/// 1 000 (best batch of `batches`).
+fn setup(batches: usize) {
+    let mut empty = contention_preset().scenario();
+    empty.workload = WorkloadKind::Contention;
+    empty.clients = 0;
+    let batch = 1000;
+    let mut best_us = f64::INFINITY;
+    for _ in 0..batches.max(1) {
+        let started = Instant::now();
+        for seed in 0..batch {
+            empty.seed = seed;
+            std::hint::black_box(sim::run(std::hint::black_box(&empty)));
+        }
+        best_us = best_us.min(started.elapsed().as_secs_f64() * 1e6 / batch as f64);
+    }
+    println!("set-up: {best_us:.2} us per run (a run of 0 clients, best of {batches} x {batch})");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let value = |flag: &str| {
@@ -194,6 +262,12 @@ fn main() {
             .and_then(|i| args.get(i + 1))
     };
     if let Some(only) = value("--only") {
+        let runs = value("--runs").and_then(|runs| runs.parse().ok());
+        match only.as_str() {
+            "small" => return small_runs(runs.unwrap_or(5)),
+            "setup" => return setup(runs.unwrap_or(20)),
+            _ => {}
+        }
         let operations = value("--ops")
             .and_then(|ops| ops.parse().ok())
             .unwrap_or(1_000_000);
@@ -201,14 +275,17 @@ fn main() {
             "reference" => reference(operations),
             _ => everything_on(operations),
         };
-        let runs = value("--runs")
-            .and_then(|runs| runs.parse().ok())
-            .unwrap_or(1);
-        measure(&format!("{only} {operations}"), &scenario, runs);
+        measure(
+            &format!("{only} {operations}"),
+            &scenario,
+            runs.unwrap_or(1),
+        );
         return;
     }
     let quick = args.iter().any(|arg| arg == "--quick");
     contention_table(if quick { 20 } else { 100 });
+    small_runs(if quick { 3 } else { 7 });
+    setup(if quick { 5 } else { 20 });
     let runs = if quick { 3 } else { 15 };
     measure("reference 1M", &reference(1_000_000), runs);
     measure("everything on 1M", &everything_on(1_000_000), runs);

@@ -4,9 +4,18 @@
 //! and why, and the peak resident memory of the process.
 //!
 //! `cargo run --release --example fuzz -- --links 100000 [--seed N] [--top N]
-//! [--first N] [--every-link] [--file PATH]`: links `first..first + links`
-//! of the seed, or those of a file, one a line (to time the slowest again
-//! alone); `--every-link` prints a line per link, to compare builds.
+//! [--first N] [--every-link] [--file PATH] [--calibrate N] [--repeats N]`:
+//! links `first..first + links` of the seed, or those of a file, one a line
+//! (to time the slowest again alone); `--every-link` prints a line per link,
+//! to compare builds.
+//!
+//! The calibration then times each run of the `--calibrate` slowest links
+//! (200; 0 skips it) again, `--repeats` times (3), in CPU time, which other
+//! load on the host does not stretch as it does wall-clock time, and prints
+//! what a unit of the run's cost took: the bound on time holds only as far
+//! as that ratio is steady, so its spread, its worst runs and how long a
+//! run at the bound would take at each are what to look at after a change
+//! to the simulator or to how it counts cost.
 //!
 //! Each run of a link (two in compare mode) is timed alone, and a link's
 //! time is its slower run's. Times are wall-clock on this host, which drifts under other load: the
@@ -20,8 +29,12 @@ mod links;
 
 use std::time::Instant;
 
+use retry_playground::breaker::BreakerMode;
+use retry_playground::budget::BudgetKind;
+use retry_playground::config::Config;
 use retry_playground::presets;
 use retry_playground::report;
+use retry_playground::sim::{COST_PER_WORK, Report, WorkloadKind};
 
 /// What one link cost.
 struct Cost {
@@ -136,6 +149,11 @@ fn main() {
         }
     }
     print_campaign(&costs, &panics, top, started.elapsed().as_secs_f64());
+    let calibrate = option("--calibrate", 200) as usize;
+    let repeats = option("--repeats", 3).max(1) as u32;
+    if calibrate > 0 {
+        print_calibration(&costs, calibrate, repeats, every_link);
+    }
 }
 
 fn print_campaign(costs: &[Cost], panics: &[String], top: usize, total: f64) {
@@ -247,4 +265,192 @@ fn peak_memory_kib() -> u64 {
                 .and_then(|v| v.parse().ok())
         })
         .unwrap_or(0)
+}
+
+/// One run of a slow link, timed again for the calibration.
+struct Calibrated {
+    link: String,
+    /// "A" or "B", in compare mode.
+    side: &'static str,
+    class: &'static str,
+    /// CPU seconds of one run (the mean of the repeats).
+    seconds: f64,
+    report: Report,
+}
+
+impl Calibrated {
+    fn ns_per_unit(&self) -> f64 {
+        self.seconds * 1e9 / self.report.summary.cost.max(1) as f64
+    }
+
+    /// The most calls and events in flight at once.
+    fn in_flight(&self) -> u64 {
+        self.report.summary.peak_calls + self.report.summary.peak_events
+    }
+}
+
+/// Which of the simulator's ways of running a world the run takes: its
+/// events differ in what they cost. It mirrors the simulator's own test
+/// (`sim::world`, "Operations that cannot meet run alone").
+fn class(config: &Config) -> &'static str {
+    let s = config.scenario();
+    if s.workload == WorkloadKind::Contention {
+        "contention"
+    } else if s.workers == 0
+        && s.latency_slope == 0.0
+        && s.budget.kind == BudgetKind::None
+        && s.breaker.mode == BreakerMode::Off
+    {
+        if s.layers <= 1 {
+            "alone, plain"
+        } else {
+            "alone, layers"
+        }
+    } else {
+        "shared queue"
+    }
+}
+
+/// CPU time of this thread so far, in seconds: Linux's count in clock
+/// ticks (1/100 s); `None` elsewhere.
+fn thread_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the command, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok());
+    Some((ticks(11)? + ticks(12)?) as f64 / 100.0)
+}
+
+/// Times each run of the `count` slowest links again, `repeats` times, and
+/// prints the spread of CPU time per unit of cost, by class of run, the
+/// runs that took longest per unit, and how long a run that spends the
+/// whole budget would take.
+fn print_calibration(costs: &[Cost], count: usize, repeats: u32, every_link: bool) {
+    let mut slowest: Vec<&Cost> = costs.iter().collect();
+    slowest.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
+    let mut runs = Vec::new();
+    for cost in slowest.iter().take(count) {
+        let (config, _) = presets::open(&cost.link);
+        let configs = std::iter::once(("A", config.clone()))
+            .chain(config.comparing().then(|| ("B", config.policy_b_config())));
+        for (side, config) in configs {
+            let begun = Instant::now();
+            let cpu = thread_cpu_seconds();
+            let mut report = None;
+            for _ in 0..repeats {
+                report = Some(report::run(&config));
+            }
+            let wall = begun.elapsed().as_secs_f64();
+            let seconds = match (cpu, thread_cpu_seconds()) {
+                (Some(before), Some(after)) => after - before,
+                _ => wall,
+            } / f64::from(repeats);
+            runs.push(Calibrated {
+                link: cost.link.clone(),
+                side,
+                class: class(&config),
+                seconds,
+                report: report.expect("at least one repeat"),
+            });
+        }
+    }
+    // Runs too short for the clock's ticks to time them well say little.
+    let timed: Vec<&Calibrated> = runs.iter().filter(|r| r.seconds >= 0.05).collect();
+    let budget = report::WORK_LIMIT * COST_PER_WORK;
+    println!(
+        "calibration: {} runs of the {} slowest links timed again ({repeats} times each, CPU time); {} of 50 ms or more",
+        runs.len(),
+        count.min(slowest.len()),
+        timed.len(),
+    );
+    let spread = |name: &str, runs: &[&Calibrated]| {
+        let mut units: Vec<f64> = runs.iter().map(|r| r.ns_per_unit()).collect();
+        units.sort_by(f64::total_cmp);
+        if units.is_empty() {
+            return;
+        }
+        let at = |q: f64| units[((units.len() - 1) as f64 * q).round() as usize];
+        let max_seconds = runs.iter().map(|r| r.seconds).fold(0.0, f64::max);
+        println!(
+            "  {name:<14} {:>4} runs  ns per cost unit: min {:5.1}  p10 {:5.1}  median {:5.1}  p90 {:5.1}  max {:5.1}  (a run at the bound, {budget} units: {:.2} s at the median, {:.2} s at the max)  slowest run {max_seconds:.3} s",
+            units.len(),
+            at(0.0),
+            at(0.1),
+            at(0.5),
+            at(0.9),
+            at(1.0),
+            at(0.5) * budget as f64 / 1e9,
+            at(1.0) * budget as f64 / 1e9,
+        );
+    };
+    spread("all", &timed);
+    for name in [
+        "alone, plain",
+        "alone, layers",
+        "contention",
+        "shared queue",
+    ] {
+        let of_class: Vec<&Calibrated> =
+            timed.iter().copied().filter(|r| r.class == name).collect();
+        spread(name, &of_class);
+    }
+    // What an event's weight follows: the most calls and events in flight.
+    for (name, low, high) in [
+        ("in flight <16k", 0, 1 << 14),
+        ("16k..64k", 1 << 14, 1 << 16),
+        ("64k..256k", 1 << 16, 1 << 18),
+        ("256k..1M", 1 << 18, 1 << 20),
+        (">=1M", 1 << 20, u64::MAX),
+    ] {
+        let in_band: Vec<&Calibrated> = timed
+            .iter()
+            .copied()
+            .filter(|r| (low..high).contains(&r.in_flight()))
+            .collect();
+        spread(name, &in_band);
+    }
+    if every_link {
+        for run in &runs {
+            let summary = &run.report.summary;
+            println!(
+                "calibrated {:.1} ns/unit {:.4} s cost {} events {} in-flight {} cut {} class {} side {} {}",
+                run.ns_per_unit(),
+                run.seconds,
+                summary.cost,
+                summary.events,
+                run.in_flight(),
+                summary
+                    .cut
+                    .as_ref()
+                    .map_or("-".to_string(), |c| format!("{:?}", c.reason)),
+                run.class,
+                run.side,
+                run.link.escape_debug(),
+            );
+        }
+    }
+    let mut worst = timed.clone();
+    worst.sort_by(|a, b| b.ns_per_unit().total_cmp(&a.ns_per_unit()));
+    println!(
+        "  most time per cost unit (ns per unit, CPU s, cost, events, most pending events, most calls, cut, class, side, link):"
+    );
+    for run in worst.iter().take(20) {
+        let summary = &run.report.summary;
+        println!(
+            "  {:6.1} {:7.3} s {:>10} {:>10} {:>8} {:>8}  {:<7} {:<13} {}  {}",
+            run.ns_per_unit(),
+            run.seconds,
+            summary.cost,
+            summary.events,
+            summary.peak_events,
+            summary.peak_calls,
+            summary
+                .cut
+                .as_ref()
+                .map_or("-".to_string(), |c| format!("{:?}", c.reason)),
+            run.class,
+            run.side,
+            run.link,
+        );
+    }
 }

@@ -229,6 +229,11 @@ impl Queue {
         } else {
             1e-3
         };
+        Self::new(width, MIN_RING)
+    }
+
+    /// An empty queue of buckets `width` wide in a ring of `ring` slots.
+    fn new(width: f64, ring: usize) -> Self {
         Self {
             short: false,
             first: Event::default(),
@@ -236,10 +241,10 @@ impl Queue {
             current: 0,
             sorted: Vec::new(),
             late: BinaryHeap::new(),
-            ring: vec![NONE; MIN_RING],
+            ring: vec![NONE; ring],
             nodes: Vec::new(),
             free_node: NONE,
-            occupied: vec![0; MIN_RING / 64],
+            occupied: vec![0; ring / 64],
             in_ring: 0,
             far: BinaryHeap::new(),
             lane: VecDeque::new(),
@@ -265,7 +270,8 @@ impl Queue {
     pub fn short() -> Self {
         Self {
             short: true,
-            ..Self::default()
+            // The calendar stays unused: no ring to allocate and fill.
+            ..Self::new(1.0, 0)
         }
     }
 

@@ -257,6 +257,7 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
     };
     let ended = &tally.ended;
     let resolved = successes + failures.0.iter().sum::<u64>();
+    let [latency_p50, latency_p90, latency_p99] = latency.quantiles([0.5, 0.9, 0.99]);
     let summary = Summary {
         operations,
         succeeded: ended[End::Succeeded],
@@ -288,9 +289,9 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
         duplicates: tally.duplicates,
         deduplicated: tally.deduplicated,
         latency_mean: latency.mean(),
-        latency_p50: latency.quantile(0.5),
-        latency_p90: latency.quantile(0.9),
-        latency_p99: latency.quantile(0.99),
+        latency_p50,
+        latency_p90,
+        latency_p99,
         latency_max: latency.max,
         server_work: tally.server_work,
         wasted_work: tally.wasted_work,
