@@ -443,26 +443,32 @@ impl LatencyHistogram {
         if self.total == 0 {
             return [0.0; N];
         }
-        let rank = |q: f64| {
+        let ranks = qs.map(|q| {
             let q = if q.is_nan() { 0.5 } else { q.clamp(0.0, 1.0) };
             ((q * self.total as f64).ceil() as u64).clamp(1, self.total)
-        };
-        let mut values = [self.max; N];
+        });
+        // Bins first, values after: a value computed in the walk is a
+        // `powi` per bin, as the compiler hoists it out of the rare branch.
+        let mut bins = [None; N];
         let mut next = 0;
         let first = Self::bin(self.min).min(self.counts.len());
         let mut seen = 0;
         for (i, count) in self.counts.iter().enumerate().skip(first) {
             seen += count;
-            while next < N && seen >= rank(qs[next]) {
-                let (low, high) = Self::bin_range(i);
-                values[next] = ((low + high) / 2.0).clamp(self.min, self.max);
+            while next < N && seen >= ranks[next] {
+                bins[next] = Some(i);
                 next += 1;
             }
             if next == N {
                 break;
             }
         }
-        values
+        bins.map(|bin| {
+            bin.map_or(self.max, |i| {
+                let (low, high) = Self::bin_range(i);
+                ((low + high) / 2.0).clamp(self.min, self.max)
+            })
+        })
     }
 
     pub fn mean(&self) -> f64 {

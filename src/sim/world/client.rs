@@ -16,8 +16,8 @@ use crate::sim::trace::Ending;
 
 /// `Frame::parent` of a root, the user's operation.
 pub(super) const NO_PARENT: u32 = u32::MAX;
-/// Retries whose pause ceilings a run keeps once computed.
-const CEILINGS: usize = 64;
+/// Retries whose pause ceilings a run computes up front.
+const CEILINGS: u32 = 64;
 
 /// Why an operation (or a call one layer down) ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,10 +114,8 @@ pub(super) struct Extra {
 pub(super) struct Layers {
     pub count: u32,
     pub policies: Vec<Policy>,
-    /// Per layer, `ceiling(retry)` of its policy for the retries reached
-    /// so far, up to `CEILINGS` (contention retries without end). Filled
-    /// as retries get there, so that a small run computes no more than it
-    /// uses.
+    /// Per layer, `ceiling(retry)` of its policy for its first `CEILINGS`
+    /// retries (contention retries without end).
     ceilings: Vec<Vec<f64>>,
     /// One per layer; empty when there is no budget.
     budgets: Vec<Budget>,
@@ -140,10 +138,18 @@ impl Layers {
                 }
             })
             .collect();
+        let ceilings = policies
+            .iter()
+            .map(|policy| {
+                (0..policy.attempts.min(CEILINGS))
+                    .map(|retry| policy.ceiling(retry))
+                    .collect()
+            })
+            .collect();
         Self {
             count,
             policies,
-            ceilings: vec![Vec::new(); count as usize],
+            ceilings,
             budgets: if s.budget.kind == BudgetKind::None {
                 Vec::new()
             } else {
@@ -155,19 +161,6 @@ impl Layers {
                 (0..count).map(|_| Breaker::new(&s.breaker)).collect()
             },
         }
-    }
-
-    /// `ceiling(retry)` of the policy of `layer`, the first time a run gets
-    /// to that retry (out of line: the table serves the rest). A frame
-    /// reaches its retries in order, so the table grows one at a time.
-    #[inline(never)] // speed: out of line
-    fn new_ceiling(&mut self, layer: usize, retry: u32) -> f64 {
-        let ceiling = self.policies[layer].ceiling(retry);
-        let known = &mut self.ceilings[layer];
-        if known.len() == retry as usize && known.len() < CEILINGS {
-            known.push(ceiling);
-        }
-        ceiling
     }
 }
 
@@ -492,16 +485,15 @@ impl<const PLAIN: bool> World<PLAIN> {
         if !classify::retryable(&failure, f.unknown_retried) {
             return self.fail(frame, now, End::NotRetryable, kind);
         }
-        if f.attempts >= self.layers.policies[layer].attempts {
+        let policy = &self.layers.policies[layer];
+        if f.attempts >= policy.attempts {
             return self.fail(frame, now, End::OutOfAttempts, kind);
         }
         let retry = f.attempts - 1;
         let ceiling = match self.layers.ceilings[layer].get(retry as usize) {
             Some(&ceiling) => ceiling,
-            None => self.layers.new_ceiling(layer, retry),
+            None => policy.ceiling(retry),
         };
-        let f = &mut self.frames[frame];
-        let policy = &self.layers.policies[layer];
         let pause = policy.jittered(ceiling, f.previous_pause, &mut f.stream);
         f.previous_pause = pause;
         let pause = if self.s.honour_retry_after && retry_after > pause {

@@ -66,7 +66,7 @@
 //!   and the queue's own work on top (events sorted in a bucket or moved
 //!   when the calendar is rebuilt, `Queue::moves`). Every `REVIEW_EVERY`
 //!   events the run adds their cost, each event weighted by `event_weight`
-//!   of what is in flight, and stops once the sum reaches
+//!   of the bytes its records in flight take, and stops once the sum reaches
 //!   `COST_PER_WORK` per unit of `work_limit`: with the limit runs of a
 //!   configuration get, about a second natively;
 //! - *memory*: the most calls, requests and pending events alive at once,
@@ -191,10 +191,33 @@ pub fn in_flight_bytes(calls: u64, events: u64) -> u64 {
     calls * CALL_BYTES + events * EVENT_BYTES
 }
 
+/// Nominal bytes of the records an event may touch, for its weight (see
+/// [`event_weight`]): a frame (one cache line), the operation kept beside a
+/// root, the extras kept beside a frame in worlds that need them, and a
+/// request at the server; a pending event is `EVENT_BYTES`.
+const FRAME_BYTES: u64 = 64;
+const OPERATION_BYTES: u64 = 32;
+const EXTRA_BYTES: u64 = 48;
+const REQUEST_BYTES: u64 = 32;
+
+/// Bytes in flight per unit an event costs beyond the first: about what
+/// the second-level cache of one core holds on the machine the bound was
+/// calibrated on (2 MiB).
+const BYTES_PER_UNIT: u64 = 3 << 19;
+
 /// What an event costs, in units of one whose run fits the caches, when
-/// `in_flight` calls, requests and events are alive at most.
-fn event_weight(in_flight: u64) -> u64 {
-    1 + in_flight / 32_768
+/// the records in flight take `bytes` at most (at nominal sizes).
+///
+/// Bytes, not a count of calls and events: what an event costs follows the
+/// memory its run's records spread over, and records differ in size: a
+/// client of the contention workload keeps a frame, its operation and its
+/// extras (144 bytes), an operation of a plain world a frame and its
+/// operation (96), a request or a pending event 32. Counted alike, the contention workload's crowds took up to 2.7 times
+/// the median time per unit (54 ns against 20, in the calibration that
+/// `examples/fuzz.rs` prints for its slowest runs); weighed by bytes, the
+/// slowest run of any kind takes 1.6 times the median (36 ns against 23).
+fn event_weight(bytes: u64) -> u64 {
+    1 + bytes / BYTES_PER_UNIT
 }
 
 /// A run in progress, that goes a slice of work at a time: natively on the
@@ -505,7 +528,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     fn cost_now(&self) -> (u64, u64, u64) {
         let calls = self.calls_at_most();
         let events = self.queue.peak() as u64;
-        let weight = event_weight(calls + events);
+        let weight = event_weight(self.bytes_at_most());
         let (handled, moves) = (self.events_handled(), self.queue.moves());
         let cost = self
             .cost
@@ -528,6 +551,16 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// Most calls plus requests alive at once so far.
     fn calls_at_most(&self) -> u64 {
         (self.frames.len() + self.server.requests.len()) as u64
+    }
+
+    /// Most bytes of records in flight so far, at nominal sizes: each
+    /// store's most at once, which is its length (see `slab`).
+    fn bytes_at_most(&self) -> u64 {
+        self.frames.len() as u64 * FRAME_BYTES
+            + self.roots.len() as u64 * OPERATION_BYTES
+            + self.extras.len() as u64 * EXTRA_BYTES
+            + self.server.requests.len() as u64 * REQUEST_BYTES
+            + self.queue.peak() as u64 * EVENT_BYTES
     }
 
     /// What an event does.

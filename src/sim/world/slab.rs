@@ -97,6 +97,11 @@ impl<T: Clone> SideTable<T> {
 }
 
 impl<T> SideTable<T> {
+    /// Indices the table reaches: at most the slab's length.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
     /// The value under `index`, if the table reaches that far.
     #[inline(always)] // speed: hot
     pub fn get(&self, index: u32) -> Option<&T> {
