@@ -1,21 +1,14 @@
 // window.retryPlayground, the page's numbers for scripts: the same as the
 // command line's for the pinned links, and the same parameter table.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, open } from './harness.mjs';
+import { servePage, open } from './harness.mjs';
 
-let server, base, browser;
-before(async () => {
-  ({ server, base } = await serve());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+let base, browser;
+servePage((served) => ({ base, browser } = served));
 
 const binary = process.env.NATIVE_CLI
   ? path.resolve(process.env.NATIVE_CLI)

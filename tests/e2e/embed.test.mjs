@@ -1,21 +1,14 @@
 // The playground inside another page: an outer page holds it in a 600x400
 // frame, as a course page or a blog post would, and the link picks what it
 // shows. Screenshots of the embed, light and dark, go to tests/e2e/out/.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, open, inked, pixels } from './harness.mjs';
+import { servePage, open, inked, pixels } from './harness.mjs';
 
-let server, base, browser;
-before(async () => {
-  ({ server, base } = await serve());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+let base, browser;
+servePage((served) => ({ base, browser } = served));
 
 const WIDTH = 600;
 const HEIGHT = 400;

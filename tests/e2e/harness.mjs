@@ -3,6 +3,7 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const root = path.resolve(import.meta.dirname, '../../dist');
@@ -12,6 +13,22 @@ const types = {
   '.wasm': 'application/wasm',
   '.css': 'text/css',
 };
+
+// One server and one browser for a test file: started before its tests,
+// closed after them; `ready` receives `{ base, browser }` once both are up.
+export function servePage(ready) {
+  let server, browser;
+  before(async () => {
+    let base;
+    ({ server, base } = await serve());
+    browser = await launch();
+    ready({ base, browser });
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
+}
 
 export async function serve() {
   if (!fs.existsSync(path.join(root, 'index.html'))) {

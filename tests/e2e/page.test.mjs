@@ -1,19 +1,12 @@
 // The built page, as a person uses it, in headless Chromium.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { serve, launch, open, openGroup, rendered, renders, settled, swept, pixels, inked } from './harness.mjs';
+import { servePage, open, openGroup, rendered, renders, settled, swept, pixels, inked } from './harness.mjs';
 
-let server, base, browser;
-before(async () => {
-  ({ server, base } = await serve());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+let base, browser;
+servePage((served) => ({ base, browser } = served));
 
 const CHARTS = ['chart-load', 'chart-pauses', 'chart-latency'];
 

@@ -1,18 +1,11 @@
 // The replay: driven by the simulation, still until asked, in step with
 // the load chart.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, pixels, settled } from './harness.mjs';
+import { servePage, open, pixels, settled } from './harness.mjs';
 
-let server, base, browser;
-before(async () => {
-  ({ server, base } = await serve());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+let base, browser;
+servePage((served) => ({ base, browser } = served));
 
 const HERD = 'v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full';
 

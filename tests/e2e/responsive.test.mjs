@@ -1,19 +1,12 @@
 // The page never blocks: on a world that takes seconds to simulate, keys
 // keep working, a newer state replaces a run still going, and the page says
 // how far a long run got while it goes.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, rendered, renders, settled, pixels } from './harness.mjs';
+import { servePage, open, rendered, renders, settled, pixels } from './harness.mjs';
 
-let server, base, browser;
-before(async () => {
-  ({ server, base } = await serve());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+let base, browser;
+servePage((served) => ({ base, browser } = served));
 
 // 2.4 million operations a policy, A and B: seconds of simulation.
 const BIG = '?v=1&rate=20000&horizon=120&compare=on';

@@ -1,21 +1,14 @@
 // "Take it home": the files the page saves, the policy copied as library
 // configuration, and a configuration pasted in, in headless Chromium.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, open, settled, swept, pixels } from './harness.mjs';
+import { servePage, open, settled, swept, pixels } from './harness.mjs';
 
-let server, base, browser;
-before(async () => {
-  ({ server, base } = await serve());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+let base, browser;
+servePage((served) => ({ base, browser } = served));
 
 // Small, so every file is quick to make; compare mode, so B's line is under the pictures.
 const LINK = 'v=1&compare=on&B.attempts=2&rate=40&horizon=10&seed=7';
