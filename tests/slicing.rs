@@ -200,3 +200,32 @@ fn a_report_so_far_holds_what_was_simulated_until_then() {
     assert!(after < whole_after, "{after} vs {whole_after}");
     assert_eq!(json(&run.finish()), json(&whole));
 }
+
+/// A slice ends after about as many events as units of work, even where
+/// events come without new work: a crowd of clients all reading and
+/// writing the shared row once, their operations and first attempts
+/// counted when they arrived. Events are looked at every `REVIEW_EVERY`,
+/// so a slice of `work` handles at most `work + REVIEW_EVERY` events.
+#[test]
+fn a_slice_ends_within_its_events_when_events_bring_no_work() {
+    let (config, _) = presets::open("v=1&workload=contention&clients=20000&attempts=3");
+    let scenario = config.scenario();
+    let work = 64;
+    let mut run = Run::new(&scenario);
+    let mut before = 0;
+    let mut most = 0;
+    while !run.advance(work) {
+        let events = run.so_far().summary.events;
+        most = most.max(events - before);
+        before = events;
+    }
+    let whole = run.so_far().summary.events;
+    assert!(
+        whole > 20 * sim::REVIEW_EVERY,
+        "a crowd this size handles {whole} events"
+    );
+    assert!(
+        most <= work + sim::REVIEW_EVERY,
+        "a slice of {work} handled {most} events"
+    );
+}

@@ -518,8 +518,10 @@ impl Run {
         }
     }
 
-    /// Runs about `work` more units of work (at least one, unless the run
-    /// ends first); true once the run has ended, at its end or at a bound.
+    /// Runs about `work` more units of work or events, whichever comes
+    /// first (at least one event, unless the run ends first; see
+    /// `World::advance`); true once the run has ended, at its end or at a
+    /// bound.
     pub fn advance(&mut self, work: u64) -> bool {
         let Some(going) = &mut self.going else {
             return true;

@@ -144,6 +144,9 @@ pub(crate) struct World<const PLAIN: bool> {
     ended: Option<(Option<CutReason>, f64)>,
     /// Events to handle before the next review of the bounds.
     until_review: u64,
+    /// The slice being run also stops at the first review after this many
+    /// events handled (see [`World::advance`]).
+    pause_after: u64,
     /// Events handled and the queue's moves at the last review.
     reviewed_events: u64,
     reviewed_moves: u64,
@@ -359,6 +362,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             stop_at: 0,
             ended: None,
             until_review: REVIEW_EVERY,
+            pause_after: u64::MAX,
             reviewed_events: 0,
             reviewed_moves: 0,
             cost: 0,
@@ -383,20 +387,27 @@ impl<const PLAIN: bool> World<PLAIN> {
     }
 
     /// Runs events until `work` more units of work are done (operations
-    /// and server attempts, what `work_limit` counts) or the run ends, at a
-    /// bound or with nothing left; true once it has ended.
+    /// and server attempts, what `work_limit` counts), or as many more
+    /// events, or the run ends, at a bound or with nothing left; true once
+    /// it has ended.
     ///
     /// A slice stops where the loop already checks the work limit, before
     /// an event, so the run's hot loop tests one number per event as it
     /// always has, and the next slice goes on from that event as if
     /// nothing had happened: the reviews of the bounds count events, not
     /// slices, so a sliced run stops at the same event, with the same
-    /// report, as a run in one go.
+    /// report, as a run in one go. Events are counted at the reviews only,
+    /// which operations running alone skip: for them each unit of work
+    /// brings a few events at most. Elsewhere hundreds of thousands of
+    /// events can come without a new attempt (a crowd of clients reading
+    /// and writing the row once each), and a slice of work alone then held
+    /// the page for a third of a second.
     pub fn advance(&mut self, work: u64) -> bool {
         if self.ended.is_some() {
             return true;
         }
         self.stop_at = self.s.work_limit.min(self.work.saturating_add(work));
+        self.pause_after = self.events_handled().saturating_add(work);
         let Stop::Ended(cut) = self.run_events() else {
             return false;
         };
@@ -472,6 +483,9 @@ impl<const PLAIN: bool> World<PLAIN> {
                 if self.until_review == 0 {
                     if let Some(reason) = self.review() {
                         return Stop::Ended(self.work_left().then_some(reason));
+                    }
+                    if self.reviewed_events >= self.pause_after {
+                        return Stop::Paused;
                     }
                 }
                 self.until_review -= 1;
