@@ -527,7 +527,18 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
             });
         details.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref())?;
         keys.forget();
-        let toggle = Closure::<dyn FnMut()>::new(super::schedule);
+        // Opened by the reader on runs that traced nothing, the replay needs
+        // them again. Opened by the page itself (a preset whose lesson is a
+        // moment), its runs already trace: a render then would only start
+        // the first charts over.
+        let toggle = Closure::<dyn FnMut()>::new(|| {
+            let open = super::document()
+                .get_element_by_id("replay")
+                .is_some_and(|d| d.has_attribute("open"));
+            if open && !super::job_traces() {
+                super::schedule();
+            }
+        });
         details.add_event_listener_with_callback("toggle", toggle.as_ref().unchecked_ref())?;
         toggle.forget();
     }

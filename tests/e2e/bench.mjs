@@ -63,17 +63,22 @@ async function keyboardSteps(name, query) {
   await page.context().close();
 }
 
-// performance.now() when the first chart is final, from navigation, on
-// fresh pages.
+// performance.now() when the first chart (the lesson's) is final, and
+// when every chart but the sweep is, from navigation, on fresh pages.
 async function firstChart(loads) {
-  const times = [];
+  const first = [];
+  const all = [];
   for (let load = 0; load < loads; load++) {
     const page = await open(browser, base);
-    times.push(await page.evaluate(() => Number(document.body.dataset.drawnAt)));
+    const [lesson, every] = await page.evaluate(() => [document.body.dataset.firstChartAt, document.body.dataset.drawnAt]);
+    first.push(Number(lesson));
+    all.push(Number(every));
     await page.context().close();
   }
-  console.log(`default preset: first chart ${median(times).toFixed(0)} ms from navigation, median of ${loads} fresh loads `
-    + `(${[...times].sort((a, b) => a - b).join(', ')}; target <= 300 ms)`);
+  const sorted = (times) => [...times].sort((a, b) => a - b).join(', ');
+  console.log(`default preset: first chart (the lesson's) ${median(first).toFixed(0)} ms from navigation, median of ${loads} fresh loads `
+    + `(${sorted(first)}; target <= 300 ms)`);
+  console.log(`default preset: every chart but the sweep ${median(all).toFixed(0)} ms from navigation (${sorted(all)})`);
 }
 
 const WORKLOADS = [
