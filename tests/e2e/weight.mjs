@@ -227,6 +227,14 @@ if (wasm) {
     for (const [name, size] of [...byPart].sort((a, b) => b[1] - a[1])) {
       console.log(`  ${kb(size)} raw ${kb((codeGzip * size) / rebuilt)} gzip ${pct(size, rebuilt)}  ${name}`);
     }
+    // WEIGHT_TOP=N also lists the N largest functions: where to look next.
+    const top = Number(process.env.WEIGHT_TOP ?? 0);
+    if (top > 0) {
+      console.log(`\nthe ${top} largest functions (raw bytes, part, name)`);
+      for (const [name, body] of [...functions].sort((a, b) => b[1].length - a[1].length).slice(0, top)) {
+        console.log(`  ${String(body.length).padStart(7)}  ${part(name).padEnd(28)} ${name.slice(0, 150)}`);
+      }
+    }
   }
 }
 
