@@ -493,6 +493,11 @@ impl Job {
         &self.config
     }
 
+    /// What the page wanted when it last planned this job.
+    pub fn wants(&self) -> Wants {
+        self.wants
+    }
+
     /// Whether the runs trace for the replay.
     pub fn traced(&self) -> bool {
         self.traced

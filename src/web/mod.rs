@@ -322,9 +322,9 @@ fn with_app<R>(f: impl FnOnce(&mut App) -> R) -> Option<R> {
     APP.with(|app| app.borrow_mut().as_mut().map(f))
 }
 
-/// Whether the current job's runs trace a sample for the replay.
-fn job_traces() -> bool {
-    with_app(|app| app.job.as_ref().is_some_and(Job::traced)).unwrap_or(false)
+/// Whether the current job was planned with the replay open.
+fn job_shows_replay() -> bool {
+    with_app(|app| app.job.as_ref().is_some_and(|job| job.wants().traced)).unwrap_or(false)
 }
 
 /// Asks for one render at the next animation frame, however many events

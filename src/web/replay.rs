@@ -208,6 +208,8 @@ pub(super) fn show(document: &Document, config: &Config, preset: Option<&str>, r
             share_instant();
         }
         show_play(document);
+        // The load chart was drawn before the replay had an instant: mark it.
+        redraw_load(document);
         if with_replay(|r| r.playing) == Some(true) {
             request_frame();
         }
@@ -527,15 +529,12 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
             });
         details.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref())?;
         keys.forget();
-        // Opened by the reader on runs that traced nothing, the replay needs
-        // them again. Opened by the page itself (a preset whose lesson is a
-        // moment), its runs already trace: a render then would only start
-        // the first charts over.
+        // Opened or closed by the reader, the replay changes what the page
+        // shows (the runs trace, the load chart's cursor). Opened by the
+        // page's own render (a preset whose lesson is a moment), it is what
+        // that render planned: another would only start the charts over.
         let toggle = Closure::<dyn FnMut()>::new(|| {
-            let open = super::document()
-                .get_element_by_id("replay")
-                .is_some_and(|d| d.has_attribute("open"));
-            if open && !super::job_traces() {
+            if is_open(&super::document()) != super::job_shows_replay() {
                 super::schedule();
             }
         });

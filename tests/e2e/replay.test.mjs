@@ -2,7 +2,7 @@
 // the load chart.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { servePage, open, pixels, settled } from './harness.mjs';
+import { servePage, open, pixels, rendered, renders, settled } from './harness.mjs';
 
 let base, browser;
 servePage((served) => ({ base, browser } = served));
@@ -32,6 +32,24 @@ test('the herd opens its replay still, at the first wave after the outage', asyn
   await sleep(400);
   assert.equal(await at(page), first, 'nothing moves before the reader asks');
   assert.equal(await pixels(page, 'chart-replay'), shot);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the load chart marks the replay\'s instant from the start; closing the replay takes the mark off, opening puts it back', async () => {
+  const page = await open(browser, `${base}?${HERD}`);
+  await page.waitForFunction(() => document.body.dataset.replayAt !== undefined);
+  await settled(page);
+  // The page opened the replay itself: that drew the charts once, not again.
+  assert.equal(await renders(page), 1);
+  const withCursor = await pixels(page, 'chart-load');
+  await page.click('#replay > summary');
+  await rendered(page, 2);
+  assert.equal(await page.getAttribute('#replay', 'open'), null);
+  assert.notEqual(await pixels(page, 'chart-load'), withCursor, 'the cursor is gone');
+  await page.click('#replay > summary');
+  await rendered(page, 3);
+  assert.equal(await pixels(page, 'chart-load'), withCursor, 'the cursor is back where it was');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
