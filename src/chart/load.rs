@@ -168,13 +168,20 @@ where
             entries.push(Entry::line("server capacity", theme.colour(2), false));
         }
         let plot = header(panel, &entries, theme)?;
+        // Two policies on a phone leave each panel too short for the long
+        // words along its axis.
+        let short = plot.dim_in_pixel().1 < theme.px(160.0);
         let mut chart = axes(
             &plot,
             theme,
             0.0..horizon,
             0.0..y_high,
             "time (s)",
-            "requests per second",
+            if short {
+                "requests/s"
+            } else {
+                "requests per second"
+            },
         )?;
 
         let shade = theme.grid.mix(0.6);
@@ -322,10 +329,13 @@ where
         super::sort_short_by_key(&mut marks, |(peak, _)| {
             (series.capacity[*peak] <= 0.0, *peak)
         });
-        // Labels go in up to three rows under the top of the plot; one
-        // that fits in none is left out rather than drawn over another.
+        // Labels go in up to three rows under the top of the plot, no
+        // lower than its top third (on a short panel, one row); one that
+        // fits in none is left out rather than drawn over another.
         let small = theme.font(11.0);
         let line_height = theme.px(13.0) as i32;
+        let plot_height = plot_area.dim_in_pixel().1 as i32;
+        let rows = (plot_height / 3 / line_height).clamp(1, 3);
         let mut taken: Vec<(i32, i32, i32)> = Vec::new();
         for (peak, text) in marks {
             let (x, top) = chart.backend_coord(&(left(peak) + width / 2.0, y_high));
@@ -333,7 +343,7 @@ where
             let x = (x + theme.px(6.0) as i32)
                 .min(plot_right - text_width - 2)
                 .max(plot_left);
-            let row = (0..3).find(|row| {
+            let row = (0..rows).find(|row| {
                 taken
                     .iter()
                     .all(|(r2, a, b)| r2 != row || x + text_width + 4 < *a || x > *b + 4)
@@ -640,6 +650,71 @@ mod tests {
         assert!(
             !out.contains(&hex(theme.colour(1))),
             "no orange: colour is the policy"
+        );
+    }
+
+    /// The waves' labels of a drawing, with the height they sit at.
+    fn wave_labels(out: &str) -> Vec<(f64, String)> {
+        out.split("<text")
+            .skip(1)
+            .filter_map(|text| {
+                let y = text.split("y=\"").nth(1)?.split('"').next()?.parse().ok()?;
+                let words = text.split('>').nth(1)?.split("</text").next()?;
+                (words.contains("capacity 100 at once") || words.contains("server down"))
+                    .then(|| (y, words.to_string()))
+            })
+            .collect()
+    }
+
+    /// Two policies on a phone: each panel is short, so its axis says
+    /// "requests/s" and its waves' labels keep to one row (at 800x400 they
+    /// take more), the waves the server could have served first.
+    #[test]
+    fn a_short_panel_keeps_its_wave_labels_to_one_row() {
+        let (scenario, a, b) = herd();
+        let theme = Theme::light(1.0);
+        let runs = [
+            Run {
+                name: "A",
+                report: &a,
+                bounds: &[],
+                deadline: None,
+            },
+            Run {
+                name: "B",
+                report: &b,
+                bounds: &[],
+                deadline: None,
+            },
+        ];
+        let tall = svg(|area| draw_load(area, &runs, &scenario, &theme));
+        let rows = |labels: &[(f64, String)]| {
+            let mut heights: Vec<i64> = labels.iter().map(|(y, _)| *y as i64).collect();
+            heights.sort_unstable();
+            heights.dedup();
+            heights.len()
+        };
+        assert!(
+            rows(&wave_labels(&tall)) > 2,
+            "two panels of labels, more than a row each"
+        );
+        assert!(tall.contains("requests per second"));
+
+        let mut short = String::new();
+        {
+            let area = SVGBackend::with_string(&mut short, (360, 300)).into_drawing_area();
+            draw_load(&area, &runs, &scenario, &theme).expect("drawing to a string");
+        }
+        assert!(short.contains("requests/s") && !short.contains("requests per second"));
+        let labels = wave_labels(&short);
+        assert_eq!(
+            rows(&labels),
+            2,
+            "one row in each of the two panels: {labels:?}"
+        );
+        assert!(
+            labels[0].1.contains("at 6.2 s vs capacity"),
+            "the first wave after the outage comes first: {labels:?}"
         );
     }
 
