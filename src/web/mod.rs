@@ -75,8 +75,9 @@ struct App {
     frame_pending: bool,
     /// Final draws: every chart but the sweep drawn from finished runs.
     renders: u32,
-    /// The page still works on the state it opened with, untouched: its
-    /// tasks may be longer (see `OPENING_SLICE_MS`).
+    /// The page still works on the state it opened with, untouched, and
+    /// its charts are not final yet: its tasks may be longer (see
+    /// `OPENING_SLICE_MS`).
     opening: bool,
 }
 
@@ -492,7 +493,7 @@ pub(crate) fn finish_now() {
 fn drive(budget: f64) {
     let started = now();
     let sliced = budget.is_finite();
-    let opening = with_app(|app| app.opening && app.renders == 0).unwrap_or(false);
+    let opening = with_app(|app| app.opening).unwrap_or(false);
     let budget = if opening && sliced {
         OPENING_SLICE_MS
     } else {
@@ -683,7 +684,7 @@ fn first_chart_drawn(document: &Document) {
         .body()
         .filter(|b| !b.has_attribute("data-first-chart-at"))
     {
-        let _ = body.set_attribute("data-first-chart-at", &view::render_times(now(), 0.0).0);
+        let _ = body.set_attribute("data-first-chart-at", &format!("{:.0}", now()));
     }
 }
 
@@ -694,6 +695,7 @@ fn drawn(document: &Document, job: &Job) {
     show_progress(document, job);
     let Some((renders, started)) = with_app(|app| {
         app.renders += 1;
+        app.opening = false;
         (app.renders, app.render_started)
     }) else {
         return;
