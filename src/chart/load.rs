@@ -554,24 +554,21 @@ mod tests {
     /// top under a marker, and each wave after the outage is labelled
     /// with its calls against the server's workers and the cut bar's
     /// true rate. Colour means the policy in each panel.
+    /// A and B as compare mode draws them.
+    fn compared<'a>(a: &'a Report, b: &'a Report) -> [Run<'a>; 2] {
+        [("A", a), ("B", b)].map(|(name, report)| Run {
+            name,
+            report,
+            bounds: &[],
+            deadline: None,
+        })
+    }
+
     #[test]
     fn herd_load_is_clipped_marked_and_labelled() {
         let (scenario, a, b) = herd();
         let theme = Theme::light(1.0);
-        let runs = [
-            Run {
-                name: "A",
-                report: &a,
-                bounds: &[],
-                deadline: None,
-            },
-            Run {
-                name: "B",
-                report: &b,
-                bounds: &[],
-                deadline: None,
-            },
-        ];
+        let runs = compared(&a, &b);
         let out = svg(|area| draw_load(area, &runs, &scenario, &theme));
         let mut shades: Vec<_> = elements(&out, "rect")
             .into_iter()
@@ -673,20 +670,7 @@ mod tests {
     fn a_short_panel_keeps_its_wave_labels_to_one_row() {
         let (scenario, a, b) = herd();
         let theme = Theme::light(1.0);
-        let runs = [
-            Run {
-                name: "A",
-                report: &a,
-                bounds: &[],
-                deadline: None,
-            },
-            Run {
-                name: "B",
-                report: &b,
-                bounds: &[],
-                deadline: None,
-            },
-        ];
+        let runs = compared(&a, &b);
         let tall = svg(|area| draw_load(area, &runs, &scenario, &theme));
         let rows = |labels: &[(f64, String)]| {
             let mut heights: Vec<i64> = labels.iter().map(|(y, _)| *y as i64).collect();
