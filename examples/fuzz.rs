@@ -287,6 +287,15 @@ impl Calibrated {
     fn in_flight(&self) -> u64 {
         self.report.summary.peak_calls + self.report.summary.peak_events
     }
+
+    /// Which bound cut the run, or "-".
+    fn cut(&self) -> String {
+        self.report
+            .summary
+            .cut
+            .as_ref()
+            .map_or("-".to_string(), |c| format!("{:?}", c.reason))
+    }
 }
 
 /// Which of the simulator's ways of running a world the run takes: its
@@ -419,10 +428,7 @@ fn print_calibration(costs: &[Cost], count: usize, repeats: u32, every_link: boo
                 summary.cost,
                 summary.events,
                 run.in_flight(),
-                summary
-                    .cut
-                    .as_ref()
-                    .map_or("-".to_string(), |c| format!("{:?}", c.reason)),
+                run.cut(),
                 run.class,
                 run.side,
                 run.link.escape_debug(),
@@ -444,10 +450,7 @@ fn print_calibration(costs: &[Cost], count: usize, repeats: u32, every_link: boo
             summary.events,
             summary.peak_events,
             summary.peak_calls,
-            summary
-                .cut
-                .as_ref()
-                .map_or("-".to_string(), |c| format!("{:?}", c.reason)),
+            run.cut(),
             run.class,
             run.side,
             run.link,
