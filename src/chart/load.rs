@@ -702,6 +702,21 @@ mod tests {
         );
     }
 
+    /// The pixel of an instant in a load chart of `horizon` seconds: the
+    /// capacity line spans the horizon.
+    fn time_scale(out: &str, theme: &Theme, horizon: f64) -> impl Fn(f64) -> f64 {
+        let line = longest(lines_in(out, theme.colour(2)));
+        let (left, right) = (line[0].0, line[line.len() - 1].0);
+        move |seconds| left + seconds / horizon * (right - left)
+    }
+
+    /// The shade over the time not simulated, if the chart has one.
+    fn unsimulated_shade<'a>(out: &'a str, theme: &Theme) -> Option<Vec<(&'a str, &'a str)>> {
+        elements(out, "rect")
+            .into_iter()
+            .find(|e| attr(e, "fill") == hex(theme.foreground) && attr(e, "opacity") == "0.18")
+    }
+
     /// A run cut by the work limit: its load stops where the run stopped
     /// and the rest of the horizon is shaded and labelled "not simulated",
     /// not drawn as load falling to zero.
@@ -722,13 +737,8 @@ mod tests {
         let runs = [single(&report, &[], None)];
         let out = svg(|area| draw_load(area, &runs, &scenario, &theme));
         assert!(out.contains("not simulated (work limit)"));
-        let capacity_line = longest(lines_in(&out, theme.colour(2)));
-        let (left, right) = (capacity_line[0].0, capacity_line[capacity_line.len() - 1].0);
-        let x = |seconds: f64| left + seconds / scenario.horizon * (right - left);
-        let cut = elements(&out, "rect")
-            .into_iter()
-            .find(|e| attr(e, "fill") == hex(theme.foreground) && attr(e, "opacity") == "0.18")
-            .expect("the shade of what was not simulated");
+        let x = time_scale(&out, &theme, scenario.horizon);
+        let cut = unsimulated_shade(&out, &theme).expect("the shade of what was not simulated");
         near(
             number(&cut, "x"),
             x(until),
@@ -768,13 +778,9 @@ mod tests {
         let out = svg(|area| draw_load(area, &runs, &scenario, &theme));
         assert!(out.contains("still simulating"));
         assert!(!out.contains("work limit"));
-        let capacity_line = longest(lines_in(&out, theme.colour(2)));
-        let (left, right) = (capacity_line[0].0, capacity_line[capacity_line.len() - 1].0);
-        let x = |seconds: f64| left + seconds / scenario.horizon * (right - left);
-        let shade = elements(&out, "rect")
-            .into_iter()
-            .find(|e| attr(e, "fill") == hex(theme.foreground) && attr(e, "opacity") == "0.18")
-            .expect("the shade of what is not simulated yet");
+        let x = time_scale(&out, &theme, scenario.horizon);
+        let shade =
+            unsimulated_shade(&out, &theme).expect("the shade of what is not simulated yet");
         near(
             number(&shade, "x"),
             x(until),
