@@ -14,8 +14,8 @@
 
 use crate::breaker::{BreakerConfig, BreakerMode};
 use crate::budget::{BudgetConfig, BudgetKind, RatioBasis};
+use crate::chart_id::ChartId;
 use crate::policy::{Jitter, Policy, Shape};
-use crate::presets::KeyChart;
 use crate::sim::{
     MAX_BUCKETS, MAX_CLIENTS, MAX_LAYERS, OutageMode, Scenario, Spread, WorkloadKind,
 };
@@ -833,29 +833,29 @@ pub const MAX_EMBED_CONTROLS: usize = 3;
 pub enum EmbedChart {
     /// Whichever chart carries the lesson of the settings.
     Lesson,
-    Chart(KeyChart),
-    Replay,
+    /// This one; the replay opens beside the lesson's chart.
+    Chart(ChartId),
 }
 
 impl EmbedChart {
     /// Every option with its word in a link, in the order a notice lists them.
-    pub const ALL: [(&'static str, EmbedChart); 8] = [
-        ("lesson", EmbedChart::Lesson),
-        ("load", EmbedChart::Chart(KeyChart::Load)),
-        ("pauses", EmbedChart::Chart(KeyChart::Pauses)),
-        ("latency", EmbedChart::Chart(KeyChart::Latency)),
-        ("mechanism", EmbedChart::Chart(KeyChart::Mechanism)),
-        ("contention", EmbedChart::Chart(KeyChart::Contention)),
-        ("sweep", EmbedChart::Chart(KeyChart::Sweep)),
-        ("replay", EmbedChart::Replay),
+    pub const ALL: [EmbedChart; 8] = [
+        EmbedChart::Lesson,
+        EmbedChart::Chart(ChartId::Load),
+        EmbedChart::Chart(ChartId::Pauses),
+        EmbedChart::Chart(ChartId::Latency),
+        EmbedChart::Chart(ChartId::Mechanism),
+        EmbedChart::Chart(ChartId::Contention),
+        EmbedChart::Chart(ChartId::Sweep),
+        EmbedChart::Chart(ChartId::Replay),
     ];
 
     /// Its word in a link.
     pub fn word(self) -> &'static str {
-        EmbedChart::ALL
-            .iter()
-            .find(|(_, chart)| *chart == self)
-            .map_or("lesson", |(word, _)| word)
+        match self {
+            EmbedChart::Lesson => "lesson",
+            EmbedChart::Chart(chart) => chart.word(),
+        }
     }
 
     fn parse(text: &str) -> Option<EmbedChart> {
@@ -865,9 +865,8 @@ impl EmbedChart {
             return Some(EmbedChart::Lesson);
         }
         EmbedChart::ALL
-            .iter()
-            .find(|(word, _)| word.eq_ignore_ascii_case(text))
-            .map(|(_, chart)| *chart)
+            .into_iter()
+            .find(|chart| chart.word().eq_ignore_ascii_case(text))
     }
 }
 
@@ -897,7 +896,7 @@ impl Embed {
             return None;
         };
         let chart = EmbedChart::parse(chart).unwrap_or_else(|| {
-            let words: Vec<&str> = EmbedChart::ALL.iter().map(|(word, _)| *word).collect();
+            let words: Vec<&str> = EmbedChart::ALL.iter().map(|chart| chart.word()).collect();
             notice(
                 EMBED_KEY,
                 format!(
@@ -1069,14 +1068,15 @@ mod tests {
         assert_eq!(
             embed,
             Embed {
-                chart: EmbedChart::Chart(KeyChart::Latency),
+                chart: EmbedChart::Chart(ChartId::Latency),
                 controls: vec![P::Jitter, P::Attempts],
             }
         );
         assert_eq!(format!("{}&{}", config.to_link(), embed.to_link()), link);
         assert_eq!(Config::from_link(link), (config, vec![]));
         // Every chart's word, and a bare `embed`, read back to themselves.
-        for (word, chart) in EmbedChart::ALL {
+        for chart in EmbedChart::ALL {
+            let word = chart.word();
             let (_, embed, notices) = read_link(&format!("v=1&embed={word}"));
             assert_eq!(notices, [], "{word}");
             assert_eq!(embed.as_ref().map(|e| e.chart), Some(chart), "{word}");

@@ -507,7 +507,7 @@ mod tests {
                 preset.key
             );
             assert!(!preset.open.is_empty(), "{}: no controls open", preset.key);
-            assert!(preset.key_chart.canvas_id().starts_with("chart-"));
+            assert!(preset.key_chart.can_be_key());
         }
     }
 

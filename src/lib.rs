@@ -31,6 +31,7 @@
 pub mod breaker;
 pub mod budget;
 pub mod chart;
+pub mod chart_id;
 pub mod classify;
 pub mod config;
 pub mod contention;

@@ -6,35 +6,9 @@
 //! A lesson is a contrast: policy A (blue) is what people do, policy B
 //! (orange) the fix, on the same world and seed.
 
+use crate::chart_id::ChartId;
 use crate::config::{Config, Group};
 use crate::lesson::{Metric, Side};
-
-/// The chart that carries a preset's lesson, shown first and large.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyChart {
-    Load,
-    Pauses,
-    Latency,
-    Sweep,
-    /// In-flight requests, the queue and a budget's level over time.
-    Mechanism,
-    /// Calls and completion time over many seeds, per jitter.
-    Contention,
-}
-
-impl KeyChart {
-    /// The id of the page's canvas that draws it.
-    pub const fn canvas_id(self) -> &'static str {
-        match self {
-            KeyChart::Load => "chart-load",
-            KeyChart::Pauses => "chart-pauses",
-            KeyChart::Latency => "chart-latency",
-            KeyChart::Sweep => "chart-sweep",
-            KeyChart::Mechanism => "chart-mechanism",
-            KeyChart::Contention => "chart-contention",
-        }
-    }
-}
 
 /// A change a lesson suggests, applied by a button so the learner sees the
 /// before and the after.
@@ -64,7 +38,8 @@ pub struct Preset {
     pub lesson: &'static str,
     /// The link's query string; only what differs from the defaults.
     pub link: &'static str,
-    pub key_chart: KeyChart,
+    /// The chart that carries its lesson, shown first and large.
+    pub key_chart: ChartId,
     /// The 2-3 numbers the lesson is about, shown beside the key chart.
     pub headline: &'static [Metric],
     /// The groups of controls the lesson is about: open, the rest closed.
@@ -103,7 +78,7 @@ pub static PRESETS: &[Preset] = &[
                  turns most of it into 503s. Policy B (orange) is the same with full jitter: the waves melt into \
                  a hump the server absorbs, and more users succeed.",
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full",
-        key_chart: KeyChart::Load,
+        key_chart: ChartId::Load,
         headline: &[Metric::Success, Metric::P99],
         open: &[Group::Policy, Group::Server],
         try_this: &[TryThis {
@@ -119,7 +94,7 @@ pub static PRESETS: &[Preset] = &[
                  generator with the same constant, so they all draw the same 'random' pause and the waves are \
                  back. Policy B's (orange) clients each have a seed of their own.",
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&shared=on&B.shared=off",
-        key_chart: KeyChart::Load,
+        key_chart: ChartId::Load,
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Policy, Group::Randomness],
         try_this: &[TryThis {
@@ -137,7 +112,7 @@ pub static PRESETS: &[Preset] = &[
                  fraction of the 40/s offered. Policy B (orange) backs off exponentially from 20 s with full \
                  jitter, and the system recovers.",
         link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.shape=exponential&B.base=20&B.cap=1000&B.jitter=full",
-        key_chart: KeyChart::Mechanism,
+        key_chart: ChartId::Mechanism,
         headline: &[Metric::Goodput, Metric::LoadAmplification],
         open: &[Group::Policy, Group::Server],
         try_this: &[TryThis {
@@ -152,7 +127,7 @@ pub static PRESETS: &[Preset] = &[
         lesson: "The same storm. Policy A (blue) has no budget; policy B (orange) may retry at most 20 % of the \
                  requests of the last 10 s. B's extra load stays near 1.2x and the spike passes.",
         link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
-        key_chart: KeyChart::Load,
+        key_chart: ChartId::Load,
         headline: &[Metric::LoadAmplification, Metric::Goodput],
         open: &[Group::Budget],
         try_this: &[TryThis {
@@ -168,7 +143,7 @@ pub static PRESETS: &[Preset] = &[
                  fails. With policy A (blue) every layer retries: one user request becomes 27 calls at the \
                  bottom. With policy B (orange) only the top layer retries: 3.",
         link: "v=1&compare=on&attempts=3&rate=10&horizon=20&buckets=80&failure=1&workers=0&layers=3&B.top_only=on",
-        key_chart: KeyChart::Load,
+        key_chart: ChartId::Load,
         headline: &[Metric::BottomCalls, Metric::Success],
         open: &[Group::Layers, Group::Policy],
         try_this: &[TryThis {
@@ -185,7 +160,7 @@ pub static PRESETS: &[Preset] = &[
                  second shipment. Policy B (orange) sends one key for all attempts of an operation, and the \
                  server answers the retry without acting twice. Success is the same; only the duplicates differ.",
         link: "v=1&compare=on&timeout=0.5&idem=off&rate=50&horizon=30&buckets=120&failure=0&workers=0&lost=0.2&B.idem=on",
-        key_chart: KeyChart::Load,
+        key_chart: ChartId::Load,
         headline: &[Metric::Duplicates, Metric::Success],
         open: &[Group::Policy],
         try_this: &[TryThis {
@@ -202,7 +177,7 @@ pub static PRESETS: &[Preset] = &[
                  B (orange) gives up on an attempt after 0.4 s, so several attempts fit in the 2 s and most \
                  operations succeed.",
         link: "v=1&compare=on&timeout=2&deadline=2&rate=20&horizon=20&buckets=80&failure=0&workers=0&lost=0.5&B.timeout=0.4",
-        key_chart: KeyChart::Latency,
+        key_chart: ChartId::Latency,
         headline: &[Metric::Success, Metric::P99],
         open: &[Group::Policy],
         try_this: &[
@@ -226,7 +201,7 @@ pub static PRESETS: &[Preset] = &[
                  seeds: on average full jitter makes the fewest calls, and exponential backoff without jitter \
                  takes by far the longest. A single seed can disagree, which is why the post averaged many runs.",
         link: "v=1&attempts=50&base=0.01&cap=2&workload=contention&clients=50&horizon=10&buckets=200&hop=normal&hop_mean=0.01",
-        key_chart: KeyChart::Contention,
+        key_chart: ChartId::Contention,
         headline: &[Metric::Calls, Metric::Completion],
         open: &[Group::Policy, Group::Workload],
         try_this: &[TryThis {
@@ -244,7 +219,7 @@ pub static PRESETS: &[Preset] = &[
                  plain retries quadruple the load while the bucket and the breaker stay near one call per \
                  operation.",
         link: "v=1&timeout=0&rate=200&horizon=20&sweep=classic&buckets=80&workers=0",
-        key_chart: KeyChart::Sweep,
+        key_chart: ChartId::Sweep,
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Server, Group::Budget],
         try_this: &[TryThis {
@@ -261,7 +236,7 @@ pub static PRESETS: &[Preset] = &[
                  quota: during the 20 s outage it runs dry after about 100 retries and the client fails fast \
                  instead of piling on. Policy B (orange) is the same client without the quota.",
         link: "v=1&compare=on&attempts=3&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
-        key_chart: KeyChart::Mechanism,
+        key_chart: ChartId::Mechanism,
         headline: &[
             Metric::LoadAmplification,
             Metric::BudgetRefusals,
@@ -282,7 +257,7 @@ pub static PRESETS: &[Preset] = &[
                  after 5 failures, and afterwards successes slowly earn them back. Policy B (orange) is the same \
                  client without it.",
         link: "v=1&compare=on&attempts=5&cap=5&budget=token-bucket&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
-        key_chart: KeyChart::Mechanism,
+        key_chart: ChartId::Mechanism,
         headline: &[
             Metric::LoadAmplification,
             Metric::BudgetRefusals,

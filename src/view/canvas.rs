@@ -2,46 +2,24 @@
 //! device pixels, the theme it is drawn in, how its text is measured.
 
 use crate::chart::Theme;
+use crate::chart_id::{ChartId, Place};
 
-/// Where a chart stands on the page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Place {
-    /// First and large, beside the headline numbers: the lesson's chart.
-    Key,
-    /// Below, with the other numbers.
-    Below,
-    /// Behind "More charts": drawn only once opened.
-    OnRequest,
-}
-
-impl Place {
-    /// The id of the element that holds the charts of this place.
-    pub fn container(self) -> &'static str {
-        match self {
-            Place::Key => "key-slot",
-            Place::Below => "charts",
-            Place::OnRequest => "more-charts",
-        }
-    }
-}
-
-/// Every chart's canvas in page order, and where it stands when it is not
-/// the lesson's chart: the mechanism and the contention over many seeds
-/// answer one lesson each, so they wait behind "More charts".
-pub const CHARTS: [(&str, Place); 6] = [
-    ("chart-load", Place::Below),
-    ("chart-pauses", Place::Below),
-    ("chart-latency", Place::Below),
-    ("chart-sweep", Place::Below),
-    ("chart-mechanism", Place::OnRequest),
-    ("chart-contention", Place::OnRequest),
-];
-
-/// Where each chart stands when the lesson's chart is `key`, in page order.
-pub fn chart_places(key: &str) -> Vec<(&'static str, Place)> {
-    CHARTS
-        .iter()
-        .map(|&(canvas, home)| (canvas, if canvas == key { Place::Key } else { home }))
+/// Where each chart that moves stands when the lesson's chart is `key`,
+/// in page order.
+pub fn chart_places(key: ChartId) -> Vec<(ChartId, Place)> {
+    ChartId::ALL
+        .into_iter()
+        .filter(|chart| chart.home() != Place::Own)
+        .map(|chart| {
+            (
+                chart,
+                if chart == key {
+                    Place::Key
+                } else {
+                    chart.home()
+                },
+            )
+        })
         .collect()
 }
 
@@ -98,26 +76,27 @@ mod tests {
 
     #[test]
     fn the_lessons_chart_goes_first_and_the_rest_keep_their_order() {
-        let places = chart_places("chart-sweep");
+        let places = chart_places(ChartId::Sweep);
         assert_eq!(
             places,
             [
-                ("chart-load", Place::Below),
-                ("chart-pauses", Place::Below),
-                ("chart-latency", Place::Below),
-                ("chart-sweep", Place::Key),
-                ("chart-mechanism", Place::OnRequest),
-                ("chart-contention", Place::OnRequest),
+                (ChartId::Load, Place::Below),
+                (ChartId::Pauses, Place::Below),
+                (ChartId::Latency, Place::Below),
+                (ChartId::Sweep, Place::Key),
+                (ChartId::Mechanism, Place::OnRequest),
+                (ChartId::Contention, Place::OnRequest),
             ]
         );
         // The charts on request come out when they carry the lesson.
         assert_eq!(
-            chart_places("chart-mechanism")[4],
-            ("chart-mechanism", Place::Key)
+            chart_places(ChartId::Mechanism)[4],
+            (ChartId::Mechanism, Place::Key)
         );
         // Every preset's chart is one the page has.
         for preset in PRESETS {
-            let key = preset.key_chart.canvas_id();
+            let key = preset.key_chart;
+            assert!(key.can_be_key(), "{}", preset.key);
             assert_eq!(
                 chart_places(key)
                     .iter()
@@ -129,8 +108,8 @@ mod tests {
             );
         }
         assert_eq!(
-            [Place::Key, Place::Below, Place::OnRequest].map(Place::container),
-            ["key-slot", "charts", "more-charts"]
+            [Place::Key, Place::Below, Place::OnRequest, Place::Own].map(Place::container),
+            ["key-slot", "charts", "more-charts", "replay"]
         );
     }
 

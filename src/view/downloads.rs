@@ -7,6 +7,7 @@
 use plotters::style::RGBColor;
 
 use crate::chart::{Theme, run_colour};
+use crate::chart_id::ChartId;
 use crate::config::{Config, P, PARAMS};
 use crate::lesson::{Side, changed_settings};
 use crate::presets::PRESETS;
@@ -14,16 +15,6 @@ use crate::report;
 use crate::sweep;
 
 use super::jobs::{Runs, SweepJob};
-
-/// Each chart's canvas and the word its picture's file name uses.
-pub const CHART_FILES: [(&str, &str); 6] = [
-    ("chart-load", "load"),
-    ("chart-pauses", "pauses"),
-    ("chart-latency", "latency"),
-    ("chart-sweep", "sweep"),
-    ("chart-mechanism", "mechanism"),
-    ("chart-contention", "contention"),
-];
 
 /// A data file the page offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,12 +77,9 @@ pub fn file_stem(config: &Config) -> String {
     format!("{preset}-seed{}", config.seed())
 }
 
-/// The picture's file name for a chart's canvas, if it is a chart.
-pub fn picture_name(config: &Config, canvas: &str) -> Option<String> {
-    CHART_FILES
-        .iter()
-        .find(|(id, _)| *id == canvas)
-        .map(|(_, word)| format!("{}-{word}.png", file_stem(config)))
+/// The picture's file name for a chart.
+pub fn picture_name(config: &Config, chart: ChartId) -> String {
+    format!("{}-{}.png", file_stem(config), chart.word())
 }
 
 /// The data file for the state, or why the page does not compute it. The
@@ -269,10 +257,9 @@ mod tests {
         let herd = preset("herd").config();
         let stem = format!("herd-seed{}", herd.seed());
         assert_eq!(
-            picture_name(&herd, "chart-load").as_deref(),
-            Some(format!("{stem}-load.png").as_str())
+            picture_name(&herd, ChartId::Load),
+            format!("{stem}-load.png")
         );
-        assert_eq!(picture_name(&herd, "copy-link"), None);
         assert_eq!(
             data_file(&herd, Data::Series).map(|f| f.name),
             Ok(format!("{stem}-series.csv"))
@@ -300,7 +287,7 @@ mod tests {
         assert_eq!(json.text, format!("{}\n", report::json_for(&state)));
         assert!(json.text.starts_with("{\"a\":"));
         // From the page's finished runs and sweep: the same files.
-        let mut job = Job::new(&state, Wants::default(), "chart-load");
+        let mut job = Job::new(&state, Wants::default(), ChartId::Load);
         while job.step(u64::MAX) != Step::Idle {}
         let (runs, swept) = (job.runs(), job.sweep().as_ref().ok());
         for (data, file) in [

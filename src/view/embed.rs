@@ -5,6 +5,7 @@
 //! decides what an embed shows and writes the `<iframe>` snippet that
 //! embeds the current state.
 
+use crate::chart_id::ChartId;
 use crate::config::{Config, Embed, EmbedChart, MAX_EMBED_CONTROLS, P, PARAMS};
 use crate::lesson;
 use crate::presets::Preset;
@@ -34,10 +35,10 @@ pub fn snippet_copy_status(copied: bool) -> &'static str {
 /// The canvas an embed puts where the lesson's chart stands: the chart
 /// the link names, else the lesson's own (`lesson_chart`). The replay has
 /// a canvas of its own beside them, so the lesson's chart keeps the place.
-pub fn key_canvas(chart: EmbedChart, lesson_chart: &'static str) -> &'static str {
+pub fn key_chart(chart: EmbedChart, lesson_chart: ChartId) -> ChartId {
     match chart {
-        EmbedChart::Chart(chart) => chart.canvas_id(),
-        EmbedChart::Lesson | EmbedChart::Replay => lesson_chart,
+        EmbedChart::Chart(ChartId::Replay) | EmbedChart::Lesson => lesson_chart,
+        EmbedChart::Chart(chart) => chart,
     }
 }
 
@@ -54,7 +55,7 @@ pub fn embed_link(config: &Config, embed: &Embed) -> String {
 /// none of either.
 pub fn snippet_embed(origin: Option<&'static Preset>, config: &Config, replay_open: bool) -> Embed {
     let chart = if replay_open {
-        EmbedChart::Replay
+        EmbedChart::Chart(ChartId::Replay)
     } else {
         EmbedChart::Lesson
     };
@@ -128,7 +129,7 @@ fn escape_attribute(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::config::read_link;
-    use crate::presets::{KeyChart, PRESETS};
+    use crate::presets::PRESETS;
     use crate::view::fixtures::{config, preset};
 
     /// The `src` of a snippet, its escapes undone as a browser would.
@@ -146,7 +147,7 @@ mod tests {
     fn the_snippet_opens_the_same_state_as_the_embed_it_names() {
         let state = config("v=1&compare=on&attempts=6&jitter=none&B.jitter=full&seed=9");
         let embed = Embed {
-            chart: EmbedChart::Chart(KeyChart::Sweep),
+            chart: EmbedChart::Chart(ChartId::Sweep),
             controls: vec![P::Jitter, P::Attempts],
         };
         let snippet = snippet("https://example.org/play/", &state, &embed, "");
@@ -197,7 +198,7 @@ mod tests {
         assert_eq!(
             snippet_embed(Some(budget), &budget.config(), true),
             Embed {
-                chart: EmbedChart::Replay,
+                chart: EmbedChart::Chart(ChartId::Replay),
                 controls: vec![P::Budget],
             }
         );
@@ -228,12 +229,15 @@ mod tests {
 
     #[test]
     fn the_embed_puts_its_chart_first() {
-        let lesson = KeyChart::Mechanism.canvas_id();
-        assert_eq!(key_canvas(EmbedChart::Lesson, lesson), lesson);
-        assert_eq!(key_canvas(EmbedChart::Replay, lesson), lesson);
+        let lesson = ChartId::Mechanism;
+        assert_eq!(key_chart(EmbedChart::Lesson, lesson), lesson);
         assert_eq!(
-            key_canvas(EmbedChart::Chart(KeyChart::Pauses), lesson),
-            "chart-pauses"
+            key_chart(EmbedChart::Chart(ChartId::Replay), lesson),
+            lesson
+        );
+        assert_eq!(
+            key_chart(EmbedChart::Chart(ChartId::Pauses), lesson),
+            ChartId::Pauses
         );
     }
 }

@@ -28,6 +28,7 @@
 use std::collections::VecDeque;
 
 use crate::chart;
+use crate::chart_id::ChartId;
 use crate::config::{Config, P};
 use crate::contention::{ContentionGrid, GridRuns};
 use crate::policy::PauseBounds;
@@ -253,17 +254,12 @@ pub struct Wants {
 /// Something to draw from a job's results, once they are final.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
-    /// A chart drawn from the runs of A and B, by its canvas' id.
-    Chart(&'static str),
+    /// A chart: from the runs of A and B, the replay from their traces,
+    /// the contention chart from its grid, the sweep as far as computed.
+    Chart(ChartId),
     /// The numbers: headlines, summary table, calls per layer, the work
     /// limit's notice, the policy as configuration.
     Numbers,
-    /// The replay, from the runs' traces.
-    Replay,
-    /// The contention chart, from its grid.
-    Contention,
-    /// The sweep chart, as far as it is computed.
-    Sweep,
 }
 
 /// What one step of a job did, for the page to act on.
@@ -285,14 +281,6 @@ pub enum Step {
     /// Nothing is left to do.
     Idle,
 }
-
-/// The charts drawn from the runs of A and B, in the page's order.
-pub const RUN_CHARTS: [&str; 4] = [
-    "chart-load",
-    "chart-pauses",
-    "chart-latency",
-    "chart-mechanism",
-];
 
 /// How far a job's runs got, for the words beside the lesson's chart.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -392,7 +380,7 @@ pub struct Job {
 impl Job {
     /// The job of a state: `key_chart` is the canvas of the lesson's chart,
     /// drawn first.
-    pub fn new(config: &Config, wants: Wants, key_chart: &str) -> Job {
+    pub fn new(config: &Config, wants: Wants, key_chart: ChartId) -> Job {
         let mut job = Job {
             link: config.to_link(),
             config: config.clone(),
@@ -415,7 +403,7 @@ impl Job {
     /// `old` computed, with the runs again if they must now trace, and
     /// draws it all again (the page was resized, a chart was shown); a
     /// newer state drops `old`, a stale run and all, and starts afresh.
-    pub fn renew(old: Option<Job>, config: &Config, wants: Wants, key_chart: &str) -> Job {
+    pub fn renew(old: Option<Job>, config: &Config, wants: Wants, key_chart: ChartId) -> Job {
         let Some(mut job) = old.filter(|job| job.link == config.to_link()) else {
             return Job::new(config, wants, key_chart);
         };
@@ -456,29 +444,29 @@ impl Job {
     /// The order of work and drawing: the runs, the numbers, the lesson's
     /// chart, the other charts of the runs, the replay, the contention
     /// chart, then the sweep.
-    fn plan(&mut self, key_chart: &str) {
+    fn plan(&mut self, key_chart: ChartId) {
         // The numbers come first: they may take room from the charts (a
         // notice above them, an embed's column), and a chart is drawn to the
         // size its box has when it is drawn.
         let mut plan = VecDeque::from([Task::Runs, Task::Draw(Part::Numbers)]);
-        let key = RUN_CHARTS.iter().find(|&&chart| chart == key_chart);
-        if let Some(&key) = key {
-            plan.push_back(Task::Draw(Part::Chart(key)));
+        let run_charts = || ChartId::ALL.into_iter().filter(|chart| chart.from_runs());
+        if key_chart.from_runs() {
+            plan.push_back(Task::Draw(Part::Chart(key_chart)));
         }
-        for chart in RUN_CHARTS.iter().filter(|&&chart| Some(&chart) != key) {
+        for chart in run_charts().filter(|&chart| chart != key_chart) {
             plan.push_back(Task::Draw(Part::Chart(chart)));
         }
         if self.traced {
-            plan.push_back(Task::Draw(Part::Replay));
+            plan.push_back(Task::Draw(Part::Chart(ChartId::Replay)));
         }
         if self.grid.is_some() {
-            plan.extend([Task::Grid, Task::Draw(Part::Contention)]);
+            plan.extend([Task::Grid, Task::Draw(Part::Chart(ChartId::Contention))]);
         }
         plan.extend([
             Task::Final,
-            Task::Draw(Part::Sweep),
+            Task::Draw(Part::Chart(ChartId::Sweep)),
             Task::Sweep,
-            Task::Draw(Part::Sweep),
+            Task::Draw(Part::Chart(ChartId::Sweep)),
             Task::Swept,
         ]);
         self.plan = plan;
@@ -786,7 +774,7 @@ mod tests {
     #[test]
     fn a_job_runs_a_and_b_in_turn_then_draws_the_numbers_and_the_lessons_chart_first() {
         let config = config("v=1&compare=on&rate=200&horizon=10&failure=0.3&B.attempts=2");
-        let mut job = Job::new(&config, Wants::default(), "chart-latency");
+        let mut job = Job::new(&config, Wants::default(), ChartId::Latency);
         assert_eq!(job.link(), config.to_link());
         // A and B take turns: both have simulated part of their world
         // before either is done.
@@ -805,15 +793,15 @@ mod tests {
         let steps = drive(&mut job, 50);
         let mut expected = vec![
             Step::Draw(Part::Numbers),
-            Step::Draw(Part::Chart("chart-latency")),
-            Step::Draw(Part::Chart("chart-load")),
-            Step::Draw(Part::Chart("chart-pauses")),
-            Step::Draw(Part::Chart("chart-mechanism")),
+            Step::Draw(Part::Chart(ChartId::Latency)),
+            Step::Draw(Part::Chart(ChartId::Load)),
+            Step::Draw(Part::Chart(ChartId::Pauses)),
+            Step::Draw(Part::Chart(ChartId::Mechanism)),
             Step::Final,
-            Step::Draw(Part::Sweep),
+            Step::Draw(Part::Chart(ChartId::Sweep)),
         ];
         expected.extend([Step::Point; 2 * sweep::POINTS]);
-        expected.extend([Step::Draw(Part::Sweep), Step::Swept]);
+        expected.extend([Step::Draw(Part::Chart(ChartId::Sweep)), Step::Swept]);
         assert_eq!(drawn(&steps), expected);
         // The same numbers as runs in one go, and the same sweep.
         let runs = job.runs().expect("done");
@@ -842,7 +830,7 @@ mod tests {
             traced: false,
             contention: true,
         };
-        let mut job = Job::new(&config, wants, "chart-contention");
+        let mut job = Job::new(&config, wants, ChartId::Contention);
         while job.running() {
             job.step(200);
         }
@@ -863,11 +851,11 @@ mod tests {
             steps,
             [
                 Step::Draw(Part::Numbers),
-                Step::Draw(Part::Chart("chart-load")),
-                Step::Draw(Part::Chart("chart-pauses")),
-                Step::Draw(Part::Chart("chart-latency")),
-                Step::Draw(Part::Chart("chart-mechanism")),
-                Step::Draw(Part::Contention),
+                Step::Draw(Part::Chart(ChartId::Load)),
+                Step::Draw(Part::Chart(ChartId::Pauses)),
+                Step::Draw(Part::Chart(ChartId::Latency)),
+                Step::Draw(Part::Chart(ChartId::Mechanism)),
+                Step::Draw(Part::Chart(ChartId::Contention)),
             ]
         );
         // Each of the hundred runs goes in slices, in order.
@@ -881,17 +869,17 @@ mod tests {
     fn the_same_state_keeps_its_work_and_a_newer_one_replaces_it() {
         let newer = config("v=1&rate=150&horizon=5&failure=0.4");
         let config = config("v=1&compare=on&rate=100&horizon=5&failure=0.2&B.jitter=none");
-        let mut job = Job::new(&config, Wants::default(), "chart-load");
+        let mut job = Job::new(&config, Wants::default(), ChartId::Load);
         drive(&mut job, 100);
         // The same state again (a resize, a chart shown): nothing is run
         // again, everything is drawn again.
-        let mut job = Job::renew(Some(job), &config, Wants::default(), "chart-load");
+        let mut job = Job::renew(Some(job), &config, Wants::default(), ChartId::Load);
         let steps = drive(&mut job, 100);
         assert_eq!(
             steps[..2],
             [
                 Step::Draw(Part::Numbers),
-                Step::Draw(Part::Chart("chart-load"))
+                Step::Draw(Part::Chart(ChartId::Load))
             ]
         );
         assert!(!steps.contains(&Step::Ran) && !steps.contains(&Step::Point));
@@ -901,11 +889,11 @@ mod tests {
             traced: true,
             contention: false,
         };
-        let mut job = Job::renew(Some(job), &config, traced, "chart-load");
+        let mut job = Job::renew(Some(job), &config, traced, ChartId::Load);
         assert!(job.traced() && job.running());
         let steps = drive(&mut job, 100);
         assert_eq!(steps[0], Step::Ran);
-        assert!(steps.contains(&Step::Draw(Part::Replay)));
+        assert!(steps.contains(&Step::Draw(Part::Chart(ChartId::Replay))));
         let runs = job.runs().expect("done");
         let (a, a_trace) = sim::run_traced(&report::scenario(&config));
         assert_eq!(json(&runs.a), json(&a));
@@ -913,11 +901,11 @@ mod tests {
         assert_eq!(runs.traces[0], a_trace);
 
         // A newer state mid-run: the stale run is dropped for the new one.
-        let mut job = Job::new(&config, Wants::default(), "chart-load");
+        let mut job = Job::new(&config, Wants::default(), ChartId::Load);
         for _ in 0..5 {
             assert_eq!(job.step(100), Step::Ran);
         }
-        let mut job = Job::renew(Some(job), &newer, Wants::default(), "chart-load");
+        let mut job = Job::renew(Some(job), &newer, Wants::default(), ChartId::Load);
         assert_eq!(job.link(), newer.to_link());
         drive(&mut job, 100);
         let runs = job.runs().expect("done");

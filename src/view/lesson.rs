@@ -1,9 +1,10 @@
 //! The lesson area: the preset list, the lesson of the current settings,
 //! its "try this" buttons, and what it puts first.
 
+use crate::chart_id::ChartId;
 use crate::config::{Config, Group};
 use crate::lesson::{self, Metric};
-use crate::presets::{Expect, KeyChart, PRESETS, Preset};
+use crate::presets::{Expect, PRESETS, Preset};
 
 /// The lesson line when the settings are no preset's.
 pub const OWN_SETTINGS: &str =
@@ -49,7 +50,7 @@ pub fn chosen_preset(value: &str) -> Option<&'static Preset> {
 pub const OWN_HEADLINE: &[Metric] = &[Metric::Success, Metric::LoadAmplification, Metric::P99];
 
 /// The lesson's chart when the settings are far from every preset.
-pub const OWN_KEY_CHART: KeyChart = KeyChart::Load;
+pub const OWN_KEY_CHART: ChartId = ChartId::Load;
 
 /// The groups of controls open when the settings are far from every preset.
 pub const OWN_OPEN: &[Group] = &[Group::Policy];
@@ -77,8 +78,8 @@ pub struct LessonView {
     /// "You changed 2 settings", while the settings are not the preset's.
     pub status: Option<String>,
     pub try_this: Vec<TryButton>,
-    /// The canvas of the lesson's chart.
-    pub key_chart: &'static str,
+    /// The lesson's chart.
+    pub key_chart: ChartId,
     pub headline: &'static [Metric],
     pub open: &'static [Group],
 }
@@ -94,7 +95,7 @@ pub fn lesson_view(origin: Option<&'static Preset>, config: &Config) -> LessonVi
             text: OWN_SETTINGS,
             status: None,
             try_this: Vec::new(),
-            key_chart: OWN_KEY_CHART.canvas_id(),
+            key_chart: OWN_KEY_CHART,
             headline: OWN_HEADLINE,
             open: OWN_OPEN,
         };
@@ -116,7 +117,7 @@ pub fn lesson_view(origin: Option<&'static Preset>, config: &Config) -> LessonVi
                 expect: &t.expect,
             })
             .collect(),
-        key_chart: preset.key_chart.canvas_id(),
+        key_chart: preset.key_chart,
         headline: preset.headline,
         open: preset.open,
     }
@@ -173,7 +174,7 @@ mod tests {
         assert_eq!(view.preset, index.to_string());
         assert_eq!((view.title, view.text), (budget.title, budget.lesson));
         assert_eq!(view.status, None);
-        assert_eq!(view.key_chart, budget.key_chart.canvas_id());
+        assert_eq!(view.key_chart, budget.key_chart);
         assert_eq!(view.headline, budget.headline);
         assert_eq!(view.open, budget.open);
         let buttons: Vec<(&str, &str, bool)> = view
@@ -207,7 +208,7 @@ mod tests {
             ("custom", "", OWN_SETTINGS)
         );
         assert_eq!(own.try_this, []);
-        assert_eq!(own.key_chart, "chart-load");
+        assert_eq!(own.key_chart, ChartId::Load);
         // Picked, the preset's lesson stays however far the learner went.
         assert_eq!(lesson_view(Some(budget), &far).text, budget.lesson);
     }

@@ -24,8 +24,7 @@ pub mod replay;
 mod summary;
 
 pub use canvas::{
-    CHARTS, Place, canvas_font, canvas_size, chart_places, pixel_scale, render_times, text_box,
-    theme,
+    canvas_font, canvas_size, chart_places, pixel_scale, render_times, text_box, theme,
 };
 pub use configuration::{
     Pasted, format_options, paste, snippet, snippet_copy_status, snippet_heading,
@@ -35,12 +34,12 @@ pub use controls::{
     log_range, param_index, roles, row_id, slider_position, slider_value, widget_id,
 };
 pub use downloads::{
-    CHART_FILES, Data, File, PictureLine, data_file, data_file_from, file_stem, picture_colour,
-    picture_lines, picture_name, picture_text, policy_line, wrap,
+    Data, File, PictureLine, data_file, data_file_from, file_stem, picture_colour, picture_lines,
+    picture_name, picture_text, policy_line, wrap,
 };
 pub use jobs::{
-    CONTENTION_SEEDS, Job, Part, Progress, RUN_CHARTS, Runs, Step, SweepJob, Wants,
-    contention_grid, progress_text, run,
+    CONTENTION_SEEDS, Job, Part, Progress, Runs, Step, SweepJob, Wants, contention_grid,
+    progress_text, run,
 };
 pub use lesson::{
     LessonView, OWN_HEADLINE, OWN_KEY_CHART, OWN_OPEN, OWN_SETTINGS, PresetOption, TryButton,

@@ -12,6 +12,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement};
 
 use crate::chart::{self, Theme};
+use crate::chart_id::{ChartId, Place};
 use crate::sweep;
 use crate::view::{self, Job};
 
@@ -19,16 +20,17 @@ use super::{now, with_app};
 
 /// Moves the lesson's chart to the top and the others to their places,
 /// when the lesson's chart changed.
-pub(super) fn place_charts(document: &Document, key_chart: &'static str) {
-    let moved = with_app(|app| std::mem::replace(&mut app.key_chart, key_chart) != key_chart);
+pub(super) fn place_charts(document: &Document, key_chart: ChartId) {
+    let moved =
+        with_app(|app| std::mem::replace(&mut app.key_chart, Some(key_chart)) != Some(key_chart));
     if moved != Some(true) {
         return;
     }
     let more = document.get_element_by_id("more-charts");
-    for (canvas, place) in view::chart_places(key_chart) {
+    for (chart, place) in view::chart_places(key_chart) {
         let (Some(figure), Some(container)) = (
             document
-                .get_element_by_id(canvas)
+                .get_element_by_id(chart.canvas_id())
                 .and_then(|c| c.parent_element()),
             document.get_element_by_id(place.container()),
         ) else {
@@ -36,7 +38,7 @@ pub(super) fn place_charts(document: &Document, key_chart: &'static str) {
         };
         // The charts below come before "More charts", in page order.
         let _ = match (place, &more) {
-            (view::Place::Below, Some(more)) => container.insert_before(&figure, Some(more)),
+            (Place::Below, Some(more)) => container.insert_before(&figure, Some(more)),
             _ => container.append_child(&figure),
         };
     }
@@ -49,12 +51,12 @@ pub(super) fn draw_sweep(document: &Document, job: &Job) {
     match job.sweep() {
         Ok(sweep) => {
             let curves = sweep.curves();
-            draw(document, "chart-sweep", |area| {
+            draw(document, ChartId::Sweep, |area| {
                 chart::draw_sweep(area, &curves, sweep::POINTS, &theme)
             });
         }
         Err(why) => {
-            draw(document, "chart-sweep", |area| {
+            draw(document, ChartId::Sweep, |area| {
                 chart::message(area, &theme, why)
             });
             if let Some(body) = document.body() {
@@ -180,9 +182,9 @@ fn on_page(canvas: &HtmlCanvasElement) -> bool {
 }
 
 /// Whether the chart of canvas `id` is on the page (see [`on_page`]).
-pub(super) fn shown(document: &Document, id: &str) -> bool {
+pub(super) fn shown(document: &Document, chart: ChartId) -> bool {
     document
-        .get_element_by_id(id)
+        .get_element_by_id(chart.canvas_id())
         .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
         .is_some_and(|canvas| on_page(&canvas))
 }
@@ -190,10 +192,10 @@ pub(super) fn shown(document: &Document, id: &str) -> bool {
 /// Sizes a canvas to its box in device pixels, then draws on it.
 pub(super) fn draw(
     document: &Document,
-    id: &str,
+    chart: ChartId,
     paint: impl Fn(&DrawingArea<Measured, plotters::coord::Shift>) -> chart::DrawResult,
 ) {
-    draw_with(document, id, &paint);
+    draw_with(document, chart.canvas_id(), &paint);
 }
 
 /// [`draw`] for any painter: one copy of the canvas work in the page,

@@ -13,6 +13,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::Document;
 
+use crate::chart_id::ChartId;
 use crate::config::{self, Config, Embed, EmbedChart};
 use crate::view::{self, embed as decide};
 
@@ -46,7 +47,7 @@ pub(super) fn start(document: &Document, search: &str) -> Result<(), JsValue> {
             "embed-replay",
             embed
                 .as_ref()
-                .is_some_and(|e| e.chart == EmbedChart::Replay),
+                .is_some_and(|e| e.chart == EmbedChart::Chart(ChartId::Replay)),
         )?;
     }
     let Some(embed) = embed else {
@@ -60,7 +61,7 @@ pub(super) fn start(document: &Document, search: &str) -> Result<(), JsValue> {
         }
         show_if(&holder, !embed.controls.is_empty());
     }
-    if embed.chart == EmbedChart::Replay {
+    if embed.chart == EmbedChart::Chart(ChartId::Replay) {
         move_replay(document)?;
     }
     if let Some(footer) = document.get_element_by_id("embed-footer") {
@@ -93,13 +94,13 @@ fn move_replay(document: &Document) -> Result<(), JsValue> {
 /// Whether the page is an embed of the replay: it opens still at the
 /// lesson's moment, and stays open when the settings change.
 pub(super) fn shows_replay() -> bool {
-    embedded(|e| e.chart == EmbedChart::Replay).unwrap_or(false)
+    embedded(|e| e.chart == EmbedChart::Chart(ChartId::Replay)).unwrap_or(false)
 }
 
-/// The canvas to put where the lesson's chart stands: the embed's chart,
+/// The chart to put where the lesson's chart stands: the embed's chart,
 /// or the lesson's own on the whole playground.
-pub(super) fn key_canvas(lesson_chart: &'static str) -> &'static str {
-    embedded(|e| decide::key_canvas(e.chart, lesson_chart)).unwrap_or(lesson_chart)
+pub(super) fn key_chart(lesson_chart: ChartId) -> ChartId {
+    embedded(|e| decide::key_chart(e.chart, lesson_chart)).unwrap_or(lesson_chart)
 }
 
 /// The address bar's query for `config`: an embed keeps its pairs, and its

@@ -27,6 +27,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
 use crate::chart;
+use crate::chart_id::ChartId;
 use crate::config::{P, PARAMS};
 use crate::lesson;
 use crate::presets::{self, Preset};
@@ -71,7 +72,7 @@ struct App {
     /// they change settings.
     origin: Option<&'static Preset>,
     /// The lesson's chart as placed, so charts move only when it changes.
-    key_chart: &'static str,
+    key_chart: Option<ChartId>,
     frame_pending: bool,
     /// Final draws: every chart but the sweep drawn from finished runs.
     renders: u32,
@@ -162,7 +163,7 @@ pub fn start() -> Result<(), JsValue> {
         *app.borrow_mut() = Some(App {
             document: document.clone(),
             origin: view::opened_preset(&config),
-            key_chart: "",
+            key_chart: None,
             page: Page::new(config),
             job: None,
             task_pending: false,
@@ -408,7 +409,7 @@ fn render() {
     }
     let lesson = view::lesson_view(origin, &config);
     show_lesson(&document, &lesson);
-    let key_chart = embed::key_canvas(lesson.key_chart);
+    let key_chart = embed::key_chart(lesson.key_chart);
     place_charts(&document, key_chart);
     let wants = Wants {
         traced: replay::prepare(
@@ -416,7 +417,7 @@ fn render() {
             &config,
             presets::matching(&config).map(|p| p.key),
         ),
-        contention: shown(&document, "chart-contention"),
+        contention: shown(&document, ChartId::Contention),
     };
     with_app(|app| {
         // A render after the first answers a person (or a resize).
@@ -564,7 +565,7 @@ fn drive(budget: f64) {
             Step::Point => {
                 let last = with_app(|app| app.sweep_drawn).unwrap_or(0.0);
                 if now() - last >= PARTIAL_EVERY_MS {
-                    draw_part(&document, &job, Part::Sweep);
+                    draw_part(&document, &job, Part::Chart(ChartId::Sweep));
                 }
             }
             Step::Swept => {
@@ -599,7 +600,7 @@ fn draw_so_far(document: &Document, job: &Job) {
         let charts = runs.charts();
         let theme = theme();
         replay::draw_load(document, &charts, &runs.scenario);
-        draw(document, "chart-mechanism", |area| {
+        draw(document, ChartId::Mechanism, |area| {
             chart::draw_mechanism(area, &charts, &runs.scenario, &theme)
         });
         let count = with_app(|app| {
@@ -618,20 +619,48 @@ fn draw_so_far(document: &Document, job: &Job) {
 fn draw_part(document: &Document, job: &Job, part: Part) {
     let theme = theme();
     match part {
-        Part::Chart(id) => {
-            let Some(runs) = job.runs() else { return };
-            let charts = runs.charts();
-            match id {
-                "chart-load" => replay::draw_load(document, &charts, &runs.scenario),
-                "chart-pauses" => draw(document, id, |area| {
-                    chart::draw_pauses(area, &charts, &theme)
+        Part::Chart(chart) => {
+            let runs = job.runs();
+            let charts = runs.map(view::Runs::charts);
+            match (chart, runs, &charts) {
+                (ChartId::Load, Some(runs), Some(charts)) => {
+                    replay::draw_load(document, charts, &runs.scenario);
+                }
+                (ChartId::Pauses, _, Some(charts)) => draw(document, chart, |area| {
+                    chart::draw_pauses(area, charts, &theme)
                 }),
-                "chart-latency" => draw(document, id, |area| {
-                    chart::draw_latency(area, &charts, &theme)
+                (ChartId::Latency, _, Some(charts)) => draw(document, chart, |area| {
+                    chart::draw_latency(area, charts, &theme)
                 }),
-                _ => draw(document, id, |area| {
-                    chart::draw_mechanism(area, &charts, &runs.scenario, &theme)
+                (ChartId::Mechanism, Some(runs), Some(charts)) => draw(document, chart, |area| {
+                    chart::draw_mechanism(area, charts, &runs.scenario, &theme)
                 }),
+                (ChartId::Replay, Some(runs), _) => {
+                    let preset = presets::matching(job.config()).map(|p| p.key);
+                    replay::show(document, job.config(), preset, runs);
+                }
+                (ChartId::Contention, _, _) => {
+                    if let Some(grid) = job.grid() {
+                        draw(document, chart, |area| match grid {
+                            Ok(grid) => chart::draw_contention(area, grid, &theme),
+                            Err(why) => chart::message(area, &theme, why),
+                        });
+                    }
+                }
+                (ChartId::Sweep, _, _) => {
+                    draw_sweep(document, job);
+                    with_app(|app| app.sweep_drawn = now());
+                }
+                // Charts of runs before the runs are done: nothing yet.
+                (
+                    ChartId::Load
+                    | ChartId::Pauses
+                    | ChartId::Latency
+                    | ChartId::Mechanism
+                    | ChartId::Replay,
+                    _,
+                    _,
+                ) => {}
             }
         }
         Part::Numbers => {
@@ -655,24 +684,6 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
                 }
                 show_if(&limit, text.is_some());
             }
-        }
-        Part::Replay => {
-            if let Some(runs) = job.runs() {
-                let preset = presets::matching(job.config()).map(|p| p.key);
-                replay::show(document, job.config(), preset, runs);
-            }
-        }
-        Part::Contention => {
-            if let Some(grid) = job.grid() {
-                draw(document, "chart-contention", |area| match grid {
-                    Ok(grid) => chart::draw_contention(area, grid, &theme),
-                    Err(why) => chart::message(area, &theme, why),
-                });
-            }
-        }
-        Part::Sweep => {
-            draw_sweep(document, job);
-            with_app(|app| app.sweep_drawn = now());
         }
     }
 }

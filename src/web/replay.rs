@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
 
 use crate::chart::{self, ReplayPanel, TimeAxis};
+use crate::chart_id::ChartId;
 use crate::config::Config;
 use crate::decimal::parse_f64;
 use crate::sim::trace::Trace;
@@ -109,7 +110,7 @@ fn draw_load_at(
     at: Option<f64>,
 ) {
     let theme = theme();
-    draw(document, "chart-load", |area| {
+    draw(document, ChartId::Load, |area| {
         let axis = chart::draw_load_at(area, runs, scenario, &theme, at)?;
         AXIS.with(|a| *a.borrow_mut() = Some(axis));
         Ok(())
@@ -294,7 +295,7 @@ fn paint(document: &Document) {
             let line = scene::describe(replay.time, &replay.scenario, &sides);
             text.set_text_content(Some(&line));
         }
-        draw(document, "chart-replay", |area| {
+        draw(document, ChartId::Replay, |area| {
             chart::draw_replay(area, &panels, &replay.scenario, &theme)
         });
         if let Some(slider) = document
@@ -542,7 +543,7 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
         toggle.forget();
     }
     if let Some(canvas) = document
-        .get_element_by_id("chart-load")
+        .get_element_by_id(ChartId::Load.canvas_id())
         .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
     {
         let click = Closure::<dyn FnMut(web_sys::MouseEvent)>::new(|event: web_sys::MouseEvent| {

@@ -11,6 +11,7 @@ use web_sys::{
     CanvasRenderingContext2d, Document, Element, HtmlCanvasElement, HtmlTextAreaElement,
 };
 
+use crate::chart_id::ChartId;
 use crate::export::Format;
 use crate::view;
 
@@ -41,8 +42,11 @@ pub(super) fn build(document: &Document) -> Result<(), JsValue> {
             else {
                 return;
             };
-            if let Some(canvas) = button.get_attribute("data-picture") {
-                save_picture(&canvas);
+            if let Some(chart) = button
+                .get_attribute("data-picture")
+                .and_then(|id| ChartId::from_canvas_id(&id))
+            {
+                save_picture(chart);
             } else if let Some(data) = button
                 .get_attribute("data-data")
                 .and_then(|key| view::Data::parse(&key))
@@ -130,14 +134,14 @@ fn save_data(data: view::Data) {
 
 /// Draws the chart with its caption, its policies and the link under it
 /// on a canvas of the chart's width, and saves that as PNG.
-fn save_picture(id: &str) {
+fn save_picture(chart_id: ChartId) {
     let document = document();
     let Some(config) = with_app(|app| app.page.config().clone()) else {
         return;
     };
     let chart = || {
         document
-            .get_element_by_id(id)
+            .get_element_by_id(chart_id.canvas_id())
             .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
     };
     let Some(mut canvas) = chart() else {
@@ -163,10 +167,8 @@ fn save_picture(id: &str) {
             None => return,
         }
     }
-    let (Some(name), Ok(picture)) = (
-        view::picture_name(&config, id),
-        document.create_element("canvas"),
-    ) else {
+    let name = view::picture_name(&config, chart_id);
+    let Ok(picture) = document.create_element("canvas") else {
         return;
     };
     let Ok(picture) = picture.dyn_into::<HtmlCanvasElement>() else {

@@ -1,0 +1,169 @@
+//! Which chart: one value per chart the page draws, and everything that
+//! names it. Presets, embeds, the page's job, the downloads and the glue
+//! all speak of a chart as a [`ChartId`]; its canvas id, its word in links
+//! and file names and where it stands come from here, so no list of chart
+//! names is kept anywhere else. A leaf: it imports nothing of the crate.
+
+/// One chart of the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChartId {
+    /// Tries and retries reaching the server over time, against capacity.
+    Load,
+    /// The pauses clients took before each retry, against the formula.
+    Pauses,
+    /// The distribution of operation latency.
+    Latency,
+    /// Success and load against the failure rate.
+    Sweep,
+    /// In-flight requests, the queue and a budget's level over time.
+    Mechanism,
+    /// Calls and completion time over many seeds, per jitter.
+    Contention,
+    /// A lane per followed client, a dot where its request is.
+    Replay,
+}
+
+/// Where a chart stands on the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// First and large, beside the headline numbers: the lesson's chart.
+    Key,
+    /// Below, with the other numbers.
+    Below,
+    /// Behind "More charts": drawn only once opened.
+    OnRequest,
+    /// In a panel of its own that never moves: the replay.
+    Own,
+}
+
+impl Place {
+    /// The id of the element that holds the charts of this place.
+    pub fn container(self) -> &'static str {
+        match self {
+            Place::Key => "key-slot",
+            Place::Below => "charts",
+            Place::OnRequest => "more-charts",
+            Place::Own => "replay",
+        }
+    }
+}
+
+impl ChartId {
+    /// Every chart, in the page's order.
+    pub const ALL: [ChartId; 7] = [
+        ChartId::Load,
+        ChartId::Pauses,
+        ChartId::Latency,
+        ChartId::Sweep,
+        ChartId::Mechanism,
+        ChartId::Contention,
+        ChartId::Replay,
+    ];
+
+    /// Its word in links (`embed=latency`) and file names (`herd-seed1-latency.png`).
+    pub const fn word(self) -> &'static str {
+        match self {
+            ChartId::Load => "load",
+            ChartId::Pauses => "pauses",
+            ChartId::Latency => "latency",
+            ChartId::Sweep => "sweep",
+            ChartId::Mechanism => "mechanism",
+            ChartId::Contention => "contention",
+            ChartId::Replay => "replay",
+        }
+    }
+
+    /// The id of the page's canvas that draws it.
+    pub const fn canvas_id(self) -> &'static str {
+        match self {
+            ChartId::Load => "chart-load",
+            ChartId::Pauses => "chart-pauses",
+            ChartId::Latency => "chart-latency",
+            ChartId::Sweep => "chart-sweep",
+            ChartId::Mechanism => "chart-mechanism",
+            ChartId::Contention => "chart-contention",
+            ChartId::Replay => "chart-replay",
+        }
+    }
+
+    /// Where it stands when it is not the lesson's chart: the mechanism
+    /// and the contention over many seeds answer one lesson each, so they
+    /// wait behind "More charts".
+    pub const fn home(self) -> Place {
+        match self {
+            ChartId::Load | ChartId::Pauses | ChartId::Latency | ChartId::Sweep => Place::Below,
+            ChartId::Mechanism | ChartId::Contention => Place::OnRequest,
+            ChartId::Replay => Place::Own,
+        }
+    }
+
+    /// Whether it is drawn from the runs of A and B alone (the sweep and
+    /// the contention chart have runs of their own, the replay a trace).
+    pub const fn from_runs(self) -> bool {
+        matches!(
+            self,
+            ChartId::Load | ChartId::Pauses | ChartId::Latency | ChartId::Mechanism
+        )
+    }
+
+    /// Whether it can carry a lesson in the key place (the replay opens
+    /// beside the charts instead).
+    pub const fn can_be_key(self) -> bool {
+        !matches!(self, ChartId::Replay)
+    }
+
+    /// The chart whose word this is, ignoring case.
+    pub fn from_word(word: &str) -> Option<ChartId> {
+        ChartId::ALL
+            .into_iter()
+            .find(|chart| chart.word().eq_ignore_ascii_case(word))
+    }
+
+    /// The chart whose canvas this is.
+    pub fn from_canvas_id(id: &str) -> Option<ChartId> {
+        ChartId::ALL
+            .into_iter()
+            .find(|chart| chart.canvas_id() == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_and_canvas_ids_name_one_chart_each() {
+        for chart in ChartId::ALL {
+            assert_eq!(ChartId::from_word(chart.word()), Some(chart));
+            assert_eq!(ChartId::from_canvas_id(chart.canvas_id()), Some(chart));
+            assert_eq!(chart.canvas_id(), format!("chart-{}", chart.word()));
+        }
+        assert_eq!(ChartId::from_word("LATENCY"), Some(ChartId::Latency));
+        assert_eq!(ChartId::from_word("lesson"), None);
+        assert_eq!(ChartId::from_canvas_id("chart-nothing"), None);
+    }
+
+    /// Every canvas of the page is a chart of the enum and every chart of
+    /// the enum a canvas of the page, in the same order.
+    #[test]
+    fn the_pages_canvases_are_the_charts() {
+        let html = include_str!("../index.html");
+        let canvases: Vec<&str> = html
+            .split("<canvas id=\"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .collect();
+        let charts: Vec<&str> = ChartId::ALL.iter().map(|c| c.canvas_id()).collect();
+        let mut in_page = canvases.clone();
+        in_page.sort_unstable();
+        let mut all = charts.clone();
+        all.sort_unstable();
+        assert_eq!(in_page, all, "index.html's canvases against ChartId::ALL");
+        // The page order of the charts that move (the replay's panel comes first).
+        let moving: Vec<&str> = canvases
+            .into_iter()
+            .filter(|id| *id != ChartId::Replay.canvas_id())
+            .collect();
+        assert_eq!(moving, &charts[..6]);
+    }
+}
