@@ -24,9 +24,9 @@
 //! them, lighter), [`export`] (the policy as real library configuration, and
 //! back), [`chart`] (drawing, generic over plotters' backends), [`view`]
 //! (what the page shows: controls, summary, layers, lesson, notices,
-//! downloads, the replay's scene). Only `web` touches the browser, and it
-//! only copies what `view` decided into the page; everything else is pure
-//! and tested natively.
+//! downloads, the replay's scene). The browser is the page crate's
+//! (`page/`): it only copies what `view` decided into the page, and this
+//! library, pure, is tested natively.
 
 pub mod breaker;
 pub mod budget;
@@ -45,6 +45,4 @@ pub mod report;
 pub mod sim;
 pub mod sweep;
 pub mod view;
-#[cfg(target_arch = "wasm32")]
-pub mod web;
 mod window;

@@ -1,6 +1,723 @@
-//! The page's wasm module: the library's `web` module, whose entry points
-//! (`start` and the exports the tests call) it links into one cdylib. Its
-//! Cargo.toml says why this crate exists apart from the library.
+#![cfg(target_arch = "wasm32")]
+//! The page: the only crate that touches wasm-bindgen and web-sys.
+//!
+//! It is deliberately thin: [`view`] decides what to show, this crate
+//! copies it into the DOM and wires events back. On load it reads the link
+//! into a [`Config`](retry_playground::config::Config), builds one control per row of
+//! the parameter table, runs and draws. On every input it updates the `Config`, rewrites the
+//! address bar with `replaceState` (one history entry per visit, not per
+//! pixel of a drag) and asks for one render per animation frame, however
+//! many events arrive. Text that came from a link only ever reaches the
+//! page as text content.
+//!
+//! A render does at once what is cheap (the lesson, the controls' state)
+//! and hands the rest to a [`Job`]: the runs, then the charts and numbers
+//! drawn from them, the contention chart's runs, the sweep. The job works
+//! in tasks of about 8 ms (`SLICE_MS`), each ended by a message the page
+//! posts to itself, so that input and painting come between two tasks; a
+//! newer state replaces the job, and its stale run is dropped. While the
+//! runs go, the page says how far they got beside the lesson's chart and
+//! draws what is simulated so far, shaded beyond, every
+//! `PARTIAL_EVERY_MS`. Why slices on this thread and not a Web Worker:
+//! `view::jobs`.
 
-#[cfg(target_arch = "wasm32")]
-pub use retry_playground::web;
+use std::cell::RefCell;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element};
+
+use retry_playground::chart;
+use retry_playground::chart_id::ChartId;
+use retry_playground::config::{P, PARAMS};
+use retry_playground::lesson;
+use retry_playground::presets::{self, Preset};
+use retry_playground::report;
+use retry_playground::view::{self, Job, Page, Part, Step, Wants};
+
+mod api;
+mod charts;
+mod controls;
+mod embed;
+mod lesson_area;
+mod replay;
+mod share;
+mod summary;
+mod take_home;
+
+use charts::{draw, draw_sweep, place_charts, shown, theme};
+use controls::{build_controls, on_input, open_groups, set_param, show_value};
+use lesson_area::{apply_change, build_presets, load, show_headlines, show_lesson};
+use share::{copy_link, show_notices, sync_link};
+use summary::{show_layers, show_summary};
+
+struct App {
+    /// The work behind the charts of the state shown; taken out while a
+    /// task works on it.
+    job: Option<Job>,
+    /// A task of the job is posted and has not run yet.
+    task_pending: bool,
+    /// Work per slice of a run, tuned so that a slice takes about a
+    /// millisecond whatever the world.
+    chunk: u64,
+    /// When the render of the state shown started, and when its runs
+    /// were last drawn so far, its sweep last drawn.
+    render_started: f64,
+    progress_shown: f64,
+    sweep_drawn: f64,
+    /// Draws of runs still going, for tests.
+    partial_draws: u32,
+    document: Document,
+    page: Page,
+    /// The preset the learner picked or opened: its lesson stays while
+    /// they change settings.
+    origin: Option<&'static Preset>,
+    /// The lesson's chart as placed, so charts move only when it changes.
+    key_chart: Option<ChartId>,
+    frame_pending: bool,
+    /// Final draws: every chart but the sweep drawn from finished runs.
+    renders: u32,
+    /// The page still works on the state it opened with, untouched, and
+    /// its charts are not final yet: its tasks may be longer (see
+    /// `OPENING_SLICE_MS`).
+    opening: bool,
+}
+
+/// Most time a task of a job works before it yields (see the module's
+/// docs).
+const SLICE_MS: f64 = 8.0;
+/// Most time a task works on the page's first state, until its charts are
+/// final or a person changes something: no input to answer yet, and every
+/// yield lets the browser paint a page still without charts (tens of ms
+/// each on a busy machine). Still under the 50 ms of a long task.
+const OPENING_SLICE_MS: f64 = 40.0;
+/// A task that has worked this long yields before drawing, so that a draw
+/// starts a task of its own and never lands on top of a slice of
+/// simulation.
+const DRAW_AFTER_MS: f64 = 1.0;
+/// Time between two draws of runs still going (and of the sweep while it
+/// is computed).
+const PARTIAL_EVERY_MS: f64 = 150.0;
+/// Work per slice of a run at first (see `App::chunk`): a millisecond or
+/// so on the costliest worlds, and it doubles while slices are quick.
+const FIRST_CHUNK: u64 = 512;
+
+impl App {
+    /// Puts every value into its widgets, e.g. after switching A and B.
+    fn show_all(&self) {
+        for index in 0..PARAMS.len() {
+            show_value(&self.document, index, self.page.shown_value(index));
+        }
+        if let Some(sides) = self.document.get_element_by_id("sides") {
+            show_if(&sides, self.page.config().comparing());
+        }
+        let on_b = self.page.showing_b();
+        for (id, pressed) in [("edit-a", !on_b), ("edit-b", on_b)] {
+            if let Some(button) = self.document.get_element_by_id(id) {
+                let _ =
+                    button.set_attribute("aria-pressed", if pressed { "true" } else { "false" });
+            }
+        }
+        if let Some(form) = self.document.get_element_by_id("controls") {
+            let _ = form.class_list().toggle_with_force("editing-b", on_b);
+        }
+        take_home::show_snippet(self);
+    }
+}
+
+thread_local! {
+    static APP: RefCell<Option<App>> = const { RefCell::new(None) };
+    /// The channel the page posts its next task through.
+    static CHANNEL: RefCell<Option<web_sys::MessageChannel>> = const { RefCell::new(None) };
+}
+
+fn document() -> Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("the page has a document")
+}
+
+fn show_if(element: &Element, shown: bool) {
+    let _ = if shown {
+        element.remove_attribute("hidden")
+    } else {
+        element.set_attribute("hidden", "")
+    };
+}
+
+/// Entry point, called by the generated loader.
+#[wasm_bindgen(start)]
+pub fn start() -> Result<(), JsValue> {
+    std::panic::set_hook(Box::new(show_panic));
+    let document = document();
+    let search = web_sys::window()
+        .map(|w| w.location().search().unwrap_or_default())
+        .unwrap_or_default();
+    let (config, notices) = presets::open(&search);
+    build_presets(&document)?;
+    build_controls(&document)?;
+    take_home::build(&document)?;
+    embed::start(&document, &search)?;
+    show_notices(&document, &notices);
+    build_progress(&document)?;
+    APP.with(|app| {
+        *app.borrow_mut() = Some(App {
+            document: document.clone(),
+            origin: view::opened_preset(&config),
+            key_chart: None,
+            page: Page::new(config),
+            job: None,
+            task_pending: false,
+            chunk: FIRST_CHUNK,
+            render_started: 0.0,
+            progress_shown: 0.0,
+            sweep_drawn: 0.0,
+            partial_draws: 0,
+            frame_pending: false,
+            renders: 0,
+            opening: true,
+        })
+    });
+    listen(&document)?;
+    listen_for_tasks()?;
+    if let Some(starting) = document.get_element_by_id("starting") {
+        show_if(&starting, false);
+    }
+    with_app(|app| {
+        app.show_all();
+        open_groups(&app.document, app.origin);
+    });
+    replay::remember_shared_instant();
+    sync_link();
+    render();
+    api::install()
+}
+
+/// The report of a link as JSON: the same text the command line prints for
+/// that link, so tests can compare the browser's numbers with native ones.
+#[wasm_bindgen]
+pub fn report_json(link: &str) -> String {
+    report::json_for(&presets::open(link).0)
+}
+
+/// Re-simulates and redraws the current state at once, in one task,
+/// returning the time it took in ms: what the in-browser benchmark
+/// measures, the work a render hands to its job, without the slicing.
+#[wasm_bindgen]
+pub fn redraw_now() -> f64 {
+    let started = now();
+    with_app(|app| app.job = None);
+    finish_now();
+    now() - started
+}
+
+/// Makes the core panic, so the end-to-end tests can check the banner a
+/// panic shows; only in pages built for them (feature `test-hooks`).
+#[cfg(feature = "test-hooks")]
+#[wasm_bindgen]
+pub fn panic_for_test() {
+    panic!("panic requested by a test");
+}
+
+fn show_panic(info: &std::panic::PanicHookInfo<'_>) {
+    let why = info.to_string();
+    if let Some(banner) = document().get_element_by_id("panic") {
+        if let Some(text) = banner.query_selector(".why").ok().flatten() {
+            text.set_text_content(Some(&why));
+        }
+        show_if(&banner, true);
+    }
+    web_sys::console::error_1(&JsValue::from_str(&why));
+}
+
+fn element(document: &Document, tag: &str, class: &str) -> Result<Element, JsValue> {
+    let element = document.create_element(tag)?;
+    if !class.is_empty() {
+        element.set_class_name(class);
+    }
+    Ok(element)
+}
+
+fn listen(document: &Document) -> Result<(), JsValue> {
+    let form = document
+        .get_element_by_id("controls")
+        .ok_or("the page lacks #controls")?;
+    let input =
+        Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| on_input(&event, false));
+    form.add_event_listener_with_callback("input", input.as_ref().unchecked_ref())?;
+    input.forget();
+    let change =
+        Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| on_input(&event, true));
+    form.add_event_listener_with_callback("change", change.as_ref().unchecked_ref())?;
+    change.forget();
+
+    if let Some(button) = document.get_element_by_id("new-seed") {
+        // Any u32 is a seed the link accepts; the browser's
+        // crypto.getRandomValues draws it, through getrandom.
+        let click = Closure::<dyn FnMut()>::new(|| match getrandom::u32() {
+            Ok(seed) => set_param(P::Seed, f64::from(seed)),
+            Err(error) => web_sys::console::error_1(&JsValue::from_str(&format!(
+                "no random seed from the browser: {error}"
+            ))),
+        });
+        button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+        click.forget();
+    }
+    for (id, on_b) in [("edit-a", false), ("edit-b", true)] {
+        if let Some(button) = document.get_element_by_id(id) {
+            let click = Closure::<dyn FnMut()>::new(move || {
+                with_app(|app| {
+                    app.page.edit_b(on_b);
+                    app.show_all();
+                });
+            });
+            button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+            click.forget();
+        }
+    }
+    if let Some(button) = document.get_element_by_id("back-to-preset") {
+        let click = Closure::<dyn FnMut()>::new(|| {
+            if let Some(preset) = with_app(|app| app.origin).flatten() {
+                load(preset);
+            }
+        });
+        button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+        click.forget();
+    }
+    if let Some(list) = document.get_element_by_id("try-this") {
+        let click = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
+            let change = event
+                .target()
+                .and_then(|t| t.dyn_into::<Element>().ok())
+                .and_then(|e| e.closest("button").ok().flatten())
+                .filter(|b| b.get_attribute("aria-disabled").as_deref() != Some("true"))
+                .and_then(|b| b.get_attribute("data-change"));
+            if let Some(change) = change {
+                apply_change(&change);
+            }
+        });
+        list.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+        click.forget();
+    }
+    // Charts behind "More charts" are drawn once they are shown.
+    if let Some(more) = document.get_element_by_id("more-charts") {
+        let toggle = Closure::<dyn FnMut()>::new(schedule);
+        more.add_event_listener_with_callback("toggle", toggle.as_ref().unchecked_ref())?;
+        toggle.forget();
+    }
+    if let Some(button) = document.get_element_by_id("copy-link") {
+        let click = Closure::<dyn FnMut()>::new(copy_link);
+        button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+        click.forget();
+    }
+    replay::listen(document)?;
+    let window = web_sys::window().ok_or("no window")?;
+    let redraw = Closure::<dyn FnMut()>::new(schedule);
+    window.add_event_listener_with_callback("resize", redraw.as_ref().unchecked_ref())?;
+    if let Ok(Some(query)) = window.match_media("(prefers-color-scheme: dark)") {
+        query.add_event_listener_with_callback("change", redraw.as_ref().unchecked_ref())?;
+    }
+    redraw.forget();
+    Ok(())
+}
+
+fn with_app<R>(f: impl FnOnce(&mut App) -> R) -> Option<R> {
+    APP.with(|app| app.borrow_mut().as_mut().map(f))
+}
+
+/// Whether the current job was planned with the replay open.
+fn job_shows_replay() -> bool {
+    with_app(|app| app.job.as_ref().is_some_and(|job| job.wants().traced)).unwrap_or(false)
+}
+
+/// Asks for one render at the next animation frame, however many events
+/// arrive before it.
+fn schedule() {
+    let already = with_app(|app| std::mem::replace(&mut app.frame_pending, true)).unwrap_or(true);
+    if already {
+        return;
+    }
+    // The charts and the sweep are final for no link until the render's
+    // job says which (tests wait on them; the address bar itself follows a
+    // little later, and may hold the link of an earlier sweep meanwhile).
+    if let Some(body) = document().body() {
+        let _ = body.remove_attribute("data-link");
+        let _ = body.remove_attribute("data-swept");
+    }
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let frame = Closure::once_into_js(render);
+    let _ = window.request_animation_frame(frame.unchecked_ref());
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// The words beside the lesson's chart while its runs go: built once,
+/// shown while there is progress to tell.
+fn build_progress(document: &Document) -> Result<(), JsValue> {
+    let Some(slot) = document.get_element_by_id("key-slot") else {
+        return Ok(());
+    };
+    let progress = element(document, "p", "progress")?;
+    progress.set_id("progress");
+    progress.set_attribute("role", "status")?;
+    progress.set_attribute("hidden", "")?;
+    slot.append_child(&progress)?;
+    Ok(())
+}
+
+/// Says how far the job got, or hides the words when there is nothing to
+/// wait for.
+fn show_progress(document: &Document, job: &Job) {
+    let Some(progress) = document.get_element_by_id("progress") else {
+        return;
+    };
+    match job.progress() {
+        Some(how_far) => {
+            progress.set_text_content(Some(&view::progress_text(how_far)));
+            show_if(&progress, true);
+        }
+        None => show_if(&progress, false),
+    }
+}
+
+/// The cheap part of showing a state, at once: the controls that do not
+/// apply, the lesson, where the charts stand. The rest is the state's
+/// [`Job`], which replaces the one before it (keeping its work if the
+/// state is the same) and goes in tasks.
+fn render() {
+    let started = now();
+    let Some((config, inactive, document, origin)) = with_app(|app| {
+        app.frame_pending = false;
+        (
+            app.page.config().clone(),
+            app.page.inactive(),
+            app.document.clone(),
+            app.origin,
+        )
+    }) else {
+        return;
+    };
+    for (param, inactive) in PARAMS.iter().zip(inactive) {
+        if let Some(row) = document.get_element_by_id(&view::row_id(param)) {
+            let _ = row.class_list().toggle_with_force("inactive", inactive);
+        }
+    }
+    let lesson = view::lesson_view(origin, &config);
+    show_lesson(&document, &lesson);
+    let key_chart = embed::key_chart(lesson.key_chart);
+    place_charts(&document, key_chart);
+    let wants = Wants {
+        traced: replay::prepare(
+            &document,
+            &config,
+            presets::matching(&config).map(|p| p.key),
+        ),
+        contention: shown(&document, ChartId::Contention),
+    };
+    with_app(|app| {
+        // A render after the first answers a person (or a resize).
+        app.opening &= app.job.is_none();
+        if app
+            .job
+            .as_ref()
+            .is_none_or(|job| job.link() != config.to_link())
+        {
+            // Another world: its work costs what it costs, start small.
+            app.chunk = FIRST_CHUNK;
+        }
+        let job = Job::renew(app.job.take(), &config, wants, key_chart);
+        // Words still shown for an older state now tell of this one.
+        if document
+            .get_element_by_id("progress")
+            .is_some_and(|p| !p.has_attribute("hidden"))
+        {
+            show_progress(&document, &job);
+        }
+        app.job = Some(job);
+        app.render_started = started;
+        // The first look at progress comes a while after the job's first
+        // task: a job done by then never shows any.
+        app.progress_shown = f64::INFINITY;
+        app.sweep_drawn = started;
+        take_home::show_snippet(app);
+    });
+    post_task();
+}
+
+/// Listens for the tasks the page posts to itself.
+fn listen_for_tasks() -> Result<(), JsValue> {
+    let channel = web_sys::MessageChannel::new()?;
+    let task = Closure::<dyn FnMut()>::new(|| {
+        with_app(|app| app.task_pending = false);
+        drive(SLICE_MS);
+    });
+    channel
+        .port1()
+        .set_onmessage(Some(task.as_ref().unchecked_ref()));
+    task.forget();
+    CHANNEL.with(|c| *c.borrow_mut() = Some(channel));
+    Ok(())
+}
+
+/// Asks for a task of the job soon after what the browser has to do first
+/// (input, painting): a message to the page itself, which, unlike a timer,
+/// is not delayed by 4 ms.
+fn post_task() {
+    let already = with_app(|app| std::mem::replace(&mut app.task_pending, true)).unwrap_or(true);
+    if already {
+        return;
+    }
+    CHANNEL.with(|c| {
+        if let Some(channel) = c.borrow().as_ref() {
+            let _ = channel.port2().post_message(&JsValue::NULL);
+        }
+    });
+}
+
+/// Renders the current state and does its job's work at once, in this
+/// task, until every chart but the sweep is final: for a picture of a
+/// chart the page had not drawn, and for the benchmark.
+pub(crate) fn finish_now() {
+    render();
+    drive(f64::INFINITY);
+}
+
+/// Works on the job for `budget` ms (without end: until it is final, the
+/// sweep aside), drawing what it asks for, then puts it back and posts
+/// the next task if work is left. A newer job that appeared meanwhile
+/// replaces this one.
+fn drive(budget: f64) {
+    let started = now();
+    let sliced = budget.is_finite();
+    let opening = with_app(|app| app.opening).unwrap_or(false);
+    let budget = if opening && sliced {
+        OPENING_SLICE_MS
+    } else {
+        budget
+    };
+    let Some((mut job, mut chunk)) =
+        with_app(|app| app.job.take().map(|job| (job, app.chunk))).flatten()
+    else {
+        return;
+    };
+    let document = document();
+    let mut left = true;
+    // The address bar, in a task after the input's frame is painted (the
+    // browser's own process must take it, which can cost tens of ms on a
+    // busy machine), and once however many inputs came; not when it holds
+    // the state, so that a replay's instant in its fragment stays.
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    if search.strip_prefix('?') != Some(embed::page_link(job.config(), &document).as_str()) {
+        sync_link();
+    }
+    with_app(|app| {
+        if app.progress_shown.is_infinite() {
+            app.progress_shown = started;
+        }
+    });
+    loop {
+        let at = now();
+        if at - started >= budget {
+            break;
+        }
+        let due = sliced
+            && job.progress().is_some()
+            && at - with_app(|app| app.progress_shown).unwrap_or(at) >= PARTIAL_EVERY_MS;
+        if (due || job.drawing_next()) && sliced && !opening && at - started > DRAW_AFTER_MS {
+            break;
+        }
+        if due {
+            draw_so_far(&document, &job);
+            continue;
+        }
+        match job.step(chunk) {
+            Step::Ran => {
+                // About a millisecond a slice: a few between two looks at
+                // the clock, whatever an event costs in this world. Only a
+                // whole slice tells what its work costs.
+                let took = now() - at;
+                if took < 0.5 {
+                    chunk = (chunk * 2).min(1 << 22);
+                } else if took > 2.0 {
+                    chunk = (chunk / 2).max(64);
+                }
+            }
+            Step::Ended => {}
+            Step::Draw(part) => {
+                draw_part(&document, &job, part);
+                if opening && matches!(part, Part::Chart(_)) {
+                    first_chart_drawn(&document);
+                }
+            }
+            Step::Final => {
+                drawn(&document, &job);
+                if !sliced {
+                    break;
+                }
+            }
+            Step::Point => {
+                let last = with_app(|app| app.sweep_drawn).unwrap_or(0.0);
+                if now() - last >= PARTIAL_EVERY_MS {
+                    draw_part(&document, &job, Part::Chart(ChartId::Sweep));
+                }
+            }
+            Step::Swept => {
+                if let Some(body) = document.body() {
+                    let _ = body.set_attribute("data-swept", job.link());
+                }
+            }
+            Step::Idle => {
+                left = false;
+                break;
+            }
+        }
+    }
+    let kept = with_app(|app| {
+        app.chunk = chunk;
+        if app.job.is_none() {
+            app.job = Some(job);
+            true
+        } else {
+            false
+        }
+    });
+    if kept == Some(true) && left {
+        post_task();
+    }
+}
+
+/// Draws the runs as far as they got, the rest shaded as still simulating
+/// (the charts of time: load and mechanism), and says how far.
+fn draw_so_far(document: &Document, job: &Job) {
+    if let Some(runs) = job.so_far() {
+        let charts = runs.charts();
+        let theme = theme();
+        replay::draw_load(document, &charts, &runs.scenario);
+        draw(document, ChartId::Mechanism, |area| {
+            chart::draw_mechanism(area, &charts, &runs.scenario, &theme)
+        });
+        let count = with_app(|app| {
+            app.partial_draws += 1;
+            app.partial_draws
+        });
+        if let (Some(body), Some(count)) = (document.body(), count) {
+            let _ = body.set_attribute("data-partial-draws", &count.to_string());
+        }
+    }
+    show_progress(document, job);
+    with_app(|app| app.progress_shown = now());
+}
+
+/// Draws one part of a job's final results.
+fn draw_part(document: &Document, job: &Job, part: Part) {
+    let theme = theme();
+    match part {
+        Part::Chart(chart) => {
+            let runs = job.runs();
+            let charts = runs.map(view::Runs::charts);
+            match (chart, runs, &charts) {
+                (ChartId::Load, Some(runs), Some(charts)) => {
+                    replay::draw_load(document, charts, &runs.scenario);
+                }
+                (ChartId::Pauses, _, Some(charts)) => draw(document, chart, |area| {
+                    chart::draw_pauses(area, charts, &theme)
+                }),
+                (ChartId::Latency, _, Some(charts)) => draw(document, chart, |area| {
+                    chart::draw_latency(area, charts, &theme)
+                }),
+                (ChartId::Mechanism, Some(runs), Some(charts)) => draw(document, chart, |area| {
+                    chart::draw_mechanism(area, charts, &runs.scenario, &theme)
+                }),
+                (ChartId::Replay, Some(runs), _) => {
+                    let preset = presets::matching(job.config()).map(|p| p.key);
+                    replay::show(document, job.config(), preset, runs);
+                }
+                (ChartId::Contention, _, _) => {
+                    if let Some(grid) = job.grid() {
+                        draw(document, chart, |area| match grid {
+                            Ok(grid) => chart::draw_contention(area, grid, &theme),
+                            Err(why) => chart::message(area, &theme, why),
+                        });
+                    }
+                }
+                (ChartId::Sweep, _, _) => {
+                    draw_sweep(document, job);
+                    with_app(|app| app.sweep_drawn = now());
+                }
+                // Charts of runs before the runs are done: nothing yet.
+                (
+                    ChartId::Load
+                    | ChartId::Pauses
+                    | ChartId::Latency
+                    | ChartId::Mechanism
+                    | ChartId::Replay,
+                    _,
+                    _,
+                ) => {}
+            }
+        }
+        Part::Numbers => {
+            let Some(runs) = job.runs() else { return };
+            let config = job.config();
+            let origin = with_app(|app| app.origin).flatten();
+            let lesson = view::lesson_view(origin, config);
+            show_headlines(
+                document,
+                &lesson::headlines(lesson.headline, &runs.a, runs.b.as_ref()),
+            );
+            show_summary(document, &view::summary(&runs.a, runs.b.as_ref()));
+            show_layers(
+                document,
+                view::layers(config, &runs.a, runs.b.as_ref()).as_deref(),
+            );
+            if let Some(limit) = document.get_element_by_id("limit") {
+                let text = view::limit_text(&runs.a, runs.b.as_ref());
+                if let Some(text) = &text {
+                    limit.set_text_content(Some(text));
+                }
+                show_if(&limit, text.is_some());
+            }
+        }
+    }
+}
+
+/// The first chart the page opened with (the lesson's) is final: when,
+/// from navigation, for the benchmark.
+fn first_chart_drawn(document: &Document) {
+    if let Some(body) = document
+        .body()
+        .filter(|b| !b.has_attribute("data-first-chart-at"))
+    {
+        let _ = body.set_attribute("data-first-chart-at", &format!("{:.0}", now()));
+    }
+}
+
+/// Every chart but the sweep is final: the words about progress go, and
+/// the tests learn what was drawn (how many final draws, of which link,
+/// when the last ended and how long it took from its render).
+fn drawn(document: &Document, job: &Job) {
+    show_progress(document, job);
+    let Some((renders, started)) = with_app(|app| {
+        app.renders += 1;
+        app.opening = false;
+        (app.renders, app.render_started)
+    }) else {
+        return;
+    };
+    if let Some(body) = document.body() {
+        let _ = body.set_attribute("data-renders", &renders.to_string());
+        let _ = body.set_attribute("data-link", job.link());
+        let ended = now();
+        let (drawn_at, render_ms) = view::render_times(ended, ended - started);
+        let _ = body.set_attribute("data-drawn-at", &drawn_at);
+        let _ = body.set_attribute("data-render-ms", &render_ms);
+    }
+}

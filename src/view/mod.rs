@@ -5,7 +5,7 @@
 //! stands for, the state behind the controls (which policy they edit),
 //! the summary table, the calls per layer, the lesson, the notices, the
 //! sweep being computed, the files and the configuration people take
-//! home. `web` only copies these into the DOM and wires
+//! home. The page crate (`page/`) only copies these into the DOM and wires
 //! events back, so all of it is tested natively.
 
 pub mod api;

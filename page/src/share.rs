@@ -5,10 +5,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlInputElement};
 
-use crate::config::Notice;
-use crate::view;
+use retry_playground::config::Notice;
+use retry_playground::view;
 
-use super::{document, embed, show_if, with_app};
+use crate::{document, embed, show_if, with_app};
 
 /// Makes the address bar the share link of the current state.
 pub(super) fn sync_link() {

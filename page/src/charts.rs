@@ -11,18 +11,17 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement};
 
-use crate::chart::{self, Theme};
-use crate::chart_id::{ChartId, Place};
-use crate::sweep;
-use crate::view::{self, Job};
+use retry_playground::chart::{self, Theme};
+use retry_playground::chart_id::{ChartId, Place};
+use retry_playground::sweep;
+use retry_playground::view::{self, Job};
 
-use super::{now, with_app};
+use crate::{now, with_app};
 
 /// Moves the lesson's chart to the top and the others to their places,
 /// when the lesson's chart changed.
 pub(super) fn place_charts(document: &Document, key_chart: ChartId) {
-    let moved =
-        with_app(|app| std::mem::replace(&mut app.key_chart, Some(key_chart)) != Some(key_chart));
+    let moved = with_app(|app| app.key_chart.replace(key_chart) != Some(key_chart));
     if moved != Some(true) {
         return;
     }

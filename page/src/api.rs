@@ -10,9 +10,9 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::presets;
-use crate::report;
-use crate::view;
+use retry_playground::presets;
+use retry_playground::report;
+use retry_playground::view;
 
 /// The name scripts find the API under, on the page's `window`.
 const GLOBAL: &str = "retryPlayground";

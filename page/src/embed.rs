@@ -13,12 +13,12 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::Document;
 
-use crate::chart_id::ChartId;
-use crate::config::{self, Config, Embed, EmbedChart};
-use crate::view::{self, embed as decide};
+use retry_playground::chart_id::ChartId;
+use retry_playground::config::{self, Config, Embed, EmbedChart};
+use retry_playground::view::{self, embed as decide};
 
-use super::share::{Copying, copy};
-use super::{show_if, with_app};
+use crate::share::{Copying, copy};
+use crate::{show_if, with_app};
 
 thread_local! {
     /// What the link asked to embed; `None` on the whole playground.

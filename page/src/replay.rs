@@ -8,17 +8,17 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
 
-use crate::chart::{self, ReplayPanel, TimeAxis};
-use crate::chart_id::ChartId;
-use crate::config::Config;
-use crate::decimal::parse_f64;
-use crate::sim::trace::Trace;
-use crate::sim::{Report, Scenario};
-use crate::view::Runs;
-use crate::view::replay::{self as scene, SPEEDS};
+use retry_playground::chart::{self, ReplayPanel, TimeAxis};
+use retry_playground::chart_id::ChartId;
+use retry_playground::config::Config;
+use retry_playground::decimal::parse_f64;
+use retry_playground::sim::trace::Trace;
+use retry_playground::sim::{Report, Scenario};
+use retry_playground::view::Runs;
+use retry_playground::view::replay::{self as scene, SPEEDS};
 
-use super::charts::{draw, theme};
-use super::{document, now};
+use crate::charts::{draw, theme};
+use crate::{document, now};
 
 /// Positions of the time slider.
 const SLIDER_STEPS: f64 = 1000.0;
@@ -153,7 +153,7 @@ pub(super) fn prepare(document: &Document, config: &Config, preset: Option<&str>
             // embed of the replay opens that way on every state it shows.
             let moment = shared.is_some()
                 || preset.is_some_and(|p| scene::MOMENT_PRESETS.contains(&p))
-                || super::embed::shows_replay();
+                || crate::embed::shows_replay();
             if moment {
                 let _ = details.set_attribute("open", "");
             } else if previous.is_some() {
@@ -535,8 +535,8 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
         // page's own render (a preset whose lesson is a moment), it is what
         // that render planned: another would only start the charts over.
         let toggle = Closure::<dyn FnMut()>::new(|| {
-            if is_open(&super::document()) != super::job_shows_replay() {
-                super::schedule();
+            if is_open(&crate::document()) != crate::job_shows_replay() {
+                crate::schedule();
             }
         });
         details.add_event_listener_with_callback("toggle", toggle.as_ref().unchecked_ref())?;
@@ -577,7 +577,7 @@ fn seek_from_load(event: &web_sys::MouseEvent) {
     let Some(time) = AXIS.with(|a| a.borrow().map(|axis| axis.time_at(x))) else {
         return;
     };
-    let document = super::document();
+    let document = crate::document();
     if let Some(details) = document.get_element_by_id("replay") {
         if !details.has_attribute("open") {
             let _ = details.set_attribute("open", "");

@@ -5,13 +5,13 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlSelectElement};
 
-use crate::lesson::{self, Headline};
-use crate::presets::Preset;
-use crate::view;
+use retry_playground::lesson::{self, Headline};
+use retry_playground::presets::Preset;
+use retry_playground::view;
 
-use super::controls::{label_with_term, open_groups};
-use super::share::{show_notices, sync_link};
-use super::{element, schedule, show_if, with_app};
+use crate::controls::{label_with_term, open_groups};
+use crate::share::{show_notices, sync_link};
+use crate::{element, schedule, show_if, with_app};
 
 pub(super) fn build_presets(document: &Document) -> Result<(), JsValue> {
     let Some(select) = document.get_element_by_id("preset") else {

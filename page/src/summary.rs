@@ -3,10 +3,10 @@
 
 use web_sys::{Document, Element};
 
-use crate::view;
+use retry_playground::view;
 
-use super::controls::label_with_term;
-use super::{element, show_if};
+use crate::controls::label_with_term;
+use crate::{element, show_if};
 
 /// Fills the layers view, or hides it when there is no chain of layers.
 pub(super) fn show_layers(document: &Document, lists: Option<&[view::LayerList]>) {

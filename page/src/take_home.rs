@@ -11,13 +11,13 @@ use web_sys::{
     CanvasRenderingContext2d, Document, Element, HtmlCanvasElement, HtmlTextAreaElement,
 };
 
-use crate::chart_id::ChartId;
-use crate::export::Format;
-use crate::view;
+use retry_playground::chart_id::ChartId;
+use retry_playground::export::Format;
+use retry_playground::view;
 
-use super::charts::theme;
-use super::share::{show_notices, sync_link};
-use super::{App, document, element, schedule, with_app};
+use crate::charts::theme;
+use crate::share::{show_notices, sync_link};
+use crate::{App, document, element, schedule, with_app};
 
 /// Fills the format picker and wires every button of the section.
 pub(super) fn build(document: &Document) -> Result<(), JsValue> {
@@ -161,7 +161,7 @@ fn save_picture(chart_id: ChartId) {
                 let _ = more.set_attribute("open", "");
             }
         }
-        super::finish_now();
+        crate::finish_now();
         match chart() {
             Some(drawn) => canvas = drawn,
             None => return,

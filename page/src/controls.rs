@@ -5,13 +5,13 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement};
 
-use crate::config::{Group, P, PARAMS};
-use crate::lesson::{self, Term};
-use crate::presets::Preset;
-use crate::view::{self, Control, Role, Widgets};
+use retry_playground::config::{Group, P, PARAMS};
+use retry_playground::lesson::{self, Term};
+use retry_playground::presets::Preset;
+use retry_playground::view::{self, Control, Role, Widgets};
 
-use super::share::{show_notices, sync_link};
-use super::{element, schedule, with_app};
+use crate::share::{show_notices, sync_link};
+use crate::{element, schedule, with_app};
 
 /// Puts the groups of controls the lesson is about first and open, and
 /// closes the rest.
