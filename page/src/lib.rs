@@ -13,13 +13,13 @@
 //! A render does at once what is cheap (the lesson, the controls' state)
 //! and hands the rest to a [`Job`]: the runs, then the charts and numbers
 //! drawn from them, the contention chart's runs, the sweep. The job works
-//! in tasks of about 8 ms (`SLICE_MS`), each ended by a message the page
-//! posts to itself, so that input and painting come between two tasks; a
-//! newer state replaces the job, and its stale run is dropped. While the
-//! runs go, the page says how far they got beside the lesson's chart and
-//! draws what is simulated so far, shaded beyond, every
-//! `PARTIAL_EVERY_MS`. Why slices on this thread and not a Web Worker:
-//! `view::jobs`.
+//! in tasks of about 8 ms, each ended by a message the page posts to
+//! itself, so that input and painting come between two tasks; a newer
+//! state replaces the job, and its stale run is dropped. While the runs
+//! go, the page says how far they got beside the lesson's chart and draws
+//! what is simulated so far, shaded beyond. When a task works and when it
+//! draws is [`view::Driver`]'s to decide; why slices on this thread and
+//! not a Web Worker: `view::jobs`.
 
 use std::cell::RefCell;
 
@@ -33,7 +33,7 @@ use retry_playground::config::{P, PARAMS};
 use retry_playground::lesson;
 use retry_playground::presets::{self, Preset};
 use retry_playground::report;
-use retry_playground::view::{self, Job, Page, Part, Step, Wants};
+use retry_playground::view::{self, Driver, Job, Next, Page, Part, Step, Wants};
 
 mod api;
 mod charts;
@@ -55,18 +55,10 @@ struct App {
     /// The work behind the charts of the state shown; taken out while a
     /// task works on it.
     job: Option<Job>,
+    /// When it works and when it draws.
+    driver: Driver,
     /// A task of the job is posted and has not run yet.
     task_pending: bool,
-    /// Work per slice of a run, tuned so that a slice takes about a
-    /// millisecond whatever the world.
-    chunk: u64,
-    /// When the render of the state shown started, and when its runs
-    /// were last drawn so far, its sweep last drawn.
-    render_started: f64,
-    progress_shown: f64,
-    sweep_drawn: f64,
-    /// Draws of runs still going, for tests.
-    partial_draws: u32,
     document: Document,
     page: Page,
     /// The preset the learner picked or opened: its lesson stays while
@@ -75,32 +67,7 @@ struct App {
     /// The lesson's chart as placed, so charts move only when it changes.
     key_chart: Option<ChartId>,
     frame_pending: bool,
-    /// Final draws: every chart but the sweep drawn from finished runs.
-    renders: u32,
-    /// The page still works on the state it opened with, untouched, and
-    /// its charts are not final yet: its tasks may be longer (see
-    /// `OPENING_SLICE_MS`).
-    opening: bool,
 }
-
-/// Most time a task of a job works before it yields (see the module's
-/// docs).
-const SLICE_MS: f64 = 8.0;
-/// Most time a task works on the page's first state, until its charts are
-/// final or a person changes something: no input to answer yet, and every
-/// yield lets the browser paint a page still without charts (tens of ms
-/// each on a busy machine). Still under the 50 ms of a long task.
-const OPENING_SLICE_MS: f64 = 40.0;
-/// A task that has worked this long yields before drawing, so that a draw
-/// starts a task of its own and never lands on top of a slice of
-/// simulation.
-const DRAW_AFTER_MS: f64 = 1.0;
-/// Time between two draws of runs still going (and of the sweep while it
-/// is computed).
-const PARTIAL_EVERY_MS: f64 = 150.0;
-/// Work per slice of a run at first (see `App::chunk`): a millisecond or
-/// so on the costliest worlds, and it doubles while slices are quick.
-const FIRST_CHUNK: u64 = 512;
 
 impl App {
     /// Puts every value into its widgets, e.g. after switching A and B.
@@ -167,15 +134,9 @@ pub fn start() -> Result<(), JsValue> {
             key_chart: None,
             page: Page::new(config),
             job: None,
+            driver: Driver::default(),
             task_pending: false,
-            chunk: FIRST_CHUNK,
-            render_started: 0.0,
-            progress_shown: 0.0,
-            sweep_drawn: 0.0,
-            partial_draws: 0,
             frame_pending: false,
-            renders: 0,
-            opening: true,
         })
     });
     listen(&document)?;
@@ -422,15 +383,12 @@ fn render() {
     };
     with_app(|app| {
         // A render after the first answers a person (or a resize).
-        app.opening &= app.job.is_none();
-        if app
+        let answers = app.job.is_some();
+        let new_world = app
             .job
             .as_ref()
-            .is_none_or(|job| job.link() != config.to_link())
-        {
-            // Another world: its work costs what it costs, start small.
-            app.chunk = FIRST_CHUNK;
-        }
+            .is_none_or(|job| job.link() != config.to_link());
+        app.driver.rendered(started, answers, new_world);
         let job = Job::renew(app.job.take(), &config, wants, key_chart);
         // Words still shown for an older state now tell of this one.
         if document
@@ -440,11 +398,6 @@ fn render() {
             show_progress(&document, &job);
         }
         app.job = Some(job);
-        app.render_started = started;
-        // The first look at progress comes a while after the job's first
-        // task: a job done by then never shows any.
-        app.progress_shown = f64::INFINITY;
-        app.sweep_drawn = started;
         take_home::show_snippet(app);
     });
     post_task();
@@ -455,7 +408,7 @@ fn listen_for_tasks() -> Result<(), JsValue> {
     let channel = web_sys::MessageChannel::new()?;
     let task = Closure::<dyn FnMut()>::new(|| {
         with_app(|app| app.task_pending = false);
-        drive(SLICE_MS);
+        drive(false);
     });
     channel
         .port1()
@@ -485,25 +438,19 @@ fn post_task() {
 /// chart the page had not drawn, and for the benchmark.
 pub(crate) fn finish_now() {
     render();
-    drive(f64::INFINITY);
+    drive(true);
 }
 
-/// Works on the job for `budget` ms (without end: until it is final, the
-/// sweep aside), drawing what it asks for, then puts it back and posts
-/// the next task if work is left. A newer job that appeared meanwhile
-/// replaces this one.
-fn drive(budget: f64) {
-    let started = now();
-    let sliced = budget.is_finite();
-    let opening = with_app(|app| app.opening).unwrap_or(false);
-    let budget = if opening && sliced {
-        OPENING_SLICE_MS
-    } else {
-        budget
-    };
-    let Some((mut job, mut chunk)) =
-        with_app(|app| app.job.take().map(|job| (job, app.chunk))).flatten()
-    else {
+/// Works on the job for a task's time (`unlimited`: until it is final,
+/// the sweep aside), drawing what it asks for, then puts it back and
+/// posts the next task if work is left. A newer job that appeared
+/// meanwhile replaces this one.
+fn drive(unlimited: bool) {
+    let Some((mut job, task)) = with_app(|app| {
+        let task = app.driver.task(now(), unlimited);
+        app.job.take().map(|job| (job, task))
+    })
+    .flatten() else {
         return;
     };
     let document = document();
@@ -518,54 +465,40 @@ fn drive(budget: f64) {
     if search.strip_prefix('?') != Some(embed::page_link(job.config(), &document).as_str()) {
         sync_link();
     }
-    with_app(|app| {
-        if app.progress_shown.is_infinite() {
-            app.progress_shown = started;
-        }
-    });
     loop {
         let at = now();
-        if at - started >= budget {
-            break;
-        }
-        let due = sliced
-            && job.progress().is_some()
-            && at - with_app(|app| app.progress_shown).unwrap_or(at) >= PARTIAL_EVERY_MS;
-        if (due || job.drawing_next()) && sliced && !opening && at - started > DRAW_AFTER_MS {
-            break;
-        }
-        if due {
-            draw_so_far(&document, &job);
-            continue;
-        }
+        let next = with_app(|app| {
+            app.driver
+                .next(&task, at, job.progress().is_some(), job.drawing_next())
+        });
+        let chunk = match next {
+            Some(Next::Work(chunk)) => chunk,
+            Some(Next::DrawSoFar) => {
+                draw_so_far(&document, &job);
+                continue;
+            }
+            Some(Next::Yield) | None => break,
+        };
         match job.step(chunk) {
             Step::Ran => {
-                // About a millisecond a slice: a few between two looks at
-                // the clock, whatever an event costs in this world. Only a
-                // whole slice tells what its work costs.
                 let took = now() - at;
-                if took < 0.5 {
-                    chunk = (chunk * 2).min(1 << 22);
-                } else if took > 2.0 {
-                    chunk = (chunk / 2).max(64);
-                }
+                with_app(|app| app.driver.ran(took));
             }
             Step::Ended => {}
             Step::Draw(part) => {
                 draw_part(&document, &job, part);
-                if opening && matches!(part, Part::Chart(_)) {
+                if task.opening && matches!(part, Part::Chart(_)) {
                     first_chart_drawn(&document);
                 }
             }
             Step::Final => {
                 drawn(&document, &job);
-                if !sliced {
+                if !task.sliced {
                     break;
                 }
             }
             Step::Point => {
-                let last = with_app(|app| app.sweep_drawn).unwrap_or(0.0);
-                if now() - last >= PARTIAL_EVERY_MS {
+                if with_app(|app| app.driver.sweep_due(now())) == Some(true) {
                     draw_part(&document, &job, Part::Chart(ChartId::Sweep));
                 }
             }
@@ -581,7 +514,6 @@ fn drive(budget: f64) {
         }
     }
     let kept = with_app(|app| {
-        app.chunk = chunk;
         if app.job.is_none() {
             app.job = Some(job);
             true
@@ -597,23 +529,19 @@ fn drive(budget: f64) {
 /// Draws the runs as far as they got, the rest shaded as still simulating
 /// (the charts of time: load and mechanism), and says how far.
 fn draw_so_far(document: &Document, job: &Job) {
-    if let Some(runs) = job.so_far() {
+    let drew = job.so_far().map(|runs| {
         let charts = runs.charts();
         let theme = theme();
         replay::draw_load(document, &charts, &runs.scenario);
         draw(document, ChartId::Mechanism, |area| {
             chart::draw_mechanism(area, &charts, &runs.scenario, &theme)
         });
-        let count = with_app(|app| {
-            app.partial_draws += 1;
-            app.partial_draws
-        });
-        if let (Some(body), Some(count)) = (document.body(), count) {
-            let _ = body.set_attribute("data-partial-draws", &count.to_string());
-        }
+    });
+    let count = with_app(|app| app.driver.showed_progress(now(), drew.is_some()));
+    if let (Some(body), Some(count), Some(())) = (document.body(), count, drew) {
+        let _ = body.set_attribute("data-partial-draws", &count.to_string());
     }
     show_progress(document, job);
-    with_app(|app| app.progress_shown = now());
 }
 
 /// Draws one part of a job's final results.
@@ -650,7 +578,7 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
                 }
                 (ChartId::Sweep, _, _) => {
                     draw_sweep(document, job);
-                    with_app(|app| app.sweep_drawn = now());
+                    with_app(|app| app.driver.swept_drawn(now()));
                 }
                 // Charts of runs before the runs are done: nothing yet.
                 (
@@ -705,18 +633,14 @@ fn first_chart_drawn(document: &Document) {
 /// when the last ended and how long it took from its render).
 fn drawn(document: &Document, job: &Job) {
     show_progress(document, job);
-    let Some((renders, started)) = with_app(|app| {
-        app.renders += 1;
-        app.opening = false;
-        (app.renders, app.render_started)
-    }) else {
+    let ended = now();
+    let Some((renders, took)) = with_app(|app| app.driver.finished(ended)) else {
         return;
     };
     if let Some(body) = document.body() {
         let _ = body.set_attribute("data-renders", &renders.to_string());
         let _ = body.set_attribute("data-link", job.link());
-        let ended = now();
-        let (drawn_at, render_ms) = view::render_times(ended, ended - started);
+        let (drawn_at, render_ms) = view::render_times(ended, took);
         let _ = body.set_attribute("data-drawn-at", &drawn_at);
         let _ = body.set_attribute("data-render-ms", &render_ms);
     }

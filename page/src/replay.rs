@@ -1,6 +1,7 @@
-//! The replay on the page: its traced runs, its clock, its controls, and
-//! the load chart's cursor that follows it. What to draw and say comes
-//! from `view::replay` and `chart::draw_replay`.
+//! The replay on the page: its controls, the fold it opens in, and the
+//! load chart's cursor that follows it. Its state and clock are
+//! [`view::Player`]'s; what to draw and say comes from `view::replay` and
+//! `chart::draw_replay`.
 
 use std::cell::RefCell;
 
@@ -8,69 +9,26 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
 
-use retry_playground::chart::{self, ReplayPanel, TimeAxis};
+use retry_playground::chart::{self, ReplayPanel};
 use retry_playground::chart_id::ChartId;
 use retry_playground::config::Config;
 use retry_playground::decimal::parse_f64;
-use retry_playground::sim::trace::Trace;
-use retry_playground::sim::{Report, Scenario};
-use retry_playground::view::Runs;
+use retry_playground::sim::Scenario;
 use retry_playground::view::replay::{self as scene, SPEEDS};
+use retry_playground::view::{self, Click, Clip, Fold, Frame, Player, Runs};
 
 use crate::charts::{draw, theme};
 use crate::{document, now};
 
 /// Positions of the time slider.
 const SLIDER_STEPS: f64 = 1000.0;
-/// Least wall time between two redraws of the load chart while playing:
-/// its cursor moves smoothly enough, and the frames stay for the replay.
-const LOAD_REDRAW_MS: f64 = 200.0;
-
-struct Replay {
-    /// The link the traces belong to.
-    link: String,
-    scenario: Scenario,
-    sides: Vec<(&'static str, Report, Trace)>,
-    time: f64,
-    playing: bool,
-    /// Simulated seconds per second of wall time.
-    speed: f64,
-    /// Wall time of the last frame while playing.
-    last_frame: Option<f64>,
-    load_drawn_at: f64,
-}
-
-impl Replay {
-    fn horizon(&self) -> f64 {
-        self.scenario.horizon
-    }
-
-    fn step(&self) -> f64 {
-        self.sides.first().map_or(0.1, |(_, r, _)| r.series.width)
-    }
-}
-
-/// What a render decided about a replay whose traced runs are going.
-struct Pending {
-    link: String,
-    /// The instant to open at, from the link's fragment or a click.
-    shared: Option<f64>,
-    /// Opened at the lesson's moment or a shared instant, still.
-    moment: bool,
-}
 
 thread_local! {
-    static REPLAY: RefCell<Option<Replay>> = const { RefCell::new(None) };
-    /// The instant the address's fragment named when the page opened, until
-    /// the first replay takes it.
-    static SHARED: RefCell<Option<f64>> = const { RefCell::new(None) };
-    /// A replay to build once its runs are done.
-    static PENDING: RefCell<Option<Pending>> = const { RefCell::new(None) };
-    static AXIS: RefCell<Option<TimeAxis>> = const { RefCell::new(None) };
+    static PLAYER: RefCell<Player> = RefCell::new(Player::default());
 }
 
-fn with_replay<R>(f: impl FnOnce(&mut Replay) -> R) -> Option<R> {
-    REPLAY.with(|r| r.borrow_mut().as_mut().map(f))
+fn with_player<R>(f: impl FnOnce(&mut Player) -> R) -> R {
+    PLAYER.with(|p| f(&mut p.borrow_mut()))
 }
 
 fn is_open(document: &Document) -> bool {
@@ -89,18 +47,11 @@ fn reduced_motion() -> bool {
         .is_some_and(|q| q.matches())
 }
 
-/// The instant the load chart marks: the replay's, while it is open.
-pub(super) fn cursor() -> Option<f64> {
-    if !is_open(&document()) {
-        return None;
-    }
-    with_replay(|r| r.time)
-}
-
-/// Draws the load chart with the replay's cursor, keeping its time axis
-/// for clicks.
+/// Draws the load chart with the replay's cursor while it is open, keeping
+/// its time axis for clicks.
 pub(super) fn draw_load(document: &Document, runs: &[chart::Run<'_>], scenario: &Scenario) {
-    draw_load_at(document, runs, scenario, cursor());
+    let at = with_player(|p| p.cursor(is_open(document)));
+    draw_load_at(document, runs, scenario, at);
 }
 
 fn draw_load_at(
@@ -112,134 +63,57 @@ fn draw_load_at(
     let theme = theme();
     draw(document, ChartId::Load, |area| {
         let axis = chart::draw_load_at(area, runs, scenario, &theme, at)?;
-        AXIS.with(|a| *a.borrow_mut() = Some(axis));
+        with_player(|p| p.set_axis(axis));
         Ok(())
     });
 }
 
-/// Decides, as a render of `config` starts, whether the replay shows: a
-/// link opened with an instant, or a preset whose lesson is a moment,
-/// opens it; changed settings close it. Returns whether it is open, so
-/// that the render's runs trace for it. `preset`: the key of the preset
-/// the page shows, if any.
+/// As a render of `config` starts: opens or closes the replay's fold as
+/// [`Player::prepare`] decides, and returns whether it is open, so that
+/// the render's runs trace for it. `preset`: the key of the preset the
+/// page shows, if any.
 pub(super) fn prepare(document: &Document, config: &Config, preset: Option<&str>) -> bool {
     let Some(details) = document.get_element_by_id("replay") else {
         return false;
     };
-    let link = config.to_link();
-    let previous = with_replay(|r| r.link == link);
-    if previous == Some(true) {
-        return details.has_attribute("open");
-    }
-    // A link opened with an instant in its fragment, or a click on the
-    // load chart, opens the replay there.
-    let shared = if previous.is_none() {
-        SHARED.with(|s| s.borrow_mut().take())
-    } else {
-        None
-    };
-    let pending = PENDING.with(|p| p.borrow_mut().take().filter(|p| p.link == link));
-    let pending = match pending {
-        // This state's runs are already on their way: a new instant still
-        // counts.
-        Some(pending) => Pending {
-            moment: pending.moment || shared.is_some(),
-            shared: shared.or(pending.shared),
-            ..pending
-        },
-        None => {
-            // A preset whose lesson is a moment opens its replay at it,
-            // ready and still: nothing moves before the reader asks. An
-            // embed of the replay opens that way on every state it shows.
-            let moment = shared.is_some()
-                || preset.is_some_and(|p| scene::MOMENT_PRESETS.contains(&p))
-                || crate::embed::shows_replay();
-            if moment {
-                let _ = details.set_attribute("open", "");
-            } else if previous.is_some() {
-                // The settings changed: the replay closes, so that what the
-                // page shows stays a function of its link (the replay's
-                // instant is not in it), as a fresh page opened on that
-                // link shows.
-                let _ = details.remove_attribute("open");
-                REPLAY.with(|r| *r.borrow_mut() = None);
-            }
-            Pending {
-                link,
-                shared,
-                moment,
-            }
+    // An embed of the replay opens it at the moment on every state it shows.
+    let moment = view::is_moment(preset) || crate::embed::shows_replay();
+    match with_player(|p| p.prepare(&config.to_link(), moment)) {
+        Fold::Keep => {}
+        Fold::Open => {
+            let _ = details.set_attribute("open", "");
         }
-    };
-    PENDING.with(|p| *p.borrow_mut() = Some(pending));
+        Fold::Close => {
+            let _ = details.remove_attribute("open");
+        }
+    }
     details.has_attribute("open")
 }
 
-/// Shows the replay of a render's finished runs: new traces when the link
-/// changed (opening at the preset's moment), then a frame.
+/// Shows the replay of a render's finished runs: a new clip when the link
+/// changed (at the preset's moment), then a frame.
 pub(super) fn show(document: &Document, config: &Config, preset: Option<&str>, runs: &Runs) {
-    if !is_open(document) {
-        return;
-    }
     let link = config.to_link();
-    let pending = PENDING.with(|p| {
-        let mut p = p.borrow_mut();
-        if p.as_ref().is_some_and(|p| p.link == link) {
-            p.take()
-        } else {
-            None
-        }
+    let speed = chosen_speed();
+    let (fresh, paint_now) = with_player(|p| {
+        p.show(&link, is_open(document), reduced_motion(), || {
+            Clip::new(&link, preset, runs, speed)
+        })
     });
-    if let Some(pending) = pending {
-        if runs.traces.is_empty() {
-            return;
-        }
-        let mut replay = trace(config, preset, runs);
-        if let Some(time) = pending.shared {
-            replay.time = time.min(replay.horizon());
-        }
-        if !pending.moment {
-            // Opened by the reader: it plays, unless they asked for
-            // reduced motion.
-            replay.playing = !reduced_motion();
-        }
-        REPLAY.with(|r| *r.borrow_mut() = Some(replay));
-        if pending.shared.is_some() {
+    if let Some(fresh) = fresh {
+        if fresh.shared {
             // The start rewrote the address: give it its instant back.
             share_instant();
         }
         show_play(document);
         // The load chart was drawn before the replay had an instant: mark it.
         redraw_load(document);
-        if with_replay(|r| r.playing) == Some(true) {
+        if fresh.playing {
             request_frame();
         }
     }
-    if with_replay(|r| r.link == link) == Some(true) {
+    if paint_now {
         paint(document);
-    }
-}
-
-/// The replay of finished, traced runs.
-fn trace(config: &Config, preset: Option<&str>, runs: &Runs) -> Replay {
-    let names: &[&'static str] = if runs.b.is_some() { &["A", "B"] } else { &[""] };
-    let reports = std::iter::once(&runs.a).chain(runs.b.as_ref());
-    let sides: Vec<(&'static str, Report, Trace)> = names
-        .iter()
-        .zip(reports)
-        .zip(&runs.traces)
-        .map(|((name, report), trace)| (*name, report.clone(), trace.clone()))
-        .collect();
-    let time = scene::opening_time(preset, &sides[0].1, &runs.scenario, &sides[0].2);
-    Replay {
-        link: config.to_link(),
-        scenario: runs.scenario.clone(),
-        sides,
-        time,
-        playing: false,
-        speed: chosen_speed(),
-        last_frame: None,
-        load_drawn_at: 0.0,
     }
 }
 
@@ -255,9 +129,9 @@ fn chosen_speed() -> f64 {
 /// Draws the replay at its instant, with its slider and sentence.
 fn paint(document: &Document) {
     let theme = theme();
-    REPLAY.with(|r| {
-        let r = r.borrow();
-        let Some(replay) = r.as_ref() else {
+    PLAYER.with(|p| {
+        let p = p.borrow();
+        let Some(replay) = p.clip() else {
             return;
         };
         let lanes: Vec<_> = replay
@@ -314,11 +188,10 @@ fn paint(document: &Document) {
 
 /// Redraws the load chart for the replay's cursor.
 fn redraw_load(document: &Document) {
-    REPLAY.with(|r| {
-        let r = r.borrow();
-        let Some(replay) = r.as_ref() else {
-            return;
-        };
+    let theme = theme();
+    let axis = PLAYER.with(|p| {
+        let p = p.borrow();
+        let replay = p.clip()?;
         let runs: Vec<chart::Run<'_>> = replay
             .sides
             .iter()
@@ -329,12 +202,23 @@ fn redraw_load(document: &Document) {
                 deadline: None,
             })
             .collect();
-        draw_load_at(document, &runs, &replay.scenario, Some(replay.time));
+        // Drawn inside the player's borrow: its axis is kept after.
+        let axis = std::cell::Cell::new(None);
+        draw(document, ChartId::Load, |area| {
+            let at = Some(replay.time);
+            let drawn = chart::draw_load_at(area, &runs, &replay.scenario, &theme, at)?;
+            axis.set(Some(drawn));
+            Ok(())
+        });
+        axis.get()
     });
+    if let Some(axis) = axis {
+        with_player(|p| p.set_axis(axis));
+    }
 }
 
 fn show_play(document: &Document) {
-    let playing = with_replay(|r| r.playing).unwrap_or(false);
+    let playing = with_player(|p| p.clip().is_some_and(|c| c.playing));
     if let Some(button) = document.get_element_by_id("replay-play") {
         button.set_text_content(Some(if playing { "Pause" } else { "Play" }));
         let _ = button.set_attribute("aria-pressed", if playing { "true" } else { "false" });
@@ -348,38 +232,14 @@ fn request_frame() {
     }
 }
 
-/// One frame while playing: the clock advances by the wall time since the
-/// last frame times the speed, and stops at the horizon.
+/// One frame while playing, as [`Player::frame`] decides.
 fn tick(wall: f64) {
     let document = document();
-    if !is_open(&document) {
-        with_replay(|r| {
-            r.playing = false;
-            r.last_frame = None;
-        });
-        show_play(&document);
+    let Some(frame) = with_player(|p| p.frame(wall, is_open(&document))) else {
         return;
-    }
-    let Some((playing, load_due)) = with_replay(|r| {
-        if !r.playing {
-            r.last_frame = None;
-            return (false, false);
-        }
-        if let Some(last) = r.last_frame {
-            r.time += (wall - last).max(0.0) / 1000.0 * r.speed;
-        }
-        r.last_frame = Some(wall);
-        if r.time >= r.horizon() {
-            r.time = r.horizon();
-            r.playing = false;
-            r.last_frame = None;
-        }
-        let due = !r.playing || wall - r.load_drawn_at >= LOAD_REDRAW_MS;
-        if due {
-            r.load_drawn_at = wall;
-        }
-        (r.playing, due)
-    }) else {
+    };
+    let Frame::Paint { playing, load_due } = frame else {
+        show_play(&document);
         return;
     };
     let started = now();
@@ -398,13 +258,12 @@ fn tick(wall: f64) {
     }
 }
 
-/// Moves the replay to `time` (clamped to the horizon) and redraws it and
-/// the load chart's cursor.
-fn seek(time: f64) {
-    with_replay(|r| r.time = time.clamp(0.0, r.horizon()));
-    let document = document();
-    paint(&document);
-    redraw_load(&document);
+/// Redraws the replay and the load chart's cursor where the player now
+/// stands, and puts the instant in the address.
+fn moved(document: &Document) {
+    show_play(document);
+    paint(document);
+    redraw_load(document);
     share_instant();
 }
 
@@ -414,14 +273,14 @@ pub(super) fn remember_shared_instant() {
     let time = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .and_then(|hash| scene::instant_from_fragment(&hash));
-    SHARED.with(|s| *s.borrow_mut() = time);
+    with_player(|p| *p = Player::new(time));
 }
 
 /// Writes the replay's instant into the address's fragment, so the link
 /// the reader copies opens the replay where they stopped. Not while it
 /// plays: only where it stands still.
 fn share_instant() {
-    let Some(time) = with_replay(|r| (!r.playing).then_some(r.time)).flatten() else {
+    let Some(time) = with_player(|p| p.still_instant()) else {
         return;
     };
     let Some(window) = web_sys::window() else {
@@ -435,16 +294,9 @@ fn share_instant() {
 }
 
 fn toggle_play() {
-    let started = with_replay(|r| {
-        if r.time >= r.horizon() {
-            r.time = 0.0;
-        }
-        r.playing = !r.playing;
-        r.last_frame = None;
-        r.playing
-    });
+    let playing = with_player(Player::toggle);
     show_play(&document());
-    if started == Some(true) {
+    if playing == Some(true) {
         request_frame();
     } else {
         share_instant();
@@ -452,14 +304,9 @@ fn toggle_play() {
 }
 
 fn step(direction: f64) {
-    let Some(time) = with_replay(|r| {
-        r.playing = false;
-        r.time + direction * r.step()
-    }) else {
-        return;
-    };
-    show_play(&document());
-    seek(time);
+    if with_player(|p| p.step(direction)).is_some() {
+        moved(&document());
+    }
 }
 
 /// Wires the replay's controls, its keys and the load chart's clicks.
@@ -483,7 +330,7 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
                 .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
                 .and_then(|s| parse_f64(&s.value()));
             if let Some(speed) = speed {
-                with_replay(|r| r.speed = speed);
+                with_player(|p| p.set_speed(speed));
             }
         });
         select.add_event_listener_with_callback("change", change.as_ref().unchecked_ref())?;
@@ -508,8 +355,10 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
                 .target()
                 .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
                 .and_then(|s| parse_f64(&s.value()));
-            if let (Some(position), Some(horizon)) = (position, with_replay(|r| r.horizon())) {
-                seek(position / SLIDER_STEPS * horizon);
+            if let Some(position) = position {
+                if with_player(|p| p.seek_slider(position, SLIDER_STEPS)).is_some() {
+                    moved(&crate::document());
+                }
             }
         });
         slider.add_event_listener_with_callback("input", input.as_ref().unchecked_ref())?;
@@ -574,22 +423,16 @@ fn seek_from_load(event: &web_sys::MouseEvent) {
     };
     let scale = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
     let x = f64::from(event.offset_x()) * scale;
-    let Some(time) = AXIS.with(|a| a.borrow().map(|axis| axis.time_at(x))) else {
-        return;
-    };
     let document = crate::document();
-    if let Some(details) = document.get_element_by_id("replay") {
-        if !details.has_attribute("open") {
-            let _ = details.set_attribute("open", "");
-            if REPLAY.with(|r| r.borrow().is_none()) {
-                // Opening renders, which traces: the replay opens at the
-                // instant once its runs are done.
-                SHARED.with(|s| *s.borrow_mut() = Some(time));
-                return;
-            }
-        }
+    let open = is_open(&document);
+    let click = with_player(|p| p.click_load(x, open));
+    let open_fold = matches!(click, Click::OpenAndWait | Click::Seek { open: true });
+    if let (true, Some(details)) = (open_fold, document.get_element_by_id("replay")) {
+        // Opening renders, which traces: a replay not made yet opens at
+        // the instant once its runs are done.
+        let _ = details.set_attribute("open", "");
     }
-    with_replay(|r| r.playing = false);
-    show_play(&document);
-    seek(time);
+    if let Click::Seek { .. } = click {
+        moved(&document);
+    }
 }

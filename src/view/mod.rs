@@ -13,6 +13,7 @@ mod canvas;
 mod configuration;
 mod controls;
 mod downloads;
+mod driver;
 pub mod embed;
 #[cfg(test)]
 mod fixtures;
@@ -20,6 +21,7 @@ mod jobs;
 mod lesson;
 mod notices;
 mod page;
+mod player;
 pub mod replay;
 mod summary;
 
@@ -37,6 +39,7 @@ pub use downloads::{
     Data, File, PictureLine, data_file, data_file_from, file_stem, picture_colour, picture_lines,
     picture_name, picture_text, policy_line, wrap,
 };
+pub use driver::{Driver, Next, Task};
 pub use jobs::{
     CONTENTION_SEEDS, Job, Part, Progress, Runs, Step, SweepJob, Wants, contention_grid,
     progress_text, run,
@@ -47,6 +50,7 @@ pub use lesson::{
 };
 pub use notices::{LINK_COPIED, LINK_SELECTED, copy_status, limit_text, notice_line};
 pub use page::{Edit, Page};
+pub use player::{Click, Clip, Fold, Frame, Fresh, LOAD_REDRAW_MS, Player, is_moment};
 pub use summary::{
     LayerLine, LayerList, Summary, SummaryRow, heading_class, layers, side_class, side_name,
     summary,
