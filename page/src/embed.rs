@@ -9,7 +9,6 @@
 
 use std::cell::RefCell;
 
-use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::Document;
 
@@ -17,7 +16,6 @@ use retry_playground::chart_id::ChartId;
 use retry_playground::config::{self, Config, Embed, EmbedChart};
 use retry_playground::view::{self, embed as decide};
 
-use crate::share::{Copying, copy};
 use crate::{show_if, with_app};
 
 thread_local! {
@@ -30,13 +28,8 @@ fn embedded<R>(f: impl FnOnce(&Embed) -> R) -> Option<R> {
 }
 
 /// Sets the page up for the link's `search`: the embed layout if it asks
-/// for one; on the whole playground, the button that copies an embed.
+/// for one.
 pub(super) fn start(document: &Document, search: &str) -> Result<(), JsValue> {
-    if let Some(button) = document.get_element_by_id("copy-embed") {
-        let click = Closure::<dyn FnMut()>::new(|| copy(Copying::Snippet));
-        button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
-        click.forget();
-    }
     // The notices of these pairs are the link's: `start` shows them all.
     let embed = config::read_link(search).1;
     // The page's script guessed from the address; this is the link's word.

@@ -37,6 +37,7 @@ use retry_playground::view::{self, Driver, Job, Next, Page, Part, Step, Wants};
 
 mod api;
 mod charts;
+mod clipboard;
 mod controls;
 mod embed;
 mod lesson_area;
@@ -48,7 +49,7 @@ mod take_home;
 use charts::{draw, draw_sweep, place_charts, shown, theme};
 use controls::{build_controls, on_input, open_groups, set_param, show_value};
 use lesson_area::{apply_change, build_presets, load, show_headlines, show_lesson};
-use share::{copy_link, show_notices, sync_link};
+use share::{show_notices, sync_link};
 use summary::{show_layers, show_summary};
 
 struct App {
@@ -266,11 +267,7 @@ fn listen(document: &Document) -> Result<(), JsValue> {
         more.add_event_listener_with_callback("toggle", toggle.as_ref().unchecked_ref())?;
         toggle.forget();
     }
-    if let Some(button) = document.get_element_by_id("copy-link") {
-        let click = Closure::<dyn FnMut()>::new(copy_link);
-        button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
-        click.forget();
-    }
+    share::listen(document)?;
     replay::listen(document)?;
     let window = web_sys::window().ok_or("no window")?;
     let redraw = Closure::<dyn FnMut()>::new(schedule);

@@ -8,7 +8,7 @@ use web_sys::{Document, HtmlInputElement};
 use retry_playground::config::Notice;
 use retry_playground::view;
 
-use crate::{document, embed, show_if, with_app};
+use crate::{clipboard, document, embed, show_if, with_app};
 
 /// Makes the address bar the share link of the current state.
 pub(super) fn sync_link() {
@@ -25,7 +25,7 @@ pub(super) fn sync_link() {
 
 /// What a copy button puts on the clipboard.
 #[derive(Debug, Clone, Copy)]
-pub(super) enum Copying {
+enum Copying {
     /// The address that reproduces the page.
     Link,
     /// An `<iframe>` that embeds the current state in another page.
@@ -60,43 +60,34 @@ impl Copying {
     }
 }
 
-pub(super) fn copy_link() {
-    copy(Copying::Link);
+/// Wires the buttons that copy the link and the embed code.
+pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
+    for (id, what) in [
+        ("copy-link", Copying::Link),
+        ("copy-embed", Copying::Snippet),
+    ] {
+        if let Some(button) = document.get_element_by_id(id) {
+            let click = Closure::<dyn FnMut()>::new(move || copy(what));
+            button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+            click.forget();
+        }
+    }
+    Ok(())
 }
 
-/// Copies to the clipboard where the browser allows it; where it does not
-/// (no clipboard outside a secure context, permission refused), shows the
-/// text selected for the person to copy, and says which happened.
-pub(super) fn copy(what: Copying) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let text = what.text();
-    let navigator = window.navigator();
-    // `navigator.clipboard` is undefined on a plain-http host.
-    let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
-        .is_ok_and(|c| !c.is_undefined() && !c.is_null());
-    if !has_clipboard {
-        show_copy_field(what, &text);
-        return;
-    }
-    let copied = Closure::once_into_js(move |_: JsValue| {
+/// Copies to the clipboard where the browser allows it; where it does not,
+/// shows the text selected for the person to copy, and says which happened.
+fn copy(what: Copying) {
+    let copied = move || {
         let document = document();
         if let Some(field) = document.get_element_by_id("copy-field") {
             show_if(&field, false);
         }
         show_copy_status(&document, what.status(true));
+    };
+    clipboard::write(&what.text(), copied, move || {
+        show_copy_field(what, &what.text());
     });
-    let refused = Closure::once_into_js(move |_: JsValue| show_copy_field(what, &what.text()));
-    // `then` through the promise itself: `once_into_js` closures free
-    // themselves when called, where `Promise::then2` would need two kept
-    // alive for ever.
-    let promise: JsValue = navigator.clipboard().write_text(&text).into();
-    if let Ok(then) = js_sys::Reflect::get(&promise, &JsValue::from_str("then")) {
-        let _ = then
-            .unchecked_into::<js_sys::Function>()
-            .call2(&promise, &copied, &refused);
-    }
 }
 
 /// Shows the text in a text field, selected, and tries the older copy
@@ -114,10 +105,7 @@ fn show_copy_field(what: Copying, text: &str) {
     show_if(&field, true);
     let _ = field.focus();
     field.select();
-    let copied = document
-        .dyn_ref::<web_sys::HtmlDocument>()
-        .and_then(|d| d.exec_command("copy").ok())
-        .unwrap_or(false);
+    let copied = clipboard::copy_selection(&document);
     show_copy_status(&document, what.status(copied));
 }
 

@@ -16,6 +16,7 @@ use retry_playground::export::Format;
 use retry_playground::view;
 
 use crate::charts::theme;
+use crate::clipboard;
 use crate::share::{show_notices, sync_link};
 use crate::{App, document, element, schedule, with_app};
 
@@ -285,32 +286,17 @@ fn refresh_snippet() {
 /// Copies the snippet where the browser allows it; where it does not,
 /// selects it for the person to copy, and says which happened.
 fn copy_snippet() {
-    let (Some(window), Some(area)) = (web_sys::window(), text_area(&document(), "snippet")) else {
+    let Some(area) = text_area(&document(), "snippet") else {
         return;
     };
-    let text = area.value();
-    let navigator = window.navigator();
-    // `navigator.clipboard` is undefined on a plain-http host.
-    let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
-        .is_ok_and(|c| !c.is_undefined() && !c.is_null());
-    if !has_clipboard {
-        select_snippet();
-        return;
-    }
-    let copied = Closure::once_into_js(|_: JsValue| {
+    let copied = || {
         set_text(
             &document(),
             "snippet-status",
             view::snippet_copy_status(true),
         );
-    });
-    let refused = Closure::once_into_js(|_: JsValue| select_snippet());
-    let promise: JsValue = navigator.clipboard().write_text(&text).into();
-    if let Ok(then) = js_sys::Reflect::get(&promise, &JsValue::from_str("then")) {
-        let _ = then
-            .unchecked_into::<js_sys::Function>()
-            .call2(&promise, &copied, &refused);
-    }
+    };
+    clipboard::write(&area.value(), copied, select_snippet);
 }
 
 /// Selects the snippet and tries the older copy command on it.
@@ -321,10 +307,7 @@ fn select_snippet() {
     };
     let _ = area.focus();
     area.select();
-    let copied = document
-        .dyn_ref::<web_sys::HtmlDocument>()
-        .and_then(|d| d.exec_command("copy").ok())
-        .unwrap_or(false);
+    let copied = clipboard::copy_selection(&document);
     set_text(
         &document,
         "snippet-status",

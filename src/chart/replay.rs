@@ -8,9 +8,41 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::sim::Scenario;
-use crate::view::replay::{Lane, Spot};
 
 use super::{DrawResult, Theme, deep, light, run_colour};
+
+/// Where an operation stands at an instant.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Spot {
+    /// Not started yet.
+    NotYet,
+    /// At its client: before its first try, or pausing before a retry.
+    Pausing,
+    /// Its request on the way to the server, `0` (just sent) to `1`.
+    Outbound(f64),
+    /// Waiting for a worker (or, in a hanging outage, for nothing).
+    Queued,
+    InService,
+    /// The answer on its way back, `1` (just left) to `0` (arrived);
+    /// `true` for a success.
+    Returning(f64, bool),
+    /// Ended: `true` for a success.
+    Done(bool),
+}
+
+impl Spot {
+    pub fn at_server(self) -> bool {
+        matches!(self, Spot::Queued | Spot::InService)
+    }
+}
+
+/// A followed operation at an instant: where it stands, and whether the
+/// call out is a retry.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lane {
+    pub spot: Spot,
+    pub retry: bool,
+}
 
 /// One policy's panel: its name ("A", "B", or empty alone), where its
 /// followed operations stand, and what the whole run's server holds then

@@ -2,6 +2,7 @@
 //! instant a preset's lesson is about, and the sentence that says what
 //! happens then. Pure, so the page only draws and wires what this decides.
 
+use crate::chart::{Lane, Spot};
 use crate::sim::trace::{Outcome, Trace, TracedAttempt, TracedOperation};
 use crate::sim::{FailureKind, Report, Scenario};
 
@@ -10,39 +11,6 @@ pub const MOMENT_PRESETS: [&str; 5] = ["herd", "shared-seed", "storm", "budget",
 
 /// Slowest and fastest replay, in simulated seconds per second.
 pub const SPEEDS: [f64; 7] = [0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0];
-
-/// Where an operation stands at an instant.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Spot {
-    /// Not started yet.
-    NotYet,
-    /// At its client: before its first try, or pausing before a retry.
-    Pausing,
-    /// Its request on the way to the server, `0` (just sent) to `1`.
-    Outbound(f64),
-    /// Waiting for a worker (or, in a hanging outage, for nothing).
-    Queued,
-    InService,
-    /// The answer on its way back, `1` (just left) to `0` (arrived);
-    /// `true` for a success.
-    Returning(f64, bool),
-    /// Ended: `true` for a success.
-    Done(bool),
-}
-
-impl Spot {
-    pub fn at_server(self) -> bool {
-        matches!(self, Spot::Queued | Spot::InService)
-    }
-}
-
-/// A followed operation at an instant: where it stands, and whether the
-/// call out is a retry.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Lane {
-    pub spot: Spot,
-    pub retry: bool,
-}
 
 /// Where `operation` stands at `time`.
 pub fn lane(operation: &TracedOperation, time: f64) -> Lane {
