@@ -1,12 +1,7 @@
-//! The charts on canvases: where each stands, the sweep as far as it is
-//! computed, and the canvas backend that measures text in the font it
-//! draws.
+//! The charts on canvases: where each stands, what each is drawn from,
+//! the sweep as far as it is computed.
 
 use plotters::prelude::*;
-use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
-};
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement};
@@ -16,6 +11,7 @@ use retry_playground::chart_id::{ChartId, Place};
 use retry_playground::sweep;
 use retry_playground::view::{self, Job};
 
+use crate::canvas::Canvas;
 use crate::{now, with_app};
 
 /// Moves the lesson's chart to the top and the others to their places,
@@ -88,92 +84,6 @@ pub(super) fn theme() -> Theme {
     view::theme(dark, device_pixel_ratio())
 }
 
-/// The canvas backend with text measured by the canvas itself.
-///
-/// plotters' web font code sizes text by adding a span to the page and
-/// reading its `offsetHeight`: a forced layout of the whole page per label.
-/// `measureText` asks the canvas instead.
-pub(super) struct Measured {
-    canvas: CanvasBackend,
-    context: web_sys::CanvasRenderingContext2d,
-}
-
-type Drawn<T> = Result<T, DrawingErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>>;
-
-impl DrawingBackend for Measured {
-    type ErrorType = <CanvasBackend as DrawingBackend>::ErrorType;
-
-    fn get_size(&self) -> (u32, u32) {
-        self.canvas.get_size()
-    }
-    fn ensure_prepared(&mut self) -> Drawn<()> {
-        self.canvas.ensure_prepared()
-    }
-    fn present(&mut self) -> Drawn<()> {
-        self.canvas.present()
-    }
-    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Drawn<()> {
-        self.canvas.draw_pixel(point, color)
-    }
-    fn draw_line<S: BackendStyle>(
-        &mut self,
-        from: BackendCoord,
-        to: BackendCoord,
-        style: &S,
-    ) -> Drawn<()> {
-        self.canvas.draw_line(from, to, style)
-    }
-    fn draw_rect<S: BackendStyle>(
-        &mut self,
-        upper_left: BackendCoord,
-        bottom_right: BackendCoord,
-        style: &S,
-        fill: bool,
-    ) -> Drawn<()> {
-        self.canvas.draw_rect(upper_left, bottom_right, style, fill)
-    }
-    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        path: I,
-        style: &S,
-    ) -> Drawn<()> {
-        self.canvas.draw_path(path, style)
-    }
-    fn draw_circle<S: BackendStyle>(
-        &mut self,
-        center: BackendCoord,
-        radius: u32,
-        style: &S,
-        fill: bool,
-    ) -> Drawn<()> {
-        self.canvas.draw_circle(center, radius, style, fill)
-    }
-    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        vert: I,
-        style: &S,
-    ) -> Drawn<()> {
-        self.canvas.fill_polygon(vert, style)
-    }
-    fn draw_text<T: BackendTextStyle>(
-        &mut self,
-        text: &str,
-        style: &T,
-        pos: BackendCoord,
-    ) -> Drawn<()> {
-        self.canvas.draw_text(text, style, pos)
-    }
-    fn estimate_text_size<T: BackendTextStyle>(&self, text: &str, style: &T) -> Drawn<(u32, u32)> {
-        self.context.set_font(&view::canvas_font(
-            style.style().as_str(),
-            style.size(),
-            style.family().as_str(),
-        ));
-        let width = self.context.measure_text(text).map_or(0.0, |m| m.width());
-        Ok(view::text_box(width, style.size()))
-    }
-}
-
 /// Whether a chart is on the page: one behind a closed "More charts" has
 /// no box, and is drawn once it is shown.
 fn on_page(canvas: &HtmlCanvasElement) -> bool {
@@ -192,7 +102,7 @@ pub(super) fn shown(document: &Document, chart: ChartId) -> bool {
 pub(super) fn draw(
     document: &Document,
     chart: ChartId,
-    paint: impl Fn(&DrawingArea<Measured, plotters::coord::Shift>) -> chart::DrawResult,
+    paint: impl Fn(&DrawingArea<Canvas, plotters::coord::Shift>) -> chart::DrawResult,
 ) {
     draw_with(document, chart.canvas_id(), &paint);
 }
@@ -202,7 +112,7 @@ pub(super) fn draw(
 fn draw_with(
     document: &Document,
     id: &str,
-    paint: &dyn Fn(&DrawingArea<Measured, plotters::coord::Shift>) -> chart::DrawResult,
+    paint: &dyn Fn(&DrawingArea<Canvas, plotters::coord::Shift>) -> chart::DrawResult,
 ) {
     let Some(canvas) = document
         .get_element_by_id(id)
@@ -230,10 +140,7 @@ fn draw_with(
     else {
         return;
     };
-    let Some(canvas) = CanvasBackend::with_canvas_object(canvas) else {
-        return;
-    };
-    let area = Measured { canvas, context }.into_drawing_area();
+    let area = Canvas::new(&canvas, context).into_drawing_area();
     if let Err(error) = paint(&area).and_then(|()| area.present().map_err(Into::into)) {
         web_sys::console::error_1(&JsValue::from_str(&format!("drawing {id}: {error}")));
     }

@@ -36,6 +36,7 @@ use retry_playground::report;
 use retry_playground::view::{self, Driver, Job, Next, Page, Part, Step, Wants};
 
 mod api;
+mod canvas;
 mod charts;
 mod clipboard;
 mod controls;

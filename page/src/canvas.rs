@@ -1,0 +1,342 @@
+//! plotters' drawing calls onto a canvas's 2D context.
+//!
+//! The same operations as plotters' own canvas backend, with two
+//! differences. Text is measured by the canvas (`measureText`), where
+//! plotters' web font code adds a span to the page and reads its
+//! `offsetHeight`: a forced layout of the whole page per label. And a
+//! style is set on the context only when it changes: a load chart is
+//! hundreds of bars in a few colours, and each setting is a colour string
+//! formatted in wasm, decoded in JavaScript and parsed by the canvas.
+//! Setting a style to the value it has changes no pixel, so what is drawn
+//! is what plotters' backend draws.
+
+use std::cell::RefCell;
+
+use plotters_backend::text_anchor::{HPos, VPos};
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
+    FontTransform,
+};
+use wasm_bindgen::JsValue;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+use retry_playground::view;
+
+/// Why the canvas refused a call.
+#[derive(Debug)]
+pub(crate) struct CanvasError(String);
+
+impl std::fmt::Display for CanvasError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "canvas: {}", self.0)
+    }
+}
+
+impl std::error::Error for CanvasError {}
+
+type Drawn = Result<(), DrawingErrorKind<CanvasError>>;
+
+fn refused(error: JsValue) -> DrawingErrorKind<CanvasError> {
+    DrawingErrorKind::DrawingError(CanvasError(
+        error.as_string().unwrap_or_else(|| format!("{error:?}")),
+    ))
+}
+
+/// A colour as a key: its channels and its opacity's bits.
+type Colour = (u8, u8, u8, u64);
+
+fn key(color: BackendColor) -> Colour {
+    let (r, g, b) = color.rgb;
+    (r, g, b, color.alpha.to_bits())
+}
+
+/// The context's styles as last set, so that an unchanged one is not set
+/// again; `None` (or no font) where the context's value is not known.
+#[derive(Debug, Default)]
+struct Styles {
+    fill: Option<Colour>,
+    stroke: Option<Colour>,
+    line_width: Option<u32>,
+    align: Option<&'static str>,
+    baseline: Option<&'static str>,
+    /// Measuring text, which only borrows the canvas, sets the font too.
+    font: RefCell<String>,
+}
+
+/// A canvas to draw on with plotters.
+pub(crate) struct Canvas {
+    context: CanvasRenderingContext2d,
+    size: (u32, u32),
+    styles: Styles,
+}
+
+impl Canvas {
+    pub(crate) fn new(canvas: &HtmlCanvasElement, context: CanvasRenderingContext2d) -> Canvas {
+        Canvas {
+            context,
+            size: (canvas.width(), canvas.height()),
+            styles: Styles::default(),
+        }
+    }
+
+    fn fill_style(&mut self, color: BackendColor) {
+        if self.styles.fill != Some(key(color)) {
+            self.context.set_fill_style_str(&css_colour(color));
+            self.styles.fill = Some(key(color));
+        }
+    }
+
+    fn line_style(&mut self, style: &impl BackendStyle) {
+        let color = style.color();
+        if self.styles.stroke != Some(key(color)) {
+            self.context.set_stroke_style_str(&css_colour(color));
+            self.styles.stroke = Some(key(color));
+        }
+        let width = style.stroke_width();
+        if self.styles.line_width != Some(width) {
+            self.context.set_line_width(f64::from(width));
+            self.styles.line_width = Some(width);
+        }
+    }
+
+    fn font(&self, style: &impl BackendTextStyle) {
+        let font = view::canvas_font(
+            style.style().as_str(),
+            style.size(),
+            style.family().as_str(),
+        );
+        let mut set = self.styles.font.borrow_mut();
+        if *set != font {
+            self.context.set_font(&font);
+            *set = font;
+        }
+    }
+}
+
+/// The colour as plotters' canvas backend writes it.
+fn css_colour(color: BackendColor) -> String {
+    let (r, g, b) = color.rgb;
+    format!("rgba({r},{g},{b},{})", color.alpha)
+}
+
+/// A vertical or horizontal line moved half a pixel, so that a line one
+/// pixel wide covers one pixel instead of two half-lit ones (as plotters'
+/// canvas backend does).
+fn crisp(from: BackendCoord, to: BackendCoord) -> ((f64, f64), (f64, f64)) {
+    let mut from = (f64::from(from.0), f64::from(from.1));
+    let mut to = (f64::from(to.0), f64::from(to.1));
+    if from.0 == to.0 {
+        from.0 -= 0.5;
+        to.0 -= 0.5;
+    }
+    if from.1 == to.1 {
+        from.1 -= 0.5;
+        to.1 -= 0.5;
+    }
+    (from, to)
+}
+
+impl DrawingBackend for Canvas {
+    type ErrorType = CanvasError;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.size
+    }
+
+    fn ensure_prepared(&mut self) -> Drawn {
+        Ok(())
+    }
+
+    fn present(&mut self) -> Drawn {
+        Ok(())
+    }
+
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Drawn {
+        if color.alpha == 0.0 {
+            return Ok(());
+        }
+        self.fill_style(color);
+        let (x, y) = (f64::from(point.0), f64::from(point.1));
+        self.context.fill_rect(x, y, 1.0, 1.0);
+        Ok(())
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Drawn {
+        if style.color().alpha == 0.0 {
+            return Ok(());
+        }
+        let (from, to) = crisp(from, to);
+        self.line_style(style);
+        self.context.begin_path();
+        self.context.move_to(from.0, from.1);
+        self.context.line_to(to.0, to.1);
+        self.context.stroke();
+        Ok(())
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Drawn {
+        if style.color().alpha == 0.0 {
+            return Ok(());
+        }
+        let (x, y) = (f64::from(upper_left.0), f64::from(upper_left.1));
+        let width = f64::from(bottom_right.0 - upper_left.0);
+        let height = f64::from(bottom_right.1 - upper_left.1);
+        if fill {
+            self.fill_style(style.color());
+            self.context.fill_rect(x, y, width, height);
+        } else {
+            self.line_style(style);
+            self.context.stroke_rect(x, y, width, height);
+        }
+        Ok(())
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Drawn {
+        if style.color().alpha == 0.0 {
+            return Ok(());
+        }
+        let mut path = path.into_iter();
+        self.context.begin_path();
+        if let Some(start) = path.next() {
+            self.line_style(style);
+            self.context.move_to(f64::from(start.0), f64::from(start.1));
+            for next in path {
+                self.context.line_to(f64::from(next.0), f64::from(next.1));
+            }
+        }
+        self.context.stroke();
+        Ok(())
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vertices: I,
+        style: &S,
+    ) -> Drawn {
+        if style.color().alpha == 0.0 {
+            return Ok(());
+        }
+        let mut vertices = vertices.into_iter();
+        self.context.begin_path();
+        if let Some(start) = vertices.next() {
+            self.fill_style(style.color());
+            self.context.move_to(f64::from(start.0), f64::from(start.1));
+            for next in vertices {
+                self.context.line_to(f64::from(next.0), f64::from(next.1));
+            }
+            self.context.close_path();
+        }
+        self.context.fill();
+        Ok(())
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Drawn {
+        if style.color().alpha == 0.0 {
+            return Ok(());
+        }
+        if fill {
+            self.fill_style(style.color());
+        } else {
+            self.line_style(style);
+        }
+        self.context.begin_path();
+        let (x, y) = (f64::from(center.0), f64::from(center.1));
+        self.context
+            .arc(x, y, f64::from(radius), 0.0, std::f64::consts::TAU)
+            .map_err(refused)?;
+        if fill {
+            self.context.fill();
+        } else {
+            self.context.stroke();
+        }
+        Ok(())
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Drawn {
+        let color = style.color();
+        if color.alpha == 0.0 {
+            return Ok(());
+        }
+        let quarter_turns = match style.transform() {
+            FontTransform::None => 0.0,
+            FontTransform::Rotate90 => 1.0,
+            FontTransform::Rotate180 => 2.0,
+            FontTransform::Rotate270 => 3.0,
+        };
+        let (mut x, mut y) = (f64::from(pos.0), f64::from(pos.1));
+        if quarter_turns != 0.0 {
+            self.context.save();
+            self.context.translate(x, y).map_err(refused)?;
+            self.context
+                .rotate(quarter_turns * std::f64::consts::FRAC_PI_2)
+                .map_err(refused)?;
+            (x, y) = (0.0, 0.0);
+        }
+        let anchor = style.anchor();
+        let baseline = match anchor.v_pos {
+            VPos::Top => "top",
+            VPos::Center => "middle",
+            VPos::Bottom => "bottom",
+        };
+        if self.styles.baseline != Some(baseline) {
+            self.context.set_text_baseline(baseline);
+            self.styles.baseline = Some(baseline);
+        }
+        let align = match anchor.h_pos {
+            HPos::Left => "start",
+            HPos::Right => "end",
+            HPos::Center => "center",
+        };
+        if self.styles.align != Some(align) {
+            self.context.set_text_align(align);
+            self.styles.align = Some(align);
+        }
+        self.fill_style(color);
+        self.font(style);
+        let drawn = self.context.fill_text(text, x, y).map_err(refused);
+        if quarter_turns != 0.0 {
+            // Back to the styles saved before the turn: what was set since
+            // is no longer known to hold.
+            self.context.restore();
+            self.styles = Styles::default();
+        }
+        drawn
+    }
+
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+        // Measured in the font it is drawn in.
+        self.font(style);
+        let width = self.context.measure_text(text).map_or(0.0, |m| m.width());
+        Ok(view::text_box(width, style.size()))
+    }
+}
