@@ -63,9 +63,7 @@ fn main() {
             fail(&format!("{option} needs a value"));
         }
     }
-    // A whole address is fine too: only its query string matters.
-    let query = link.split_once('?').map_or(link, |(_, q)| q);
-    let (config, notices) = presets::open(query);
+    let (config, notices) = presets::open(link);
     for notice in &notices {
         eprintln!("{}: {}", notice.key, notice.message);
     }

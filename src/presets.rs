@@ -273,11 +273,14 @@ pub static PRESETS: &[Preset] = &[
 ];
 
 /// What an address opens: a bare address the first preset, a link what it
-/// says. The page, the command line and `report_json` all go through here,
-/// so they agree on every address.
-pub fn open(query: &str) -> (Config, Vec<crate::config::Notice>) {
-    let query = query.split('#').next().unwrap_or("");
-    if query.trim_start_matches('?').is_empty() {
+/// says. `address` is a whole address, a query string with its `?` or one
+/// without; only the query counts, and a `#fragment` is dropped. The page,
+/// the command line, `report_json` and `retryPlayground.run` all go through
+/// here, so they agree on every address.
+pub fn open(address: &str) -> (Config, Vec<crate::config::Notice>) {
+    let address = address.split('#').next().unwrap_or("");
+    let query = address.split_once('?').map_or(address, |(_, query)| query);
+    if query.is_empty() {
         (PRESETS[0].config(), Vec::new())
     } else {
         Config::from_link(query)
@@ -310,6 +313,16 @@ mod tests {
         let (config, notices) = open("?v=1&seed=5#x");
         assert_eq!(notices, []);
         assert_eq!(config.seed(), 5);
+    }
+
+    /// The command line, the page's report JSON and `retryPlayground.run`
+    /// are all given whole addresses, as a person copies them.
+    #[test]
+    fn a_whole_address_opens_its_query() {
+        let (config, notices) = open("http://127.0.0.1:8080/?v=1&attempts=8#t=3");
+        assert_eq!(notices, []);
+        assert_eq!(config, Config::from_link("v=1&attempts=8").0);
+        assert_eq!(open("https://example.org/retry/?").0, PRESETS[0].config());
     }
 
     #[test]
