@@ -116,9 +116,10 @@ fn main() {
             Err(why) => fail(&why),
         }
     } else if flag("--sweep") {
-        // The page's bounds hold here too, with the page's words: a link
-        // costs a terminal no more than it costs a browser tab.
-        if let Some(why) = retry_playground::sweep::too_big(&config) {
+        // The page's refusals hold here too, with the page's words: a link
+        // costs a terminal no more than it costs a browser tab, and a world
+        // without a failure rate has no sweep to print.
+        if let Some(why) = retry_playground::sweep::refusal(&config) {
             eprintln!("sweep: {why}");
             std::process::exit(1);
         }

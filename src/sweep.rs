@@ -29,9 +29,9 @@ pub const POINTS: usize = 21;
 /// than this would stall it, so such sweeps are left to the command line.
 pub const POINT_WORK_LIMIT: f64 = 400_000.0;
 
-/// Why the page should not sweep `config`, if it should not: the
-/// contention model has no failure rate, and a sweep too big for a frame
-/// is not run (see [`too_big`]).
+/// Why `config` is not swept, on the page or the command line alike, if it
+/// is not: the contention model has no failure rate, and a sweep too big
+/// for a frame is not run (see [`too_big`]).
 pub fn refusal(config: &Config) -> Option<&'static str> {
     if config.workload() == WorkloadKind::Contention {
         return Some(
@@ -41,9 +41,9 @@ pub fn refusal(config: &Config) -> Option<&'static str> {
     too_big(config)
 }
 
-/// Why a sweep of `config` is not run anywhere, if it is too big: a point
-/// would stall the page, and the whole sweep would keep the command line
-/// busy for a minute.
+/// Why a sweep of `config` is too big to run, if it is: a point would
+/// stall the page, and the whole sweep would keep the command line busy
+/// for a minute.
 pub fn too_big(config: &Config) -> Option<&'static str> {
     let too_big = curves(config).iter().any(|curve| {
         let mut worst = curve.config.clone();

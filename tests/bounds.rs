@@ -135,14 +135,30 @@ fn a_setting_past_the_pair_limit_is_reported_not_dropped_silently() {
     assert!(notices[0].message.starts_with("1 more pair ignored"));
 }
 
-/// The page refuses to sweep a link this big; the command line's sweep of
-/// such a link once ran for a minute, and now refuses with the page's words.
+/// The page refuses to sweep a link this big, and a contention link, which
+/// has no failure rate to sweep; the command line's sweep of the first once
+/// ran for a minute, that of the second printed curves that meant nothing.
+/// Both now refuse with the page's words.
 #[test]
 fn a_sweep_the_page_refuses_is_refused_everywhere() {
-    let config = config("v=1&rate=20000&horizon=3600&failure=0.5");
-    let why = sweep::too_big(&config).expect("too big to sweep");
-    assert_eq!(sweep::refusal(&config), Some(why));
-    assert!(!why.contains("--sweep"), "{why}");
+    for link in [
+        "v=1&rate=20000&horizon=3600&failure=0.5",
+        "v=1&workload=contention&clients=5",
+    ] {
+        let why = sweep::refusal(&config(link)).expect("the page refuses");
+        assert!(!why.contains("--sweep"), "{why}");
+        let cli = std::process::Command::new(env!("CARGO_BIN_EXE_retry-playground"))
+            .args(["--sweep", link])
+            .output()
+            .expect("the command line runs");
+        assert_eq!(cli.status.code(), Some(1), "{link}");
+        assert_eq!(String::from_utf8_lossy(&cli.stdout), "", "{link}");
+        assert_eq!(
+            String::from_utf8_lossy(&cli.stderr),
+            format!("sweep: {why}\n"),
+            "{link}"
+        );
+    }
 }
 
 /// A run that fits its bounds is not cut and says nothing.
