@@ -38,7 +38,9 @@ fn assert_cut(report: &Report, reason: CutReason, work_limit: u64, link: &str) {
     let cut = summary.cut.as_ref().expect("the run was cut");
     assert!(summary.truncated, "{link}");
     assert_eq!(cut.reason, reason, "{link}: {}", cut.message);
-    assert!(cut.at <= summary.finished_at.max(cut.at), "{link}");
+    // The cut is where the report stops, and nothing finished after it.
+    assert_eq!(cut.at, summary.simulated_until, "{link}");
+    assert!(summary.finished_at <= cut.at, "{link}: {summary:?}");
     // An event costs at least one unit and the bound is looked at every
     // `REVIEW_EVERY` events.
     assert!(
