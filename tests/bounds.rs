@@ -52,6 +52,46 @@ fn assert_cut(report: &Report, reason: CutReason, work_limit: u64, link: &str) {
             <= MAX_IN_FLIGHT_BYTES + REVIEW_EVERY * 2048,
         "{link}: {summary:?}"
     );
+    assert_said(report, work_limit, link);
+}
+
+/// A cut's message names the bound reached, in the summary's own numbers
+/// and at the cut's instant; and the bounds on time and memory are looked
+/// at every `REVIEW_EVERY` events, so such a cut comes at a multiple of it.
+/// Counts the simulator happens to reach are not pinned: they move with
+/// every change to what an event costs.
+fn assert_said(report: &Report, work_limit: u64, link: &str) {
+    let summary = &report.summary;
+    let cut = summary.cut.as_ref().expect("the run was cut");
+    let at = format!("t = {:.2} s", cut.at);
+    let said = match cut.reason {
+        CutReason::Work => format!("more than {work_limit} operations and attempts by {at}"),
+        CutReason::Time => {
+            assert!(
+                summary.cost >= work_limit * COST_PER_WORK,
+                "{link}: {summary:?}"
+            );
+            format!(
+                "{} events by {at}, about as much computing as a run may take",
+                summary.events
+            )
+        }
+        CutReason::Memory => {
+            assert!(
+                in_flight_bytes(summary.peak_calls, summary.peak_events) > MAX_IN_FLIGHT_BYTES,
+                "{link}: {summary:?}"
+            );
+            format!(
+                "more than {} requests in flight at {at}: the server is drowning, which is \
+                 itself the lesson",
+                summary.peak_calls
+            )
+        }
+    };
+    assert_eq!(cut.message, said, "{link}");
+    if cut.reason != CutReason::Work {
+        assert_eq!(summary.events % REVIEW_EVERY, 0, "{link}: {summary:?}");
+    }
 }
 
 /// Eight layers, fifty attempts, a server that always fails and breakers
@@ -63,7 +103,6 @@ fn eight_layers_of_tripped_breakers_are_cut_in_time() {
                 &breaker=all&cb_min=1&cb_cool=0";
     let report = run_within(link, SMALL_WORK_LIMIT);
     assert_cut(&report, CutReason::Time, SMALL_WORK_LIMIT, link);
-    assert!(report.summary.cost >= SMALL_WORK_LIMIT * COST_PER_WORK);
 }
 
 /// Six layers under ten-minute pauses and a latency slope: calls pile up
@@ -75,10 +114,7 @@ fn six_layers_of_long_pauses_are_cut_in_time() {
     let link = "v=1&base=600&cap=100&timeout=60&spike_for=100&workers=0&slope=1&layers=6&shared=on";
     let report = run_within(link, report::WORK_LIMIT);
     assert_cut(&report, CutReason::Time, report::WORK_LIMIT, link);
-    assert_eq!(
-        report.summary.cut.expect("cut").message,
-        "974848 events by t = 3414.59 s, about as much computing as a run may take"
-    );
+    assert!(report.summary.events <= 1_000_000, "{:?}", report.summary);
 }
 
 /// 200 000 clients contend for one row with fifty attempts each (2 s
@@ -95,9 +131,10 @@ fn a_contention_crowd_of_200000_is_cut_in_time() {
     // Each client keeps a frame, its operation and its extras in flight,
     // and an event weighs by their bytes (counted as calls, the run went on
     // to 385024 events and took twice the time per unit of other runs).
-    assert_eq!(
-        report.summary.cut.expect("cut").message,
-        "282624 events by t = 0.00 s, about as much computing as a run may take"
+    assert!(
+        report.summary.cost > 2 * report.summary.events,
+        "events this heavy cost more than light ones: {:?}",
+        report.summary
     );
 }
 
@@ -108,12 +145,6 @@ fn answers_ten_seconds_away_drown_the_server() {
     let link = "v=1&timeout=0&rate=20000&hop=constant&hop_mean=10&layers=8";
     let report = run_within(link, report::WORK_LIMIT);
     assert_cut(&report, CutReason::Memory, report::WORK_LIMIT, link);
-    let cut = report.summary.cut.expect("cut");
-    assert_eq!(
-        cut.message,
-        "more than 663552 requests in flight at t = 3.68 s: the server is drowning, \
-         which is itself the lesson"
-    );
 }
 
 /// The same with every answer a success after a minute's Retry-After
