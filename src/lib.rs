@@ -38,6 +38,7 @@ pub mod contention;
 pub mod decimal;
 pub mod export;
 pub mod lesson;
+pub mod metrics;
 pub mod policy;
 pub mod presets;
 pub mod random;

@@ -8,7 +8,7 @@
 
 use crate::chart_id::ChartId;
 use crate::config::{Config, Group};
-use crate::lesson::{Metric, Side};
+use crate::metrics::{Metric, Side};
 
 /// A change a lesson suggests, applied by a button so the learner sees the
 /// before and the after.
