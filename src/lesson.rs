@@ -8,11 +8,11 @@
 //! side and say which side is better; a "try this" names the change and the
 //! number it moves, so a test can hold every lesson to its claim.
 
-use crate::config::{Config, P, PARAMS};
+use crate::config::{Config, P};
 use crate::metrics::Metric;
 // A headline names its better side by it; the page's glue reads it here.
 pub use crate::metrics::Side;
-use crate::presets::{PRESETS, Preset};
+use crate::presets::{PRESETS, Preset, changed_settings};
 use crate::sim::Report;
 
 /// One headline number of a lesson: A's value, B's in compare mode, and
@@ -96,24 +96,6 @@ pub fn lesson_state(origin: Option<&'static Preset>, config: &Config) -> Option<
         .map(state)
         .filter(|s| s.changed <= NEAREST_WITHIN)
         .min_by_key(|s| s.changed)
-}
-
-/// How many settings differ between the preset and `config`: A's values,
-/// and, while comparing, B's own differences from A. A change of A that B
-/// merely follows is one change, not two, and B's values do not count while
-/// compare mode is off.
-pub fn changed_settings(preset: &Preset, config: &Config) -> usize {
-    let from = preset.config();
-    (0..PARAMS.len())
-        .map(|i| {
-            let a = from.value_at(i) != config.value_at(i);
-            let own = |c: &Config| c.value_b_at(i) != c.value_at(i);
-            let b = config.comparing()
-                && from.value_b_at(i) != config.value_b_at(i)
-                && (own(&from) || own(config));
-            usize::from(a) + usize::from(b)
-        })
-        .sum()
 }
 
 /// `config` with the link pairs of `change` (for example

@@ -7,7 +7,7 @@
 //! (orange) the fix, on the same world and seed.
 
 use crate::chart_id::ChartId;
-use crate::config::{Config, Group};
+use crate::config::{Config, Group, PARAMS};
 use crate::metrics::{Metric, Side};
 
 /// A change a lesson suggests, applied by a button so the learner sees the
@@ -287,9 +287,32 @@ pub fn open(address: &str) -> (Config, Vec<crate::config::Notice>) {
     }
 }
 
-/// The preset whose configuration equals `config`, if any.
+/// The preset `config` is, if any: the one none of whose settings it
+/// changed (see [`changed_settings`]), so policy B's values do not count
+/// while compare mode is off. Everything that asks which preset a state is
+/// (the file names, the replay's opening moment) asks here.
 pub fn matching(config: &Config) -> Option<&'static Preset> {
-    PRESETS.iter().find(|p| p.config() == *config)
+    PRESETS
+        .iter()
+        .find(|preset| changed_settings(preset, config) == 0)
+}
+
+/// How many settings differ between the preset and `config`: A's values,
+/// and, while comparing, B's own differences from A. A change of A that B
+/// merely follows is one change, not two, and B's values do not count while
+/// compare mode is off.
+pub fn changed_settings(preset: &Preset, config: &Config) -> usize {
+    let from = preset.config();
+    (0..PARAMS.len())
+        .map(|i| {
+            let a = from.value_at(i) != config.value_at(i);
+            let own = |c: &Config| c.value_b_at(i) != c.value_at(i);
+            let b = config.comparing()
+                && from.value_b_at(i) != config.value_b_at(i)
+                && (own(&from) || own(config));
+            usize::from(a) + usize::from(b)
+        })
+        .sum()
 }
 
 #[cfg(test)]
