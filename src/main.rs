@@ -248,7 +248,7 @@ fn print_params() {
 
 /// What the page says of a run cut short at a bound, on stderr.
 fn say_where_cut(a: &retry_playground::sim::Report, b: Option<&retry_playground::sim::Report>) {
-    if let Some(text) = retry_playground::view::limit_text(a, b) {
+    if let Some(text) = report::limit_text(a, b) {
         eprintln!("cut: {text}");
     }
 }
