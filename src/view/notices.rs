@@ -1,5 +1,5 @@
 //! What the page says about itself: the Copy link button's status, the
-//! notice list's lines, the work limit.
+//! notice list's lines, and (from [`crate::report`]) a cut run's notice.
 
 use crate::config::Notice;
 // What the page says of a cut run is what the command line says, so it
