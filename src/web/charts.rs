@@ -21,8 +21,7 @@ use super::{now, with_app};
 /// Moves the lesson's chart to the top and the others to their places,
 /// when the lesson's chart changed.
 pub(super) fn place_charts(document: &Document, key_chart: ChartId) {
-    let moved =
-        with_app(|app| std::mem::replace(&mut app.key_chart, Some(key_chart)) != Some(key_chart));
+    let moved = with_app(|app| app.key_chart.replace(key_chart) != Some(key_chart));
     if moved != Some(true) {
         return;
     }
