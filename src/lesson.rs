@@ -8,107 +8,12 @@
 //! side and say which side is better; a "try this" names the change and the
 //! number it moves, so a test can hold every lesson to its claim.
 
-use crate::config::{Config, P, PARAMS};
-use crate::presets::{PRESETS, Preset};
+use crate::config::{Config, P};
+use crate::metrics::Metric;
+// A headline names its better side by it; the page's glue reads it here.
+pub use crate::metrics::Side;
+use crate::presets::{PRESETS, Preset, changed_settings};
 use crate::sim::Report;
-
-/// Policy A or policy B of compare mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
-    A,
-    B,
-}
-
-/// A number a lesson is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Metric {
-    /// Share of operations that ended in success.
-    Success,
-    /// Calls reaching the server per operation.
-    LoadAmplification,
-    /// The same figure through layers: calls at the bottom per request.
-    BottomCalls,
-    /// 99th percentile of operation latency.
-    P99,
-    /// Operations that succeeded per second.
-    Goodput,
-    /// Executions of an action beyond its first.
-    Duplicates,
-    /// Retries a budget refused.
-    BudgetRefusals,
-    /// Calls reaching the server in all.
-    Calls,
-    /// When the last operation finished.
-    Completion,
-}
-
-impl Metric {
-    pub fn label(self) -> &'static str {
-        match self {
-            Metric::Success => "User-visible success",
-            Metric::LoadAmplification => "Server calls per operation",
-            Metric::BottomCalls => "Calls at the bottom per request",
-            Metric::P99 => "Latency p99",
-            Metric::Goodput => "Goodput",
-            Metric::Duplicates => "Duplicate executions",
-            Metric::BudgetRefusals => "Retries the budget refused",
-            Metric::Calls => "Calls",
-            Metric::Completion => "Last client done at",
-        }
-    }
-
-    /// The glossary entry that explains the number.
-    pub fn term(self) -> Option<&'static str> {
-        Some(match self {
-            Metric::Success => "success",
-            Metric::LoadAmplification | Metric::BottomCalls => "load-amplification",
-            Metric::P99 => "percentiles",
-            Metric::Goodput => "goodput",
-            Metric::Duplicates => "idempotency-key",
-            Metric::BudgetRefusals => "retry-budget",
-            Metric::Calls | Metric::Completion => return None,
-        })
-    }
-
-    pub fn value(self, report: &Report) -> f64 {
-        let s = &report.summary;
-        match self {
-            Metric::Success => s.success_rate,
-            Metric::LoadAmplification | Metric::BottomCalls => s.server_calls_per_operation,
-            Metric::P99 => s.latency_p99,
-            Metric::Goodput => s.goodput,
-            Metric::Duplicates => s.duplicates as f64,
-            Metric::BudgetRefusals => s.budget_refusals as f64,
-            Metric::Calls => (s.first_tries + s.retries) as f64,
-            Metric::Completion => s.finished_at,
-        }
-    }
-
-    pub fn format(self, value: f64) -> String {
-        match self {
-            Metric::Success => format!("{:.1} %", 100.0 * value),
-            Metric::LoadAmplification | Metric::BottomCalls => format!("{value:.2}x"),
-            Metric::P99 | Metric::Completion => format!("{value:.2} s"),
-            Metric::Goodput => format!("{value:.1}/s"),
-            Metric::Duplicates | Metric::BudgetRefusals | Metric::Calls => format!("{value:.0}"),
-        }
-    }
-
-    /// Which way is better for the users or the server; `None` where
-    /// neither is (a budget's refusals are its mechanism, not its aim).
-    fn higher_is_better(self) -> Option<bool> {
-        match self {
-            Metric::Success | Metric::Goodput => Some(true),
-            Metric::LoadAmplification
-            | Metric::BottomCalls
-            | Metric::P99
-            | Metric::Duplicates
-            | Metric::Calls
-            | Metric::Completion => Some(false),
-            Metric::BudgetRefusals => None,
-        }
-    }
-}
 
 /// One headline number of a lesson: A's value, B's in compare mode, and
 /// which is better.
@@ -133,13 +38,9 @@ pub fn headlines(metrics: &[Metric], a: &Report, b: Option<&Report>) -> Vec<Head
             let a_text = metric.format(a_value);
             let b_text = b_value.map(|v| metric.format(v));
             // Compared as shown, so "63.2 %" against "63.2 %" is a tie.
-            let better = match (metric.higher_is_better(), b_value, &b_text) {
-                (Some(higher), Some(b_value), Some(b_text)) if *b_text != a_text => {
-                    Some(if (b_value > a_value) == higher {
-                        Side::B
-                    } else {
-                        Side::A
-                    })
+            let better = match (b_value, &b_text) {
+                (Some(b_value), Some(b_text)) if *b_text != a_text => {
+                    metric.better().side(a_value, b_value)
                 }
                 _ => None,
             };
@@ -195,24 +96,6 @@ pub fn lesson_state(origin: Option<&'static Preset>, config: &Config) -> Option<
         .map(state)
         .filter(|s| s.changed <= NEAREST_WITHIN)
         .min_by_key(|s| s.changed)
-}
-
-/// How many settings differ between the preset and `config`: A's values,
-/// and, while comparing, B's own differences from A. A change of A that B
-/// merely follows is one change, not two, and B's values do not count while
-/// compare mode is off.
-pub fn changed_settings(preset: &Preset, config: &Config) -> usize {
-    let from = preset.config();
-    (0..PARAMS.len())
-        .map(|i| {
-            let a = from.value_at(i) != config.value_at(i);
-            let own = |c: &Config| c.value_b_at(i) != c.value_at(i);
-            let b = config.comparing()
-                && from.value_b_at(i) != config.value_b_at(i)
-                && (own(&from) || own(config));
-            usize::from(a) + usize::from(b)
-        })
-        .sum()
 }
 
 /// `config` with the link pairs of `change` (for example
@@ -513,18 +396,7 @@ mod tests {
 
     #[test]
     fn every_term_the_page_uses_is_explained_briefly() {
-        let metrics = [
-            Metric::Success,
-            Metric::LoadAmplification,
-            Metric::BottomCalls,
-            Metric::P99,
-            Metric::Goodput,
-            Metric::Duplicates,
-            Metric::BudgetRefusals,
-            Metric::Calls,
-            Metric::Completion,
-        ];
-        for key in metrics.iter().filter_map(|m| m.term()) {
+        for key in Metric::ALL.iter().filter_map(|m| m.term()) {
             assert!(term(key).is_some(), "{key} is not in the glossary");
         }
         let explained = P::ALL.iter().filter(|&&p| param_term(p).is_some()).count();

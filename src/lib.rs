@@ -16,9 +16,10 @@
 //! [`breaker`] (circuit breakers), [`classify`] (what may be retried),
 //! [`random`] (reproducible streams), [`sim`] (clients, server and faults in
 //! virtual time), [`config`] (the one parameter table and the share-link
-//! codec), [`presets`] (scenarios that teach), [`lesson`] (the numbers a
-//! lesson is about, the lesson that stays, the glossary), [`report`] (one
-//! run of a configuration, policies A and B), [`sweep`] (success and load
+//! codec), [`presets`] (scenarios that teach), [`metrics`] (the numbers of
+//! a report people read, one row each), [`lesson`] (the headline numbers,
+//! the lesson that stays, the glossary), [`report`] (one run of a
+//! configuration, policies A and B), [`sweep`] (success and load
 //! against the failure rate), [`contention`] (the contention model over
 //! many seeds), [`decimal`] (numbers read from text, as `str::parse` reads
 //! them, lighter), [`export`] (the policy as real library configuration, and
@@ -38,6 +39,7 @@ pub mod contention;
 pub mod decimal;
 pub mod export;
 pub mod lesson;
+pub mod metrics;
 pub mod policy;
 pub mod presets;
 pub mod random;

@@ -63,9 +63,7 @@ fn main() {
             fail(&format!("{option} needs a value"));
         }
     }
-    // A whole address is fine too: only its query string matters.
-    let query = link.split_once('?').map_or(link, |(_, q)| q);
-    let (config, notices) = presets::open(query);
+    let (config, notices) = presets::open(link);
     for notice in &notices {
         eprintln!("{}: {}", notice.key, notice.message);
     }
@@ -118,9 +116,10 @@ fn main() {
             Err(why) => fail(&why),
         }
     } else if flag("--sweep") {
-        // The page's bounds hold here too, with the page's words: a link
-        // costs a terminal no more than it costs a browser tab.
-        if let Some(why) = retry_playground::sweep::too_big(&config) {
+        // The page's refusals hold here too, with the page's words: a link
+        // costs a terminal no more than it costs a browser tab, and a world
+        // without a failure rate has no sweep to print.
+        if let Some(why) = retry_playground::sweep::refusal(&config) {
             eprintln!("sweep: {why}");
             std::process::exit(1);
         }
@@ -249,7 +248,7 @@ fn print_params() {
 
 /// What the page says of a run cut short at a bound, on stderr.
 fn say_where_cut(a: &retry_playground::sim::Report, b: Option<&retry_playground::sim::Report>) {
-    if let Some(text) = retry_playground::view::limit_text(a, b) {
+    if let Some(text) = report::limit_text(a, b) {
         eprintln!("cut: {text}");
     }
 }

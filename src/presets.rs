@@ -7,8 +7,8 @@
 //! (orange) the fix, on the same world and seed.
 
 use crate::chart_id::ChartId;
-use crate::config::{Config, Group};
-use crate::lesson::{Metric, Side};
+use crate::config::{Config, Group, PARAMS};
+use crate::metrics::{Metric, Side};
 
 /// A change a lesson suggests, applied by a button so the learner sees the
 /// before and the after.
@@ -273,20 +273,46 @@ pub static PRESETS: &[Preset] = &[
 ];
 
 /// What an address opens: a bare address the first preset, a link what it
-/// says. The page, the command line and `report_json` all go through here,
-/// so they agree on every address.
-pub fn open(query: &str) -> (Config, Vec<crate::config::Notice>) {
-    let query = query.split('#').next().unwrap_or("");
-    if query.trim_start_matches('?').is_empty() {
+/// says. `address` is a whole address, a query string with its `?` or one
+/// without; only the query counts, and a `#fragment` is dropped. The page,
+/// the command line, `report_json` and `retryPlayground.run` all go through
+/// here, so they agree on every address.
+pub fn open(address: &str) -> (Config, Vec<crate::config::Notice>) {
+    let address = address.split('#').next().unwrap_or("");
+    let query = address.split_once('?').map_or(address, |(_, query)| query);
+    if query.is_empty() {
         (PRESETS[0].config(), Vec::new())
     } else {
         Config::from_link(query)
     }
 }
 
-/// The preset whose configuration equals `config`, if any.
+/// The preset `config` is, if any: the one none of whose settings it
+/// changed (see [`changed_settings`]), so policy B's values do not count
+/// while compare mode is off. Everything that asks which preset a state is
+/// (the file names, the replay's opening moment) asks here.
 pub fn matching(config: &Config) -> Option<&'static Preset> {
-    PRESETS.iter().find(|p| p.config() == *config)
+    PRESETS
+        .iter()
+        .find(|preset| changed_settings(preset, config) == 0)
+}
+
+/// How many settings differ between the preset and `config`: A's values,
+/// and, while comparing, B's own differences from A. A change of A that B
+/// merely follows is one change, not two, and B's values do not count while
+/// compare mode is off.
+pub fn changed_settings(preset: &Preset, config: &Config) -> usize {
+    let from = preset.config();
+    (0..PARAMS.len())
+        .map(|i| {
+            let a = from.value_at(i) != config.value_at(i);
+            let own = |c: &Config| c.value_b_at(i) != c.value_at(i);
+            let b = config.comparing()
+                && from.value_b_at(i) != config.value_b_at(i)
+                && (own(&from) || own(config));
+            usize::from(a) + usize::from(b)
+        })
+        .sum()
 }
 
 #[cfg(test)]
@@ -310,6 +336,16 @@ mod tests {
         let (config, notices) = open("?v=1&seed=5#x");
         assert_eq!(notices, []);
         assert_eq!(config.seed(), 5);
+    }
+
+    /// The command line, the page's report JSON and `retryPlayground.run`
+    /// are all given whole addresses, as a person copies them.
+    #[test]
+    fn a_whole_address_opens_its_query() {
+        let (config, notices) = open("http://127.0.0.1:8080/?v=1&attempts=8#t=3");
+        assert_eq!(notices, []);
+        assert_eq!(config, Config::from_link("v=1&attempts=8").0);
+        assert_eq!(open("https://example.org/retry/?").0, PRESETS[0].config());
     }
 
     #[test]

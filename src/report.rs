@@ -74,6 +74,26 @@ pub fn to_json(report: &Report) -> String {
     serde_json::to_string(report).unwrap_or_else(|error| format!("{{\"error\":\"{error}\"}}"))
 }
 
+/// What the page and the command line say when a run was cut short at one
+/// of its bounds, if one was: where and why (policy A's first), and how to
+/// see it whole.
+pub fn limit_text(a: &Report, b: Option<&Report>) -> Option<String> {
+    let cut = [Some(a), b]
+        .into_iter()
+        .flatten()
+        .find_map(|report| report.summary.cut.as_ref())?;
+    // The simulator's own words, which start with an ASCII letter or digit;
+    // the ASCII case keeps Unicode's case tables (about 9 KB gzip) out of
+    // the page.
+    let mut letters = cut.message.chars();
+    let first = letters.next().map(|c| c.to_ascii_uppercase());
+    Some(format!(
+        "{}{}; the run stopped there. Shorten the horizon or lower the rate to see it whole.",
+        first.map(String::from).unwrap_or_default(),
+        letters.as_str()
+    ))
+}
+
 /// The per-bucket series as CSV, one row per time bucket.
 pub fn series_csv(report: &Report) -> String {
     let series = &report.series;
@@ -192,5 +212,27 @@ mod tests {
             let work = report.summary.operations + report.summary.attempts_by_layer[0];
             assert!(work <= 20_000 + 16, "{link}: {work}");
         }
+    }
+
+    #[test]
+    fn the_limit_is_said_only_when_a_run_was_cut_short() {
+        use crate::sim::{Cut, CutReason};
+        let (config, _) = Config::from_link("v=1&rate=1&horizon=1");
+        let mut a = run(&config);
+        let b = a.clone();
+        assert_eq!(limit_text(&a, Some(&b)), None);
+        a.summary.truncated = true;
+        a.summary.cut = Some(Cut {
+            reason: CutReason::Work,
+            at: 12.5,
+            message: "more than 3000000 operations and attempts by t = 12.50 s".to_string(),
+        });
+        assert_eq!(
+            limit_text(&b, Some(&a)).as_deref(),
+            Some(
+                "More than 3000000 operations and attempts by t = 12.50 s; the run stopped \
+                 there. Shorten the horizon or lower the rate to see it whole."
+            )
+        );
     }
 }

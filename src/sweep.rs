@@ -9,6 +9,7 @@
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
 use crate::config::{BREAKERS, BUDGETS, Config, P, SWITCH};
+use crate::metrics::Metric;
 use crate::report;
 use crate::sim::{Summary, WorkloadKind};
 
@@ -29,9 +30,9 @@ pub const POINTS: usize = 21;
 /// than this would stall it, so such sweeps are left to the command line.
 pub const POINT_WORK_LIMIT: f64 = 400_000.0;
 
-/// Why the page should not sweep `config`, if it should not: the
-/// contention model has no failure rate, and a sweep too big for a frame
-/// is not run (see [`too_big`]).
+/// Why `config` is not swept, on the page or the command line alike, if it
+/// is not: the contention model has no failure rate, and a sweep too big
+/// for a frame is not run (see [`too_big`]).
 pub fn refusal(config: &Config) -> Option<&'static str> {
     if config.workload() == WorkloadKind::Contention {
         return Some(
@@ -41,9 +42,9 @@ pub fn refusal(config: &Config) -> Option<&'static str> {
     too_big(config)
 }
 
-/// Why a sweep of `config` is not run anywhere, if it is too big: a point
-/// would stall the page, and the whole sweep would keep the command line
-/// busy for a minute.
+/// Why a sweep of `config` is too big to run, if it is: a point would
+/// stall the page, and the whole sweep would keep the command line busy
+/// for a minute.
 pub fn too_big(config: &Config) -> Option<&'static str> {
     let too_big = curves(config).iter().any(|curve| {
         let mut worst = curve.config.clone();
@@ -88,12 +89,17 @@ pub fn point_config(config: &Config, failure: f64) -> Config {
     config
 }
 
+/// The two numbers a point keeps, as the headlines and the summary read
+/// them, and the CSV names them.
+const SUCCESS: Metric = Metric::Success;
+const LOAD: Metric = Metric::LoadAmplification;
+
 /// The point of a run at `failure` from the run's summary.
 pub fn point_of(failure: f64, summary: &Summary) -> Point {
     Point {
         failure,
-        success: summary.success_rate,
-        load: summary.server_calls_per_operation,
+        success: SUCCESS.read(summary),
+        load: LOAD.read(summary),
     }
 }
 
@@ -220,7 +226,8 @@ pub fn to_csv(config: &Config) -> String {
 /// The CSV of [`to_csv`] from curves already swept: `points[i]` of
 /// `curves[i]`.
 pub fn csv_of(curves: &[SweepCurve], points: &[Vec<Point>]) -> String {
-    let mut out = String::from("curve,failure,success,calls_per_operation\n");
+    let column = |metric: Metric| metric.csv().unwrap_or_default();
+    let mut out = format!("curve,failure,{},{}\n", column(SUCCESS), column(LOAD));
     for (curve, points) in curves.iter().zip(points) {
         let name = if curve.label.is_empty() {
             "A"
@@ -375,6 +382,15 @@ mod tests {
         assert_eq!(too_big(&huge), refusal(&huge));
         let contention = Config::from_link("v=1&workload=contention").0;
         assert!(refusal(&contention).is_some_and(|why| why.contains("contention")));
+    }
+
+    /// The columns are the table's names of the numbers a point keeps.
+    #[test]
+    fn the_csv_header_names_what_a_point_keeps() {
+        assert_eq!(
+            csv_of(&[], &[]),
+            "curve,failure,success,calls_per_operation\n"
+        );
     }
 
     #[test]

@@ -29,9 +29,7 @@ fn run(link: JsValue) -> Result<JsValue, JsValue> {
         )
         .into());
     };
-    // Only the query matters, as on the command line.
-    let query = link.split_once('?').map_or(link.as_str(), |(_, q)| q);
-    js_sys::JSON::parse(&report::json_for(&presets::open(query).0))
+    js_sys::JSON::parse(&report::json_for(&presets::open(&link).0))
 }
 
 /// Every parameter: key, label, unit, group, kind, range or choices,

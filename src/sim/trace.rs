@@ -50,7 +50,8 @@ const TRACE_STREAMS: u64 = 0x5452_4143_455F_5345;
 /// A slot of a slab that belongs to no traced operation.
 const UNTRACED: u32 = u32::MAX;
 
-/// How an operation ended.
+/// How an operation (or a call one layer down) ended: what the client
+/// decides, the tally counts and the replay's trace shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ending {
     Succeeded,
@@ -60,8 +61,13 @@ pub enum Ending {
     /// The retry budget refused a retry.
     BudgetExhausted,
     DeadlineExceeded,
-    /// The circuit breaker refused an attempt.
+    /// The layer's circuit breaker refused an attempt.
     BreakerOpen,
+}
+
+impl Ending {
+    /// How many endings there are: the tally keeps a count of each.
+    pub(crate) const COUNT: usize = 6;
 }
 
 /// What the client learnt of one attempt.

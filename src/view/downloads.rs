@@ -9,8 +9,8 @@ use plotters::style::RGBColor;
 use crate::chart::{Theme, run_colour};
 use crate::chart_id::ChartId;
 use crate::config::{Config, P, PARAMS};
-use crate::lesson::{Side, changed_settings};
-use crate::presets::PRESETS;
+use crate::metrics::Side;
+use crate::presets;
 use crate::report;
 use crate::sweep;
 
@@ -70,10 +70,7 @@ pub struct File {
 /// "custom" once any setting moved away from every preset) and the seed,
 /// so two downloads of different states never share a name.
 pub fn file_stem(config: &Config) -> String {
-    let preset = PRESETS
-        .iter()
-        .find(|preset| changed_settings(preset, config) == 0)
-        .map_or("custom", |preset| preset.key);
+    let preset = presets::matching(config).map_or("custom", |preset| preset.key);
     format!("{preset}-seed{}", config.seed())
 }
 
@@ -249,6 +246,7 @@ pub fn wrap(text: &str, width: f64, measure: impl Fn(&str) -> f64) -> Vec<String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lesson;
     use crate::view::fixtures::{config, preset};
     use crate::view::jobs::{Job, Step, Wants};
 
@@ -273,6 +271,46 @@ mod tests {
             data_file(&custom, Data::Sweep).map(|f| f.name),
             Ok("custom-seed7-sweep.csv".to_string())
         );
+    }
+
+    /// A file's name says the preset `presets::matching` says the state
+    /// is, the one the replay opens at, whatever the state: they cannot
+    /// disagree. B's values hidden while compare mode is off change no
+    /// setting the person sees, so the state is still the preset.
+    #[test]
+    fn a_file_is_named_for_the_preset_the_state_is() {
+        let classic = preset("classic");
+        // As the page leaves it after compare mode was on with a B of its
+        // own and was switched off again.
+        let mut hidden = classic.config();
+        let attempts = P::ALL.iter().position(|&p| p == P::Attempts);
+        hidden.set_b_at(attempts.expect("a parameter"), 2.0);
+        assert!(!hidden.comparing());
+        assert_ne!(hidden, classic.config(), "B's value is kept");
+        assert_eq!(presets::matching(&hidden).map(|p| p.key), Some("classic"));
+        let mut states = vec![hidden, config("v=1&attempts=7&seed=7")];
+        for preset in presets::PRESETS {
+            let own = preset.config();
+            assert_eq!(presets::matching(&own).map(|p| p.key), Some(preset.key));
+            for change in [
+                "seed=9",
+                "compare=off",
+                "compare=on&B.cap=3",
+                "B.attempts=2",
+            ] {
+                states.push(lesson::apply(&own, change));
+            }
+            states.push(own);
+        }
+        for state in &states {
+            let named = presets::matching(state).map_or("custom", |p| p.key);
+            assert_eq!(
+                file_stem(state),
+                format!("{named}-seed{}", state.seed()),
+                "{}",
+                state.to_link()
+            );
+        }
     }
 
     #[test]

@@ -26,6 +26,8 @@ pub(super) fn report(operations: u64, by_layer: &[u64], success: f64, p99: f64) 
     summary.success_rate = success;
     summary.attempts_per_operation = by_layer[0] as f64 / operations as f64;
     summary.attempts_by_layer = by_layer.to_vec();
+    // As the simulator counts them, the server's calls are the bottom layer's.
+    summary.server_calls_per_operation = by_layer[by_layer.len() - 1] as f64 / operations as f64;
     summary.retried_share = 0.25;
     summary.budget_refusals = 3;
     summary.deadline_exceeded = 0;

@@ -3,7 +3,8 @@
 
 use crate::chart_id::ChartId;
 use crate::config::{Config, Group};
-use crate::lesson::{self, Metric};
+use crate::lesson;
+use crate::metrics::Metric;
 use crate::presets::{Expect, PRESETS, Preset};
 
 /// The lesson line when the settings are no preset's.

@@ -2,7 +2,7 @@
 //! colour classes and names of each policy's numbers.
 
 use crate::config::Config;
-use crate::lesson::Side;
+use crate::metrics::{Metric, Side};
 use crate::sim::Report;
 
 /// The `data-side` and class of a policy's numbers: its colour.
@@ -49,114 +49,19 @@ pub struct Summary {
     pub rows: Vec<SummaryRow>,
 }
 
-/// How a summary row writes its numbers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Unit {
-    Count,
-    /// A share, written in per cent; a difference of two shares is in
-    /// percentage points (from 63 % to 96 % is +33 pp, not +33 %).
-    Share,
-    /// Seconds, or a ratio such as calls per operation.
-    Fine,
-}
-
-impl Unit {
-    fn format(self, x: f64) -> String {
-        match self {
-            Unit::Count => format!("{x:.0}"),
-            Unit::Share => format!("{:.1} %", 100.0 * x),
-            Unit::Fine => format!("{x:.3}"),
-        }
-    }
-
-    fn delta(self, x: f64) -> String {
-        let sign = if x > 0.0 { "+" } else { "" };
-        match self {
-            Unit::Share => format!("{sign}{:.1} pp", 100.0 * x),
-            _ => format!("{sign}{}", self.format(x)),
-        }
-    }
-}
-
-/// One row of the summary: its label, the glossary entry that explains
-/// it, the number of a report and its unit.
-struct Measure {
-    label: &'static str,
-    term: Option<&'static str>,
-    value: fn(&Report) -> f64,
-    unit: Unit,
-}
-
-const MEASURES: [Measure; 11] = [
-    Measure {
-        label: "Operations",
-        term: None,
-        value: |r| r.summary.operations as f64,
-        unit: Unit::Count,
-    },
-    Measure {
-        label: "User-visible success",
-        term: Some("success"),
-        value: |r| r.summary.success_rate,
-        unit: Unit::Share,
-    },
-    Measure {
-        label: "Attempts per operation",
-        term: None,
-        value: |r| r.summary.attempts_per_operation,
-        unit: Unit::Fine,
-    },
-    Measure {
-        label: "Calls at the bottom layer per operation",
-        term: Some("load-amplification"),
-        value: |r| {
-            r.summary.attempts_by_layer.last().copied().unwrap_or(0) as f64
-                / r.summary.operations.max(1) as f64
-        },
-        unit: Unit::Fine,
-    },
-    Measure {
-        label: "Operations retried",
-        term: None,
-        value: |r| r.summary.retried_share,
-        unit: Unit::Share,
-    },
-    Measure {
-        label: "Budget refusals",
-        term: Some("retry-budget"),
-        value: |r| r.summary.budget_refusals as f64,
-        unit: Unit::Count,
-    },
-    Measure {
-        label: "Deadline exceeded",
-        term: Some("deadline"),
-        value: |r| r.summary.deadline_exceeded as f64,
-        unit: Unit::Count,
-    },
-    Measure {
-        label: "Duplicates",
-        term: Some("idempotency-key"),
-        value: |r| r.summary.duplicates as f64,
-        unit: Unit::Count,
-    },
-    Measure {
-        label: "Latency p50 (s)",
-        term: Some("percentiles"),
-        value: |r| r.summary.latency_p50,
-        unit: Unit::Fine,
-    },
-    Measure {
-        label: "Latency p99 (s)",
-        term: Some("percentiles"),
-        value: |r| r.summary.latency_p99,
-        unit: Unit::Fine,
-    },
-    Measure {
-        label: "Wasted server work",
-        term: Some("wasted-work"),
-        value: |r| r.summary.wasted_work / r.summary.server_work.max(1e-12),
-        unit: Unit::Share,
-    },
+/// The summary's rows, in order: what the users saw, then what it cost.
+const ROWS: [Metric; 11] = [
+    Metric::Operations,
+    Metric::Success,
+    Metric::AttemptsPerOperation,
+    Metric::LoadAmplification,
+    Metric::Retried,
+    Metric::BudgetRefusals,
+    Metric::DeadlineExceeded,
+    Metric::Duplicates,
+    Metric::P50,
+    Metric::P99,
+    Metric::WastedWork,
 ];
 
 /// The summary of policy A, or in compare mode of A, B and B - A.
@@ -166,17 +71,19 @@ pub fn summary(a: &Report, b: Option<&Report>) -> Summary {
     } else {
         &["", "value"]
     };
-    let mut rows = Vec::with_capacity(MEASURES.len());
-    for measure in &MEASURES {
-        let value = measure.value;
-        let mut cells = vec![measure.unit.format(value(a))];
+    let mut rows = Vec::with_capacity(ROWS.len());
+    for metric in ROWS {
+        let number = metric.number();
+        let (format, value) = (number.format, metric.value(a));
+        let mut cells = vec![format.cell(value)];
         if let Some(b) = b {
-            cells.push(measure.unit.format(value(b)));
-            cells.push(measure.unit.delta(value(b) - value(a)));
+            let b = metric.value(b);
+            cells.push(format.cell(b));
+            cells.push(format.delta(b - value));
         }
         rows.push(SummaryRow {
-            label: measure.label,
-            term: measure.term,
+            label: metric.table_label(),
+            term: number.term,
             cells,
         });
     }

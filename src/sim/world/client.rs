@@ -19,34 +19,6 @@ pub(super) const NO_PARENT: u32 = u32::MAX;
 /// Retries whose pause ceilings a run computes up front.
 const CEILINGS: u32 = 64;
 
-/// Why an operation (or a call one layer down) ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum End {
-    Succeeded,
-    NotRetryable,
-    OutOfAttempts,
-    BudgetExhausted,
-    DeadlineExceeded,
-    /// The layer's circuit breaker refused an attempt.
-    BreakerOpen,
-}
-
-impl End {
-    pub const COUNT: usize = 6;
-
-    /// How the replay's trace names it.
-    pub fn ending(self) -> Ending {
-        match self {
-            End::Succeeded => Ending::Succeeded,
-            End::NotRetryable => Ending::NotRetryable,
-            End::OutOfAttempts => Ending::OutOfAttempts,
-            End::BudgetExhausted => Ending::BudgetExhausted,
-            End::DeadlineExceeded => Ending::DeadlineExceeded,
-            End::BreakerOpen => Ending::BreakerOpen,
-        }
-    }
-}
-
 /// What every run reads of a (sub)operation: one cache line.
 #[derive(Debug, Clone)]
 #[repr(align(64))]
@@ -294,10 +266,10 @@ impl<const PLAIN: bool> World<PLAIN> {
         match self.layers.policies[layer].plan_attempt(0, now - origin, 0.0) {
             Plan::Attempt { timeout, .. } => self.begin_attempt(frame, now, timeout),
             Plan::DeadlineExceeded => {
-                self.fail(frame, now, End::DeadlineExceeded, FailureKind::Timeout)
+                self.fail(frame, now, Ending::DeadlineExceeded, FailureKind::Timeout)
             }
             Plan::OutOfAttempts => {
-                self.fail(frame, now, End::OutOfAttempts, FailureKind::Transient)
+                self.fail(frame, now, Ending::OutOfAttempts, FailureKind::Transient)
             }
         }
     }
@@ -404,7 +376,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             }
             None => {
                 self.tally.rec.breaker_refusal(now);
-                self.fail(frame, now, End::BreakerOpen, FailureKind::Transient);
+                self.fail(frame, now, Ending::BreakerOpen, FailureKind::Transient);
                 false
             }
         }
@@ -483,11 +455,11 @@ impl<const PLAIN: bool> World<PLAIN> {
         let failure = failure_of(kind, retry_after);
         let f = &mut self.frames[frame];
         if !classify::retryable(&failure, f.unknown_retried) {
-            return self.fail(frame, now, End::NotRetryable, kind);
+            return self.fail(frame, now, Ending::NotRetryable, kind);
         }
         let policy = &self.layers.policies[layer];
         if f.attempts >= policy.attempts {
-            return self.fail(frame, now, End::OutOfAttempts, kind);
+            return self.fail(frame, now, Ending::OutOfAttempts, kind);
         }
         let retry = f.attempts - 1;
         let ceiling = match self.layers.ceilings[layer].get(retry as usize) {
@@ -503,8 +475,8 @@ impl<const PLAIN: bool> World<PLAIN> {
         };
         let timeout = match policy.plan_attempt(f.attempts, now - f.origin, pause) {
             Plan::Attempt { timeout, .. } => timeout,
-            Plan::OutOfAttempts => return self.fail(frame, now, End::OutOfAttempts, kind),
-            Plan::DeadlineExceeded => return self.fail(frame, now, End::DeadlineExceeded, kind),
+            Plan::OutOfAttempts => return self.fail(frame, now, Ending::OutOfAttempts, kind),
+            Plan::DeadlineExceeded => return self.fail(frame, now, Ending::DeadlineExceeded, kind),
         };
         let cost = match self.budget(layer) {
             None => 0.0,
@@ -516,7 +488,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 }
                 None => {
                     self.tally.rec.refusal(now);
-                    return self.fail(frame, now, End::BudgetExhausted, kind);
+                    return self.fail(frame, now, Ending::BudgetExhausted, kind);
                 }
             },
         };
@@ -553,7 +525,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// Ends a (sub)operation that succeeded; its caller one layer up sees
     /// a successful call.
     fn succeed(&mut self, frame: u32, now: f64) {
-        if let Some(parent) = self.close(frame, now, End::Succeeded) {
+        if let Some(parent) = self.close(frame, now, Ending::Succeeded) {
             self.attempt_succeeded(parent, now);
         }
     }
@@ -563,13 +535,13 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// layer up sees what a failed call looks like from outside: the last
     /// error, a 503 when the budget or the breaker said no, a timeout when
     /// the deadline ran out.
-    fn fail(&mut self, frame: u32, now: f64, end: End, last: FailureKind) {
+    fn fail(&mut self, frame: u32, now: f64, end: Ending, last: FailureKind) {
         if let Some(parent) = self.close(frame, now, end) {
             let seen = match end {
-                End::NotRetryable | End::OutOfAttempts => last,
-                End::BudgetExhausted | End::BreakerOpen => FailureKind::Transient,
-                End::DeadlineExceeded => FailureKind::Timeout,
-                End::Succeeded => unreachable!("a success ends through `succeed`"),
+                Ending::NotRetryable | Ending::OutOfAttempts => last,
+                Ending::BudgetExhausted | Ending::BreakerOpen => FailureKind::Transient,
+                Ending::DeadlineExceeded => FailureKind::Timeout,
+                Ending::Succeeded => unreachable!("a success ends through `succeed`"),
             };
             self.attempt_failed(parent, now, seen, 0.0);
         }
@@ -578,7 +550,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// Closes a frame that ended: a root's operation is counted, a frame one
     /// layer down is freed and its parent, returned, stops waiting.
     #[inline(always)] // speed: hot
-    fn close(&mut self, frame: u32, now: f64, end: End) -> Option<u32> {
+    fn close(&mut self, frame: u32, now: f64, end: Ending) -> Option<u32> {
         let f = &mut self.frames[frame];
         f.finished = true;
         f.waiting = false;
@@ -589,7 +561,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             let (latency, retried) = (now - f.origin, f.attempts > 1);
             self.tally.operation_ended(now, latency, retried, end);
             if let Some(tracer) = self.tracer() {
-                tracer.ended(frame, now, end.ending());
+                tracer.ended(frame, now, end);
             }
             self.release_root_if_done(frame);
             return None;

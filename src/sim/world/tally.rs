@@ -2,7 +2,6 @@
 //! made of both when the run ends.
 
 use super::World;
-use super::client::End;
 use crate::breaker::Breaker;
 use crate::budget::{Budget, BudgetConfig, BudgetKind};
 use crate::policy::{Jitter, Policy};
@@ -10,21 +9,22 @@ use crate::sim::Scenario;
 use crate::sim::WorkloadKind;
 use crate::sim::recorder::{Recorded, Recorder};
 use crate::sim::report::{Cut, CutReason, PAUSE_HISTOGRAMS, Report, Summary};
+use crate::sim::trace::Ending;
 
-/// One count per [`End`], indexed by it.
+/// One count per [`Ending`], indexed by it.
 #[derive(Debug, Clone, Default)]
-pub(super) struct PerEnd([u64; End::COUNT]);
+pub(super) struct PerEnding([u64; Ending::COUNT]);
 
-impl std::ops::Index<End> for PerEnd {
+impl std::ops::Index<Ending> for PerEnding {
     type Output = u64;
 
-    fn index(&self, end: End) -> &u64 {
+    fn index(&self, end: Ending) -> &u64 {
         &self.0[end as usize]
     }
 }
 
-impl std::ops::IndexMut<End> for PerEnd {
-    fn index_mut(&mut self, end: End) -> &mut u64 {
+impl std::ops::IndexMut<Ending> for PerEnding {
+    fn index_mut(&mut self, end: Ending) -> &mut u64 {
         &mut self.0[end as usize]
     }
 }
@@ -37,7 +37,7 @@ pub(super) struct Tally {
     /// Operations started.
     pub operations: u64,
     /// Operations ended, by why.
-    ended: PerEnd,
+    ended: PerEnding,
     retried_operations: u64,
     pub attempts_by_layer: Vec<u64>,
     pub executions: u64,
@@ -90,7 +90,7 @@ impl Tally {
                 budget_start(&s.budget),
             ),
             operations: 0,
-            ended: PerEnd::default(),
+            ended: PerEnding::default(),
             retried_operations: 0,
             attempts_by_layer: vec![0; layers as usize],
             executions: 0,
@@ -104,10 +104,11 @@ impl Tally {
 
     /// An operation ended at `now`, `latency` after it started.
     #[inline(always)] // speed: hot
-    pub fn operation_ended(&mut self, now: f64, latency: f64, retried: bool, end: End) {
+    pub fn operation_ended(&mut self, now: f64, latency: f64, retried: bool, end: Ending) {
         self.retried_operations += u64::from(retried);
         self.ended[end] += 1;
-        self.rec.operation_done(now, latency, end == End::Succeeded);
+        self.rec
+            .operation_done(now, latency, end == Ending::Succeeded);
         if now > self.finished_at {
             self.finished_at = now;
         }
@@ -260,17 +261,17 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
     let [latency_p50, latency_p90, latency_p99] = latency.quantiles([0.5, 0.9, 0.99]);
     let summary = Summary {
         operations,
-        succeeded: ended[End::Succeeded],
-        not_retryable: ended[End::NotRetryable],
-        out_of_attempts: ended[End::OutOfAttempts],
-        budget_exhausted: ended[End::BudgetExhausted],
-        breaker_open: ended[End::BreakerOpen],
-        deadline_exceeded: ended[End::DeadlineExceeded],
+        succeeded: ended[Ending::Succeeded],
+        not_retryable: ended[Ending::NotRetryable],
+        out_of_attempts: ended[Ending::OutOfAttempts],
+        budget_exhausted: ended[Ending::BudgetExhausted],
+        breaker_open: ended[Ending::BreakerOpen],
+        deadline_exceeded: ended[Ending::DeadlineExceeded],
         unfinished: operations - ended.0.iter().sum::<u64>(),
         success_rate: if operations == 0 {
             1.0
         } else {
-            ended[End::Succeeded] as f64 / operations as f64
+            ended[Ending::Succeeded] as f64 / operations as f64
         },
         attempts_per_operation: per_operation(tally.attempts_by_layer[0]),
         server_calls_per_operation: per_operation(first_tries + retries),
@@ -295,7 +296,7 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
         latency_max: latency.max,
         server_work: tally.server_work,
         wasted_work: tally.wasted_work,
-        goodput: ended[End::Succeeded] as f64 / s.horizon,
+        goodput: ended[Ending::Succeeded] as f64 / s.horizon,
         finished_at: tally.finished_at,
         drain_time: (tally.finished_at - arrivals_end).max(0.0),
         truncated,
