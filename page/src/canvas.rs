@@ -36,10 +36,11 @@ impl std::error::Error for CanvasError {}
 
 type Drawn = Result<(), DrawingErrorKind<CanvasError>>;
 
+/// The canvas's own words for what it refused, when it gave any (its
+/// error is a JavaScript value: formatting it for Rust would cost
+/// download).
 fn refused(error: JsValue) -> DrawingErrorKind<CanvasError> {
-    DrawingErrorKind::DrawingError(CanvasError(
-        error.as_string().unwrap_or_else(|| format!("{error:?}")),
-    ))
+    DrawingErrorKind::DrawingError(CanvasError(error.as_string().unwrap_or_default()))
 }
 
 /// A colour as a key: its channels and its opacity's bits.
