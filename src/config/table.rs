@@ -5,9 +5,8 @@ use super::Config;
 use crate::breaker::BreakerMode;
 use crate::budget::{BudgetKind, RatioBasis};
 use crate::policy::{Jitter, Shape};
-use crate::sim::{
-    MAX_BUCKETS, MAX_CLIENTS, MAX_LAYERS, OutageMode, Scenario, Spread, WorkloadKind,
-};
+use crate::range::{self, Range};
+use crate::sim::{OutageMode, Scenario, Spread, WorkloadKind};
 use crate::sweep::SweepCurves;
 
 /// Where a parameter sits on the page.
@@ -250,33 +249,40 @@ const fn seconds_or_zero(seconds: Option<f64>) -> f64 {
     }
 }
 
-const fn number(min: f64, max: f64, step: f64) -> Kind {
-    Kind::Number { min, max, step }
+const fn number(range: Range, step: f64) -> Kind {
+    Kind::Number {
+        min: range.min,
+        max: range.max,
+        step,
+    }
 }
-const fn integer(min: f64, max: f64) -> Kind {
-    Kind::Integer { min, max }
+const fn integer(range: Range) -> Kind {
+    Kind::Integer {
+        min: range.min,
+        max: range.max,
+    }
 }
 
 params! {
     Compare: "compare", "Compare with policy B", "", Policy, Kind::Choice(SWITCH.names), SWITCH.position(false), always,
         "Run a second policy on the same world and seed, and overlay both on every chart.";
-    Attempts: "attempts", "Attempts", "", Policy, integer(1.0, 50.0), D.policy.attempts, always,
+    Attempts: "attempts", "Attempts", "", Policy, integer(range::ATTEMPTS), D.policy.attempts, always,
         "Tries per operation, counting the first call: 1 means never retry.";
     Shape: "shape", "Backoff shape", "", Policy, Kind::Choice(SHAPES.names), SHAPES.position(D.policy.shape), always,
         "How the pause ceiling grows with each retry.";
-    Base: "base", "Base delay", "s", Policy, number(0.001, 600.0, 0.001), D.policy.base, always,
+    Base: "base", "Base delay", "s", Policy, number(range::BASE, 0.001), D.policy.base, always,
         "Ceiling of the first pause (and the floor of decorrelated jitter).";
-    Cap: "cap", "Cap", "s", Policy, number(0.001, 3600.0, 0.001), D.policy.cap, always,
+    Cap: "cap", "Cap", "s", Policy, number(range::CAP, 0.001), D.policy.cap, always,
         "No pause ceiling grows beyond this.";
-    Multiplier: "mult", "Multiplier", "x", Policy, number(1.0, 10.0, 0.1), D.policy.multiplier, |c| c.shape() == Shape::Exponential,
+    Multiplier: "mult", "Multiplier", "x", Policy, number(range::MULTIPLIER, 0.1), D.policy.multiplier, |c| c.shape() == Shape::Exponential,
         "Growth factor of exponential backoff per retry.";
     Jitter: "jitter", "Jitter", "", Policy, Kind::Choice(JITTERS.names), JITTERS.position(D.policy.jitter), always,
         "How a random pause is drawn under the ceiling; none makes clients that failed together retry together.";
-    JitterFraction: "jfrac", "Jitter fraction", "", Policy, number(0.0, 1.0, 0.01), D.policy.jitter_fraction, |c| c.jitter() == Jitter::Proportional,
+    JitterFraction: "jfrac", "Jitter fraction", "", Policy, number(range::JITTER_FRACTION, 0.01), D.policy.jitter_fraction, |c| c.jitter() == Jitter::Proportional,
         "Proportional jitter spreads each pause by this fraction either way (0.2 = +-20 %).";
-    Timeout: "timeout", "Attempt timeout", "s", Policy, number(0.0, 60.0, 0.01), seconds_or_zero(D.policy.attempt_timeout), served,
+    Timeout: "timeout", "Attempt timeout", "s", Policy, number(range::ATTEMPT_TIMEOUT, 0.01), seconds_or_zero(D.policy.attempt_timeout), served,
         "An attempt with no answer by then counts as failed; 0 means no timeout.";
-    Deadline: "deadline", "Deadline", "s", Policy, number(0.0, 120.0, 0.1), seconds_or_zero(D.policy.deadline), always,
+    Deadline: "deadline", "Deadline", "s", Policy, number(range::DEADLINE, 0.1), seconds_or_zero(D.policy.deadline), always,
         "Overall time budget of one operation; 0 means none. No attempt starts once the time left is gone.";
     HonourRetryAfter: "honour", "Honour Retry-After", "", Policy, Kind::Choice(SWITCH.names), SWITCH.position(D.honour_retry_after), served,
         "Wait at least as long as the server's Retry-After before retrying.";
@@ -285,105 +291,105 @@ params! {
 
     Budget: "budget", "Retry budget", "", Budget, Kind::Choice(BUDGETS.names), BUDGETS.position(D.budget.kind), always,
         "Limits retries across all operations: a share of recent traffic, a gRPC token bucket or the AWS SDK retry quota.";
-    BudgetPercent: "b_pct", "Retry share", "", Budget, number(0.0, 1.0, 0.01), D.budget.percent, ratio,
+    BudgetPercent: "b_pct", "Retry share", "", Budget, number(range::BUDGET_PERCENT, 0.01), D.budget.percent, ratio,
         "Retries allowed per deposit in the window (0.2 = 20 %).";
-    BudgetFloor: "b_floor", "Floor", "/s", Budget, number(0.0, 1000.0, 1.0), D.budget.min_per_second, ratio,
+    BudgetFloor: "b_floor", "Floor", "/s", Budget, number(range::BUDGET_FLOOR, 1.0), D.budget.min_per_second, ratio,
         "Retries per second allowed however little traffic there is.";
-    BudgetWindow: "b_window", "Window", "s", Budget, number(0.1, 600.0, 0.1), D.budget.window, ratio,
+    BudgetWindow: "b_window", "Window", "s", Budget, number(range::BUDGET_WINDOW, 0.1), D.budget.window, ratio,
         "Length of the sliding window the share is counted over.";
     BudgetBasis: "b_basis", "Counts", "", Budget, Kind::Choice(BASES.names), BASES.position(D.budget.basis), ratio,
         "What earns retries: successful attempts, or every first try as Finagle's RetryBudget counts.";
-    Tokens: "tokens", "Max tokens", "", Budget, number(1.0, 1000.0, 1.0), D.budget.max_tokens, token_bucket,
+    Tokens: "tokens", "Max tokens", "", Budget, number(range::MAX_TOKENS, 1.0), D.budget.max_tokens, token_bucket,
         "Bucket size; a failure takes 1, a retry is allowed only above half.";
-    TokenRatio: "t_ratio", "Token ratio", "", Budget, number(0.0, 10.0, 0.01), D.budget.token_ratio, token_bucket,
+    TokenRatio: "t_ratio", "Token ratio", "", Budget, number(range::TOKEN_RATIO, 0.01), D.budget.token_ratio, token_bucket,
         "Tokens a success puts back.";
-    Quota: "quota", "Retry quota", "", Budget, number(1.0, 10000.0, 1.0), D.budget.quota, aws_quota,
+    Quota: "quota", "Retry quota", "", Budget, number(range::QUOTA, 1.0), D.budget.quota, aws_quota,
         "Tokens in the shared quota; a success refunds what its retry cost.";
-    QuotaCost: "q_cost", "Retry cost", "", Budget, number(0.0, 100.0, 1.0), D.budget.retry_cost, aws_quota,
+    QuotaCost: "q_cost", "Retry cost", "", Budget, number(range::RETRY_COST, 1.0), D.budget.retry_cost, aws_quota,
         "Tokens a retry takes after an error.";
-    QuotaTimeoutCost: "q_tcost", "Timeout retry cost", "", Budget, number(0.0, 100.0, 1.0), D.budget.timeout_cost, aws_quota,
+    QuotaTimeoutCost: "q_tcost", "Timeout retry cost", "", Budget, number(range::TIMEOUT_COST, 1.0), D.budget.timeout_cost, aws_quota,
         "Tokens a retry takes after a timeout.";
     Breaker: "breaker", "Circuit breaker", "", Budget, Kind::Choice(BREAKERS.names), BREAKERS.position(D.breaker.mode), always,
         "Fails fast for a while once most recent attempts failed: breaking every attempt, or only retries.";
-    BreakerRatio: "cb_ratio", "Trip ratio", "", Budget, number(0.0, 1.0, 0.01), D.breaker.failure_ratio, with_breaker,
+    BreakerRatio: "cb_ratio", "Trip ratio", "", Budget, number(range::BREAKER_RATIO, 0.01), D.breaker.failure_ratio, with_breaker,
         "The breaker opens when at least this share of the window's attempts failed (0.5 = half).";
-    BreakerWindow: "cb_window", "Breaker window", "s", Budget, number(0.1, 600.0, 0.1), D.breaker.window, with_breaker,
+    BreakerWindow: "cb_window", "Breaker window", "s", Budget, number(range::BREAKER_WINDOW, 0.1), D.breaker.window, with_breaker,
         "Length of the sliding window the failure ratio is counted over.";
-    BreakerMin: "cb_min", "Minimum attempts", "", Budget, integer(1.0, 10000.0), D.breaker.min_requests, with_breaker,
+    BreakerMin: "cb_min", "Minimum attempts", "", Budget, integer(range::BREAKER_MIN), D.breaker.min_requests, with_breaker,
         "Outcomes the window must hold before the breaker may open.";
-    BreakerCool: "cb_cool", "Cool-down", "s", Budget, number(0.0, 600.0, 0.1), D.breaker.cool_down, with_breaker,
+    BreakerCool: "cb_cool", "Cool-down", "s", Budget, number(range::COOL_DOWN, 0.1), D.breaker.cool_down, with_breaker,
         "How long an open breaker refuses everything it breaks before letting probes through.";
-    BreakerProbes: "cb_probes", "Probes", "", Budget, integer(1.0, 100.0), D.breaker.probes, with_breaker,
+    BreakerProbes: "cb_probes", "Probes", "", Budget, integer(range::PROBES), D.breaker.probes, with_breaker,
         "Attempts let through half-open: if all succeed it closes, one failure opens it again.";
 
     Workload: "workload", "Workload", "", Workload, Kind::Choice(WORKLOADS.names), WORKLOADS.position(D.workload), always,
         "Poisson arrivals; a crowd of clients that start together; or clients racing to update one row.";
-    Rate: "rate", "Arrival rate", "/s", Workload, number(0.0, 20000.0, 1.0), D.rate, poisson,
+    Rate: "rate", "Arrival rate", "/s", Workload, number(range::RATE, 1.0), D.rate, poisson,
         "New operations per second.";
-    SpikeRate: "spike", "Spike rate", "/s", Workload, number(0.0, 20000.0, 1.0), D.spike_rate, with_spike,
+    SpikeRate: "spike", "Spike rate", "/s", Workload, number(range::RATE, 1.0), D.spike_rate, with_spike,
         "Arrivals per second during the spike.";
-    SpikeAt: "spike_at", "Spike starts", "s", Workload, number(0.0, 3600.0, 0.5), D.spike_start, with_spike,
+    SpikeAt: "spike_at", "Spike starts", "s", Workload, number(range::SPIKE_START, 0.5), D.spike_start, with_spike,
         "When the spike begins.";
-    SpikeFor: "spike_for", "Spike length", "s", Workload, number(0.0, 3600.0, 0.5), D.spike_duration, poisson,
+    SpikeFor: "spike_for", "Spike length", "s", Workload, number(range::SPIKE_DURATION, 0.5), D.spike_duration, poisson,
         "How long the spike lasts; 0 means no spike.";
-    Clients: "clients", "Clients", "", Workload, integer(1.0, MAX_CLIENTS as f64), D.clients, crowd,
+    Clients: "clients", "Clients", "", Workload, integer(range::CLIENTS), D.clients, crowd,
         "Clients that make one operation each.";
-    CrowdAt: "crowd_at", "Crowd starts", "s", Workload, number(0.0, 3600.0, 0.5), D.crowd_start, crowd,
+    CrowdAt: "crowd_at", "Crowd starts", "s", Workload, number(range::CROWD_START, 0.5), D.crowd_start, crowd,
         "When the first client of the crowd starts.";
-    CrowdOver: "crowd_over", "Start spread", "s", Workload, number(0.0, 3600.0, 0.1), D.crowd_window, crowd,
+    CrowdOver: "crowd_over", "Start spread", "s", Workload, number(range::CROWD_WINDOW, 0.1), D.crowd_window, crowd,
         "Clients start uniformly over this window; 0 means all at once.";
-    Horizon: "horizon", "Horizon", "s", Workload, number(1.0, 3600.0, 1.0), D.horizon, always,
+    Horizon: "horizon", "Horizon", "s", Workload, number(range::HORIZON, 1.0), D.horizon, always,
         "Time shown on the charts; arrivals stop here and the run drains.";
     Sweep: "sweep", "Sweep compares", "", Workload, Kind::Choice(SWEEPS.names), SWEEPS.position(SweepCurves::Policies), always,
         "What the sweep chart draws: this page's policies, or the four classic strategies in this world.";
-    Buckets: "buckets", "Time buckets", "", Workload, integer(10.0, MAX_BUCKETS as f64), D.buckets, always,
+    Buckets: "buckets", "Time buckets", "", Workload, integer(range::BUCKETS), D.buckets, always,
         "Resolution of the load chart.";
 
-    Failure: "failure", "Failure rate", "", Server, number(0.0, 1.0, 0.01), D.failure, served,
+    Failure: "failure", "Failure rate", "", Server, number(range::FAILURE, 0.01), D.failure, served,
         "Probability that the server fails a request it served.";
-    Mix503: "mix_503", "Share 503", "", Server, number(0.0, 1.0, 0.05), D.mix_transient, served,
+    Mix503: "mix_503", "Share 503", "", Server, number(range::MIX_WEIGHT, 0.05), D.mix_transient, served,
         "Weight of transient 503 among failures.";
-    Mix429: "mix_429", "Share 429", "", Server, number(0.0, 1.0, 0.05), D.mix_throttled, served,
+    Mix429: "mix_429", "Share 429", "", Server, number(range::MIX_WEIGHT, 0.05), D.mix_throttled, served,
         "Weight of 429 Too Many Requests (transient, with Retry-After).";
-    Mix400: "mix_400", "Share 400", "", Server, number(0.0, 1.0, 0.05), D.mix_permanent, served,
+    Mix400: "mix_400", "Share 400", "", Server, number(range::MIX_WEIGHT, 0.05), D.mix_permanent, served,
         "Weight of permanent 4xx: retrying never helps, so it must not happen.";
-    Mix500: "mix_500", "Share 500", "", Server, number(0.0, 1.0, 0.05), D.mix_unknown, served,
+    Mix500: "mix_500", "Share 500", "", Server, number(range::MIX_WEIGHT, 0.05), D.mix_unknown, served,
         "Weight of unknown 5xx: retried at most once.";
-    RetryAfter: "retry_after", "Retry-After", "s", Server, number(0.0, 60.0, 0.1), D.retry_after, served,
+    RetryAfter: "retry_after", "Retry-After", "s", Server, number(range::RETRY_AFTER, 0.1), D.retry_after, served,
         "Sent with 429 and with 503 from a full queue; 0 means none.";
-    OutageAt: "outage_at", "Outage starts", "s", Server, number(0.0, 3600.0, 0.5), D.outage_start, with_outage,
+    OutageAt: "outage_at", "Outage starts", "s", Server, number(range::OUTAGE_START, 0.5), D.outage_start, with_outage,
         "When the outage begins.";
-    OutageFor: "outage_for", "Outage length", "s", Server, number(0.0, 3600.0, 0.5), D.outage_duration, served,
+    OutageFor: "outage_for", "Outage length", "s", Server, number(range::OUTAGE_DURATION, 0.5), D.outage_duration, served,
         "How long every request fails; 0 means no outage.";
     OutageMode: "outage", "During the outage", "", Server, Kind::Choice(OUTAGES.names), OUTAGES.position(D.outage_mode), with_outage,
         "Refuse at once, or hang until the client's timeout.";
-    Workers: "workers", "Workers", "", Server, integer(0.0, 100000.0), D.workers, served,
+    Workers: "workers", "Workers", "", Server, integer(range::WORKERS), D.workers, served,
         "Requests served at once; 0 means unlimited.";
-    Queue: "queue", "Queue", "", Server, integer(0.0, 1000000.0), D.queue_limit, with_workers,
+    Queue: "queue", "Queue", "", Server, integer(range::QUEUE_LIMIT), D.queue_limit, with_workers,
         "Requests that may wait for a worker; a full queue answers 503.";
     Service: "service", "Service time shape", "", Server, Kind::Choice(SPREADS.names), SPREADS.position(D.service), served,
         "Distribution of the time to serve one request.";
-    ServiceTime: "service_t", "Service time", "s", Server, number(0.0, 10.0, 0.001), D.service_time, served,
+    ServiceTime: "service_t", "Service time", "s", Server, number(range::SERVICE_TIME, 0.001), D.service_time, served,
         "Mean time to serve one request.";
-    ServiceSd: "service_sd", "Service time sd", "s", Server, number(0.0, 10.0, 0.001), D.service_sd, normal_service,
+    ServiceSd: "service_sd", "Service time sd", "s", Server, number(range::SERVICE_SD, 0.001), D.service_sd, normal_service,
         "Spread of a normal service time.";
-    Slope: "slope", "Slowdown per request", "s", Server, number(0.0, 1.0, 0.001), D.latency_slope, served,
+    Slope: "slope", "Slowdown per request", "s", Server, number(range::LATENCY_SLOPE, 0.001), D.latency_slope, served,
         "Extra service time per request already in service: an overloaded server gets slower.";
-    Lost: "lost", "Lost responses", "", Server, number(0.0, 1.0, 0.01), D.lost_responses, served,
+    Lost: "lost", "Lost responses", "", Server, number(range::LOST_RESPONSES, 0.01), D.lost_responses, served,
         "Probability that the server acted but its answer never arrives.";
     Hop: "hop", "Network time shape", "", Server, Kind::Choice(SPREADS.names), SPREADS.position(D.hop), always,
         "Distribution of one network hop.";
-    HopMean: "hop_mean", "Network time", "s", Server, number(0.0, 10.0, 0.001), D.hop_mean, always,
+    HopMean: "hop_mean", "Network time", "s", Server, number(range::HOP_MEAN, 0.001), D.hop_mean, always,
         "Mean one-way network time.";
-    HopSd: "hop_sd", "Network time sd", "s", Server, number(0.0, 10.0, 0.001), D.hop_sd, normal_hops,
+    HopSd: "hop_sd", "Network time sd", "s", Server, number(range::HOP_SD, 0.001), D.hop_sd, normal_hops,
         "Spread of a normal network hop.";
 
-    Layers: "layers", "Layers", "", Layers, integer(1.0, MAX_LAYERS as f64), D.layers, served,
+    Layers: "layers", "Layers", "", Layers, integer(range::LAYERS), D.layers, served,
         "Services in the chain; each retries its own calls, so retries multiply.";
     TopOnly: "top_only", "Only the top retries", "", Layers, Kind::Choice(SWITCH.names), SWITCH.position(D.only_top_retries), with_layers,
         "Lower layers make one attempt: one owner of retries.";
 
-    Seed: "seed", "Seed", "", Randomness, integer(0.0, 4294967295.0), D.seed, always,
+    Seed: "seed", "Seed", "", Randomness, integer(range::SEED), D.seed, always,
         "Fixes every random draw: the same link gives the same numbers.";
     SharedSeed: "shared", "Shared seed", "", Randomness, Kind::Choice(SWITCH.names), SWITCH.position(D.shared_seed), always,
         "Every client draws the same random numbers: jitter with a shared seed is no jitter.";
