@@ -120,14 +120,6 @@ impl Config {
         b
     }
 
-    fn count(&self, p: P) -> u32 {
-        self.get(p) as u32
-    }
-
-    fn seconds_or_none(&self, p: P) -> Option<f64> {
-        Some(self.get(p)).filter(|s| *s > 0.0)
-    }
-
     pub fn shape(&self) -> Shape {
         SHAPES.at(self.get(P::Shape))
     }
