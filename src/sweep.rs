@@ -8,18 +8,9 @@
 
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
-use crate::config::{BREAKERS, BUDGETS, Config, P, SWITCH};
+use crate::config::{BREAKERS, BUDGETS, Config, P, SWITCH, SweepCurves};
 use crate::report;
 use crate::sim::{Summary, WorkloadKind};
-
-/// What the sweep chart compares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SweepCurves {
-    /// The page's policy A, and B when comparing.
-    Policies,
-    /// Four classic strategies in A's world (see [`curves`]).
-    Classic,
-}
 
 /// Points of a sweep: 0 %, 5 %, ... 100 %.
 pub const POINTS: usize = 21;

@@ -1,10 +1,12 @@
 //! The one parameter table and the configurations it describes.
 //!
 //! Every knob of the playground is declared once, in [`PARAMS`]: its key in a
-//! share link, label, unit, range, step, default and help. The link codec,
-//! validation and clamping, the controls on the page and the command line
-//! are all generated from it, so a link can never hold a value the page
-//! cannot show, and a new parameter is one line.
+//! share link, label, unit, range (from [`crate::range`], which the
+//! simulator clamps to as well), step, default, help, and the field of the
+//! simulator's scenario it sets. The link codec, validation and clamping,
+//! the controls on the page, the command line and the mapping to the
+//! simulator are all generated from it, so a link can never hold a value
+//! the page cannot show, and a new parameter is its row and its field.
 //!
 //! A [`Config`] is one value per parameter. A link is its query string,
 //! `v=1&attempts=4&base=0.1&...`: the version `v` pins the defaults, and
@@ -12,27 +14,29 @@
 //! missing keys take their defaults, bad values are clamped or replaced and
 //! reported as [`Notice`]s, unknown keys are reported and ignored.
 //!
-//! By concern: `table` declares the parameters and their options, `link`
-//! writes and reads links, `embed` reads what an embedded page asks to
-//! show, `scenario` turns a configuration into the simulator's scenario.
+//! By concern: `table` declares the parameters and when each applies,
+//! `choices` the options of those that are choices, `link` writes and
+//! reads links, `embed` reads what an embedded page asks to show, and
+//! `scenario` turns a configuration into the simulator's scenario.
 
+mod choices;
 mod embed;
 mod link;
 mod scenario;
 mod table;
 
+pub use choices::{
+    BASES, BREAKERS, BUDGETS, Choices, JITTERS, OUTAGES, SHAPES, SPREADS, SWEEPS, SWITCH,
+    SweepCurves, WORKLOADS,
+};
 pub use embed::{CONTROLS_KEY, EMBED_KEY, Embed, EmbedChart, MAX_EMBED_CONTROLS};
 pub use link::{LINK_VERSION, MAX_PAIRS, read_link};
-pub use table::{
-    BASES, BREAKERS, BUDGETS, Choices, Group, JITTERS, Kind, OUTAGES, P, PARAMS, Param, SHAPES,
-    SPREADS, SWEEPS, SWITCH, WORKLOADS,
-};
+pub use table::{Group, Kind, P, PARAMS, Param};
 
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
 use crate::policy::{Jitter, Shape};
 use crate::sim::{Spread, WorkloadKind};
-use crate::sweep::SweepCurves;
 
 /// Something the link reader fixed or ignored, to tell the person.
 #[derive(Debug, Clone, PartialEq)]
