@@ -148,8 +148,10 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
     (config, embed, notices)
 }
 
-/// Keeps what a link can make the page repeat short.
-pub(super) fn clip(text: &str) -> String {
+/// Keeps untrusted text that a notice repeats (a link's, a pasted
+/// configuration's) short: whatever someone put in, the page shows a few
+/// words of it, not a screenful.
+pub fn clip(text: &str) -> String {
     const LIMIT: usize = 40;
     if text.chars().count() <= LIMIT {
         text.to_string()
@@ -290,6 +292,15 @@ mod tests {
             let (config, _) = Config::from_link(link);
             assert!(config.policy().attempts >= 1);
         }
+    }
+
+    /// Forty characters are shown whole, more are cut there, counted as
+    /// characters so that a cut never splits one.
+    #[test]
+    fn clip_keeps_forty_characters() {
+        let forty = "é".repeat(40);
+        assert_eq!(clip(&forty), forty);
+        assert_eq!(clip(&format!("{forty}x")), format!("{forty}..."));
     }
 
     #[test]
