@@ -92,7 +92,7 @@ impl Default for BreakerConfig {
 }
 
 impl BreakerConfig {
-    /// The parameters brought into their [`range`](crate::range)s, NaN
+    /// The parameters brought into their ranges (see [`range`]), NaN
     /// replaced by the default.
     pub fn sanitized(&self) -> BreakerConfig {
         let d = BreakerConfig::default();

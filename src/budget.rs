@@ -96,7 +96,7 @@ impl BudgetConfig {
         no_retry_increment: 1.0,
     };
 
-    /// The parameters brought into their [`range`](crate::range)s, NaN
+    /// The parameters brought into their ranges (see [`range`]), NaN
     /// replaced by the default.
     pub fn sanitized(&self) -> BudgetConfig {
         let d = BudgetConfig::default();

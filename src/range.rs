@@ -39,10 +39,6 @@ impl Range {
     pub fn clamp_count(self, value: u32) -> u32 {
         value.clamp(self.min as u32, self.max as u32)
     }
-
-    pub fn contains(self, value: f64) -> bool {
-        (self.min..=self.max).contains(&value)
-    }
 }
 
 /// Seconds any time in a run may reach: an hour of virtual time is more
