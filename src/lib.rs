@@ -13,11 +13,12 @@
 //!   attempts reaching the server.
 //!
 //! Modules: [`policy`] (backoff and jitter), [`budget`] (retry budgets),
+//! [`range`] (the range of every value of a scenario, for the table and
+//! the simulator alike),
 //! [`breaker`] (circuit breakers), [`classify`] (what may be retried),
-//! [`random`] (reproducible streams), [`range`] (the range of every value
-//! of a scenario, for the table and the simulator alike), [`sim`]
-//! (clients, server and faults in virtual time), [`config`] (the one
-//! parameter table and the share-link codec), [`presets`] (scenarios that teach), [`lesson`] (the numbers a
+//! [`random`] (reproducible streams), [`sim`] (clients, server and faults in
+//! virtual time), [`config`] (the one parameter table and the share-link
+//! codec), [`presets`] (scenarios that teach), [`lesson`] (the numbers a
 //! lesson is about, the lesson that stays, the glossary), [`report`] (one
 //! run of a configuration, policies A and B), [`sweep`] (success and load
 //! against the failure rate), [`contention`] (the contention model over

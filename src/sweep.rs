@@ -8,9 +8,13 @@
 
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
-use crate::config::{BREAKERS, BUDGETS, Config, P, SWITCH, SweepCurves};
+use crate::config::{BREAKERS, BUDGETS, Config, P, SWITCH};
 use crate::report;
 use crate::sim::{Summary, WorkloadKind};
+
+/// What the sweep chart compares: the `sweep` parameter's choice, declared
+/// with the table's other choices.
+pub use crate::config::SweepCurves;
 
 /// Points of a sweep: 0 %, 5 %, ... 100 %.
 pub const POINTS: usize = 21;
