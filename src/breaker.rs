@@ -39,6 +39,7 @@
 //!
 //! Every failed attempt counts as a failure, whatever its class.
 
+use crate::range;
 use crate::window::SlidingWindow;
 
 /// Which attempts the breaker may refuse.
@@ -90,30 +91,18 @@ impl Default for BreakerConfig {
     }
 }
 
-/// Longest window or cool-down, in seconds (about 11.5 days, as the
-/// simulator's `MAX_TIME`).
-const MAX_SECONDS: f64 = 1e6;
-
 impl BreakerConfig {
-    /// The parameters brought into range: NaN becomes the default, the ratio
-    /// goes to `[0, 1]`, the window to `[1e-6, 1e6]` s, the cool-down to
-    /// `[0, 1e6]` s, `min_requests` and `probes` to at least 1.
+    /// The parameters brought into their ranges (see [`range`]), NaN
+    /// replaced by the default.
     pub fn sanitized(&self) -> BreakerConfig {
         let d = BreakerConfig::default();
-        let clamp = |value: f64, low: f64, high: f64, fallback: f64| {
-            if value.is_nan() {
-                fallback
-            } else {
-                value.clamp(low, high)
-            }
-        };
         BreakerConfig {
             mode: self.mode,
-            failure_ratio: clamp(self.failure_ratio, 0.0, 1.0, d.failure_ratio),
-            window: clamp(self.window, 1e-6, MAX_SECONDS, d.window),
-            min_requests: self.min_requests.max(1),
-            cool_down: clamp(self.cool_down, 0.0, MAX_SECONDS, d.cool_down),
-            probes: self.probes.clamp(1, 1_000_000),
+            failure_ratio: range::BREAKER_RATIO.clamp(self.failure_ratio, d.failure_ratio),
+            window: range::BREAKER_WINDOW.clamp(self.window, d.window),
+            min_requests: range::BREAKER_MIN.clamp_count(self.min_requests),
+            cool_down: range::COOL_DOWN.clamp(self.cool_down, d.cool_down),
+            probes: range::PROBES.clamp_count(self.probes),
         }
     }
 }
@@ -437,9 +426,9 @@ mod tests {
         });
         let c = odd.config();
         assert_eq!(c.failure_ratio, 0.5);
-        assert_eq!(c.window, 1e-6);
+        assert_eq!(c.window, range::BREAKER_WINDOW.min);
         assert_eq!((c.min_requests, c.probes), (1, 1));
-        assert_eq!(c.cool_down, MAX_SECONDS);
+        assert_eq!(c.cool_down, range::COOL_DOWN.max);
         // Ratio 0 opens on the first failure, not on successes.
         let mut eager = Breaker::new(&BreakerConfig {
             mode: BreakerMode::All,

@@ -25,6 +25,7 @@
 //! - [`BudgetKind::TokenBucket`]: gRPC retry throttling (gRFC A6).
 //! - [`BudgetKind::AwsQuota`]: the AWS SDK "standard" retry quota.
 
+use crate::range;
 use crate::window::SlidingWindow;
 
 /// Which budget a client uses.
@@ -94,6 +95,32 @@ impl BudgetConfig {
         timeout_cost: 10.0,
         no_retry_increment: 1.0,
     };
+
+    /// The parameters brought into their ranges (see [`range`]), NaN
+    /// replaced by the default.
+    pub fn sanitized(&self) -> BudgetConfig {
+        let d = BudgetConfig::default();
+        let increment = self.no_retry_increment;
+        BudgetConfig {
+            kind: self.kind,
+            percent: range::BUDGET_PERCENT.clamp(self.percent, d.percent),
+            min_per_second: range::BUDGET_FLOOR.clamp(self.min_per_second, d.min_per_second),
+            window: range::BUDGET_WINDOW.clamp(self.window, d.window),
+            basis: self.basis,
+            max_tokens: range::MAX_TOKENS.clamp(self.max_tokens, d.max_tokens),
+            token_ratio: range::TOKEN_RATIO.clamp(self.token_ratio, d.token_ratio),
+            quota: range::QUOTA.clamp(self.quota, d.quota),
+            retry_cost: range::RETRY_COST.clamp(self.retry_cost, d.retry_cost),
+            timeout_cost: range::TIMEOUT_COST.clamp(self.timeout_cost, d.timeout_cost),
+            // No parameter sets it (it is the AWS SDK's constant), so it
+            // has no range: any count of tokens will do.
+            no_retry_increment: if increment.is_finite() && increment >= 0.0 {
+                increment
+            } else {
+                d.no_retry_increment
+            },
+        }
+    }
 }
 
 impl Default for BudgetConfig {
@@ -116,30 +143,10 @@ const DEPOSITS: usize = 0;
 const RETRIES: usize = 1;
 
 impl Budget {
-    /// A budget at its starting balance. Nonsense parameters (NaN, negative)
-    /// are replaced by the defaults of [`BudgetConfig`].
+    /// A budget at its starting balance, of the parameters
+    /// [sanitized](BudgetConfig::sanitized).
     pub fn new(config: &BudgetConfig) -> Self {
-        let defaults = BudgetConfig::default();
-        let sane = |value: f64, fallback: f64| {
-            if value.is_finite() && value >= 0.0 {
-                value
-            } else {
-                fallback
-            }
-        };
-        let config = BudgetConfig {
-            kind: config.kind,
-            percent: sane(config.percent, defaults.percent),
-            min_per_second: sane(config.min_per_second, defaults.min_per_second),
-            window: sane(config.window, defaults.window).max(1e-6),
-            basis: config.basis,
-            max_tokens: sane(config.max_tokens, defaults.max_tokens),
-            token_ratio: sane(config.token_ratio, defaults.token_ratio),
-            quota: sane(config.quota, defaults.quota),
-            retry_cost: sane(config.retry_cost, defaults.retry_cost),
-            timeout_cost: sane(config.timeout_cost, defaults.timeout_cost),
-            no_retry_increment: sane(config.no_retry_increment, defaults.no_retry_increment),
-        };
+        let config = config.sanitized();
         let tokens = match config.kind {
             BudgetKind::TokenBucket => config.max_tokens,
             BudgetKind::AwsQuota => config.quota,
@@ -360,7 +367,7 @@ mod tests {
     }
 
     #[test]
-    fn nonsense_parameters_fall_back_to_defaults() {
+    fn nonsense_parameters_are_clamped() {
         let odd = Budget::new(&BudgetConfig {
             kind: BudgetKind::Ratio,
             percent: f64::NAN,
@@ -369,7 +376,7 @@ mod tests {
             ..BudgetConfig::default()
         });
         assert_eq!(odd.config().percent, 0.2);
-        assert_eq!(odd.config().window, 10.0);
-        assert_eq!(odd.config().min_per_second, 10.0);
+        assert_eq!(odd.config().window, range::BUDGET_WINDOW.min);
+        assert_eq!(odd.config().min_per_second, range::BUDGET_FLOOR.max);
     }
 }

@@ -13,6 +13,8 @@
 //!   attempts reaching the server.
 //!
 //! Modules: [`policy`] (backoff and jitter), [`budget`] (retry budgets),
+//! [`range`] (the range of every value of a scenario, for the table and
+//! the simulator alike),
 //! [`breaker`] (circuit breakers), [`classify`] (what may be retried),
 //! [`random`] (reproducible streams), [`sim`] (clients, server and faults in
 //! virtual time), [`config`] (the one parameter table and the share-link
@@ -43,6 +45,7 @@ pub mod metrics;
 pub mod policy;
 pub mod presets;
 pub mod random;
+pub mod range;
 pub mod report;
 pub mod sim;
 pub mod sweep;

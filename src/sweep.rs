@@ -13,14 +13,9 @@ use crate::metrics::Metric;
 use crate::report;
 use crate::sim::{Summary, WorkloadKind};
 
-/// What the sweep chart compares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SweepCurves {
-    /// The page's policy A, and B when comparing.
-    Policies,
-    /// Four classic strategies in A's world (see [`curves`]).
-    Classic,
-}
+/// What the sweep chart compares: the `sweep` parameter's choice, declared
+/// with the table's other choices.
+pub use crate::config::SweepCurves;
 
 /// Points of a sweep: 0 %, 5 %, ... 100 %.
 pub const POINTS: usize = 21;

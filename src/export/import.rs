@@ -10,7 +10,7 @@
 
 use super::Format;
 use crate::budget::BudgetKind;
-use crate::config::{BUDGETS, Config, JITTERS, P, PARAMS, SHAPES, SWITCH};
+use crate::config::{BUDGETS, Config, JITTERS, P, PARAMS, SHAPES, SWITCH, clip};
 use crate::decimal::parse_f64;
 use crate::policy::{Jitter, Shape};
 use serde_json::{Map, Value};
@@ -145,16 +145,6 @@ pub fn apply(config: &Config, imported: &Imported, to_b: bool) -> (Config, Vec<S
         }
     }
     (next, clamped)
-}
-
-/// Keeps what a pasted text can make the page repeat short.
-fn clip(text: &str) -> String {
-    const LIMIT: usize = 40;
-    let mut clipped: String = text.chars().take(LIMIT).collect();
-    if text.chars().count() > LIMIT {
-        clipped += "...";
-    }
-    clipped
 }
 
 /// A protobuf JSON duration, `"0.1s"`: decimal seconds with an `s`, as

@@ -112,6 +112,7 @@ pub use world::{COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, in_flight_byte
 use crate::breaker::BreakerConfig;
 use crate::budget::BudgetConfig;
 use crate::policy::{Jitter, Policy, Shape};
+use crate::range::{self, Range};
 
 /// Where operations come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -307,89 +308,76 @@ impl Default for Scenario {
     }
 }
 
-/// Most operations or clients a run may hold at once, so a link cannot ask
-/// for more memory than a browser tab has.
-pub const MAX_CLIENTS: u32 = 200_000;
-/// Most services in a chain: `attempts^layers` grows fast enough.
-pub const MAX_LAYERS: u32 = 8;
-/// Most buckets of the series.
-pub const MAX_BUCKETS: u32 = 2_000;
-/// Longest time a scenario may talk about (about 11.5 days).
-pub const MAX_TIME: f64 = 1e6;
-
-/// `value` if finite, clamped to `[low, high]`; `fallback` otherwise.
-fn clamp(value: f64, low: f64, high: f64, fallback: f64) -> f64 {
-    if value.is_nan() {
-        fallback
-    } else {
-        value.clamp(low, high)
-    }
-}
-
 impl Scenario {
-    /// The scenario with every field brought into range: NaN becomes the
-    /// default, probabilities go to `[0, 1]`, times to `[0, MAX_TIME]`, counts
-    /// to their limits. [`run`] simulates this, so it never panics or hangs.
+    /// The scenario with every field brought into its [`range`], NaN
+    /// replaced by the default. [`run`] simulates this, so it never panics
+    /// or hangs.
+    ///
+    /// Three values are taken beyond the ranges of the parameter table,
+    /// because the contention model of the 2015 post needs them
+    /// ([`contention_policies`], [`contention::GridRuns`](crate::contention::GridRuns)):
+    /// any number of attempts (its clients retry until they are done), a
+    /// base from no pause to the longest cap ([`range::PAUSE`]), and any
+    /// seed (the grid walks seeds on from the configuration's).
     pub fn sanitized(&self) -> Scenario {
         let d = Scenario::default();
-        let time = |v: f64, fallback: f64| clamp(v, 0.0, MAX_TIME, fallback);
-        let probability = |v: f64, fallback: f64| clamp(v, 0.0, 1.0, fallback);
-        let weight = |v: f64| clamp(v, 0.0, 1e9, 0.0);
-        let rate = |v: f64, fallback: f64| clamp(v, 0.0, 1e8, fallback);
         let p = &self.policy;
         let dp = &d.policy;
-        let optional_time =
-            |v: Option<f64>| v.filter(|t| !t.is_nan()).map(|t| t.clamp(1e-6, MAX_TIME));
+        // A zero time is no timeout or deadline only in the table; here a
+        // time is a time, and the shortest one a run can tell apart.
+        let optional_time = |v: Option<f64>, range: Range| {
+            v.filter(|t| !t.is_nan()).map(|t| t.clamp(1e-6, range.max))
+        };
         let policy = Policy {
-            attempts: p.attempts.max(1),
+            attempts: p.attempts.max(range::ATTEMPTS.min as u32),
             shape: p.shape,
-            base: time(p.base, dp.base),
-            cap: time(p.cap, dp.cap),
-            multiplier: clamp(p.multiplier, 1.0, 1e3, dp.multiplier),
+            base: range::PAUSE.clamp(p.base, dp.base),
+            cap: range::CAP.clamp(p.cap, dp.cap),
+            multiplier: range::MULTIPLIER.clamp(p.multiplier, dp.multiplier),
             jitter: p.jitter,
-            jitter_fraction: probability(p.jitter_fraction, dp.jitter_fraction),
-            attempt_timeout: optional_time(p.attempt_timeout),
-            deadline: optional_time(p.deadline),
+            jitter_fraction: range::JITTER_FRACTION.clamp(p.jitter_fraction, dp.jitter_fraction),
+            attempt_timeout: optional_time(p.attempt_timeout, range::ATTEMPT_TIMEOUT),
+            deadline: optional_time(p.deadline, range::DEADLINE),
         };
         Scenario {
             seed: self.seed,
-            horizon: clamp(self.horizon, 1e-3, MAX_TIME, d.horizon),
-            buckets: self.buckets.clamp(1, MAX_BUCKETS),
+            horizon: range::HORIZON.clamp(self.horizon, d.horizon),
+            buckets: range::BUCKETS.clamp_count(self.buckets),
             work_limit: self.work_limit.clamp(1, 2_000_000_000),
             workload: self.workload,
-            rate: rate(self.rate, d.rate),
-            spike_rate: rate(self.spike_rate, d.spike_rate),
-            spike_start: time(self.spike_start, d.spike_start),
-            spike_duration: time(self.spike_duration, 0.0),
-            clients: self.clients.min(MAX_CLIENTS),
-            crowd_start: time(self.crowd_start, 0.0),
-            crowd_window: time(self.crowd_window, 0.0),
+            rate: range::RATE.clamp(self.rate, d.rate),
+            spike_rate: range::RATE.clamp(self.spike_rate, d.spike_rate),
+            spike_start: range::SPIKE_START.clamp(self.spike_start, d.spike_start),
+            spike_duration: range::SPIKE_DURATION.clamp(self.spike_duration, 0.0),
+            clients: range::CLIENTS.clamp_count(self.clients),
+            crowd_start: range::CROWD_START.clamp(self.crowd_start, 0.0),
+            crowd_window: range::CROWD_WINDOW.clamp(self.crowd_window, 0.0),
             hop: self.hop,
-            hop_mean: time(self.hop_mean, d.hop_mean),
-            hop_sd: time(self.hop_sd, d.hop_sd),
-            failure: probability(self.failure, d.failure),
-            mix_transient: weight(self.mix_transient),
-            mix_throttled: weight(self.mix_throttled),
-            mix_permanent: weight(self.mix_permanent),
-            mix_unknown: weight(self.mix_unknown),
-            retry_after: time(self.retry_after, 0.0),
-            outage_start: time(self.outage_start, d.outage_start),
-            outage_duration: time(self.outage_duration, 0.0),
+            hop_mean: range::HOP_MEAN.clamp(self.hop_mean, d.hop_mean),
+            hop_sd: range::HOP_SD.clamp(self.hop_sd, d.hop_sd),
+            failure: range::FAILURE.clamp(self.failure, d.failure),
+            mix_transient: range::MIX_WEIGHT.clamp(self.mix_transient, 0.0),
+            mix_throttled: range::MIX_WEIGHT.clamp(self.mix_throttled, 0.0),
+            mix_permanent: range::MIX_WEIGHT.clamp(self.mix_permanent, 0.0),
+            mix_unknown: range::MIX_WEIGHT.clamp(self.mix_unknown, 0.0),
+            retry_after: range::RETRY_AFTER.clamp(self.retry_after, 0.0),
+            outage_start: range::OUTAGE_START.clamp(self.outage_start, d.outage_start),
+            outage_duration: range::OUTAGE_DURATION.clamp(self.outage_duration, 0.0),
             outage_mode: self.outage_mode,
-            workers: self.workers,
-            queue_limit: self.queue_limit.min(10_000_000),
+            workers: range::WORKERS.clamp_count(self.workers),
+            queue_limit: range::QUEUE_LIMIT.clamp_count(self.queue_limit),
             service: self.service,
-            service_time: time(self.service_time, d.service_time),
-            service_sd: time(self.service_sd, d.service_sd),
-            latency_slope: clamp(self.latency_slope, 0.0, 1e3, 0.0),
-            lost_responses: probability(self.lost_responses, 0.0),
+            service_time: range::SERVICE_TIME.clamp(self.service_time, d.service_time),
+            service_sd: range::SERVICE_SD.clamp(self.service_sd, d.service_sd),
+            latency_slope: range::LATENCY_SLOPE.clamp(self.latency_slope, 0.0),
+            lost_responses: range::LOST_RESPONSES.clamp(self.lost_responses, 0.0),
             policy,
-            budget: self.budget.clone(),
+            budget: self.budget.sanitized(),
             breaker: self.breaker.sanitized(),
             honour_retry_after: self.honour_retry_after,
             idempotency_key: self.idempotency_key,
             shared_seed: self.shared_seed,
-            layers: self.layers.clamp(1, MAX_LAYERS),
+            layers: range::LAYERS.clamp_count(self.layers),
             only_top_retries: self.only_top_retries,
         }
     }

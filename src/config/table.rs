@@ -1,0 +1,457 @@
+//! The table: every parameter's row, the options of those that are
+//! choices, and when each applies.
+
+use super::Config;
+use super::choices::{
+    BASES, BREAKERS, BUDGETS, JITTERS, OUTAGES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves,
+    WORKLOADS,
+};
+use crate::breaker::BreakerMode;
+use crate::budget::BudgetKind;
+use crate::policy::{Jitter, Shape};
+use crate::range::{self, Range};
+use crate::sim::{Scenario, Spread, WorkloadKind};
+
+/// Where a parameter sits on the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    Policy,
+    Budget,
+    Workload,
+    Server,
+    Layers,
+    Randomness,
+}
+
+impl Group {
+    pub const ALL: [Group; 6] = [
+        Group::Policy,
+        Group::Budget,
+        Group::Workload,
+        Group::Server,
+        Group::Layers,
+        Group::Randomness,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::Policy => "Policy",
+            Group::Budget => "Retry budget & breaker",
+            Group::Workload => "Workload",
+            Group::Server => "Server & faults",
+            Group::Layers => "Layers",
+            Group::Randomness => "Randomness",
+        }
+    }
+}
+
+/// The kind of value a parameter holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kind {
+    /// A real number in `[min, max]`, moved in `step`s by the slider.
+    Number { min: f64, max: f64, step: f64 },
+    /// A whole number in `[min, max]`.
+    Integer { min: f64, max: f64 },
+    /// One of named options, stored as its index.
+    Choice(&'static [&'static str]),
+}
+
+/// One row of the table.
+#[derive(Debug)]
+pub struct Param {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub unit: &'static str,
+    pub group: Group,
+    pub kind: Kind,
+    pub default: f64,
+    pub help: &'static str,
+    /// Whether the parameter matters under the other settings; the page dims
+    /// it when not, instead of silently ignoring it.
+    pub applies: fn(&Config) -> bool,
+    /// Writes a value into the simulator's scenario: [`Config::scenario`]
+    /// is these, row after row, over the default scenario. `None` for the
+    /// two the simulator never sees, which the page reads from the
+    /// configuration itself: compare mode and what the sweep compares.
+    pub scenario: Option<fn(&mut Scenario, f64)>,
+}
+
+fn always(_: &Config) -> bool {
+    true
+}
+
+macro_rules! params {
+    ($($name:ident: $key:literal, $label:literal, $unit:literal, $group:ident, $kind:expr, $default:expr, $applies:expr, $scenario:expr, $help:literal;)*) => {
+        /// Names of the parameters, in table order.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum P { $($name),* }
+
+        impl P {
+            /// Every parameter, in table order: `P::ALL[i]` is `PARAMS[i]`'s.
+            pub const ALL: &[P] = &[$(P::$name),*];
+        }
+
+        /// The table.
+        pub static PARAMS: &[Param] = &[$(Param {
+            key: $key,
+            label: $label,
+            unit: $unit,
+            group: Group::$group,
+            kind: $kind,
+            default: $default as f64,
+            help: $help,
+            applies: $applies,
+            scenario: $scenario,
+        }),*];
+    };
+}
+
+fn ratio(c: &Config) -> bool {
+    c.budget_kind() == BudgetKind::Ratio
+}
+fn token_bucket(c: &Config) -> bool {
+    c.budget_kind() == BudgetKind::TokenBucket
+}
+fn aws_quota(c: &Config) -> bool {
+    c.budget_kind() == BudgetKind::AwsQuota
+}
+fn with_breaker(c: &Config) -> bool {
+    c.breaker_mode() != BreakerMode::Off
+}
+fn poisson(c: &Config) -> bool {
+    c.workload() == WorkloadKind::Poisson
+}
+fn crowd(c: &Config) -> bool {
+    c.workload() != WorkloadKind::Poisson
+}
+/// Contention models only the shared row: no faults, capacity or timeouts.
+fn served(c: &Config) -> bool {
+    c.workload() != WorkloadKind::Contention
+}
+fn normal_hops(c: &Config) -> bool {
+    c.spread(P::Hop) == Spread::Normal
+}
+fn normal_service(c: &Config) -> bool {
+    served(c) && c.spread(P::Service) == Spread::Normal
+}
+fn with_workers(c: &Config) -> bool {
+    served(c) && c.get(P::Workers) > 0.0
+}
+fn with_outage(c: &Config) -> bool {
+    served(c) && c.get(P::OutageFor) > 0.0
+}
+fn with_spike(c: &Config) -> bool {
+    poisson(c) && c.get(P::SpikeFor) > 0.0
+}
+fn with_layers(c: &Config) -> bool {
+    served(c) && c.get(P::Layers) > 1.0
+}
+
+/// Where the table's defaults come from: the simulator's default scenario,
+/// which holds the policy's, budget's and breaker's.
+const D: Scenario = Scenario::DEFAULT;
+
+/// How the table stores an optional time: 0 means none.
+const fn seconds_or_zero(seconds: Option<f64>) -> f64 {
+    match seconds {
+        Some(seconds) => seconds,
+        None => 0.0,
+    }
+}
+
+/// The optional time the table stores as `seconds`.
+fn seconds_or_none(seconds: f64) -> Option<f64> {
+    Some(seconds).filter(|s| *s > 0.0)
+}
+
+const fn number(range: Range, step: f64) -> Kind {
+    Kind::Number {
+        min: range.min,
+        max: range.max,
+        step,
+    }
+}
+const fn integer(range: Range) -> Kind {
+    Kind::Integer {
+        min: range.min,
+        max: range.max,
+    }
+}
+
+// Each row: its name, key in a link, label, unit, group, kind and range,
+// default and when it applies; then how its value is written into the
+// simulator's scenario; then its help.
+params! {
+    Compare: "compare", "Compare with policy B", "", Policy, Kind::Choice(SWITCH.names), SWITCH.position(false), always,
+        None,
+        "Run a second policy on the same world and seed, and overlay both on every chart.";
+    Attempts: "attempts", "Attempts", "", Policy, integer(range::ATTEMPTS), D.policy.attempts, always,
+        Some(|s, v| s.policy.attempts = v as u32),
+        "Tries per operation, counting the first call: 1 means never retry.";
+    Shape: "shape", "Backoff shape", "", Policy, Kind::Choice(SHAPES.names), SHAPES.position(D.policy.shape), always,
+        Some(|s, v| s.policy.shape = SHAPES.at(v)),
+        "How the pause ceiling grows with each retry.";
+    Base: "base", "Base delay", "s", Policy, number(range::BASE, 0.001), D.policy.base, always,
+        Some(|s, v| s.policy.base = v),
+        "Ceiling of the first pause (and the floor of decorrelated jitter).";
+    Cap: "cap", "Cap", "s", Policy, number(range::CAP, 0.001), D.policy.cap, always,
+        Some(|s, v| s.policy.cap = v),
+        "No pause ceiling grows beyond this.";
+    Multiplier: "mult", "Multiplier", "x", Policy, number(range::MULTIPLIER, 0.1), D.policy.multiplier, |c| c.shape() == Shape::Exponential,
+        Some(|s, v| s.policy.multiplier = v),
+        "Growth factor of exponential backoff per retry.";
+    Jitter: "jitter", "Jitter", "", Policy, Kind::Choice(JITTERS.names), JITTERS.position(D.policy.jitter), always,
+        Some(|s, v| s.policy.jitter = JITTERS.at(v)),
+        "How a random pause is drawn under the ceiling; none makes clients that failed together retry together.";
+    JitterFraction: "jfrac", "Jitter fraction", "", Policy, number(range::JITTER_FRACTION, 0.01), D.policy.jitter_fraction, |c| c.jitter() == Jitter::Proportional,
+        Some(|s, v| s.policy.jitter_fraction = v),
+        "Proportional jitter spreads each pause by this fraction either way (0.2 = +-20 %).";
+    Timeout: "timeout", "Attempt timeout", "s", Policy, number(range::ATTEMPT_TIMEOUT, 0.01), seconds_or_zero(D.policy.attempt_timeout), served,
+        Some(|s, v| s.policy.attempt_timeout = seconds_or_none(v)),
+        "An attempt with no answer by then counts as failed; 0 means no timeout.";
+    Deadline: "deadline", "Deadline", "s", Policy, number(range::DEADLINE, 0.1), seconds_or_zero(D.policy.deadline), always,
+        Some(|s, v| s.policy.deadline = seconds_or_none(v)),
+        "Overall time budget of one operation; 0 means none. No attempt starts once the time left is gone.";
+    HonourRetryAfter: "honour", "Honour Retry-After", "", Policy, Kind::Choice(SWITCH.names), SWITCH.position(D.honour_retry_after), served,
+        Some(|s, v| s.honour_retry_after = SWITCH.at(v)),
+        "Wait at least as long as the server's Retry-After before retrying.";
+    IdempotencyKey: "idem", "Idempotency key", "", Policy, Kind::Choice(SWITCH.names), SWITCH.position(D.idempotency_key), served,
+        Some(|s, v| s.idempotency_key = SWITCH.at(v)),
+        "One key for all attempts of an operation, so the server acts once; off, a lost response plus a retry makes a duplicate.";
+
+    Budget: "budget", "Retry budget", "", Budget, Kind::Choice(BUDGETS.names), BUDGETS.position(D.budget.kind), always,
+        Some(|s, v| s.budget.kind = BUDGETS.at(v)),
+        "Limits retries across all operations: a share of recent traffic, a gRPC token bucket or the AWS SDK retry quota.";
+    BudgetPercent: "b_pct", "Retry share", "", Budget, number(range::BUDGET_PERCENT, 0.01), D.budget.percent, ratio,
+        Some(|s, v| s.budget.percent = v),
+        "Retries allowed per deposit in the window (0.2 = 20 %).";
+    BudgetFloor: "b_floor", "Floor", "/s", Budget, number(range::BUDGET_FLOOR, 1.0), D.budget.min_per_second, ratio,
+        Some(|s, v| s.budget.min_per_second = v),
+        "Retries per second allowed however little traffic there is.";
+    BudgetWindow: "b_window", "Window", "s", Budget, number(range::BUDGET_WINDOW, 0.1), D.budget.window, ratio,
+        Some(|s, v| s.budget.window = v),
+        "Length of the sliding window the share is counted over.";
+    BudgetBasis: "b_basis", "Counts", "", Budget, Kind::Choice(BASES.names), BASES.position(D.budget.basis), ratio,
+        Some(|s, v| s.budget.basis = BASES.at(v)),
+        "What earns retries: successful attempts, or every first try as Finagle's RetryBudget counts.";
+    Tokens: "tokens", "Max tokens", "", Budget, number(range::MAX_TOKENS, 1.0), D.budget.max_tokens, token_bucket,
+        Some(|s, v| s.budget.max_tokens = v),
+        "Bucket size; a failure takes 1, a retry is allowed only above half.";
+    TokenRatio: "t_ratio", "Token ratio", "", Budget, number(range::TOKEN_RATIO, 0.01), D.budget.token_ratio, token_bucket,
+        Some(|s, v| s.budget.token_ratio = v),
+        "Tokens a success puts back.";
+    Quota: "quota", "Retry quota", "", Budget, number(range::QUOTA, 1.0), D.budget.quota, aws_quota,
+        Some(|s, v| s.budget.quota = v),
+        "Tokens in the shared quota; a success refunds what its retry cost.";
+    QuotaCost: "q_cost", "Retry cost", "", Budget, number(range::RETRY_COST, 1.0), D.budget.retry_cost, aws_quota,
+        Some(|s, v| s.budget.retry_cost = v),
+        "Tokens a retry takes after an error.";
+    QuotaTimeoutCost: "q_tcost", "Timeout retry cost", "", Budget, number(range::TIMEOUT_COST, 1.0), D.budget.timeout_cost, aws_quota,
+        Some(|s, v| s.budget.timeout_cost = v),
+        "Tokens a retry takes after a timeout.";
+    Breaker: "breaker", "Circuit breaker", "", Budget, Kind::Choice(BREAKERS.names), BREAKERS.position(D.breaker.mode), always,
+        Some(|s, v| s.breaker.mode = BREAKERS.at(v)),
+        "Fails fast for a while once most recent attempts failed: breaking every attempt, or only retries.";
+    BreakerRatio: "cb_ratio", "Trip ratio", "", Budget, number(range::BREAKER_RATIO, 0.01), D.breaker.failure_ratio, with_breaker,
+        Some(|s, v| s.breaker.failure_ratio = v),
+        "The breaker opens when at least this share of the window's attempts failed (0.5 = half).";
+    BreakerWindow: "cb_window", "Breaker window", "s", Budget, number(range::BREAKER_WINDOW, 0.1), D.breaker.window, with_breaker,
+        Some(|s, v| s.breaker.window = v),
+        "Length of the sliding window the failure ratio is counted over.";
+    BreakerMin: "cb_min", "Minimum attempts", "", Budget, integer(range::BREAKER_MIN), D.breaker.min_requests, with_breaker,
+        Some(|s, v| s.breaker.min_requests = v as u32),
+        "Outcomes the window must hold before the breaker may open.";
+    BreakerCool: "cb_cool", "Cool-down", "s", Budget, number(range::COOL_DOWN, 0.1), D.breaker.cool_down, with_breaker,
+        Some(|s, v| s.breaker.cool_down = v),
+        "How long an open breaker refuses everything it breaks before letting probes through.";
+    BreakerProbes: "cb_probes", "Probes", "", Budget, integer(range::PROBES), D.breaker.probes, with_breaker,
+        Some(|s, v| s.breaker.probes = v as u32),
+        "Attempts let through half-open: if all succeed it closes, one failure opens it again.";
+
+    Workload: "workload", "Workload", "", Workload, Kind::Choice(WORKLOADS.names), WORKLOADS.position(D.workload), always,
+        Some(|s, v| s.workload = WORKLOADS.at(v)),
+        "Poisson arrivals; a crowd of clients that start together; or clients racing to update one row.";
+    Rate: "rate", "Arrival rate", "/s", Workload, number(range::RATE, 1.0), D.rate, poisson,
+        Some(|s, v| s.rate = v),
+        "New operations per second.";
+    SpikeRate: "spike", "Spike rate", "/s", Workload, number(range::RATE, 1.0), D.spike_rate, with_spike,
+        Some(|s, v| s.spike_rate = v),
+        "Arrivals per second during the spike.";
+    SpikeAt: "spike_at", "Spike starts", "s", Workload, number(range::SPIKE_START, 0.5), D.spike_start, with_spike,
+        Some(|s, v| s.spike_start = v),
+        "When the spike begins.";
+    SpikeFor: "spike_for", "Spike length", "s", Workload, number(range::SPIKE_DURATION, 0.5), D.spike_duration, poisson,
+        Some(|s, v| s.spike_duration = v),
+        "How long the spike lasts; 0 means no spike.";
+    Clients: "clients", "Clients", "", Workload, integer(range::CLIENTS), D.clients, crowd,
+        Some(|s, v| s.clients = v as u32),
+        "Clients that make one operation each.";
+    CrowdAt: "crowd_at", "Crowd starts", "s", Workload, number(range::CROWD_START, 0.5), D.crowd_start, crowd,
+        Some(|s, v| s.crowd_start = v),
+        "When the first client of the crowd starts.";
+    CrowdOver: "crowd_over", "Start spread", "s", Workload, number(range::CROWD_WINDOW, 0.1), D.crowd_window, crowd,
+        Some(|s, v| s.crowd_window = v),
+        "Clients start uniformly over this window; 0 means all at once.";
+    Horizon: "horizon", "Horizon", "s", Workload, number(range::HORIZON, 1.0), D.horizon, always,
+        Some(|s, v| s.horizon = v),
+        "Time shown on the charts; arrivals stop here and the run drains.";
+    Sweep: "sweep", "Sweep compares", "", Workload, Kind::Choice(SWEEPS.names), SWEEPS.position(SweepCurves::Policies), always,
+        None,
+        "What the sweep chart draws: this page's policies, or the four classic strategies in this world.";
+    Buckets: "buckets", "Time buckets", "", Workload, integer(range::BUCKETS), D.buckets, always,
+        Some(|s, v| s.buckets = v as u32),
+        "Resolution of the load chart.";
+
+    Failure: "failure", "Failure rate", "", Server, number(range::FAILURE, 0.01), D.failure, served,
+        Some(|s, v| s.failure = v),
+        "Probability that the server fails a request it served.";
+    Mix503: "mix_503", "Share 503", "", Server, number(range::MIX_WEIGHT, 0.05), D.mix_transient, served,
+        Some(|s, v| s.mix_transient = v),
+        "Weight of transient 503 among failures.";
+    Mix429: "mix_429", "Share 429", "", Server, number(range::MIX_WEIGHT, 0.05), D.mix_throttled, served,
+        Some(|s, v| s.mix_throttled = v),
+        "Weight of 429 Too Many Requests (transient, with Retry-After).";
+    Mix400: "mix_400", "Share 400", "", Server, number(range::MIX_WEIGHT, 0.05), D.mix_permanent, served,
+        Some(|s, v| s.mix_permanent = v),
+        "Weight of permanent 4xx: retrying never helps, so it must not happen.";
+    Mix500: "mix_500", "Share 500", "", Server, number(range::MIX_WEIGHT, 0.05), D.mix_unknown, served,
+        Some(|s, v| s.mix_unknown = v),
+        "Weight of unknown 5xx: retried at most once.";
+    RetryAfter: "retry_after", "Retry-After", "s", Server, number(range::RETRY_AFTER, 0.1), D.retry_after, served,
+        Some(|s, v| s.retry_after = v),
+        "Sent with 429 and with 503 from a full queue; 0 means none.";
+    OutageAt: "outage_at", "Outage starts", "s", Server, number(range::OUTAGE_START, 0.5), D.outage_start, with_outage,
+        Some(|s, v| s.outage_start = v),
+        "When the outage begins.";
+    OutageFor: "outage_for", "Outage length", "s", Server, number(range::OUTAGE_DURATION, 0.5), D.outage_duration, served,
+        Some(|s, v| s.outage_duration = v),
+        "How long every request fails; 0 means no outage.";
+    OutageMode: "outage", "During the outage", "", Server, Kind::Choice(OUTAGES.names), OUTAGES.position(D.outage_mode), with_outage,
+        Some(|s, v| s.outage_mode = OUTAGES.at(v)),
+        "Refuse at once, or hang until the client's timeout.";
+    Workers: "workers", "Workers", "", Server, integer(range::WORKERS), D.workers, served,
+        Some(|s, v| s.workers = v as u32),
+        "Requests served at once; 0 means unlimited.";
+    Queue: "queue", "Queue", "", Server, integer(range::QUEUE_LIMIT), D.queue_limit, with_workers,
+        Some(|s, v| s.queue_limit = v as u32),
+        "Requests that may wait for a worker; a full queue answers 503.";
+    Service: "service", "Service time shape", "", Server, Kind::Choice(SPREADS.names), SPREADS.position(D.service), served,
+        Some(|s, v| s.service = SPREADS.at(v)),
+        "Distribution of the time to serve one request.";
+    ServiceTime: "service_t", "Service time", "s", Server, number(range::SERVICE_TIME, 0.001), D.service_time, served,
+        Some(|s, v| s.service_time = v),
+        "Mean time to serve one request.";
+    ServiceSd: "service_sd", "Service time sd", "s", Server, number(range::SERVICE_SD, 0.001), D.service_sd, normal_service,
+        Some(|s, v| s.service_sd = v),
+        "Spread of a normal service time.";
+    Slope: "slope", "Slowdown per request", "s", Server, number(range::LATENCY_SLOPE, 0.001), D.latency_slope, served,
+        Some(|s, v| s.latency_slope = v),
+        "Extra service time per request already in service: an overloaded server gets slower.";
+    Lost: "lost", "Lost responses", "", Server, number(range::LOST_RESPONSES, 0.01), D.lost_responses, served,
+        Some(|s, v| s.lost_responses = v),
+        "Probability that the server acted but its answer never arrives.";
+    Hop: "hop", "Network time shape", "", Server, Kind::Choice(SPREADS.names), SPREADS.position(D.hop), always,
+        Some(|s, v| s.hop = SPREADS.at(v)),
+        "Distribution of one network hop.";
+    HopMean: "hop_mean", "Network time", "s", Server, number(range::HOP_MEAN, 0.001), D.hop_mean, always,
+        Some(|s, v| s.hop_mean = v),
+        "Mean one-way network time.";
+    HopSd: "hop_sd", "Network time sd", "s", Server, number(range::HOP_SD, 0.001), D.hop_sd, normal_hops,
+        Some(|s, v| s.hop_sd = v),
+        "Spread of a normal network hop.";
+
+    Layers: "layers", "Layers", "", Layers, integer(range::LAYERS), D.layers, served,
+        Some(|s, v| s.layers = v as u32),
+        "Services in the chain; each retries its own calls, so retries multiply.";
+    TopOnly: "top_only", "Only the top retries", "", Layers, Kind::Choice(SWITCH.names), SWITCH.position(D.only_top_retries), with_layers,
+        Some(|s, v| s.only_top_retries = SWITCH.at(v)),
+        "Lower layers make one attempt: one owner of retries.";
+
+    Seed: "seed", "Seed", "", Randomness, integer(range::SEED), D.seed, always,
+        Some(|s, v| s.seed = v as u64),
+        "Fixes every random draw: the same link gives the same numbers.";
+    SharedSeed: "shared", "Shared seed", "", Randomness, Kind::Choice(SWITCH.names), SWITCH.position(D.shared_seed), always,
+        Some(|s, v| s.shared_seed = SWITCH.at(v)),
+        "Every client draws the same random numbers: jitter with a shared seed is no jitter.";
+}
+
+impl P {
+    pub fn param(self) -> &'static Param {
+        &PARAMS[self as usize]
+    }
+}
+
+impl Param {
+    /// Whether the parameter belongs to one client's policy, so policies A
+    /// and B of compare mode may differ in it. How a client seeds its
+    /// generator is its own choice too, so a shared seed is per policy.
+    pub fn per_policy(&self) -> bool {
+        let own = matches!(self.group, Group::Policy | Group::Budget | Group::Layers);
+        (own && self.key != P::Compare.param().key) || self.key == P::SharedSeed.param().key
+    }
+
+    /// The value made valid: clamped to the range, rounded where whole.
+    /// Returns the value and, if it had to change, why.
+    pub fn sanitize(&self, value: f64) -> (f64, Option<String>) {
+        if !value.is_finite() {
+            return (
+                self.default,
+                Some(format!("not a finite number; using {}", self.default)),
+            );
+        }
+        let (low, high, whole) = match self.kind {
+            Kind::Number { min, max, .. } => (min, max, false),
+            Kind::Integer { min, max } => (min, max, true),
+            Kind::Choice(options) => (0.0, (options.len() - 1) as f64, true),
+        };
+        let rounded = if whole { value.round() } else { value };
+        let clamped = rounded.clamp(low, high);
+        if clamped != value {
+            let why = if rounded != value && clamped == rounded {
+                format!("{value} is not a whole number; using {clamped}")
+            } else {
+                format!("{value} is outside {low}..{high}; using {clamped}")
+            };
+            (clamped, Some(why))
+        } else {
+            (value, None)
+        }
+    }
+
+    /// The text of a value in a link.
+    pub fn format(&self, value: f64) -> String {
+        match self.kind {
+            Kind::Choice(options) => options[value as usize].to_string(),
+            // Rust prints the shortest text that reads back to the same f64.
+            _ => format!("{value}"),
+        }
+    }
+
+    /// Reads a value from a link or a number box.
+    pub fn parse(&self, text: &str) -> Result<f64, String> {
+        let text = text.trim();
+        match self.kind {
+            Kind::Choice(options) => options
+                .iter()
+                .position(|o| o.eq_ignore_ascii_case(text))
+                .map(|i| i as f64)
+                .ok_or_else(|| format!("must be one of {}", options.join(", "))),
+            _ => crate::decimal::parse_f64(text).ok_or_else(|| "is not a number".to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_keys_are_unique_and_defaults_valid() {
+        for (i, a) in PARAMS.iter().enumerate() {
+            assert_eq!(a.sanitize(a.default).1, None, "{} default invalid", a.key);
+            for b in &PARAMS[i + 1..] {
+                assert_ne!(a.key, b.key);
+            }
+        }
+    }
+}
