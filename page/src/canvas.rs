@@ -10,7 +10,7 @@
 //! Setting a style to the value it has changes no pixel, so what is drawn
 //! is what plotters' backend draws.
 
-use std::cell::RefCell;
+use std::cell::Cell;
 
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
@@ -23,8 +23,15 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use retry_playground::view;
 
 /// Why the canvas refused a call.
-#[derive(Debug)]
 pub(crate) struct CanvasError(String);
+
+/// Written as it is, not escaped: a derived `Debug` would bring the
+/// escaping of every character into the page's download.
+impl std::fmt::Debug for CanvasError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CanvasError({})", self.0)
+    }
+}
 
 impl std::fmt::Display for CanvasError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -60,8 +67,10 @@ struct Styles {
     line_width: Option<u32>,
     align: Option<&'static str>,
     baseline: Option<&'static str>,
-    /// Measuring text, which only borrows the canvas, sets the font too.
-    font: RefCell<String>,
+    font: String,
+    /// Measuring text, which only borrows the canvas, set another font
+    /// since `font`.
+    font_changed: Cell<bool>,
 }
 
 /// A canvas to draw on with plotters.
@@ -100,18 +109,21 @@ impl Canvas {
         }
     }
 
-    fn font(&self, style: &impl BackendTextStyle) {
-        let font = view::canvas_font(
-            style.style().as_str(),
-            style.size(),
-            style.family().as_str(),
-        );
-        let mut set = self.styles.font.borrow_mut();
-        if *set != font {
+    fn font(&mut self, style: &impl BackendTextStyle) {
+        let font = font_of(style);
+        if self.styles.font != font || self.styles.font_changed.replace(false) {
             self.context.set_font(&font);
-            *set = font;
+            self.styles.font = font;
         }
     }
+}
+
+fn font_of(style: &impl BackendTextStyle) -> String {
+    view::canvas_font(
+        style.style().as_str(),
+        style.size(),
+        style.family().as_str(),
+    )
 }
 
 /// The colour as plotters' canvas backend writes it.
@@ -336,7 +348,11 @@ impl DrawingBackend for Canvas {
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
         // Measured in the font it is drawn in.
-        self.font(style);
+        let font = font_of(style);
+        if self.styles.font != font || self.styles.font_changed.get() {
+            self.context.set_font(&font);
+            self.styles.font_changed.set(self.styles.font != font);
+        }
         let width = self.context.measure_text(text).map_or(0.0, |m| m.width());
         Ok(view::text_box(width, style.size()))
     }
