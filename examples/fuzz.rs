@@ -33,8 +33,8 @@ use retry_playground::breaker::BreakerMode;
 use retry_playground::budget::BudgetKind;
 use retry_playground::config::Config;
 use retry_playground::presets;
-use retry_playground::report;
 use retry_playground::sim::{COST_PER_WORK, Report, WorkloadKind};
+use retry_playground::simulate;
 
 /// What one link cost.
 struct Cost {
@@ -93,7 +93,7 @@ fn main() {
             let (config, _notices) = presets::open(&link);
             let timed = |config: &retry_playground::config::Config| {
                 let begun = Instant::now();
-                let report = report::run(config);
+                let report = simulate::run(config);
                 (report, begun.elapsed().as_secs_f64())
             };
             let (a, a_seconds) = timed(&config);
@@ -347,7 +347,7 @@ fn print_calibration(costs: &[Cost], count: usize, repeats: u32, every_link: boo
             let cpu = thread_cpu_seconds();
             let mut report = None;
             for _ in 0..repeats {
-                report = Some(report::run(&config));
+                report = Some(simulate::run(&config));
             }
             let wall = begun.elapsed().as_secs_f64();
             let seconds = match (cpu, thread_cpu_seconds()) {
@@ -365,7 +365,7 @@ fn print_calibration(costs: &[Cost], count: usize, repeats: u32, every_link: boo
     }
     // Runs too short for the clock's ticks to time them well say little.
     let timed: Vec<&Calibrated> = runs.iter().filter(|r| r.seconds >= 0.05).collect();
-    let budget = report::WORK_LIMIT * COST_PER_WORK;
+    let budget = simulate::WORK_LIMIT * COST_PER_WORK;
     println!(
         "calibration: {} runs of the {} slowest links timed again ({repeats} times each, CPU time); {} of 50 ms or more",
         runs.len(),

@@ -9,8 +9,8 @@
 //! on average.
 
 use crate::config::Config;
-use crate::report::WORK_LIMIT;
 use crate::sim::{self, WorkloadKind};
+use crate::simulate::WORK_LIMIT;
 
 /// Every variant's runs over the same seeds.
 #[derive(Debug, Clone, PartialEq)]

@@ -224,7 +224,7 @@ pub fn param_term(p: P) -> Option<&'static Term> {
 mod tests {
     use super::*;
     use crate::presets::PRESETS;
-    use crate::report;
+    use crate::simulate;
 
     fn preset(key: &str) -> &'static Preset {
         PRESETS.iter().find(|p| p.key == key).expect("a preset")
@@ -308,7 +308,7 @@ mod tests {
     #[test]
     fn headlines_put_a_and_b_side_by_side_and_name_the_better() {
         let herd = preset("herd");
-        let (a, b) = report::run_both(&herd.config());
+        let (a, b) = simulate::run_both(&herd.config());
         let lines = headlines(&[Metric::Success, Metric::P99], &a, b.as_ref());
         assert_eq!(lines.len(), 2);
         let success = &lines[0];
@@ -330,7 +330,7 @@ mod tests {
 
     #[test]
     fn equal_as_shown_is_a_tie() {
-        let (a, _) = report::run_both(&preset("layers").config());
+        let (a, _) = simulate::run_both(&preset("layers").config());
         let lines = headlines(&[Metric::Success], &a, Some(&a));
         assert_eq!(lines[0].better, None);
     }
@@ -346,7 +346,7 @@ mod tests {
                 "{}: nothing to try",
                 preset.key
             );
-            let before = report::run_both(&preset.config());
+            let before = simulate::run_both(&preset.config());
             for try_this in preset.try_this {
                 let expect = &try_this.expect;
                 assert!(
@@ -362,7 +362,7 @@ mod tests {
                     preset.key,
                     try_this.label
                 );
-                let after = report::run_both(&changed);
+                let after = simulate::run_both(&changed);
                 let pick = |runs: &(Report, Option<Report>)| match expect.side {
                     Side::A => expect.metric.value(&runs.0),
                     Side::B => expect.metric.value(runs.1.as_ref().expect("B is compared")),

@@ -20,7 +20,7 @@
 //! virtual time), [`config`] (the one parameter table and the share-link
 //! codec), [`presets`] (scenarios that teach), [`metrics`] (the numbers of
 //! a report people read, one row each), [`lesson`] (the headline numbers,
-//! the lesson that stays, the glossary), [`report`] (one run of a
+//! the lesson that stays, the glossary), [`simulate`] (one run of a
 //! configuration, policies A and B), [`sweep`] (success and load
 //! against the failure rate), [`contention`] (the contention model over
 //! many seeds), [`decimal`] (numbers read from text, as `str::parse` reads
@@ -46,8 +46,8 @@ pub mod policy;
 pub mod presets;
 pub mod random;
 pub mod range;
-pub mod report;
 pub mod sim;
+pub mod simulate;
 pub mod sweep;
 pub mod view;
 mod window;

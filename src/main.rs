@@ -15,7 +15,7 @@ use retry_playground::budget::Budget;
 use retry_playground::config::{Config, Kind, PARAMS};
 use retry_playground::export::{self, Format, import};
 use retry_playground::presets;
-use retry_playground::report;
+use retry_playground::simulate;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -125,13 +125,13 @@ fn main() {
         }
         emit(&retry_playground::sweep::to_csv(&config));
     } else if flag("--csv") {
-        let report = report::run(&config);
+        let report = simulate::run(&config);
         say_where_cut(&report, None);
-        emit(&report::series_csv(&report));
+        emit(&simulate::series_csv(&report));
     } else {
-        let (a, b) = report::run_both(&config);
+        let (a, b) = simulate::run_both(&config);
         say_where_cut(&a, b.as_ref());
-        emit(&(report::both_to_json(&a, b.as_ref()) + "\n"));
+        emit(&(simulate::both_to_json(&a, b.as_ref()) + "\n"));
     }
 }
 
@@ -144,7 +144,7 @@ fn fail(message: &str) -> ! {
 /// checking a library's schedule against the playground's.
 fn bounds_json(config: &Config) -> String {
     let policy = config.policy();
-    let pauses: Vec<serde_json::Value> = report::pause_bounds(config)
+    let pauses: Vec<serde_json::Value> = simulate::pause_bounds(config)
         .iter()
         .map(|b| serde_json::json!({ "min": b.min, "max": b.max, "mean": b.mean }))
         .collect();
@@ -248,7 +248,7 @@ fn print_params() {
 
 /// What the page says of a run cut short at a bound, on stderr.
 fn say_where_cut(a: &retry_playground::sim::Report, b: Option<&retry_playground::sim::Report>) {
-    if let Some(text) = report::limit_text(a, b) {
+    if let Some(text) = simulate::limit_text(a, b) {
         eprintln!("cut: {text}");
     }
 }

@@ -358,7 +358,7 @@ const fn row(
 mod tests {
     use super::*;
     use crate::presets::PRESETS;
-    use crate::report;
+    use crate::simulate;
 
     #[test]
     fn all_is_every_metric_in_order() {
@@ -388,7 +388,7 @@ mod tests {
     #[test]
     fn calls_per_operation_are_the_bottom_layers() {
         for preset in PRESETS {
-            let (a, b) = report::run_both(&preset.config());
+            let (a, b) = simulate::run_both(&preset.config());
             for report in std::iter::once(&a).chain(&b) {
                 let s = &report.summary;
                 let bottom = s.attempts_by_layer.last().copied().unwrap_or(0) as f64

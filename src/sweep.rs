@@ -10,8 +10,8 @@ use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
 use crate::config::{BREAKERS, BUDGETS, Config, P, SWITCH};
 use crate::metrics::Metric;
-use crate::report;
 use crate::sim::{Summary, WorkloadKind};
+use crate::simulate;
 
 /// What the sweep chart compares: the `sweep` parameter's choice, declared
 /// with the table's other choices.
@@ -72,7 +72,7 @@ pub fn point(config: &Config, index: usize, points: usize) -> Point {
     let failure = failure_at(index, points);
     point_of(
         failure,
-        &report::run(&point_config(config, failure)).summary,
+        &simulate::run(&point_config(config, failure)).summary,
     )
 }
 

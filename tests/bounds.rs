@@ -11,10 +11,10 @@ mod common;
 
 use retry_playground::config::Config;
 use retry_playground::presets;
-use retry_playground::report;
 use retry_playground::sim::{
     self, COST_PER_WORK, CutReason, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, Report, in_flight_bytes,
 };
+use retry_playground::simulate;
 use retry_playground::sweep;
 
 /// A work limit small enough for a debug build.
@@ -112,8 +112,8 @@ fn eight_layers_of_tripped_breakers_are_cut_in_time() {
 #[test]
 fn six_layers_of_long_pauses_are_cut_in_time() {
     let link = "v=1&base=600&cap=100&timeout=60&spike_for=100&workers=0&slope=1&layers=6&shared=on";
-    let report = run_within(link, report::WORK_LIMIT);
-    assert_cut(&report, CutReason::Time, report::WORK_LIMIT, link);
+    let report = run_within(link, simulate::WORK_LIMIT);
+    assert_cut(&report, CutReason::Time, simulate::WORK_LIMIT, link);
     assert!(report.summary.events <= 1_000_000, "{:?}", report.summary);
 }
 
@@ -143,8 +143,8 @@ fn a_contention_crowd_of_200000_is_cut_in_time() {
 #[test]
 fn answers_ten_seconds_away_drown_the_server() {
     let link = "v=1&timeout=0&rate=20000&hop=constant&hop_mean=10&layers=8";
-    let report = run_within(link, report::WORK_LIMIT);
-    assert_cut(&report, CutReason::Memory, report::WORK_LIMIT, link);
+    let report = run_within(link, simulate::WORK_LIMIT);
+    assert_cut(&report, CutReason::Memory, simulate::WORK_LIMIT, link);
 }
 
 /// The same with every answer a success after a minute's Retry-After
@@ -153,8 +153,8 @@ fn answers_ten_seconds_away_drown_the_server() {
 fn answers_ten_seconds_away_with_a_long_retry_after_drown_the_server() {
     let link =
         "v=1&timeout=0&rate=20000&hop=constant&hop_mean=10&layers=8&failure=0&retry_after=60";
-    let report = run_within(link, report::WORK_LIMIT);
-    assert_cut(&report, CutReason::Memory, report::WORK_LIMIT, link);
+    let report = run_within(link, simulate::WORK_LIMIT);
+    assert_cut(&report, CutReason::Memory, simulate::WORK_LIMIT, link);
 }
 
 /// A setting after the pair limit once vanished without a word.
@@ -197,7 +197,7 @@ fn a_sweep_the_page_refuses_is_refused_everywhere() {
 /// A run that fits its bounds is not cut and says nothing.
 #[test]
 fn a_run_within_its_bounds_is_whole() {
-    let report = report::run(&config("v=1&horizon=5"));
+    let report = simulate::run(&config("v=1&horizon=5"));
     assert!(!report.summary.truncated);
     assert_eq!(report.summary.cut, None);
     assert!(report.summary.cost >= report.summary.events);

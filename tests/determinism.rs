@@ -6,12 +6,12 @@ mod common;
 use common::golden;
 use retry_playground::config::Config;
 use retry_playground::random::Stream;
-use retry_playground::report;
+use retry_playground::simulate;
 
 fn report_text(link: &str) -> String {
     let (config, notices) = Config::from_link(link);
     assert_eq!(notices, []);
-    report::to_json(&report::run(&config))
+    simulate::to_json(&simulate::run(&config))
 }
 
 #[test]

@@ -17,10 +17,10 @@ use std::collections::BTreeMap;
 use common::links::hostile_link;
 use retry_playground::config::{Config, MAX_PAIRS, Notice, PARAMS};
 use retry_playground::presets;
-use retry_playground::report;
 use retry_playground::sim::{
     self, COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, Report, in_flight_bytes,
 };
+use retry_playground::simulate;
 
 const SEED: u64 = 20_240_611;
 /// Links per test function; the two functions run on two threads.
@@ -71,8 +71,8 @@ fn check_link(link: &str, index: u64) {
         assert_within_bounds(&report);
         if index % REPEAT_EVERY == 0 {
             assert_eq!(
-                report::to_json(&run(&run_config)),
-                report::to_json(&report),
+                simulate::to_json(&run(&run_config)),
+                simulate::to_json(&report),
                 "not deterministic"
             );
         }

@@ -4,8 +4,8 @@
 
 use retry_playground::budget::{BudgetConfig, BudgetKind};
 use retry_playground::config::Config;
-use retry_playground::report;
 use retry_playground::sim::{self, Scenario};
+use retry_playground::simulate;
 
 /// The failed operations' latencies are a part of all latencies, bin by
 /// bin, and count exactly the operations that ended in failure.
@@ -14,7 +14,7 @@ fn failed_latency_is_the_failed_part_of_all() {
     let (config, _) = Config::from_link(
         "v=1&timeout=0.3&deadline=1&rate=100&horizon=10&failure=0.4&attempts=3&outage_at=4&outage_for=2",
     );
-    let report = report::run(&config);
+    let report = simulate::run(&config);
     let summary = &report.summary;
     let failed = summary.operations - summary.succeeded - summary.unfinished;
     assert!(failed > 50, "{summary:?}");
@@ -38,7 +38,7 @@ fn budget_level_follows_the_quota() {
     let (config, _) = Config::from_link(
         "v=1&attempts=3&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20",
     );
-    let report = report::run(&config);
+    let report = simulate::run(&config);
     let level = &report.series.budget_level;
     let series = &report.series;
     assert_eq!(level.len(), series.len());
@@ -49,14 +49,14 @@ fn budget_level_follows_the_quota() {
     assert!(level.iter().all(|l| (0.0..=500.0).contains(l)));
 
     let (plain, _) = Config::from_link("v=1&failure=0.1&horizon=5");
-    assert!(report::run(&plain).series.budget_level.is_empty());
+    assert!(simulate::run(&plain).series.budget_level.is_empty());
     let (ratio, _) = Config::from_link("v=1&failure=0.1&horizon=5&budget=ratio");
-    assert!(report::run(&ratio).series.budget_level.is_empty());
+    assert!(simulate::run(&ratio).series.budget_level.is_empty());
 
     let (bucket, _) = Config::from_link(
         "v=1&attempts=5&cap=5&budget=token-bucket&failure=0.01&outage_at=20&outage_for=20",
     );
-    let report = report::run(&bucket);
+    let report = simulate::run(&bucket);
     let level = &report.series.budget_level;
     assert!(level.iter().all(|l| (0.0..=10.0).contains(l)));
     assert!(

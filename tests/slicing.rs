@@ -9,8 +9,8 @@ mod common;
 use common::links::hostile_link;
 use retry_playground::config::Config;
 use retry_playground::presets::{self, PRESETS};
-use retry_playground::report;
 use retry_playground::sim::{self, CutReason, Report, Run, Scenario};
+use retry_playground::simulate;
 
 /// Slices of work the runs go in: one unit (a pause before every
 /// operation and attempt), a size that divides nothing evenly, and about
@@ -22,7 +22,7 @@ const SLICES: [u64; 3] = [1, 7, 1000];
 const SMALL_WORK_LIMIT: u64 = 20_000;
 
 fn json(report: &Report) -> String {
-    report::to_json(report)
+    simulate::to_json(report)
 }
 
 /// Both runs of a configuration: A's, and B's when comparing.
@@ -85,7 +85,7 @@ fn assert_slicing_changes_nothing(scenario: &Scenario, what: &str) -> Report {
 #[test]
 fn every_preset_sliced_reports_what_it_reports_in_one_go() {
     for preset in PRESETS {
-        for (side, scenario) in scenarios(&preset.config(), report::WORK_LIMIT)
+        for (side, scenario) in scenarios(&preset.config(), simulate::WORK_LIMIT)
             .iter()
             .enumerate()
         {
@@ -129,7 +129,7 @@ fn a_sliced_run_is_cut_where_a_run_in_one_go_is() {
         ),
         (
             "v=1&timeout=0&rate=20000&hop=constant&hop_mean=10&layers=8",
-            report::WORK_LIMIT,
+            simulate::WORK_LIMIT,
             CutReason::Memory,
         ),
     ];
@@ -149,7 +149,7 @@ fn a_sliced_run_is_cut_where_a_run_in_one_go_is() {
 fn a_traced_run_sliced_records_the_same_trace() {
     for key in ["herd", "storm"] {
         let preset = PRESETS.iter().find(|p| p.key == key).expect("preset");
-        for scenario in scenarios(&preset.config(), report::WORK_LIMIT) {
+        for scenario in scenarios(&preset.config(), simulate::WORK_LIMIT) {
             let (report, trace) = sim::run_traced(&scenario);
             let mut run = Run::traced(&scenario);
             let mut slices = 0;
@@ -173,7 +173,7 @@ fn a_traced_run_sliced_records_the_same_trace() {
 #[test]
 fn a_report_so_far_holds_what_was_simulated_until_then() {
     let (config, _) = presets::open("v=1&rate=500&horizon=20&failure=0.3");
-    let scenario = &scenarios(&config, report::WORK_LIMIT)[0];
+    let scenario = &scenarios(&config, simulate::WORK_LIMIT)[0];
     let whole = sim::run(scenario);
     let mut run = Run::new(scenario);
     assert!(!run.advance(whole.summary.operations));

@@ -6,12 +6,12 @@ mod common;
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use retry_playground::chart::{Run, Theme, draw_load, run_colour};
+use retry_playground::chart::{Plotted, Theme, draw_load, run_colour};
 use retry_playground::config::Config;
 use retry_playground::policy::Policy;
 use retry_playground::random::Stream;
-use retry_playground::report;
 use retry_playground::sim::{self, Scenario};
+use retry_playground::simulate;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -23,7 +23,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 fn report_matches_the_native_pin() {
     for pin in &golden::REPORTS {
         let (config, _) = Config::from_link(pin.link);
-        golden::check(pin, &report::to_json(&report::run(&config)));
+        golden::check(pin, &simulate::to_json(&simulate::run(&config)));
     }
 }
 
@@ -80,7 +80,7 @@ fn load_chart_paints_a_real_canvas() {
     let area = CanvasBackend::with_canvas_object(canvas.clone())
         .unwrap()
         .into_drawing_area();
-    let runs = [Run {
+    let runs = [Plotted {
         name: "",
         report: &result,
         bounds: &[],

@@ -11,7 +11,7 @@
 use wasm_bindgen::prelude::*;
 
 use retry_playground::presets;
-use retry_playground::report;
+use retry_playground::simulate;
 use retry_playground::view;
 
 /// The name scripts find the API under, on the page's `window`.
@@ -29,7 +29,7 @@ fn run(link: JsValue) -> Result<JsValue, JsValue> {
         )
         .into());
     };
-    js_sys::JSON::parse(&report::json_for(&presets::open(&link).0))
+    js_sys::JSON::parse(&simulate::json_for(&presets::open(&link).0))
 }
 
 /// Every parameter: key, label, unit, group, kind, range or choices,

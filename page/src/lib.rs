@@ -32,7 +32,7 @@ use retry_playground::chart_id::ChartId;
 use retry_playground::config::{P, PARAMS};
 use retry_playground::lesson;
 use retry_playground::presets::{self, Preset};
-use retry_playground::report;
+use retry_playground::simulate;
 use retry_playground::view::{self, Driver, Job, Next, Page, Part, Step, Wants};
 
 mod api;
@@ -160,7 +160,7 @@ pub fn start() -> Result<(), JsValue> {
 /// that link, so tests can compare the browser's numbers with native ones.
 #[wasm_bindgen]
 pub fn report_json(link: &str) -> String {
-    report::json_for(&presets::open(link).0)
+    simulate::json_for(&presets::open(link).0)
 }
 
 /// Re-simulates and redraws the current state at once, in one task,

@@ -49,14 +49,14 @@ fn reduced_motion() -> bool {
 
 /// Draws the load chart with the replay's cursor while it is open, keeping
 /// its time axis for clicks.
-pub(super) fn draw_load(document: &Document, runs: &[chart::Run<'_>], scenario: &Scenario) {
+pub(super) fn draw_load(document: &Document, runs: &[chart::Plotted<'_>], scenario: &Scenario) {
     let at = with_player(|p| p.cursor(is_open(document)));
     draw_load_at(document, runs, scenario, at);
 }
 
 fn draw_load_at(
     document: &Document,
-    runs: &[chart::Run<'_>],
+    runs: &[chart::Plotted<'_>],
     scenario: &Scenario,
     at: Option<f64>,
 ) {
@@ -154,10 +154,10 @@ fn paint(document: &Document) {
                 }
             })
             .collect();
-        let sides: Vec<scene::Side<'_>> = replay
+        let sides: Vec<scene::Followed<'_>> = replay
             .sides
             .iter()
-            .map(|(name, report, trace)| scene::Side {
+            .map(|(name, report, trace)| scene::Followed {
                 name,
                 report,
                 trace,
@@ -192,10 +192,10 @@ fn redraw_load(document: &Document) {
     let axis = PLAYER.with(|p| {
         let p = p.borrow();
         let replay = p.clip()?;
-        let runs: Vec<chart::Run<'_>> = replay
+        let runs: Vec<chart::Plotted<'_>> = replay
             .sides
             .iter()
-            .map(|(name, report, _)| chart::Run {
+            .map(|(name, report, _)| chart::Plotted {
                 name,
                 report,
                 bounds: &[],

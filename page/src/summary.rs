@@ -38,7 +38,7 @@ pub(super) fn show_layers(document: &Document, lists: Option<&[view::LayerList]>
 }
 
 /// Fills the summary table: a heading row, then one row per number.
-pub(super) fn show_summary(document: &Document, summary: &view::Summary) {
+pub(super) fn show_summary(document: &Document, summary: &view::SummaryTable) {
     let Some(table) = document.get_element_by_id("summary") else {
         return;
     };

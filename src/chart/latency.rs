@@ -7,7 +7,8 @@ use plotters::prelude::*;
 use crate::sim::LatencyHistogram;
 
 use super::{
-    DrawResult, Entry, Run, Sample, Theme, axes, dotted, header, light, message, path, run_colour,
+    DrawResult, Entry, Plotted, Sample, Theme, axes, dotted, header, light, message, path,
+    run_colour,
 };
 
 /// The cumulative distribution of finished operations as steps: flat
@@ -43,7 +44,7 @@ fn cdf_steps(latency: &LatencyHistogram, keep: impl Fn(usize, u64) -> u64) -> Ve
 /// curve in the policy's colour, and the deadline as a dotted line.
 pub fn draw_latency<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    runs: &[Run],
+    runs: &[Plotted],
     theme: &Theme,
 ) -> DrawResult
 where

@@ -8,8 +8,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use crate::sim::{Report, Scenario, WorkloadKind};
 
 use super::{
-    DrawResult, Entry, Run, Sample, Theme, axes, count, deep, dotted, header, label, light, path,
-    run_colour, shade_unsimulated, simulated_until, tick,
+    DrawResult, Entry, Plotted, Sample, Theme, axes, count, deep, dotted, header, label, light,
+    path, run_colour, shade_unsimulated, simulated_until, tick,
 };
 
 /// How high the load chart's axis goes, and whether it clips: a few times
@@ -78,7 +78,7 @@ fn waves(report: &Report) -> Vec<Wave> {
 /// stopped at the work limit is shaded as not simulated.
 pub fn draw_load<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    runs: &[Run],
+    runs: &[Plotted],
     scenario: &Scenario,
     theme: &Theme,
 ) -> DrawResult
@@ -110,7 +110,7 @@ impl TimeAxis {
 /// vertical line at `cursor`), and where its time axis runs.
 pub fn draw_load_at<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    runs: &[Run],
+    runs: &[Plotted],
     scenario: &Scenario,
     theme: &Theme,
     cursor: Option<f64>,
@@ -130,7 +130,7 @@ where
         .iter()
         .filter(|c| c.is_finite())
         .fold(0.0, |a: f64, c| a.max(*c));
-    let total = |run: &Run, i: usize| {
+    let total = |run: &Plotted, i: usize| {
         let s = &run.report.series;
         rate(s.first_tries[i] + s.retries[i])
     };
@@ -545,7 +545,7 @@ mod tests {
              &clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100\
              &queue=200&B.jitter=full",
         );
-        let (a, b) = crate::report::run_both(&config);
+        let (a, b) = crate::simulate::run_both(&config);
         (config.scenario(), a, b.expect("comparing"))
     }
 
@@ -555,8 +555,8 @@ mod tests {
     /// with its calls against the server's workers and the cut bar's
     /// true rate. Colour means the policy in each panel.
     /// A and B as compare mode draws them.
-    fn compared<'a>(a: &'a Report, b: &'a Report) -> [Run<'a>; 2] {
-        [("A", a), ("B", b)].map(|(name, report)| Run {
+    fn compared<'a>(a: &'a Report, b: &'a Report) -> [Plotted<'a>; 2] {
+        [("A", a), ("B", b)].map(|(name, report)| Plotted {
             name,
             report,
             bounds: &[],

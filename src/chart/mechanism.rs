@@ -8,7 +8,7 @@ use crate::budget::BudgetKind;
 use crate::sim::Scenario;
 
 use super::{
-    DrawResult, Entry, Run, Sample, Theme, axes, dotted, header, light, path, run_colour,
+    DrawResult, Entry, Plotted, Sample, Theme, axes, dotted, header, light, path, run_colour,
     shade_unsimulated, simulated_until,
 };
 
@@ -19,7 +19,7 @@ use super::{
 /// which it refuses retries.
 pub fn draw_mechanism<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    runs: &[Run],
+    runs: &[Plotted],
     scenario: &Scenario,
     theme: &Theme,
 ) -> DrawResult
@@ -209,7 +209,7 @@ mod tests {
         let (config, _) = crate::config::Config::from_link(
             "v=1&attempts=3&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20",
         );
-        let report = crate::report::run(&config);
+        let report = crate::simulate::run(&config);
         let scenario = config.scenario();
         let theme = Theme::light(1.0);
         let runs = [single(&report, &[], None)];
@@ -248,9 +248,9 @@ mod tests {
         let (config, _) = crate::config::Config::from_link(
             "v=1&compare=on&rate=400&failure=0.5&B.attempts=2&horizon=60",
         );
-        let scenario = crate::report::scenario(&config);
+        let scenario = crate::simulate::scenario(&config);
         let mut a = crate::sim::Run::new(&scenario);
-        let mut b = crate::sim::Run::new(&crate::report::scenario(&config.policy_b_config()));
+        let mut b = crate::sim::Run::new(&crate::simulate::scenario(&config.policy_b_config()));
         assert!(!a.advance(4_000) && !b.advance(9_000));
         let (a, b) = (a.so_far(), b.so_far());
         assert!(a.summary.simulated_until < b.summary.simulated_until);

@@ -184,7 +184,7 @@ where
 /// One policy's run, as the charts draw it. In compare mode there are two:
 /// A solid, B dashed, each in its own colour.
 #[derive(Debug, Clone, Copy)]
-pub struct Run<'a> {
+pub struct Plotted<'a> {
     /// "A" or "B" in compare mode, empty otherwise.
     pub name: &'a str,
     pub report: &'a Report,
@@ -195,7 +195,7 @@ pub struct Run<'a> {
 
 type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
-impl Run<'_> {
+impl Plotted<'_> {
     fn dashed(&self, index: usize) -> bool {
         index == 1
     }

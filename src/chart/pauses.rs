@@ -7,7 +7,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::sim::PAUSE_HISTOGRAMS;
 
-use super::{DrawResult, Entry, Run, Theme, header, label, light, message, path, run_colour, tick};
+use super::{
+    DrawResult, Entry, Plotted, Theme, header, label, light, message, path, run_colour, tick,
+};
 
 /// The pauses taken before each retry, as small multiples: one row per
 /// retry number with every policy's histogram on it (A filled, B dashed
@@ -16,7 +18,7 @@ use super::{DrawResult, Entry, Run, Theme, header, label, light, message, path, 
 /// range the policy's formula allows, shaded, with its mean as a tick.
 pub fn draw_pauses<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    runs: &[Run],
+    runs: &[Plotted],
     theme: &Theme,
 ) -> DrawResult
 where

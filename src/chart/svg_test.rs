@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use crate::policy::PauseBounds;
 use crate::sim::{Report, Scenario};
 
-use super::{DrawResult, Run, Theme};
+use super::{DrawResult, Plotted, Theme};
 
 pub(super) fn svg(draw: impl Fn(&DrawingArea<SVGBackend, Shift>) -> DrawResult) -> String {
     let mut out = String::new();
@@ -23,8 +23,8 @@ pub(super) fn single<'a>(
     report: &'a Report,
     bounds: &'a [PauseBounds],
     deadline: Option<f64>,
-) -> Run<'a> {
-    Run {
+) -> Plotted<'a> {
+    Plotted {
         name: "",
         report,
         bounds,
@@ -133,8 +133,8 @@ impl Compared {
     }
 
     /// The two runs as the charts take them, named "A" and "B".
-    pub fn runs(&self) -> [Run<'_>; 2] {
-        let run = |index: usize, name| Run {
+    pub fn runs(&self) -> [Plotted<'_>; 2] {
+        let run = |index: usize, name| Plotted {
             name,
             report: &self.reports[index],
             bounds: &self.bounds[index],

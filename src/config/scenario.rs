@@ -13,8 +13,8 @@ use crate::sim::Scenario;
 impl Config {
     /// The simulator's scenario: the default one, with every row's value
     /// written in. `work_limit` stays at the simulator's default;
-    /// `report::run`, which the page and the command line share, lowers it
-    /// to `report::WORK_LIMIT`.
+    /// `simulate::run`, which the page and the command line share, lowers it
+    /// to `simulate::WORK_LIMIT`.
     pub fn scenario(&self) -> Scenario {
         let mut scenario = Scenario::DEFAULT;
         for (param, value) in PARAMS.iter().zip(&self.values) {
@@ -151,7 +151,7 @@ mod tests {
             [
                 // The AWS SDK's constant.
                 "budget.no_retry_increment",
-                // `report::run` sets it, for the page and the command line alike.
+                // `simulate::run` sets it, for the page and the command line alike.
                 "work_limit",
             ]
         );
@@ -162,7 +162,7 @@ mod tests {
         let config = Config::default();
         let scenario = config.scenario();
         // The table covers every field but `work_limit`, which
-        // `report::run` lowers for the page and the command line alike.
+        // `simulate::run` lowers for the page and the command line alike.
         assert_eq!(scenario, Scenario::default());
         assert_eq!(scenario.budget, BudgetConfig::default());
         assert_eq!(scenario.breaker, BreakerConfig::default());

@@ -41,7 +41,7 @@ use std::collections::{BinaryHeap, VecDeque};
 /// the kind (see `world`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
-pub(crate) enum Kind {
+pub(crate) enum EventKind {
     /// The workload's next operation starts.
     Arrival,
     /// A layer above the last starts a retry (spawns a call one layer down).
@@ -64,23 +64,23 @@ pub(crate) enum Kind {
 
 /// Kinds by their number, padded to the 16 values of `KIND_BITS` so that
 /// decoding needs no bounds check (the padding is never read).
-const KINDS: [Kind; 1 << KIND_BITS] = [
-    Kind::Arrival,
-    Kind::AttemptStart,
-    Kind::ServerArrive,
-    Kind::ServiceDone,
-    Kind::Response,
-    Kind::Timeout,
-    Kind::ReadArrive,
-    Kind::WriteArrive,
-    Kind::WriteResponse,
-    Kind::Arrival,
-    Kind::Arrival,
-    Kind::Arrival,
-    Kind::Arrival,
-    Kind::Arrival,
-    Kind::Arrival,
-    Kind::Arrival,
+const KINDS: [EventKind; 1 << KIND_BITS] = [
+    EventKind::Arrival,
+    EventKind::AttemptStart,
+    EventKind::ServerArrive,
+    EventKind::ServiceDone,
+    EventKind::Response,
+    EventKind::Timeout,
+    EventKind::ReadArrive,
+    EventKind::WriteArrive,
+    EventKind::WriteResponse,
+    EventKind::Arrival,
+    EventKind::Arrival,
+    EventKind::Arrival,
+    EventKind::Arrival,
+    EventKind::Arrival,
+    EventKind::Arrival,
+    EventKind::Arrival,
 ];
 
 /// Bits of `Event::order` that hold the kind (below the sequence number).
@@ -102,7 +102,7 @@ impl Event {
         f64::from_bits(self.time)
     }
 
-    pub fn kind(&self) -> Kind {
+    pub fn kind(&self) -> EventKind {
         KINDS[(self.order & ((1 << KIND_BITS) - 1)) as usize]
     }
 
@@ -279,7 +279,7 @@ impl Queue {
     /// counted as pending; none for a non-finite time ("never"). Negative
     /// times (and -0) become 0.
     #[inline(always)] // speed: hot
-    fn stamp(&mut self, time: f64, kind: Kind, index: u32, token: u32) -> Option<Event> {
+    fn stamp(&mut self, time: f64, kind: EventKind, index: u32, token: u32) -> Option<Event> {
         if !time.is_finite() {
             return None;
         }
@@ -302,7 +302,7 @@ impl Queue {
     /// Inlined natively, where every push site is hot; a call in the page,
     /// where ten copies of the calendar's placement would cost download.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))] // speed: hot natively
-    pub fn push(&mut self, time: f64, kind: Kind, index: u32, token: u32) {
+    pub fn push(&mut self, time: f64, kind: EventKind, index: u32, token: u32) {
         let Some(event) = self.stamp(time, kind, index, token) else {
             return;
         };
@@ -326,7 +326,7 @@ impl Queue {
     /// previous ones scheduled this way (the timeouts of attempts sent now,
     /// when the attempt timeout is fixed): those wait in a FIFO. An event that
     /// breaks the order is scheduled as usual; the pop order is the same.
-    pub fn push_in_order(&mut self, time: f64, kind: Kind, index: u32, token: u32) {
+    pub fn push_in_order(&mut self, time: f64, kind: EventKind, index: u32, token: u32) {
         let in_order = self.lane.back().is_none_or(|last| last.time() <= time);
         if self.short || !in_order {
             return self.push(time, kind, index, token);
@@ -339,7 +339,7 @@ impl Queue {
     /// Schedules an event of which no other is pending (the next arrival):
     /// it waits in a slot of its own. Should one be pending already, the
     /// event is scheduled as usual; the pop order is the same either way.
-    pub fn push_single(&mut self, time: f64, kind: Kind, index: u32, token: u32) {
+    pub fn push_single(&mut self, time: f64, kind: EventKind, index: u32, token: u32) {
         if self.short || self.single.is_some() {
             return self.push(time, kind, index, token);
         }
@@ -605,13 +605,13 @@ mod tests {
     #[test]
     fn pops_in_time_order_and_fifo_among_equal_times() {
         let mut queue = Queue::default();
-        queue.push(2.0, Kind::Timeout, 0, 0);
+        queue.push(2.0, EventKind::Timeout, 0, 0);
         for index in 1..=5 {
-            queue.push(1.0, Kind::Arrival, index, 0);
+            queue.push(1.0, EventKind::Arrival, index, 0);
         }
-        queue.push(0.5, Kind::Response, 9, 0);
-        queue.push(-0.0, Kind::Response, 10, 0);
-        queue.push(f64::NAN, Kind::Response, 11, 0);
+        queue.push(0.5, EventKind::Response, 9, 0);
+        queue.push(-0.0, EventKind::Response, 10, 0);
+        queue.push(f64::NAN, EventKind::Response, 11, 0);
         let order: Vec<(f64, u32)> = std::iter::from_fn(|| queue.pop())
             .map(|e| (e.time(), e.index))
             .collect();
@@ -644,11 +644,11 @@ mod tests {
             let mut push = |queue: &mut Queue, reference: &mut BinaryHeap<_>, time: f64| {
                 sequence += 1;
                 let kind = if sequence % 3 == 0 {
-                    Kind::Timeout
+                    EventKind::Timeout
                 } else {
-                    Kind::Response
+                    EventKind::Response
                 };
-                if kind == Kind::Timeout {
+                if kind == EventKind::Timeout {
                     queue.push_in_order(time, kind, sequence, 0);
                 } else {
                     queue.push(time, kind, sequence, 0);

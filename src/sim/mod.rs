@@ -169,7 +169,7 @@ pub struct Scenario {
     /// `Summary::cut`. The run's bound on time is derived from it, and
     /// memory has a bound of its own (`world`, "Bounds"). Runs of a
     /// configuration, the page's and the command line's alike, get
-    /// `report::WORK_LIMIT` (see [`report::run`](crate::report::run)).
+    /// `simulate::WORK_LIMIT` (see [`simulate::run`](crate::simulate::run)).
     pub work_limit: u64,
 
     pub workload: WorkloadKind,

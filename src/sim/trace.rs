@@ -305,7 +305,7 @@ mod tests {
         let (config, notices) = Config::from_link(link);
         assert!(notices.is_empty(), "{link}: {notices:?}");
         let mut scenario = config.scenario();
-        scenario.work_limit = crate::report::WORK_LIMIT;
+        scenario.work_limit = crate::simulate::WORK_LIMIT;
         scenario
     }
 
@@ -316,7 +316,7 @@ mod tests {
             let config = preset.config();
             for (side, config) in [("A", config.clone()), ("B", config.policy_b_config())] {
                 let mut s = config.scenario();
-                s.work_limit = crate::report::WORK_LIMIT;
+                s.work_limit = crate::simulate::WORK_LIMIT;
                 scenarios.push((format!("{} {side}", preset.key), s));
             }
         }

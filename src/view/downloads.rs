@@ -11,7 +11,7 @@ use crate::chart_id::ChartId;
 use crate::config::{Config, P, PARAMS};
 use crate::metrics::Side;
 use crate::presets;
-use crate::report;
+use crate::simulate;
 use crate::sweep;
 
 use super::jobs::{Runs, SweepJob};
@@ -97,8 +97,8 @@ pub fn data_file_from(
     let link = config.to_link();
     let swept = swept.filter(|sweep| sweep.link() == link);
     let text = match (data, runs) {
-        (Data::Series, Some(runs)) => report::series_csv(&runs.a),
-        (Data::Series, None) => report::series_csv(&report::run(config)),
+        (Data::Series, Some(runs)) => simulate::series_csv(&runs.a),
+        (Data::Series, None) => simulate::series_csv(&simulate::run(config)),
         (Data::Sweep, _) => {
             if let Some(why) = sweep::refusal(config) {
                 return Err(why);
@@ -108,8 +108,8 @@ pub fn data_file_from(
                 .unwrap_or_else(|| sweep::to_csv(config))
         }
         // The command line ends its JSON with a newline; so does the file.
-        (Data::Report, Some(runs)) => report::both_to_json(&runs.a, runs.b.as_ref()) + "\n",
-        (Data::Report, None) => report::json_for(config) + "\n",
+        (Data::Report, Some(runs)) => simulate::both_to_json(&runs.a, runs.b.as_ref()) + "\n",
+        (Data::Report, None) => simulate::json_for(config) + "\n",
     };
     Ok(File {
         name: format!("{}-{}.{}", file_stem(config), data.key(), data.extension()),
@@ -317,12 +317,12 @@ mod tests {
     fn data_files_hold_what_the_command_line_prints() {
         let state = config("v=1&rate=20&horizon=5&seed=3&compare=on&B.attempts=2");
         let series = data_file(&state, Data::Series).expect("a series always exists");
-        assert_eq!(series.text, report::series_csv(&report::run(&state)));
+        assert_eq!(series.text, simulate::series_csv(&simulate::run(&state)));
         assert!(series.text.starts_with("start_s,first_tries,retries,"));
         let swept = data_file(&state, Data::Sweep).expect("a small world sweeps");
         assert_eq!(swept.text, sweep::to_csv(&state));
         let json = data_file(&state, Data::Report).expect("a report always exists");
-        assert_eq!(json.text, format!("{}\n", report::json_for(&state)));
+        assert_eq!(json.text, format!("{}\n", simulate::json_for(&state)));
         assert!(json.text.starts_with("{\"a\":"));
         // From the page's finished runs and sweep: the same files.
         let mut job = Job::new(&state, Wants::default(), ChartId::Load);

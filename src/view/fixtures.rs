@@ -2,8 +2,8 @@
 
 use crate::config::Config;
 use crate::presets::{PRESETS, Preset};
-use crate::report;
 use crate::sim::Report;
+use crate::simulate;
 
 pub(super) fn config(link: &str) -> Config {
     let (config, notices) = Config::from_link(link);
@@ -20,7 +20,7 @@ pub(super) fn preset(key: &str) -> &'static Preset {
 
 /// A run whose summary holds chosen numbers.
 pub(super) fn report(operations: u64, by_layer: &[u64], success: f64, p99: f64) -> Report {
-    let mut report = report::run(&config("v=1&rate=1&horizon=1"));
+    let mut report = simulate::run(&config("v=1&rate=1&horizon=1"));
     let summary = &mut report.summary;
     summary.operations = operations;
     summary.success_rate = success;

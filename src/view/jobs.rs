@@ -32,8 +32,8 @@ use crate::chart_id::ChartId;
 use crate::config::{Config, P};
 use crate::contention::{ContentionGrid, GridRuns};
 use crate::policy::PauseBounds;
-use crate::report;
 use crate::sim::{self, Report, Scenario, trace::Trace};
+use crate::simulate;
 use crate::sweep;
 
 /// The runs of one configuration and what the charts need of them.
@@ -56,8 +56,8 @@ fn policy_marks(config: &Config) -> ([Vec<PauseBounds>; 2], [Option<f64>; 2]) {
     let b_config = config.policy_b_config();
     (
         [
-            report::pause_bounds(config),
-            report::pause_bounds(&b_config),
+            simulate::pause_bounds(config),
+            simulate::pause_bounds(&b_config),
         ],
         [config.policy().deadline, b_config.policy().deadline],
     )
@@ -65,7 +65,7 @@ fn policy_marks(config: &Config) -> ([Vec<PauseBounds>; 2], [Option<f64>; 2]) {
 
 /// Runs a configuration in one go: policy A, and B when comparing.
 pub fn run(config: &Config) -> Runs {
-    let (a, b) = report::run_both(config);
+    let (a, b) = simulate::run_both(config);
     let (bounds, deadlines) = policy_marks(config);
     Runs {
         scenario: config.scenario().sanitized(),
@@ -79,15 +79,15 @@ pub fn run(config: &Config) -> Runs {
 
 impl Runs {
     /// The runs as the charts draw them, named "A" and "B" in compare mode.
-    pub fn charts(&self) -> Vec<chart::Run<'_>> {
-        let mut runs = vec![chart::Run {
+    pub fn charts(&self) -> Vec<chart::Plotted<'_>> {
+        let mut runs = vec![chart::Plotted {
             name: if self.b.is_some() { "A" } else { "" },
             report: &self.a,
             bounds: &self.bounds[0],
             deadline: self.deadlines[0],
         }];
         if let Some(b) = &self.b {
-            runs.push(chart::Run {
+            runs.push(chart::Plotted {
                 name: "B",
                 report: b,
                 bounds: &self.bounds[1],
@@ -195,7 +195,7 @@ impl SweepJob {
             };
             let failure = sweep::failure_at(points.len(), sweep::POINTS);
             let config = sweep::point_config(&self.curves[curve].config, failure);
-            let run = sim::Run::new(&report::scenario(&config));
+            let run = sim::Run::new(&simulate::scenario(&config));
             self.current = Some((curve, failure, run));
         }
         let (_, _, run) = self.current.as_mut().expect("a point is being computed");
@@ -316,15 +316,15 @@ pub fn progress_text(progress: Progress) -> String {
 
 /// One policy's run: going, or done with its report (and trace).
 #[derive(Debug)]
-enum Side {
+enum RunState {
     Going(sim::Run),
     Done(Report, Option<Trace>),
 }
 
-impl Side {
-    fn new(config: &Config, traced: bool) -> Side {
-        let scenario = report::scenario(config);
-        Side::Going(if traced {
+impl RunState {
+    fn new(config: &Config, traced: bool) -> RunState {
+        let scenario = simulate::scenario(config);
+        RunState::Going(if traced {
             sim::Run::traced(&scenario)
         } else {
             sim::Run::new(&scenario)
@@ -333,8 +333,8 @@ impl Side {
 
     fn report(&self) -> Report {
         match self {
-            Side::Going(run) => run.so_far(),
-            Side::Done(report, _) => report.clone(),
+            RunState::Going(run) => run.so_far(),
+            RunState::Done(report, _) => report.clone(),
         }
     }
 }
@@ -368,7 +368,7 @@ pub struct Job {
     /// The runs trace for the replay.
     traced: bool,
     /// A's run, then B's when comparing.
-    sides: Vec<Side>,
+    sides: Vec<RunState>,
     /// The side that goes next.
     turn: usize,
     runs: Option<Runs>,
@@ -426,7 +426,7 @@ impl Job {
         }
         self.sides = configs
             .iter()
-            .map(|config| Side::new(config, self.traced))
+            .map(|config| RunState::new(config, self.traced))
             .collect();
         self.turn = 0;
         self.runs = None;
@@ -581,18 +581,18 @@ impl Job {
         let count = self.sides.len();
         let going = (0..count)
             .map(|k| (self.turn + k) % count)
-            .find(|&i| matches!(self.sides[i], Side::Going(_)));
+            .find(|&i| matches!(self.sides[i], RunState::Going(_)));
         if let Some(i) = going {
-            if let Side::Going(run) = &mut self.sides[i] {
+            if let RunState::Going(run) = &mut self.sides[i] {
                 if run.advance(work) {
                     ended = true;
                     // Keep the report and the trace of the ended run.
                     self.sides = std::mem::take(&mut self.sides)
                         .into_iter()
                         .map(|side| match side {
-                            Side::Going(run) if run.done() => {
+                            RunState::Going(run) if run.done() => {
                                 let (report, trace) = run.finish_traced();
-                                Side::Done(report, trace)
+                                RunState::Done(report, trace)
                             }
                             side => side,
                         })
@@ -601,25 +601,29 @@ impl Job {
             }
             self.turn = (i + 1) % count;
         }
-        if self.sides.iter().all(|side| matches!(side, Side::Done(..))) {
+        if self
+            .sides
+            .iter()
+            .all(|side| matches!(side, RunState::Done(..)))
+        {
             self.runs = Some(self.make_runs(|side| side.report()));
             ended = true;
         }
         ended
     }
 
-    fn make_runs(&self, report: impl Fn(&Side) -> Report) -> Runs {
+    fn make_runs(&self, report: impl Fn(&RunState) -> Report) -> Runs {
         let (bounds, deadlines) = policy_marks(&self.config);
         let traces = self
             .sides
             .iter()
             .filter_map(|side| match side {
-                Side::Done(_, trace) => trace.clone(),
-                Side::Going(_) => None,
+                RunState::Done(_, trace) => trace.clone(),
+                RunState::Going(_) => None,
             })
             .collect();
         Runs {
-            scenario: report::scenario(&self.config).sanitized(),
+            scenario: simulate::scenario(&self.config).sanitized(),
             a: report(&self.sides[0]),
             b: self.sides.get(1).map(&report),
             traces,
@@ -636,7 +640,7 @@ impl Job {
     /// What the runs of A and B simulated so far, while they go: reports
     /// shaped like runs cut at that instant ([`Runs::in_progress`]).
     pub fn so_far(&self) -> Option<Runs> {
-        self.running().then(|| self.make_runs(Side::report))
+        self.running().then(|| self.make_runs(RunState::report))
     }
 
     /// How far the work the page waits for got: the runs of A and B, then
@@ -647,11 +651,11 @@ impl Job {
                 .sides
                 .iter()
                 .map(|side| match side {
-                    Side::Going(run) => run.simulated_until(),
-                    Side::Done(report, _) => report.summary.simulated_until,
+                    RunState::Going(run) => run.simulated_until(),
+                    RunState::Done(report, _) => report.summary.simulated_until,
                 })
                 .fold(f64::INFINITY, f64::min);
-            let horizon = report::scenario(&self.config).sanitized().horizon;
+            let horizon = simulate::scenario(&self.config).sanitized().horizon;
             return Some(Progress::Simulating { at, horizon });
         }
         match &self.grid {
@@ -736,7 +740,7 @@ mod tests {
     }
 
     fn json(report: &Report) -> String {
-        report::to_json(report)
+        simulate::to_json(report)
     }
 
     /// Steps a job until it is idle; returns its steps, each run of `Ran`
@@ -895,7 +899,7 @@ mod tests {
         assert_eq!(steps[0], Step::Ran);
         assert!(steps.contains(&Step::Draw(Part::Chart(ChartId::Replay))));
         let runs = job.runs().expect("done");
-        let (a, a_trace) = sim::run_traced(&report::scenario(&config));
+        let (a, a_trace) = sim::run_traced(&simulate::scenario(&config));
         assert_eq!(json(&runs.a), json(&a));
         assert_eq!(runs.traces.len(), 2);
         assert_eq!(runs.traces[0], a_trace);

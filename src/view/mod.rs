@@ -52,7 +52,7 @@ pub use notices::{LINK_COPIED, LINK_SELECTED, copy_status, limit_text, notice_li
 pub use page::{Edit, Page};
 pub use player::{Click, Clip, Fold, Frame, Fresh, LOAD_REDRAW_MS, Player, is_moment};
 pub use summary::{
-    LayerLine, LayerList, Summary, SummaryRow, heading_class, layers, side_class, side_name,
+    LayerLine, LayerList, SummaryRow, SummaryTable, heading_class, layers, side_class, side_name,
     summary,
 };
 
@@ -61,12 +61,12 @@ mod tests {
     use super::*;
     use crate::config::{Group, P, PARAMS};
     use crate::lesson;
-    use crate::report;
+    use crate::simulate;
     use crate::view::fixtures::config;
 
     #[test]
     fn every_explained_label_names_a_glossary_entry() {
-        let (a, _) = report::run_both(&config("v=1&rate=5&horizon=2"));
+        let (a, _) = simulate::run_both(&config("v=1&rate=5&horizon=2"));
         for row in summary(&a, None).rows {
             if let Some(key) = row.term {
                 assert!(lesson::term(key).is_some(), "{}: {key}", row.label);

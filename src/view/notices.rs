@@ -1,10 +1,10 @@
 //! What the page says about itself: the Copy link button's status, the
-//! notice list's lines, and (from [`crate::report`]) a cut run's notice.
+//! notice list's lines, and (from [`crate::simulate`]) a cut run's notice.
 
 use crate::config::Notice;
 // What the page says of a cut run is what the command line says, so it
 // lives with the run both make.
-pub use crate::report::limit_text;
+pub use crate::simulate::limit_text;
 
 /// What the Copy link button says once the link is on the clipboard.
 pub const LINK_COPIED: &str = "Link copied.";

@@ -97,7 +97,7 @@ pub fn lanes(trace: &Trace, time: f64) -> Vec<Lane> {
 
 /// How many lanes stand where, for the sentence under the replay.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Tally {
+pub struct Census {
     pub travelling: usize,
     pub queued: usize,
     pub in_service: usize,
@@ -106,8 +106,8 @@ pub struct Tally {
     pub failed: usize,
 }
 
-pub fn tally(lanes: &[Lane]) -> Tally {
-    let mut t = Tally::default();
+pub fn tally(lanes: &[Lane]) -> Census {
+    let mut t = Census::default();
     for lane in lanes {
         match lane.spot {
             Spot::NotYet => {}
@@ -225,7 +225,7 @@ pub fn seconds(time: f64) -> String {
 /// One side of the replay, for the sentence: its name ("A", "B", or empty
 /// alone), report and trace.
 #[derive(Debug, Clone, Copy)]
-pub struct Side<'a> {
+pub struct Followed<'a> {
     pub name: &'a str,
     pub report: &'a Report,
     pub trace: &'a Trace,
@@ -234,7 +234,7 @@ pub struct Side<'a> {
 /// What happens at `time`, in one line: the calls the whole run sends in
 /// the bucket around it against what the server takes at once, then where
 /// the followed operations stand.
-pub fn describe(time: f64, scenario: &Scenario, sides: &[Side<'_>]) -> String {
+pub fn describe(time: f64, scenario: &Scenario, sides: &[Followed<'_>]) -> String {
     let Some(first) = sides.first() else {
         return String::new();
     };
@@ -359,7 +359,7 @@ mod tests {
     fn preset_runs(key: &str) -> (Scenario, Report, Trace) {
         let preset = PRESETS.iter().find(|p| p.key == key).expect("preset");
         let mut scenario = preset.config().scenario();
-        scenario.work_limit = crate::report::WORK_LIMIT;
+        scenario.work_limit = crate::simulate::WORK_LIMIT;
         let (report, trace) = sim::run_traced(&scenario);
         (scenario.sanitized(), report, trace)
     }
@@ -395,7 +395,7 @@ mod tests {
         let text = describe(
             at,
             &scenario,
-            &[Side {
+            &[Followed {
                 name: "",
                 report: &report,
                 trace: &trace,
@@ -433,12 +433,12 @@ mod tests {
             at,
             &scenario,
             &[
-                Side {
+                Followed {
                     name: "A",
                     report: &a,
                     trace: &a_trace,
                 },
-                Side {
+                Followed {
                     name: "B",
                     report: &b,
                     trace: &b_trace,

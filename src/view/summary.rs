@@ -44,7 +44,7 @@ pub struct SummaryRow {
 /// The summary table: the numbers that matter, what the users saw against
 /// what it cost.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Summary {
+pub struct SummaryTable {
     pub headings: &'static [&'static str],
     pub rows: Vec<SummaryRow>,
 }
@@ -65,7 +65,7 @@ const ROWS: [Metric; 11] = [
 ];
 
 /// The summary of policy A, or in compare mode of A, B and B - A.
-pub fn summary(a: &Report, b: Option<&Report>) -> Summary {
+pub fn summary(a: &Report, b: Option<&Report>) -> SummaryTable {
     let headings: &'static [&'static str] = if b.is_some() {
         &["", "A", "B", "B - A"]
     } else {
@@ -87,7 +87,7 @@ pub fn summary(a: &Report, b: Option<&Report>) -> Summary {
             cells,
         });
     }
-    Summary { headings, rows }
+    SummaryTable { headings, rows }
 }
 
 /// One layer's line of the layers view.
@@ -178,7 +178,7 @@ pub fn layers(config: &Config, a: &Report, b: Option<&Report>) -> Option<Vec<Lay
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report;
+    use crate::simulate;
     use crate::view::fixtures::{config, preset, report};
 
     #[test]
@@ -240,7 +240,7 @@ mod tests {
     #[test]
     fn three_layers_of_three_attempts_make_27_calls() {
         let config = preset("layers").config();
-        let (a, b) = report::run_both(&config);
+        let (a, b) = simulate::run_both(&config);
         let lists = layers(&config, &a, b.as_ref()).expect("three layers are shown");
         let texts: Vec<Vec<&str>> = lists
             .iter()
@@ -287,7 +287,7 @@ mod tests {
     #[test]
     fn one_layer_hides_the_layers_view() {
         let config = config("v=1&rate=10&horizon=5");
-        let (a, _) = report::run_both(&config);
+        let (a, _) = simulate::run_both(&config);
         assert_eq!(layers(&config, &a, None), None);
     }
 }

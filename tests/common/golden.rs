@@ -74,7 +74,7 @@ pub fn fingerprint(text: &str) -> u64 {
     })
 }
 
-/// The summary of a report's JSON (`report::to_json`), one `key = value` a
+/// The summary of a report's JSON (`simulate::to_json`), one `key = value` a
 /// line, sorted by key.
 pub fn summary_lines(report_json: &str) -> String {
     let report: serde_json::Value =
@@ -138,7 +138,7 @@ pub const TRACE_FINGERPRINT: u64 = 7580616961774693475;
 pub fn trace_text() -> String {
     let (config, _) = retry_playground::config::Config::from_link(LINK);
     let mut scenario = config.scenario();
-    scenario.work_limit = retry_playground::report::WORK_LIMIT;
+    scenario.work_limit = retry_playground::simulate::WORK_LIMIT;
     let (_, trace) = retry_playground::sim::run_traced(&scenario);
     format!("{trace:?}")
 }

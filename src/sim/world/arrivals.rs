@@ -3,7 +3,7 @@
 use super::World;
 use super::client::{NO_PARENT, Operation};
 use crate::random::{Stream, Streams};
-use crate::sim::engine::Kind;
+use crate::sim::engine::EventKind;
 use crate::sim::{Scenario, WorkloadKind};
 
 /// Salt of the seed of each operation's server stream, so that those
@@ -133,7 +133,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         if PLAIN || self.alone {
             self.workload.upcoming = next;
         } else if let Some(next) = next {
-            self.queue.push_single(next, Kind::Arrival, 0, 0);
+            self.queue.push_single(next, EventKind::Arrival, 0, 0);
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::classify::{self, Failure};
 use crate::policy::{Plan, Policy};
 use crate::random::Stream;
 use crate::sim::Scenario;
-use crate::sim::engine::Kind;
+use crate::sim::engine::EventKind;
 use crate::sim::report::FailureKind;
 use crate::sim::trace::Ending;
 
@@ -274,7 +274,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         }
     }
 
-    /// A retry scheduled after its pause (`Kind::AttemptStart`) is due,
+    /// A retry scheduled after its pause (`EventKind::AttemptStart`) is due,
     /// unless its frame has moved on.
     #[inline(always)] // speed: hot
     pub(super) fn attempt_start(&mut self, frame: u32, token: u32, now: f64) {
@@ -308,7 +308,8 @@ impl<const PLAIN: bool> World<PLAIN> {
                 tracer.sent(root, None, start);
             }
             let hop = self.hop(root);
-            self.queue.push(start + hop, Kind::ReadArrive, frame, token);
+            self.queue
+                .push(start + hop, EventKind::ReadArrive, frame, token);
         } else if !self.last_layer(layer) {
             self.call_layer_below(frame, layer as u32, parent_attempts, start);
         } else {
@@ -329,10 +330,10 @@ impl<const PLAIN: bool> World<PLAIN> {
             if timeout.is_finite() {
                 if start <= self.current {
                     self.queue
-                        .push_in_order(start + timeout, Kind::Timeout, frame, token);
+                        .push_in_order(start + timeout, EventKind::Timeout, frame, token);
                 } else {
                     self.queue
-                        .push(start + timeout, Kind::Timeout, frame, token);
+                        .push(start + timeout, EventKind::Timeout, frame, token);
                 }
             }
             let hop = self.hop(root);
@@ -344,7 +345,8 @@ impl<const PLAIN: bool> World<PLAIN> {
             if PLAIN || self.server.stateless || (hop == 0.0 && start <= self.current) {
                 self.server_arrive(request, start + hop);
             } else {
-                self.queue.push(start + hop, Kind::ServerArrive, request, 0);
+                self.queue
+                    .push(start + hop, EventKind::ServerArrive, request, 0);
             }
         }
     }
@@ -393,7 +395,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         }
     }
 
-    /// The attempt's timeout expired (`Kind::Timeout`): a failure, unless
+    /// The attempt's timeout expired (`EventKind::Timeout`): a failure, unless
     /// the attempt already has its outcome.
     #[inline(always)] // speed: hot
     pub(super) fn timeout(&mut self, frame: u32, token: u32, now: f64) {
@@ -514,11 +516,13 @@ impl<const PLAIN: bool> World<PLAIN> {
             // The breaker is asked when the retry is sent, after the pause
             // (the budget was asked now, and keeps what it charged).
             self.extras[frame].next_timeout = timeout;
-            self.queue.push(start, Kind::AttemptStart, frame, token);
+            self.queue
+                .push(start, EventKind::AttemptStart, frame, token);
         } else if (!PLAIN && self.contention) || self.last_layer(layer) {
             self.begin_attempt(frame, start, timeout);
         } else {
-            self.queue.push(start, Kind::AttemptStart, frame, token);
+            self.queue
+                .push(start, EventKind::AttemptStart, frame, token);
         }
     }
 

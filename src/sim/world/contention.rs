@@ -5,7 +5,7 @@
 //! only the network takes time.
 
 use super::World;
-use crate::sim::engine::Kind;
+use crate::sim::engine::EventKind;
 use crate::sim::report::FailureKind;
 
 impl<const PLAIN: bool> World<PLAIN> {
@@ -19,7 +19,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         let back = self.hop(frame);
         let forth = self.hop(frame);
         self.queue
-            .push(now + back + forth, Kind::WriteArrive, frame, token);
+            .push(now + back + forth, EventKind::WriteArrive, frame, token);
     }
 
     /// The conditional write reaches the row: it succeeds if nobody wrote
@@ -32,7 +32,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         self.extras[frame].write_ok = ok;
         let back = self.hop(frame);
         self.queue
-            .push(now + back, Kind::WriteResponse, frame, token);
+            .push(now + back, EventKind::WriteResponse, frame, token);
     }
 
     /// The write's answer reaches the client.

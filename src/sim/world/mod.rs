@@ -89,7 +89,7 @@ mod server;
 mod slab;
 mod tally;
 
-use super::engine::{Event, Kind, Queue};
+use super::engine::{Event, EventKind, Queue};
 use super::recorder::{Level, Recorder};
 use super::report::{CutReason, Report};
 use super::trace::{Trace, Tracer};
@@ -584,15 +584,15 @@ impl<const PLAIN: bool> World<PLAIN> {
         self.current = now;
         let (index, token) = (event.index, event.token);
         match event.kind() {
-            Kind::Arrival => self.arrival(now),
-            Kind::AttemptStart => self.attempt_start(index, token, now),
-            Kind::ServerArrive => self.server_arrive(index, now),
-            Kind::ServiceDone => self.service_done(index, now),
-            Kind::Response => self.deliver(index, now),
-            Kind::Timeout => self.timeout(index, token, now),
-            Kind::ReadArrive => self.read_arrive(index, token, now),
-            Kind::WriteArrive => self.write_arrive(index, token, now),
-            Kind::WriteResponse => self.write_response(index, now),
+            EventKind::Arrival => self.arrival(now),
+            EventKind::AttemptStart => self.attempt_start(index, token, now),
+            EventKind::ServerArrive => self.server_arrive(index, now),
+            EventKind::ServiceDone => self.service_done(index, now),
+            EventKind::Response => self.deliver(index, now),
+            EventKind::Timeout => self.timeout(index, token, now),
+            EventKind::ReadArrive => self.read_arrive(index, token, now),
+            EventKind::WriteArrive => self.write_arrive(index, token, now),
+            EventKind::WriteResponse => self.write_response(index, now),
         }
     }
 

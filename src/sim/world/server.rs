@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 use super::World;
 use super::draw;
 use super::slab::Slab;
-use crate::sim::engine::Kind;
+use crate::sim::engine::EventKind;
 use crate::sim::recorder::Level;
 use crate::sim::report::FailureKind;
 use crate::sim::{OutageMode, Scenario};
@@ -122,7 +122,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         self.server.busy += 1;
         self.server.requests[request].service = service;
         self.queue
-            .push(now + service, Kind::ServiceDone, request, 0);
+            .push(now + service, EventKind::ServiceDone, request, 0);
     }
 
     /// The server finishes a request: the next one waiting takes the worker,
@@ -178,7 +178,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         if back == 0.0 {
             self.deliver(request, now);
         } else {
-            self.queue.push(now + back, Kind::Response, request, 0);
+            self.queue.push(now + back, EventKind::Response, request, 0);
         }
     }
 
@@ -252,6 +252,6 @@ impl<const PLAIN: bool> World<PLAIN> {
         self.server.requests[request].failure = Some(kind);
         let root = self.server.requests[request].root;
         let back = self.hop(root);
-        self.queue.push(now + back, Kind::Response, request, 0);
+        self.queue.push(now + back, EventKind::Response, request, 0);
     }
 }
