@@ -119,7 +119,7 @@ impl Canvas {
 }
 
 fn font_of(style: &impl BackendTextStyle) -> String {
-    view::canvas_font(
+    view::canvas::canvas_font(
         style.style().as_str(),
         style.size(),
         style.family().as_str(),
@@ -354,6 +354,6 @@ impl DrawingBackend for Canvas {
             self.styles.font_changed.set(self.styles.font != font);
         }
         let width = self.context.measure_text(text).map_or(0.0, |m| m.width());
-        Ok(view::text_box(width, style.size()))
+        Ok(view::canvas::text_box(width, style.size()))
     }
 }

@@ -9,7 +9,7 @@ use web_sys::{Document, HtmlCanvasElement};
 use retry_playground::chart::{self, Theme};
 use retry_playground::chart_id::{ChartId, Place};
 use retry_playground::sweep;
-use retry_playground::view::{self, Job};
+use retry_playground::view::{self, jobs::Job};
 
 use crate::canvas::Canvas;
 use crate::{now, with_app};
@@ -22,7 +22,7 @@ pub(super) fn place_charts(document: &Document, key_chart: ChartId) {
         return;
     }
     let more = document.get_element_by_id("more-charts");
-    for (chart, place) in view::chart_places(key_chart) {
+    for (chart, place) in view::canvas::chart_places(key_chart) {
         let (Some(figure), Some(container)) = (
             document
                 .get_element_by_id(chart.canvas_id())
@@ -81,7 +81,7 @@ pub(super) fn theme() -> Theme {
     let dark = web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
         .is_some_and(|q| q.matches());
-    view::theme(dark, device_pixel_ratio())
+    view::canvas::theme(dark, device_pixel_ratio())
 }
 
 /// Whether a chart is on the page: one behind a closed "More charts" has
@@ -123,7 +123,7 @@ fn draw_with(
     if !on_page(&canvas) {
         return;
     }
-    let (width, height) = view::canvas_size(
+    let (width, height) = view::canvas::canvas_size(
         canvas.client_width(),
         canvas.client_height(),
         device_pixel_ratio(),

@@ -8,7 +8,10 @@ use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement};
 use retry_playground::config::{Group, P, PARAMS};
 use retry_playground::lesson::{self, Term};
 use retry_playground::presets::Preset;
-use retry_playground::view::{self, Control, Role, Widgets};
+use retry_playground::view::{
+    self,
+    controls::{Control, Role, Widgets},
+};
 
 use crate::share::{show_notices, sync_link};
 use crate::{element, schedule, with_app};
@@ -19,9 +22,9 @@ pub(super) fn open_groups(document: &Document, origin: Option<&'static Preset>) 
     let Some(form) = document.get_element_by_id("controls") else {
         return;
     };
-    let open = origin.map_or(view::OWN_OPEN, |p| p.open);
-    for (group, opened) in view::group_order(open) {
-        if let Some(details) = document.get_element_by_id(&view::group_id(group)) {
+    let open = origin.map_or(view::lesson::OWN_OPEN, |p| p.open);
+    for (group, opened) in view::controls::group_order(open) {
+        if let Some(details) = document.get_element_by_id(&view::controls::group_id(group)) {
             let _ = if opened {
                 details.set_attribute("open", "")
             } else {
@@ -40,7 +43,7 @@ pub(super) fn build_controls(document: &Document) -> Result<(), JsValue> {
         .ok_or("the page lacks #controls")?;
     for group in Group::ALL {
         let details = element(document, "details", "group")?;
-        details.set_id(&view::group_id(group));
+        details.set_id(&view::controls::group_id(group));
         let summary = element(document, "summary", "")?;
         summary.set_text_content(Some(group.title()));
         details.append_child(&summary)?;
@@ -48,7 +51,7 @@ pub(super) fn build_controls(document: &Document) -> Result<(), JsValue> {
         rows.set_attribute("role", "group")?;
         rows.set_attribute("aria-label", group.title())?;
         for (index, _) in PARAMS.iter().enumerate().filter(|(_, p)| p.group == group) {
-            let row = control(document, &view::control(index))?;
+            let row = control(document, &view::controls::control(index))?;
             rows.append_child(&row)?;
         }
         details.append_child(&rows)?;
@@ -58,7 +61,7 @@ pub(super) fn build_controls(document: &Document) -> Result<(), JsValue> {
 }
 
 /// Sets an input's `min`, `max` and `step`.
-fn set_range(input: &Element, range: &view::Range) -> Result<(), JsValue> {
+fn set_range(input: &Element, range: &view::controls::Range) -> Result<(), JsValue> {
     input.set_attribute("min", &range.min)?;
     input.set_attribute("max", &range.max)?;
     input.set_attribute("step", &range.step)
@@ -78,7 +81,7 @@ fn control(document: &Document, control: &Control) -> Result<Element, JsValue> {
     }
     head.append_child(&label)?;
     let mut described_by = control.help_id.clone();
-    if let Some(term) = view::control_term(control.index) {
+    if let Some(term) = view::controls::control_term(control.index) {
         let tip_id = format!("tip-{}", control.row_id);
         let mark = explained(document, "term-mark", "?", term, &tip_id)?;
         mark.set_attribute("aria-label", &format!("About {}", term.name))?;
@@ -180,7 +183,7 @@ fn role_of(widget: &Element) -> Role {
 
 /// Puts a value into every widget of parameter `index`.
 pub(super) fn show_value(document: &Document, index: usize, value: f64) {
-    for role in view::roles(&PARAMS[index]) {
+    for role in view::controls::roles(&PARAMS[index]) {
         set_widget(document, index, *role, value);
     }
 }
@@ -189,7 +192,7 @@ pub(super) fn show_value(document: &Document, index: usize, value: f64) {
 /// shows it: a list is a `<select>`, the others are `<input>`s.
 fn set_widget(document: &Document, index: usize, role: Role, value: f64) {
     let param = &PARAMS[index];
-    let Some(widget) = document.get_element_by_id(&view::widget_id(param, role)) else {
+    let Some(widget) = document.get_element_by_id(&view::controls::widget_id(param, role)) else {
         return;
     };
     let text = role.text(param, value);
@@ -217,7 +220,7 @@ pub(super) fn on_input(event: &web_sys::Event, commit: bool) {
     };
     let Some(index) = target
         .get_attribute("data-index")
-        .and_then(|i| view::param_index(&i))
+        .and_then(|i| view::controls::param_index(&i))
     else {
         return;
     };

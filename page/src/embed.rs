@@ -48,7 +48,7 @@ pub(super) fn start(document: &Document, search: &str) -> Result<(), JsValue> {
     };
     if let Some(holder) = document.get_element_by_id("embed-controls") {
         for p in &embed.controls {
-            if let Some(row) = document.get_element_by_id(&view::row_id(p.param())) {
+            if let Some(row) = document.get_element_by_id(&view::controls::row_id(p.param())) {
                 holder.append_child(&row)?;
             }
         }
@@ -128,7 +128,7 @@ pub(super) fn snippet_text() -> String {
     with_app(|app| {
         let config = app.page.config();
         let embed = decide::snippet_embed(app.origin, config, replay_open);
-        let title = view::lesson_view(app.origin, config).title;
+        let title = view::lesson::lesson_view(app.origin, config).title;
         decide::snippet(&page_url, config, &embed, title)
     })
     .unwrap_or_default()

@@ -17,7 +17,7 @@ pub(super) fn build_presets(document: &Document) -> Result<(), JsValue> {
     let Some(select) = document.get_element_by_id("preset") else {
         return Ok(());
     };
-    for entry in view::preset_options() {
+    for entry in view::lesson::preset_options() {
         let option = element(document, "option", "")?;
         option.set_text_content(Some(entry.title));
         option.set_attribute("value", &entry.value)?;
@@ -30,7 +30,7 @@ pub(super) fn build_presets(document: &Document) -> Result<(), JsValue> {
         let chosen = event
             .target()
             .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-            .and_then(|s| view::chosen_preset(&s.value()));
+            .and_then(|s| view::lesson::chosen_preset(&s.value()));
         if let Some(preset) = chosen {
             load(preset);
         }
@@ -68,7 +68,7 @@ pub(super) fn apply_change(change: &str) {
 
 /// Shows the lesson: the preset list, the title, the text, how far the
 /// settings moved, and what to try.
-pub(super) fn show_lesson(document: &Document, lesson: &view::LessonView) {
+pub(super) fn show_lesson(document: &Document, lesson: &view::lesson::LessonView) {
     if let Some(select) = document
         .get_element_by_id("preset")
         .and_then(|e| e.dyn_into::<HtmlSelectElement>().ok())
@@ -105,7 +105,7 @@ pub(super) fn show_lesson(document: &Document, lesson: &view::LessonView) {
 /// marked applied or not, so a button keeps the keyboard focus across
 /// renders. An applied button stays focusable (`aria-disabled`, not
 /// `disabled`); pressing it again changes nothing.
-fn show_try_this(document: &Document, list: &Element, lesson: &view::LessonView) {
+fn show_try_this(document: &Document, list: &Element, lesson: &view::lesson::LessonView) {
     if list.get_attribute("data-for").as_deref() != Some(lesson.preset.as_str()) {
         list.set_text_content(None);
         let _ = list.set_attribute("data-for", &lesson.preset);
@@ -118,7 +118,8 @@ fn show_try_this(document: &Document, list: &Element, lesson: &view::LessonView)
             let _ = element.set_attribute("data-change", button.change);
             // What the button promises, for the tests that hold it to it.
             let _ = element.set_attribute("data-metric", button.expect.metric.label());
-            let _ = element.set_attribute("data-side", view::side_class(button.expect.side));
+            let _ =
+                element.set_attribute("data-side", view::summary::side_class(button.expect.side));
             let _ = element.set_attribute(
                 "data-rises",
                 if button.expect.rises { "true" } else { "false" },
@@ -177,16 +178,16 @@ pub(super) fn show_headlines(document: &Document, headlines: &[Headline]) {
                 element(
                     document,
                     "span",
-                    &format!("value {}", view::side_class(side)),
+                    &format!("value {}", view::summary::side_class(side)),
                 ),
                 element(document, "span", "number"),
             ) else {
                 return;
             };
-            let _ = value.set_attribute("data-side", view::side_class(side));
+            let _ = value.set_attribute("data-side", view::summary::side_class(side));
             if compared {
                 if let Ok(name) = element(document, "span", "side") {
-                    name.set_text_content(Some(view::side_name(side)));
+                    name.set_text_content(Some(view::summary::side_name(side)));
                     let _ = value.append_child(&name);
                 }
             }

@@ -18,7 +18,7 @@
 //! state replaces the job, and its stale run is dropped. While the runs
 //! go, the page says how far they got beside the lesson's chart and draws
 //! what is simulated so far, shaded beyond. When a task works and when it
-//! draws is [`view::Driver`]'s to decide; why slices on this thread and
+//! draws is [`view::driver::Driver`]'s to decide; why slices on this thread and
 //! not a Web Worker: `view::jobs`.
 
 use std::cell::RefCell;
@@ -33,7 +33,12 @@ use retry_playground::config::{P, PARAMS};
 use retry_playground::lesson;
 use retry_playground::presets::{self, Preset};
 use retry_playground::simulate;
-use retry_playground::view::{self, Driver, Job, Next, Page, Part, Step, Wants};
+use retry_playground::view::{
+    self,
+    driver::{Driver, Next},
+    jobs::{Job, Part, Step, Wants},
+    page::Page,
+};
 
 mod api;
 mod canvas;
@@ -132,7 +137,7 @@ pub fn start() -> Result<(), JsValue> {
     APP.with(|app| {
         *app.borrow_mut() = Some(App {
             document: document.clone(),
-            origin: view::opened_preset(&config),
+            origin: view::lesson::opened_preset(&config),
             key_chart: None,
             page: Page::new(config),
             job: None,
@@ -338,7 +343,7 @@ fn show_progress(document: &Document, job: &Job) {
     };
     match job.progress() {
         Some(how_far) => {
-            progress.set_text_content(Some(&view::progress_text(how_far)));
+            progress.set_text_content(Some(&view::jobs::progress_text(how_far)));
             show_if(&progress, true);
         }
         None => show_if(&progress, false),
@@ -363,11 +368,11 @@ fn render() {
         return;
     };
     for (param, inactive) in PARAMS.iter().zip(inactive) {
-        if let Some(row) = document.get_element_by_id(&view::row_id(param)) {
+        if let Some(row) = document.get_element_by_id(&view::controls::row_id(param)) {
             let _ = row.class_list().toggle_with_force("inactive", inactive);
         }
     }
-    let lesson = view::lesson_view(origin, &config);
+    let lesson = view::lesson::lesson_view(origin, &config);
     show_lesson(&document, &lesson);
     let key_chart = embed::key_chart(lesson.key_chart);
     place_charts(&document, key_chart);
@@ -548,7 +553,7 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
     match part {
         Part::Chart(chart) => {
             let runs = job.runs();
-            let charts = runs.map(view::Runs::charts);
+            let charts = runs.map(view::jobs::Runs::charts);
             match (chart, runs, &charts) {
                 (ChartId::Load, Some(runs), Some(charts)) => {
                     replay::draw_load(document, charts, &runs.scenario);
@@ -594,18 +599,18 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
             let Some(runs) = job.runs() else { return };
             let config = job.config();
             let origin = with_app(|app| app.origin).flatten();
-            let lesson = view::lesson_view(origin, config);
+            let lesson = view::lesson::lesson_view(origin, config);
             show_headlines(
                 document,
                 &lesson::headlines(lesson.headline, &runs.a, runs.b.as_ref()),
             );
-            show_summary(document, &view::summary(&runs.a, runs.b.as_ref()));
+            show_summary(document, &view::summary::summary(&runs.a, runs.b.as_ref()));
             show_layers(
                 document,
-                view::layers(config, &runs.a, runs.b.as_ref()).as_deref(),
+                view::summary::layers(config, &runs.a, runs.b.as_ref()).as_deref(),
             );
             if let Some(limit) = document.get_element_by_id("limit") {
-                let text = view::limit_text(&runs.a, runs.b.as_ref());
+                let text = view::notices::limit_text(&runs.a, runs.b.as_ref());
                 if let Some(text) = &text {
                     limit.set_text_content(Some(text));
                 }
@@ -638,7 +643,7 @@ fn drawn(document: &Document, job: &Job) {
     if let Some(body) = document.body() {
         let _ = body.set_attribute("data-renders", &renders.to_string());
         let _ = body.set_attribute("data-link", job.link());
-        let (drawn_at, render_ms) = view::render_times(ended, took);
+        let (drawn_at, render_ms) = view::canvas::render_times(ended, took);
         let _ = body.set_attribute("data-drawn-at", &drawn_at);
         let _ = body.set_attribute("data-render-ms", &render_ms);
     }

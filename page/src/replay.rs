@@ -1,6 +1,6 @@
 //! The replay on the page: its controls, the fold it opens in, and the
 //! load chart's cursor that follows it. Its state and clock are
-//! [`view::Player`]'s; what to draw and say comes from `view::replay` and
+//! [`view::player::Player`]'s; what to draw and say comes from `view::replay` and
 //! `chart::draw_replay`.
 
 use std::cell::RefCell;
@@ -15,7 +15,11 @@ use retry_playground::config::Config;
 use retry_playground::decimal::parse_f64;
 use retry_playground::sim::Scenario;
 use retry_playground::view::replay::{self as scene, SPEEDS};
-use retry_playground::view::{self, Click, Clip, Fold, Frame, Player, Runs};
+use retry_playground::view::{
+    self,
+    jobs::Runs,
+    player::{Click, Clip, Fold, Frame, Player},
+};
 
 use crate::charts::{draw, theme};
 use crate::{document, now};
@@ -77,7 +81,7 @@ pub(super) fn prepare(document: &Document, config: &Config, preset: Option<&str>
         return false;
     };
     // An embed of the replay opens it at the moment on every state it shows.
-    let moment = view::is_moment(preset) || crate::embed::shows_replay();
+    let moment = view::player::is_moment(preset) || crate::embed::shows_replay();
     match with_player(|p| p.prepare(&config.to_link(), moment)) {
         Fold::Keep => {}
         Fold::Open => {

@@ -46,7 +46,7 @@ impl Copying {
 
     fn status(self, copied: bool) -> &'static str {
         match self {
-            Copying::Link => view::copy_status(copied),
+            Copying::Link => view::notices::copy_status(copied),
             Copying::Snippet => view::embed::snippet_copy_status(copied),
         }
     }
@@ -122,7 +122,7 @@ pub(super) fn show_notices(document: &Document, notices: &[Notice]) {
     list.set_text_content(None);
     for notice in notices {
         if let Ok(item) = document.create_element("li") {
-            item.set_text_content(Some(&view::notice_line(notice)));
+            item.set_text_content(Some(&view::notices::notice_line(notice)));
             let _ = list.append_child(&item);
         }
     }

@@ -9,7 +9,7 @@ use crate::controls::label_with_term;
 use crate::{element, show_if};
 
 /// Fills the layers view, or hides it when there is no chain of layers.
-pub(super) fn show_layers(document: &Document, lists: Option<&[view::LayerList]>) {
+pub(super) fn show_layers(document: &Document, lists: Option<&[view::summary::LayerList]>) {
     let Some(figure) = document.get_element_by_id("layers") else {
         return;
     };
@@ -38,7 +38,7 @@ pub(super) fn show_layers(document: &Document, lists: Option<&[view::LayerList]>
 }
 
 /// Fills the summary table: a heading row, then one row per number.
-pub(super) fn show_summary(document: &Document, summary: &view::SummaryTable) {
+pub(super) fn show_summary(document: &Document, summary: &view::summary::SummaryTable) {
     let Some(table) = document.get_element_by_id("summary") else {
         return;
     };
@@ -53,7 +53,7 @@ pub(super) fn show_summary(document: &Document, summary: &view::SummaryTable) {
     };
     for heading in summary.headings {
         if let Some(th) = cell("th", heading) {
-            let class = view::heading_class(heading);
+            let class = view::summary::heading_class(heading);
             if !class.is_empty() {
                 th.set_class_name(class);
             }

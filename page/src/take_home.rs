@@ -23,7 +23,7 @@ use crate::{App, document, element, schedule, with_app};
 /// Fills the format picker and wires every button of the section.
 pub(super) fn build(document: &Document) -> Result<(), JsValue> {
     if let Some(select) = document.get_element_by_id("export-format") {
-        for (key, title) in view::format_options() {
+        for (key, title) in view::configuration::format_options() {
             let option = element(document, "option", "")?;
             option.set_attribute("value", key)?;
             option.set_text_content(Some(title));
@@ -50,7 +50,7 @@ pub(super) fn build(document: &Document) -> Result<(), JsValue> {
                 save_picture(chart);
             } else if let Some(data) = button
                 .get_attribute("data-data")
-                .and_then(|key| view::Data::parse(&key))
+                .and_then(|key| view::downloads::Data::parse(&key))
             {
                 save_data(data);
             }
@@ -101,7 +101,7 @@ fn save(document: &Document, name: &str, href: &str) {
     set_text(document, "download-status", &format!("Saved {name}."));
 }
 
-fn save_data(data: view::Data) {
+fn save_data(data: view::downloads::Data) {
     let Some(config) = with_app(|app| app.page.config().clone()) else {
         return;
     };
@@ -113,7 +113,7 @@ fn save_data(data: view::Data) {
             .job
             .as_ref()
             .filter(|job| job.link() == config.to_link());
-        view::data_file_from(
+        view::downloads::data_file_from(
             &config,
             data,
             job.and_then(|job| job.runs()),
@@ -168,7 +168,7 @@ fn save_picture(chart_id: ChartId) {
             None => return,
         }
     }
-    let name = view::picture_name(&config, chart_id);
+    let name = view::downloads::picture_name(&config, chart_id);
     let Ok(picture) = document.create_element("canvas") else {
         return;
     };
@@ -184,7 +184,7 @@ fn save_picture(chart_id: ChartId) {
         .and_then(|w| w.location().href().ok())
         .unwrap_or_default();
     let theme = theme();
-    let (font, line_height, pad) = view::picture_text(theme.scale);
+    let (font, line_height, pad) = view::downloads::picture_text(theme.scale);
     let width = canvas.width();
     let Some(context) = context_of(&picture) else {
         return;
@@ -194,9 +194,9 @@ fn save_picture(chart_id: ChartId) {
     context.set_font(&font);
     let measure = |text: &str| context.measure_text(text).map_or(0.0, |m| m.width());
     let mut lines = Vec::new();
-    for line in view::picture_lines(&config, &caption, &link) {
-        let colour = view::picture_colour(&theme, line.side);
-        for text in view::wrap(&line.text, f64::from(width) - 2.0 * pad, measure) {
+    for line in view::downloads::picture_lines(&config, &caption, &link) {
+        let colour = view::downloads::picture_colour(&theme, line.side);
+        for text in view::downloads::wrap(&line.text, f64::from(width) - 2.0 * pad, measure) {
             lines.push((text, colour.clone()));
         }
     }
@@ -257,11 +257,11 @@ pub(super) fn show_snippet(app: &App) {
     }
     let format = chosen_format(document);
     let showing_b = app.page.showing_b();
-    let snippet = view::snippet(app.page.config(), format, showing_b);
+    let snippet = view::configuration::snippet(app.page.config(), format, showing_b);
     set_text(
         document,
         "snippet-heading",
-        &view::snippet_heading(format, showing_b),
+        &view::configuration::snippet_heading(format, showing_b),
     );
     if let Some(area) = text_area(document, "snippet") {
         if area.value() != snippet.text {
@@ -293,7 +293,7 @@ fn copy_snippet() {
         set_text(
             &document(),
             "snippet-status",
-            view::snippet_copy_status(true),
+            view::configuration::snippet_copy_status(true),
         );
     };
     clipboard::write(&area.value(), copied, select_snippet);
@@ -311,7 +311,7 @@ fn select_snippet() {
     set_text(
         &document,
         "snippet-status",
-        view::snippet_copy_status(copied),
+        view::configuration::snippet_copy_status(copied),
     );
 }
 
@@ -322,7 +322,9 @@ fn apply_paste(to_b: bool) {
     let Some(area) = text_area(&document, "paste") else {
         return;
     };
-    let Some(pasted) = with_app(|app| view::paste(app.page.config(), &area.value(), to_b)) else {
+    let Some(pasted) =
+        with_app(|app| view::configuration::paste(app.page.config(), &area.value(), to_b))
+    else {
         return;
     };
     if let Some(config) = pasted.config.clone() {

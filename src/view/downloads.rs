@@ -186,7 +186,7 @@ pub fn policy_line(config: &Config, side: Side) -> String {
 pub fn picture_text(scale: f64) -> (String, f64, f64) {
     let size = 13.0 * scale;
     (
-        super::canvas_font("normal", size, "sans-serif"),
+        super::canvas::canvas_font("normal", size, "sans-serif"),
         (size * 1.4).ceil(),
         (8.0 * scale).round(),
     )

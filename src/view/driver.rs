@@ -1,4 +1,4 @@
-//! The pace of the page's work: how long a task of the [`Job`](super::Job)
+//! The pace of the page's work: how long a task of the [`Job`](super::jobs::Job)
 //! works before it yields, how much simulation a slice asks for, when the
 //! runs still going are drawn so far and when the sweep is redrawn. Plain
 //! decisions with the time passed in (ms, as `performance.now()` gives
