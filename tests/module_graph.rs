@@ -1,0 +1,147 @@
+//! The library's top-level modules import one another without a cycle, so
+//! each can be read (and changed) knowing only the modules below it.
+//!
+//! The graph is read from the source: a module depends on another when its
+//! code (comments and `#[cfg(test)]` modules aside) names `crate::other`.
+//! `cargo test --test module_graph -- --nocapture` prints it, lowest
+//! modules first.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+type Graph = BTreeMap<String, BTreeSet<String>>;
+
+/// The code of a source file that is not a comment or a test module.
+fn code(text: &str) -> String {
+    let mut out = String::new();
+    let mut skipping_tests = false;
+    let mut depth = 0i64;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if !skipping_tests && trimmed.starts_with("#[cfg(test)]") {
+            skipping_tests = true;
+            depth = 0;
+            continue;
+        }
+        if skipping_tests {
+            depth += line.matches('{').count() as i64 - line.matches('}').count() as i64;
+            // The test item ends where its braces close (or at its `;`).
+            if depth <= 0 && (line.contains('}') || line.trim_end().ends_with(';')) {
+                skipping_tests = false;
+            }
+            continue;
+        }
+        let without_comment = line.split("//").next().unwrap_or("");
+        out.push_str(without_comment);
+        out.push('\n');
+    }
+    out
+}
+
+/// The top-level modules each names with `crate::`.
+fn graph(src: &Path) -> Graph {
+    let mut graph = Graph::new();
+    let mut files = vec![src.to_path_buf()];
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            for entry in std::fs::read_dir(&path).expect("a readable source folder") {
+                files.push(entry.expect("a folder entry").path());
+            }
+            continue;
+        }
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let relative = path.strip_prefix(src).expect("under src/");
+        let top = relative
+            .components()
+            .next()
+            .and_then(|c| c.as_os_str().to_str())
+            .map(|name| name.trim_end_matches(".rs").to_string())
+            .expect("a file name");
+        if top == "lib" || top == "main" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("a readable source file");
+        let code = code(&text);
+        let deps = graph.entry(top.clone()).or_default();
+        for (at, _) in code.match_indices("crate::") {
+            let name: String = code[at + "crate::".len()..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() && name != top {
+                deps.insert(name);
+            }
+        }
+    }
+    graph
+}
+
+/// The modules in an order where each comes after all it imports, or the
+/// modules left on a cycle.
+fn layers(graph: &Graph) -> Result<Vec<String>, Vec<String>> {
+    let mut placed: Vec<String> = Vec::new();
+    let mut left: BTreeSet<&String> = graph.keys().collect();
+    while !left.is_empty() {
+        let ready: Vec<&String> = left
+            .iter()
+            .copied()
+            .filter(|m| {
+                graph[*m]
+                    .iter()
+                    .all(|d| placed.contains(d) || !graph.contains_key(d))
+            })
+            .collect();
+        if ready.is_empty() {
+            return Err(left.into_iter().cloned().collect());
+        }
+        for m in ready {
+            left.remove(m);
+            placed.push(m.clone());
+        }
+    }
+    Ok(placed)
+}
+
+#[test]
+fn top_level_modules_import_one_another_without_a_cycle() {
+    let graph = graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    assert!(
+        graph.contains_key("sim") && graph.contains_key("view"),
+        "{graph:?}"
+    );
+    let order = layers(&graph).unwrap_or_else(|cycle| {
+        panic!("these modules import one another in a cycle: {cycle:?}\n{graph:#?}")
+    });
+    for module in &order {
+        let deps: Vec<&str> = graph[module].iter().map(String::as_str).collect();
+        println!("{module:>10} -> {}", deps.join(" "));
+    }
+}
+
+#[test]
+fn a_cycle_is_found() {
+    let mut graph = Graph::new();
+    graph.insert("a".into(), ["b".to_string()].into());
+    graph.insert("b".into(), ["c".to_string()].into());
+    graph.insert("c".into(), ["a".to_string()].into());
+    graph.insert("leaf".into(), BTreeSet::new());
+    assert_eq!(
+        layers(&graph),
+        Err(vec!["a".into(), "b".into(), "c".into()])
+    );
+    graph.get_mut("c").expect("c").clear();
+    assert_eq!(
+        layers(&graph),
+        Ok(vec!["c".into(), "leaf".into(), "b".into(), "a".into()])
+    );
+}
+
+#[test]
+fn comments_and_test_modules_are_not_imports() {
+    let text = "use crate::sim;\n// crate::view\n#[cfg(test)]\nmod tests {\n    use crate::lesson;\n}\nfn f() { crate::policy::x(); }\n";
+    let code = code(text);
+    assert!(code.contains("crate::sim") && code.contains("crate::policy"));
+    assert!(!code.contains("crate::view") && !code.contains("crate::lesson"));
+}
