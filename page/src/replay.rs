@@ -98,10 +98,9 @@ pub(super) fn prepare(document: &Document, config: &Config, preset: Option<&str>
 /// changed (at the preset's moment), then a frame.
 pub(super) fn show(document: &Document, config: &Config, preset: Option<&str>, runs: &Runs) {
     let link = config.to_link();
-    let speed = chosen_speed();
     let (fresh, paint_now) = with_player(|p| {
         p.show(&link, is_open(document), reduced_motion(), || {
-            Clip::new(&link, preset, runs, speed)
+            Clip::new(&link, preset, runs)
         })
     });
     if let Some(fresh) = fresh {
@@ -110,6 +109,7 @@ pub(super) fn show(document: &Document, config: &Config, preset: Option<&str>, r
             share_instant();
         }
         show_play(document);
+        show_speed(document);
         // The load chart was drawn before the replay had an instant: mark it.
         redraw_load(document);
         if fresh.playing {
@@ -121,13 +121,18 @@ pub(super) fn show(document: &Document, config: &Config, preset: Option<&str>, r
     }
 }
 
-/// The speed the reader chose (0.1x until they choose).
-fn chosen_speed() -> f64 {
-    document()
+/// Shows the speed a new replay opened at in the speed list: each world
+/// opens at its own, which the reader may then change.
+fn show_speed(document: &Document) {
+    let Some(speed) = with_player(|p| p.clip().map(|c| c.speed)) else {
+        return;
+    };
+    if let Some(select) = document
         .get_element_by_id("replay-speed")
         .and_then(|e| e.dyn_into::<HtmlSelectElement>().ok())
-        .and_then(|s| parse_f64(&s.value()))
-        .unwrap_or(0.1)
+    {
+        select.set_value(&speed.to_string());
+    }
 }
 
 /// Draws the replay at its instant, with its slider and sentence.
@@ -138,34 +143,10 @@ fn paint(document: &Document) {
         let Some(replay) = p.clip() else {
             return;
         };
-        let lanes: Vec<_> = replay
-            .sides
-            .iter()
-            .map(|(_, _, trace)| scene::lanes(trace, replay.time))
-            .collect();
-        let panels: Vec<ReplayPanel<'_>> = replay
-            .sides
-            .iter()
-            .zip(&lanes)
-            .map(|((name, report, _), lanes)| {
-                let s = &report.series;
-                let bucket = ((replay.time / s.width) as usize).min(s.len().saturating_sub(1));
-                ReplayPanel {
-                    name,
-                    lanes,
-                    busy: s.in_flight.get(bucket).copied().unwrap_or(0.0),
-                    queued: s.queue.get(bucket).copied().unwrap_or(0.0),
-                }
-            })
-            .collect();
         let sides: Vec<scene::Followed<'_>> = replay
             .sides
             .iter()
-            .map(|(name, report, trace)| scene::Followed {
-                name,
-                report,
-                trace,
-            })
+            .map(|(name, report, _)| scene::Followed { name, report })
             .collect();
         // The line first: where it takes room from the lanes (an embed of
         // the replay), the canvas is sized to what is left of its box.
@@ -174,6 +155,30 @@ fn paint(document: &Document) {
             text.set_text_content(Some(&line));
         }
         draw(document, ChartId::Replay, |area| {
+            // As many lanes as the canvas's size lets the eye tell apart.
+            let room = chart::lane_room(area.dim_in_pixel(), replay.sides.len(), &theme);
+            let shown = replay.shown(room);
+            let lanes: Vec<_> = replay
+                .sides
+                .iter()
+                .zip(&shown)
+                .map(|((_, _, trace), shown)| scene::lanes(trace, shown, replay.time))
+                .collect();
+            let panels: Vec<ReplayPanel<'_>> = replay
+                .sides
+                .iter()
+                .zip(&lanes)
+                .map(|((name, report, _), lanes)| {
+                    let s = &report.series;
+                    let bucket = ((replay.time / s.width) as usize).min(s.len().saturating_sub(1));
+                    ReplayPanel {
+                        name,
+                        lanes,
+                        busy: s.in_flight.get(bucket).copied().unwrap_or(0.0),
+                        queued: s.queue.get(bucket).copied().unwrap_or(0.0),
+                    }
+                })
+                .collect();
             chart::draw_replay(area, &panels, &replay.scenario, &theme)
         });
         if let Some(slider) = document
@@ -323,9 +328,6 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
             let option = document.create_element("option")?;
             option.set_text_content(Some(&format!("{speed}x")));
             let _ = option.set_attribute("value", &speed.to_string());
-            if speed == 0.1 {
-                let _ = option.set_attribute("selected", "");
-            }
             select.append_child(&option)?;
         }
         let change = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {

@@ -44,7 +44,7 @@ pub use latency::draw_latency;
 pub use load::{TimeAxis, draw_load, draw_load_at};
 pub use mechanism::draw_mechanism;
 pub use pauses::draw_pauses;
-pub use replay::{Lane, ReplayPanel, Spot, Zones, draw_replay};
+pub use replay::{Lane, ReplayPanel, Spot, Zones, draw_replay, lane_room};
 pub use sweep::{Curve, draw_sweep};
 
 /// Colours and sizes of one rendering.

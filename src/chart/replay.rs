@@ -1,7 +1,9 @@
-//! The replay: each followed operation is a lane, read left to right from
-//! its client through the network to the server's queue and workers; a dot
-//! shows where its request is at the instant drawn. A herd is a column of
-//! dots moving together; jitter scatters the column.
+//! The replay: each lane follows a client's operations, read left to right
+//! from its client through the network to the server's queue and workers;
+//! a dot shows where its request is at the instant drawn. A herd is a
+//! column of dots moving together; jitter scatters the column. As many
+//! lanes are drawn as can be told apart ([`lane_room`]); which operations
+//! they show is the view's choice (`view::replay::lay_out`).
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -96,6 +98,31 @@ impl Zones {
 const HEADER: f64 = 34.0;
 /// Space below the lanes for the server's totals, in CSS pixels.
 const FOOTER: f64 = 20.0;
+/// Least distance between two lanes, in CSS pixels, at which their dots
+/// stand apart (see the radius in `draw_panel`): closer, two hundred lanes
+/// in a laptop's panel blur into a bar.
+const LANE_PITCH: f64 = 9.0;
+
+/// Whether `panels` panels stand one above the other on a canvas `width`
+/// device pixels wide: side by side, a panel needs room for its five zone
+/// labels; on a phone A stands above B instead.
+fn stacked(width: u32, panels: usize, theme: &Theme) -> bool {
+    f64::from(width) / (panels.max(1) as f64) < f64::from(theme.px(320.0))
+}
+
+/// How many lanes a panel of a canvas of `size` device pixels holds with
+/// `panels` panels drawn on it, each lane far enough from the next for
+/// its dots to be told apart.
+pub fn lane_room(size: (u32, u32), panels: usize, theme: &Theme) -> usize {
+    let (width, height) = size;
+    let height = if stacked(width, panels, theme) {
+        f64::from(height) / panels.max(1) as f64
+    } else {
+        f64::from(height)
+    };
+    let lanes = (height / theme.scale - HEADER - FOOTER) / LANE_PITCH;
+    (lanes.floor() as usize).max(1)
+}
 
 /// Draws the replay at one instant: one panel per policy side by side, on
 /// the same clock. Colour is the policy's, as in every chart; the fill says
@@ -115,10 +142,7 @@ where
     if panels.is_empty() {
         return Ok(());
     }
-    // Side by side, a panel needs room for its five zone labels; on a
-    // phone A stands above B instead.
-    let width = f64::from(area.dim_in_pixel().0) / panels.len() as f64;
-    let parts = if width < f64::from(theme.px(320.0)) {
+    let parts = if stacked(area.dim_in_pixel().0, panels.len(), theme) {
         area.split_evenly((panels.len(), 1))
     } else {
         area.split_evenly((1, panels.len()))
@@ -220,9 +244,10 @@ where
 
     let lanes = panel.lanes.len().max(1) as f64;
     let pitch = (bottom - top) / lanes;
-    // Dots of neighbouring lanes may touch: a herd then reads as one
-    // column, and a lone dot stays visible.
-    let radius = (pitch * 0.6).clamp(2.0 * scale, 4.0 * scale).round() as u32;
+    // A third of the pitch keeps a gap between neighbouring lanes' dots
+    // (the lanes shown are those that fit `LANE_PITCH` apart), while a
+    // herd still reads as one column.
+    let radius = (pitch * 0.35).clamp(2.0 * scale, 4.0 * scale).round() as u32;
     let retry = light(theme, colour);
     let failed = deep(theme, colour);
     let grey = theme.colour(7);

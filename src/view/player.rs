@@ -14,7 +14,7 @@ use crate::sim::trace::Trace;
 use crate::sim::{Report, Scenario};
 
 use super::jobs::Runs;
-use super::replay::{MOMENT_PRESETS, opening_time};
+use super::replay::{MOMENT_PRESETS, Opening, Shown, lay_out, opening, priority};
 
 /// Least wall time between two redraws of the load chart while playing:
 /// its cursor moves smoothly enough, and the frames stay for the replay.
@@ -33,15 +33,18 @@ pub struct Clip {
     pub playing: bool,
     /// Simulated seconds per second of wall time.
     pub speed: f64,
+    /// Where and how fast it opened, which decides the lanes it shows.
+    pub opened: Opening,
     /// Wall time of the last frame while playing.
     last_frame: Option<f64>,
     load_drawn_at: f64,
 }
 
 impl Clip {
-    /// The replay of finished, traced runs of `link`, at the lesson's
-    /// moment for `preset`, still.
-    pub fn new(link: &str, preset: Option<&str>, runs: &Runs, speed: f64) -> Option<Clip> {
+    /// The replay of finished, traced runs of `link`, just before the
+    /// lesson's moment for `preset` and at a speed that suits its world,
+    /// still.
+    pub fn new(link: &str, preset: Option<&str>, runs: &Runs) -> Option<Clip> {
         let names: &[&'static str] = if runs.b.is_some() { &["A", "B"] } else { &[""] };
         let reports = std::iter::once(&runs.a).chain(runs.b.as_ref());
         let sides: Vec<(&'static str, Report, Trace)> = names
@@ -51,14 +54,15 @@ impl Clip {
             .map(|((name, report), trace)| (*name, report.clone(), trace.clone()))
             .collect();
         let (_, report, trace) = sides.first()?;
-        let time = opening_time(preset, report, &runs.scenario, trace);
+        let opened = opening(preset, report, &runs.scenario, trace);
         Some(Clip {
             link: link.to_string(),
             scenario: runs.scenario.clone(),
             sides,
-            time,
+            time: opened.time,
             playing: false,
-            speed,
+            speed: opened.speed,
+            opened,
             last_frame: None,
             load_drawn_at: 0.0,
         })
@@ -71,6 +75,22 @@ impl Clip {
     /// How far a step back or on goes: one bucket of the series.
     pub fn step(&self) -> f64 {
         self.sides.first().map_or(0.1, |(_, r, _)| r.series.width)
+    }
+
+    /// The lanes each side shows when `room` lanes fit: the same clients
+    /// for A and B, chosen by A's trace to be busy as the replay opens. An
+    /// operation's end stays in sight for a couple of seconds of wall time
+    /// at the opening speed before its lane shows another.
+    pub fn shown(&self, room: usize) -> Vec<Shown> {
+        let Some((_, _, first)) = self.sides.first() else {
+            return Vec::new();
+        };
+        let order = priority(first, &self.opened);
+        let hold = self.opened.window.1 - self.opened.window.0;
+        self.sides
+            .iter()
+            .map(|(_, _, trace)| lay_out(trace, &order, room, hold))
+            .collect()
     }
 }
 
@@ -372,9 +392,7 @@ mod tests {
     fn shown(player: &mut Player, reduced_motion: bool) -> (Option<Fresh>, bool) {
         let job = traced_job();
         let runs = job.runs().expect("the runs are done");
-        player.show(LINK, true, reduced_motion, || {
-            Clip::new(LINK, None, runs, 1.0)
-        })
+        player.show(LINK, true, reduced_motion, || Clip::new(LINK, None, runs))
     }
 
     #[test]
@@ -435,6 +453,8 @@ mod tests {
         shown(&mut player, false);
         let start = player.clip().map(|c| c.time).expect("a clip");
         assert_eq!(start, 0.0);
+        // Whatever speed suits the world, the reader's choice counts.
+        player.set_speed(1.0);
         // The first frame only starts the clock.
         assert_eq!(
             player.frame(1000.0, true),

@@ -87,7 +87,7 @@ const WORKLOADS = [
     '?v=1&rate=10000&horizon=100&failure=0.5&workers=0&timeout=0&hop_mean=0.025&service_t=0'],
 ];
 
-// Frames of the herd's replay while it plays (200 lanes for each of A and
+// Frames of the herd's replay while it plays (as many lanes as fit for each of A and
 // B): the time between frames as the browser paced them, and the time the
 // page spent drawing each (the replay, and the load chart's cursor every
 // 200 ms).
@@ -113,7 +113,7 @@ async function replayFrames() {
     const at = (share) => sorted[Math.floor((sorted.length - 1) * share)].toFixed(1);
     return `median ${at(0.5)} ms, 95th percentile ${at(0.95)} ms, worst ${sorted.at(-1).toFixed(1)} ms`;
   };
-  console.log(`replay of the herd, 2 x 200 lanes: frame interval ${stats(gaps)}; drawing per frame ${stats(work)} (${gaps.length} frames)`);
+  console.log(`replay of the herd, A and B: frame interval ${stats(gaps)}; drawing per frame ${stats(work)} (${gaps.length} frames)`);
   await page.context().close();
 }
 

@@ -20,13 +20,16 @@ async function scrubTo(page, position) {
   }, position);
 }
 
-test('the herd opens its replay still, at the first wave after the outage', async () => {
+test('the herd opens its replay still, just before the first wave after the outage, at a tenth of real time', async () => {
   const page = await open(browser, `${base}?${HERD}`);
   await page.waitForFunction(() => document.body.dataset.replayAt !== undefined);
   assert.equal(await page.getAttribute('#replay', 'open'), '');
   const first = await at(page);
   assert.ok(first >= 6.2 && first < 6.4, `opens at ${first}`);
-  assert.match(await page.textContent('#replay-text'), /^t = 6\.\d\d s: A sends [\d\u2009]+ retries/);
+  // One short sentence: the calls of the bucket, A's and B's, against the server.
+  assert.match(await page.textContent('#replay-text'),
+    /^At 6\.\d\d s, A sends [\d\u2009]+ calls in 0\.10 s, B [\d\u2009]+; the server takes 100 at once\.$/);
+  assert.equal(await page.inputValue('#replay-speed'), '0.1', 'the speed the wave suits');
   assert.equal(await page.textContent('#replay-play'), 'Play');
   const shot = await pixels(page, 'chart-replay');
   await sleep(400);
@@ -81,7 +84,7 @@ test('scrubbing moves the load chart cursor and the text line; a click on the lo
   assert.notEqual(await pixels(page, 'chart-load'), load, 'the cursor moved');
   const moved = await page.textContent('#replay-text');
   assert.notEqual(moved, text);
-  assert.match(moved, /^t = 15\.00 s:/);
+  assert.match(moved, /^At 15\.00 s, /);
   // A click a quarter of the way into the load chart's plot.
   const box = await page.locator('#chart-load').boundingBox();
   await page.mouse.click(box.x + box.width * 0.5, box.y + box.height * 0.5);
