@@ -231,7 +231,7 @@ fn print_params() {
     for param in PARAMS {
         let range = match param.kind {
             Kind::Number { min, max, .. } | Kind::Integer { min, max } => format!("{min}..{max}"),
-            Kind::Choice(options) => options.join("|"),
+            Kind::Choice(options, _) => options.join("|"),
         };
         out += &format!(
             "{:<12} {:<22} {:<3} {:<30} default {:<11} {}\n",

@@ -6,6 +6,8 @@ use crate::budget::{BudgetKind, RatioBasis};
 use crate::policy::{Jitter, Shape};
 use crate::sim::{OutageMode, Spread, WorkloadKind};
 
+use super::table::Kind;
+
 /// What the sweep chart compares: the choice of the `sweep` parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SweepCurves {
@@ -16,12 +18,16 @@ pub enum SweepCurves {
 }
 
 /// The options of a choice parameter in link order: the word a link writes
-/// for each, bound to the value it means. A [`Config`](super::Config) stores the position
-/// in this list, and links store the word, so reordering the list changes
-/// no link.
+/// for each, the words the page's list shows for it, and the value it
+/// means. A [`Config`](super::Config) stores the position in this list,
+/// and links store the word, so reordering the list changes no link, and
+/// rewording a label changes no link either.
 #[derive(Debug)]
 pub struct Choices<T: 'static> {
+    /// The words links, the command line and scripts use: `aws-quota`.
     pub names: &'static [&'static str],
+    /// What a newcomer reads in the page's list: `AWS retry quota`.
+    pub labels: &'static [&'static str],
     values: &'static [T],
 }
 
@@ -31,15 +37,23 @@ impl<T: Copy> Choices<T> {
     pub(super) fn at(&self, position: f64) -> T {
         self.values[position as usize]
     }
+
+    /// The parameter kind of this list.
+    pub(super) const fn kind(&self) -> Kind {
+        Kind::Choice(self.names, self.labels)
+    }
 }
 
-/// Declares choice lists, one `word => value` pair per option, and for each
-/// the inverse map from a value to its stored position.
+/// Declares choice lists, one `word (label) => value` triple per option,
+/// and for each the inverse map from a value to its stored position.
 macro_rules! choices {
-    ($($(#[$doc:meta])* $list:ident: $ty:ty { $($word:literal => $value:expr),+ $(,)? })*) => {$(
+    ($($(#[$doc:meta])* $list:ident: $ty:ty {
+        $($word:literal ($label:literal) => $value:expr),+ $(,)?
+    })*) => {$(
         $(#[$doc])*
         pub const $list: Choices<$ty> = Choices {
             names: &[$($word),+],
+            labels: &[$($label),+],
             values: &[$($value),+],
         };
 
@@ -64,52 +78,52 @@ macro_rules! choices {
 
 choices! {
     SHAPES: Shape {
-        "constant" => Shape::Constant,
-        "linear" => Shape::Linear,
-        "exponential" => Shape::Exponential,
+        "constant" ("Constant") => Shape::Constant,
+        "linear" ("Linear") => Shape::Linear,
+        "exponential" ("Exponential") => Shape::Exponential,
     }
     JITTERS: Jitter {
-        "none" => Jitter::None,
-        "full" => Jitter::Full,
-        "equal" => Jitter::Equal,
-        "decorrelated" => Jitter::Decorrelated,
-        "proportional" => Jitter::Proportional,
+        "none" ("None") => Jitter::None,
+        "full" ("Full") => Jitter::Full,
+        "equal" ("Equal") => Jitter::Equal,
+        "decorrelated" ("Decorrelated") => Jitter::Decorrelated,
+        "proportional" ("Proportional") => Jitter::Proportional,
     }
     SWITCH: bool {
-        "off" => false,
-        "on" => true,
+        "off" ("Off") => false,
+        "on" ("On") => true,
     }
     SWEEPS: SweepCurves {
-        "policies" => SweepCurves::Policies,
-        "classic" => SweepCurves::Classic,
+        "policies" ("The policies A and B") => SweepCurves::Policies,
+        "classic" ("Four classic strategies") => SweepCurves::Classic,
     }
     BUDGETS: BudgetKind {
-        "none" => BudgetKind::None,
-        "ratio" => BudgetKind::Ratio,
-        "token-bucket" => BudgetKind::TokenBucket,
-        "aws-quota" => BudgetKind::AwsQuota,
+        "none" ("None") => BudgetKind::None,
+        "ratio" ("Ratio of recent traffic") => BudgetKind::Ratio,
+        "token-bucket" ("Token bucket (gRPC)") => BudgetKind::TokenBucket,
+        "aws-quota" ("AWS retry quota") => BudgetKind::AwsQuota,
     }
     BASES: RatioBasis {
-        "successes" => RatioBasis::Successes,
-        "requests" => RatioBasis::Requests,
+        "successes" ("Successes") => RatioBasis::Successes,
+        "requests" ("Requests") => RatioBasis::Requests,
     }
     BREAKERS: BreakerMode {
-        "off" => BreakerMode::Off,
-        "all" => BreakerMode::All,
-        "retries" => BreakerMode::RetriesOnly,
+        "off" ("Off") => BreakerMode::Off,
+        "all" ("On every attempt") => BreakerMode::All,
+        "retries" ("On retries only") => BreakerMode::RetriesOnly,
     }
     WORKLOADS: WorkloadKind {
-        "poisson" => WorkloadKind::Poisson,
-        "crowd" => WorkloadKind::Crowd,
-        "contention" => WorkloadKind::Contention,
+        "poisson" ("Steady arrivals (Poisson)") => WorkloadKind::Poisson,
+        "crowd" ("A crowd starting together") => WorkloadKind::Crowd,
+        "contention" ("Contention on one row") => WorkloadKind::Contention,
     }
     SPREADS: Spread {
-        "constant" => Spread::Constant,
-        "exponential" => Spread::Exponential,
-        "normal" => Spread::Normal,
+        "constant" ("Constant") => Spread::Constant,
+        "exponential" ("Exponential") => Spread::Exponential,
+        "normal" ("Normal") => Spread::Normal,
     }
     OUTAGES: OutageMode {
-        "fail-fast" => OutageMode::FailFast,
-        "hang" => OutageMode::Hang,
+        "fail-fast" ("Fail fast") => OutageMode::FailFast,
+        "hang" ("Hang") => OutageMode::Hang,
     }
 }

@@ -80,7 +80,7 @@ mod tests {
         match param.kind {
             Kind::Number { min, max, step } => vec![min, min + step, max],
             Kind::Integer { min, max } => vec![min, min + 1.0, max],
-            Kind::Choice(options) => (0..options.len()).map(|i| i as f64).collect(),
+            Kind::Choice(options, _) => (0..options.len()).map(|i| i as f64).collect(),
         }
     }
 
@@ -110,7 +110,7 @@ mod tests {
                 if let Some(owner) = owners.insert(path.clone(), param.key) {
                     assert_eq!(owner, param.key, "{path} is written by two rows");
                 }
-                if !matches!(param.kind, Kind::Choice(_)) {
+                if !matches!(param.kind, Kind::Choice(..)) {
                     // An optional time stores none as 0.
                     let number = text.trim_start_matches("Some(").trim_end_matches(')');
                     let read = if number == "None" {

@@ -52,8 +52,9 @@ pub enum Kind {
     Number { min: f64, max: f64, step: f64 },
     /// A whole number in `[min, max]`.
     Integer { min: f64, max: f64 },
-    /// One of named options, stored as its index.
-    Choice(&'static [&'static str]),
+    /// One of named options, stored as its index: the words links use,
+    /// then the labels the page's list shows.
+    Choice(&'static [&'static str], &'static [&'static str]),
 }
 
 /// One row of the table.
@@ -182,13 +183,13 @@ const fn integer(range: Range) -> Kind {
 // default and when it applies; then how its value is written into the
 // simulator's scenario; then its help.
 params! {
-    Compare: "compare", "Compare with policy B", "", Policy, Kind::Choice(SWITCH.names), SWITCH.position(false), always,
+    Compare: "compare", "Compare with policy B", "", Policy, SWITCH.kind(), SWITCH.position(false), always,
         None,
         "Run a second policy on the same world and seed, and overlay both on every chart.";
     Attempts: "attempts", "Attempts", "", Policy, integer(range::ATTEMPTS), D.policy.attempts, always,
         Some(|s, v| s.policy.attempts = v as u32),
         "Tries per operation, counting the first call: 1 means never retry.";
-    Shape: "shape", "Backoff shape", "", Policy, Kind::Choice(SHAPES.names), SHAPES.position(D.policy.shape), always,
+    Shape: "shape", "Backoff shape", "", Policy, SHAPES.kind(), SHAPES.position(D.policy.shape), always,
         Some(|s, v| s.policy.shape = SHAPES.at(v)),
         "How the pause ceiling grows with each retry.";
     Base: "base", "Base delay", "s", Policy, number(range::BASE, 0.001), D.policy.base, always,
@@ -200,7 +201,7 @@ params! {
     Multiplier: "mult", "Multiplier", "x", Policy, number(range::MULTIPLIER, 0.1), D.policy.multiplier, |c| c.shape() == Shape::Exponential,
         Some(|s, v| s.policy.multiplier = v),
         "Growth factor of exponential backoff per retry.";
-    Jitter: "jitter", "Jitter", "", Policy, Kind::Choice(JITTERS.names), JITTERS.position(D.policy.jitter), always,
+    Jitter: "jitter", "Jitter", "", Policy, JITTERS.kind(), JITTERS.position(D.policy.jitter), always,
         Some(|s, v| s.policy.jitter = JITTERS.at(v)),
         "How a random pause is drawn under the ceiling; none makes clients that failed together retry together.";
     JitterFraction: "jfrac", "Jitter fraction", "", Policy, number(range::JITTER_FRACTION, 0.01), D.policy.jitter_fraction, |c| c.jitter() == Jitter::Proportional,
@@ -212,14 +213,14 @@ params! {
     Deadline: "deadline", "Deadline", "s", Policy, number(range::DEADLINE, 0.1), seconds_or_zero(D.policy.deadline), always,
         Some(|s, v| s.policy.deadline = seconds_or_none(v)),
         "Overall time budget of one operation; 0 means none. No attempt starts once the time left is gone.";
-    HonourRetryAfter: "honour", "Honour Retry-After", "", Policy, Kind::Choice(SWITCH.names), SWITCH.position(D.honour_retry_after), served,
+    HonourRetryAfter: "honour", "Honour Retry-After", "", Policy, SWITCH.kind(), SWITCH.position(D.honour_retry_after), served,
         Some(|s, v| s.honour_retry_after = SWITCH.at(v)),
         "Wait at least as long as the server's Retry-After before retrying.";
-    IdempotencyKey: "idem", "Idempotency key", "", Policy, Kind::Choice(SWITCH.names), SWITCH.position(D.idempotency_key), served,
+    IdempotencyKey: "idem", "Idempotency key", "", Policy, SWITCH.kind(), SWITCH.position(D.idempotency_key), served,
         Some(|s, v| s.idempotency_key = SWITCH.at(v)),
         "One key for all attempts of an operation, so the server acts once; off, a lost response plus a retry makes a duplicate.";
 
-    Budget: "budget", "Retry budget", "", Budget, Kind::Choice(BUDGETS.names), BUDGETS.position(D.budget.kind), always,
+    Budget: "budget", "Retry budget", "", Budget, BUDGETS.kind(), BUDGETS.position(D.budget.kind), always,
         Some(|s, v| s.budget.kind = BUDGETS.at(v)),
         "Limits retries across all operations: a share of recent traffic, a gRPC token bucket or the AWS SDK retry quota.";
     BudgetPercent: "b_pct", "Retry share", "", Budget, number(range::BUDGET_PERCENT, 0.01), D.budget.percent, ratio,
@@ -231,7 +232,7 @@ params! {
     BudgetWindow: "b_window", "Window", "s", Budget, number(range::BUDGET_WINDOW, 0.1), D.budget.window, ratio,
         Some(|s, v| s.budget.window = v),
         "Length of the sliding window the share is counted over.";
-    BudgetBasis: "b_basis", "Counts", "", Budget, Kind::Choice(BASES.names), BASES.position(D.budget.basis), ratio,
+    BudgetBasis: "b_basis", "Counts", "", Budget, BASES.kind(), BASES.position(D.budget.basis), ratio,
         Some(|s, v| s.budget.basis = BASES.at(v)),
         "What earns retries: successful attempts, or every first try as Finagle's RetryBudget counts.";
     Tokens: "tokens", "Max tokens", "", Budget, number(range::MAX_TOKENS, 1.0), D.budget.max_tokens, token_bucket,
@@ -249,7 +250,7 @@ params! {
     QuotaTimeoutCost: "q_tcost", "Timeout retry cost", "", Budget, number(range::TIMEOUT_COST, 1.0), D.budget.timeout_cost, aws_quota,
         Some(|s, v| s.budget.timeout_cost = v),
         "Tokens a retry takes after a timeout.";
-    Breaker: "breaker", "Circuit breaker", "", Budget, Kind::Choice(BREAKERS.names), BREAKERS.position(D.breaker.mode), always,
+    Breaker: "breaker", "Circuit breaker", "", Budget, BREAKERS.kind(), BREAKERS.position(D.breaker.mode), always,
         Some(|s, v| s.breaker.mode = BREAKERS.at(v)),
         "Fails fast for a while once most recent attempts failed: breaking every attempt, or only retries.";
     BreakerRatio: "cb_ratio", "Trip ratio", "", Budget, number(range::BREAKER_RATIO, 0.01), D.breaker.failure_ratio, with_breaker,
@@ -268,7 +269,7 @@ params! {
         Some(|s, v| s.breaker.probes = v as u32),
         "Attempts let through half-open: if all succeed it closes, one failure opens it again.";
 
-    Workload: "workload", "Workload", "", Workload, Kind::Choice(WORKLOADS.names), WORKLOADS.position(D.workload), always,
+    Workload: "workload", "Workload", "", Workload, WORKLOADS.kind(), WORKLOADS.position(D.workload), always,
         Some(|s, v| s.workload = WORKLOADS.at(v)),
         "Poisson arrivals; a crowd of clients that start together; or clients racing to update one row.";
     Rate: "rate", "Arrival rate", "/s", Workload, number(range::RATE, 1.0), D.rate, poisson,
@@ -295,7 +296,7 @@ params! {
     Horizon: "horizon", "Horizon", "s", Workload, number(range::HORIZON, 1.0), D.horizon, always,
         Some(|s, v| s.horizon = v),
         "Time shown on the charts; arrivals stop here and the run drains.";
-    Sweep: "sweep", "Sweep compares", "", Workload, Kind::Choice(SWEEPS.names), SWEEPS.position(SweepCurves::Policies), always,
+    Sweep: "sweep", "Sweep compares", "", Workload, SWEEPS.kind(), SWEEPS.position(SweepCurves::Policies), always,
         None,
         "What the sweep chart draws: this page's policies, or the four classic strategies in this world.";
     Buckets: "buckets", "Time buckets", "", Workload, integer(range::BUCKETS), D.buckets, always,
@@ -326,7 +327,7 @@ params! {
     OutageFor: "outage_for", "Outage length", "s", Server, number(range::OUTAGE_DURATION, 0.5), D.outage_duration, served,
         Some(|s, v| s.outage_duration = v),
         "How long every request fails; 0 means no outage.";
-    OutageMode: "outage", "During the outage", "", Server, Kind::Choice(OUTAGES.names), OUTAGES.position(D.outage_mode), with_outage,
+    OutageMode: "outage", "During the outage", "", Server, OUTAGES.kind(), OUTAGES.position(D.outage_mode), with_outage,
         Some(|s, v| s.outage_mode = OUTAGES.at(v)),
         "Refuse at once, or hang until the client's timeout.";
     Workers: "workers", "Workers", "", Server, integer(range::WORKERS), D.workers, served,
@@ -335,7 +336,7 @@ params! {
     Queue: "queue", "Queue", "", Server, integer(range::QUEUE_LIMIT), D.queue_limit, with_workers,
         Some(|s, v| s.queue_limit = v as u32),
         "Requests that may wait for a worker; a full queue answers 503.";
-    Service: "service", "Service time shape", "", Server, Kind::Choice(SPREADS.names), SPREADS.position(D.service), served,
+    Service: "service", "Service time shape", "", Server, SPREADS.kind(), SPREADS.position(D.service), served,
         Some(|s, v| s.service = SPREADS.at(v)),
         "Distribution of the time to serve one request.";
     ServiceTime: "service_t", "Service time", "s", Server, number(range::SERVICE_TIME, 0.001), D.service_time, served,
@@ -350,7 +351,7 @@ params! {
     Lost: "lost", "Lost responses", "", Server, number(range::LOST_RESPONSES, 0.01), D.lost_responses, served,
         Some(|s, v| s.lost_responses = v),
         "Probability that the server acted but its answer never arrives.";
-    Hop: "hop", "Network time shape", "", Server, Kind::Choice(SPREADS.names), SPREADS.position(D.hop), always,
+    Hop: "hop", "Network time shape", "", Server, SPREADS.kind(), SPREADS.position(D.hop), always,
         Some(|s, v| s.hop = SPREADS.at(v)),
         "Distribution of one network hop.";
     HopMean: "hop_mean", "Network time", "s", Server, number(range::HOP_MEAN, 0.001), D.hop_mean, always,
@@ -363,14 +364,14 @@ params! {
     Layers: "layers", "Layers", "", Layers, integer(range::LAYERS), D.layers, served,
         Some(|s, v| s.layers = v as u32),
         "Services in the chain; each retries its own calls, so retries multiply.";
-    TopOnly: "top_only", "Only the top retries", "", Layers, Kind::Choice(SWITCH.names), SWITCH.position(D.only_top_retries), with_layers,
+    TopOnly: "top_only", "Only the top retries", "", Layers, SWITCH.kind(), SWITCH.position(D.only_top_retries), with_layers,
         Some(|s, v| s.only_top_retries = SWITCH.at(v)),
         "Lower layers make one attempt: one owner of retries.";
 
     Seed: "seed", "Seed", "", Randomness, integer(range::SEED), D.seed, always,
         Some(|s, v| s.seed = v as u64),
         "Fixes every random draw: the same link gives the same numbers.";
-    SharedSeed: "shared", "Shared seed", "", Randomness, Kind::Choice(SWITCH.names), SWITCH.position(D.shared_seed), always,
+    SharedSeed: "shared", "Shared seed", "", Randomness, SWITCH.kind(), SWITCH.position(D.shared_seed), always,
         Some(|s, v| s.shared_seed = SWITCH.at(v)),
         "Every client draws the same random numbers: jitter with a shared seed is no jitter.";
 }
@@ -402,7 +403,7 @@ impl Param {
         let (low, high, whole) = match self.kind {
             Kind::Number { min, max, .. } => (min, max, false),
             Kind::Integer { min, max } => (min, max, true),
-            Kind::Choice(options) => (0.0, (options.len() - 1) as f64, true),
+            Kind::Choice(options, _) => (0.0, (options.len() - 1) as f64, true),
         };
         let rounded = if whole { value.round() } else { value };
         let clamped = rounded.clamp(low, high);
@@ -421,7 +422,7 @@ impl Param {
     /// The text of a value in a link.
     pub fn format(&self, value: f64) -> String {
         match self.kind {
-            Kind::Choice(options) => options[value as usize].to_string(),
+            Kind::Choice(options, _) => options[value as usize].to_string(),
             // Rust prints the shortest text that reads back to the same f64.
             _ => format!("{value}"),
         }
@@ -431,7 +432,7 @@ impl Param {
     pub fn parse(&self, text: &str) -> Result<f64, String> {
         let text = text.trim();
         match self.kind {
-            Kind::Choice(options) => options
+            Kind::Choice(options, _) => options
                 .iter()
                 .position(|o| o.eq_ignore_ascii_case(text))
                 .map(|i| i as f64)

@@ -45,10 +45,10 @@ fn row(param: &'static Param) -> ParamRow {
     let (kind, min, max, step, choices) = match param.kind {
         Kind::Number { min, max, step } => ("number", Some(min), Some(max), Some(step), None),
         Kind::Integer { min, max } => ("integer", Some(min), Some(max), None, None),
-        Kind::Choice(options) => ("choice", None, None, None, Some(options)),
+        Kind::Choice(options, _) => ("choice", None, None, None, Some(options)),
     };
     let default = match param.kind {
-        Kind::Choice(options) => Value::Word(options[param.default as usize]),
+        Kind::Choice(options, _) => Value::Word(options[param.default as usize]),
         _ => Value::Number(param.default),
     };
     ParamRow {
@@ -98,7 +98,7 @@ mod tests {
                 param.key
             );
             match param.kind {
-                Kind::Choice(options) => {
+                Kind::Choice(options, _) => {
                     assert_eq!(row["kind"], "choice");
                     assert_eq!(row["choices"], serde_json::json!(options));
                     assert!(row.get("min").is_none(), "{}", param.key);

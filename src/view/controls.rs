@@ -98,7 +98,7 @@ pub fn row_id(param: &Param) -> String {
 /// The roles of a parameter's widgets: a list, or a slider and a number box.
 pub fn roles(param: &Param) -> &'static [Role] {
     match param.kind {
-        Kind::Choice(_) => &[Role::Choice],
+        Kind::Choice(..) => &[Role::Choice],
         Kind::Number { .. } | Kind::Integer { .. } => &[Role::Slider, Role::Number],
     }
 }
@@ -128,7 +128,8 @@ pub struct Range {
 /// The widgets of one parameter's row.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Widgets {
-    /// A list of named options; an option's value is its index.
+    /// A list of named options, shown by their labels (a link's words,
+    /// such as `aws-quota`, stay in links); an option's value is its index.
     Choice { options: &'static [&'static str] },
     /// A slider and, beside it, a box to type the exact number into.
     Slider {
@@ -162,12 +163,12 @@ pub struct Control {
 pub fn control(index: usize) -> Control {
     let param = &PARAMS[index];
     let widgets = match param.kind {
-        Kind::Choice(options) => Widgets::Choice { options },
+        Kind::Choice(_, labels) => Widgets::Choice { options: labels },
         Kind::Number { .. } | Kind::Integer { .. } => {
             let (min, max, step) = match param.kind {
                 Kind::Number { min, max, step } => (min, max, step),
                 Kind::Integer { min, max } => (min, max, 1.0),
-                Kind::Choice(_) => unreachable!("handled above"),
+                Kind::Choice(..) => unreachable!("handled above"),
             };
             let slider = match log_range(param) {
                 Some(_) => Range {
@@ -238,7 +239,7 @@ pub fn control_term(index: usize) -> Option<&'static Term> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Group, P, PARAMS};
+    use crate::config::{Group, Kind, P, PARAMS};
 
     #[test]
     fn log_sliders_are_those_spanning_two_orders_of_magnitude() {
@@ -389,11 +390,50 @@ mod tests {
         assert_eq!(
             control(P::Jitter as usize).widgets,
             Widgets::Choice {
-                options: crate::config::JITTERS.names
+                options: crate::config::JITTERS.labels
             }
         );
         // Compare mode's own switch is not one of the policy's knobs.
         assert_eq!(control(P::Compare as usize).row_class, "param");
+    }
+
+    /// A list shows words a newcomer reads ("AWS retry quota"), while a
+    /// link keeps its own ("aws-quota"): the option's value is its index,
+    /// so the label is only ever shown, and links do not change.
+    #[test]
+    fn lists_show_labels_and_links_keep_their_words() {
+        for param in PARAMS {
+            let Kind::Choice(names, labels) = param.kind else {
+                continue;
+            };
+            assert_eq!(names.len(), labels.len(), "{}", param.key);
+            for label in labels {
+                assert!(
+                    label.starts_with(|c: char| c.is_ascii_uppercase()) && !label.contains('-'),
+                    "{}: {label}",
+                    param.key
+                );
+            }
+        }
+        let shown = |p: P| match control(p as usize).widgets {
+            Widgets::Choice { options } => options.to_vec(),
+            Widgets::Slider { .. } => Vec::new(),
+        };
+        assert_eq!(
+            shown(P::Budget),
+            [
+                "None",
+                "Ratio of recent traffic",
+                "Token bucket (gRPC)",
+                "AWS retry quota"
+            ]
+        );
+        assert_eq!(shown(P::OutageMode), ["Fail fast", "Hang"]);
+        let link = "v=1&budget=token-bucket&outage_for=5&outage=hang";
+        let (config, notices) = crate::config::Config::from_link(link);
+        assert_eq!(notices, []);
+        assert_eq!(config.to_link(), link);
+        assert_eq!(Role::Choice.text(P::Budget.param(), 3.0), "3");
     }
 
     #[test]

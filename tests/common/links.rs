@@ -93,7 +93,7 @@ fn pair(rng: &mut Rng) -> String {
 pub fn value(rng: &mut Rng, param: &Param) -> String {
     let (min, max) = match param.kind {
         Kind::Number { min, max, .. } | Kind::Integer { min, max } => (min, max),
-        Kind::Choice(options) => {
+        Kind::Choice(options, _) => {
             return match rng.below(6) {
                 0..=3 => rng.pick(options).to_string(),
                 4 => rng.pick(options).to_uppercase(),

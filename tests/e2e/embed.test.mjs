@@ -110,7 +110,7 @@ test('the controls an embed names change its link and redraw its chart', async (
   const { page, frame } = await embedded(`${HERD}&embed=load&controls=jitter,attempts`);
   const before = await pixels(frame, 'chart-load');
   const renders = await frame.evaluate(() => Number(document.body.dataset.renders));
-  await frame.selectOption('#in-jitter', 'equal');
+  await frame.selectOption('#in-jitter', { label: 'Equal' });
   await frame.waitForFunction((n) => Number(document.body.dataset.renders) > n, renders);
   const search = await frame.evaluate(() => location.search);
   const link = await frame.evaluate(() => document.body.dataset.link);

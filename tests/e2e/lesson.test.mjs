@@ -176,12 +176,12 @@ test('the lesson stays while the learner changes settings', async () => {
   const lesson = await page.textContent('#lesson');
   const link = page.url();
   const steps = [
-    ['a list', () => page.selectOption('#in-jitter', { label: 'equal' })],
+    ['a list', () => page.selectOption('#in-jitter', { label: 'Equal' })],
     ['a typed number', async () => { await page.fill('#num-attempts', '5'); await page.press('#num-attempts', 'Enter'); }],
     ['a slider by keyboard', async () => { await page.focus('#in-cap'); await page.keyboard.press('ArrowRight'); }],
     ['a collapsed group', async () => { await openGroup(page, 'workload'); await page.fill('#num-clients', '1500'); await page.press('#num-clients', 'Enter'); }],
     ['a new seed', () => page.click('#new-seed')],
-    ['compare off', () => page.selectOption('#in-compare', { label: 'off' })],
+    ['compare off', () => page.selectOption('#in-compare', { label: 'Off' })],
   ];
   for (const [i, [what, step]] of steps.entries()) {
     const count = await renders(page);
@@ -204,7 +204,7 @@ test('the lesson stays while the learner changes settings', async () => {
 test('the policy switch is hidden without a policy B', async () => {
   const page = await open(browser, `${base}?v=1&rate=5&horizon=5`);
   assert.equal(await page.isVisible('#sides'), false, 'nothing to switch between');
-  await page.selectOption('#in-compare', { label: 'on' });
+  await page.selectOption('#in-compare', { label: 'On' });
   await settled(page);
   assert.equal(await page.isVisible('#sides'), true);
   await page.context().close();

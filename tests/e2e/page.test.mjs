@@ -36,7 +36,7 @@ test('moving a control changes the link and the chart', async () => {
   const page = await open(browser, base);
   const before = await pixels(page, 'chart-pauses');
   const count = await renders(page);
-  await page.selectOption('#in-jitter', { label: 'full' });
+  await page.selectOption('#in-jitter', { label: 'Full' });
   await rendered(page, count + 1);
   assert.doesNotMatch(page.url(), /jitter=/, 'full is the default, so the key leaves the link');
   assert.match(await page.textContent('#lesson'), /2000 clients/, 'the lesson stays');
@@ -74,7 +74,7 @@ test('the keyboard alone can change a control', async () => {
 
 test('a link opened in a fresh page reproduces the same pixels and numbers', async () => {
   const page = await open(browser, base);
-  await page.selectOption('#in-jitter', { label: 'decorrelated' });
+  await page.selectOption('#in-jitter', { label: 'Decorrelated' });
   await openGroup(page, 'randomness');
   await page.fill('#num-seed', '12345');
   await page.press('#num-seed', 'Enter');
@@ -122,7 +122,7 @@ test('compare mode draws both policies and keeps both in the link', async () => 
   await page.click('#edit-b');
   assert.equal(await page.getAttribute('#edit-b', 'aria-pressed'), 'true');
   assert.equal(await page.inputValue('#in-jitter'), '1', 'the controls show B (full jitter)');
-  await page.selectOption('#in-jitter', { label: 'equal' });
+  await page.selectOption('#in-jitter', { label: 'Equal' });
   await settled(page);
   assert.match(page.url(), /&jitter=none&.*&B\.jitter=equal$/);
   await page.click('#edit-a');
@@ -136,7 +136,7 @@ test('compare mode draws both policies and keeps both in the link', async () => 
   assert.equal(await page.inputValue('#num-base'), '0.001', "the storm's A");
   await page.selectOption('#preset', '0');
   await page.click('#edit-b');
-  await page.selectOption('#in-jitter', { label: 'equal' });
+  await page.selectOption('#in-jitter', { label: 'Equal' });
   await page.click('#edit-a');
   await settled(page);
   await swept(page);
