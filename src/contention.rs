@@ -40,6 +40,21 @@ pub struct VariantRuns {
     pub truncated: usize,
 }
 
+/// What a row of the contention chart calls a variant, in words a newcomer
+/// reads: the post's short names say "none" for no backoff at all and
+/// "exponential" for exponential backoff without jitter. Each is at most
+/// two short lines, so a phone's half panel has room for it.
+pub fn row_name(variant: &str) -> [&'static str; 2] {
+    match variant {
+        "none" => ["no backoff", ""],
+        "exponential" => ["exponential,", "no jitter"],
+        "equal" => ["equal jitter", ""],
+        "full" => ["full jitter", ""],
+        "decorrelated" => ["decorrelated", "jitter"],
+        _ => ["", ""],
+    }
+}
+
 impl VariantRuns {
     pub fn mean_calls(&self) -> f64 {
         mean(self.calls.iter().map(|&c| c as f64))
@@ -188,6 +203,17 @@ mod tests {
         assert_eq!(
             names,
             ["none", "exponential", "equal", "full", "decorrelated"]
+        );
+        let rows: Vec<String> = names.iter().map(|n| row_name(n).join(" ")).collect();
+        assert_eq!(
+            rows,
+            [
+                "no backoff ",
+                "exponential, no jitter",
+                "equal jitter ",
+                "full jitter ",
+                "decorrelated jitter"
+            ]
         );
         for variant in &grid.variants {
             assert_eq!(variant.calls.len(), 8);

@@ -107,12 +107,24 @@ where
                 mark.stroke_width(theme.px(3.0)),
             )))?;
             let (x, y) = chart.backend_coord(&(0.0, middle));
-            label(
-                panel,
-                variant.name,
-                (x - theme.px(80.0) as i32, y),
-                &theme.font(12.0).pos(Pos::new(HPos::Left, VPos::Center)),
-            )?;
+            // The row's name in words ("exponential, no jitter"), on two
+            // lines where one would not fit beside the axis.
+            let lines = crate::contention::row_name(variant.name);
+            let second = !lines[1].is_empty();
+            let step = theme.px(7.0) as i32;
+            for (line, text) in lines.iter().enumerate().filter(|(_, t)| !t.is_empty()) {
+                let dy = if second {
+                    (2 * line as i32 - 1) * step
+                } else {
+                    0
+                };
+                label(
+                    panel,
+                    *text,
+                    (x - theme.px(80.0) as i32, y + dy),
+                    &theme.font(12.0).pos(Pos::new(HPos::Left, VPos::Center)),
+                )?;
+            }
             let (mx, my) = chart.backend_coord(&(average, middle + 0.3));
             let text = if average == best {
                 format!("{} (fewest)", tick(&round3(average)))
@@ -174,6 +186,12 @@ mod tests {
             let mean = mine.iter().sum::<f64>() / 6.0;
             near(bar[0].0, mean, "the mean bar");
         }
+        // Rows say what each variant does, not the post's short names.
+        let texts: Vec<&str> = out.lines().map(str::trim).collect();
+        for words in ["no backoff", "exponential,", "no jitter", "decorrelated"] {
+            assert!(texts.contains(&words), "{words}");
+        }
+        assert!(!texts.contains(&"none") && !texts.contains(&"exponential"));
         // Rows in the post's order, top to bottom.
         let mut left_bars: Vec<&Vec<(f64, f64)>> = bars.iter().filter(|b| b[0].0 < 400.0).collect();
         left_bars.sort_by(|p, q| p[0].1.total_cmp(&q[0].1));
