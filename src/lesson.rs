@@ -110,6 +110,11 @@ pub struct Term {
     pub key: &'static str,
     pub name: &'static str,
     pub text: &'static str,
+    /// How running text (a lesson) says it, in lower case, longest first:
+    /// where one of these first appears, [`marked`] explains it. A phrase
+    /// that ends in an open bracket runs to the bracket that closes it, so
+    /// `|n(` marks `|N(10 ms, 2 ms)|` whatever its numbers.
+    pub says: &'static [&'static str],
 }
 
 /// Every term the page explains where it appears.
@@ -119,30 +124,35 @@ pub const GLOSSARY: &[Term] = &[
         name: "User-visible success",
         text: "The share of operations that ended in success after all their retries: what the \
                users saw, as opposed to how many single calls failed.",
+        says: &["user-visible success"],
     },
     Term {
         key: "load-amplification",
         name: "Server calls per operation",
         text: "Calls that reached the server (through every layer) for each operation the users \
                asked for. 1 means no retries; 4 means each operation cost the server four calls.",
+        says: &["server calls per operation", "extra load"],
     },
     Term {
         key: "percentiles",
         name: "p50 and p99",
         text: "Operation latency, success or not: half of the operations finished within p50, \
                and 99 in 100 within p99.",
+        says: &["p50", "p99"],
     },
     Term {
         key: "goodput",
         name: "Goodput",
         text: "Operations that succeeded per second: the useful work, as opposed to the load \
                the server carries.",
+        says: &["goodput"],
     },
     Term {
         key: "wasted-work",
         name: "Wasted server work",
         text: "Server time spent on requests whose answer nobody used: the client had already \
                given up, or the response was lost.",
+        says: &["wasted server work", "wasted work"],
     },
     Term {
         key: "jitter",
@@ -151,12 +161,14 @@ pub const GLOSSARY: &[Term] = &[
                jitter draws from 0 to the ceiling; equal jitter keeps half the ceiling and draws \
                the other half; decorrelated jitter draws between the base and three times the \
                previous pause, capped.",
+        says: &["jitter"],
     },
     Term {
         key: "backoff",
         name: "Backoff",
         text: "How the ceiling of the pause grows with each retry: constant, linear, or \
                exponential (the base times the multiplier per retry), never above the cap.",
+        says: &["backs off exponentially", "exponential backoff", "backoff"],
     },
     Term {
         key: "retry-budget",
@@ -165,12 +177,14 @@ pub const GLOSSARY: &[Term] = &[
                share of recent requests (as Finagle's RetryBudget does); gRPC's token bucket stops \
                retries once failures drained half its tokens; the AWS SDK's quota charges each \
                retry tokens that successes refund.",
+        says: &["retry budget", "budget"],
     },
     Term {
         key: "circuit-breaker",
         name: "Circuit breaker",
         text: "Refuses calls for a cool-down once most recent ones failed, so a dead dependency \
                is not hammered; in 'retries' mode first tries still go through.",
+        says: &["circuit breaker", "breaker"],
     },
     Term {
         key: "idempotency-key",
@@ -178,6 +192,7 @@ pub const GLOSSARY: &[Term] = &[
         text: "One key for every attempt of an operation, so the server recognises a retry of \
                work it already did and answers without doing it again. Without one, a retry \
                after a lost response executes the action a second time: a duplicate.",
+        says: &["idempotency key"],
     },
     Term {
         key: "deadline",
@@ -185,20 +200,182 @@ pub const GLOSSARY: &[Term] = &[
         text: "The deadline is the time budget of the whole operation, every attempt and pause \
                included; the attempt timeout bounds one attempt. An attempt as long as the \
                deadline leaves no time for a retry.",
+        says: &["attempt timeout", "deadline", "timeout"],
     },
     Term {
         key: "shared-seed",
         name: "Shared seed",
         text: "Every client seeds its random generator with the same constant, so all draw the \
                same 'random' pause: jitter with a shared seed is no jitter.",
+        says: &["shared seed", "seeded"],
     },
     Term {
         key: "retry-after",
         name: "Retry-After",
         text: "A header with which a throttled or overloaded server says how long to wait; a \
                good client waits at least that long.",
+        says: &["retry-after"],
+    },
+    Term {
+        key: "http-503",
+        name: "503 Service Unavailable",
+        text: "The answer of a server that cannot take a request now: here its queue is full, or \
+               it is down. Clients retry a 503, so a crowd of them comes back as a crowd of retries.",
+        says: &["503s", "503"],
+    },
+    Term {
+        key: "thundering-herd",
+        name: "Thundering herd",
+        text: "Many clients that failed at the same instant retrying at the same instant, in waves \
+               that each hit the server at once. Jitter breaks the waves up.",
+        says: &["thundering herd", "herd"],
+    },
+    Term {
+        key: "in-flight",
+        name: "In flight",
+        text: "Requests sent and not yet answered: on their way, queued or being served. The more \
+               are in flight, the longer each waits.",
+        says: &["in flight"],
+    },
+    Term {
+        key: "fail-fast",
+        name: "Failing fast",
+        text: "Giving up at once instead of waiting or retrying, so that a client adds no load to \
+               a server that cannot answer.",
+        says: &["fails fast", "fail fast"],
+    },
+    Term {
+        key: "seed",
+        name: "Seed",
+        text: "The number a run's random draws start from: the same seed gives the same run, bit \
+               for bit. Results that hold over many seeds are not luck.",
+        says: &["seeds", "seed"],
+    },
+    Term {
+        key: "optimistic-concurrency",
+        name: "Optimistic concurrency",
+        text: "Each client reads the row, changes it and writes it back only if nobody wrote it in \
+               between; otherwise its write is refused and it tries again. Many clients at once \
+               refuse each other's writes: that is contention.",
+        says: &["optimistic concurrency"],
+    },
+    Term {
+        key: "normal-time",
+        name: "|N(mean, sd)|",
+        text: "A time drawn from a normal distribution of that mean and standard deviation, made \
+               positive (the bars: its absolute value). |N(10 ms, 2 ms)| is mostly 8 to 12 ms.",
+        says: &["|n("],
+    },
+    Term {
+        key: "layer",
+        name: "Layer",
+        text: "One service in a chain of calls: users call the top layer, each layer calls the \
+               next, and the bottom one calls the dependency. Retries at every layer multiply.",
+        says: &["top layer", "layer"],
+    },
+    Term {
+        key: "dependency",
+        name: "Dependency",
+        text: "A service that the one you run calls to do its work: a database, another team's \
+               service, a cloud API.",
+        says: &["dependency"],
+    },
+    Term {
+        key: "token-bucket",
+        name: "Token bucket (gRPC retry throttling)",
+        text: "Each client holds tokens, 10 by default: a failure takes one, a success puts 0.1 \
+               back, and retries go out only while more than half are left. A dead dependency \
+               stops the retries after a few failures.",
+        says: &["retry throttling", "token bucket", "bucket"],
+    },
+    Term {
+        key: "retry-quota",
+        name: "AWS retry quota",
+        text: "Each client's quota of 500 tokens: a retry takes some (5 in the AWS SDKs' standard, \
+               10 after a timeout; 14 in current botocore), a success after a retry puts them \
+               back, and once too few are left the client stops retrying.",
+        says: &["retry quota", "quota"],
+    },
+    Term {
+        key: "standard-mode",
+        name: "AWS SDK standard mode",
+        text: "The AWS SDKs' retry_mode = standard: 3 attempts, each pause drawn at random under \
+               a ceiling that doubles from the base delay up to 20 s, and a retry quota. Current \
+               botocore's base is 50 ms, or 1 s after a throttling error.",
+        says: &["standard mode"],
+    },
+    Term {
+        key: "grpc",
+        name: "gRPC",
+        text: "Google's open-source framework for calls between services. Its service config sets \
+               a retry policy and retry throttling.",
+        says: &["grpc"],
+    },
+    Term {
+        key: "sweep",
+        name: "Sweep",
+        text: "The sweep chart reruns the same world at failure rates from 0 to 100 % and draws \
+               each strategy's success and load against the rate.",
+        says: &["sweep"],
     },
 ];
+
+/// A piece of running text: plain, or a term [`marked`] found.
+pub type Piece<'a> = (&'a str, Option<&'static Term>);
+
+/// `text` cut into pieces, each term of the glossary marked where it first
+/// appears (as a whole word, in any case), so the page explains it there
+/// on hover and on focus; later mentions stay plain, as a reader needs the
+/// explanation once. Only ASCII is compared, so no Unicode case tables
+/// reach the page.
+pub fn marked(text: &str) -> Vec<Piece<'_>> {
+    let bytes = text.as_bytes();
+    let word = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_alphanumeric);
+    let mut pieces = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    let (mut plain, mut at) = (0, 0);
+    while at < bytes.len() {
+        let found = (at == 0 || !word(at - 1))
+            .then(|| {
+                GLOSSARY
+                    .iter()
+                    .filter(|term| !seen.contains(&term.key))
+                    .flat_map(|term| term.says.iter().map(move |phrase| (term, *phrase)))
+                    .filter_map(|(term, phrase)| {
+                        let end = at + phrase.len();
+                        let here = bytes.get(at..end)?;
+                        if !here.eq_ignore_ascii_case(phrase.as_bytes()) {
+                            return None;
+                        }
+                        let end = if phrase.ends_with('(') {
+                            end + text[end..].find(")|")? + 2
+                        } else if word(end) {
+                            return None;
+                        } else {
+                            end
+                        };
+                        Some((term, end))
+                    })
+                    .max_by_key(|(_, end)| *end)
+            })
+            .flatten();
+        match found {
+            Some((term, end)) => {
+                if plain < at {
+                    pieces.push((&text[plain..at], None));
+                }
+                pieces.push((&text[at..end], Some(term)));
+                seen.push(term.key);
+                (plain, at) = (end, end);
+            }
+            None => at += 1,
+        }
+    }
+    if plain < bytes.len() {
+        pieces.push((&text[plain..], None));
+    }
+    pieces
+}
 
 /// The glossary entry under `key`.
 pub fn term(key: &str) -> Option<&'static Term> {
@@ -394,6 +571,128 @@ mod tests {
         }
     }
 
+    /// Words and notations a newcomer may not know, as lessons and their
+    /// "try this" buttons use them. A lesson that brings in another must
+    /// add it here and to the glossary.
+    const JARGON: &[&str] = &[
+        "503",
+        "503s",
+        "goodput",
+        "optimistic concurrency",
+        "|n(",
+        "jitter",
+        "backoff",
+        "backs off",
+        "idempotency",
+        "deadline",
+        "timeout",
+        "budget",
+        "quota",
+        "token bucket",
+        "bucket",
+        "breaker",
+        "throttling",
+        "herd",
+        "seed",
+        "seeds",
+        "in flight",
+        "standard mode",
+        "grpc",
+        "fail fast",
+        "fails fast",
+        "sweep",
+        "dependency",
+        "layer",
+        "extra load",
+        "p99",
+    ];
+
+    /// Where `phrase` stands in `text` as whole words, in any case: byte
+    /// spans.
+    fn occurrences(text: &str, phrase: &str) -> Vec<(usize, usize)> {
+        let lower = text.to_ascii_lowercase();
+        let word = |at: usize| {
+            lower
+                .as_bytes()
+                .get(at)
+                .is_some_and(u8::is_ascii_alphanumeric)
+        };
+        lower
+            .match_indices(phrase)
+            .map(|(at, _)| (at, at + phrase.len()))
+            .filter(|&(at, end)| {
+                (at == 0 || !word(at - 1)) && (phrase.ends_with('(') || !word(end))
+            })
+            .collect()
+    }
+
+    /// Every term a lesson or a "try this" uses has a glossary entry that
+    /// says it, and in a lesson the page explains it where it first
+    /// appears, on hover and on focus (the page shows `marked`'s pieces).
+    #[test]
+    fn every_term_in_a_lesson_has_an_entry_and_is_marked() {
+        for preset in PRESETS {
+            let pieces = marked(preset.lesson);
+            let joined: String = pieces.iter().map(|p| p.0).collect();
+            assert_eq!(
+                joined, preset.lesson,
+                "{}: every character kept",
+                preset.key
+            );
+            let marks: Vec<&str> = pieces.iter().filter_map(|p| p.1.map(|t| t.key)).collect();
+            let texts = std::iter::once((preset.lesson, true))
+                .chain(preset.try_this.iter().map(|t| (t.label, false)));
+            for (text, is_lesson) in texts {
+                for jargon in JARGON {
+                    for (at, end) in occurrences(text, jargon) {
+                        let covering = GLOSSARY.iter().find(|term| {
+                            term.says.iter().any(|phrase| {
+                                occurrences(text, phrase)
+                                    .iter()
+                                    .any(|&(from, to)| from <= at && end <= to)
+                            })
+                        });
+                        let Some(term) = covering else {
+                            panic!(
+                                "{}: no glossary entry says '{jargon}' in \"{text}\"",
+                                preset.key
+                            );
+                        };
+                        assert!(
+                            !is_lesson || marks.contains(&term.key),
+                            "{}: '{}' is not marked in the lesson",
+                            preset.key,
+                            term.key
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_term_is_marked_where_it_first_appears_whole() {
+        let text =
+            "Each hop |N(10 ms, 2 ms)|; 503s come back. More 503s, more JITTER, a jittery herd.";
+        let pieces = marked(text);
+        let marks: Vec<(&str, &str)> = pieces
+            .iter()
+            .filter_map(|(text, term)| term.map(|t| (*text, t.key)))
+            .collect();
+        assert_eq!(
+            marks,
+            [
+                ("|N(10 ms, 2 ms)|", "normal-time"),
+                ("503s", "http-503"),
+                ("JITTER", "jitter"),
+                ("herd", "thundering-herd")
+            ]
+        );
+        assert_eq!(pieces.iter().map(|p| p.0).collect::<String>(), text);
+        assert!(marked("").is_empty());
+        assert!(matches!(marked("plain words")[..], [("plain words", None)]));
+    }
+
     #[test]
     fn every_term_the_page_uses_is_explained_briefly() {
         for key in Metric::ALL.iter().filter_map(|m| m.term()) {
@@ -402,6 +701,10 @@ mod tests {
         let explained = P::ALL.iter().filter(|&&p| param_term(p).is_some()).count();
         assert!(explained >= 10, "only {explained} controls explained");
         for entry in GLOSSARY {
+            assert!(!entry.says.is_empty(), "{}", entry.key);
+            for phrase in entry.says {
+                assert_eq!(*phrase, phrase.to_ascii_lowercase(), "{}", entry.key);
+            }
             let sentences = entry.text.matches(". ").count() + 1;
             assert!(sentences <= 3, "{}: {sentences} sentences", entry.key);
             assert_eq!(

@@ -159,6 +159,25 @@ fn explained(
     Ok(span)
 }
 
+/// Puts running text into `element` with each glossary term explained
+/// where it first appears (`lesson::marked`), on hover and on keyboard
+/// focus. Skipped when the element already shows `text`, so a term keeps
+/// its focus across renders.
+pub(super) fn text_with_terms(document: &Document, element: &Element, text: &str, tip_id: &str) {
+    if element.get_attribute("data-text").as_deref() == Some(text) {
+        return;
+    }
+    element.set_text_content(None);
+    for (i, (piece, term)) in lesson::marked(text).into_iter().enumerate() {
+        let _ = match term {
+            Some(term) => explained(document, "term", piece, term, &format!("{tip_id}-{i}"))
+                .and_then(|span| element.append_child(&span).map(drop)),
+            None => element.append_with_str_1(piece),
+        };
+    }
+    let _ = element.set_attribute("data-text", text);
+}
+
 /// A label, explained when the glossary has its term.
 pub(super) fn label_with_term(
     document: &Document,

@@ -75,12 +75,14 @@ pub(super) fn show_lesson(document: &Document, lesson: &view::lesson::LessonView
     {
         select.set_value(&lesson.preset);
     }
-    for (id, text) in [("lesson-title", lesson.title), ("lesson", lesson.text)] {
-        if let Some(element) = document.get_element_by_id(id) {
-            if element.text_content().as_deref() != Some(text) {
-                element.set_text_content(Some(text));
-            }
+    if let Some(element) = document.get_element_by_id("lesson-title") {
+        if element.text_content().as_deref() != Some(lesson.title) {
+            element.set_text_content(Some(lesson.title));
         }
+    }
+    // Its terms explained where they first appear.
+    if let Some(element) = document.get_element_by_id("lesson") {
+        crate::controls::text_with_terms(document, &element, lesson.text, "tip-lesson");
     }
     // Settings of one's own have no lesson: an embed, without the preset
     // list the line points to, leaves the box out.
