@@ -125,9 +125,9 @@ fn main() {
         }
         emit(&retry_playground::sweep::to_csv(&config));
     } else if flag("--csv") {
-        let report = simulate::run(&config);
-        say_where_cut(&report, None);
-        emit(&simulate::series_csv(&report));
+        let (a, b) = simulate::run_both(&config);
+        say_where_cut(&a, b.as_ref());
+        emit(&simulate::series_csv(&a, b.as_ref()));
     } else {
         let (a, b) = simulate::run_both(&config);
         say_where_cut(&a, b.as_ref());
@@ -209,7 +209,8 @@ const USAGE: &str = "usage: retry-playground [--csv | --sweep] [LINK] | --params
     \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
     Runs the configuration in LINK (a share link or its query string) and prints\n\
     the report as JSON ({\"a\":..,\"b\":..} in compare mode), or with --csv\n\
-    policy A's per-bucket series, or with --sweep the sweep chart's curves.\n\
+    the per-bucket series (A's and B's columns in compare mode), or with\n\
+    --sweep the sweep chart's curves.\n\
     Missing keys take\n\
     their defaults; bad values are fixed and reported on stderr.\n\
     --export writes policy A (B with --b) for a library; notes on what it\n\

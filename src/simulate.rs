@@ -94,30 +94,89 @@ pub fn limit_text(a: &Report, b: Option<&Report>) -> Option<String> {
     ))
 }
 
-/// The per-bucket series as CSV, one row per time bucket.
-pub fn series_csv(report: &Report) -> String {
+/// The columns of a run's series, in the order a CSV row writes them.
+const SERIES_COLUMNS: [&str; 12] = [
+    "first_tries",
+    "retries",
+    "successes",
+    "failures",
+    "budget_refusals",
+    "breaker_refusals",
+    "breaker_open_share",
+    "operations_succeeded",
+    "operations_failed",
+    "in_flight",
+    "queue",
+    "capacity_per_s",
+];
+
+/// Decimals the series' fractional numbers keep: a microsecond for the
+/// buckets' start times (whose own decimals, those of the bucket width,
+/// are fewer for every width a link can ask for but odd ones such as a
+/// third of a second), and a millionth of a request or of the bucket for
+/// the averages over a bucket (requests in flight and queued, the
+/// breaker's open share) and for capacity. That is finer than the series
+/// resolves; what it drops is the noise of adding floats, which wrote
+/// `0.30000000000000004` for the start of bucket 3 and
+/// `19.99999999999999` for twenty requests in flight.
+const SERIES_DECIMALS: f64 = 1e6;
+
+/// A fractional number of the series at [`SERIES_DECIMALS`], as the
+/// shortest text that reads back to it: `0.3`, `6.13971`, `400`, `inf`.
+fn series_number(value: f64) -> String {
+    // Past 1e15 an f64 has no fraction left to round.
+    if !value.is_finite() || value.abs() >= 1e15 {
+        return format!("{value}");
+    }
+    let rounded = (value * SERIES_DECIMALS).round() / SERIES_DECIMALS;
+    // Rounding a tiny negative error gives -0, which is 0.
+    format!("{}", rounded + 0.0)
+}
+
+/// One run's numbers for bucket `i`, comma-separated in
+/// [`SERIES_COLUMNS`]' order.
+fn series_row(report: &Report, i: usize) -> String {
     let series = &report.series;
-    let mut out = String::from(
-        "start_s,first_tries,retries,successes,failures,budget_refusals,breaker_refusals,\
-         breaker_open_share,operations_succeeded,operations_failed,in_flight,queue,capacity_per_s\n",
-    );
+    let counts = [
+        series.first_tries[i],
+        series.retries[i],
+        series.successes[i],
+        series.failures(i),
+        series.budget_refusals[i],
+        series.breaker_refusals[i],
+    ];
+    let mut row: Vec<String> = counts.iter().map(u64::to_string).collect();
+    row.push(series_number(series.breaker_open[i]));
+    row.push(series.operations_succeeded[i].to_string());
+    row.push(series.operations_failed[i].to_string());
+    for level in [series.in_flight[i], series.queue[i], series.capacity[i]] {
+        row.push(series_number(level));
+    }
+    row.join(",")
+}
+
+/// The per-bucket series as CSV, one row per time bucket: policy A's
+/// columns alone, or in compare mode A's and then B's, each named after
+/// its policy (`a_retries`, `b_retries`). Both runs share the world and
+/// the buckets, so a row is one stretch of time for both.
+pub fn series_csv(a: &Report, b: Option<&Report>) -> String {
+    let mut header = vec![String::from("start_s")];
+    let sides: Vec<(&str, &Report)> = match b {
+        None => vec![("", a)],
+        Some(b) => vec![("a_", a), ("b_", b)],
+    };
+    for (prefix, _) in &sides {
+        header.extend(SERIES_COLUMNS.iter().map(|c| format!("{prefix}{c}")));
+    }
+    let mut out = header.join(",") + "\n";
+    let series = &a.series;
     for i in 0..series.len() {
-        out += &format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-            i as f64 * series.width,
-            series.first_tries[i],
-            series.retries[i],
-            series.successes[i],
-            series.failures(i),
-            series.budget_refusals[i],
-            series.breaker_refusals[i],
-            series.breaker_open[i],
-            series.operations_succeeded[i],
-            series.operations_failed[i],
-            series.in_flight[i],
-            series.queue[i],
-            series.capacity[i],
-        );
+        out += &series_number(i as f64 * series.width);
+        for (_, report) in &sides {
+            out += ",";
+            out += &series_row(report, i);
+        }
+        out += "\n";
     }
     out
 }
@@ -139,8 +198,58 @@ mod tests {
             json.contains("\"capacity\":[null,"),
             "unlimited capacity is null"
         );
-        let csv = series_csv(&report);
+        let csv = series_csv(&report, None);
         assert_eq!(csv.lines().count(), report.series.len() + 1);
+    }
+
+    /// Compare mode's series holds both runs, each column named after its
+    /// policy, and numbers print at the precision the series has: bucket
+    /// starts at the width's decimals, averages without the float noise.
+    #[test]
+    fn the_series_holds_a_and_b_at_their_precision() {
+        let (config, _) = Config::from_link(
+            "v=1&compare=on&jitter=none&B.jitter=full&horizon=30&buckets=300&failure=0.5&workers=20",
+        );
+        let (a, b) = run_both(&config);
+        let b = b.expect("comparing");
+        let csv = series_csv(&a, Some(&b));
+        let mut lines = csv.lines();
+        let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+        assert_eq!(header.len(), 1 + 2 * SERIES_COLUMNS.len());
+        assert_eq!(&header[..3], ["start_s", "a_first_tries", "a_retries"]);
+        assert_eq!(header[1 + SERIES_COLUMNS.len()], "b_first_tries");
+        assert_eq!(header.last(), Some(&"b_capacity_per_s"));
+        let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+        assert_eq!(rows.len(), a.series.len());
+        let column = |name: &str| header.iter().position(|h| *h == name).expect(name);
+        for (i, row) in rows.iter().enumerate() {
+            assert_eq!(row.len(), header.len());
+            // Bucket 3 of 0.1 s starts at 0.3, not 0.30000000000000004.
+            assert_eq!(row[0], format!("{}", i as f64 / 10.0), "{i}");
+            assert_eq!(row[column("a_retries")], a.series.retries[i].to_string());
+            assert_eq!(row[column("b_retries")], b.series.retries[i].to_string());
+            for name in ["a_in_flight", "b_queue", "b_breaker_open_share"] {
+                let text = row[column(name)];
+                let decimals = text.split_once('.').map_or(0, |(_, d)| d.len());
+                assert!(decimals <= 6, "{name} {text}");
+            }
+            let level: f64 = row[column("b_in_flight")].parse().expect("a number");
+            assert!((level - b.series.in_flight[i]).abs() <= 5e-7, "{i}");
+        }
+        assert_ne!(
+            rows.iter()
+                .map(|r| r[column("a_retries")])
+                .collect::<Vec<_>>(),
+            rows.iter()
+                .map(|r| r[column("b_retries")])
+                .collect::<Vec<_>>(),
+            "B's own numbers"
+        );
+        assert_eq!(series_number(19.99999999999999), "20");
+        assert_eq!(series_number(29.700000000000003), "29.7");
+        assert_eq!(series_number(-1e-17), "0");
+        assert_eq!(series_number(f64::INFINITY), "inf");
+        assert_eq!(series_number(6.139709737762206), "6.13971");
     }
 
     #[test]

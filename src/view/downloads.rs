@@ -19,7 +19,8 @@ use super::jobs::{Runs, SweepJob};
 /// A data file the page offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Data {
-    /// The load chart's numbers per time bucket: `retry-playground --csv`.
+    /// The load chart's numbers per time bucket, A's and B's in compare
+    /// mode: `retry-playground --csv`.
     Series,
     /// Success and load at failure rates 0-100 %: `retry-playground --sweep`.
     Sweep,
@@ -97,8 +98,11 @@ pub fn data_file_from(
     let link = config.to_link();
     let swept = swept.filter(|sweep| sweep.link() == link);
     let text = match (data, runs) {
-        (Data::Series, Some(runs)) => simulate::series_csv(&runs.a),
-        (Data::Series, None) => simulate::series_csv(&simulate::run(config)),
+        (Data::Series, Some(runs)) => simulate::series_csv(&runs.a, runs.b.as_ref()),
+        (Data::Series, None) => {
+            let (a, b) = simulate::run_both(config);
+            simulate::series_csv(&a, b.as_ref())
+        }
         (Data::Sweep, _) => {
             if let Some(why) = sweep::refusal(config) {
                 return Err(why);
@@ -317,8 +321,17 @@ mod tests {
     fn data_files_hold_what_the_command_line_prints() {
         let state = config("v=1&rate=20&horizon=5&seed=3&compare=on&B.attempts=2");
         let series = data_file(&state, Data::Series).expect("a series always exists");
-        assert_eq!(series.text, simulate::series_csv(&simulate::run(&state)));
-        assert!(series.text.starts_with("start_s,first_tries,retries,"));
+        let (a, b) = simulate::run_both(&state);
+        assert_eq!(series.text, simulate::series_csv(&a, b.as_ref()));
+        // In compare mode it holds A's and B's columns.
+        assert!(series.text.starts_with("start_s,a_first_tries,a_retries,"));
+        assert!(
+            series
+                .text
+                .lines()
+                .next()
+                .is_some_and(|h| h.contains(",b_retries,"))
+        );
         let swept = data_file(&state, Data::Sweep).expect("a small world sweeps");
         assert_eq!(swept.text, sweep::to_csv(&state));
         let json = data_file(&state, Data::Report).expect("a report always exists");
