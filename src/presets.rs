@@ -235,7 +235,7 @@ pub static PRESETS: &[Preset] = &[
                  of 500 tokens (5 a retry, 10 after a timeout, refunded by successes). Policy A (blue) has the \
                  quota: during the 20 s outage it runs dry after about 100 retries and the client fails fast \
                  instead of piling on. Policy B (orange) is the same client without the quota.",
-        link: "v=1&compare=on&attempts=3&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
+        link: "v=1&compare=on&attempts=3&base=0.05&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
         key_chart: ChartId::Mechanism,
         headline: &[
             Metric::LoadAmplification,

@@ -10,6 +10,10 @@
   accurate to 0.5 % of the cap, which is added to its tolerance.
 - botocore loads the exported shared config and must report the same retry
   mode and max attempts.
+- botocore's standard-mode backoff (botocore.retries.standard,
+  ExponentialBackoff, with its random draw at the top of its range) gives
+  the ceilings the playground reads from a pasted `retry_mode = standard`
+  and the ceilings of the aws-sdk preset: one base delay everywhere.
 - botocore's standard-mode retry quota (botocore.retries.standard) and the
   playground's AWS quota model (src/budget.rs, through the command line's
   --quota-trace) are fed the same operations and must end with the same
@@ -128,6 +132,44 @@ def test_botocore_reads_the_shared_config():
             os.unlink(file.name)
 
 
+class BackoffContext:
+    """What ExponentialBackoff reads of botocore's retry context: an error
+    that is not throttling, with no retry-after header."""
+
+    http_response = None
+
+    def __init__(self, attempt_number):
+        self.attempt_number = attempt_number
+
+
+def preset_link(key):
+    """A preset's link, as src/presets.rs writes it."""
+    text = open(os.path.join(ROOT, "src", "presets.rs")).read()
+    after = text[text.index(f'key: "{key}"'):]
+    start = after.index('link: "') + len('link: "')
+    return after[start:after.index('"', start)]
+
+
+def test_botocore_backoff_matches_the_import_and_the_preset():
+    from botocore.retries import standard
+
+    # Full jitter draws rand(0, 1) times the ceiling: a draw of 1 is the ceiling.
+    backoff = standard.ExponentialBackoff(random=lambda: 1.0)
+    ceilings = [backoff.delay_amount(BackoffContext(n)) for n in range(1, 12)]
+    with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as file:
+        file.write("[profile playground]\nretry_mode = standard\nmax_attempts = 12\n")
+    try:
+        imported = cli("--import", file.name, "v=1").strip()
+    finally:
+        os.unlink(file.name)
+    for what, link in [("a pasted retry_mode = standard", imported), ("the aws-sdk preset", preset_link("aws-sdk"))]:
+        bounds = json.loads(cli("--bounds", link))
+        pauses = [pause["max"] for pause in bounds["pauses"]]
+        print(f"  {what}: ceilings {pauses[:4]} ... against botocore's {ceilings[:4]} ...")
+        check(pauses == ceilings[: len(pauses)], f"{what}: ceilings {pauses}, botocore {ceilings}")
+        check(all(pause["min"] == 0.0 for pause in bounds["pauses"]), f"{what}: full jitter draws from 0")
+
+
 class Context:
     """What RetryQuotaChecker reads of botocore's retry context."""
 
@@ -191,7 +233,12 @@ def test_botocore_retry_quota_matches_the_playground():
 
 
 def main():
-    tests = [test_tenacity, test_botocore_reads_the_shared_config, test_botocore_retry_quota_matches_the_playground]
+    tests = [
+        test_tenacity,
+        test_botocore_reads_the_shared_config,
+        test_botocore_backoff_matches_the_import_and_the_preset,
+        test_botocore_retry_quota_matches_the_playground,
+    ]
     passed = failed = 0
     for test in tests:
         try:
