@@ -110,11 +110,12 @@ pub struct Term {
     pub key: &'static str,
     pub name: &'static str,
     pub text: &'static str,
-    /// How running text (a lesson) says it, in lower case, longest first:
-    /// where one of these first appears, [`marked`] explains it. A phrase
-    /// that ends in an open bracket runs to the bracket that closes it, so
-    /// `|n(` marks `|N(10 ms, 2 ms)|` whatever its numbers.
-    pub says: &'static [&'static str],
+    /// How running text (a lesson) says it, in lower case, phrases apart
+    /// by `;` (one string, not a list: the page's weight): where one of
+    /// these first appears, [`marked`] explains it. A phrase that ends in
+    /// an open bracket runs to the bracket that closes it, so `|n(` marks
+    /// `|N(10 ms, 2 ms)|` whatever its numbers.
+    pub says: &'static str,
 }
 
 /// Every term the page explains where it appears.
@@ -124,35 +125,35 @@ pub const GLOSSARY: &[Term] = &[
         name: "User-visible success",
         text: "The share of operations that ended in success after all their retries: what the \
                users saw, as opposed to how many single calls failed.",
-        says: &["user-visible success"],
+        says: "user-visible success",
     },
     Term {
         key: "load-amplification",
         name: "Server calls per operation",
         text: "Calls that reached the server (through every layer) for each operation the users \
                asked for. 1 means no retries; 4 means each operation cost the server four calls.",
-        says: &["server calls per operation", "extra load"],
+        says: "server calls per operation;extra load",
     },
     Term {
         key: "percentiles",
         name: "p50 and p99",
         text: "Operation latency, success or not: half of the operations finished within p50, \
                and 99 in 100 within p99.",
-        says: &["p50", "p99"],
+        says: "p50;p99",
     },
     Term {
         key: "goodput",
         name: "Goodput",
         text: "Operations that succeeded per second: the useful work, as opposed to the load \
                the server carries.",
-        says: &["goodput"],
+        says: "goodput",
     },
     Term {
         key: "wasted-work",
         name: "Wasted server work",
         text: "Server time spent on requests whose answer nobody used: the client had already \
                given up, or the response was lost.",
-        says: &["wasted server work", "wasted work"],
+        says: "wasted server work;wasted work",
     },
     Term {
         key: "jitter",
@@ -161,14 +162,14 @@ pub const GLOSSARY: &[Term] = &[
                jitter draws from 0 to the ceiling; equal jitter keeps half the ceiling and draws \
                the other half; decorrelated jitter draws between the base and three times the \
                previous pause, capped.",
-        says: &["jitter"],
+        says: "jitter",
     },
     Term {
         key: "backoff",
         name: "Backoff",
         text: "How the ceiling of the pause grows with each retry: constant, linear, or \
                exponential (the base times the multiplier per retry), never above the cap.",
-        says: &["backs off exponentially", "exponential backoff", "backoff"],
+        says: "backs off exponentially;exponential backoff;backoff",
     },
     Term {
         key: "retry-budget",
@@ -177,14 +178,14 @@ pub const GLOSSARY: &[Term] = &[
                share of recent requests (as Finagle's RetryBudget does); gRPC's token bucket stops \
                retries once failures drained half its tokens; the AWS SDK's quota charges each \
                retry tokens that successes refund.",
-        says: &["retry budget", "budget"],
+        says: "retry budget;budget;retry throttling;token bucket;bucket;retry quota;quota",
     },
     Term {
         key: "circuit-breaker",
         name: "Circuit breaker",
         text: "Refuses calls for a cool-down once most recent ones failed, so a dead dependency \
                is not hammered; in 'retries' mode first tries still go through.",
-        says: &["circuit breaker", "breaker"],
+        says: "circuit breaker;breaker",
     },
     Term {
         key: "idempotency-key",
@@ -192,7 +193,7 @@ pub const GLOSSARY: &[Term] = &[
         text: "One key for every attempt of an operation, so the server recognises a retry of \
                work it already did and answers without doing it again. Without one, a retry \
                after a lost response executes the action a second time: a duplicate.",
-        says: &["idempotency key"],
+        says: "idempotency key",
     },
     Term {
         key: "deadline",
@@ -200,125 +201,112 @@ pub const GLOSSARY: &[Term] = &[
         text: "The deadline is the time budget of the whole operation, every attempt and pause \
                included; the attempt timeout bounds one attempt. An attempt as long as the \
                deadline leaves no time for a retry.",
-        says: &["attempt timeout", "deadline", "timeout"],
+        says: "attempt timeout;deadline;timeout",
     },
     Term {
         key: "shared-seed",
         name: "Shared seed",
         text: "Every client seeds its random generator with the same constant, so all draw the \
                same 'random' pause: jitter with a shared seed is no jitter.",
-        says: &["shared seed", "seeded"],
+        says: "shared seed;seeded",
     },
     Term {
         key: "retry-after",
         name: "Retry-After",
         text: "A header with which a throttled or overloaded server says how long to wait; a \
                good client waits at least that long.",
-        says: &["retry-after"],
+        says: "retry-after",
     },
     Term {
         key: "http-503",
         name: "503 Service Unavailable",
-        text: "The answer of a server that cannot take a request now: here its queue is full, or \
-               it is down. Clients retry a 503, so a crowd of them comes back as a crowd of retries.",
-        says: &["503s", "503"],
+        text: "A server's answer when it cannot take a request now: its queue is full, or it is \
+               down. Clients retry it.",
+        says: "503s;503",
     },
     Term {
         key: "thundering-herd",
         name: "Thundering herd",
-        text: "Many clients that failed at the same instant retrying at the same instant, in waves \
-               that each hit the server at once. Jitter breaks the waves up.",
-        says: &["thundering herd", "herd"],
+        text: "Many clients that failed together retrying together, in waves that hit the server \
+               at once. Jitter breaks the waves up.",
+        says: "thundering herd;herd",
     },
     Term {
         key: "in-flight",
         name: "In flight",
-        text: "Requests sent and not yet answered: on their way, queued or being served. The more \
-               are in flight, the longer each waits.",
-        says: &["in flight"],
+        text: "Requests sent and not yet answered: on their way, queued or being served.",
+        says: "in flight",
     },
     Term {
         key: "fail-fast",
         name: "Failing fast",
-        text: "Giving up at once instead of waiting or retrying, so that a client adds no load to \
-               a server that cannot answer.",
-        says: &["fails fast", "fail fast"],
+        text: "Giving up at once instead of waiting or retrying, adding no load to a server that \
+               cannot answer.",
+        says: "fails fast;fail fast",
     },
     Term {
         key: "seed",
         name: "Seed",
-        text: "The number a run's random draws start from: the same seed gives the same run, bit \
-               for bit. Results that hold over many seeds are not luck.",
-        says: &["seeds", "seed"],
+        text: "The number a run's random draws start from: the same seed gives the same run. What \
+               holds over many seeds is not luck.",
+        says: "seeds;seed",
     },
     Term {
         key: "optimistic-concurrency",
         name: "Optimistic concurrency",
-        text: "Each client reads the row, changes it and writes it back only if nobody wrote it in \
-               between; otherwise its write is refused and it tries again. Many clients at once \
-               refuse each other's writes: that is contention.",
-        says: &["optimistic concurrency"],
+        text: "Each client writes the row back only if nobody wrote it since it read it; otherwise \
+               it is refused and tries again. Many clients at once refuse each other: contention.",
+        says: "optimistic concurrency",
     },
     Term {
         key: "normal-time",
         name: "|N(mean, sd)|",
         text: "A time drawn from a normal distribution of that mean and standard deviation, made \
-               positive (the bars: its absolute value). |N(10 ms, 2 ms)| is mostly 8 to 12 ms.",
-        says: &["|n("],
+               positive. |N(10 ms, 2 ms)| is mostly 8 to 12 ms.",
+        says: "|n(",
     },
     Term {
         key: "layer",
         name: "Layer",
-        text: "One service in a chain of calls: users call the top layer, each layer calls the \
-               next, and the bottom one calls the dependency. Retries at every layer multiply.",
-        says: &["top layer", "layer"],
+        text: "One service in a chain: users call the top layer, each layer the next, the bottom \
+               one the dependency. Retries at every layer multiply.",
+        says: "top layer;layer",
     },
     Term {
         key: "dependency",
         name: "Dependency",
-        text: "A service that the one you run calls to do its work: a database, another team's \
-               service, a cloud API.",
-        says: &["dependency"],
-    },
-    Term {
-        key: "token-bucket",
-        name: "Token bucket (gRPC retry throttling)",
-        text: "Each client holds tokens, 10 by default: a failure takes one, a success puts 0.1 \
-               back, and retries go out only while more than half are left. A dead dependency \
-               stops the retries after a few failures.",
-        says: &["retry throttling", "token bucket", "bucket"],
-    },
-    Term {
-        key: "retry-quota",
-        name: "AWS retry quota",
-        text: "Each client's quota of 500 tokens: a retry takes some (5 in the AWS SDKs' standard, \
-               10 after a timeout; 14 in current botocore), a success after a retry puts them \
-               back, and once too few are left the client stops retrying.",
-        says: &["retry quota", "quota"],
+        text: "A service yours calls to do its work: a database, another team's service, a cloud \
+               API.",
+        says: "dependency",
     },
     Term {
         key: "standard-mode",
         name: "AWS SDK standard mode",
-        text: "The AWS SDKs' retry_mode = standard: 3 attempts, each pause drawn at random under \
-               a ceiling that doubles from the base delay up to 20 s, and a retry quota. Current \
-               botocore's base is 50 ms, or 1 s after a throttling error.",
-        says: &["standard mode"],
+        text: "retry_mode = standard: 3 attempts, each pause random under a ceiling doubling from \
+               the base up to 20 s, and a retry quota. Current botocore's base is 50 ms (1 s when \
+               throttled).",
+        says: "standard mode",
     },
     Term {
         key: "grpc",
         name: "gRPC",
-        text: "Google's open-source framework for calls between services. Its service config sets \
-               a retry policy and retry throttling.",
-        says: &["grpc"],
+        text: "Google's framework for calls between services; its service config sets retries and \
+               retry throttling.",
+        says: "grpc",
     },
     Term {
         key: "sweep",
         name: "Sweep",
-        text: "The sweep chart reruns the same world at failure rates from 0 to 100 % and draws \
-               each strategy's success and load against the rate.",
-        says: &["sweep"],
+        text: "Reruns the same world at failure rates from 0 to 100 % and draws each strategy's \
+               success and load against the rate.",
+        says: "sweep",
     },
 ];
+
+/// The phrases `term` is said by.
+fn phrases(term: &Term) -> impl Iterator<Item = &'static str> {
+    term.says.split(';')
+}
 
 /// A piece of running text: plain, or a term [`marked`] found.
 pub type Piece<'a> = (&'a str, Option<&'static Term>);
@@ -326,53 +314,61 @@ pub type Piece<'a> = (&'a str, Option<&'static Term>);
 /// `text` cut into pieces, each term of the glossary marked where it first
 /// appears (as a whole word, in any case), so the page explains it there
 /// on hover and on focus; later mentions stay plain, as a reader needs the
-/// explanation once. Only ASCII is compared, so no Unicode case tables
-/// reach the page.
+/// explanation once. It compares bytes, ASCII only, and cuts the text
+/// with `get`: `str`'s searches and a slice that could panic would bring
+/// Unicode tables and the formatting of their messages into the page.
 pub fn marked(text: &str) -> Vec<Piece<'_>> {
     let bytes = text.as_bytes();
     let word = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_alphanumeric);
+    // Where a phrase said at `at` ends, if it is said there as whole words.
+    let said = |at: usize, phrase: &str| {
+        let end = at + phrase.len();
+        let here = bytes.get(at..end)?;
+        if !here.eq_ignore_ascii_case(phrase.as_bytes()) {
+            return None;
+        }
+        if phrase.as_bytes().last() == Some(&b'(') {
+            let close = bytes
+                .get(end..)?
+                .windows(2)
+                .position(|pair| pair == b")|")?;
+            return Some(end + close + 2);
+        }
+        (!word(end)).then_some(end)
+    };
     let mut pieces = Vec::new();
-    let mut seen: Vec<&str> = Vec::new();
+    let mut seen = [false; GLOSSARY.len()];
     let (mut plain, mut at) = (0, 0);
     while at < bytes.len() {
-        let found = (at == 0 || !word(at - 1))
-            .then(|| {
-                GLOSSARY
-                    .iter()
-                    .filter(|term| !seen.contains(&term.key))
-                    .flat_map(|term| term.says.iter().map(move |phrase| (term, *phrase)))
-                    .filter_map(|(term, phrase)| {
-                        let end = at + phrase.len();
-                        let here = bytes.get(at..end)?;
-                        if !here.eq_ignore_ascii_case(phrase.as_bytes()) {
-                            return None;
+        // The glossary's index and the end of the longest phrase said here.
+        let mut found: Option<(usize, usize)> = None;
+        if at == 0 || !word(at - 1) {
+            for (index, term) in GLOSSARY.iter().enumerate().filter(|(i, _)| !seen[*i]) {
+                for phrase in phrases(term) {
+                    match said(at, phrase) {
+                        Some(end) if found.is_none_or(|(_, longest)| end > longest) => {
+                            found = Some((index, end));
                         }
-                        let end = if phrase.ends_with('(') {
-                            end + text[end..].find(")|")? + 2
-                        } else if word(end) {
-                            return None;
-                        } else {
-                            end
-                        };
-                        Some((term, end))
-                    })
-                    .max_by_key(|(_, end)| *end)
-            })
-            .flatten();
-        match found {
-            Some((term, end)) => {
-                if plain < at {
-                    pieces.push((&text[plain..at], None));
+                        _ => {}
+                    }
                 }
-                pieces.push((&text[at..end], Some(term)));
-                seen.push(term.key);
-                (plain, at) = (end, end);
             }
-            None => at += 1,
         }
+        let Some((index, end)) = found else {
+            at += 1;
+            continue;
+        };
+        if let (Some(before), Some(piece)) = (text.get(plain..at), text.get(at..end)) {
+            if !before.is_empty() {
+                pieces.push((before, None));
+            }
+            pieces.push((piece, Some(&GLOSSARY[index])));
+        }
+        seen[index] = true;
+        (plain, at) = (end, end);
     }
-    if plain < bytes.len() {
-        pieces.push((&text[plain..], None));
+    if let Some(rest) = text.get(plain..).filter(|rest| !rest.is_empty()) {
+        pieces.push((rest, None));
     }
     pieces
 }
@@ -646,7 +642,7 @@ mod tests {
                 for jargon in JARGON {
                     for (at, end) in occurrences(text, jargon) {
                         let covering = GLOSSARY.iter().find(|term| {
-                            term.says.iter().any(|phrase| {
+                            phrases(term).any(|phrase| {
                                 occurrences(text, phrase)
                                     .iter()
                                     .any(|&(from, to)| from <= at && end <= to)
@@ -702,8 +698,9 @@ mod tests {
         assert!(explained >= 10, "only {explained} controls explained");
         for entry in GLOSSARY {
             assert!(!entry.says.is_empty(), "{}", entry.key);
-            for phrase in entry.says {
-                assert_eq!(*phrase, phrase.to_ascii_lowercase(), "{}", entry.key);
+            for phrase in phrases(entry) {
+                assert!(!phrase.is_empty(), "{}", entry.key);
+                assert_eq!(phrase, phrase.to_ascii_lowercase(), "{}", entry.key);
             }
             let sentences = entry.text.matches(". ").count() + 1;
             assert!(sentences <= 3, "{}: {sentences} sentences", entry.key);

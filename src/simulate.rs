@@ -137,22 +137,21 @@ fn series_number(value: f64) -> String {
 /// [`SERIES_COLUMNS`]' order.
 fn series_row(report: &Report, i: usize) -> String {
     let series = &report.series;
-    let counts = [
+    format!(
+        "{},{},{},{},{},{},{},{},{},{},{},{}",
         series.first_tries[i],
         series.retries[i],
         series.successes[i],
         series.failures(i),
         series.budget_refusals[i],
         series.breaker_refusals[i],
-    ];
-    let mut row: Vec<String> = counts.iter().map(u64::to_string).collect();
-    row.push(series_number(series.breaker_open[i]));
-    row.push(series.operations_succeeded[i].to_string());
-    row.push(series.operations_failed[i].to_string());
-    for level in [series.in_flight[i], series.queue[i], series.capacity[i]] {
-        row.push(series_number(level));
-    }
-    row.join(",")
+        series_number(series.breaker_open[i]),
+        series.operations_succeeded[i],
+        series.operations_failed[i],
+        series_number(series.in_flight[i]),
+        series_number(series.queue[i]),
+        series_number(series.capacity[i]),
+    )
 }
 
 /// The per-bucket series as CSV, one row per time bucket: policy A's
@@ -160,15 +159,17 @@ fn series_row(report: &Report, i: usize) -> String {
 /// its policy (`a_retries`, `b_retries`). Both runs share the world and
 /// the buckets, so a row is one stretch of time for both.
 pub fn series_csv(a: &Report, b: Option<&Report>) -> String {
-    let mut header = vec![String::from("start_s")];
     let sides: Vec<(&str, &Report)> = match b {
         None => vec![("", a)],
         Some(b) => vec![("a_", a), ("b_", b)],
     };
+    let mut out = String::from("start_s");
     for (prefix, _) in &sides {
-        header.extend(SERIES_COLUMNS.iter().map(|c| format!("{prefix}{c}")));
+        for column in SERIES_COLUMNS {
+            out += &format!(",{prefix}{column}");
+        }
     }
-    let mut out = header.join(",") + "\n";
+    out += "\n";
     let series = &a.series;
     for i in 0..series.len() {
         out += &series_number(i as f64 * series.width);

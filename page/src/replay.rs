@@ -131,7 +131,7 @@ fn show_speed(document: &Document) {
         .get_element_by_id("replay-speed")
         .and_then(|e| e.dyn_into::<HtmlSelectElement>().ok())
     {
-        select.set_value(&speed.to_string());
+        select.set_value(&format!("{speed}"));
     }
 }
 

@@ -136,29 +136,17 @@ pub fn opening(
         None
     };
     let from = at.unwrap_or(0.0);
-    let sent_in = |to: f64| {
-        trace
-            .operations
-            .iter()
-            .flat_map(|o| &o.recorded)
-            .filter(move |a| a.sent >= from && a.sent < to)
-    };
-    // The calls of the moment's bucket; without any, the first calls sent.
-    let mut wave: Vec<&TracedAttempt> = sent_in(from + width).collect();
-    if wave.is_empty() {
-        wave = sent_in(f64::INFINITY).collect();
-        wave.sort_by(|p, q| p.sent.total_cmp(&q.sent));
-        wave.truncate(crate::sim::trace::SAMPLED);
+    // The calls of the moment's bucket; without any, the first bucket's
+    // worth of calls sent.
+    let mut wave = (from, from + width);
+    let (mut trips, mut first) = calls_in(trace, wave);
+    if !first.is_finite() {
+        let (_, start) = calls_in(trace, (from, f64::INFINITY));
+        wave = (start, start + width);
+        (trips, first) = calls_in(trace, wave);
     }
-    let mut trips: Vec<f64> = wave
-        .iter()
-        .map(|a| a.answered - a.sent)
-        .filter(|trip| trip.is_finite())
-        .collect();
-    trips.sort_by(f64::total_cmp);
     // Most of the wave's round trips, not the fastest refusals alone.
-    let trip = trips.get(trips.len() * 9 / 10).copied().unwrap_or(1.0);
-    let first = wave.iter().map(|a| a.sent).fold(f64::INFINITY, f64::min);
+    let trip = quantile(&trips, 0.9).unwrap_or(1.0);
     let mut speed = nearest_speed(trip / CROSSING);
     let mut time = 0.0;
     if at.is_some() && first.is_finite() {
@@ -176,56 +164,104 @@ pub fn opening(
     Opening {
         time,
         speed,
-        wave: if at.is_some() {
-            (from, from + width)
-        } else {
-            window
-        },
+        wave: if at.is_some() { wave } else { window },
         window,
     }
 }
 
+/// The round trips (sent to answered) of the calls sent within `span`,
+/// and when the first of them was sent.
+fn calls_in(trace: &Trace, (from, to): (f64, f64)) -> (Vec<f64>, f64) {
+    let (mut trips, mut first) = (Vec::new(), f64::INFINITY);
+    for operation in &trace.operations {
+        for a in operation
+            .recorded
+            .iter()
+            .filter(|a| a.sent >= from && a.sent < to)
+        {
+            first = first.min(a.sent);
+            let trip = a.answered - a.sent;
+            if trip.is_finite() {
+                trips.push(trip);
+            }
+        }
+    }
+    (trips, first)
+}
+
+/// The value at or below which a share `q` of `values` lie, found by
+/// halving the range rather than by sorting: a sort brings kilobytes of
+/// code into the page, and this runs once per replay.
+fn quantile(values: &[f64], q: f64) -> Option<f64> {
+    let (mut low, mut high) = values
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
+            (l.min(v), h.max(v))
+        });
+    if low > high {
+        return None;
+    }
+    let wanted = ((q * values.len() as f64).ceil() as usize).max(1);
+    for _ in 0..60 {
+        let middle = low + (high - low) / 2.0;
+        if values.iter().filter(|&&v| v <= middle).count() >= wanted {
+            high = middle;
+        } else {
+            low = middle;
+        }
+    }
+    Some(high)
+}
+
 /// The offered speed nearest to `speed`, in ratio.
 fn nearest_speed(speed: f64) -> f64 {
-    let distance = |s: f64| (s / speed).ln().abs();
-    SPEEDS
-        .iter()
-        .copied()
-        .min_by(|p, q| distance(*p).total_cmp(&distance(*q)))
-        .unwrap_or(1.0)
+    let distance = |s: f64| (s / speed).max(speed / s);
+    SPEEDS.iter().fold(SPEEDS[0], |best, &s| {
+        if distance(s) < distance(best) {
+            s
+        } else {
+            best
+        }
+    })
 }
 
 /// Which followed operations the replay shows, lane by lane: each lane the
-/// indices in the trace of the operations it shows one after another, in
-/// the order they started.
+/// indices in the trace of the operations it shows one after another
+/// (never two at once), in the order they were laid out.
 pub type Shown = Vec<Vec<usize>>;
 
 /// The operations worth showing, most telling first, by number: those
-/// that send a call in the opening's wave, then in its window, then those
-/// under way in the window, then the others by how near they are to it.
+/// that send a call in the opening's wave, then those busy in its window,
+/// then those that start after it, then the rest. Built class by class
+/// in the trace's own order (that of the operations' start), not sorted:
+/// a sort brings kilobytes of code into the page.
 pub fn priority(trace: &Trace, opening: &Opening) -> Vec<u64> {
     let sends = |o: &TracedOperation, (from, to): (f64, f64)| {
         o.recorded.iter().any(|a| a.sent >= from && a.sent < to)
     };
     let (from, to) = opening.window;
-    let rank = |o: &TracedOperation| {
+    let class = |o: &TracedOperation| {
         if sends(o, opening.wave) {
-            (0, 0.0)
-        } else if sends(o, opening.window) {
-            (1, 0.0)
+            0
         } else if o.start < to && o.end >= from {
-            (2, 0.0)
+            1
+        } else if o.start >= to {
+            2
         } else {
-            (3, (o.start - from).abs().min((o.end - from).abs()))
+            3
         }
     };
-    let mut ranked: Vec<((u8, f64), u64)> = trace
-        .operations
-        .iter()
-        .map(|o| (rank(o), o.number))
-        .collect();
-    ranked.sort_by(|(p, n), (q, m)| p.0.cmp(&q.0).then(p.1.total_cmp(&q.1)).then(n.cmp(m)));
-    ranked.into_iter().map(|(_, number)| number).collect()
+    let mut order = Vec::with_capacity(trace.operations.len());
+    for wanted in 0..4 {
+        order.extend(
+            trace
+                .operations
+                .iter()
+                .filter(|o| class(o) == wanted)
+                .map(|o| o.number),
+        );
+    }
+    order
 }
 
 /// Lays the operations `priority` names into at most `room` lanes: each in
@@ -235,16 +271,14 @@ pub fn priority(trace: &Trace, opening: &Opening) -> Vec<u64> {
 /// many lanes are drawn as can be told apart; the herd's clients each have
 /// one, while a stream of short operations shares a few. Every side of the
 /// replay lays out the same numbers, so A and B follow the same clients.
+/// Lanes stand in the order they were opened, the moment's first.
 pub fn lay_out(trace: &Trace, priority: &[u64], room: usize, hold: f64) -> Shown {
-    // The operations are in the order they started, which is their number's.
-    let index = |number: u64| {
-        trace
-            .operations
-            .binary_search_by_key(&number, |o| o.number)
-            .ok()
-    };
     let mut lanes: Vec<Vec<usize>> = Vec::new();
-    for i in priority.iter().filter_map(|&n| index(n)) {
+    for &number in priority {
+        // The operations are in the order they started, which is their number's.
+        let Ok(i) = trace.operations.binary_search_by_key(&number, |o| o.number) else {
+            continue;
+        };
         let o = &trace.operations[i];
         let free = |lane: &Vec<usize>| {
             lane.iter().all(|&j| {
@@ -258,10 +292,6 @@ pub fn lay_out(trace: &Trace, priority: &[u64], room: usize, hold: f64) -> Shown
             None => {}
         }
     }
-    for lane in &mut lanes {
-        lane.sort_unstable();
-    }
-    lanes.sort_unstable();
     lanes
 }
 
@@ -271,9 +301,14 @@ pub fn lanes(trace: &Trace, shown: &Shown, time: f64) -> Vec<Lane> {
     shown
         .iter()
         .map(|lane| {
-            let started = lane.partition_point(|&i| trace.operations[i].start <= time);
-            match started.checked_sub(1) {
-                Some(k) => self::lane(&trace.operations[lane[k]], time),
+            // A later index started later: the trace is in start order.
+            let latest = lane
+                .iter()
+                .copied()
+                .filter(|&i| trace.operations[i].start <= time)
+                .max();
+            match latest {
+                Some(i) => self::lane(&trace.operations[i], time),
                 None => Lane {
                     spot: Spot::NotYet,
                     retry: false,
@@ -587,6 +622,8 @@ mod tests {
         assert_eq!(shown.len(), 15);
         assert!(all.len() > 5 * shown.len(), "{} shown", all.len());
         for lane in &shown {
+            let mut lane = lane.clone();
+            lane.sort_unstable();
             for pair in lane.windows(2) {
                 let (p, q) = (&trace.operations[pair[0]], &trace.operations[pair[1]]);
                 assert!(q.start >= p.end + 0.5, "{p:?} then {q:?}");
@@ -602,6 +639,11 @@ mod tests {
 
     #[test]
     fn speeds_suit_the_world() {
+        let near = |value: f64, wanted: f64| (value - wanted).abs() < 1e-9;
+        assert!(quantile(&[], 0.9).is_none());
+        let hundred: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert!(near(quantile(&hundred, 0.9).expect("values"), 90.0));
+        assert!(near(quantile(&[3.0], 0.9).expect("one value"), 3.0));
         assert_eq!(nearest_speed(0.075), 0.1);
         assert_eq!(nearest_speed(0.0001), 0.01);
         assert_eq!(nearest_speed(1.4), 1.0);
