@@ -46,6 +46,7 @@ pub mod policy;
 pub mod presets;
 pub mod random;
 pub mod range;
+pub mod seeds;
 pub mod sim;
 pub mod simulate;
 pub mod sweep;
