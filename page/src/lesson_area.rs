@@ -9,7 +9,7 @@ use retry_playground::lesson::{self, Headline};
 use retry_playground::presets::Preset;
 use retry_playground::view;
 
-use crate::controls::{label_with_term, open_groups};
+use crate::controls::{explained, label_with_term, open_groups};
 use crate::share::{show_notices, sync_link};
 use crate::{element, schedule, show_if, with_app};
 
@@ -169,10 +169,10 @@ pub(super) fn show_headlines(document: &Document, headlines: &[Headline]) {
         }
         let compared = headline.b.is_some();
         let sides = [
-            (lesson::Side::A, Some(&headline.a)),
-            (lesson::Side::B, headline.b.as_ref()),
+            (lesson::Side::A, Some(&headline.a), &headline.range_a),
+            (lesson::Side::B, headline.b.as_ref(), &headline.range_b),
         ];
-        for (side, text) in sides {
+        for (side, text, range) in sides {
             let Some(text) = text else { continue };
             let (Ok(value), Ok(number)) = (
                 element(
@@ -199,10 +199,24 @@ pub(super) fn show_headlines(document: &Document, headlines: &[Headline]) {
                     let _ = value.append_child(&better);
                 }
             }
+            if let (Some(range), Ok(under)) = (range, element(document, "span", "range")) {
+                under.set_text_content(Some(range));
+                let _ = value.append_child(&under);
+            }
             let _ = values.append_child(&value);
         }
         let _ = item.append_child(&label);
         let _ = item.append_child(&values);
+        // What the seeds say, and on hover or focus how to read it all.
+        if let Ok(seeds) = explained(
+            document,
+            "term seeds",
+            &headline.seeds,
+            &headline.rule,
+            &format!("tip-seeds-{i}"),
+        ) {
+            let _ = item.append_child(&seeds);
+        }
         let _ = list.append_child(&item);
     }
 }

@@ -307,6 +307,7 @@ fn schedule() {
     if let Some(body) = document().body() {
         let _ = body.remove_attribute("data-link");
         let _ = body.remove_attribute("data-swept");
+        let _ = body.remove_attribute("data-spread");
     }
     let Some(window) = web_sys::window() else {
         return;
@@ -595,6 +596,16 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
                 ) => {}
             }
         }
+        Part::Spread => {
+            let Some(seeds) = job.seeds() else { return };
+            let origin = with_app(|app| app.origin).flatten();
+            let lesson = view::lesson::lesson_view(origin, job.config());
+            show_headlines(document, &lesson::headlines_over(lesson.headline, seeds));
+            // For the tests: the headlines of this link are measured.
+            if let Some(body) = document.body() {
+                let _ = body.set_attribute("data-spread", job.link());
+            }
+        }
         Part::Numbers => {
             let Some(runs) = job.runs() else { return };
             let config = job.config();
@@ -602,7 +613,12 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
             let lesson = view::lesson::lesson_view(origin, config);
             show_headlines(
                 document,
-                &lesson::headlines(lesson.headline, &runs.a, runs.b.as_ref()),
+                &match job.seeds() {
+                    Some(seeds) => lesson::headlines_over(lesson.headline, seeds),
+                    None => {
+                        lesson::headlines(lesson.headline, config.seed(), &runs.a, runs.b.as_ref())
+                    }
+                },
             );
             show_summary(document, &view::summary::summary(&runs.a, runs.b.as_ref()));
             show_layers(
