@@ -54,7 +54,9 @@ mod take_home;
 
 use charts::{draw, draw_sweep, place_charts, shown, theme};
 use controls::{build_controls, on_input, open_groups, set_param, show_value};
-use lesson_area::{apply_change, build_presets, load, show_headlines, show_lesson};
+use lesson_area::{
+    apply_change, build_presets, load, show_headlines, show_lesson, show_lesson_text,
+};
 use share::{show_notices, sync_link};
 use summary::{show_layers, show_summary};
 
@@ -611,6 +613,11 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
             let config = job.config();
             let origin = with_app(|app| app.origin).flatten();
             let lesson = view::lesson::lesson_view(origin, config);
+            let b = runs.b.as_ref().map(|b| &b.summary);
+            show_lesson_text(
+                document,
+                &view::lesson::lesson_text(origin, config, &runs.a.summary, b),
+            );
             show_headlines(
                 document,
                 &match job.seeds() {

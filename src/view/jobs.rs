@@ -104,9 +104,9 @@ impl Runs {
     }
 }
 
-/// Seeds the contention chart runs each backoff over: it shows what holds
-/// on average, as the AWS 2015 post averaged many runs.
-pub const CONTENTION_SEEDS: u64 = 20;
+/// Seeds the contention chart runs each backoff over (see
+/// [`crate::contention::SEEDS`]).
+pub const CONTENTION_SEEDS: u64 = crate::contention::SEEDS;
 
 /// Most server calls the contention chart's runs may make together, by
 /// their estimate: about a fifth of a second in the page.
