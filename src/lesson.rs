@@ -14,7 +14,6 @@ use crate::metrics::Metric;
 pub use crate::metrics::Side;
 use crate::presets::{PRESETS, Preset, changed_settings};
 use crate::seeds::{self, Seeds, Verdict};
-use crate::sim::{Report, Summary};
 
 /// One headline number of a lesson: A's value on the link's seed, B's in
 /// compare mode, their range over the next seeds once measured, and which
@@ -39,99 +38,63 @@ pub struct Headline {
     pub rule: String,
 }
 
-/// The headline numbers of `metrics` on the link's seed `seed`, from A's
-/// report and B's if comparing, while the seeds after it are still
-/// measured: no range and no verdict yet, which one seed cannot give.
-pub fn headlines(metrics: &[Metric], seed: u64, a: &Report, b: Option<&Report>) -> Vec<Headline> {
-    let planned = seeds::planned(&a.summary, b.map(|b| &b.summary));
-    metrics
-        .iter()
-        .map(|&metric| {
-            let mut line = headline(metric, &a.summary, b.map(|b| &b.summary));
-            if planned > 1 {
-                line.seeds = format!("Measuring over {planned} seeds\u{2026}");
-            }
-            line.rule = read_as(seed, 1);
-            line
-        })
-        .collect()
-}
-
 /// The headline numbers of `metrics` over the seeds measured: the first
 /// seed's values, each policy's range, and the better side where the
-/// seeds say one is.
-pub fn headlines_over(metrics: &[Metric], seeds: &Seeds) -> Vec<Headline> {
+/// seeds say one is. `measuring`: the seeds after the first are still
+/// being run, so one seed is all there is yet, and nothing is judged.
+pub fn headlines(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Headline> {
     let count = seeds.count();
-    metrics
-        .iter()
-        .map(|&metric| {
-            let mut line = headline(metric, &seeds.a[0], seeds.b.first());
-            line.rule = read_as(seeds.first, count);
-            if count < 2 {
-                return line;
-            }
-            let format = metric.number().format;
-            let range = |side| {
-                seeds.range(metric, side).map(|(low, high)| {
-                    if format.headline(low) == format.headline(high) {
-                        "the same on every seed".to_string()
-                    } else {
-                        format.range(low, high)
-                    }
-                })
-            };
-            line.range_a = range(Side::A);
-            line.range_b = range(Side::B);
-            line.seeds = match seeds.verdict(metric) {
-                None => format!("Range over {count} seeds"),
-                Some(Verdict::NoRealDifference) => {
-                    format!("Over {count} seeds: no real difference")
-                }
-                Some(Verdict::Better(side, on)) => {
-                    line.better = Some(side);
-                    let name = if side == Side::A { "A" } else { "B" };
-                    match on == count {
-                        true => format!("Over {count} seeds: {name} ahead on all {count}"),
-                        false => format!("Over {count} seeds: {name} ahead on {on}"),
-                    }
-                }
-            };
-            if seeds.verdict(metric).is_some() {
-                line.rule = format!("{} {}", line.rule, seeds::rule(format, count));
-            }
-            line
-        })
-        .collect()
-}
-
-/// A headline on one seed's summaries: its values, nothing judged.
-fn headline(metric: Metric, a: &Summary, b: Option<&Summary>) -> Headline {
-    Headline {
-        label: metric.label(),
-        term: metric.term(),
-        a: metric.format(metric.read(a)),
-        b: b.map(|b| metric.format(metric.read(b))),
-        better: None,
-        range_a: None,
-        range_b: None,
-        seeds: "One seed: too big a world to run again".to_string(),
-        rule: String::new(),
-    }
-}
-
-/// How a headline's numbers read, measured on `count` seeds from `first`.
-fn read_as(first: u64, count: usize) -> String {
-    match count {
-        1 => format!(
-            "The number is seed {first}'s, the run the charts draw. A bigger world is not run \
-             again on other seeds, to keep the page quick."
-        ),
-        _ => format!(
+    let first = seeds.first;
+    let ranged = count > 1 && !measuring;
+    let read_as = if ranged {
+        format!(
             "The big number is seed {first}'s, the run the charts draw; under it, the lowest and \
              highest over seeds {first}\u{2013}{}: the same world run again with the next seeds.",
             first + count as u64 - 1
-        ),
-    }
+        )
+    } else {
+        format!("The number is seed {first}'s, the run the charts draw.")
+    };
+    metrics
+        .iter()
+        .map(|&metric| {
+            let format = metric.number().format;
+            let range = |side| {
+                let (low, high) = seeds.range(metric, side).filter(|_| ranged)?;
+                Some(match format.headline(low) == format.headline(high) {
+                    true => "the same on every seed".to_string(),
+                    false => format.range(low, high),
+                })
+            };
+            let mut line = Headline {
+                label: metric.label(),
+                term: metric.term(),
+                a: metric.format(seeds.a[0][metric as usize]),
+                b: seeds.b.first().map(|b| metric.format(b[metric as usize])),
+                better: None,
+                range_a: range(Side::A),
+                range_b: range(Side::B),
+                seeds: format!("Range over {count} seeds"),
+                rule: read_as.clone(),
+            };
+            if measuring {
+                line.seeds = format!("Measuring over {} seeds\u{2026}", seeds.planned);
+            } else if !ranged {
+                line.seeds = "One seed: too big a world to run again".to_string();
+            } else if let Some(verdict) = seeds.verdict(metric) {
+                line.rule = format!("{read_as} {}", seeds::rule(format));
+                line.seeds = match verdict {
+                    Verdict::NoRealDifference => format!("Over {count} seeds: no real difference"),
+                    Verdict::Better(side, on) => {
+                        line.better = Some(side);
+                        let name = if side == Side::A { 'A' } else { 'B' };
+                        format!("Over {count} seeds: {name} ahead on {on}")
+                    }
+                };
+            }
+            line
+        })
+        .collect()
 }
 
 /// Which preset's lesson the page shows, and how far the settings have
@@ -304,6 +267,7 @@ mod tests {
     use super::*;
     use crate::metrics::Format;
     use crate::presets::PRESETS;
+    use crate::sim::Report;
     use crate::simulate;
 
     fn preset(key: &str) -> &'static Preset {
@@ -391,7 +355,9 @@ mod tests {
         let config = herd.config();
         let (a, b) = simulate::run_both(&config);
         // While the seeds are measured: the link's seed, nothing judged.
-        let pending = headlines(&[Metric::Success, Metric::P99], 1, &a, b.as_ref());
+        let b = b.as_ref().map(|b| &b.summary);
+        let first = Seeds::first(config.seed(), &a.summary, b);
+        let pending = headlines(&[Metric::Success, Metric::P99], &first, true);
         assert_eq!(pending.len(), 2);
         let success = &pending[0];
         assert_eq!(success.label, "User-visible success");
@@ -406,7 +372,7 @@ mod tests {
         // full jitter letting more of the herd through on every seed.
         let measured = seeds::over_seeds(&config);
         assert_eq!(measured.count(), 10);
-        let lines = headlines_over(&[Metric::Success, Metric::P99], &measured);
+        let lines = headlines(&[Metric::Success, Metric::P99], &measured, false);
         assert_eq!((&lines[0].a, &lines[0].b), (&success.a, &success.b));
         let (low, high) = measured.range(Metric::Success, Side::A).expect("A ran");
         assert!(low <= a.summary.success_rate && a.summary.success_rate <= high);
@@ -415,7 +381,7 @@ mod tests {
             Some(Format::Share.range(low, high).as_str())
         );
         assert_eq!(lines[0].better, Some(Side::B));
-        assert_eq!(lines[0].seeds, "Over 10 seeds: B ahead on all 10");
+        assert_eq!(lines[0].seeds, "Over 10 seeds: B ahead on 10");
         assert!(
             lines[0].rule.contains("seeds 1\u{2013}10"),
             "{}",
@@ -424,7 +390,7 @@ mod tests {
         assert!(
             lines[0]
                 .rule
-                .contains("more than 1 percentage point on at least 9 of the 10")
+                .contains("more than 1 percentage point on at least 9 in 10")
         );
         // A shorter p99 is better; A's is the same on every seed.
         assert_eq!(lines[1].better, Some(Side::B));
@@ -432,7 +398,7 @@ mod tests {
         assert!(lines[1].rule.contains("more than 5 %"));
         // Without B there is nothing to compare, only a range.
         let alone = seeds::over_seeds(&apply(&config, "compare=off"));
-        let line = &headlines_over(&[Metric::Success], &alone)[0];
+        let line = &headlines(&[Metric::Success], &alone, false)[0];
         assert_eq!((&line.b, line.better, &line.range_b), (&None, None, &None));
         assert_eq!(line.seeds, "Range over 10 seeds");
     }
@@ -450,8 +416,11 @@ mod tests {
         };
         let pair = |leads: &[f64]| Seeds {
             first: 1,
-            a: leads.iter().map(|_| with(0.5)).collect(),
-            b: leads.iter().map(|lead| with(0.5 + lead)).collect(),
+            a: leads.iter().map(|_| seeds::numbers(&with(0.5))).collect(),
+            b: leads
+                .iter()
+                .map(|lead| seeds::numbers(&with(0.5 + lead)))
+                .collect(),
             planned: leads.len(),
         };
         let mut nine = vec![0.02; 9];
@@ -475,7 +444,7 @@ mod tests {
             Some(Verdict::Better(Side::A, 10))
         );
         assert_eq!(pair(&[0.02; 10]).verdict(Metric::Retried), None);
-        let lines = headlines_over(&[Metric::Success], &pair(&eight));
+        let lines = headlines(&[Metric::Success], &pair(&eight), false);
         assert_eq!(lines[0].better, None);
         assert_eq!(lines[0].seeds, "Over 10 seeds: no real difference");
     }
@@ -499,9 +468,9 @@ mod tests {
                 b: here.a.clone(),
                 ..here.clone()
             };
-            for line in headlines_over(preset.headline, &noise)
+            for line in headlines(preset.headline, &noise, false)
                 .iter()
-                .chain(&headlines_over(preset.headline, &same))
+                .chain(&headlines(preset.headline, &same, false))
             {
                 assert_eq!(line.better, None, "{}: {}", preset.key, line.label);
                 if line.seeds != format!("Range over {} seeds", here.count()) {

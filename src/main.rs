@@ -162,12 +162,12 @@ fn bounds_json(config: &Config) -> String {
 fn seeds_json(config: &Config) -> String {
     let metrics = view::lesson::lesson_view(view::lesson::opened_preset(config), config).headline;
     let measured = seeds::over_seeds(config);
-    let headlines: Vec<serde_json::Value> = lesson::headlines_over(metrics, &measured)
+    let headlines: Vec<serde_json::Value> = lesson::headlines(metrics, &measured, false)
         .iter()
         .zip(metrics)
         .map(|(line, metric)| {
-            let values = |runs: &[retry_playground::sim::Summary]| -> Vec<f64> {
-                runs.iter().map(|s| metric.read(s)).collect()
+            let values = |runs: &[seeds::Numbers]| -> Vec<f64> {
+                runs.iter().map(|n| n[*metric as usize]).collect()
             };
             serde_json::json!({
                 "label": line.label,

@@ -106,14 +106,6 @@ impl Format {
         }
     }
 
-    /// The least lead in words, for the rule a page states.
-    pub fn least_lead_text(self) -> &'static str {
-        match self {
-            Format::Share => "1 percentage point",
-            _ => "5 %",
-        }
-    }
-
     /// The number in a cell of the summary table. The row's label carries
     /// the unit (a time's says "(s)"), and three decimals let two policies
     /// that differ a little show it.

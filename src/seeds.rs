@@ -36,7 +36,7 @@
 
 use crate::config::Config;
 use crate::metrics::{Better, Format, Metric, Side};
-use crate::sim::{self, COST_PER_WORK, Scenario, Summary};
+use crate::sim::{self, COST_PER_WORK, Summary};
 use crate::simulate;
 
 /// Most seeds a number is measured on: ten say whether a lead holds
@@ -50,15 +50,25 @@ pub const MOST_SEEDS: usize = 10;
 /// soon after its charts.
 pub const SEED_WORK: u64 = simulate::WORK_LIMIT / 2;
 
-/// One policy's (or each policy's) summaries over the seeds.
+/// A seed's run as the headlines read it: every number of the metrics
+/// table, in the order of [`Metric::ALL`] (a few bytes a seed, where a
+/// summary is a few hundred).
+pub type Numbers = [f64; Metric::ALL.len()];
+
+/// The numbers of a run's summary.
+pub fn numbers(summary: &Summary) -> Numbers {
+    Metric::ALL.map(|metric| metric.read(summary))
+}
+
+/// One policy's (or each policy's) numbers over the seeds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Seeds {
     /// The link's seed: the first of the seeds, whose runs the charts draw.
     pub first: u64,
-    /// Policy A's summary on each seed measured, the first seed's first.
-    pub a: Vec<Summary>,
+    /// Policy A's numbers on each seed measured, the first seed's first.
+    pub a: Vec<Numbers>,
     /// Policy B's, in compare mode; empty otherwise.
-    pub b: Vec<Summary>,
+    pub b: Vec<Numbers>,
     /// The seeds the budget allows ([`planned`]); fewer are measured when
     /// a seed's run was cut short.
     pub planned: usize,
@@ -100,6 +110,17 @@ pub enum Verdict {
 }
 
 impl Seeds {
+    /// The link's seed `first` alone, whose runs reported `a` (and `b` in
+    /// compare mode), and the seeds the budget allows after it.
+    pub fn first(first: u64, a: &Summary, b: Option<&Summary>) -> Seeds {
+        Seeds {
+            first,
+            a: vec![numbers(a)],
+            b: b.into_iter().map(numbers).collect(),
+            planned: planned(a, b),
+        }
+    }
+
     /// Seeds measured, by every policy.
     pub fn count(&self) -> usize {
         match self.b.len() {
@@ -115,10 +136,12 @@ impl Seeds {
             Side::A => &self.a,
             Side::B => &self.b,
         };
-        runs.iter().map(|s| metric.read(s)).fold(None, |range, x| {
-            let (low, high) = range.unwrap_or((x, x));
-            Some((low.min(x), high.max(x)))
-        })
+        runs.iter()
+            .map(|n| n[metric as usize])
+            .fold(None, |range, x| {
+                let (low, high) = range.unwrap_or((x, x));
+                Some((low.min(x), high.max(x)))
+            })
     }
 
     /// Whether A or B is better at `metric` over the seeds; `None` when
@@ -137,7 +160,7 @@ impl Seeds {
         // How many seeds each side leads on by more than the least lead.
         let mut ahead = [0, 0];
         for (a, b) in self.a.iter().zip(&self.b) {
-            let (a, b) = (metric.read(a), metric.read(b));
+            let (a, b) = (a[metric as usize], b[metric as usize]);
             let lead = if higher { b - a } else { a - b };
             let least = format.least_lead(a, b);
             if lead > least {
@@ -158,14 +181,19 @@ impl Seeds {
 }
 
 /// The rule [`Seeds::verdict`] follows for a number written as `format`,
-/// over `seeds` seeds, in words for the page.
-pub fn rule(format: Format, seeds: usize) -> String {
-    format!(
-        "\u{201c}Better\u{201d} marks the policy ahead by more than {} on at least {} of the {seeds} \
-         seeds; a smaller lead, or one that changes sides, is no real difference.",
-        format.least_lead_text(),
-        needed(seeds)
-    )
+/// in words for the page.
+pub fn rule(format: Format) -> &'static str {
+    match format {
+        Format::Share => {
+            "\u{201c}Better\u{201d} marks the policy ahead by more than 1 percentage point on at \
+             least 9 in 10 of the seeds; a smaller lead, or one that changes sides, is no real \
+             difference."
+        }
+        _ => {
+            "\u{201c}Better\u{201d} marks the policy ahead by more than 5 % on at least 9 in 10 of \
+             the seeds; a smaller lead, or one that changes sides, is no real difference."
+        }
+    }
 }
 
 /// The runs of the seeds after the first, one after the other, each a
@@ -173,8 +201,8 @@ pub fn rule(format: Format, seeds: usize) -> String {
 #[derive(Debug)]
 pub struct SeedRuns {
     seeds: Seeds,
-    /// A's scenario, then B's in compare mode, as the first seed ran them.
-    scenarios: Vec<Scenario>,
+    /// A's settings, then B's in compare mode, as the first seed ran them.
+    configs: Vec<Config>,
     /// Work the seed runs may still do.
     left: u64,
     /// The run going and the side it is of.
@@ -204,18 +232,13 @@ impl SeedRuns {
     /// The same seeds sharing `work` rather than [`SEED_WORK`], for tests
     /// that check the bound at a scale a debug build runs quickly.
     pub fn within(config: &Config, a: &Summary, b: Option<&Summary>, work: u64) -> SeedRuns {
-        let mut scenarios = vec![simulate::scenario(config)];
+        let mut configs = vec![config.clone()];
         if b.is_some() {
-            scenarios.push(simulate::scenario(&config.policy_b_config()));
+            configs.push(config.policy_b_config());
         }
         SeedRuns {
-            seeds: Seeds {
-                first: scenarios[0].seed,
-                a: vec![a.clone()],
-                b: b.into_iter().cloned().collect(),
-                planned: planned(a, b),
-            },
-            scenarios,
+            seeds: Seeds::first(config.seed(), a, b),
+            configs,
             left: work,
             run: None,
             stopped: false,
@@ -235,7 +258,7 @@ impl SeedRuns {
         if self.done() {
             return true;
         }
-        let comparing = self.scenarios.len() > 1;
+        let comparing = self.configs.len() > 1;
         let (side, run) = self.run.get_or_insert_with(|| {
             // A's run of the next seed, or B's once A's is in.
             let side = usize::from(comparing && self.seeds.a.len() > self.seeds.b.len());
@@ -244,11 +267,9 @@ impl SeedRuns {
             } else {
                 &self.seeds.a
             };
-            let scenario = Scenario {
-                seed: self.seeds.first.wrapping_add(runs.len() as u64),
-                work_limit: self.left,
-                ..self.scenarios[side].clone()
-            };
+            let mut scenario = simulate::scenario(&self.configs[side]);
+            scenario.seed = self.seeds.first.wrapping_add(runs.len() as u64);
+            scenario.work_limit = self.left;
             (side, sim::Run::new(&scenario))
         });
         if !run.advance(work) {
@@ -267,9 +288,9 @@ impl SeedRuns {
             // are not the world's, and the seeds end before it.
             self.stopped = true;
         } else if side == 1 {
-            self.seeds.b.push(summary);
+            self.seeds.b.push(numbers(&summary));
         } else {
-            self.seeds.a.push(summary);
+            self.seeds.a.push(numbers(&summary));
         }
         if self.left == 0 {
             self.stopped = true;
@@ -283,7 +304,7 @@ impl SeedRuns {
 
     /// Seeds measured so far, each by every policy.
     pub fn finished(&self) -> usize {
-        if self.scenarios.len() > 1 {
+        if self.configs.len() > 1 {
             self.seeds.b.len()
         } else {
             self.seeds.a.len()

@@ -32,6 +32,7 @@ use retry_playground::chart_id::ChartId;
 use retry_playground::config::{P, PARAMS};
 use retry_playground::lesson;
 use retry_playground::presets::{self, Preset};
+use retry_playground::seeds;
 use retry_playground::simulate;
 use retry_playground::view::{
     self,
@@ -599,10 +600,7 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
             }
         }
         Part::Spread => {
-            let Some(seeds) = job.seeds() else { return };
-            let origin = with_app(|app| app.origin).flatten();
-            let lesson = view::lesson::lesson_view(origin, job.config());
-            show_headlines(document, &lesson::headlines_over(lesson.headline, seeds));
+            show_numbers_over_seeds(document, job);
             // For the tests: the headlines of this link are measured.
             if let Some(body) = document.body() {
                 let _ = body.set_attribute("data-spread", job.link());
@@ -612,21 +610,12 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
             let Some(runs) = job.runs() else { return };
             let config = job.config();
             let origin = with_app(|app| app.origin).flatten();
-            let lesson = view::lesson::lesson_view(origin, config);
             let b = runs.b.as_ref().map(|b| &b.summary);
             show_lesson_text(
                 document,
                 &view::lesson::lesson_text(origin, config, &runs.a.summary, b),
             );
-            show_headlines(
-                document,
-                &match job.seeds() {
-                    Some(seeds) => lesson::headlines_over(lesson.headline, seeds),
-                    None => {
-                        lesson::headlines(lesson.headline, config.seed(), &runs.a, runs.b.as_ref())
-                    }
-                },
-            );
+            show_numbers_over_seeds(document, job);
             show_summary(document, &view::summary::summary(&runs.a, runs.b.as_ref()));
             show_layers(
                 document,
@@ -641,6 +630,25 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
             }
         }
     }
+}
+
+/// The lesson's headline numbers: over the seeds once they are measured,
+/// until then the link's seed alone.
+fn show_numbers_over_seeds(document: &Document, job: &Job) {
+    let Some(runs) = job.runs() else { return };
+    let config = job.config();
+    let origin = with_app(|app| app.origin).flatten();
+    let metrics = view::lesson::lesson_view(origin, config).headline;
+    let first;
+    let (seeds, measuring) = match job.seeds() {
+        Some(seeds) => (seeds, false),
+        None => {
+            let b = runs.b.as_ref().map(|b| &b.summary);
+            first = seeds::Seeds::first(config.seed(), &runs.a.summary, b);
+            (&first, true)
+        }
+    };
+    show_headlines(document, &lesson::headlines(metrics, seeds, measuring));
 }
 
 /// The first chart the page opened with (the lesson's) is final: when,
