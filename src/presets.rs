@@ -79,12 +79,11 @@ pub static PRESETS: &[Preset] = &[
         key: "herd",
         title: "The thundering herd after an outage",
         lesson: "{clients} clients fail together while the server is down for {outage_for}. {if jitter=none}Policy \
-                 A (blue) retries without jitter: every retry wave arrives at the same instant, far above what \
-                 the server can take, and the queue turns most of it away.{else}Policy A (blue) now has {jitter} \
-                 jitter: its waves spread out too.{end} {if B.jitter!=none}Policy B (orange) is the same with \
-                 {B.jitter} jitter: the waves melt into a hump the server absorbs.{else}Policy B (orange) now \
-                 retries without jitter too, and its waves are back.{end} Users succeed {A.success} of the time \
-                 with A and {B.success} with B.",
+                 A (blue) retries without jitter: every retry wave lands at once, far above what the server \
+                 can take.{else}Policy A (blue) now has {jitter} jitter.{end} {if B.jitter!=none}Policy B \
+                 (orange) is the same with {B.jitter} jitter: the waves melt into a hump the server \
+                 absorbs.{else}Policy B (orange) now has no jitter.{end} Success: {A.success} for A, \
+                 {B.success} for B.",
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full",
         key_chart: ChartId::Load,
         headline: &[Metric::Success, Metric::P99],
@@ -98,13 +97,12 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "shared-seed",
         title: "The shared-seed trap",
-        lesson: "The same herd, {clients} clients and the server down for {outage_for}, {if jitter=B.jitter}both \
-                 policies with {jitter} jitter{else}A with {jitter} jitter and B with {B.jitter}{end}. {if \
-                 shared=on}Policy A's (blue) clients all seeded their generator with the same constant, so they \
-                 all draw the same 'random' pause and the waves are back.{else}Policy A's (blue) clients now \
-                 each have a seed of their own, and its waves melt too.{end} {if B.shared=off}Policy B's \
-                 (orange) clients each have a seed of their own.{else}Policy B's (orange) clients now share one \
-                 seed as well.{end} Users succeed {A.success} of the time with A and {B.success} with B.",
+        lesson: "The same herd, {if jitter=B.jitter}both policies with {jitter} jitter{else}A with {jitter} \
+                 jitter, B with {B.jitter}{end}. {if shared=on}Policy A's (blue) clients all seed their \
+                 generator with one constant, so all draw the same 'random' pause and the waves are \
+                 back.{else}Policy A's (blue) clients now have seeds of their own.{end} {if B.shared=off}Policy \
+                 B's (orange) clients each have their own.{else}Policy B's (orange) clients now share \
+                 one.{end} Success: {A.success} for A, {B.success} for B.",
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&shared=on&B.shared=off",
         key_chart: ChartId::Load,
         headline: &[Metric::Success, Metric::LoadAmplification],
@@ -118,16 +116,14 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "storm",
         title: "The retry storm that never ends",
-        lesson: "Requests arrive at {rate}, with a {spike_for} spike to {spike}, at a server that slows as work \
-                 piles up and keeps working for clients that gave up. {if shape=constant}Policy A (blue) \
-                 retries after a pause of only {base} once its {timeout} timeout is up: requests in flight pile \
-                 up and keep the server collapsed long after the spike, and goodput is {A.goodput} of the \
-                 {rate} offered.{else}Policy A (blue) now backs off: {shape} from {base}{if jitter!=none}, with \
-                 {jitter} jitter{end}, and goodput is {A.goodput} of the {rate} offered.{end} {if \
+        lesson: "Requests at {rate}, a {spike_for} spike to {spike}, and a server that slows as work piles up and \
+                 works on for clients that gave up. {if shape=constant}Policy A (blue) retries {base} after \
+                 its {timeout} timeout: requests pile up and keep the server collapsed long after the \
+                 spike.{else}Policy A (blue) now has {shape} backoff from {base}.{end} {if \
                  B.shape=exponential}Policy B (orange) backs off exponentially from {B.base}{if \
-                 B.jitter!=none} with {B.jitter} jitter{end}, and the system recovers: goodput \
-                 {B.goodput}.{else}Policy B (orange) now backs off {B.shape} from {B.base}: goodput \
-                 {B.goodput}.{end}",
+                 B.jitter!=none} with {B.jitter} jitter{end}, and the system recovers.{else}Policy B (orange) \
+                 now has {B.shape} backoff from {B.base}.{end} Goodput: {A.goodput} for A, {B.goodput} for B, \
+                 of {rate} offered.",
         link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.shape=exponential&B.base=20&B.cap=1000&B.jitter=full",
         key_chart: ChartId::Mechanism,
         headline: &[Metric::Goodput, Metric::LoadAmplification],
@@ -141,13 +137,12 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "budget",
         title: "The budget that saves the day",
-        lesson: "The same storm: {rate}, and a {spike_for} spike to {spike}. {if budget=none}Policy A (blue) has no \
-                 budget: {A.load} calls per operation.{else}Policy A (blue) now has {budget}: {A.load} calls \
-                 per operation.{end} {if B.budget=ratio&B.b_basis=requests}Policy B (orange) may retry at most \
-                 {B.b_pct%} of the requests of the last {B.b_window}, plus a floor of {B.b_floor}: at a steady \
-                 {rate} that allows at most {B.budget_bound} calls per operation, and here it makes \
-                 {B.load}.{else}Policy B (orange) now has {B.budget}: {B.load} calls per operation.{end} \
-                 Goodput: {A.goodput} for A, {B.goodput} for B.",
+        lesson: "The same storm. {if budget=none}Policy A (blue) has no budget.{else}Policy A (blue) now has \
+                 {budget}.{end} {if B.budget=ratio&B.b_basis=requests}Policy B (orange) may retry {B.b_pct%} \
+                 of the requests of the last {B.b_window}, plus {B.b_floor}: at {rate} that is at most \
+                 {B.budget_bound} calls per operation; here {B.load}.{else}Policy B (orange) now has \
+                 {B.budget}: {B.load} calls per operation.{end} A makes {A.load}; goodput is {A.goodput} for \
+                 A, {B.goodput} for B.",
         link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
         key_chart: ChartId::Load,
         headline: &[Metric::LoadAmplification, Metric::Goodput],
@@ -161,12 +156,12 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "layers",
         title: "3 x 3 x 3 = 27",
-        lesson: "{layers} services in a chain, each making up to {attempts} attempts, in front of a dependency that \
+        lesson: "{layers} services in a chain, each making up to {attempts} attempts, before a dependency that \
                  {if failure=1}always fails{else}fails {failure%} of calls{end}. {if top_only=off}With policy A \
-                 (blue) every layer retries: one user request costs {A.bottom_calls} calls at the bottom.{else}\
-                 Policy A (blue) now lets only its top layer retry: {A.bottom_calls} calls at the bottom.{end} \
-                 {if B.top_only=on}With policy B (orange) only the top layer retries: {B.bottom_calls}.{else}\
-                 Policy B (orange) now lets every layer retry: {B.bottom_calls}.{end}",
+                 (blue) every layer retries: {A.bottom_calls} calls at the bottom per user request.{else}Policy \
+                 A (blue) now retries at the top only: {A.bottom_calls}.{end} {if B.top_only=on}With policy B \
+                 (orange) only the top layer retries: {B.bottom_calls}.{else}Policy B (orange) now retries in \
+                 every layer: {B.bottom_calls}.{end}",
         link: "v=1&compare=on&attempts=3&rate=10&horizon=20&buckets=80&failure=1&workers=0&layers=3&B.top_only=on",
         key_chart: ChartId::Load,
         headline: &[Metric::BottomCalls, Metric::Success],
@@ -181,13 +176,11 @@ pub static PRESETS: &[Preset] = &[
         key: "lost-response",
         title: "The lost response without an idempotency key",
         lesson: "The server does the work, but {lost%} of its answers are lost; the client times out after \
-                 {timeout} and retries. {if idem=off}Policy A (blue) sends no idempotency key: every such retry \
-                 runs the action again, a second shipment, {A.duplicates} times here.{else}Policy A (blue) now \
-                 sends a key too: {A.duplicates} duplicates.{end} {if B.idem=on}Policy B (orange) sends one key \
-                 for all attempts of an operation, and the server answers the retry without acting twice: \
-                 {B.duplicates} duplicates.{else}Policy B (orange) now sends no key: {B.duplicates} \
-                 duplicates.{end} Users succeed {A.success} of the time with A and {B.success} with B: a key \
-                 changes what the server does, not what users see.",
+                 {timeout} and retries. {if idem=off}Policy A (blue) sends no idempotency key: each such retry \
+                 runs the action again, a second shipment.{else}Policy A (blue) now sends a key too.{end} {if \
+                 B.idem=on}Policy B (orange) sends one key for all attempts, and the server answers a retry \
+                 without acting twice.{else}Policy B (orange) now sends no key.{end} Duplicates: \
+                 {A.duplicates} for A, {B.duplicates} for B; success {A.success} and {B.success}.",
         link: "v=1&compare=on&timeout=0.5&idem=off&rate=50&horizon=30&buckets=120&failure=0&workers=0&lost=0.2&B.idem=on",
         key_chart: ChartId::Load,
         headline: &[Metric::Duplicates, Metric::Success],
@@ -201,15 +194,13 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "deadline",
         title: "The deadline that eats the retries",
-        lesson: "{if deadline!=0}The user waits at most {deadline}{else}The user waits as long as it takes{end}, and \
-                 {lost%} of the server's answers are lost. {if timeout>=deadline&deadline!=0}Policy A (blue) \
-                 waits up to {timeout} for each attempt: a lost answer eats the whole deadline and no retry \
-                 ever starts.{else}Policy A (blue) now gives up on an attempt after {timeout}, so a lost answer \
-                 leaves time for a retry.{end} {if B.deadline=0}Policy B (orange) has no deadline now: it gives \
-                 up on an attempt after {B.timeout} and retries, however long that takes, so its slowest \
-                 operations wait longer, p99 {B.p99}.{else}Policy B (orange) gives up on an attempt after \
-                 {B.timeout}, so several attempts fit in the {B.deadline}.{end} Operations succeed {A.success} \
-                 of the time with A and {B.success} with B.",
+        lesson: "{if deadline!=0}The user waits at most {deadline}{else}The user waits{end}, and {lost%} of the \
+                 server's answers are lost. {if timeout>=deadline&deadline!=0}Policy A (blue) waits up to \
+                 {timeout} for each attempt: a lost answer eats the whole deadline and no retry ever \
+                 starts.{else}Policy A (blue) now gives up on an attempt after {timeout}, leaving time to \
+                 retry.{end} {if B.deadline=0}Policy B (orange) now has no deadline: its retries may run past \
+                 it, p99 {B.p99}.{else}Policy B (orange) gives up on an attempt after {B.timeout}, so several \
+                 fit in its {B.deadline}.{end} Success: {A.success} for A, {B.success} for B.",
         link: "v=1&compare=on&timeout=2&deadline=2&rate=20&horizon=20&buckets=80&failure=0&workers=0&lost=0.5&B.timeout=0.4",
         key_chart: ChartId::Latency,
         headline: &[Metric::Success, Metric::P99],
@@ -230,14 +221,12 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "contention",
         title: "Contention, as in the AWS 2015 post",
-        lesson: "{clients} clients update one row by optimistic concurrency: each reads the row, writes it only \
-                 if nobody wrote it in between, and else backs off and starts over; a network hop takes about \
-                 {hop_mean}. The chart runs each backoff over {grid_seeds} seeds, as the AWS Architecture Blog's \
-                 post on backoff and jitter did: on average full jitter makes the fewest calls, and exponential \
-                 backoff without jitter takes by far the longest. A single seed can disagree, which is why the \
-                 post averaged many runs. The numbers beside it are this page's own policy, {shape} backoff{if \
-                 jitter=none} without jitter{else} with {jitter} jitter{end}: {A.calls} calls, the last client \
-                 done at {A.completion}.",
+        lesson: "{clients} clients update one row by optimistic concurrency (read it, write it unless someone \
+                 wrote first, else back off and start over); a network hop takes about {hop_mean}. The chart \
+                 runs each backoff over {grid_seeds} seeds, as the AWS post did: on average full jitter makes \
+                 the fewest calls, and exponential backoff without jitter takes by far the longest; one seed \
+                 can disagree. The numbers beside it are this page's policy, {shape} backoff {if \
+                 jitter=none}without jitter{else}with {jitter} jitter{end}.",
         link: "v=1&attempts=50&base=0.01&cap=2&workload=contention&clients=50&horizon=10&buckets=200&hop=normal&hop_mean=0.01",
         key_chart: ChartId::Contention,
         headline: &[Metric::Calls, Metric::Completion],
@@ -251,13 +240,12 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "classic",
         title: "Token bucket or circuit breaker? Success against load",
-        lesson: "The sweep chart reruns this world at every failure rate from none to all, for four strategies: no \
-                 retries, {classic_retries} retries, {classic_retries} retries under a gRPC token bucket, and \
-                 {classic_retries} retries behind a breaker that breaks only retries. Retries buy success while \
-                 failures are rare; when the dependency is down, plain retries multiply the load while the \
-                 bucket and the breaker stay near one call per operation. The numbers beside it are this page's \
-                 own policy, {attempts} attempts{if budget!=none} with {budget}{end}, at this world's failure \
-                 rate of {failure%}: success {A.success}, {A.load} calls per operation.",
+        lesson: "The sweep chart reruns this world at every failure rate for four strategies: no retries, \
+                 {classic_retries} retries, {classic_retries} under a gRPC token bucket, and {classic_retries} \
+                 behind a breaker on retries only. Retries buy success while failures are rare; when the \
+                 dependency is down, plain retries multiply the load while the bucket and the breaker stay \
+                 near one call per operation. The numbers beside it are this page's policy at this world's \
+                 {failure%} failures.",
         link: "v=1&timeout=0&rate=200&horizon=20&sweep=classic&buckets=80&workers=0",
         key_chart: ChartId::Sweep,
         headline: &[Metric::Success, Metric::LoadAmplification],
@@ -272,13 +260,12 @@ pub static PRESETS: &[Preset] = &[
         key: "aws-sdk",
         title: "What production defaults do: AWS SDK standard mode",
         lesson: "The AWS SDK's standard mode: {attempts} attempts, {jitter} jitter from {base} up to {cap}, and a \
-                 retry quota. {if budget=aws-quota}Policy A (blue) has the quota, {quota} tokens ({q_cost} a \
-                 retry, {q_tcost} after a timeout, refunded by successes): during the {outage_for} outage it \
-                 runs dry after at most {quota_retries} retries, and the client fails fast instead of piling on, \
-                 {A.refusals} retries refused.{else}Policy A (blue) now has {budget}: {A.refusals} retries \
-                 refused.{end} {if B.budget=none}Policy B (orange) is the same client without the quota: \
-                 {B.load} calls per operation against A's {A.load}.{else}Policy B (orange) now has {B.budget} \
-                 too: {B.load} calls per operation against A's {A.load}.{end}",
+                 retry quota. {if budget=aws-quota}Policy A (blue) has the quota, {quota} tokens, {q_cost} a \
+                 retry and {q_tcost} after a timeout, refunded by successes: in the {outage_for} outage it runs \
+                 dry after at most {quota_retries} retries, and the client fails fast instead of piling \
+                 on.{else}Policy A (blue) now has {budget}.{end} {if B.budget=none}Policy B (orange) is the \
+                 same client without the quota.{else}Policy B (orange) now has {B.budget} too.{end} Calls per \
+                 operation: {A.load} for A, {B.load} for B.",
         link: "v=1&compare=on&attempts=3&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
         key_chart: ChartId::Mechanism,
         headline: &[
@@ -296,14 +283,13 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "grpc",
         title: "What production defaults do: gRPC retry throttling",
-        lesson: "gRPC's retry throttling: a bucket of tokens, a failure takes one, a success puts some back, and \
+        lesson: "gRPC's retry throttling: a bucket of tokens; a failure takes one, a success puts some back, and \
                  retries go out only above half. {if budget=token-bucket}Policy A (blue) has the bucket, \
-                 {tokens} tokens with {t_ratio} back a success: in the {outage_for} outage retries stop after \
-                 {bucket_failures} failures, and afterwards successes slowly earn them back, {A.refusals} \
-                 retries refused.{else}Policy A (blue) now has {budget}: {A.refusals} retries refused.{end} {if \
-                 B.budget=none}Policy B (orange) is the same client without it: {B.load} calls per operation \
-                 against A's {A.load}.{else}Policy B (orange) now has {B.budget} too: {B.load} calls per \
-                 operation against A's {A.load}.{end}",
+                 {tokens} tokens and {t_ratio} back a success: in the {outage_for} outage retries stop after \
+                 {bucket_failures} failures, and successes slowly earn them back.{else}Policy A (blue) now has \
+                 {budget}.{end} {if B.budget=none}Policy B (orange) is the same client without it.{else}Policy \
+                 B (orange) now has {B.budget} too.{end} Calls per operation: {A.load} for A, {B.load} for \
+                 B.",
         link: "v=1&compare=on&attempts=5&cap=5&budget=token-bucket&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
         key_chart: ChartId::Mechanism,
         headline: &[

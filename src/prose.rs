@@ -65,20 +65,18 @@ impl Fact {
     ];
 
     /// The fact for one policy's settings `config` (of the world `world`,
-    /// A's), and how it is written.
-    pub fn value(self, config: &Config, world: &Config) -> (f64, Format) {
+    /// A's).
+    pub fn value(self, config: &Config, world: &Config) -> f64 {
         match self {
-            Fact::BudgetBound => (
+            Fact::BudgetBound => {
                 1.0 + config.get(P::BudgetPercent)
-                    + config.get(P::BudgetFloor) / world.get(P::Rate).max(1e-9),
-                Format::Ratio,
-            ),
-            Fact::QuotaRetries => (
-                (config.get(P::Quota) / config.get(P::QuotaCost).max(1e-9)).floor(),
-                Format::Count,
-            ),
-            Fact::BucketFailures => ((config.get(P::Tokens) / 2.0).ceil(), Format::Count),
-            Fact::GridSeeds => (crate::contention::SEEDS as f64, Format::Count),
+                    + config.get(P::BudgetFloor) / world.get(P::Rate).max(1e-9)
+            }
+            Fact::QuotaRetries => {
+                (config.get(P::Quota) / config.get(P::QuotaCost).max(1e-9)).floor()
+            }
+            Fact::BucketFailures => (config.get(P::Tokens) / 2.0).ceil(),
+            Fact::GridSeeds => crate::contention::SEEDS as f64,
             Fact::ClassicRetries => {
                 let mut classic = world.clone();
                 classic.set(P::Sweep, SWEEPS.position(SweepCurves::Classic));
@@ -86,8 +84,16 @@ impl Fact {
                     .iter()
                     .map(|curve| curve.config.get(P::Attempts))
                     .fold(1.0, f64::max);
-                (most - 1.0, Format::Count)
+                most - 1.0
             }
+        }
+    }
+
+    /// How the fact is written.
+    pub fn format(self) -> Format {
+        match self {
+            Fact::BudgetBound => Format::Ratio,
+            _ => Format::Count,
         }
     }
 }
@@ -104,10 +110,10 @@ pub enum Source {
     Fact(Fact),
 }
 
-/// A number the text shows: as printed, whose, and from what.
-#[derive(Debug, Clone, PartialEq)]
+/// A number the text shows: whose, and from what (the text holds it as
+/// printed, in the same order).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Filled {
-    pub printed: String,
     pub side: Side,
     pub source: Source,
 }
@@ -205,87 +211,79 @@ fn choice_word(p: P, position: usize) -> Option<&'static str> {
     })
 }
 
-/// A share in per cent, to a hundredth of a point at most: "20 %".
-fn percent(share: f64) -> String {
-    format!("{} %", (share * 1e4).round() / 1e2)
-}
-
 impl Facts<'_> {
-    /// The value of a name as the text writes it, and where it came from
-    /// when it is a number; `None` for a name that means nothing.
-    fn write(&self, name: &str) -> Option<(String, Option<Filled>)> {
-        let (side, named, in_percent) = read_name(name)?;
+    /// What a name stands for as a number: `None` for a name that means
+    /// nothing, and for a report number before the runs.
+    fn value(&self, side: Side, named: &Named) -> Option<f64> {
         let config = self.config(side);
-        let (printed, source) = match named {
-            Named::Param(p) => {
-                let value = config.get(p);
-                let param = p.param();
-                if let Kind::Choice(_) = param.kind {
-                    return Some((choice_word(p, value as usize)?.to_string(), None));
-                }
-                if in_percent {
-                    (percent(value), Source::Percent(p))
-                } else {
-                    let unit = match param.unit {
-                        "" => String::new(),
-                        unit @ ("/s" | "x") => unit.to_string(),
-                        unit => format!(" {unit}"),
-                    };
-                    (format!("{value}{unit}"), Source::Param(p))
-                }
-            }
+        match *named {
+            Named::Param(p) => Some(config.get(p)),
             Named::Metric(metric) => {
                 let summary = match side {
                     Side::A => self.a,
                     Side::B => self.b.or(self.a),
                 };
-                let Some(summary) = summary else {
-                    return Some(("\u{2026}".to_string(), None));
-                };
-                (metric.format(metric.read(summary)), Source::Metric(metric))
+                Some(metric.read(summary?))
             }
-            Named::Fact(fact) => {
-                let (value, format) = fact.value(config, self.config);
-                (format.headline(value), Source::Fact(fact))
-            }
-        };
-        let filled = Filled {
-            printed: printed.clone(),
-            side,
-            source,
-        };
-        Some((printed, Some(filled)))
+            Named::Fact(fact) => Some(fact.value(config, self.config)),
+        }
     }
 
     /// A name's value as a number, for a condition.
     fn number(&self, name: &str) -> Option<f64> {
         let (side, named, _) = read_name(name)?;
-        let config = self.config(side);
-        Some(match named {
-            Named::Param(p) => config.get(p),
-            Named::Metric(metric) => {
-                let summary = match side {
-                    Side::A => self.a,
-                    Side::B => self.b.or(self.a),
-                };
-                metric.read(summary?)
-            }
-            Named::Fact(fact) => fact.value(config, self.config).0,
-        })
+        self.value(side, &named)
     }
 
-    /// Whether a condition holds: comparisons joined by `&`.
+    /// The value of a name as the text writes it, and where it came from
+    /// when it is a number; `None` for a name that means nothing.
+    fn write(&self, name: &str) -> Option<(String, Option<Filled>)> {
+        let (side, named, in_percent) = read_name(name)?;
+        let Some(value) = self.value(side, &named) else {
+            return Some(("\u{2026}".to_string(), None));
+        };
+        let (printed, source) = match named {
+            Named::Param(p) => {
+                let param = p.param();
+                if let Kind::Choice(_) = param.kind {
+                    return Some((choice_word(p, value as usize)?.to_string(), None));
+                }
+                if in_percent {
+                    let mut text = param.format((value * 1e4).round() / 1e2);
+                    text.push_str(" %");
+                    (text, Source::Percent(p))
+                } else {
+                    let mut text = param.format(value);
+                    if !matches!(param.unit, "" | "/s" | "x") {
+                        text.push(' ');
+                    }
+                    text.push_str(param.unit);
+                    (text, Source::Param(p))
+                }
+            }
+            Named::Metric(metric) => (metric.format(value), Source::Metric(metric)),
+            Named::Fact(fact) => (fact.format().headline(value), Source::Fact(fact)),
+        };
+        Some((printed, Some(Filled { side, source })))
+    }
+
+    /// Whether a condition holds: comparisons joined by `&`. Read by
+    /// bytes and split without slicing, which keeps the page free of the
+    /// code that reports a slice through a character (and of the Unicode
+    /// tables that report needs).
     fn holds(&self, condition: &str) -> bool {
         condition.split('&').all(|comparison| {
-            let comparison = comparison.trim();
-            let Some((at, op)) = ["!=", ">=", "=", "<"]
-                .iter()
-                .filter_map(|op| comparison.find(op).map(|at| (at, *op)))
-                .min_by_key(|(at, _)| *at)
-            else {
+            let comparison = comparison.trim_ascii();
+            let bytes = comparison.as_bytes();
+            let Some(at) = bytes.iter().position(|b| b"!=<>".contains(b)) else {
                 return false;
             };
-            let (left, right) = (&comparison[..at], &comparison[at + op.len()..]);
+            let op = (bytes[at], bytes.get(at + 1) == Some(&b'='));
+            let width = if op.1 && op.0 != b'=' { 2 } else { 1 };
+            let Some((left, right)) = comparison.split_at_checked(at) else {
+                return false;
+            };
+            let right = right.get(width..).unwrap_or("");
             let Some(x) = self.number(left) else {
                 return false;
             };
@@ -299,10 +297,11 @@ impl Facts<'_> {
                 return false;
             };
             match op {
-                "!=" => x != y,
-                ">=" => x >= y,
-                "=" => x == y,
-                _ => x < y,
+                (b'!', true) => x != y,
+                (b'>', true) => x >= y,
+                (b'=', _) => x == y,
+                (b'<', false) => x < y,
+                _ => false,
             }
         })
     }
@@ -325,16 +324,17 @@ pub fn fill(template: &str, facts: &Facts) -> Prose {
     let mut open: Vec<Open> = Vec::new();
     let shown = |open: &[Open]| open.last().is_none_or(|o| o.outer && (o.held != o.in_else));
     let mut rest = template;
-    while let Some(at) = rest.find('{') {
+    while let Some((text, after)) = rest.split_once('{') {
         if shown(&open) {
-            prose.text.push_str(&rest[..at]);
+            prose.text.push_str(text);
         }
-        let Some(end) = rest[at..].find('}') else {
-            rest = &rest[at..];
+        let Some((tag, after)) = after.split_once('}') else {
+            // An unclosed brace is text.
+            prose.text.push('{');
+            rest = after;
             break;
         };
-        let tag = &rest[at + 1..at + end];
-        rest = &rest[at + end + 1..];
+        rest = after;
         if let Some(condition) = tag.strip_prefix("if ") {
             let outer = shown(&open);
             open.push(Open {
