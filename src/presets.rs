@@ -139,7 +139,7 @@ pub static PRESETS: &[Preset] = &[
         title: "The budget that saves the day",
         lesson: "The same storm. {if budget=none}Policy A (blue) has no budget.{else}Policy A (blue) now has \
                  {budget}.{end} {if B.budget=ratio&B.b_basis=requests}Policy B (orange) may retry {B.b_pct%} \
-                 of the requests of the last {B.b_window}, plus {B.b_floor}: at {rate} that is at most \
+                 of the requests of the last {B.b_window}, plus a floor of {B.b_floor}: at {rate} that is at most \
                  {B.budget_bound} calls per operation; here {B.load}.{else}Policy B (orange) now has \
                  {B.budget}: {B.load} calls per operation.{end} A makes {A.load}; goodput is {A.goodput} for \
                  A, {B.goodput} for B.",
