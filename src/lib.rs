@@ -18,9 +18,11 @@
 //! [`breaker`] (circuit breakers), [`classify`] (what may be retried),
 //! [`random`] (reproducible streams), [`sim`] (clients, server and faults in
 //! virtual time), [`config`] (the one parameter table and the share-link
-//! codec), [`presets`] (scenarios that teach), [`metrics`] (the numbers of
-//! a report people read, one row each), [`lesson`] (the headline numbers,
-//! the lesson that stays, the glossary), [`simulate`] (one run of a
+//! codec), [`presets`] (scenarios that teach), [`prose`] (a lesson's text
+//! filled from the settings and the runs), [`metrics`] (the numbers of
+//! a report people read, one row each), [`seeds`] (a number measured
+//! again on the next seeds, and when one policy is better), [`lesson`]
+//! (the headline numbers, the lesson that stays, the glossary), [`simulate`] (one run of a
 //! configuration, policies A and B), [`sweep`] (success and load
 //! against the failure rate), [`contention`] (the contention model over
 //! many seeds), [`decimal`] (numbers read from text, as `str::parse` reads
@@ -44,8 +46,10 @@ pub mod lesson;
 pub mod metrics;
 pub mod policy;
 pub mod presets;
+pub mod prose;
 pub mod random;
 pub mod range;
+pub mod seeds;
 pub mod sim;
 pub mod simulate;
 pub mod sweep;

@@ -6,6 +6,7 @@
 //! retry-playground 'v=1&attempts=4&jitter=none&outage_for=10'
 //! retry-playground --csv 'v=1&...'   # the per-bucket series
 //! retry-playground --sweep 'v=1&...' # success and load at failure rates 0-100 %
+//! retry-playground --seeds 'v=1&...' # the lesson's headline numbers over seeds
 //! retry-playground --params          # the parameter table
 //! retry-playground --export grpc 'v=1&...'  # policy A as library configuration
 //! retry-playground --import FILE 'v=1&...'  # a real configuration read into A
@@ -16,6 +17,7 @@ use retry_playground::config::{Config, Kind, PARAMS};
 use retry_playground::export::{self, Format, import};
 use retry_playground::presets;
 use retry_playground::simulate;
+use retry_playground::{lesson, seeds, view};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,6 +40,7 @@ fn main() {
     let known = [
         "--csv",
         "--sweep",
+        "--seeds",
         "--b",
         "--bounds",
         "--export",
@@ -124,6 +127,8 @@ fn main() {
             std::process::exit(1);
         }
         emit(&retry_playground::sweep::to_csv(&config));
+    } else if flag("--seeds") {
+        emit(&(seeds_json(&config) + "\n"));
     } else if flag("--csv") {
         let (a, b) = simulate::run_both(&config);
         say_where_cut(&a, b.as_ref());
@@ -149,6 +154,37 @@ fn bounds_json(config: &Config) -> String {
         .map(|b| serde_json::json!({ "min": b.min, "max": b.max, "mean": b.mean }))
         .collect();
     serde_json::json!({ "attempts": policy.attempts, "pauses": pauses }).to_string()
+}
+
+/// The headline numbers of the link's lesson (the preset it is or is
+/// near, as the page opens it) over the seeds the page measures them on:
+/// each policy's value on every seed, and what the page shows of them.
+fn seeds_json(config: &Config) -> String {
+    let metrics = view::lesson::lesson_view(view::lesson::opened_preset(config), config).headline;
+    let measured = seeds::over_seeds(config);
+    let headlines: Vec<serde_json::Value> = lesson::headlines(metrics, &measured, false)
+        .iter()
+        .zip(metrics)
+        .map(|(line, metric)| {
+            let values = |runs: &[seeds::Numbers]| -> Vec<f64> {
+                runs.iter().map(|n| n[*metric as usize]).collect()
+            };
+            serde_json::json!({
+                "label": line.label,
+                "a": line.a,
+                "b": line.b,
+                "range_a": line.range_a,
+                "range_b": line.range_b,
+                "better": line.better.map(|side| if side == lesson::Side::A { "A" } else { "B" }),
+                "seeds": line.seeds,
+                "values_a": values(&measured.a),
+                "values_b": values(&measured.b),
+            })
+        })
+        .collect();
+    let count = measured.count() as u64;
+    let seeds: Vec<u64> = (0..count).map(|k| measured.first.wrapping_add(k)).collect();
+    serde_json::json!({ "seeds": seeds, "headlines": headlines }).to_string()
 }
 
 /// Feeds the playground's retry budget one operation per comma-separated
@@ -203,14 +239,15 @@ fn quota_trace(config: &Config, sequence: &str) -> Result<String, String> {
     .to_string())
 }
 
-const USAGE: &str = "usage: retry-playground [--csv | --sweep] [LINK] | --params\n\
+const USAGE: &str = "usage: retry-playground [--csv | --sweep | --seeds] [LINK] | --params\n\
     \x20      retry-playground --export grpc|envoy|aws|tenacity|polly|resilience4j|backon|go [--b] [LINK]\n\
     \x20      retry-playground --import FILE [--b] [LINK]\n\
     \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
     Runs the configuration in LINK (a share link or its query string) and prints\n\
     the report as JSON ({\"a\":..,\"b\":..} in compare mode), or with --csv\n\
     the per-bucket series (A's and B's columns in compare mode), or with\n\
-    --sweep the sweep chart's curves.\n\
+    --sweep the sweep chart's curves, or with --seeds the lesson's headline\n\
+    numbers over the seeds the page measures them on.\n\
     Missing keys take\n\
     their defaults; bad values are fixed and reported on stderr.\n\
     --export writes policy A (B with --b) for a library; notes on what it\n\

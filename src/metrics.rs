@@ -59,12 +59,50 @@ impl Format {
     /// The number standing alone, as a headline shows it: with its unit,
     /// and only the digits that matter at a glance.
     pub fn headline(self, x: f64) -> String {
+        self.digits(x) + self.unit()
+    }
+
+    /// The digits a headline shows, without the unit.
+    fn digits(self, x: f64) -> String {
         match self {
             Format::Count => format!("{x:.0}"),
-            Format::Share => format!("{:.1} %", 100.0 * x),
-            Format::Ratio => format!("{x:.2}x"),
-            Format::Seconds => format!("{x:.2} s"),
-            Format::Rate => format!("{x:.1}/s"),
+            Format::Share => format!("{:.1}", 100.0 * x),
+            Format::Ratio | Format::Seconds => format!("{x:.2}"),
+            Format::Rate => format!("{x:.1}"),
+        }
+    }
+
+    /// The unit a headline writes after the digits.
+    fn unit(self) -> &'static str {
+        match self {
+            Format::Count => "",
+            Format::Share => " %",
+            Format::Ratio => "x",
+            Format::Seconds => " s",
+            Format::Rate => "/s",
+        }
+    }
+
+    /// The lowest and the highest of a number, at a headline's digits and
+    /// with the unit once: "61.0\u{2013}65.1 %".
+    pub fn range(self, low: f64, high: f64) -> String {
+        format!(
+            "{}\u{2013}{}{}",
+            self.digits(low),
+            self.digits(high),
+            self.unit()
+        )
+    }
+
+    /// The smallest lead of one value over another that matters to a
+    /// reader: for a share 1 percentage point (63 % against 64 % is
+    /// already a difference a person notices, and shares are shown to a
+    /// tenth of a point); for every other number 5 % of the larger value,
+    /// as performance work commonly calls smaller changes noise.
+    pub fn least_lead(self, a: f64, b: f64) -> f64 {
+        match self {
+            Format::Share => 0.01,
+            _ => 0.05 * a.abs().max(b.abs()),
         }
     }
 
@@ -299,6 +337,28 @@ impl Metric {
         self.number().label
     }
 
+    /// The number's name in a lesson's text (`{B.duplicates}`, see
+    /// `prose`): short, and no parameter's key.
+    pub fn key(self) -> &'static str {
+        match self {
+            Metric::Operations => "operations",
+            Metric::Success => "success",
+            Metric::AttemptsPerOperation => "attempts_per_operation",
+            Metric::LoadAmplification => "load",
+            Metric::BottomCalls => "bottom_calls",
+            Metric::Retried => "retried",
+            Metric::BudgetRefusals => "refusals",
+            Metric::DeadlineExceeded => "deadline_exceeded",
+            Metric::Duplicates => "duplicates",
+            Metric::P50 => "p50",
+            Metric::P99 => "p99",
+            Metric::WastedWork => "wasted",
+            Metric::Goodput => "goodput",
+            Metric::Calls => "calls",
+            Metric::Completion => "completion",
+        }
+    }
+
     /// The summary table's label.
     pub fn table_label(self) -> &'static str {
         let number = self.number();
@@ -375,6 +435,7 @@ mod tests {
             for b in &Metric::ALL[i + 1..] {
                 assert_ne!(a.label(), b.label(), "{a:?} and {b:?}");
                 assert_ne!(a.table_label(), b.table_label(), "{a:?} and {b:?}");
+                assert_ne!(a.key(), b.key(), "{a:?} and {b:?}");
                 if a.csv().is_some() {
                     assert_ne!(a.csv(), b.csv(), "{a:?} and {b:?}");
                 }
@@ -415,6 +476,9 @@ mod tests {
         assert_eq!(Format::Rate.headline(39.96), "40.0/s");
         assert_eq!(Format::Count.delta(3.0), "+3");
         assert_eq!(Metric::P99.table_label(), "Latency p99 (s)");
+        assert_eq!(Format::Share.range(0.61, 0.6512), "61.0\u{2013}65.1 %");
+        assert_eq!(Format::Ratio.range(7.24, 7.27), "7.24\u{2013}7.27x");
+        assert_eq!(Format::Count.range(341.0, 412.0), "341\u{2013}412");
     }
 
     #[test]

@@ -1,7 +1,7 @@
-//! Named scenarios that teach. Each is a share link, a lesson, the chart
-//! that shows it, the numbers it is about, the controls it is about, and
-//! changes to try with the number each should move. The page opens on the
-//! first.
+//! Named scenarios that teach. Each is a share link, a lesson (a template
+//! filled from the runs, see [`crate::prose`]), the chart that shows it,
+//! the numbers it is about, the controls it is about, and changes to try
+//! with the number each should move. The page opens on the first.
 //!
 //! A lesson is a contrast: policy A (blue) is what people do, policy B
 //! (orange) the fix, on the same world and seed.
@@ -14,7 +14,8 @@ use crate::metrics::{Metric, Side};
 /// before and the after.
 #[derive(Debug, PartialEq)]
 pub struct TryThis {
-    /// The button's text.
+    /// The button's text: a template (see [`crate::prose`]) filled from
+    /// the settings the change leads to.
     pub label: &'static str,
     /// Link pairs applied on top of the current settings.
     pub change: &'static str,
@@ -35,6 +36,10 @@ pub struct Expect {
 pub struct Preset {
     pub key: &'static str,
     pub title: &'static str,
+    /// What it teaches: a template (see [`crate::prose`]) whose numbers
+    /// are filled from the settings and the runs, and whose clauses about
+    /// the policies follow the settings, so the text stays true while the
+    /// learner changes them.
     pub lesson: &'static str,
     /// The link's query string; only what differs from the defaults.
     pub link: &'static str,
@@ -73,10 +78,12 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "herd",
         title: "The thundering herd after an outage",
-        lesson: "2000 clients fail together while the server is down. Policy A (blue) retries without jitter: \
-                 every retry wave arrives at the same instant, far above what the server can take, and the queue \
-                 turns most of it into 503s. Policy B (orange) is the same with full jitter: the waves melt into \
-                 a hump the server absorbs, and more users succeed.",
+        lesson: "{clients} clients fail together while the server is down for {outage_for}. {if jitter=none}Policy \
+                 A (blue) retries without jitter: every retry wave lands at once, far above what the server \
+                 can take.{else}Policy A (blue) now has {jitter} jitter.{end} {if B.jitter!=none}Policy B \
+                 (orange) is the same with {B.jitter} jitter: the waves melt into a hump the server \
+                 absorbs.{else}Policy B (orange) now has no jitter.{end} Success: {A.success} for A, \
+                 {B.success} for B.",
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full",
         key_chart: ChartId::Load,
         headline: &[Metric::Success, Metric::P99],
@@ -90,9 +97,12 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "shared-seed",
         title: "The shared-seed trap",
-        lesson: "The same herd, both policies with full jitter. Policy A's (blue) clients all seeded their \
-                 generator with the same constant, so they all draw the same 'random' pause and the waves are \
-                 back. Policy B's (orange) clients each have a seed of their own.",
+        lesson: "The same herd, {if jitter=B.jitter}both policies with {jitter} jitter{else}A with {jitter} \
+                 jitter, B with {B.jitter}{end}. {if shared=on}Policy A's (blue) clients all seed their \
+                 generator with one constant, so all draw the same 'random' pause and the waves are \
+                 back.{else}Policy A's (blue) clients now have seeds of their own.{end} {if B.shared=off}Policy \
+                 B's (orange) clients each have their own.{else}Policy B's (orange) clients now share \
+                 one.{end} Success: {A.success} for A, {B.success} for B.",
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&shared=on&B.shared=off",
         key_chart: ChartId::Load,
         headline: &[Metric::Success, Metric::LoadAmplification],
@@ -106,11 +116,14 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "storm",
         title: "The retry storm that never ends",
-        lesson: "40 requests per second, a 5 s spike to 80, a server that slows as work piles up and keeps \
-                 working for clients that gave up. Policy A (blue) retries at once after a 3 s timeout: requests \
-                 in flight pile up and keep the server collapsed long after the spike, and goodput stays a \
-                 fraction of the 40/s offered. Policy B (orange) backs off exponentially from 20 s with full \
-                 jitter, and the system recovers.",
+        lesson: "Requests at {rate}, a {spike_for} spike to {spike}, and a server that slows as work piles up and \
+                 works on for clients that gave up. {if shape=constant}Policy A (blue) retries {base} after \
+                 its {timeout} timeout: requests pile up and keep the server collapsed long after the \
+                 spike.{else}Policy A (blue) now has {shape} backoff from {base}.{end} {if \
+                 B.shape=exponential}Policy B (orange) backs off exponentially from {B.base}{if \
+                 B.jitter!=none} with {B.jitter} jitter{end}, and the system recovers.{else}Policy B (orange) \
+                 now has {B.shape} backoff from {B.base}.{end} Goodput: {A.goodput} for A, {B.goodput} for B, \
+                 of {rate} offered.",
         link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.shape=exponential&B.base=20&B.cap=1000&B.jitter=full",
         key_chart: ChartId::Mechanism,
         headline: &[Metric::Goodput, Metric::LoadAmplification],
@@ -124,8 +137,12 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "budget",
         title: "The budget that saves the day",
-        lesson: "The same storm. Policy A (blue) has no budget; policy B (orange) may retry at most 20 % of the \
-                 requests of the last 10 s. B's extra load stays near 1.2x and the spike passes.",
+        lesson: "The same storm. {if budget=none}Policy A (blue) has no budget.{else}Policy A (blue) now has \
+                 {budget}.{end} {if B.budget=ratio&B.b_basis=requests}Policy B (orange) may retry {B.b_pct%} \
+                 of the requests of the last {B.b_window}, plus a floor of {B.b_floor}: at {rate} that is at most \
+                 {B.budget_bound} calls per operation; here {B.load}.{else}Policy B (orange) now has \
+                 {B.budget}: {B.load} calls per operation.{end} A makes {A.load}; goodput is {A.goodput} for \
+                 A, {B.goodput} for B.",
         link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
         key_chart: ChartId::Load,
         headline: &[Metric::LoadAmplification, Metric::Goodput],
@@ -139,9 +156,12 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "layers",
         title: "3 x 3 x 3 = 27",
-        lesson: "Three services in a chain, each making up to 3 attempts, in front of a dependency that always \
-                 fails. With policy A (blue) every layer retries: one user request becomes 27 calls at the \
-                 bottom. With policy B (orange) only the top layer retries: 3.",
+        lesson: "{layers} services in a chain, each making up to {attempts} attempts, before a dependency that \
+                 {if failure=1}always fails{else}fails {failure%} of calls{end}. {if top_only=off}With policy A \
+                 (blue) every layer retries: {A.bottom_calls} calls at the bottom per user request.{else}Policy \
+                 A (blue) now retries at the top only: {A.bottom_calls}.{end} {if B.top_only=on}With policy B \
+                 (orange) only the top layer retries: {B.bottom_calls}.{else}Policy B (orange) now retries in \
+                 every layer: {B.bottom_calls}.{end}",
         link: "v=1&compare=on&attempts=3&rate=10&horizon=20&buckets=80&failure=1&workers=0&layers=3&B.top_only=on",
         key_chart: ChartId::Load,
         headline: &[Metric::BottomCalls, Metric::Success],
@@ -155,10 +175,12 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "lost-response",
         title: "The lost response without an idempotency key",
-        lesson: "The server does the work, but 20 % of its answers are lost; the client times out after 0.5 s and \
-                 retries. Policy A (blue) sends no idempotency key: every such retry runs the action again, a \
-                 second shipment. Policy B (orange) sends one key for all attempts of an operation, and the \
-                 server answers the retry without acting twice. Success is the same; only the duplicates differ.",
+        lesson: "The server does the work, but {lost%} of its answers are lost; the client times out after \
+                 {timeout} and retries. {if idem=off}Policy A (blue) sends no idempotency key: each such retry \
+                 runs the action again, a second shipment.{else}Policy A (blue) now sends a key too.{end} {if \
+                 B.idem=on}Policy B (orange) sends one key for all attempts, and the server answers a retry \
+                 without acting twice.{else}Policy B (orange) now sends no key.{end} Duplicates: \
+                 {A.duplicates} for A, {B.duplicates} for B; success {A.success} and {B.success}.",
         link: "v=1&compare=on&timeout=0.5&idem=off&rate=50&horizon=30&buckets=120&failure=0&workers=0&lost=0.2&B.idem=on",
         key_chart: ChartId::Load,
         headline: &[Metric::Duplicates, Metric::Success],
@@ -172,17 +194,20 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "deadline",
         title: "The deadline that eats the retries",
-        lesson: "The user waits at most 2 s, and half of the server's answers are lost. Policy A (blue) waits up \
-                 to 2 s for each attempt: a lost answer eats the whole deadline and no retry ever starts. Policy \
-                 B (orange) gives up on an attempt after 0.4 s, so several attempts fit in the 2 s and most \
-                 operations succeed.",
+        lesson: "{if deadline!=0}The user waits at most {deadline}{else}The user waits{end}, and {lost%} of the \
+                 server's answers are lost. {if timeout>=deadline&deadline!=0}Policy A (blue) waits up to \
+                 {timeout} for each attempt: a lost answer eats the whole deadline and no retry ever \
+                 starts.{else}Policy A (blue) now gives up on an attempt after {timeout}, leaving time to \
+                 retry.{end} {if B.deadline=0}Policy B (orange) now has no deadline: its retries may run past \
+                 it, p99 {B.p99}.{else}Policy B (orange) gives up on an attempt after {B.timeout}, so several \
+                 fit in its {B.deadline}.{end} Success: {A.success} for A, {B.success} for B.",
         link: "v=1&compare=on&timeout=2&deadline=2&rate=20&horizon=20&buckets=80&failure=0&workers=0&lost=0.5&B.timeout=0.4",
         key_chart: ChartId::Latency,
         headline: &[Metric::Success, Metric::P99],
         open: &[Group::Policy],
         try_this: &[
             TryThis {
-                label: "Give A the 0.4 s timeout",
+                label: "Give A the {timeout} timeout",
                 change: "timeout=0.4",
                 expect: rises(Metric::Success, Side::A),
             },
@@ -196,10 +221,12 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "contention",
         title: "Contention, as in the AWS 2015 post",
-        lesson: "50 clients update one row by optimistic concurrency, each network hop |N(10 ms, 2 ms)|, as in \
-                 the AWS Architecture Blog's 2015 post on backoff and jitter. The chart runs each jitter over 20 \
-                 seeds: on average full jitter makes the fewest calls, and exponential backoff without jitter \
-                 takes by far the longest. A single seed can disagree, which is why the post averaged many runs.",
+        lesson: "{clients} clients update one row by optimistic concurrency (read it, write it unless someone \
+                 wrote first, else back off and start over); a network hop takes about {hop_mean}. The chart \
+                 runs each backoff over {grid_seeds} seeds, as the AWS post did: on average full jitter makes \
+                 the fewest calls, and exponential backoff without jitter takes by far the longest; one seed \
+                 can disagree. The numbers beside it are this page's policy, {shape} backoff {if \
+                 jitter=none}without jitter{else}with {jitter} jitter{end}.",
         link: "v=1&attempts=50&base=0.01&cap=2&workload=contention&clients=50&horizon=10&buckets=200&hop=normal&hop_mean=0.01",
         key_chart: ChartId::Contention,
         headline: &[Metric::Calls, Metric::Completion],
@@ -213,17 +240,18 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "classic",
         title: "Token bucket or circuit breaker? Success against load",
-        lesson: "The sweep chart reruns this world at failure rates from 0 to 100 % for four strategies: no \
-                 retries, 3 retries, 3 retries under a gRPC token bucket, and 3 retries behind a breaker that \
-                 breaks only retries. Retries buy success while failures are rare; when the dependency is down, \
-                 plain retries quadruple the load while the bucket and the breaker stay near one call per \
-                 operation.",
+        lesson: "The sweep chart reruns this world at every failure rate for four strategies: no retries, \
+                 {classic_retries} retries, {classic_retries} under a gRPC token bucket, and {classic_retries} \
+                 behind a breaker on retries only. Retries buy success while failures are rare; when the \
+                 dependency is down, plain retries multiply the load while the bucket and the breaker stay \
+                 near one call per operation. The numbers beside it are this page's policy at this world's \
+                 {failure%} failures.",
         link: "v=1&timeout=0&rate=200&horizon=20&sweep=classic&buckets=80&workers=0",
         key_chart: ChartId::Sweep,
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Server, Group::Budget],
         try_this: &[TryThis {
-            label: "Make the dependency fail 90 % of calls",
+            label: "Make the dependency fail {failure%} of calls",
             change: "failure=0.9",
             expect: rises(Metric::LoadAmplification, Side::A),
         }],
@@ -231,10 +259,13 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "aws-sdk",
         title: "What production defaults do: AWS SDK standard mode",
-        lesson: "The AWS SDK's standard mode: 3 attempts, full jitter from 100 ms up to 20 s, and a retry quota \
-                 of 500 tokens (5 a retry, 10 after a timeout, refunded by successes). Policy A (blue) has the \
-                 quota: during the 20 s outage it runs dry after about 100 retries and the client fails fast \
-                 instead of piling on. Policy B (orange) is the same client without the quota.",
+        lesson: "The AWS SDK's standard mode: {attempts} attempts, {jitter} jitter from {base} up to {cap}, and a \
+                 retry quota. {if budget=aws-quota}Policy A (blue) has the quota, {quota} tokens, {q_cost} a \
+                 retry and {q_tcost} after a timeout, refunded by successes: in the {outage_for} outage it runs \
+                 dry after at most {quota_retries} retries, and the client fails fast instead of piling \
+                 on.{else}Policy A (blue) now has {budget}.{end} {if B.budget=none}Policy B (orange) is the \
+                 same client without the quota.{else}Policy B (orange) now has {B.budget} too.{end} Calls per \
+                 operation: {A.load} for A, {B.load} for B.",
         link: "v=1&compare=on&attempts=3&base=0.05&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
         key_chart: ChartId::Mechanism,
         headline: &[
@@ -252,10 +283,13 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "grpc",
         title: "What production defaults do: gRPC retry throttling",
-        lesson: "gRPC's retry throttling: a bucket of 10 tokens, a failure takes one, a success puts 0.1 back, \
-                 and retries go out only above half. Policy A (blue) has the bucket: in the outage retries stop \
-                 after 5 failures, and afterwards successes slowly earn them back. Policy B (orange) is the same \
-                 client without it.",
+        lesson: "gRPC's retry throttling: a bucket of tokens; a failure takes one, a success puts some back, and \
+                 retries go out only above half. {if budget=token-bucket}Policy A (blue) has the bucket, \
+                 {tokens} tokens and {t_ratio} back a success: in the {outage_for} outage retries stop after \
+                 {bucket_failures} failures, and successes slowly earn them back.{else}Policy A (blue) now has \
+                 {budget}.{end} {if B.budget=none}Policy B (orange) is the same client without it.{else}Policy \
+                 B (orange) now has {B.budget} too.{end} Calls per operation: {A.load} for A, {B.load} for \
+                 B.",
         link: "v=1&compare=on&attempts=5&cap=5&budget=token-bucket&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
         key_chart: ChartId::Mechanism,
         headline: &[

@@ -11,6 +11,7 @@ mod common;
 
 use retry_playground::config::Config;
 use retry_playground::presets;
+use retry_playground::seeds::SeedRuns;
 use retry_playground::sim::{
     self, COST_PER_WORK, CutReason, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, Report, in_flight_bytes,
 };
@@ -201,4 +202,38 @@ fn a_run_within_its_bounds_is_whole() {
     assert!(!report.summary.truncated);
     assert_eq!(report.summary.cut, None);
     assert!(report.summary.cost >= report.summary.events);
+}
+
+/// The headlines' other seeds of a runaway world whose first seed looked
+/// small (here a stand-in's): ten seeds are planned, but they share one
+/// budget of work, so the first of them is cut at it and the seeds stop,
+/// within the budget's work and time.
+#[test]
+fn seeds_after_a_small_first_seed_share_one_budget() {
+    let tiny = simulate::run(&config("v=1&rate=1&horizon=1"));
+    let link = "v=1&layers=8&attempts=50&rate=20000&horizon=3600&workers=0&failure=1\
+                &breaker=all&cb_min=1&cb_cool=0";
+    let mut runs = SeedRuns::within(&config(link), &tiny.summary, None, SMALL_WORK_LIMIT);
+    while !runs.advance(1_000) {}
+    let (seeds, spent) = (runs.seeds(), runs.spent());
+    assert_eq!((seeds.planned, seeds.count()), (10, 1), "{spent:?}");
+    assert_eq!(spent.runs, 1);
+    assert!(spent.work <= SMALL_WORK_LIMIT + 16, "{spent:?}");
+    assert!(
+        spent.events <= SMALL_WORK_LIMIT * COST_PER_WORK + REVIEW_EVERY,
+        "{spent:?}"
+    );
+}
+
+/// A world whose first run was cut at a bound is too big to run again:
+/// its headlines have one seed, and no seed run starts.
+#[test]
+fn a_cut_first_seed_is_the_only_seed() {
+    let link = "v=1&rate=20000&horizon=3600&failure=1&attempts=10";
+    let first = run_within(link, SMALL_WORK_LIMIT);
+    assert!(first.summary.truncated);
+    let mut runs = SeedRuns::new(&config(link), &first.summary, None);
+    assert!(runs.advance(u64::MAX));
+    assert_eq!((runs.seeds().planned, runs.seeds().count()), (1, 1));
+    assert_eq!(runs.spent().runs, 0);
 }

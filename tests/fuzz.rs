@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use common::links::hostile_link;
 use retry_playground::config::{Config, MAX_PAIRS, Notice, PARAMS};
 use retry_playground::presets;
+use retry_playground::seeds::{MOST_SEEDS, SeedRuns};
 use retry_playground::sim::{
     self, COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, Report, in_flight_bytes,
 };
@@ -66,6 +67,7 @@ fn check_link(link: &str, index: u64) {
     let (config, _) = presets::open(link);
     let runs =
         std::iter::once(config.clone()).chain(config.comparing().then(|| config.policy_b_config()));
+    let mut reports = Vec::new();
     for run_config in runs {
         let report = run(&run_config);
         assert_within_bounds(&report);
@@ -76,6 +78,40 @@ fn check_link(link: &str, index: u64) {
                 "not deterministic"
             );
         }
+        reports.push(report);
+    }
+    check_seeds(&config, &reports, index);
+}
+
+/// The headlines' other seeds share one budget of work, whatever the
+/// first seed cost: together they stay within it and its time, and give
+/// the same seeds a slice at a time as in one go.
+fn check_seeds(config: &Config, reports: &[Report], index: u64) {
+    let (a, b) = (&reports[0].summary, reports.get(1).map(|b| &b.summary));
+    let mut seeds = SeedRuns::within(config, a, b, WORK_LIMIT);
+    let mut slices = 0;
+    while !seeds.advance(300) {
+        slices += 1;
+        assert!(slices < 1_000_000, "seeds that never end");
+    }
+    let spent = seeds.spent();
+    assert!(spent.runs <= 2 * (MOST_SEEDS as u64 - 1), "{spent:?}");
+    // A run may pass its limit by the work of one event.
+    assert!(spent.work <= WORK_LIMIT + 16 * spent.runs, "{spent:?}");
+    assert!(
+        spent.events <= WORK_LIMIT * COST_PER_WORK + REVIEW_EVERY * spent.runs,
+        "{spent:?}"
+    );
+    let measured = seeds.seeds();
+    assert!(measured.count() <= measured.planned, "{spent:?}");
+    // A seed counts once every policy ran it.
+    if config.comparing() {
+        assert_eq!(measured.a.len(), measured.b.len(), "{spent:?}");
+    }
+    if index % REPEAT_EVERY == 0 {
+        let mut whole = SeedRuns::within(config, a, b, WORK_LIMIT);
+        while !whole.advance(u64::MAX) {}
+        assert_eq!(whole.seeds(), measured, "seeds not deterministic");
     }
 }
 

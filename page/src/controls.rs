@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement};
 
 use retry_playground::config::{Group, P, PARAMS};
-use retry_playground::lesson::{self, Term};
+use retry_playground::lesson;
 use retry_playground::presets::Preset;
 use retry_playground::view::{
     self,
@@ -83,7 +83,7 @@ fn control(document: &Document, control: &Control) -> Result<Element, JsValue> {
     let mut described_by = control.help_id.clone();
     if let Some(term) = view::controls::control_term(control.index) {
         let tip_id = format!("tip-{}", control.row_id);
-        let mark = explained(document, "term-mark", "?", term, &tip_id)?;
+        let mark = explained(document, "term-mark", "?", term.text, &tip_id)?;
         mark.set_attribute("aria-label", &format!("About {}", term.name))?;
         head.append_child(&mark)?;
         described_by = format!("{described_by} {tip_id}");
@@ -140,11 +140,11 @@ fn control(document: &Document, control: &Control) -> Result<Element, JsValue> {
 
 /// A term with its explanation, shown on hover and on keyboard focus:
 /// `<span class tabindex=0>text<span class=tip role=tooltip>...</span></span>`.
-fn explained(
+pub(super) fn explained(
     document: &Document,
     class: &str,
     text: &str,
-    term: &Term,
+    tip_text: &str,
     tip_id: &str,
 ) -> Result<Element, JsValue> {
     let span = element(document, "span", class)?;
@@ -154,7 +154,7 @@ fn explained(
     let tip = element(document, "span", "tip")?;
     tip.set_id(tip_id);
     tip.set_attribute("role", "tooltip")?;
-    tip.set_text_content(Some(term.text));
+    tip.set_text_content(Some(tip_text));
     span.append_child(&tip)?;
     Ok(span)
 }
@@ -170,7 +170,7 @@ pub(super) fn text_with_terms(document: &Document, element: &Element, text: &str
     element.set_text_content(None);
     for (i, (piece, term)) in lesson::marked(text).into_iter().enumerate() {
         let _ = match term {
-            Some(term) => explained(document, "term", piece, term, &format!("{tip_id}-{i}"))
+            Some(term) => explained(document, "term", piece, term.text, &format!("{tip_id}-{i}"))
                 .and_then(|span| element.append_child(&span).map(drop)),
             None => element.append_with_str_1(piece),
         };
@@ -186,7 +186,7 @@ pub(super) fn label_with_term(
     tip_id: &str,
 ) -> Result<Element, JsValue> {
     match term.and_then(lesson::term) {
-        Some(term) => explained(document, "term", text, term, tip_id),
+        Some(term) => explained(document, "term", text, term.text, tip_id),
         None => {
             let span = element(document, "span", "")?;
             span.set_text_content(Some(text));

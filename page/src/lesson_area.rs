@@ -9,7 +9,7 @@ use retry_playground::lesson::{self, Headline};
 use retry_playground::presets::Preset;
 use retry_playground::view;
 
-use crate::controls::{label_with_term, open_groups};
+use crate::controls::{explained, label_with_term, open_groups};
 use crate::share::{show_notices, sync_link};
 use crate::{element, schedule, show_if, with_app};
 
@@ -75,14 +75,19 @@ pub(super) fn show_lesson(document: &Document, lesson: &view::lesson::LessonView
     {
         select.set_value(&lesson.preset);
     }
-    if let Some(element) = document.get_element_by_id("lesson-title") {
-        if element.text_content().as_deref() != Some(lesson.title) {
-            element.set_text_content(Some(lesson.title));
+    if let Some(title) = document.get_element_by_id("lesson-title") {
+        if title.text_content().as_deref() != Some(lesson.title) {
+            title.set_text_content(Some(lesson.title));
         }
     }
-    // Its terms explained where they first appear.
-    if let Some(element) = document.get_element_by_id("lesson") {
-        crate::controls::text_with_terms(document, &element, lesson.text, "tip-lesson");
+    // The text of another lesson at once, its report numbers to come; the
+    // same lesson's text stays until the runs of the new settings fill it
+    // (`show_lesson_text`), so its numbers do not blink.
+    if let Some(text) = document.get_element_by_id("lesson") {
+        if text.get_attribute("data-for").as_deref() != Some(lesson.preset.as_str()) {
+            let _ = text.set_attribute("data-for", &lesson.preset);
+            crate::controls::text_with_terms(document, &text, &lesson.text, "tip-lesson");
+        }
     }
     // Settings of one's own have no lesson: an embed, without the preset
     // list the line points to, leaves the box out.
@@ -103,6 +108,15 @@ pub(super) fn show_lesson(document: &Document, lesson: &view::lesson::LessonView
     }
 }
 
+/// The lesson's text, its numbers those of the runs.
+pub(super) fn show_lesson_text(document: &Document, text: &str) {
+    // Its terms explained where they first appear; unchanged text is kept,
+    // so a focused term keeps its focus.
+    if let Some(element) = document.get_element_by_id("lesson") {
+        crate::controls::text_with_terms(document, &element, text, "tip-lesson");
+    }
+}
+
 /// The "try this" buttons: built when the lesson changes, otherwise only
 /// marked applied or not, so a button keeps the keyboard focus across
 /// renders. An applied button stays focusable (`aria-disabled`, not
@@ -115,7 +129,7 @@ fn show_try_this(document: &Document, list: &Element, lesson: &view::lesson::Les
             let Ok(element) = element(document, "button", "") else {
                 return;
             };
-            element.set_text_content(Some(button.label));
+            element.set_text_content(Some(&button.label));
             let _ = element.set_attribute("type", "button");
             let _ = element.set_attribute("data-change", button.change);
             // What the button promises, for the tests that hold it to it.
@@ -171,10 +185,10 @@ pub(super) fn show_headlines(document: &Document, headlines: &[Headline]) {
         }
         let compared = headline.b.is_some();
         let sides = [
-            (lesson::Side::A, Some(&headline.a)),
-            (lesson::Side::B, headline.b.as_ref()),
+            (lesson::Side::A, Some(&headline.a), &headline.range_a),
+            (lesson::Side::B, headline.b.as_ref(), &headline.range_b),
         ];
-        for (side, text) in sides {
+        for (side, text, range) in sides {
             let Some(text) = text else { continue };
             let (Ok(value), Ok(number)) = (
                 element(
@@ -201,10 +215,24 @@ pub(super) fn show_headlines(document: &Document, headlines: &[Headline]) {
                     let _ = value.append_child(&better);
                 }
             }
+            if let (Some(range), Ok(under)) = (range, element(document, "span", "range")) {
+                under.set_text_content(Some(range));
+                let _ = value.append_child(&under);
+            }
             let _ = values.append_child(&value);
         }
         let _ = item.append_child(&label);
         let _ = item.append_child(&values);
+        // What the seeds say, and on hover or focus how to read it all.
+        if let Ok(seeds) = explained(
+            document,
+            "term seeds",
+            &headline.seeds,
+            &headline.rule,
+            &format!("tip-seeds-{i}"),
+        ) {
+            let _ = item.append_child(&seeds);
+        }
         let _ = list.append_child(&item);
     }
 }

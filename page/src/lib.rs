@@ -32,6 +32,7 @@ use retry_playground::chart_id::ChartId;
 use retry_playground::config::{P, PARAMS};
 use retry_playground::lesson;
 use retry_playground::presets::{self, Preset};
+use retry_playground::seeds;
 use retry_playground::simulate;
 use retry_playground::view::{
     self,
@@ -54,7 +55,9 @@ mod take_home;
 
 use charts::{draw, draw_sweep, place_charts, shown, theme};
 use controls::{build_controls, on_input, open_groups, set_param, show_value};
-use lesson_area::{apply_change, build_presets, load, show_headlines, show_lesson};
+use lesson_area::{
+    apply_change, build_presets, load, show_headlines, show_lesson, show_lesson_text,
+};
 use share::{show_notices, sync_link};
 use summary::{show_layers, show_summary};
 
@@ -307,6 +310,7 @@ fn schedule() {
     if let Some(body) = document().body() {
         let _ = body.remove_attribute("data-link");
         let _ = body.remove_attribute("data-swept");
+        let _ = body.remove_attribute("data-spread");
     }
     let Some(window) = web_sys::window() else {
         return;
@@ -595,15 +599,23 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
                 ) => {}
             }
         }
+        Part::Spread => {
+            show_numbers_over_seeds(document, job);
+            // For the tests: the headlines of this link are measured.
+            if let Some(body) = document.body() {
+                let _ = body.set_attribute("data-spread", job.link());
+            }
+        }
         Part::Numbers => {
             let Some(runs) = job.runs() else { return };
             let config = job.config();
             let origin = with_app(|app| app.origin).flatten();
-            let lesson = view::lesson::lesson_view(origin, config);
-            show_headlines(
+            let b = runs.b.as_ref().map(|b| &b.summary);
+            show_lesson_text(
                 document,
-                &lesson::headlines(lesson.headline, &runs.a, runs.b.as_ref()),
+                &view::lesson::lesson_text(origin, config, &runs.a.summary, b),
             );
+            show_numbers_over_seeds(document, job);
             show_summary(document, &view::summary::summary(&runs.a, runs.b.as_ref()));
             show_layers(
                 document,
@@ -618,6 +630,25 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
             }
         }
     }
+}
+
+/// The lesson's headline numbers: over the seeds once they are measured,
+/// until then the link's seed alone.
+fn show_numbers_over_seeds(document: &Document, job: &Job) {
+    let Some(runs) = job.runs() else { return };
+    let config = job.config();
+    let origin = with_app(|app| app.origin).flatten();
+    let metrics = view::lesson::lesson_view(origin, config).headline;
+    let first;
+    let (seeds, measuring) = match job.seeds() {
+        Some(seeds) => (seeds, false),
+        None => {
+            let b = runs.b.as_ref().map(|b| &b.summary);
+            first = seeds::Seeds::first(config.seed(), &runs.a.summary, b);
+            (&first, true)
+        }
+    };
+    show_headlines(document, &lesson::headlines(metrics, seeds, measuring));
 }
 
 /// The first chart the page opened with (the lesson's) is final: when,

@@ -32,6 +32,7 @@ use crate::chart_id::ChartId;
 use crate::config::{Config, P};
 use crate::contention::{ContentionGrid, GridRuns};
 use crate::policy::PauseBounds;
+use crate::seeds::{SeedRuns, Seeds};
 use crate::sim::{self, Report, Scenario, trace::Trace};
 use crate::simulate;
 use crate::sweep;
@@ -103,9 +104,9 @@ impl Runs {
     }
 }
 
-/// Seeds the contention chart runs each backoff over: it shows what holds
-/// on average, as the AWS 2015 post averaged many runs.
-pub const CONTENTION_SEEDS: u64 = 20;
+/// Seeds the contention chart runs each backoff over (see
+/// [`crate::contention::SEEDS`]).
+pub const CONTENTION_SEEDS: u64 = crate::contention::SEEDS;
 
 /// Most server calls the contention chart's runs may make together, by
 /// their estimate: about a fifth of a second in the page.
@@ -260,6 +261,9 @@ pub enum Part {
     /// The numbers: headlines, summary table, calls per layer, the work
     /// limit's notice, the policy as configuration.
     Numbers,
+    /// The headlines again, with their range over the seeds and which
+    /// policy is better ([`Job::seeds`]).
+    Spread,
 }
 
 /// What one step of a job did, for the page to act on.
@@ -346,6 +350,7 @@ enum Task {
     Draw(Part),
     Grid,
     Final,
+    Seeds,
     Sweep,
     Swept,
 }
@@ -359,7 +364,9 @@ enum Grid {
 /// Everything the page computes for one state, a slice at a time: the runs
 /// of A and B in turn (so both grow together), then what to draw from them
 /// (the numbers and the lesson's chart first), then the contention chart's
-/// runs when it is shown, then the sweep. See the module's docs for why.
+/// runs when it is shown, then the headlines' other seeds (after every
+/// chart, which they must not delay), then the sweep. See the module's
+/// docs for why.
 #[derive(Debug)]
 pub struct Job {
     link: String,
@@ -373,6 +380,9 @@ pub struct Job {
     turn: usize,
     runs: Option<Runs>,
     grid: Option<Grid>,
+    /// The runs of the seeds after the link's, once the runs of A and B
+    /// say what a seed costs.
+    seeds: Option<SeedRuns>,
     sweep: Result<SweepJob, &'static str>,
     plan: VecDeque<Task>,
 }
@@ -390,6 +400,7 @@ impl Job {
             turn: 0,
             runs: None,
             grid: None,
+            seeds: None,
             sweep: SweepJob::new(config),
             plan: VecDeque::new(),
         };
@@ -443,7 +454,7 @@ impl Job {
 
     /// The order of work and drawing: the runs, the numbers, the lesson's
     /// chart, the other charts of the runs, the replay, the contention
-    /// chart, then the sweep.
+    /// chart, the headlines over the seeds, then the sweep.
     fn plan(&mut self, key_chart: ChartId) {
         // The numbers come first: they may take room from the charts (a
         // notice above them, an embed's column), and a chart is drawn to the
@@ -465,6 +476,8 @@ impl Job {
         plan.extend([
             Task::Final,
             Task::Draw(Part::Chart(ChartId::Sweep)),
+            Task::Seeds,
+            Task::Draw(Part::Spread),
             Task::Sweep,
             Task::Draw(Part::Chart(ChartId::Sweep)),
             Task::Swept,
@@ -554,6 +567,31 @@ impl Job {
                 Task::Final => {
                     self.plan.pop_front();
                     return Step::Final;
+                }
+                Task::Seeds => {
+                    if self.seeds.as_ref().is_some_and(SeedRuns::done) {
+                        self.plan.pop_front();
+                        continue;
+                    }
+                    let Some(runs) = &self.runs else {
+                        unreachable!("the runs come first");
+                    };
+                    let seeds = self.seeds.get_or_insert_with(|| {
+                        SeedRuns::new(
+                            &self.config,
+                            &runs.a.summary,
+                            runs.b.as_ref().map(|b| &b.summary),
+                        )
+                    });
+                    let finished = seeds.finished();
+                    if seeds.advance(work) {
+                        self.plan.pop_front();
+                        return Step::Ended;
+                    }
+                    return match seeds.finished() == finished {
+                        true => Step::Ran,
+                        false => Step::Ended,
+                    };
                 }
                 Task::Sweep => match &mut self.sweep {
                     Ok(sweep) if !sweep.done() => {
@@ -676,6 +714,14 @@ impl Job {
         }
     }
 
+    /// The headlines' seeds, once every one is measured.
+    pub fn seeds(&self) -> Option<&Seeds> {
+        self.seeds
+            .as_ref()
+            .filter(|s| s.done())
+            .map(SeedRuns::seeds)
+    }
+
     /// The sweep as far as it is computed, or why the page does not sweep.
     pub fn sweep(&self) -> &Result<SweepJob, &'static str> {
         &self.sweep
@@ -687,6 +733,7 @@ mod tests {
     use super::*;
     use crate::lesson;
     use crate::presets::PRESETS;
+    use crate::seeds;
     use crate::view::fixtures::{config, preset};
 
     #[test]
@@ -803,6 +850,7 @@ mod tests {
             Step::Draw(Part::Chart(ChartId::Mechanism)),
             Step::Final,
             Step::Draw(Part::Chart(ChartId::Sweep)),
+            Step::Draw(Part::Spread),
         ];
         expected.extend([Step::Point; 2 * sweep::POINTS]);
         expected.extend([Step::Draw(Part::Chart(ChartId::Sweep)), Step::Swept]);
@@ -825,6 +873,44 @@ mod tests {
         assert_eq!(job.progress(), None);
         assert!(job.is_final());
         assert_eq!(job.step(50), Step::Idle);
+    }
+
+    /// The headlines' other seeds wait for every chart, go a slice at a
+    /// time like any run, and give what they give in one go; the same
+    /// state keeps them.
+    #[test]
+    fn the_seeds_run_after_the_charts_in_slices_to_the_numbers_in_one_go() {
+        let config = preset("lost-response").config();
+        let mut job = Job::new(&config, Wants::default(), ChartId::Load);
+        let mut steps = Vec::new();
+        loop {
+            match job.step(300) {
+                Step::Draw(Part::Spread) => break,
+                Step::Idle => panic!("no spread"),
+                step => steps.push(step),
+            }
+            assert!(steps.len() < 100_000, "a job that never ends");
+        }
+        let final_at = steps
+            .iter()
+            .position(|s| *s == Step::Final)
+            .expect("the charts are final first");
+        assert_eq!(job.seeds(), Some(&seeds::over_seeds(&config)));
+        // Nine more seeds of A and B, each run in several slices.
+        let slices = steps[final_at..]
+            .iter()
+            .filter(|s| matches!(s, Step::Ran | Step::Ended))
+            .count();
+        assert!(slices > 2 * 9, "{slices} slices");
+        assert!(job.seeds().is_some_and(|s| s.count() == 10));
+        // Nothing is run again for the same state.
+        let mut again = Job::renew(Some(job), &config, Wants::default(), ChartId::Load);
+        let steps = drive(&mut again, 300);
+        let spread = steps
+            .iter()
+            .position(|s| *s == Step::Draw(Part::Spread))
+            .expect("drawn again");
+        assert!(!steps[..spread].contains(&Step::Ran), "{steps:?}");
     }
 
     #[test]

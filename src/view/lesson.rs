@@ -6,6 +6,8 @@ use crate::config::{Config, Group};
 use crate::lesson;
 use crate::metrics::Metric;
 use crate::presets::{Expect, PRESETS, Preset};
+use crate::prose::{self, Facts};
+use crate::sim::Summary;
 
 /// The lesson line when the settings are no preset's.
 pub const OWN_SETTINGS: &str =
@@ -59,7 +61,8 @@ pub const OWN_OPEN: &[Group] = &[Group::Policy];
 /// A "try this" button.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TryButton {
-    pub label: &'static str,
+    /// Its text, its numbers those of the settings it leads to.
+    pub label: String,
     /// The link pairs it applies on top of the current settings.
     pub change: &'static str,
     /// Already applied: pressing it again would change nothing.
@@ -75,7 +78,9 @@ pub struct LessonView {
     pub preset: String,
     /// The lesson's title, in full (the list may be too narrow for it).
     pub title: &'static str,
-    pub text: &'static str,
+    /// The lesson's text from the settings alone, its report numbers "…"
+    /// until the runs give them ([`lesson_text`]).
+    pub text: String,
     /// "You changed 2 settings", while the settings are not the preset's.
     pub status: Option<String>,
     pub try_this: Vec<TryButton>,
@@ -93,7 +98,7 @@ pub fn lesson_view(origin: Option<&'static Preset>, config: &Config) -> LessonVi
         return LessonView {
             preset: CUSTOM.to_string(),
             title: "",
-            text: OWN_SETTINGS,
+            text: OWN_SETTINGS.to_string(),
             status: None,
             try_this: Vec::new(),
             key_chart: OWN_KEY_CHART,
@@ -106,21 +111,39 @@ pub fn lesson_view(origin: Option<&'static Preset>, config: &Config) -> LessonVi
     LessonView {
         preset: index.map_or(CUSTOM.to_string(), |i| i.to_string()),
         title: preset.title,
-        text: preset.lesson,
+        text: prose::fill(preset.lesson, &Facts::settings(config)).text,
         status: state.status(),
         try_this: preset
             .try_this
             .iter()
-            .map(|t| TryButton {
-                label: t.label,
-                change: t.change,
-                applied: lesson::apply(config, t.change) == *config,
-                expect: &t.expect,
+            .map(|t| {
+                let tried = lesson::apply(config, t.change);
+                TryButton {
+                    label: prose::fill(t.label, &Facts::settings(&tried)).text,
+                    change: t.change,
+                    applied: tried == *config,
+                    expect: &t.expect,
+                }
             })
             .collect(),
         key_chart: preset.key_chart,
         headline: preset.headline,
         open: preset.open,
+    }
+}
+
+/// The lesson's text once the runs are done: every number filled from
+/// the settings and from A's and B's summaries on the link's seed, the
+/// ones the charts draw.
+pub fn lesson_text(
+    origin: Option<&'static Preset>,
+    config: &Config,
+    a: &Summary,
+    b: Option<&Summary>,
+) -> String {
+    match lesson::lesson_state(origin, config) {
+        Some(state) => prose::fill(state.preset.lesson, &Facts::runs(config, a, b)).text,
+        None => OWN_SETTINGS.to_string(),
     }
 }
 
@@ -137,6 +160,7 @@ mod tests {
     use crate::config::P;
     use crate::lesson;
     use crate::presets::PRESETS;
+    use crate::simulate;
     use crate::view::fixtures::{config, preset};
 
     #[test]
@@ -173,7 +197,13 @@ mod tests {
             .expect("the preset exists");
         let view = lesson_view(Some(budget), &budget.config());
         assert_eq!(view.preset, index.to_string());
-        assert_eq!((view.title, view.text), (budget.title, budget.lesson));
+        assert_eq!(view.title, budget.title);
+        assert_eq!(
+            view.text,
+            prose::fill(budget.lesson, &Facts::settings(&budget.config())).text
+        );
+        // Its report numbers wait for the runs.
+        assert!(view.text.contains("; here \u{2026}."), "{}", view.text);
         assert_eq!(view.status, None);
         assert_eq!(view.key_chart, budget.key_chart);
         assert_eq!(view.headline, budget.headline);
@@ -181,7 +211,7 @@ mod tests {
         let buttons: Vec<(&str, &str, bool)> = view
             .try_this
             .iter()
-            .map(|b| (b.label, b.change, b.applied))
+            .map(|b| (b.label.as_str(), b.change, b.applied))
             .collect();
         assert_eq!(
             buttons,
@@ -195,7 +225,13 @@ mod tests {
         let change = budget.try_this[0].change;
         let tried = lesson::apply(&budget.config(), change);
         let view = lesson_view(Some(budget), &tried);
-        assert_eq!(view.text, budget.lesson, "the lesson stays");
+        assert_eq!(view.title, budget.title, "the lesson stays");
+        // It says what now holds: B has a token bucket, not a ratio budget.
+        assert!(
+            view.text.contains("now has gRPC's token bucket"),
+            "{}",
+            view.text
+        );
         assert_eq!(view.status.as_deref(), Some("You changed 1 setting"));
         assert!(
             view.try_this[0].applied,
@@ -205,13 +241,238 @@ mod tests {
         let far = lesson::apply(&tried, "rate=7&horizon=9&clients=5&layers=2&failure=0.3");
         let own = lesson_view(None, &far);
         assert_eq!(
-            (own.preset.as_str(), own.title, own.text),
+            (own.preset.as_str(), own.title, own.text.as_str()),
             ("custom", "", OWN_SETTINGS)
         );
         assert_eq!(own.try_this, []);
         assert_eq!(own.key_chart, ChartId::Load);
         // Picked, the preset's lesson stays however far the learner went.
-        assert_eq!(lesson_view(Some(budget), &far).text, budget.lesson);
+        assert_eq!(lesson_view(Some(budget), &far).title, budget.title);
+    }
+
+    /// The numbers of a text in order, each with its decimals: a run of
+    /// digits, maybe with a decimal point, that is not part of a word
+    /// ("p99", "gRPC").
+    fn numbers_in(text: &str) -> Vec<(f64, usize)> {
+        let chars: Vec<char> = text.chars().collect();
+        let mut numbers = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            let in_word = i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '.');
+            if !chars[i].is_ascii_digit() || in_word {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            let mut decimals = 0;
+            if i + 1 < chars.len() && chars[i] == '.' && chars[i + 1].is_ascii_digit() {
+                i += 1;
+                while i < chars.len() && chars[i].is_ascii_digit() {
+                    i += 1;
+                    decimals += 1;
+                }
+            }
+            let digits: String = chars[start..i].iter().collect();
+            numbers.push((digits.parse().expect("digits"), decimals));
+        }
+        numbers
+    }
+
+    /// What a filled number stands for, read again from the settings and
+    /// the reports by their own paths, in the unit the text prints it in.
+    fn truth(
+        source: prose::Source,
+        config: &Config,
+        report: &crate::sim::Report,
+        world: &Config,
+    ) -> f64 {
+        use crate::metrics::Format;
+        use prose::{Fact, Source};
+        match source {
+            Source::Param(p) => config.get(p),
+            Source::Percent(p) => 100.0 * config.get(p),
+            Source::Metric(metric) => {
+                let value = metric.value(report);
+                match metric.number().format {
+                    Format::Share => 100.0 * value,
+                    _ => value,
+                }
+            }
+            Source::Fact(Fact::BudgetBound) => {
+                1.0 + config.get(P::BudgetPercent) + config.get(P::BudgetFloor) / world.get(P::Rate)
+            }
+            Source::Fact(Fact::QuotaRetries) => {
+                (config.get(P::Quota) / config.get(P::QuotaCost)).floor()
+            }
+            Source::Fact(Fact::BucketFailures) => (config.get(P::Tokens) / 2.0).ceil(),
+            Source::Fact(Fact::GridSeeds) => crate::view::jobs::CONTENTION_SEEDS as f64,
+            // The classic sweep's "3 retries" strategies: 4 attempts.
+            Source::Fact(Fact::ClassicRetries) => 3.0,
+        }
+    }
+
+    /// Holds every number of `prose` to the value it was filled from, at
+    /// the precision it is printed with, and to the order of the fills:
+    /// a number typed into a template is one the fills do not have.
+    fn check_numbers(what: &str, prose: &prose::Prose, config: &Config, reports: &Runs) {
+        let printed = numbers_in(&prose.text);
+        assert_eq!(
+            printed.len(),
+            prose.numbers.len(),
+            "{what}: numbers in '{}' that were not filled in: {:?}",
+            prose.text,
+            prose.numbers
+        );
+        for ((value, decimals), filled) in printed.iter().zip(&prose.numbers) {
+            let (side_config, report) = match filled.side {
+                crate::metrics::Side::A => (config.clone(), &reports.0),
+                crate::metrics::Side::B => (
+                    config.policy_b_config(),
+                    reports.1.as_ref().unwrap_or(&reports.0),
+                ),
+            };
+            let truth = truth(filled.source, &side_config, report, config);
+            let step = 10f64.powi(-(*decimals as i32));
+            assert!(
+                (value - truth).abs() <= step / 2.0 + 1e-9,
+                "{what}: '{}' says {value} for {:?} of {:?}, which is {truth}",
+                prose.text,
+                filled.source,
+                filled.side
+            );
+        }
+    }
+
+    type Runs = (crate::sim::Report, Option<crate::sim::Report>);
+
+    /// Every number in every preset's lesson, and in every "try this"
+    /// label, is the settings' or the runs' it stands for, to its printed
+    /// precision: on the preset and after each of its "try this".
+    #[test]
+    fn every_number_in_a_lesson_is_the_runs_or_the_settings() {
+        for preset in PRESETS {
+            for template in
+                std::iter::once(preset.lesson).chain(preset.try_this.iter().map(|t| t.label))
+            {
+                let text: String = template
+                    .split('{')
+                    .map(|part| part.split_once('}').map_or(part, |(_, text)| text))
+                    .collect();
+                assert_eq!(
+                    numbers_in(&text),
+                    [],
+                    "{}: a number typed into '{template}'",
+                    preset.key
+                );
+                assert_eq!(
+                    template.matches("{if ").count(),
+                    template.matches("{end}").count(),
+                    "{}: every {{if}} ends",
+                    preset.key
+                );
+            }
+            let mut states = vec![("as it is".to_string(), preset.config())];
+            for try_this in preset.try_this {
+                let tried = lesson::apply(&preset.config(), try_this.change);
+                states.push((format!("after '{}'", try_this.label), tried));
+            }
+            for (when, config) in &states {
+                let what = format!("{} {when}", preset.key);
+                let runs = simulate::run_both(config);
+                let facts =
+                    Facts::runs(config, &runs.0.summary, runs.1.as_ref().map(|b| &b.summary));
+                let filled = prose::fill(preset.lesson, &facts);
+                assert!(
+                    !filled.text.contains(['{', '}', '\u{2026}']),
+                    "{what}: '{}'",
+                    filled.text
+                );
+                assert_eq!(
+                    filled.text,
+                    lesson_text(
+                        Some(preset),
+                        config,
+                        &runs.0.summary,
+                        runs.1.as_ref().map(|b| &b.summary)
+                    )
+                );
+                check_numbers(&what, &filled, config, &runs);
+                for try_this in preset.try_this {
+                    let tried = lesson::apply(config, try_this.change);
+                    let label = prose::fill(try_this.label, &Facts::settings(&tried));
+                    check_numbers(&what, &label, &tried, &simulate::run_both(&tried));
+                }
+            }
+        }
+    }
+
+    /// A number the runs do not give fails the check above.
+    #[test]
+    #[should_panic(expected = "not filled in")]
+    fn a_number_typed_by_hand_fails() {
+        let config = preset("herd").config();
+        let runs = simulate::run_both(&config);
+        let facts = Facts::runs(
+            &config,
+            &runs.0.summary,
+            runs.1.as_ref().map(|b| &b.summary),
+        );
+        let prose = prose::fill("{clients} clients, 5 of them slow.", &facts);
+        check_numbers("typed", &prose, &config, &runs);
+    }
+
+    /// The lesson says what holds once the reader changed what a sentence
+    /// was about, from the settings.
+    #[test]
+    fn after_a_change_the_lesson_says_what_now_holds() {
+        let says = |key: &str, change: &str| {
+            let preset = preset(key);
+            let config = lesson::apply(&preset.config(), change);
+            let (a, b) = simulate::run_both(&config);
+            lesson_text(
+                Some(preset),
+                &config,
+                &a.summary,
+                b.as_ref().map(|b| &b.summary),
+            )
+        };
+        let herd = says("herd", "");
+        assert!(
+            herd.contains("Policy A (blue) retries without jitter"),
+            "{herd}"
+        );
+        let jittered = says("herd", "jitter=full");
+        assert!(!jittered.contains("without jitter"), "{jittered}");
+        assert!(
+            jittered.contains("Policy A (blue) now has full jitter"),
+            "{jittered}"
+        );
+        // The budget's bound named as one, beside the measurement.
+        let budget = says("budget", "");
+        assert!(
+            budget.contains("that is at most 1.22x calls per operation; here 1.03x"),
+            "{budget}"
+        );
+        let bucket = says("budget", "B.budget=token-bucket");
+        assert!(
+            bucket.contains("Policy B (orange) now has gRPC's token bucket"),
+            "{bucket}"
+        );
+        assert!(!bucket.contains("at most"), "{bucket}");
+        let no_deadline = says("deadline", "B.deadline=0");
+        assert!(
+            no_deadline.contains("Policy B (orange) now has no deadline"),
+            "{no_deadline}"
+        );
+        let keyed = says("lost-response", "idem=on");
+        assert!(
+            keyed.contains("Policy A (blue) now sends a key too"),
+            "{keyed}"
+        );
+        assert!(keyed.contains("Duplicates: 0 for A, 0 for B"), "{keyed}");
     }
 
     #[test]

@@ -1,0 +1,457 @@
+//! Prose that follows the model: a lesson's text, and the label of a
+//! "try this", are templates whose every number is filled from the
+//! settings or from the runs, and whose clauses that hold only for some
+//! settings are chosen by the settings. So the text never says a number
+//! the charts beside it contradict, and after the reader changed what a
+//! sentence was about (gave A jitter, took B's deadline away) it says what
+//! now holds instead.
+//!
+//! ## Templates
+//!
+//! Text is copied as it is, except for what stands in braces:
+//!
+//! - `{name}`, `{A.name}`, `{B.name}`: a value of policy A (the default)
+//!   or of policy B:
+//!   - a parameter's key (`clients`, `timeout`): the setting, with its
+//!     unit ("0.5 s", "40/s"); `{lost%}` writes it in per cent ("20 %");
+//!     a choice writes its word ("full");
+//!   - a report number's key ([`Metric::key`]: `success`, `duplicates`):
+//!     the run's number as the headline writes it ("63.2 %"), or "…"
+//!     while the runs go;
+//!   - a [`Fact`]'s name (`budget_bound`): a number the settings imply,
+//!     such as a budget's bound, which the text names as a bound;
+//! - `{if CONDITION}` ... `{else}` ... `{end}`: the first part where the
+//!   condition holds, else the second (`{else}` may be left out); they
+//!   nest. A condition is one or more comparisons joined by `&`, each
+//!   `name OP value` with OP one of `=`, `!=`, `<`, `>=`: the value is
+//!   another name, a choice's word (`jitter=none`) or a number
+//!   (`outage_for!=0`).
+//!
+//! No digit is written into a template's text itself: a test reads every
+//! number out of each preset's rendered text and holds it to the value it
+//! was filled from, so a number typed by hand fails it.
+
+use crate::config::{Config, Kind, P, PARAMS, SWEEPS, SweepCurves};
+use crate::metrics::{Format, Metric, Side};
+use crate::sim::Summary;
+
+/// Numbers the settings imply, named in templates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fact {
+    /// The load a ratio budget counting requests allows at a steady
+    /// arrival rate: each window's retries stay under its share of the
+    /// window's requests plus the floor, so calls per operation are at
+    /// most `1 + share + floor / rate`.
+    BudgetBound,
+    /// Retries the AWS quota pays for from full before it runs dry, with
+    /// no success to refund it: `quota / retry cost`, rounded down.
+    QuotaRetries,
+    /// Failures after which gRPC's token bucket stops retries: a failure
+    /// takes one token and retries go out only above half.
+    BucketFailures,
+    /// Seeds the contention chart runs each backoff over.
+    GridSeeds,
+    /// Retries the classic sweep's retrying strategies make at most.
+    ClassicRetries,
+}
+
+impl Fact {
+    const ALL: [(&'static str, Fact); 5] = [
+        ("budget_bound", Fact::BudgetBound),
+        ("quota_retries", Fact::QuotaRetries),
+        ("bucket_failures", Fact::BucketFailures),
+        ("grid_seeds", Fact::GridSeeds),
+        ("classic_retries", Fact::ClassicRetries),
+    ];
+
+    /// The fact for one policy's settings `config` (of the world `world`,
+    /// A's).
+    pub fn value(self, config: &Config, world: &Config) -> f64 {
+        match self {
+            Fact::BudgetBound => {
+                1.0 + config.get(P::BudgetPercent)
+                    + config.get(P::BudgetFloor) / world.get(P::Rate).max(1e-9)
+            }
+            Fact::QuotaRetries => {
+                (config.get(P::Quota) / config.get(P::QuotaCost).max(1e-9)).floor()
+            }
+            Fact::BucketFailures => (config.get(P::Tokens) / 2.0).ceil(),
+            Fact::GridSeeds => crate::contention::SEEDS as f64,
+            Fact::ClassicRetries => {
+                let mut classic = world.clone();
+                classic.set(P::Sweep, SWEEPS.position(SweepCurves::Classic));
+                let most = crate::sweep::curves(&classic)
+                    .iter()
+                    .map(|curve| curve.config.get(P::Attempts))
+                    .fold(1.0, f64::max);
+                most - 1.0
+            }
+        }
+    }
+
+    /// How the fact is written.
+    pub fn format(self) -> Format {
+        match self {
+            Fact::BudgetBound => Format::Ratio,
+            _ => Format::Count,
+        }
+    }
+}
+
+/// Where a number of the text came from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Source {
+    /// A setting, as it is.
+    Param(P),
+    /// A setting that is a share, in per cent.
+    Percent(P),
+    /// A number of the policy's report.
+    Metric(Metric),
+    Fact(Fact),
+}
+
+/// A number the text shows: whose, and from what (the text holds it as
+/// printed, in the same order).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Filled {
+    pub side: Side,
+    pub source: Source,
+}
+
+/// A template filled in: the text, and the numbers in it in order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Prose {
+    pub text: String,
+    pub numbers: Vec<Filled>,
+}
+
+/// What a template is filled from: the settings, and the runs' summaries
+/// once they are done.
+#[derive(Debug)]
+pub struct Facts<'a> {
+    config: &'a Config,
+    b_config: Config,
+    a: Option<&'a Summary>,
+    b: Option<&'a Summary>,
+}
+
+impl<'a> Facts<'a> {
+    /// The settings alone: report numbers read "…".
+    pub fn settings(config: &'a Config) -> Facts<'a> {
+        Facts {
+            config,
+            b_config: config.policy_b_config(),
+            a: None,
+            b: None,
+        }
+    }
+
+    /// The settings and the runs: A's summary, and B's in compare mode.
+    pub fn runs(config: &'a Config, a: &'a Summary, b: Option<&'a Summary>) -> Facts<'a> {
+        Facts {
+            a: Some(a),
+            b,
+            ..Facts::settings(config)
+        }
+    }
+
+    fn config(&self, side: Side) -> &Config {
+        match side {
+            Side::A => self.config,
+            Side::B => &self.b_config,
+        }
+    }
+}
+
+/// What a name stands for.
+enum Named {
+    Param(P),
+    Metric(Metric),
+    Fact(Fact),
+}
+
+/// A name of a template read: whose, what, and in per cent or not.
+fn read_name(name: &str) -> Option<(Side, Named, bool)> {
+    let (side, rest) = match name.split_once('.') {
+        Some(("A", rest)) => (Side::A, rest),
+        Some(("B", rest)) => (Side::B, rest),
+        _ => (Side::A, name),
+    };
+    let (key, percent) = match rest.strip_suffix('%') {
+        Some(key) => (key, true),
+        None => (rest, false),
+    };
+    let named = if let Some(index) = PARAMS.iter().position(|p| p.key == key) {
+        Named::Param(P::ALL[index])
+    } else if let Some(metric) = Metric::ALL.into_iter().find(|m| m.key() == key) {
+        Named::Metric(metric)
+    } else {
+        Named::Fact(Fact::ALL.iter().find(|(k, _)| *k == key)?.1)
+    };
+    Some((side, named, percent))
+}
+
+/// The words a choice is written in, where its link's word would not read
+/// as English.
+fn choice_word(p: P, position: usize) -> Option<&'static str> {
+    match p {
+        P::Budget => [
+            "no retry budget",
+            "a ratio budget",
+            "gRPC's token bucket",
+            "the AWS SDK's retry quota",
+        ]
+        .get(position)
+        .copied(),
+        _ => None,
+    }
+    .or_else(|| match p.param().kind {
+        Kind::Choice(words, _) => words.get(position).copied(),
+        _ => None,
+    })
+}
+
+impl Facts<'_> {
+    /// What a name stands for as a number: `None` for a name that means
+    /// nothing, and for a report number before the runs.
+    fn value(&self, side: Side, named: &Named) -> Option<f64> {
+        let config = self.config(side);
+        match *named {
+            Named::Param(p) => Some(config.get(p)),
+            Named::Metric(metric) => {
+                let summary = match side {
+                    Side::A => self.a,
+                    Side::B => self.b.or(self.a),
+                };
+                Some(metric.read(summary?))
+            }
+            Named::Fact(fact) => Some(fact.value(config, self.config)),
+        }
+    }
+
+    /// A name's value as a number, for a condition.
+    fn number(&self, name: &str) -> Option<f64> {
+        let (side, named, _) = read_name(name)?;
+        self.value(side, &named)
+    }
+
+    /// The value of a name as the text writes it, and where it came from
+    /// when it is a number; `None` for a name that means nothing.
+    fn write(&self, name: &str) -> Option<(String, Option<Filled>)> {
+        let (side, named, in_percent) = read_name(name)?;
+        let Some(value) = self.value(side, &named) else {
+            return Some(("\u{2026}".to_string(), None));
+        };
+        let (printed, source) = match named {
+            Named::Param(p) => {
+                let param = p.param();
+                if let Kind::Choice(..) = param.kind {
+                    return Some((choice_word(p, value as usize)?.to_string(), None));
+                }
+                if in_percent {
+                    let mut text = param.format((value * 1e4).round() / 1e2);
+                    text.push_str(" %");
+                    (text, Source::Percent(p))
+                } else {
+                    let mut text = param.format(value);
+                    if !matches!(param.unit, "" | "/s" | "x") {
+                        text.push(' ');
+                    }
+                    text.push_str(param.unit);
+                    (text, Source::Param(p))
+                }
+            }
+            Named::Metric(metric) => (metric.format(value), Source::Metric(metric)),
+            Named::Fact(fact) => (fact.format().headline(value), Source::Fact(fact)),
+        };
+        Some((printed, Some(Filled { side, source })))
+    }
+
+    /// Whether a condition holds: comparisons joined by `&`. Read by
+    /// bytes and split without slicing, which keeps the page free of the
+    /// code that reports a slice through a character (and of the Unicode
+    /// tables that report needs).
+    fn holds(&self, condition: &str) -> bool {
+        condition.split('&').all(|comparison| {
+            let comparison = comparison.trim_ascii();
+            let bytes = comparison.as_bytes();
+            let Some(at) = bytes.iter().position(|b| b"!=<>".contains(b)) else {
+                return false;
+            };
+            let op = (bytes[at], bytes.get(at + 1) == Some(&b'='));
+            let width = if op.1 && op.0 != b'=' { 2 } else { 1 };
+            let Some((left, right)) = comparison.split_at_checked(at) else {
+                return false;
+            };
+            let right = right.get(width..).unwrap_or("");
+            let Some(x) = self.number(left) else {
+                return false;
+            };
+            // The value: another name, else a word or a number as the
+            // left name's parameter reads it.
+            let y = self.number(right).or_else(|| match read_name(left) {
+                Some((_, Named::Param(p), _)) => p.param().parse(right).ok(),
+                _ => crate::decimal::parse_f64(right),
+            });
+            let Some(y) = y else {
+                return false;
+            };
+            match op {
+                (b'!', true) => x != y,
+                (b'>', true) => x >= y,
+                (b'=', _) => x == y,
+                (b'<', false) => x < y,
+                _ => false,
+            }
+        })
+    }
+}
+
+/// One open `{if}`: whether the text around it is shown, and whether its
+/// condition held.
+struct Open {
+    outer: bool,
+    held: bool,
+    in_else: bool,
+}
+
+/// Fills `template` from `facts` (see the module's docs). A name that
+/// means nothing is written as it stands, braces and all, so a slip shows
+/// on the page rather than vanishing; tests hold every preset's
+/// templates to names that mean something.
+pub fn fill(template: &str, facts: &Facts) -> Prose {
+    let mut prose = Prose::default();
+    let mut open: Vec<Open> = Vec::new();
+    let shown = |open: &[Open]| open.last().is_none_or(|o| o.outer && (o.held != o.in_else));
+    let mut rest = template;
+    while let Some((text, after)) = rest.split_once('{') {
+        if shown(&open) {
+            prose.text.push_str(text);
+        }
+        let Some((tag, after)) = after.split_once('}') else {
+            // An unclosed brace is text.
+            prose.text.push('{');
+            rest = after;
+            break;
+        };
+        rest = after;
+        if let Some(condition) = tag.strip_prefix("if ") {
+            let outer = shown(&open);
+            open.push(Open {
+                outer,
+                held: outer && facts.holds(condition),
+                in_else: false,
+            });
+        } else if tag == "else" {
+            if let Some(last) = open.last_mut() {
+                last.in_else = true;
+            }
+        } else if tag == "end" {
+            open.pop();
+        } else if shown(&open) {
+            match facts.write(tag) {
+                Some((text, filled)) => {
+                    prose.text.push_str(&text);
+                    prose.numbers.extend(filled);
+                }
+                None => {
+                    prose.text.push('{');
+                    prose.text.push_str(tag);
+                    prose.text.push('}');
+                }
+            }
+        }
+    }
+    if shown(&open) {
+        prose.text.push_str(rest);
+    }
+    prose
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(link: &str) -> Config {
+        let (config, notices) = Config::from_link(link);
+        assert_eq!(notices, [], "{link}");
+        config
+    }
+
+    #[test]
+    fn settings_are_written_with_their_units_and_choices_as_words() {
+        let config = config(
+            "v=1&compare=on&timeout=0.5&rate=40&lost=0.2&B.jitter=none&B.budget=token-bucket",
+        );
+        let facts = Facts::settings(&config);
+        let prose = fill(
+            "{rate}, {timeout}, {lost%}, {jitter} and {B.jitter}, {B.budget}; {success}.",
+            &facts,
+        );
+        assert_eq!(
+            prose.text,
+            "40/s, 0.5 s, 20 %, full and none, gRPC's token bucket; \u{2026}."
+        );
+        let sources: Vec<Source> = prose.numbers.iter().map(|n| n.source).collect();
+        assert_eq!(
+            sources,
+            [
+                Source::Param(P::Rate),
+                Source::Param(P::Timeout),
+                Source::Percent(P::Lost)
+            ]
+        );
+    }
+
+    #[test]
+    fn conditions_choose_the_clause_and_nest() {
+        let config =
+            config("v=1&compare=on&jitter=none&timeout=2&deadline=2&B.jitter=full&B.deadline=0");
+        let facts = Facts::settings(&config);
+        let text = |template| fill(template, &facts).text;
+        assert_eq!(
+            text("{if jitter=none}without{else}with{end} jitter"),
+            "without jitter"
+        );
+        assert_eq!(
+            text("{if B.jitter=none}without{else}with {B.jitter}{end}"),
+            "with full"
+        );
+        assert_eq!(
+            text("{if timeout>=deadline&B.deadline=0}both{end}."),
+            "both."
+        );
+        assert_eq!(text("{if timeout<deadline}short{end}."), ".");
+        assert_eq!(
+            text("{if jitter!=none}a{else}b{if B.deadline!=0}c{else}d{end}e{end}f"),
+            "bdef"
+        );
+        // A name that means nothing shows as it stands.
+        assert_eq!(text("{nothing} {if nothing=1}x{end}"), "{nothing} ");
+    }
+
+    #[test]
+    fn report_numbers_are_the_headlines_and_facts_follow_the_settings() {
+        let config = config(
+            "v=1&compare=on&rate=40&horizon=2&budget=aws-quota&quota=500&q_cost=5&B.budget=ratio&B.b_pct=0.2&B.b_floor=1",
+        );
+        let (a, b) = crate::simulate::run_both(&config);
+        let b = b.expect("comparing");
+        let facts = Facts::runs(&config, &a.summary, Some(&b.summary));
+        let prose = fill(
+            "{A.success} {B.load}; {B.budget_bound}, {quota_retries}.",
+            &facts,
+        );
+        assert_eq!(
+            prose.text,
+            format!(
+                "{} {}; {}, 100.",
+                Metric::Success.format(a.summary.success_rate),
+                Metric::LoadAmplification.format(b.summary.server_calls_per_operation),
+                // 20 % of the requests, plus 1 retry a second at 40 a second.
+                Format::Ratio.headline(1.0 + 0.2 + 1.0 / 40.0)
+            )
+        );
+        assert_eq!(prose.numbers[1].side, Side::B);
+    }
+}
