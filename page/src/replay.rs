@@ -66,8 +66,12 @@ fn draw_load_at(
 ) {
     let theme = theme();
     draw(document, ChartId::Load, |area| {
-        let axis = chart::draw_load_at(area, runs, scenario, &theme, at)?;
-        with_player(|p| p.set_axis(axis));
+        let view = chart::LoadView {
+            cursor: at,
+            ..chart::LoadView::default()
+        };
+        let drawn = chart::draw_load_view(area, runs, scenario, &theme, &view)?;
+        with_player(|p| p.set_axis(drawn.time));
         Ok(())
     });
 }
@@ -209,9 +213,12 @@ fn redraw_load(document: &Document) {
         // Drawn inside the player's borrow: its axis is kept after.
         let axis = std::cell::Cell::new(None);
         draw(document, ChartId::Load, |area| {
-            let at = Some(replay.time);
-            let drawn = chart::draw_load_at(area, &runs, &replay.scenario, &theme, at)?;
-            axis.set(Some(drawn));
+            let view = chart::LoadView {
+                cursor: Some(replay.time),
+                ..chart::LoadView::default()
+            };
+            let drawn = chart::draw_load_view(area, &runs, &replay.scenario, &theme, &view)?;
+            axis.set(Some(drawn.time));
             Ok(())
         });
         axis.get()

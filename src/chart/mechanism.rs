@@ -8,8 +8,8 @@ use crate::budget::BudgetKind;
 use crate::sim::Scenario;
 
 use super::{
-    DrawResult, Entry, Plotted, Sample, Theme, axes, dotted, header, light, path, run_colour,
-    shade_unsimulated, simulated_until,
+    DrawResult, Entry, Frame, Plotted, Sample, Theme, axes, dotted, header, light, path,
+    run_colour, shade_unsimulated, simulated_until,
 };
 
 /// What the load does to the system, per policy over time: requests in
@@ -77,11 +77,11 @@ where
         * 1.1;
     // The workers' line only where it falls inside the axis.
     if scenario.workers > 0 && f64::from(scenario.workers) < y_high {
-        entries.push(Entry {
-            text: format!("{} workers (served at once)", scenario.workers),
-            colour: theme.colour(2),
-            sample: Sample::Dotted,
-        });
+        entries.push(Entry::new(
+            format!("{} workers (served at once)", scenario.workers),
+            theme.colour(2),
+            Sample::Dotted,
+        ));
     }
     let plot = header(&top, &entries, theme)?;
     let mut chart = axes(
@@ -89,8 +89,7 @@ where
         theme,
         0.0..horizon,
         0.0..y_high,
-        "time (s)",
-        "requests (time average)",
+        Frame::new("time (s)", "requests (time average)"),
     )?;
     if scenario.workers > 0 && f64::from(scenario.workers) < y_high {
         let workers = f64::from(scenario.workers);
@@ -128,7 +127,7 @@ where
         .min_by(|(a, _), (b, _)| a.total_cmp(b));
     if let Some((until, run)) = unsimulated {
         let in_progress = run.report.summary.in_progress();
-        shade_unsimulated(&mut chart, (until, horizon), y_high, in_progress, theme)?;
+        shade_unsimulated(&mut chart, (until, horizon), in_progress, theme)?;
     }
 
     let Some(bottom) = bottom else {
@@ -165,14 +164,20 @@ where
         }
     }
     if let Some((_, text)) = threshold {
-        entries.push(Entry {
-            text: text.to_string(),
-            colour: theme.foreground,
-            sample: Sample::Dotted,
-        });
+        entries.push(Entry::new(
+            text.to_string(),
+            theme.foreground,
+            Sample::Dotted,
+        ));
     }
     let plot = header(&bottom, &entries, theme)?;
-    let mut chart = axes(&plot, theme, 0.0..horizon, 0.0..y_high, "time (s)", name)?;
+    let mut chart = axes(
+        &plot,
+        theme,
+        0.0..horizon,
+        0.0..y_high,
+        Frame::new("time (s)", name),
+    )?;
     if let Some((level, _)) = threshold {
         dotted(
             &mut chart,

@@ -5,7 +5,7 @@ use plotters::prelude::*;
 
 use crate::sweep::Point;
 
-use super::{Corner, DrawResult, Entry, Theme, axes, legend, path};
+use super::{Corner, DrawResult, Entry, Frame, Theme, axes, legend, path};
 
 /// One curve of a sweep chart.
 #[derive(Debug, Clone, Copy)]
@@ -46,8 +46,7 @@ where
             theme,
             0.0..100.0,
             0.0..top,
-            "failure rate (%)",
-            label,
+            Frame::new("failure rate (%)", label),
         )?;
         let mut entries = Vec::new();
         for curve in curves {
