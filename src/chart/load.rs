@@ -10,7 +10,7 @@ use crate::sim::{OutageMode, Report, Scenario, WorkloadKind};
 use super::{
     Axes, Before, DrawResult, Entry, Frame, Labels, LogScale, Plotted, Sample, Theme, axes, count,
     deep, dotted, faint, header, kept_top, light, path, run_colour, shade_unsimulated,
-    simulated_until, tick,
+    shade_windows, simulated_until, tick,
 };
 
 /// Above this many times its capacity, the load axis is logarithmic.
@@ -299,21 +299,7 @@ where
                 x_axis: lowest,
             },
         )?;
-        let shade = theme.grid.mix(0.6);
-        let mut windows = Vec::new();
-        if scenario.outage_duration > 0.0 && scenario.workload != WorkloadKind::Contention {
-            windows.push((scenario.outage_start, scenario.outage_duration));
-        }
-        if scenario.spike_duration > 0.0 && scenario.workload == WorkloadKind::Poisson {
-            windows.push((scenario.spike_start, scenario.spike_duration));
-        }
-        for (start, length) in &windows {
-            let end = (start + length).min(horizon);
-            chart.draw_series(std::iter::once(Rectangle::new(
-                [(*start, y_low), (end, y_high)],
-                shade.filled(),
-            )))?;
-        }
+        shade_windows(&mut chart, scenario, theme)?;
 
         let stepped = |values: &dyn Fn(usize) -> f64| {
             let mut points = Vec::with_capacity(2 * drawn + 2);
@@ -469,6 +455,7 @@ where
             let bottom_up = (1..rows).map(|k| plot_bottom - 4 - k * step);
             labels.put(area, &text, &small, x, bottom_up)?;
         }
+        super::name_windows(&mut labels, area, &chart, scenario, sent_down == 0, theme)?;
         if let Some(at_time) = cursor {
             let text = vec![format!("replay at {} s", tick(&super::round3(at_time)))];
             let style = small.clone().color(&theme.cursor);
@@ -561,7 +548,7 @@ where
     })
 }
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::chart::svg_test::*;
     use crate::sim::run;

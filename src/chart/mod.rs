@@ -12,7 +12,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::policy::PauseBounds;
-use crate::sim::Report;
+use crate::sim::{Report, Scenario, WorkloadKind};
 
 pub type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -42,7 +42,7 @@ mod sweep;
 pub use contention::draw_contention;
 pub use latency::{draw_latency, draw_latency_after};
 pub use load::{LoadDrawn, LoadView, TimeAxis, draw_load, draw_load_view};
-pub use mechanism::draw_mechanism;
+pub use mechanism::{draw_mechanism, draw_mechanism_after};
 pub use pauses::draw_pauses;
 pub use replay::{Lane, ReplayPanel, Spot, Zones, draw_replay};
 pub use sweep::{Curve, draw_sweep};
@@ -522,6 +522,78 @@ where
         (until, (low + high) / 2.0),
         theme.font(12.0),
     )))?;
+    Ok(())
+}
+
+/// The spans of time in which a scenario's world changes, as `(start,
+/// end)`: its outage and its spike, shaded on the charts of time.
+fn windows(scenario: &Scenario) -> Vec<(f64, f64)> {
+    let mut spans = Vec::new();
+    if scenario.outage_duration > 0.0 && scenario.workload != WorkloadKind::Contention {
+        spans.push((
+            scenario.outage_start,
+            scenario.outage_start + scenario.outage_duration,
+        ));
+    }
+    if scenario.spike_duration > 0.0 && scenario.workload == WorkloadKind::Poisson {
+        spans.push((
+            scenario.spike_start,
+            scenario.spike_start + scenario.spike_duration,
+        ));
+    }
+    spans
+}
+
+/// Shades a scenario's [`windows`] over the whole height of a chart of time.
+fn shade_windows<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    scenario: &Scenario,
+    theme: &Theme,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let (low, high) = (chart.y_range().start, chart.y_range().end);
+    let end = chart.x_range().end;
+    for (start, stop) in windows(scenario) {
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(start, low), (stop.min(end), high)],
+            theme.grid.mix(0.6).filled(),
+        )))?;
+    }
+    Ok(())
+}
+
+/// Names the outage (unless `outage` is false: a chart that said more of
+/// it) and the spike at the foot of their shades, where there is room.
+fn name_windows<DB: DrawingBackend>(
+    labels: &mut Labels,
+    area: &DrawingArea<DB, Shift>,
+    chart: &Chart<'_, DB>,
+    scenario: &Scenario,
+    outage: bool,
+    theme: &Theme,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let spans = windows(scenario);
+    let low = chart.y_range().start;
+    for (start, _) in spans {
+        let is_outage = start == scenario.outage_start && scenario.outage_duration > 0.0;
+        let text = if is_outage {
+            if !outage {
+                continue;
+            }
+            "outage".to_string()
+        } else {
+            format!("spike: {}/s", tick(&scenario.spike_rate))
+        };
+        let (x, bottom) = chart.backend_coord(&(start, low));
+        let step = theme.px(13.0) as i32;
+        let rows = (1..6).map(|k| bottom - 4 - k * step);
+        labels.put(area, &[text], &theme.font(11.0), x, rows)?;
+    }
     Ok(())
 }
 
