@@ -39,13 +39,13 @@ mod replay;
 mod svg_test;
 mod sweep;
 
-pub use contention::draw_contention;
+pub use contention::{ContentionView, draw_contention, draw_contention_view};
 pub use latency::{draw_latency, draw_latency_after};
 pub use load::{LoadDrawn, LoadView, TimeAxis, draw_load, draw_load_view};
 pub use mechanism::{draw_mechanism, draw_mechanism_after};
 pub use pauses::draw_pauses;
 pub use replay::{Lane, ReplayPanel, Spot, Zones, draw_replay};
-pub use sweep::{Curve, draw_sweep};
+pub use sweep::{Curve, SweepMark, SweepView, draw_sweep, draw_sweep_view};
 
 /// Colours and sizes of one rendering.
 #[derive(Debug, Clone, Copy)]
@@ -239,6 +239,25 @@ where
         }
     }
     Ok(chart)
+}
+
+/// The first of `words` (longest first) that fits along a value axis of
+/// `area`'s height, as the axis' own font sizes it; else the last.
+fn along_axis<'w, DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    theme: &Theme,
+    words: &[&'w str],
+) -> Result<&'w str, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    let room = area.dim_in_pixel().1 as i32 - theme.px(24.0) as i32;
+    for word in words {
+        if area.estimate_text_size(word, &theme.font(13.0))?.0 as i32 <= room {
+            return Ok(word);
+        }
+    }
+    Ok(words[words.len() - 1])
 }
 
 /// A logarithmic value axis from `floor` (drawn as the bottom: a count
@@ -671,77 +690,6 @@ impl Entry {
         self.also = colour;
         self
     }
-}
-
-/// Where a legend sits in the plotting area.
-#[derive(Debug, Clone, Copy)]
-enum Corner {
-    BottomLeft,
-}
-
-/// Draws a legend box. Text is sized through the backend (plotters' own
-/// series labels size it through the font, which on the web means a
-/// forced page layout per line), and B's samples are dashed like B's lines.
-fn legend<DB: DrawingBackend>(
-    chart: &Chart<'_, DB>,
-    entries: &[Entry],
-    corner: Corner,
-    theme: &Theme,
-) -> DrawResult
-where
-    DB::ErrorType: 'static,
-{
-    if entries.is_empty() {
-        return Ok(());
-    }
-    let area = chart.plotting_area().strip_coord_spec();
-    let (_, height) = area.dim_in_pixel();
-    let font = theme.font(12.0);
-    let px = |css: f64| theme.px(css) as i32;
-    let (line, sample, pad, margin) = (px(17.0), px(22.0), px(6.0), px(8.0));
-    let mut text_width = 0;
-    for entry in entries {
-        text_width = text_width.max(area.estimate_text_size(&entry.text, &font)?.0 as i32);
-    }
-    let box_width = 3 * pad + sample + text_width;
-    let box_height = 2 * pad + line * entries.len() as i32;
-    let (left, top) = match corner {
-        Corner::BottomLeft => (margin, height as i32 - margin - box_height),
-    };
-    let corners = [(left, top), (left + box_width, top + box_height)];
-    area.draw(&Rectangle::new(
-        corners,
-        theme.background.mix(0.85).filled(),
-    ))?;
-    area.draw(&Rectangle::new(corners, theme.grid.stroke_width(1)))?;
-    let text_style = font.pos(Pos::new(HPos::Left, VPos::Center));
-    for (i, entry) in entries.iter().enumerate() {
-        let y = top + pad + line * i as i32 + line / 2;
-        let x = left + pad;
-        let stroke = entry.colour.stroke_width(theme.px(2.0));
-        match entry.sample {
-            Sample::Area => area.draw(&Rectangle::new(
-                [(x, y - line / 4), (x + sample, y + line / 4)],
-                entry.colour.filled(),
-            ))?,
-            Sample::Line { dashed: false } => {
-                area.draw(&PathElement::new(vec![(x, y), (x + sample, y)], stroke))?
-            }
-            Sample::Line { dashed: true } => area.draw(&DashedPathElement::new(
-                vec![(x, y), (x + sample, y)],
-                theme.px(6.0),
-                theme.px(4.0),
-                stroke,
-            ))?,
-            other => draw_sample(&area, other, entry.colour, (x, y), sample, theme)?,
-        }
-        area.draw(&Text::new(
-            entry.text.clone(),
-            (x + sample + pad, y),
-            text_style.clone(),
-        ))?;
-    }
-    Ok(())
 }
 
 /// A legend sample of `width` pixels whose middle left is `at`.
