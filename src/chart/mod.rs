@@ -31,6 +31,8 @@ fn sort_short_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
 
 mod contention;
 mod latency;
+#[cfg(test)]
+mod lessons;
 mod load;
 mod mechanism;
 mod pauses;
@@ -650,10 +652,14 @@ fn round3(value: f64) -> f64 {
 #[derive(Debug, Clone, Copy)]
 enum Sample {
     Area,
-    Line { dashed: bool },
+    Line {
+        dashed: bool,
+    },
     Dotted,
     Dot,
     Ring,
+    /// Words only: what the whole chart is of.
+    Words,
 }
 
 /// One line of a legend.
@@ -732,6 +738,7 @@ where
             colour.filled(),
         ))?,
         Sample::Ring => area.draw(&Circle::new((x + width / 2, y), theme.px(4.0), stroke))?,
+        Sample::Words => {}
     }
     Ok(())
 }
@@ -755,9 +762,10 @@ where
     let mut placed = Vec::with_capacity(entries.len());
     let (mut x, mut row) = (indent, 0);
     // A kind both policies draw shows A's sample and B's side by side.
-    let width_of = |entry: &Entry| match entry.also {
-        Some(_) => 2 * sample + pad,
-        None => sample,
+    let width_of = |entry: &Entry| match (entry.sample, entry.also) {
+        (Sample::Words, _) => -pad,
+        (_, Some(_)) => 2 * sample + pad,
+        (_, None) => sample,
     };
     for entry in entries {
         let size = width_of(entry) + pad + area.estimate_text_size(&entry.text, &font)?.0 as i32;
