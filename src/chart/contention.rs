@@ -8,7 +8,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use crate::contention::{ContentionGrid, VariantRuns};
 
 use super::{
-    Axes, DrawResult, Entry, Theme, blend, faint, header, kept_top, label, message, round3,
+    Axes, DrawResult, Entry, Sample, Theme, blend, faint, header, kept_top, label, message, round3,
     run_colour, tick,
 };
 
@@ -60,23 +60,31 @@ where
         return Ok(Axes::default());
     }
     area.fill(&theme.background)?;
-    let title = format!(
-        "{} clients, base {} s, cap {} s: {} seeds per variant (dots), mean (bar)",
+    // In parts, so that a phone wraps them into lines.
+    let world = format!(
+        "{} clients, base {} s, cap {} s:",
         grid.clients,
         tick(&grid.base),
-        tick(&grid.cap),
-        grid.seeds.len()
+        tick(&grid.cap)
     );
+    let dot = blend(theme.background, theme.foreground, 0.45);
     let plot = header(
         area,
-        &[Entry::dot(
-            title,
-            blend(theme.background, theme.foreground, 0.45),
-        )],
+        &[
+            Entry::new(world, theme.foreground, Sample::Words),
+            Entry::dot(format!("{} seeds per variant", grid.seeds.len()), dot),
+            Entry::line("their mean", theme.foreground, false),
+        ],
         theme,
     )?;
-    let (width, _) = plot.dim_in_pixel();
-    let (left, right) = plot.split_horizontally(width / 2);
+    // Side by side where each half keeps room for its axis' words, else
+    // one above the other (a phone).
+    let (width, height) = plot.dim_in_pixel();
+    let (left, right) = if width < theme.px(600.0) {
+        plot.split_vertically(height / 2)
+    } else {
+        plot.split_horizontally(width / 2)
+    };
     type Values = fn(&VariantRuns) -> Vec<f64>;
     type Mean = fn(&VariantRuns) -> f64;
     let calls: Values = |v| v.calls.iter().map(|&c| c as f64).collect();
@@ -87,7 +95,6 @@ where
     let rows = (grid.variants.len() + own) as f64;
     let mark = theme.foreground;
     let mut tops = [0.0; 2];
-    let dot = blend(theme.background, theme.foreground, 0.45);
     type Own = fn((f64, f64)) -> f64;
     let (own_calls, own_time): (Own, Own) = (|(calls, _)| calls, |(_, time)| time);
     for (index, panel, x_label, values, mean, of_own) in [

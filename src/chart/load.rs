@@ -8,8 +8,8 @@ use plotters::prelude::*;
 use crate::sim::{OutageMode, Report, Scenario, WorkloadKind};
 
 use super::{
-    Axes, Before, DrawResult, Entry, Frame, Labels, LogScale, Plotted, Sample, Theme, axes, count,
-    deep, dotted, faint, header, kept_top, light, path, run_colour, shade_unsimulated,
+    Axes, Before, DrawResult, Entry, Frame, Labels, LogScale, Plotted, Sample, Theme, along_axis,
+    axes, count, deep, dotted, faint, header, kept_top, light, path, run_colour, shade_unsimulated,
     shade_windows, simulated_until, tick,
 };
 
@@ -261,7 +261,16 @@ where
         horizon,
     };
 
-    let panels = panels_area.split_evenly((runs.len(), 1));
+    // Plots of one height, so that equal loads stand equally high on every
+    // panel: the lowest panel is taller by the time axis it carries.
+    let panels = {
+        let (width, height) = panels_area.dim_in_pixel();
+        let axis = if strip.is_none() { theme.px(48.0) } else { 0 };
+        let each = height.saturating_sub(axis) / runs.len() as u32;
+        let breaks: Vec<u32> = (1..runs.len() as u32).map(|k| k * each).collect();
+        let _ = width;
+        panels_area.split_by_breakpoints::<u32, u32, _, _>(Vec::<u32>::new(), breaks)
+    };
     for (r, (run, plot)) in runs.iter().zip(&panels).enumerate() {
         let colour = run_colour(theme, r);
         let report = run.report;
@@ -275,16 +284,13 @@ where
         // Panels stacked on a short chart leave each too short for the
         // long words along its axis (measured, so one panel's words never
         // run into the next one's).
-        let long = match log {
-            None => "requests per second",
-            Some(_) => "requests per second (log scale)",
-        };
-        let room = plot.dim_in_pixel().1 as i32 - theme.px(24.0) as i32;
-        let fits = area.estimate_text_size(long, &theme.font(13.0))?.0 as i32 <= room;
-        let y_label = match (fits, log) {
-            (true, _) => long,
-            (false, None) => "requests/s",
-            (false, Some(_)) => "requests/s (log)",
+        let y_label = match log {
+            None => along_axis(plot, theme, &["requests per second", "requests/s"])?,
+            Some(_) => along_axis(
+                plot,
+                theme,
+                &["requests per second (log scale)", "requests/s (log)"],
+            )?,
         };
         let lowest = r + 1 == runs.len() && strip.is_none();
         let mut chart = axes(
@@ -467,10 +473,7 @@ where
     }
 
     if let Some(strip) = strip {
-        let room = strip.dim_in_pixel().1 as i32 - theme.px(24.0) as i32;
-        let long = "duplicates so far";
-        let fits = area.estimate_text_size(long, &theme.font(13.0))?.0 as i32 <= room;
-        let y_label = if fits { long } else { "duplicates" };
+        let y_label = along_axis(&strip, theme, &["duplicates so far", "duplicates"])?;
         let mut chart = axes(
             &strip,
             theme,
