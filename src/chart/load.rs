@@ -264,11 +264,10 @@ where
     // Plots of one height, so that equal loads stand equally high on every
     // panel: the lowest panel is taller by the time axis it carries.
     let panels = {
-        let (width, height) = panels_area.dim_in_pixel();
+        let (_, height) = panels_area.dim_in_pixel();
         let axis = if strip.is_none() { theme.px(48.0) } else { 0 };
         let each = height.saturating_sub(axis) / runs.len() as u32;
         let breaks: Vec<u32> = (1..runs.len() as u32).map(|k| k * each).collect();
-        let _ = width;
         panels_area.split_by_breakpoints::<u32, u32, _, _>(Vec::<u32>::new(), breaks)
     };
     for (r, (run, plot)) in runs.iter().zip(&panels).enumerate() {

@@ -13,7 +13,7 @@ use super::{
 /// One curve of a sweep chart.
 #[derive(Debug, Clone, Copy)]
 pub struct Curve<'a> {
-    pub name: &'a str,
+    pub name: &'static str,
     pub points: &'a [Point],
     pub colour: usize,
     pub dashed: bool,
