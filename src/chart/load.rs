@@ -9,8 +9,8 @@ use crate::sim::{OutageMode, Report, Scenario, WorkloadKind};
 
 use super::{
     Axes, Before, DrawResult, Entry, Frame, Labels, LogScale, Plotted, Sample, Theme, along_axis,
-    axes, count, deep, dotted, faint, header, kept_top, light, path, run_colour, shade_unsimulated,
-    shade_windows, simulated_until, tick,
+    axes, calls_within, count, deep, dotted, faint, header, kept_top, light, path, run_colour,
+    shade_unsimulated, shade_windows, simulated_until, tick,
 };
 
 /// Above this many times its capacity, the load axis is logarithmic.
@@ -214,12 +214,20 @@ where
             && left(i) >= scenario.outage_start - 1e-9
             && left(i + 1) <= scenario.outage_start + scenario.outage_duration + 1e-9
     };
+    // What was sent while the server was down (a cut run sent nothing
+    // after it stopped, as far as its series know).
     let sent_down = |report: &Report| -> u64 {
-        let s = &report.series;
-        (0..buckets)
-            .filter(|&i| down(i) && left(i) < simulated_until(report, horizon).unwrap_or(horizon))
-            .map(|i| s.first_tries[i] + s.retries[i])
-            .sum()
+        let outage = (
+            scenario.outage_start,
+            scenario.outage_start + scenario.outage_duration,
+        );
+        let during =
+            scenario.outage_duration > 0.0 && scenario.workload != WorkloadKind::Contention;
+        if during {
+            calls_within(report, outage)
+        } else {
+            0
+        }
     };
 
     // One legend over every panel: a kind both policies draw is one line

@@ -10,9 +10,9 @@ use crate::budget::BudgetKind;
 use crate::sim::{Report, Scenario};
 
 use super::{
-    Axes, Before, DrawResult, Entry, Frame, Labels, Plotted, Sample, Theme, axes, count, deep,
-    dotted, faint, header, kept_top, light, path, run_colour, shade_unsimulated, shade_windows,
-    simulated_until, tick,
+    Axes, Before, DrawResult, Entry, Frame, Labels, Plotted, Sample, Theme, axes, calls_within,
+    count, deep, dotted, faint, header, kept_top, light, path, run_colour, shade_unsimulated,
+    shade_windows, simulated_until, tick,
 };
 
 /// What the load does to the system, per policy over time: requests in
@@ -257,30 +257,19 @@ where
     let mut labels = Labels::on(&chart, theme);
     let outage_told = with_budget && scenario.outage_duration > 0.0;
     if outage_told {
-        let (start, end) = (
+        let window = (
             scenario.outage_start,
             scenario.outage_start + scenario.outage_duration,
         );
-        let calls: Vec<String> = runs
-            .iter()
-            .map(|run| {
-                let s = &run.report.series;
-                let total: u64 = (0..s.len())
-                    .filter(|&i| {
-                        i as f64 * width >= start - 1e-9 && (i + 1) as f64 * width <= end + 1e-9
-                    })
-                    .map(|i| s.first_tries[i] + s.retries[i])
-                    .sum();
-                count(total as f64)
-            })
-            .collect();
-        let text = match calls.as_slice() {
-            [a, b] => format!("outage: A sent {a} calls, B {b}"),
-            _ => format!("outage: {} calls sent", calls.join(", ")),
+        let sent = |r: usize| count(calls_within(runs[r].report, window) as f64);
+        let text = if runs.len() > 1 {
+            format!("outage: A sent {} calls, B {}", sent(0), sent(1))
+        } else {
+            format!("outage: {} calls sent", sent(0))
         };
         let text = vec![text];
         let step = theme.px(13.0) as i32;
-        let x = chart.backend_coord(&(start, 0.0)).0;
+        let x = chart.backend_coord(&(window.0, 0.0)).0;
         let plot_top = labels.plot[1];
         let rows = (0..8).map(|k| plot_top + 4 + k * step);
         labels.put(area, &text, &theme.font(11.0), x, rows)?;

@@ -364,6 +364,22 @@ impl Labels {
     where
         DB::ErrorType: 'static,
     {
+        // One body whatever the rows' iterator (a copy per kind would
+        // weigh on the page).
+        self.put_at(area, lines, style, x, &mut rows.into_iter())
+    }
+
+    fn put_at<DB: DrawingBackend>(
+        &mut self,
+        area: &DrawingArea<DB, Shift>,
+        lines: &[String],
+        style: &TextStyle<'_>,
+        x: i32,
+        rows: &mut dyn Iterator<Item = i32>,
+    ) -> Result<bool, Box<dyn std::error::Error>>
+    where
+        DB::ErrorType: 'static,
+    {
         let mut width = 0;
         let mut line = self.line;
         for text in lines {
@@ -563,6 +579,19 @@ fn windows(scenario: &Scenario) -> Vec<(f64, f64)> {
         ));
     }
     spans
+}
+
+/// Calls a run sent in the buckets that lie wholly within `(start, end)`.
+fn calls_within(report: &Report, (start, end): (f64, f64)) -> u64 {
+    let s = &report.series;
+    let mut total = 0;
+    for i in 0..s.len() {
+        let from = i as f64 * s.width;
+        if from >= start - 1e-9 && from + s.width <= end + 1e-9 {
+            total += s.first_tries[i] + s.retries[i];
+        }
+    }
+    total
 }
 
 /// Shades a scenario's [`windows`] over the whole height of a chart of time.
