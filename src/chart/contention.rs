@@ -8,7 +8,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use crate::contention::{ContentionGrid, VariantRuns};
 
 use super::{
-    Axes, DrawResult, Entry, Sample, Theme, blend, faint, header, kept_top, label, message, round3,
+    Axes, DrawResult, Entry, Sample, Theme, blend, ghost, header, kept_top, label, message, round3,
     run_colour, tick,
 };
 
@@ -74,7 +74,12 @@ where
             Entry::new(world, theme.foreground, Sample::Words),
             Entry::dot(format!("{} seeds per variant", grid.seeds.len()), dot),
             Entry::line("their mean", theme.foreground, false),
-        ],
+            Entry::new("before the change", ghost(theme), Sample::Ring),
+        ][..if view.before.is_some() || view.before_headline.is_some() {
+            4
+        } else {
+            3
+        }],
         theme,
     )?;
     // Side by side where each half keeps room for its axis' words, else
@@ -148,7 +153,7 @@ where
         } else {
             ("soonest", " s")
         };
-        // The means before the change, faint, on the same rows.
+        // The means before the change, ghost, on the same rows.
         for (k, variant) in view
             .before
             .iter()
@@ -158,7 +163,7 @@ where
             let average = mean(variant);
             chart.draw_series(std::iter::once(PathElement::new(
                 vec![(average, middle - 0.3), (average, middle + 0.3)],
-                faint(theme, mark).stroke_width(theme.px(3.0)),
+                ghost(theme).stroke_width(theme.px(3.0)),
             )))?;
         }
         for (k, variant) in grid.variants.iter().enumerate() {
@@ -207,7 +212,7 @@ where
                 chart.draw_series(std::iter::once(Circle::new(
                     (of_own(was), middle),
                     theme.px(5.0),
-                    faint(theme, colour).stroke_width(theme.px(2.0)),
+                    ghost(theme).stroke_width(theme.px(2.0)),
                 )))?;
             }
             let at = (of_own(run), middle);
@@ -300,7 +305,7 @@ mod tests {
     /// The headlines' own run (A's, the page's seed) stands on a row of its
     /// own in A's colour, at the numbers the headlines print; after "take
     /// the jitter away" it moves (the grid, which runs every jitter, does
-    /// not), the ring before the change stays faint, and the axes stay
+    /// not), the ring before the change stays ghost, and the axes stay
     /// while the new run fits.
     #[test]
     fn the_headlines_run_has_a_row_and_a_change_moves_it() {
@@ -370,7 +375,7 @@ mod tests {
             assert!(widened.tops[0] >= after.0 && widened.tops[1] >= after.1);
         }
         assert_eq!(
-            rings(&moved, faint(&theme, blue)).len(),
+            rings(&moved, ghost(&theme)).len(),
             2,
             "the ring before, faint"
         );

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use crate::sim::LatencyHistogram;
 
 use super::{
-    Axes, Before, DrawResult, Entry, Frame, Plotted, Sample, Theme, axes, blend, dotted, faint,
+    Axes, Before, DrawResult, Entry, Frame, Plotted, Sample, Theme, axes, blend, dotted, ghost,
     header, kept_top, message, path, run_colour,
 };
 
@@ -57,7 +57,7 @@ where
     draw_latency_after(area, runs, theme, Before::default()).map(|_| ())
 }
 
-/// [`draw_latency`] after a change: the curves before it faint, the
+/// [`draw_latency`] after a change: the curves before it ghost, the
 /// latency axis kept while the new operations fit on it. Returns the
 /// axes drawn (the latency axis' end).
 pub fn draw_latency_after<DB: DrawingBackend>(
@@ -110,15 +110,8 @@ where
         entries.push(Entry::new(text, theme.foreground, Sample::Dotted));
     }
     if !before.runs.is_empty() {
-        let b = (before.runs.len() > 1).then(|| faint(theme, run_colour(theme, 1)));
-        entries.push(
-            Entry::line(
-                "before the change",
-                faint(theme, run_colour(theme, 0)),
-                false,
-            )
-            .and(b),
-        );
+        let b = (before.runs.len() > 1).then(|| ghost(theme));
+        entries.push(Entry::line("before the change", ghost(theme), false).and(b));
     }
     area.fill(&theme.background)?;
     let plot = header(area, &entries, theme)?;
@@ -134,7 +127,7 @@ where
             path(
                 &mut chart,
                 cdf_steps(&was.report.latency, |_, count| count),
-                faint(theme, run_colour(theme, r)).stroke_width(theme.px(1.5)),
+                ghost(theme).stroke_width(theme.px(1.5)),
                 r == 1,
                 theme,
             )?;

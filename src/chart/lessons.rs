@@ -605,7 +605,7 @@ fn draw_key(
     (out, drawn.get().expect("drawn"))
 }
 
-/// After every "try this" the key chart keeps a faint ghost of the
+/// After every "try this" the key chart keeps a ghost ghost of the
 /// preset's state and the preset's axes while the new data fits under
 /// them (widened where it does not, never shrunk), and its labels still
 /// keep clear of each other at laptop and phone sizes.
@@ -621,11 +621,7 @@ fn after_each_try_this_the_ghost_is_drawn_and_the_axes_kept() {
             let (out, kept) = draw_key(key, &changed, Some((&first, axes)), laptop);
             let what = format!("{} after {:?}", preset.key, try_this.label);
             let theme = Theme::light(1.0);
-            let ghosts = [
-                faint(&theme, run_colour(&theme, 0)),
-                faint(&theme, theme.foreground),
-                faint(&theme, theme.colour(3)),
-            ];
+            let ghosts = [ghost(&theme), ghost(&theme), ghost(&theme)];
             assert!(
                 ghosts
                     .iter()

@@ -9,7 +9,7 @@ use crate::sim::{OutageMode, Report, Scenario, WorkloadKind};
 
 use super::{
     Axes, Before, DrawResult, Entry, Frame, Labels, LogScale, Plotted, Sample, Theme, along_axis,
-    axes, calls_within, count, deep, dotted, faint, header, kept_top, light, path, run_colour,
+    axes, calls_within, count, deep, dotted, ghost, header, kept_top, light, path, run_colour,
     shade_unsimulated, shade_windows, simulated_until, tick,
 };
 
@@ -109,7 +109,7 @@ pub struct LoadView<'a> {
     /// The replay's instant, marked and labelled on every panel; `None`
     /// where no replay is shown.
     pub cursor: Option<f64>,
-    /// The state before a change: its load drawn faint, its axes kept
+    /// The state before a change: its load drawn ghost, its axes kept
     /// (the load's, then the duplicates').
     pub before: Before<'a>,
 }
@@ -251,10 +251,9 @@ where
         entries.push(Entry::line("server capacity", theme.colour(2), false));
     }
     if !ghosts.is_empty() {
-        let (was, was_b) = both(&|c| faint(theme, c));
-        entries.push(
-            Entry::line("before the change", was, false).and(was_b.filter(|_| ghosts.len() > 1)),
-        );
+        let was = ghost(theme);
+        let b = (ghosts.len() > 1).then_some(was);
+        entries.push(Entry::line("before the change", was, false).and(b));
     }
     let body = header(area, &entries, theme)?;
     let (panels_area, strip) = if most_duplicates > 0.0 {
@@ -278,6 +277,17 @@ where
         let breaks: Vec<u32> = (1..runs.len() as u32).map(|k| k * each).collect();
         panels_area.split_by_breakpoints::<u32, u32, _, _>(Vec::<u32>::new(), breaks)
     };
+    // Panels stacked on a short chart leave each too short for the long
+    // words along its axis (measured on the first, the shortest, so that
+    // every panel says the same and none runs into the next one's).
+    let y_label = match log {
+        None => along_axis(&panels[0], theme, &["requests per second", "requests/s"])?,
+        Some(_) => along_axis(
+            &panels[0],
+            theme,
+            &["requests per second (log scale)", "requests/s (log)"],
+        )?,
+    };
     for (r, (run, plot)) in runs.iter().zip(&panels).enumerate() {
         let colour = run_colour(theme, r);
         let report = run.report;
@@ -287,18 +297,7 @@ where
         // shaded over below.
         let drawn = (0..buckets).filter(|&i| left(i) < until).count();
         let sent_down = sent_down(report);
-        let ghost = ghosts.get(r);
-        // Panels stacked on a short chart leave each too short for the
-        // long words along its axis (measured, so one panel's words never
-        // run into the next one's).
-        let y_label = match log {
-            None => along_axis(plot, theme, &["requests per second", "requests/s"])?,
-            Some(_) => along_axis(
-                plot,
-                theme,
-                &["requests per second (log scale)", "requests/s (log)"],
-            )?,
-        };
+        let was = ghosts.get(r);
         let lowest = r + 1 == runs.len() && strip.is_none();
         let mut chart = axes(
             plot,
@@ -331,8 +330,8 @@ where
             points.pop();
             points
         };
-        if let Some(ghost) = ghost {
-            let g = ghost.report;
+        if let Some(was) = was {
+            let g = was.report;
             let reach = drawn.min(g.series.len());
             let points: Vec<(f64, f64)> = (0..reach)
                 .flat_map(|i| {
@@ -343,7 +342,7 @@ where
             path(
                 &mut chart,
                 points,
-                faint(theme, colour).stroke_width(theme.px(1.5)),
+                ghost(theme).stroke_width(theme.px(1.5)),
                 run.dashed(r),
                 theme,
             )?;
@@ -498,11 +497,11 @@ where
                     .flat_map(|(i, sum)| [(left(i), sum), (left(i + 1), sum)])
                     .collect()
             };
-            if let Some(ghost) = ghosts.get(r) {
+            if let Some(was) = ghosts.get(r) {
                 path(
                     &mut chart,
-                    cumulative(ghost.report),
-                    faint(theme, colour).stroke_width(theme.px(1.5)),
+                    cumulative(was.report),
+                    ghost(theme).stroke_width(theme.px(1.5)),
                     run.dashed(r),
                     theme,
                 )?;
@@ -1101,7 +1100,7 @@ pub(super) mod tests {
         }
     }
 
-    /// After a change, the state before it is drawn faint on each panel
+    /// After a change, the state before it is drawn ghost on each panel
     /// and the chart keeps its axes while the new load fits under them;
     /// load the axes cannot hold widens them.
     #[test]
@@ -1137,7 +1136,7 @@ pub(super) mod tests {
         let (out, kept) = drawn(&runs, &view);
         assert_eq!(kept, axes, "the new load fits: the axes stay");
         assert!(out.contains("before the change"));
-        let ghost = lines_in(&out, faint(&theme, run_colour(&theme, 0)));
+        let ghost = lines_in(&out, ghost(&theme));
         assert!(
             ghost.iter().any(|l| l.len() > 100),
             "A's load before, faint"

@@ -11,7 +11,7 @@ use crate::sim::{Report, Scenario};
 
 use super::{
     Axes, Before, DrawResult, Entry, Frame, Labels, Plotted, Sample, Theme, axes, calls_within,
-    count, deep, dotted, faint, header, kept_top, light, path, run_colour, shade_unsimulated,
+    count, deep, dotted, ghost, header, kept_top, light, path, run_colour, shade_unsimulated,
     shade_windows, simulated_until, tick,
 };
 
@@ -36,7 +36,7 @@ where
     draw_mechanism_after(area, runs, scenario, theme, Before::default()).map(|_| ())
 }
 
-/// [`draw_mechanism`] after a change: the lines before it faint, the
+/// [`draw_mechanism`] after a change: the lines before it ghost, the
 /// axes kept while the new data fits (the top panel's, then the
 /// balance's). Returns the axes drawn.
 pub fn draw_mechanism_after<DB: DrawingBackend>(
@@ -164,13 +164,8 @@ where
         entries.push(Entry::new(text.clone(), theme.colour(2), Sample::Dotted));
     }
     let ghost_entry = || {
-        let b = (before.runs.len() > 1).then(|| faint(theme, run_colour(theme, 1)));
-        Entry::line(
-            "before the change",
-            faint(theme, run_colour(theme, 0)),
-            false,
-        )
-        .and(b)
+        let b = (before.runs.len() > 1).then(|| ghost(theme));
+        Entry::line("before the change", ghost(theme), false).and(b)
     };
     if !before.runs.is_empty() {
         entries.push(ghost_entry());
@@ -210,7 +205,7 @@ where
         path(
             &mut chart,
             stepped(&top_values(was.report)),
-            faint(theme, run_colour(theme, r)).stroke_width(theme.px(1.5)),
+            ghost(theme).stroke_width(theme.px(1.5)),
             r == 1,
             theme,
         )?;
@@ -339,7 +334,7 @@ where
             path(
                 &mut chart,
                 stepped(level),
-                faint(theme, run_colour(theme, r)).stroke_width(theme.px(1.5)),
+                ghost(theme).stroke_width(theme.px(1.5)),
                 r == 1,
                 theme,
             )?;

@@ -310,10 +310,11 @@ pub struct Before<'a> {
     pub axes: Option<Axes>,
 }
 
-/// The faint tint a state before a change is drawn in: the policy's
-/// colour, so it still says which policy, far lighter than the data.
-fn faint(theme: &Theme, colour: RGBColor) -> RGBColor {
-    blend(theme.background, colour, 0.3)
+/// The faint grey a state before a change is drawn in, whatever the
+/// policy (A solid, B dashed, as ever): no tint of a policy's colour,
+/// which would read as one of its kinds (a light blue is A's retries).
+fn ghost(theme: &Theme) -> RGBColor {
+    blend(theme.background, theme.foreground, 0.3)
 }
 
 /// A rectangle in the backend's pixels: left, top, right, bottom.

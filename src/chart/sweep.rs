@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use crate::sweep::Point;
 
 use super::{
-    Axes, DrawResult, Entry, Frame, Labels, Sample, Theme, along_axis, axes, dotted, faint, header,
+    Axes, DrawResult, Entry, Frame, Labels, Sample, Theme, along_axis, axes, dotted, ghost, header,
     kept_top, path, round3, tick,
 };
 
@@ -34,7 +34,7 @@ pub struct SweepMark<'a> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SweepView<'a> {
     pub mark: Option<SweepMark<'a>>,
-    /// The sweep before a change: its curves faint, its mark dotted.
+    /// The sweep before a change: its curves ghost, its mark dotted.
     pub before: &'a [Curve<'a>],
     pub before_failure: Option<f64>,
     /// The axes before the change (the load's top), kept while the new
@@ -59,7 +59,7 @@ where
 /// [`draw_sweep`] with the world marked: a line at its failure rate on
 /// both panels, and a ring where each headline's run lies, named by the
 /// curve it is on ("headlines: 3 retries"), so the numbers beside the
-/// chart are found on it. After a change the sweep before is faint, its
+/// chart are found on it. After a change the sweep before is ghost, its
 /// mark dotted, and the load axis kept while the new curves fit. The
 /// legend stands above the panels, where it covers no curve. Returns the
 /// axes drawn.
@@ -108,7 +108,11 @@ where
         }
     }
     if !view.before.is_empty() {
-        entries.push(Entry::new("before the change", theme.grid, Sample::Dotted));
+        entries.push(Entry::new(
+            "before the change",
+            ghost(theme),
+            Sample::Dotted,
+        ));
     }
     let body = header(area, &entries, theme)?;
     // Side by side where each panel keeps a readable width, else one above
@@ -149,7 +153,7 @@ where
             },
         )?;
         if let Some(failure) = view.before_failure {
-            let style = theme.grid.stroke_width(theme.px(2.0));
+            let style = ghost(theme).stroke_width(theme.px(2.0));
             dotted(
                 &mut chart,
                 vec![(100.0 * failure, 0.0), (100.0 * failure, top)],
@@ -163,7 +167,7 @@ where
                 .iter()
                 .map(|p| (100.0 * p.failure, value(p)))
                 .collect();
-            let colour = faint(theme, theme.colour(curve.colour));
+            let colour = ghost(theme);
             path(
                 &mut chart,
                 line,
@@ -430,7 +434,7 @@ mod tests {
         });
         assert_eq!(kept.get(), Some(axes));
         assert!(out.contains("this world: 90 % failures"));
-        let old_marks = lines_in(&out, theme.grid)
+        let old_marks = lines_in(&out, ghost(&theme))
             .into_iter()
             .filter(|l| {
                 l.len() == 2
