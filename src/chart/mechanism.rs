@@ -514,9 +514,34 @@ mod tests {
                     .map(|i| sent(r, i) * width)
                     .sum()
             };
+            // The sentences: "about three times" (AWS), "about five" (gRPC).
+            let (times, words) = if key == "aws-sdk" {
+                (3.0, "about three times")
+            } else {
+                (5.0, "about five times")
+            };
+            let ratio = total(b) / total(a);
             assert!(
-                total(b) > 2.5 * total(a),
-                "{key}: B sends far more in the outage"
+                (ratio / times - 1.0).abs() < 0.2,
+                "{key}: B sends {ratio:.2}x A's"
+            );
+            assert!(preset.sees.contains(words), "{key}: {words}");
+            // A's budget says no within the outage's first second.
+            let level = &a.series.budget_level;
+            let refuses_at = if key == "aws-sdk" {
+                runs.scenario.budget.retry_cost
+            } else {
+                runs.scenario.budget.max_tokens / 2.0
+            };
+            let first_second = (start / width) as usize..((start + 1.0) / width) as usize;
+            assert!(
+                first_second.clone().any(|i| level[i] <= refuses_at),
+                "{key}: the budget is dry within a second"
+            );
+            assert!(
+                first_second
+                    .clone()
+                    .any(|i| a.series.budget_refusals[i] > 0)
             );
             let text = format!(
                 "outage: A sent {} calls, B {}",
