@@ -10,9 +10,9 @@ use crate::budget::BudgetKind;
 use crate::sim::{Report, Scenario};
 
 use super::{
-    Axes, Before, DrawResult, Entry, Frame, Labels, Plotted, Sample, Theme, axes, calls_within,
-    count, deep, dotted, ghost, header, kept_top, light, path, run_colour, shade_unsimulated,
-    shade_windows, simulated_until, tick,
+    Axes, Before, DrawResult, Entry, Frame, Labels, Plotted, Sample, Theme, along_axis, axes,
+    calls_within, count, deep, dotted, ghost, header, kept_top, light, path, run_colour,
+    shade_unsimulated, shade_windows, simulated_until, tick,
 };
 
 /// What the load does to the system, per policy over time: requests in
@@ -171,11 +171,13 @@ where
         entries.push(ghost_entry());
     }
     let plot = header(&top, &entries, theme)?;
-    let y_label = if with_budget {
-        "server calls per second"
+    // Words that fit along the panel's axis, as it is sized.
+    let words: [&str; 2] = if with_budget {
+        ["server calls per second", "calls/s"]
     } else {
-        "requests (time average)"
+        ["requests (time average)", "requests"]
     };
+    let y_label = along_axis(&plot, theme, &words)?;
     let mut chart = axes(
         &plot,
         theme,
