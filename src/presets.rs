@@ -45,6 +45,9 @@ pub struct Preset {
     pub link: &'static str,
     /// The chart that carries its lesson, shown first and large.
     pub key_chart: ChartId,
+    /// What the eye must see on the key chart, in one sentence: held to by
+    /// the chart's tests (`chart::lessons`), which read the drawing.
+    pub sees: &'static str,
     /// The 2-3 numbers the lesson is about, shown beside the key chart.
     pub headline: &'static [Metric],
     /// The groups of controls the lesson is about: open, the rest closed.
@@ -86,6 +89,9 @@ pub static PRESETS: &[Preset] = &[
                  {B.success} for B.",
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full",
         key_chart: ChartId::Load,
+        sees: "After the outage A's waves stand ten times above the capacity line, a power of ten \
+                 on the log axis, while B's load stays under it; what both send during the outage, \
+                 all refused at once, is an outline, not a filled load.",
         headline: &[Metric::Success, Metric::P99],
         open: &[Group::Policy, Group::Server],
         try_this: &[TryThis {
@@ -105,6 +111,9 @@ pub static PRESETS: &[Preset] = &[
                  one.{end} Success: {A.success} for A, {B.success} for B.",
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&shared=on&B.shared=off",
         key_chart: ChartId::Load,
+        sees: "A's clients all draw the same pause, so A's waves come back after the outage, up to \
+                 ten times the capacity line, while B's clients, each with a seed of its own, keep \
+                 their load under it.",
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Policy, Group::Randomness],
         try_this: &[TryThis {
@@ -126,6 +135,8 @@ pub static PRESETS: &[Preset] = &[
                  of {rate} offered.",
         link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.shape=exponential&B.base=20&B.cap=1000&B.jitter=full",
         key_chart: ChartId::Mechanism,
+        sees: "After the shaded spike A's requests in service keep climbing to the end of the run, \
+                 while B's fall back under 100 within 20 s.",
         headline: &[Metric::Goodput, Metric::LoadAmplification],
         open: &[Group::Policy, Group::Server],
         try_this: &[TryThis {
@@ -145,6 +156,9 @@ pub static PRESETS: &[Preset] = &[
                  A, {B.goodput} for B.",
         link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
         key_chart: ChartId::Load,
+        sees: "After the shaded spike A's load keeps growing to about three times the 40 calls a \
+                 second offered, while B's, its retries held to 20 % by the budget, settles back \
+                 near the 40.",
         headline: &[Metric::LoadAmplification, Metric::Goodput],
         open: &[Group::Budget],
         try_this: &[TryThis {
@@ -164,6 +178,9 @@ pub static PRESETS: &[Preset] = &[
                  every layer: {B.bottom_calls}.{end}",
         link: "v=1&compare=on&attempts=3&rate=10&horizon=20&buckets=80&failure=1&workers=0&layers=3&B.top_only=on",
         key_chart: ChartId::Load,
+        sees: "On the same axis A's load at the bottom of the chain stands about nine times B's, \
+                 27 calls per request against 3, and the layers beside the chart count them layer \
+                 by layer.",
         headline: &[Metric::BottomCalls, Metric::Success],
         open: &[Group::Layers, Group::Policy],
         try_this: &[TryThis {
@@ -183,6 +200,8 @@ pub static PRESETS: &[Preset] = &[
                  {A.duplicates} for A, {B.duplicates} for B; success {A.success} and {B.success}.",
         link: "v=1&compare=on&timeout=0.5&idem=off&rate=50&horizon=30&buckets=120&failure=0&workers=0&lost=0.2&B.idem=on",
         key_chart: ChartId::Load,
+        sees: "A and B put the same load on the server, but in the strip below A's duplicates rise \
+                 all along while B's stay at zero.",
         headline: &[Metric::Duplicates, Metric::Success],
         open: &[Group::Policy],
         try_this: &[TryThis {
@@ -203,6 +222,9 @@ pub static PRESETS: &[Preset] = &[
                  fit in its {B.deadline}.{end} Success: {A.success} for A, {B.success} for B.",
         link: "v=1&compare=on&timeout=2&deadline=2&rate=20&horizon=20&buckets=80&failure=0&workers=0&lost=0.5&B.timeout=0.4",
         key_chart: ChartId::Latency,
+        sees: "A's curve rises at once to about half the operations and stays flat until the \
+               2 s deadline, where the rest fail together, while B's climbs in steps, a retry \
+               after each of its 0.4 s timeouts, to about 93 % succeeded.",
         headline: &[Metric::Success, Metric::P99],
         open: &[Group::Policy],
         try_this: &[
@@ -229,6 +251,9 @@ pub static PRESETS: &[Preset] = &[
                  jitter=none}without jitter{else}with {jitter} jitter{end}.",
         link: "v=1&attempts=50&base=0.01&cap=2&workload=contention&clients=50&horizon=10&buckets=200&hop=normal&hop_mean=0.01",
         key_chart: ChartId::Contention,
+        sees: "Over 20 seeds full jitter's mean calls are the fewest and exponential backoff \
+                 without jitter's last client is done by far the latest, while A's own run, the \
+                 headlines', has a row of its own.",
         headline: &[Metric::Calls, Metric::Completion],
         open: &[Group::Policy, Group::Workload],
         try_this: &[TryThis {
@@ -248,6 +273,9 @@ pub static PRESETS: &[Preset] = &[
                  {failure%} failures.",
         link: "v=1&timeout=0&rate=200&horizon=20&sweep=classic&buckets=80&workers=0",
         key_chart: ChartId::Sweep,
+        sees: "The mark stands at this world's 10 % failures with the headlines' ring on the 3 \
+                 retries curve; towards 100 % that curve climbs to 4 calls per operation while the \
+                 token bucket and the breaker stay near 1.",
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Server, Group::Budget],
         try_this: &[TryThis {
@@ -268,6 +296,9 @@ pub static PRESETS: &[Preset] = &[
                  operation: {A.load} for A, {B.load} for B.",
         link: "v=1&compare=on&attempts=3&base=0.05&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
         key_chart: ChartId::Mechanism,
+        sees: "In the shaded outage B sends about three times A's calls: A's retry quota runs dry \
+                 within its first second and A's retries are refused, dotted above its calls, \
+                 until successes refill the quota after it.",
         headline: &[
             Metric::LoadAmplification,
             Metric::BudgetRefusals,
@@ -292,6 +323,9 @@ pub static PRESETS: &[Preset] = &[
                  B.",
         link: "v=1&compare=on&attempts=5&cap=5&budget=token-bucket&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
         key_chart: ChartId::Mechanism,
+        sees: "In the shaded outage B sends about five times A's calls: A's tokens drop to half \
+                 within the first failures, its retries are refused, dotted above its calls, and \
+                 successes earn the tokens back after it.",
         headline: &[
             Metric::LoadAmplification,
             Metric::BudgetRefusals,

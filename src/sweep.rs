@@ -8,7 +8,7 @@
 
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
-use crate::config::{BREAKERS, BUDGETS, Config, P, SWITCH};
+use crate::config::{BREAKERS, BUDGETS, Config, P, PARAMS, SWITCH};
 use crate::metrics::Metric;
 use crate::sim::{Summary, WorkloadKind};
 use crate::simulate;
@@ -202,6 +202,26 @@ pub fn curves(config: &Config) -> Vec<SweepCurve> {
     }
 }
 
+/// The curve each of the page's policies is, A's then B's when
+/// comparing: the headline numbers are that policy's run at the world's
+/// failure rate, which lies on its curve there (at a sweep point, it is
+/// that point's run). `None` for a policy no curve draws, as in a classic
+/// sweep of a policy that is none of the four strategies.
+pub fn headline_curves(config: &Config) -> Vec<Option<usize>> {
+    let curves = curves(config);
+    let mut policies = vec![config.clone()];
+    if config.comparing() {
+        policies.push(config.policy_b_config());
+    }
+    let same = |a: &Config, b: &Config| {
+        (0..PARAMS.len()).all(|i| i == P::Compare as usize || a.value_at(i) == b.value_at(i))
+    };
+    policies
+        .iter()
+        .map(|policy| curves.iter().position(|curve| same(&curve.config, policy)))
+        .collect()
+}
+
 /// The whole sweep at once (the page computes it point by point between
 /// frames instead, so dragging never waits for it).
 pub fn sweep(config: &Config, points: usize) -> Vec<Point> {
@@ -242,6 +262,38 @@ pub fn csv_of(curves: &[SweepCurve], points: &[Vec<Point>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The classic preset's policy is the "3 retries" strategy, and its
+    /// headline numbers are that curve's point at the world's failure
+    /// rate, bit for bit; a policy sweep's curves are A's and B's own.
+    #[test]
+    fn the_headlines_lie_on_their_curve() {
+        let classic = crate::presets::PRESETS
+            .iter()
+            .find(|p| p.key == "classic")
+            .expect("the classic preset")
+            .config();
+        let curves = curves(&classic);
+        assert_eq!(headline_curves(&classic), [Some(1)]);
+        assert_eq!(curves[1].label, "3 retries");
+        let failure = classic.get(P::Failure);
+        let index = (failure * (POINTS - 1) as f64).round() as usize;
+        assert_eq!(failure_at(index, POINTS), failure);
+        let run = simulate::run(&classic);
+        assert_eq!(
+            point(&curves[1].config, index, POINTS),
+            point_of(failure, &run.summary)
+        );
+        let mut other = classic.clone();
+        other.set(P::Attempts, 2.0);
+        assert_eq!(
+            headline_curves(&other),
+            [None],
+            "2 attempts is no strategy of the four"
+        );
+        let policies = Config::from_link("v=1&compare=on&B.attempts=2").0;
+        assert_eq!(headline_curves(&policies), [Some(0), Some(1)]);
+    }
 
     /// Independent failures, 3 retries (4 attempts), no budget, unlimited
     /// capacity: an operation fails only if all four attempts fail, so success

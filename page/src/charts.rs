@@ -6,13 +6,24 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement};
 
+use std::cell::Cell;
+
 use retry_playground::chart::{self, Theme};
 use retry_playground::chart_id::{ChartId, Place};
+use retry_playground::config::P;
 use retry_playground::sweep;
 use retry_playground::view::{self, jobs::Job};
 
+use crate::before;
 use crate::canvas::Canvas;
 use crate::{now, with_app};
+
+/// A canvas to draw on.
+pub(super) type Area = DrawingArea<Canvas, plotters::coord::Shift>;
+
+/// Paints a chart of runs after the state before it, returning its axes.
+pub(super) type RunsPainter<'p> =
+    dyn Fn(&Area, chart::Before<'_>) -> Result<chart::Axes, Box<dyn std::error::Error>> + 'p;
 
 /// Moves the lesson's chart to the top and the others to their places,
 /// when the lesson's chart changed.
@@ -39,16 +50,91 @@ pub(super) fn place_charts(document: &Document, key_chart: ChartId) {
     }
 }
 
-/// Draws the sweep of a job as far as it is computed, or why the page does
-/// not sweep its state; a refused sweep is as done as it will be.
+/// Draws a chart of the runs of state `link`: the lesson's chart after the
+/// state before it, faint, on the axes it kept (see `before`), any other
+/// alone.
+pub(super) fn draw_of_runs(
+    document: &Document,
+    chart: ChartId,
+    link: &str,
+    paint: &RunsPainter<'_>,
+) {
+    if before::is_key(chart) {
+        before::draw_runs(link, chart, &mut |was| {
+            let drawn = Cell::new(None);
+            draw(document, chart, |area| {
+                drawn.set(Some(paint(area, was)?));
+                Ok(())
+            });
+            drawn.get()
+        });
+    } else {
+        draw(document, chart, |area| {
+            paint(area, chart::Before::default()).map(|_| ())
+        });
+    }
+}
+
+/// Draws the sweep of a job as far as it is computed, the world's failure
+/// rate and the headlines' runs marked on it, or why the page does not
+/// sweep its state; a refused sweep is as done as it will be.
 pub(super) fn draw_sweep(document: &Document, job: &Job) {
     let theme = theme();
     match job.sweep() {
         Ok(sweep) => {
             let curves = sweep.curves();
-            draw(document, ChartId::Sweep, |area| {
-                chart::draw_sweep(area, &curves, sweep::POINTS, &theme)
+            let failure = job.config().get(P::Failure);
+            let headlines: Vec<(usize, sweep::Point)> = job
+                .runs()
+                .map(|runs| {
+                    let reports = [Some(&runs.a), runs.b.as_ref()];
+                    sweep::headline_curves(job.config())
+                        .into_iter()
+                        .zip(reports)
+                        .filter_map(|(curve, report)| {
+                            Some((curve?, sweep::point_of(failure, &report?.summary)))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let mark = Some(chart::SweepMark {
+                failure,
+                headlines: &headlines,
             });
+            let paint = |before: &[chart::Curve<'_>], was: Option<f64>, axes| {
+                let view = chart::SweepView {
+                    mark,
+                    before,
+                    before_failure: was,
+                    axes,
+                };
+                let drawn = Cell::new(None);
+                draw(document, ChartId::Sweep, |area| {
+                    drawn.set(Some(chart::draw_sweep_view(
+                        area,
+                        &curves,
+                        sweep::POINTS,
+                        &theme,
+                        &view,
+                    )?));
+                    Ok(())
+                });
+                drawn.get()
+            };
+            if before::is_key(ChartId::Sweep) {
+                before::arrive(job.link(), ChartId::Sweep, || {
+                    let owned = curves
+                        .iter()
+                        .map(|c| (c.name, c.points.to_vec(), c.colour, c.dashed))
+                        .collect();
+                    before::Data::Sweep(owned, failure)
+                });
+                before::draw_sweep(job.link(), &mut |was, failure, axes| {
+                    paint(was, failure, axes)
+                });
+            } else {
+                paint(&[], None, None);
+            }
         }
         Err(why) => {
             draw(document, ChartId::Sweep, |area| {

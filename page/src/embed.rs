@@ -90,6 +90,12 @@ pub(super) fn shows_replay() -> bool {
     embedded(|e| e.chart == EmbedChart::Chart(ChartId::Replay)).unwrap_or(false)
 }
 
+/// Whether the replay can be seen: on the whole playground, or in an
+/// embed of the replay itself (an embed of another chart hides it).
+pub(super) fn replay_visible() -> bool {
+    embedded(|e| e.chart == EmbedChart::Chart(ChartId::Replay)).unwrap_or(true)
+}
+
 /// The chart to put where the lesson's chart stands: the embed's chart,
 /// or the lesson's own on the whole playground.
 pub(super) fn key_chart(lesson_chart: ChartId) -> ChartId {

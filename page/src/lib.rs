@@ -42,6 +42,7 @@ use retry_playground::view::{
 };
 
 mod api;
+mod before;
 mod canvas;
 mod charts;
 mod clipboard;
@@ -53,7 +54,7 @@ mod share;
 mod summary;
 mod take_home;
 
-use charts::{draw, draw_sweep, place_charts, shown, theme};
+use charts::{draw, draw_of_runs, draw_sweep, place_charts, shown, theme};
 use controls::{build_controls, on_input, open_groups, set_param, show_value};
 use lesson_area::{
     apply_change, build_presets, load, show_headlines, show_lesson, show_lesson_text,
@@ -188,6 +189,17 @@ pub fn redraw_now() -> f64 {
 #[wasm_bindgen]
 pub fn panic_for_test() {
     panic!("panic requested by a test");
+}
+
+/// Forgets the states before the one shown and draws it again, as a fresh
+/// page opened on its link would (no ghost, its own axes): what the
+/// end-to-end tests compare with a fresh page; only in pages built for
+/// them (feature `test-hooks`).
+#[cfg(feature = "test-hooks")]
+#[wasm_bindgen]
+pub fn forget_before_for_test() {
+    before::forget();
+    schedule();
 }
 
 fn show_panic(info: &std::panic::PanicHookInfo<'_>) {
@@ -380,6 +392,7 @@ fn render() {
     show_lesson(&document, &lesson);
     let key_chart = embed::key_chart(lesson.key_chart);
     place_charts(&document, key_chart);
+    describe_key_chart(&document, key_chart, origin, &config);
     let wants = Wants {
         traced: replay::prepare(
             &document,
@@ -539,9 +552,9 @@ fn draw_so_far(document: &Document, job: &Job) {
     let drew = job.so_far().map(|runs| {
         let charts = runs.charts();
         let theme = theme();
-        replay::draw_load(document, &charts, &runs.scenario);
-        draw(document, ChartId::Mechanism, |area| {
-            chart::draw_mechanism(area, &charts, &runs.scenario, &theme)
+        replay::draw_load(document, &charts, &runs.scenario, job.link());
+        draw_of_runs(document, ChartId::Mechanism, job.link(), &|area, before| {
+            chart::draw_mechanism_after(area, &charts, &runs.scenario, &theme, before)
         });
     });
     let count = with_app(|app| app.driver.showed_progress(now(), drew.is_some()));
@@ -558,31 +571,41 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
         Part::Chart(chart) => {
             let runs = job.runs();
             let charts = runs.map(view::jobs::Runs::charts);
+            let link = job.link();
+            // The lesson's chart now shows this state: the one shown so
+            // far is the state before it.
+            if let (true, true, Some(charts)) = (chart.from_runs(), before::is_key(chart), &charts)
+            {
+                before::arrive(link, chart, || before::Data::runs(charts));
+            }
             match (chart, runs, &charts) {
                 (ChartId::Load, Some(runs), Some(charts)) => {
-                    replay::draw_load(document, charts, &runs.scenario);
+                    replay::draw_load(document, charts, &runs.scenario, link);
                 }
                 (ChartId::Pauses, _, Some(charts)) => draw(document, chart, |area| {
                     chart::draw_pauses(area, charts, &theme)
                 }),
-                (ChartId::Latency, _, Some(charts)) => draw(document, chart, |area| {
-                    chart::draw_latency(area, charts, &theme)
-                }),
-                (ChartId::Mechanism, Some(runs), Some(charts)) => draw(document, chart, |area| {
-                    chart::draw_mechanism(area, charts, &runs.scenario, &theme)
-                }),
+                (ChartId::Latency, _, Some(charts)) => {
+                    draw_of_runs(document, chart, link, &|area, before| {
+                        chart::draw_latency_after(area, charts, &theme, before)
+                    });
+                }
+                (ChartId::Mechanism, Some(runs), Some(charts)) => {
+                    draw_of_runs(document, chart, link, &|area, before| {
+                        chart::draw_mechanism_after(area, charts, &runs.scenario, &theme, before)
+                    });
+                }
                 (ChartId::Replay, Some(runs), _) => {
                     let preset = presets::matching(job.config()).map(|p| p.key);
                     replay::show(document, job.config(), preset, runs);
                 }
-                (ChartId::Contention, _, _) => {
-                    if let Some(grid) = job.grid() {
-                        draw(document, chart, |area| match grid {
-                            Ok(grid) => chart::draw_contention(area, grid, &theme),
-                            Err(why) => chart::message(area, &theme, why),
-                        });
+                (ChartId::Contention, runs, _) => match job.grid() {
+                    Some(Ok(grid)) => draw_contention(document, link, grid, runs),
+                    Some(Err(why)) => {
+                        draw(document, chart, |area| chart::message(area, &theme, why))
                     }
-                }
+                    None => {}
+                },
                 (ChartId::Sweep, _, _) => {
                     draw_sweep(document, job);
                     with_app(|app| app.driver.swept_drawn(now()));
@@ -619,7 +642,7 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
             show_summary(document, &view::summary::summary(&runs.a, runs.b.as_ref()));
             show_layers(
                 document,
-                view::summary::layers(config, &runs.a, runs.b.as_ref()).as_deref(),
+                before::layers(config, &runs.a, runs.b.as_ref()).as_deref(),
             );
             if let Some(limit) = document.get_element_by_id("limit") {
                 let text = view::notices::limit_text(&runs.a, runs.b.as_ref());
@@ -649,6 +672,70 @@ fn show_numbers_over_seeds(document: &Document, job: &Job) {
         }
     };
     show_headlines(document, &lesson::headlines(metrics, seeds, measuring));
+}
+
+/// The contention chart of state `link`, with the headlines' own run (A's)
+/// on its row; the lesson's after the state before it.
+fn draw_contention(
+    document: &Document,
+    link: &str,
+    grid: &retry_playground::contention::ContentionGrid,
+    runs: Option<&view::jobs::Runs>,
+) {
+    let theme = theme();
+    let headline = runs.map(|runs| {
+        let s = &runs.a.summary;
+        ((s.first_tries + s.retries) as f64, s.finished_at)
+    });
+    let paint = |was: Option<(&retry_playground::contention::ContentionGrid, (f64, f64))>, axes| {
+        let view = chart::ContentionView {
+            headline,
+            before: was.map(|(grid, _)| grid),
+            before_headline: was.map(|(_, headline)| headline),
+            axes,
+        };
+        let drawn = std::cell::Cell::new(None);
+        draw(document, ChartId::Contention, |area| {
+            drawn.set(Some(chart::draw_contention_view(
+                area, grid, &theme, &view,
+            )?));
+            Ok(())
+        });
+        drawn.get()
+    };
+    match (before::is_key(ChartId::Contention), headline) {
+        (true, Some(own)) => {
+            before::arrive(link, ChartId::Contention, || {
+                before::Data::Contention(grid.clone(), own)
+            });
+            before::draw_contention(link, &mut |was, axes| paint(was, axes));
+        }
+        _ => {
+            paint(None, None);
+        }
+    }
+}
+
+/// What the eye must see on the lesson's chart, for readers of its words
+/// (the canvas's description) while the page shows the preset itself: a
+/// change may leave the sentence no longer true.
+fn describe_key_chart(
+    document: &Document,
+    key: ChartId,
+    origin: Option<&'static Preset>,
+    config: &retry_playground::config::Config,
+) {
+    let sentence = origin
+        .filter(|p| p.key_chart == key && presets::matching(config).is_some_and(|m| m.key == p.key))
+        .map(|p| p.sees);
+    for chart in ChartId::ALL {
+        if let Some(canvas) = document.get_element_by_id(chart.canvas_id()) {
+            let _ = match sentence.filter(|_| chart == key) {
+                Some(text) => canvas.set_attribute("aria-description", text),
+                None => canvas.remove_attribute("aria-description"),
+            };
+        }
+    }
 }
 
 /// The first chart the page opened with (the lesson's) is final: when,

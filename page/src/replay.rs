@@ -3,13 +3,13 @@
 //! [`view::player::Player`]'s; what to draw and say comes from `view::replay` and
 //! `chart::draw_replay`.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
 
-use retry_playground::chart::{self, ReplayPanel};
+use retry_playground::chart::{self, ReplayPanel, TimeAxis};
 use retry_playground::chart_id::ChartId;
 use retry_playground::config::Config;
 use retry_playground::decimal::parse_f64;
@@ -51,25 +51,44 @@ fn reduced_motion() -> bool {
         .is_some_and(|q| q.matches())
 }
 
-/// Draws the load chart with the replay's cursor while it is open, keeping
-/// its time axis for clicks.
-pub(super) fn draw_load(document: &Document, runs: &[chart::Plotted<'_>], scenario: &Scenario) {
-    let at = with_player(|p| p.cursor(is_open(document)));
-    draw_load_at(document, runs, scenario, at);
+/// Whether the replay can be seen: open, and not hidden by an embed of
+/// another chart. Only then does the load chart mark its instant.
+fn shown(document: &Document) -> bool {
+    is_open(document) && crate::embed::replay_visible()
 }
 
-fn draw_load_at(
+/// Draws the load chart of state `link`, with the replay's cursor while
+/// it is shown, keeping its time axis for clicks.
+pub(super) fn draw_load(
+    document: &Document,
+    runs: &[chart::Plotted<'_>],
+    scenario: &Scenario,
+    link: &str,
+) {
+    let at = with_player(|p| p.cursor(shown(document)));
+    if let Some(axis) = paint_load(document, runs, scenario, at, link) {
+        with_player(|p| p.set_axis(axis));
+    }
+}
+
+/// Draws the load chart (the lesson's after the state before it), and
+/// returns where its time axis runs.
+fn paint_load(
     document: &Document,
     runs: &[chart::Plotted<'_>],
     scenario: &Scenario,
     at: Option<f64>,
-) {
+    link: &str,
+) -> Option<TimeAxis> {
     let theme = theme();
-    draw(document, ChartId::Load, |area| {
-        let axis = chart::draw_load_at(area, runs, scenario, &theme, at)?;
-        with_player(|p| p.set_axis(axis));
-        Ok(())
+    let time = Cell::new(None);
+    crate::charts::draw_of_runs(document, ChartId::Load, link, &|area, before| {
+        let view = chart::LoadView { cursor: at, before };
+        let drawn = chart::draw_load_view(area, runs, scenario, &theme, &view)?;
+        time.set(Some(drawn.time));
+        Ok(drawn.axes)
     });
+    time.get()
 }
 
 /// As a render of `config` starts: opens or closes the replay's fold as
@@ -197,7 +216,7 @@ fn paint(document: &Document) {
 
 /// Redraws the load chart for the replay's cursor.
 fn redraw_load(document: &Document) {
-    let theme = theme();
+    let visible = shown(document);
     let axis = PLAYER.with(|p| {
         let p = p.borrow();
         let replay = p.clip()?;
@@ -212,14 +231,8 @@ fn redraw_load(document: &Document) {
             })
             .collect();
         // Drawn inside the player's borrow: its axis is kept after.
-        let axis = std::cell::Cell::new(None);
-        draw(document, ChartId::Load, |area| {
-            let at = Some(replay.time);
-            let drawn = chart::draw_load_at(area, &runs, &replay.scenario, &theme, at)?;
-            axis.set(Some(drawn));
-            Ok(())
-        });
-        axis.get()
+        let at = Some(replay.time).filter(|_| visible);
+        paint_load(document, &runs, &replay.scenario, at, &replay.link)
     });
     if let Some(axis) = axis {
         with_player(|p| p.set_axis(axis));

@@ -7,8 +7,8 @@ use plotters::prelude::*;
 use crate::sim::LatencyHistogram;
 
 use super::{
-    DrawResult, Entry, Plotted, Sample, Theme, axes, dotted, header, light, message, path,
-    run_colour,
+    Axes, Before, DrawResult, Entry, Frame, Plotted, Sample, Theme, axes, blend, dotted, ghost,
+    header, kept_top, message, path, run_colour,
 };
 
 /// The cumulative distribution of finished operations as steps: flat
@@ -38,6 +38,10 @@ fn cdf_steps(latency: &LatencyHistogram, keep: impl Fn(usize, u64) -> u64) -> Ve
     points
 }
 
+/// How much of a policy's colour shades its successes: light enough for
+/// A's and B's to show through each other.
+const SHADE: f64 = 0.22;
+
 /// The distribution of operation latency as a cumulative step curve per
 /// policy (B dashed), the share that succeeded shaded beneath it (the gap
 /// between shade and line failed), p50 (filled dot) and p99 (ring) on the
@@ -50,14 +54,31 @@ pub fn draw_latency<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
+    draw_latency_after(area, runs, theme, Before::default()).map(|_| ())
+}
+
+/// [`draw_latency`] after a change: the curves before it ghost, the
+/// latency axis kept while the new operations fit on it. Returns the
+/// axes drawn (the latency axis' end).
+pub fn draw_latency_after<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    runs: &[Plotted],
+    theme: &Theme,
+    before: Before,
+) -> Result<Axes, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
     if runs.iter().all(|run| run.report.latency.total == 0) {
-        return message(area, theme, "No operation finished: no latency to show.");
+        message(area, theme, "No operation finished: no latency to show.")?;
+        return Ok(Axes::default());
     }
-    let x_high = runs
+    let needed = runs
         .iter()
+        .chain(before.runs)
         .map(|run| run.deadline.unwrap_or(0.0).max(run.report.latency.max))
-        .fold(1e-3, f64::max)
-        * 1.04;
+        .fold(1e-3, f64::max);
+    let x_high = kept_top(before.axes, 0, needed, needed * 1.04);
     let mut entries = Vec::new();
     for (r, run) in runs.iter().enumerate() {
         let latency = &run.report.latency;
@@ -72,26 +93,25 @@ where
             colour,
             run.dashed(r),
         ));
+        // The shade as it shows over the background: the swatch is the fill.
         entries.push(Entry::area(
             format!("{}succeeded ({success:.0} %)", run.prefix()),
-            light(theme, colour),
+            blend(theme.background, colour, SHADE),
         ));
         for (name, q, sample) in [("p50", 0.5, Sample::Dot), ("p99", 0.99, Sample::Ring)] {
-            entries.push(Entry {
-                text: format!("{}{name} {:.3} s", run.prefix(), latency.quantile(q)),
-                colour,
-                sample,
-            });
+            let text = format!("{}{name} {:.3} s", run.prefix(), latency.quantile(q));
+            entries.push(Entry::new(text, colour, sample));
         }
     }
     let mut deadlines: Vec<f64> = runs.iter().filter_map(|run| run.deadline).collect();
     deadlines.dedup();
     for deadline in &deadlines {
-        entries.push(Entry {
-            text: format!("deadline {deadline} s"),
-            colour: theme.foreground,
-            sample: Sample::Dotted,
-        });
+        let text = format!("deadline {deadline} s");
+        entries.push(Entry::new(text, theme.foreground, Sample::Dotted));
+    }
+    if !before.runs.is_empty() {
+        let b = (before.runs.len() > 1).then(|| ghost(theme));
+        entries.push(Entry::line("before the change", ghost(theme), false).and(b));
     }
     area.fill(&theme.background)?;
     let plot = header(area, &entries, theme)?;
@@ -100,9 +120,19 @@ where
         theme,
         0.0..x_high,
         0.0..100.0,
-        "operation latency (s)",
-        "operations finished within (%)",
+        Frame::new("operation latency (s)", "operations finished within (%)"),
     )?;
+    for (r, was) in before.runs.iter().enumerate() {
+        if was.report.latency.total > 0 {
+            path(
+                &mut chart,
+                cdf_steps(&was.report.latency, |_, count| count),
+                ghost(theme).stroke_width(theme.px(1.5)),
+                r == 1,
+                theme,
+            )?;
+        }
+    }
     for (r, run) in runs.iter().enumerate() {
         let latency = &run.report.latency;
         if latency.total == 0 {
@@ -117,7 +147,7 @@ where
         let top = shade.last().map_or(0.0, |p| p.1);
         shade.push((x_high, top));
         shade.push((x_high, 0.0));
-        chart.draw_series(std::iter::once(Polygon::new(shade, colour.mix(0.22))))?;
+        chart.draw_series(std::iter::once(Polygon::new(shade, colour.mix(SHADE))))?;
         path(
             &mut chart,
             cdf_steps(latency, |_, count| count),
@@ -148,7 +178,10 @@ where
             theme,
         )?;
     }
-    Ok(())
+    Ok(Axes {
+        tops: [x_high, 0.0],
+        floor: 0.0,
+    })
 }
 
 #[cfg(test)]

@@ -1,91 +1,88 @@
 //! The load chart: first tries and retries stacked over time against the
-//! server's capacity, the outage shaded, the herd's waves labelled.
+//! server's capacity, the outage shaded, the herd's waves labelled, and,
+//! where an action ran twice, the duplicates as they add up.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::sim::{Report, Scenario, WorkloadKind};
+use crate::sim::{OutageMode, Report, Scenario, WorkloadKind};
 
 use super::{
-    DrawResult, Entry, Plotted, Sample, Theme, axes, count, deep, dotted, header, label, light,
-    path, run_colour, shade_unsimulated, simulated_until, tick,
+    Axes, Before, DrawResult, Entry, Frame, Labels, LogScale, Plotted, Sample, Theme, along_axis,
+    axes, calls_within, count, deep, dotted, ghost, header, kept_top, light, path, run_colour,
+    shade_unsimulated, shade_windows, simulated_until, tick,
 };
 
-/// How high the load chart's axis goes, and whether it clips: a few times
-/// the server's capacity when the load goes beyond that, so capacity and
-/// what happens around it stay readable; bars above are cut and marked
-/// with their true value.
-fn load_axis(peak: f64, capacity: f64) -> (f64, bool) {
-    const CLIP: f64 = 3.0;
-    if capacity > 0.0 && capacity.is_finite() && peak > CLIP * capacity * 1.12 {
-        (CLIP * capacity * 1.12, true)
+/// Above this many times its capacity, the load axis is logarithmic.
+const OVERLOAD: f64 = 3.0;
+
+/// The load axis a fresh chart takes for load reaching `needed` calls a
+/// second against `capacity`: linear while the load stays within a few
+/// times capacity, so that stacked tries and retries add up as areas do;
+/// logarithmic beyond, so that every bar is drawn whole and a 10x
+/// overload stands a power of ten above capacity, as capacity stands
+/// above a tenth of it (cut bars, the other way to keep capacity
+/// readable, make 10x look like 3x). Its floor is half a call per bucket:
+/// a bucket of one call stands above it.
+fn load_axis(needed: f64, capacity: f64, width: f64) -> Axes {
+    if capacity > 0.0 && capacity.is_finite() && needed > OVERLOAD * capacity * 1.12 {
+        Axes {
+            // Room above the peaks for their labels.
+            tops: [needed * 3.0, 0.0],
+            floor: (0.5 / width).min(capacity / 10.0),
+        }
     } else {
-        (
-            peak.max(capacity.min(peak.max(1.0) * 1e3)).max(1.0) * 1.12,
-            false,
-        )
+        let top = needed.max(capacity.min(needed.max(1.0) * 1e3)).max(1.0) * 1.12;
+        Axes {
+            tops: [top, 0.0],
+            floor: 0.0,
+        }
     }
 }
 
-/// A wave of the herd: consecutive buckets in which calls arrived faster
-/// than the server completes them.
+/// A wave: consecutive buckets in which calls arrived faster than the
+/// server completes them (it being up).
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Wave {
     /// Calls in the wave.
     calls: u64,
-    /// Start of its busiest bucket, in seconds.
-    at: f64,
-    /// Its busiest bucket's index.
+    /// Its first and last bucket.
+    first: usize,
+    last: usize,
+    /// Its busiest bucket.
     peak: usize,
 }
 
+/// The waves of a run whose busiest bucket reaches at least twice the
+/// capacity: those worth a label.
 fn waves(report: &Report) -> Vec<Wave> {
     let series = &report.series;
+    let calls = |i: usize| series.first_tries[i] + series.retries[i];
     let mut found: Vec<Wave> = Vec::new();
     let mut open = false;
     for i in 0..series.len() {
-        let calls = series.first_tries[i] + series.retries[i];
-        let over = calls > 0 && calls as f64 / series.width > series.capacity[i];
+        let capacity = series.capacity[i];
+        let over = capacity > 0.0 && calls(i) as f64 / series.width > capacity;
         match (over, open, found.last_mut()) {
             (true, true, Some(wave)) => {
-                let busiest = series.first_tries[wave.peak] + series.retries[wave.peak];
-                if calls > busiest {
+                if calls(i) > calls(wave.peak) {
                     wave.peak = i;
-                    wave.at = i as f64 * series.width;
                 }
-                wave.calls += calls;
+                wave.calls += calls(i);
+                wave.last = i;
             }
             (true, _, _) => found.push(Wave {
-                calls,
-                at: i as f64 * series.width,
+                calls: calls(i),
+                first: i,
+                last: i,
                 peak: i,
             }),
             _ => {}
         }
         open = over;
     }
+    found.retain(|wave| calls(wave.peak) as f64 / series.width >= 2.0 * series.capacity[wave.peak]);
     found
-}
-
-/// Load over time, one panel per policy on the same axes: first tries
-/// (solid) and retries (lighter) stacked in the policy's colour, its
-/// failed answers (503s, timeouts, refused connections) dotted, goodput
-/// and the server's capacity as lines, outage and spike windows shaded.
-/// The axis stops at a few times capacity when the load goes beyond: cut
-/// bars carry their true rate. The herd's waves are labelled with their
-/// size against what the server takes at once, and the time after a run
-/// stopped at the work limit is shaded as not simulated.
-pub fn draw_load<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    runs: &[Plotted],
-    scenario: &Scenario,
-    theme: &Theme,
-) -> DrawResult
-where
-    DB::ErrorType: 'static,
-{
-    draw_load_at(area, runs, scenario, theme, None).map(|_| ())
 }
 
 /// Where time runs across the load chart, in the backend's pixels: a click
@@ -106,15 +103,61 @@ impl TimeAxis {
     }
 }
 
-/// The load chart with the replay's instant marked on every panel (a
-/// vertical line at `cursor`), and where its time axis runs.
-pub fn draw_load_at<DB: DrawingBackend>(
+/// What the load chart shows besides the runs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LoadView<'a> {
+    /// The replay's instant, marked and labelled on every panel; `None`
+    /// where no replay is shown.
+    pub cursor: Option<f64>,
+    /// The state before a change: its load drawn ghost, its axes kept
+    /// (the load's, then the duplicates').
+    pub before: Before<'a>,
+}
+
+/// What a drawing of the load chart hands back.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LoadDrawn {
+    /// Where its time axis runs.
+    pub time: TimeAxis,
+    /// Its axes, for the next state to keep.
+    pub axes: Axes,
+}
+
+/// Load over time: [`draw_load_view`] with nothing but the runs.
+pub fn draw_load<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     runs: &[Plotted],
     scenario: &Scenario,
     theme: &Theme,
-    cursor: Option<f64>,
-) -> Result<TimeAxis, Box<dyn std::error::Error>>
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    draw_load_view(area, runs, scenario, theme, &LoadView::default()).map(|_| ())
+}
+
+/// Load over time, one panel per policy on the same axes: first tries
+/// (solid) and retries (lighter) stacked in the policy's colour, its
+/// failed answers (503s, timeouts, refused connections) dotted, goodput
+/// and the server's capacity (labelled in calls a second, the axis'
+/// unit) as lines, outage and spike windows shaded. What was sent while
+/// the server was down is drawn as an outline only: the server did no
+/// work for it, and its total over the outage is said once on the shade.
+/// Waves of at least twice the capacity are labelled with their busiest
+/// bucket's rate against capacity and, apart, their calls over the wave;
+/// labels never cover one another (those that find no room are left
+/// out, the earliest waves first served). Past a few times capacity the
+/// axis is logarithmic (see [`load_axis`]). The time after a run stopped
+/// short is shaded as not simulated. Where an action ran twice (now or
+/// before the change), a strip below counts the duplicates as they add
+/// up.
+pub fn draw_load_view<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    runs: &[Plotted],
+    scenario: &Scenario,
+    theme: &Theme,
+    view: &LoadView,
+) -> Result<LoadDrawn, Box<dyn std::error::Error>>
 where
     DB::ErrorType: 'static,
 {
@@ -130,23 +173,122 @@ where
         .iter()
         .filter(|c| c.is_finite())
         .fold(0.0, |a: f64, c| a.max(*c));
-    let total = |run: &Plotted, i: usize| {
-        let s = &run.report.series;
+    let total = |report: &Report, i: usize| {
+        let s = &report.series;
         rate(s.first_tries[i] + s.retries[i])
     };
-    let peak = runs
-        .iter()
-        .flat_map(|run| (0..buckets).map(move |i| total(run, i)))
+    let ghosts = view.before.runs;
+    let everything = || runs.iter().chain(ghosts).map(|run| run.report);
+    let needed = everything()
+        .flat_map(|report| (0..report.series.len().min(buckets)).map(move |i| total(report, i)))
         .fold(0.0, f64::max);
-    let (y_high, clipped) = load_axis(peak, capacity_top);
+    let axis = match view.before.axes {
+        Some(before) if needed <= before.tops[0] => before,
+        _ => load_axis(needed, capacity_top, width),
+    };
+    let log = (axis.floor > 0.0).then_some(LogScale { floor: axis.floor });
+    let at = |value: f64| log.map_or(value, |scale| scale.at(value));
+    let (y_low, y_high) = (at(0.0), at(axis.tops[0]));
+    // Duplicates as they add up, where any action ran twice.
+    let so_far = |report: &Report| -> Vec<f64> {
+        let mut sum = 0;
+        (0..buckets)
+            .map(|i| {
+                sum += report.series.duplicates.get(i).copied().unwrap_or(0);
+                sum as f64
+            })
+            .collect()
+    };
+    let most_duplicates = everything()
+        .map(|report| so_far(report).last().copied().unwrap_or(0.0))
+        .fold(0.0, f64::max);
+    let duplicates_top = kept_top(
+        view.before.axes,
+        1,
+        most_duplicates,
+        most_duplicates.max(1.0) * 1.15,
+    );
+    let down = |i: usize| {
+        scenario.outage_duration > 0.0
+            && scenario.workload != WorkloadKind::Contention
+            && left(i) >= scenario.outage_start - 1e-9
+            && left(i + 1) <= scenario.outage_start + scenario.outage_duration + 1e-9
+    };
+    // What was sent while the server was down (a cut run sent nothing
+    // after it stopped, as far as its series know).
+    let sent_down = |report: &Report| -> u64 {
+        let outage = (
+            scenario.outage_start,
+            scenario.outage_start + scenario.outage_duration,
+        );
+        let during =
+            scenario.outage_duration > 0.0 && scenario.workload != WorkloadKind::Contention;
+        if during {
+            calls_within(report, outage)
+        } else {
+            0
+        }
+    };
+
+    // One legend over every panel: a kind both policies draw is one line
+    // with A's sample and B's.
+    let b = (runs.len() > 1).then(|| run_colour(theme, 1));
+    let a = run_colour(theme, 0);
+    let both = |colour: &dyn Fn(RGBColor) -> RGBColor| (colour(a), b.map(colour));
+    let (first, first_b) = both(&|c| c);
+    let (retried, retried_b) = both(&|c| light(theme, c));
+    let (failed, failed_b) = both(&|c| deep(theme, c));
+    let mut entries = vec![
+        Entry::area("first tries", first).and(first_b),
+        Entry::area("retries", retried).and(retried_b),
+    ];
+    if runs.iter().any(|run| sent_down(run.report) > 0) {
+        entries.push(Entry::line("sent while the server was down", first, false).and(first_b));
+    }
+    entries.push(Entry::new("failed answers", failed, Sample::Dotted).and(failed_b));
+    entries.push(Entry::line("goodput", theme.foreground, false));
+    if capacity_top > 0.0 {
+        entries.push(Entry::line("server capacity", theme.colour(2), false));
+    }
+    if !ghosts.is_empty() {
+        let was = ghost(theme);
+        let b = (ghosts.len() > 1).then_some(was);
+        entries.push(Entry::line("before the change", was, false).and(b));
+    }
+    let body = header(area, &entries, theme)?;
+    let (panels_area, strip) = if most_duplicates > 0.0 {
+        let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 * 13 / 20);
+        (top, Some(bottom))
+    } else {
+        (body.clone(), None)
+    };
     let mut time_axis = TimeAxis {
         left: 0.0,
         right: 1.0,
         horizon,
     };
 
-    let panels = area.split_evenly((runs.len(), 1));
-    for (r, (run, panel)) in runs.iter().zip(&panels).enumerate() {
+    // Plots of one height, so that equal loads stand equally high on every
+    // panel: the lowest panel is taller by the time axis it carries.
+    let panels = {
+        let (_, height) = panels_area.dim_in_pixel();
+        let axis = if strip.is_none() { theme.px(48.0) } else { 0 };
+        let each = height.saturating_sub(axis) / runs.len() as u32;
+        let breaks: Vec<u32> = (1..runs.len() as u32).map(|k| k * each).collect();
+        panels_area.split_by_breakpoints::<u32, u32, _, _>(Vec::<u32>::new(), breaks)
+    };
+    // Panels stacked on a short chart leave each too short for the long
+    // words along its axis (measured on the first, the shortest, so that
+    // every panel says the same and none runs into the next one's).
+    let y_label = match log {
+        None => along_axis(&panels[0], theme, &["requests per second", "requests/s"])?,
+        Some(_) => along_axis(
+            &panels[0],
+            theme,
+            &["requests per second (log scale)", "requests/s (log)"],
+        )?,
+    };
+    for (r, (run, plot)) in runs.iter().zip(&panels).enumerate() {
         let colour = run_colour(theme, r);
         let report = run.report;
         let s = &report.series;
@@ -154,93 +296,77 @@ where
         // Buckets that began before the run stopped; the cut one is
         // shaded over below.
         let drawn = (0..buckets).filter(|&i| left(i) < until).count();
-        let mut entries = vec![
-            Entry::area(format!("{}first tries", run.prefix()), colour),
-            Entry::area(format!("{}retries", run.prefix()), light(theme, colour)),
-            Entry {
-                text: "failed answers".to_string(),
-                colour: deep(theme, colour),
-                sample: Sample::Dotted,
-            },
-            Entry::line("goodput", theme.foreground, false),
-        ];
-        if capacity_top > 0.0 {
-            entries.push(Entry::line("server capacity", theme.colour(2), false));
-        }
-        let plot = header(panel, &entries, theme)?;
-        // Two policies on a phone leave each panel too short for the long
-        // words along its axis.
-        let short = plot.dim_in_pixel().1 < theme.px(160.0);
+        let sent_down = sent_down(report);
+        let was = ghosts.get(r);
+        let lowest = r + 1 == runs.len() && strip.is_none();
         let mut chart = axes(
-            &plot,
+            plot,
             theme,
             0.0..horizon,
-            0.0..y_high,
-            "time (s)",
-            if short {
-                "requests/s"
-            } else {
-                "requests per second"
+            y_low..y_high,
+            Frame {
+                x_label: "time (s)",
+                y_label,
+                log: log.is_some(),
+                x_axis: lowest,
             },
         )?;
-
-        let shade = theme.grid.mix(0.6);
-        let mut windows = Vec::new();
-        if scenario.outage_duration > 0.0 && scenario.workload != WorkloadKind::Contention {
-            windows.push(("outage", scenario.outage_start, scenario.outage_duration));
-        }
-        if scenario.spike_duration > 0.0 && scenario.workload == WorkloadKind::Poisson {
-            windows.push(("spike", scenario.spike_start, scenario.spike_duration));
-        }
-        for (name, start, length) in windows {
-            let end = (start + length).min(horizon);
-            chart.draw_series(std::iter::once(Rectangle::new(
-                [(start, 0.0), (end, y_high)],
-                shade.filled(),
-            )))?;
-            // At the bottom: the top is where cut bars carry their labels.
-            chart.draw_series(std::iter::once(Text::new(
-                format!(" {name}"),
-                (start, 0.0),
-                theme.font(12.0).pos(Pos::new(HPos::Left, VPos::Bottom)),
-            )))?;
-        }
+        shade_windows(&mut chart, scenario, theme)?;
 
         let stepped = |values: &dyn Fn(usize) -> f64| {
             let mut points = Vec::with_capacity(2 * drawn + 2);
-            points.push((0.0, 0.0));
+            points.push((0.0, y_low));
             for i in 0..drawn {
-                let value = values(i).min(y_high);
+                let value = at(values(i));
                 points.push((left(i), value));
                 points.push((left(i + 1).min(until), value));
             }
-            points.push((left(drawn).min(until), 0.0));
+            points.push((left(drawn).min(until), y_low));
             points
         };
+        let line = |values: &dyn Fn(usize) -> f64| {
+            let mut points = stepped(values);
+            points.remove(0);
+            points.pop();
+            points
+        };
+        if let Some(was) = was {
+            let g = was.report;
+            let reach = drawn.min(g.series.len());
+            let points: Vec<(f64, f64)> = (0..reach)
+                .flat_map(|i| {
+                    let value = at(total(g, i));
+                    [(left(i), value), (left(i + 1), value)]
+                })
+                .collect();
+            path(
+                &mut chart,
+                points,
+                ghost(theme).stroke_width(theme.px(1.5)),
+                run.dashed(r),
+                theme,
+            )?;
+        }
+        // Filled where the server was up: what it had to take.
+        let up = |value: f64, i: usize| if down(i) { 0.0 } else { value };
         chart.draw_series(std::iter::once(Polygon::new(
-            stepped(&|i| total(run, i)),
+            stepped(&|i| up(total(report, i), i)),
             light(theme, colour).filled(),
         )))?;
         chart.draw_series(std::iter::once(Polygon::new(
-            stepped(&|i| rate(s.first_tries[i])),
+            stepped(&|i| up(rate(s.first_tries[i]), i)),
             colour.filled(),
         )))?;
-        let mut outline = stepped(&|i| total(run, i));
-        outline.remove(0);
-        outline.pop();
         path(
             &mut chart,
-            outline,
+            line(&|i| total(report, i)),
             colour.stroke_width(theme.px(1.0)),
             run.dashed(r),
             theme,
         )?;
-        let mut failed = stepped(&|i| rate(s.failures(i)));
-        failed.remove(0);
-        failed.pop();
         dotted(
             &mut chart,
-            failed,
+            line(&|i| rate(s.failures(i))),
             deep(theme, colour).stroke_width(theme.px(2.0)),
             theme,
         )?;
@@ -248,7 +374,7 @@ where
         if capacity_top > 0.0 {
             let points: Vec<(f64, f64)> = (0..buckets)
                 .flat_map(|i| {
-                    let c = series.capacity[i].min(y_high);
+                    let c = at(series.capacity[i]);
                     [(left(i), c), (left(i + 1), c)]
                 })
                 .collect();
@@ -258,124 +384,180 @@ where
             )))?;
         }
         let goodput: Vec<(f64, f64)> = (0..drawn)
-            .map(|i| {
-                (
-                    left(i) + width / 2.0,
-                    rate(s.operations_succeeded[i]).min(y_high),
-                )
-            })
+            .map(|i| (left(i) + width / 2.0, at(rate(s.operations_succeeded[i]))))
             .collect();
         chart.draw_series(std::iter::once(PathElement::new(
             goodput,
             theme.foreground.stroke_width(theme.px(1.5)),
         )))?;
-
-        // Marks on the data: cut bars with their true rate, the herd's
-        // waves with their size, and the time never simulated.
-        let plot_area = chart.plotting_area().strip_coord_spec();
-        let (plot_left, _) = plot_area.get_base_pixel();
-        let plot_right = plot_left + plot_area.dim_in_pixel().0 as i32;
-        if clipped {
-            let tip = theme.px(5.0) as i32;
-            for i in (0..drawn).filter(|&i| total(run, i) > y_high) {
-                let (x, top) = chart.backend_coord(&(left(i) + width / 2.0, y_high));
-                area.draw(&Polygon::new(
-                    vec![(x - tip, top + tip), (x + tip, top + tip), (x, top)],
-                    theme.foreground.filled(),
-                ))?;
-            }
-        }
-        let mut marks: Vec<(usize, String)> = Vec::new();
-        if scenario.workload == WorkloadKind::Crowd && capacity_top > 0.0 {
-            for wave in waves(report).iter().filter(|w| w.peak < drawn) {
-                let text = if series.capacity[wave.peak] > 0.0 {
-                    format!(
-                        "{} at {} s vs capacity {} at once",
-                        wave.calls,
-                        tick(&wave.at),
-                        scenario.workers
-                    )
-                } else {
-                    format!("{} at {} s, server down", wave.calls, tick(&wave.at))
-                };
-                marks.push((wave.peak, text));
-            }
-        }
-        if clipped {
-            // Each run of cut bars carries its busiest rate, joined to its
-            // wave's label when it has one.
-            let mut i = 0;
-            while i < drawn {
-                if total(run, i) <= y_high {
-                    i += 1;
-                    continue;
-                }
-                let mut busiest = i;
-                while i < drawn && total(run, i) > y_high {
-                    if total(run, i) > total(run, busiest) {
-                        busiest = i;
-                    }
-                    i += 1;
-                }
-                let rate_text = format!("{}/s", count(total(run, busiest)));
-                match marks.iter_mut().find(|(peak, _)| *peak == busiest) {
-                    Some((_, text)) => *text = format!("{rate_text}: {text}"),
-                    None => marks.push((busiest, rate_text)),
-                }
-            }
-        }
-        // Waves the server could have served go first: they carry the
-        // lesson; those of an outage only where room is left.
-        super::sort_short_by_key(&mut marks, |(peak, _)| {
-            (series.capacity[*peak] <= 0.0, *peak)
-        });
-        // Labels go in up to three rows under the top of the plot, no
-        // lower than its top third (on a short panel, one row); one that
-        // fits in none is left out rather than drawn over another.
-        let small = theme.font(11.0);
-        let line_height = theme.px(13.0) as i32;
-        let plot_height = plot_area.dim_in_pixel().1 as i32;
-        let rows = (plot_height / 3 / line_height).clamp(1, 3);
-        let mut taken: Vec<(i32, i32, i32)> = Vec::new();
-        for (peak, text) in marks {
-            let (x, top) = chart.backend_coord(&(left(peak) + width / 2.0, y_high));
-            let text_width = area.estimate_text_size(&text, &small)?.0 as i32;
-            let x = (x + theme.px(6.0) as i32)
-                .min(plot_right - text_width - 2)
-                .max(plot_left);
-            let row = (0..rows).find(|row| {
-                taken
-                    .iter()
-                    .all(|(r2, a, b)| r2 != row || x + text_width + 4 < *a || x > *b + 4)
-            });
-            if let Some(row) = row {
-                taken.push((row, x, x + text_width));
-                label(
-                    area,
-                    text,
-                    (x, top + theme.px(10.0) as i32 + row * line_height),
-                    &small,
-                )?;
-            }
-        }
         if until < horizon {
             let in_progress = report.summary.in_progress();
-            shade_unsimulated(&mut chart, (until, horizon), y_high, in_progress, theme)?;
+            shade_unsimulated(&mut chart, (until, horizon), in_progress, theme)?;
         }
-        if let Some(at) = cursor.filter(|t| (0.0..=horizon).contains(t)) {
+
+        let cursor = view.cursor.filter(|t| (0.0..=horizon).contains(t));
+        if let Some(at_time) = cursor {
             chart.draw_series(std::iter::once(PathElement::new(
-                vec![(at, 0.0), (at, y_high)],
-                theme.foreground.stroke_width(theme.px(2.0)),
+                vec![(at_time, y_low), (at_time, y_high)],
+                theme.cursor.stroke_width(theme.px(2.0)),
             )))?;
         }
-        time_axis.left = f64::from(chart.backend_coord(&(0.0, 0.0)).0);
-        time_axis.right = f64::from(chart.backend_coord(&(horizon, 0.0)).0);
-    }
-    Ok(time_axis)
-}
 
+        // Words on the data, in the order they matter, none over another.
+        let mut labels = Labels::on(&chart, theme);
+        let [_, plot_top, plot_right, plot_bottom] = labels.plot;
+        let small = theme.font(11.0);
+        let step = theme.px(13.0) as i32;
+        let pixel = |t: f64, value: f64| chart.backend_coord(&(t, value));
+        let from_top = |rows: i32| (0..rows).map(move |k| plot_top + 4 + k * step);
+        let rows = (plot_bottom - plot_top) / step;
+        if !run.name.is_empty() {
+            // Which policy's panel, first: it is sure of its place.
+            let style = theme.font(13.0).color(&colour);
+            let x = labels.plot[0];
+            labels.put(area, &[run.name.to_string()], &style, x, [plot_top + 4])?;
+        }
+        for wave in waves(report).iter().filter(|w| w.peak < drawn) {
+            let peak = total(report, wave.peak);
+            let ratio = peak / series.capacity[wave.peak];
+            // Two digits: 9.95x reads 10x, 7.66x 7.7x.
+            let ratio = if ratio >= 9.95 {
+                format!("{ratio:.0}")
+            } else {
+                format!("{ratio:.1}")
+            };
+            // The busiest bucket's rate, then apart the wave's calls over
+            // its time (the axis says when).
+            let text = vec![
+                format!("{}/s, {ratio}x capacity", count(peak)),
+                format!(
+                    "{} calls in {} s",
+                    wave.calls,
+                    tick(&super::round3(left(wave.last + 1) - left(wave.first)))
+                ),
+            ];
+            let x = pixel(left(wave.peak + 1), y_high).0;
+            // Above the capacity line, which stays readable under them.
+            let ceiling = pixel(0.0, at(series.capacity[wave.peak])).1 - 2 * step - 4;
+            let rows = from_top(rows).take_while(|top| *top <= ceiling);
+            labels.put(area, &text, &small, x, rows)?;
+        }
+        if capacity_top > 0.0 {
+            // At the line's right end, else where the server is back.
+            let y = pixel(horizon, at(capacity_top)).1;
+            let text = vec![format!("capacity {}/s", count(capacity_top))];
+            let rows = [y - step - 4, y + 4];
+            if !labels.put(area, &text, &small, plot_right, rows)? {
+                let back = scenario.outage_start + scenario.outage_duration;
+                let x = pixel(if sent_down > 0 { back } else { 0.0 }, y_low).0;
+                labels.put(area, &text, &small, x, rows)?;
+            }
+        }
+        if sent_down > 0 {
+            let what = if scenario.outage_mode == OutageMode::FailFast {
+                "all refused"
+            } else {
+                "none answered"
+            };
+            let text = vec![format!(
+                "outage: {} calls sent, {what}",
+                count(sent_down as f64)
+            )];
+            let x = pixel(scenario.outage_start, y_low).0;
+            let bottom_up = (1..rows).map(|k| plot_bottom - 4 - k * step);
+            labels.put(area, &text, &small, x, bottom_up)?;
+        }
+        super::name_windows(&mut labels, area, &chart, scenario, sent_down == 0, theme)?;
+        if let Some(at_time) = cursor {
+            let text = vec![format!("replay at {} s", tick(&super::round3(at_time)))];
+            let style = small.clone().color(&theme.cursor);
+            let x = pixel(at_time, y_low).0;
+            labels.put(area, &text, &style, x, from_top(rows))?;
+        }
+        time_axis.left = f64::from(pixel(0.0, y_low).0);
+        time_axis.right = f64::from(pixel(horizon, y_low).0);
+    }
+
+    if let Some(strip) = strip {
+        let y_label = along_axis(&strip, theme, &["duplicates so far", "duplicates"])?;
+        let mut chart = axes(
+            &strip,
+            theme,
+            0.0..horizon,
+            0.0..duplicates_top,
+            Frame::new("time (s)", y_label),
+        )?;
+        let mut labels = Labels::on(&chart, theme);
+        for (r, run) in runs.iter().enumerate() {
+            let colour = run_colour(theme, r);
+            let cumulative = |report: &Report| -> Vec<(f64, f64)> {
+                so_far(report)
+                    .into_iter()
+                    .enumerate()
+                    .flat_map(|(i, sum)| [(left(i), sum), (left(i + 1), sum)])
+                    .collect()
+            };
+            if let Some(was) = ghosts.get(r) {
+                path(
+                    &mut chart,
+                    cumulative(was.report),
+                    ghost(theme).stroke_width(theme.px(1.5)),
+                    run.dashed(r),
+                    theme,
+                )?;
+            }
+            let line = cumulative(run.report);
+            let end = line.last().copied().unwrap_or((0.0, 0.0));
+            path(
+                &mut chart,
+                line,
+                colour.stroke_width(theme.px(2.0)),
+                run.dashed(r),
+                theme,
+            )?;
+            let (x, y) = chart.backend_coord(&end);
+            // The strip stops at the horizon; the run's total also counts
+            // the drain after it, and the headline gives that total.
+            let all = run.report.summary.duplicates;
+            let text = if all as f64 == end.1 {
+                vec![format!("{}{all} duplicates", run.prefix())]
+            } else {
+                vec![format!(
+                    "{}{} by {} s, {all} in all",
+                    run.prefix(),
+                    end.1,
+                    tick(&horizon)
+                )]
+            };
+            let style = theme.font(11.0).color(&colour);
+            let step = theme.px(13.0) as i32;
+            // By the line's end, else by its middle.
+            let middle = chart.backend_coord(&(horizon / 2.0, 0.0)).0;
+            for x in [x, middle] {
+                let rows = (0..6).flat_map(|k| [y - step - 4 - k * step, y + 4 + k * step]);
+                if labels.put(area, &text, &style, x, rows)? {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(LoadDrawn {
+        time: time_axis,
+        axes: Axes {
+            tops: [
+                axis.tops[0],
+                if most_duplicates > 0.0 {
+                    duplicates_top
+                } else {
+                    0.0
+                },
+            ],
+            floor: axis.floor,
+        },
+    })
+}
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::chart::svg_test::*;
     use crate::sim::run;
@@ -393,28 +575,29 @@ mod tests {
                 "retries",
                 "server capacity",
                 "goodput",
-                "outage",
+                "outage: ",
+                "calls sent, all refused",
+                "capacity 400/s",
             ],
         );
     }
 
     /// The replay's cursor stands at its time on the axis the outage shade
-    /// fixes, and the axis it returns reads that pixel back as that time.
+    /// fixes, in the cursor's own colour, labelled with its instant; the
+    /// axis it returns reads that pixel back as that time.
     #[test]
     fn the_cursor_marks_the_replays_instant_and_reads_back() {
         let scenario = scenario();
         let report = run(&scenario);
         let theme = Theme::light(1.0);
         let runs = [single(&report, &[], None)];
-        let axis = std::cell::Cell::new(None);
+        let drawn = std::cell::Cell::new(None);
+        let view = LoadView {
+            cursor: Some(7.0),
+            ..LoadView::default()
+        };
         let out = svg(|area| {
-            axis.set(Some(draw_load_at(
-                area,
-                &runs,
-                &scenario,
-                &theme,
-                Some(7.0),
-            )?));
+            drawn.set(Some(draw_load_view(area, &runs, &scenario, &theme, &view)?));
             Ok(())
         });
         let shade = elements(&out, "rect")
@@ -423,26 +606,44 @@ mod tests {
             .expect("the outage shade");
         let per_second = number(&shade, "width") / scenario.outage_duration;
         let left = number(&shade, "x") - scenario.outage_start * per_second;
-        let cursor: Vec<_> = elements(&out, "polyline")
-            .iter()
-            .filter(|e| {
-                attr(e, "stroke") == hex(theme.foreground) && attr(e, "stroke-width") == "2"
-            })
-            .map(|e| points(e))
-            .filter(|line| line.len() == 2 && line[0].0 == line[1].0)
-            .collect();
+        let cursor = lines_in(&out, theme.cursor);
         assert_eq!(cursor.len(), 1, "one cursor");
+        assert_eq!(cursor[0].len(), 2);
         near(cursor[0][0].0, left + 7.0 * per_second, "cursor");
-        let axis = axis.get().expect("drawn");
+        let label = texts(&out)
+            .into_iter()
+            .find(|t| t.text == "replay at 7 s")
+            .expect("the cursor's label");
+        assert_eq!(
+            label.fill,
+            hex(theme.cursor),
+            "the label in the cursor's colour"
+        );
+        // No data is drawn in the cursor's colour.
+        let colours = [
+            run_colour(&theme, 0),
+            run_colour(&theme, 1),
+            theme.colour(2),
+            theme.foreground,
+        ];
+        for colour in colours {
+            assert_ne!(hex(colour), hex(theme.cursor));
+        }
+        let axis = drawn.get().expect("drawn").time;
         assert!((axis.time_at(cursor[0][0].0) - 7.0).abs() < 0.05);
         assert_eq!(axis.time_at(-100.0), 0.0);
+        // No replay shown, no cursor.
+        let out = svg(|area| draw_load(area, &runs, &scenario, &theme));
+        assert!(lines_in(&out, theme.cursor).is_empty());
+        assert!(!out.contains("replay at"));
     }
 
     /// The load chart's pixels agree with the report: the outage shade spans
     /// the outage, the capacity line sits at workers / service time (0
-    /// during the outage), and the top of the stacked area at the busiest
-    /// bucket is that bucket's rate of server calls; first tries are the
-    /// policy's colour, retries its lighter tint.
+    /// during the outage), the outline of the load reaches the busiest
+    /// bucket's rate, and the filled area (first tries in the policy's
+    /// colour, retries its lighter tint) the busiest bucket of the time
+    /// the server was up: what was sent while it was down is an outline.
     #[test]
     fn load_chart_puts_capacity_outage_and_peak_where_they_belong() {
         let scenario = scenario();
@@ -469,9 +670,12 @@ mod tests {
         let rate = |i: usize| (series.first_tries[i] + series.retries[i]) as f64 / series.width;
         let peak = (0..series.len()).map(rate).fold(0.0, f64::max);
         let capacity = f64::from(scenario.workers) / scenario.service_time;
-        let (y_high, clipped) = load_axis(peak, capacity);
-        assert!(!clipped, "this load stays near capacity");
-        let y = |value: f64| bottom - value / y_high * (bottom - top);
+        let axis = load_axis(peak, capacity, series.width);
+        assert_eq!(
+            axis.floor, 0.0,
+            "this load stays near capacity: a linear axis"
+        );
+        let y = |value: f64| bottom - value / axis.tops[0] * (bottom - top);
         let x = |seconds: f64| left + seconds * per_second;
 
         let capacity_line = longest(lines_in(&out, theme.colour(2)));
@@ -502,20 +706,37 @@ mod tests {
                 .map(|(_, py)| *py)
                 .fold(f64::INFINITY, f64::min)
         };
+        let up = |i: usize| {
+            let start = i as f64 * series.width;
+            start + series.width <= 4.0 + 1e-9 || start >= 6.0 - 1e-9
+        };
+        let up_peak = (0..series.len())
+            .filter(|&i| up(i))
+            .map(rate)
+            .fold(0.0, f64::max);
         let total = area_of(light(&theme, colour));
-        near(highest(&total), y(peak), "the busiest bucket's load");
+        near(highest(&total), y(up_peak), "the busiest bucket while up");
+        for (px, py) in &total {
+            if *px > x(4.0) + 1.5 && *px < x(6.0) - 1.5 {
+                near(*py, y(0.0), "nothing filled while the server is down");
+            }
+        }
+        let outline = longest(lines_in(&out, colour));
+        near(
+            highest(&outline),
+            y(peak),
+            "the outline reaches the busiest bucket",
+        );
         let first = area_of(colour);
         let first_peak = (0..series.len())
+            .filter(|&i| up(i))
             .map(|i| series.first_tries[i] as f64 / series.width)
             .fold(0.0, f64::max);
         near(highest(&first), y(first_peak), "the busiest first tries");
         // Failed answers, dotted in the policy's deeper shade, reach the
         // busiest bucket of failures.
-        let failed_peak = (0..series.len())
-            .map(|i| series.failures(i) as f64 / series.width)
-            .fold(0.0, f64::max);
-        assert!(failed_peak > 0.0);
         let failed = |i: usize| series.failures(i) as f64 / series.width;
+        assert!((0..series.len()).map(failed).fold(0.0, f64::max) > 0.0);
         let buckets = series.len();
         let mut checked = 0;
         for (px, py) in lines_in(&out, deep(&theme, colour)).iter().flatten() {
@@ -549,11 +770,6 @@ mod tests {
         (config.scenario(), a, b.expect("comparing"))
     }
 
-    /// The herd's load axis stops at three times capacity plus room: the
-    /// capacity line sits at a third of it, cut bars stop at the plot's
-    /// top under a marker, and each wave after the outage is labelled
-    /// with its calls against the server's workers and the cut bar's
-    /// true rate. Colour means the policy in each panel.
     /// A and B as compare mode draws them.
     fn compared<'a>(a: &'a Report, b: &'a Report) -> [Plotted<'a>; 2] {
         [("A", a), ("B", b)].map(|(name, report)| Plotted {
@@ -564,157 +780,179 @@ mod tests {
         })
     }
 
+    /// The pixel height of `value` calls a second on a panel whose outage
+    /// shade is `shade`, on the log axis `axis`.
+    fn log_y(shade: &[(&str, &str)], axis: Axes) -> impl Fn(f64) -> f64 {
+        let (top, bottom) = (
+            number(shade, "y"),
+            number(shade, "y") + number(shade, "height"),
+        );
+        let (low, high) = (axis.floor.log10(), axis.tops[0].log10());
+        move |value: f64| {
+            bottom - (value.max(axis.floor).log10() - low) / (high - low) * (bottom - top)
+        }
+    }
+
+    /// The herd on a log axis: after the outage A's waves stand above the
+    /// capacity line by their true ratio (a power of ten for 10x) and B's
+    /// load stays under it; nothing sent while the server was down (every
+    /// call refused at once) is filled: it is an outline, its total said
+    /// once on the shade. Each wave's label gives its busiest bucket's
+    /// rate against capacity and, apart, its calls over the wave.
     #[test]
-    fn herd_load_is_clipped_marked_and_labelled() {
+    fn herd_waves_stand_above_capacity_by_their_true_ratio() {
         let (scenario, a, b) = herd();
         let theme = Theme::light(1.0);
         let runs = compared(&a, &b);
-        let out = svg(|area| draw_load(area, &runs, &scenario, &theme));
+        let drawn = std::cell::Cell::new(None);
+        let out = svg(|area| {
+            let view = LoadView::default();
+            drawn.set(Some(draw_load_view(area, &runs, &scenario, &theme, &view)?));
+            Ok(())
+        });
+        let axis = drawn.get().expect("drawn").axes;
+        let width = a.series.width;
+        let rate = |report: &Report, i: usize| {
+            (report.series.first_tries[i] + report.series.retries[i]) as f64 / width
+        };
+        let needed = (0..a.series.len())
+            .flat_map(|i| [rate(&a, i), rate(&b, i)])
+            .fold(0.0, f64::max);
+        assert_eq!(axis, load_axis(needed, 2000.0, width));
+        assert!(axis.floor > 0.0, "10x capacity: a log axis");
         let mut shades: Vec<_> = elements(&out, "rect")
             .into_iter()
             .filter(|e| attr(e, "fill") == hex(theme.grid) && attr(e, "opacity") == "0.6")
             .collect();
         assert_eq!(shades.len(), 2, "an outage shade per panel");
         shades.sort_by(|p, q| number(p, "y").total_cmp(&number(q, "y")));
-        let shade = &shades[0];
-        let (top, bottom) = (
-            number(shade, "y"),
-            number(shade, "y") + number(shade, "height"),
-        );
-        let capacity = 2000.0;
-        let y_high = 3.0 * capacity * 1.12;
-        let y = |value: f64| bottom - value / y_high * (bottom - top);
+        let outage_end = number(&shades[0], "x") + number(&shades[0], "width");
 
-        let capacity_line = lines_in(&out, theme.colour(2))
+        for (panel, (report, colour)) in [(&a, run_colour(&theme, 0)), (&b, run_colour(&theme, 1))]
             .into_iter()
-            .filter(|line| line.len() > 2)
-            .min_by(|p, q| p[0].1.total_cmp(&q[0].1))
-            .expect("A's capacity line");
-        // The capacity line spans the horizon: a finer x scale than the
-        // outage's five seconds.
-        let (start, end) = (capacity_line[0].0, capacity_line[capacity_line.len() - 1].0);
-        let x = |seconds: f64| start + seconds / 30.0 * (end - start);
-        let after = capacity_line
-            .iter()
-            .find(|(px, _)| *px > x(10.0))
-            .expect("capacity after the outage");
-        near(after.1, y(capacity), "capacity at a third of the axis");
-
-        let series = &a.series;
-        let rate = |i: usize| (series.first_tries[i] + series.retries[i]) as f64 / series.width;
-        let cut: Vec<usize> = (0..series.len()).filter(|&i| rate(i) > y_high).collect();
-        assert!(cut.len() >= 5, "A's waves are far above the axis");
-        let total = elements(&out, "polygon")
-            .into_iter()
-            .find(|e| attr(e, "fill") == hex(light(&theme, run_colour(&theme, 0))))
-            .expect("A's load");
-        let highest = points(&total)
-            .iter()
-            .map(|(_, py)| *py)
-            .fold(f64::INFINITY, f64::min);
-        near(highest, top, "a cut bar stops at the plot's top");
-        let markers: Vec<(f64, f64)> = elements(&out, "polygon")
-            .into_iter()
-            .filter(|e| attr(e, "fill") == hex(theme.foreground))
-            .map(|e| {
-                points(&e)
-                    .into_iter()
-                    .min_by(|p, q| p.1.total_cmp(&q.1))
-                    .expect("a triangle's tip")
-            })
-            .filter(|(_, py)| *py < bottom)
-            .collect();
-        assert_eq!(markers.len(), cut.len(), "one marker per cut bar of A");
-        for (&i, tip) in cut.iter().zip(&markers) {
+            .enumerate()
+        {
+            let y = log_y(&shades[panel], axis);
+            let panel_top = number(&shades[panel], "y");
+            let capacity_line = lines_in(&out, theme.colour(2))
+                .into_iter()
+                .filter(|line| line.len() > 2 && line[0].1 >= panel_top)
+                .min_by(|p, q| p[0].1.total_cmp(&q[0].1))
+                .expect("the panel's capacity line");
+            let after = capacity_line
+                .iter()
+                .find(|(px, _)| *px > outage_end + 10.0)
+                .expect("capacity after the outage");
+            near(after.1, y(2000.0), "capacity at 2000/s");
+            // The outline, solid for A, dashed for B: its points after
+            // the outage, on this panel.
+            let panel_bottom = y(0.0);
+            let highest_after = lines_in(&out, colour)
+                .into_iter()
+                .flatten()
+                .filter(|(px, py)| {
+                    *px > outage_end + 1.0 && *py >= panel_top && *py <= panel_bottom + 0.5
+                })
+                .map(|(_, py)| py)
+                .fold(f64::INFINITY, f64::min);
+            let peak_after = (51..report.series.len())
+                .map(|i| rate(report, i))
+                .fold(0.0, f64::max);
             near(
-                tip.0,
-                x((i as f64 + 0.5) * series.width),
-                "marker over its bar",
+                highest_after,
+                y(peak_after),
+                "the busiest bucket after the outage",
             );
-            near(tip.1, top, "marker at the top");
+            let filled: Vec<(f64, f64)> = elements(&out, "polygon")
+                .into_iter()
+                .filter(|e| {
+                    [hex(colour), hex(light(&theme, colour))].contains(&attr(e, "fill").to_string())
+                })
+                .flat_map(|e| points(&e))
+                .collect();
+            let bottom = y(0.0);
+            for (px, py) in &filled {
+                if *px < outage_end - 1.5 {
+                    near(*py, bottom, "nothing filled while the server was down");
+                }
+            }
+            if panel == 0 {
+                // 19 900/s against 2 000/s: a power of ten and 0.2 % above.
+                assert!(peak_after / 2000.0 > 9.9);
+                let decade = y(2000.0) - y(20000.0);
+                near(
+                    y(2000.0) - highest_after,
+                    decade * (peak_after / 2000.0).log10(),
+                    "A's wave above capacity by its true ratio",
+                );
+            } else {
+                assert!(
+                    highest_after > y(2000.0) + 10.0,
+                    "B's load stays under capacity"
+                );
+            }
         }
-        // The first wave after the outage: its calls, its time, its rate.
+        let sent = |report: &Report| (0..50).map(|i| rate(report, i) * width).sum::<f64>();
+        for report in [&a, &b] {
+            let text = format!("outage: {} calls sent, all refused", count(sent(report)));
+            assert!(out.contains(&text), "{text} missing");
+        }
+        // The first wave after the outage: its bucket's rate, and apart
+        // its calls over the wave.
         let busiest = (50..100)
-            .max_by(|p, q| rate(*p).total_cmp(&rate(*q)))
+            .max_by(|p, q| rate(&a, *p).total_cmp(&rate(&a, *q)))
             .expect("buckets after the outage");
-        let calls = series.first_tries[busiest] + series.retries[busiest];
+        let calls = a.series.first_tries[busiest] + a.series.retries[busiest];
         let wave = format!(
-            "{}k/s: {calls} at {} s vs capacity 100 at once",
-            (rate(busiest) / 100.0).round() / 10.0,
-            tick(&(busiest as f64 * series.width))
+            "{}k/s, 10x capacity",
+            (rate(&a, busiest) / 100.0).round() / 10.0
         );
         assert!(out.contains(&wave), "{wave} missing");
+        assert!(out.contains(&format!("{calls} calls in 0.1 s")));
+        assert!(out.contains("capacity 2000/s"));
         assert!(
             !out.contains(&hex(theme.colour(1))),
             "no orange: colour is the policy"
         );
     }
 
-    /// The waves' labels of a drawing, with the height they sit at.
-    fn wave_labels(out: &str) -> Vec<(f64, String)> {
-        out.split("<text")
-            .skip(1)
-            .filter_map(|text| {
-                let y = text.split("y=\"").nth(1)?.split('"').next()?.parse().ok()?;
-                let words = text.split('>').nth(1)?.split("</text").next()?;
-                (words.contains("capacity 100 at once") || words.contains("server down"))
-                    .then(|| (y, words.to_string()))
-            })
-            .collect()
-    }
+    /// The canvas sizes the page draws the lesson's chart at: a laptop
+    /// (1440x900, the chart beside the numbers, CSS pixels), and a phone
+    /// (390x844, device pixel ratio 2), each also at the sizes measured
+    /// on the built page.
+    pub(crate) const SIZES: [((u32, u32), f64); 4] = [
+        ((811, 448), 1.0),
+        ((1000, 420), 1.0),
+        ((724, 636), 2.0),
+        ((700, 380), 1.0),
+    ];
 
-    /// Two policies on a phone: each panel is short, so its axis says
-    /// "requests/s" and its waves' labels keep to one row (at 800x400 they
-    /// take more), the waves the server could have served first.
+    /// Labels on the load chart never overlap one another, the axes'
+    /// numbers and words or the legend, and stay inside the chart, at the
+    /// laptop's and the phone's sizes, on every preset's world.
     #[test]
-    fn a_short_panel_keeps_its_wave_labels_to_one_row() {
-        let (scenario, a, b) = herd();
-        let theme = Theme::light(1.0);
-        let runs = compared(&a, &b);
-        let tall = svg(|area| draw_load(area, &runs, &scenario, &theme));
-        let rows = |labels: &[(f64, String)]| {
-            let mut heights: Vec<i64> = labels.iter().map(|(y, _)| *y as i64).collect();
-            heights.sort_unstable();
-            heights.dedup();
-            heights.len()
-        };
-        assert!(
-            rows(&wave_labels(&tall)) > 2,
-            "two panels of labels, more than a row each"
-        );
-        assert!(tall.contains("requests per second"));
-
-        let mut short = String::new();
-        {
-            let area = SVGBackend::with_string(&mut short, (360, 300)).into_drawing_area();
-            draw_load(&area, &runs, &scenario, &theme).expect("drawing to a string");
+    fn load_labels_never_overlap_at_laptop_and_phone_sizes() {
+        for preset in crate::presets::PRESETS {
+            let config = preset.config();
+            let runs = crate::view::jobs::run(&config);
+            let charts = runs.charts();
+            for (size, scale) in SIZES {
+                let theme = Theme::light(scale);
+                let view = LoadView {
+                    cursor: Some(runs.scenario.horizon * 0.3),
+                    before: Before::default(),
+                };
+                let out = svg_sized(size, |area| {
+                    draw_load_view(area, &charts, &runs.scenario, &theme, &view).map(|_| ())
+                });
+                assert_texts_apart(&out, size, &format!("{} at {size:?}", preset.key));
+                assert!(
+                    out.contains("replay at "),
+                    "{} at {size:?}: the cursor's label",
+                    preset.key
+                );
+            }
         }
-        assert!(short.contains("requests/s") && !short.contains("requests per second"));
-        let labels = wave_labels(&short);
-        assert_eq!(
-            rows(&labels),
-            2,
-            "one row in each of the two panels: {labels:?}"
-        );
-        assert!(
-            labels[0].1.contains("at 6.2 s vs capacity"),
-            "the first wave after the outage comes first: {labels:?}"
-        );
-    }
-
-    /// The pixel of an instant in a load chart of `horizon` seconds: the
-    /// capacity line spans the horizon.
-    fn time_scale(out: &str, theme: &Theme, horizon: f64) -> impl Fn(f64) -> f64 {
-        let line = longest(lines_in(out, theme.colour(2)));
-        let (left, right) = (line[0].0, line[line.len() - 1].0);
-        move |seconds| left + seconds / horizon * (right - left)
-    }
-
-    /// The shade over the time not simulated, if the chart has one.
-    fn unsimulated_shade<'a>(out: &'a str, theme: &Theme) -> Option<Vec<(&'a str, &'a str)>> {
-        elements(out, "rect")
-            .into_iter()
-            .find(|e| attr(e, "fill") == hex(theme.foreground) && attr(e, "opacity") == "0.18")
     }
 
     /// A run cut by the work limit: its load stops where the run stopped
@@ -757,6 +995,21 @@ mod tests {
         near(furthest, x(until), "the load ends where the run stopped");
     }
 
+    /// The pixel of an instant in a load chart of `horizon` seconds: the
+    /// capacity line spans the horizon.
+    fn time_scale(out: &str, theme: &Theme, horizon: f64) -> impl Fn(f64) -> f64 {
+        let line = longest(lines_in(out, theme.colour(2)));
+        let (left, right) = (line[0].0, line[line.len() - 1].0);
+        move |seconds| left + seconds / horizon * (right - left)
+    }
+
+    /// The shade over the time not simulated, if the chart has one.
+    fn unsimulated_shade<'a>(out: &'a str, theme: &Theme) -> Option<Vec<(&'a str, &'a str)>> {
+        elements(out, "rect")
+            .into_iter()
+            .find(|e| attr(e, "fill") == hex(theme.foreground) && attr(e, "opacity") == "0.18")
+    }
+
     /// A run still going, drawn as far as it got: the rest of the horizon
     /// is shaded as for a cut run, and labelled as still simulating.
     #[test]
@@ -792,5 +1045,134 @@ mod tests {
         let out = svg(|area| draw_load(area, &runs, &scenario, &theme));
         assert!(!out.contains("still simulating"));
         assert!(!out.contains("not simulated"));
+    }
+
+    /// The lost response: a strip under the load counts the actions run
+    /// twice as they add up: A's (no idempotency key) rise to the run's
+    /// total of duplicates, B's (one key) stay at zero.
+    #[test]
+    fn the_lost_responses_duplicates_rise_for_a_and_stay_at_zero_for_b() {
+        let preset = crate::presets::PRESETS
+            .iter()
+            .find(|p| p.key == "lost-response")
+            .expect("the preset");
+        let runs = crate::view::jobs::run(&preset.config());
+        let charts = runs.charts();
+        let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+        assert!(a.summary.duplicates > 100 && b.summary.duplicates == 0);
+        let in_series: u64 = a.series.duplicates.iter().sum();
+        assert!(in_series <= a.summary.duplicates && in_series * 10 >= a.summary.duplicates * 9);
+        let theme = Theme::light(1.0);
+        let out = svg(|area| draw_load(area, &charts, &runs.scenario, &theme));
+        assert!(out.contains("duplicates so far"));
+        let all = a.summary.duplicates;
+        assert!(out.contains(&format!("A: {in_series} by 30 s, {all} in all")));
+        assert!(out.contains("B: 0 duplicates"));
+        let strip = mesh(&out, &theme, 200.0..400.0);
+        let y = |value: f64| {
+            strip.bottom - value / (in_series as f64 * 1.15) * (strip.bottom - strip.top)
+        };
+        let a_line = lines_in(&out, run_colour(&theme, 0))
+            .into_iter()
+            .filter(|l| l.len() > 100 && l[0].1 > strip.top - 1.0)
+            .max_by_key(|l| l.len())
+            .expect("A's duplicates");
+        near(a_line[0].1, y(0.0), "A starts at none");
+        near(
+            a_line[a_line.len() - 1].1,
+            y(in_series as f64),
+            "A ends at its total",
+        );
+        assert!(a_line.windows(2).all(|w| w[1].1 <= w[0].1), "A's only rise");
+        assert!(
+            a_line.windows(2).filter(|w| w[1].1 < w[0].1).count() > 20,
+            "A's rise all along"
+        );
+        // B's dashes, all on the strip's zero.
+        let b_dashes: Vec<(f64, f64)> = lines_in(&out, run_colour(&theme, 1))
+            .into_iter()
+            .flatten()
+            .filter(|(_, py)| *py > strip.top - 1.0)
+            .collect();
+        assert!(b_dashes.len() > 20, "B's line is drawn");
+        for (_, py) in b_dashes {
+            near(py, y(0.0), "B's stay at zero");
+        }
+    }
+
+    /// After a change, the state before it is drawn ghost on each panel
+    /// and the chart keeps its axes while the new load fits under them;
+    /// load the axes cannot hold widens them.
+    #[test]
+    fn a_change_keeps_the_axes_and_leaves_a_ghost() {
+        let (scenario, a, b) = herd();
+        let theme = Theme::light(1.0);
+        let before_runs = compared(&a, &b);
+        let drawn = |runs: &[Plotted], view: &LoadView| {
+            let result = std::cell::Cell::new(None);
+            let out = svg(|area| {
+                result.set(Some(draw_load_view(area, runs, &scenario, &theme, view)?));
+                Ok(())
+            });
+            (out, result.get().expect("drawn").axes)
+        };
+        let (_, axes) = drawn(&before_runs, &LoadView::default());
+        // A smaller crowd: its load fits under the herd's axes.
+        let (config, _) = crate::config::Config::from_link(
+            "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd\
+             &clients=500&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100\
+             &queue=200&B.jitter=full",
+        );
+        let (small_a, small_b) = crate::simulate::run_both(&config);
+        let small_b = small_b.expect("comparing");
+        let runs = compared(&small_a, &small_b);
+        let view = LoadView {
+            cursor: None,
+            before: Before {
+                runs: &before_runs,
+                axes: Some(axes),
+            },
+        };
+        let (out, kept) = drawn(&runs, &view);
+        assert_eq!(kept, axes, "the new load fits: the axes stay");
+        assert!(out.contains("before the change"));
+        let ghost = lines_in(&out, ghost(&theme));
+        assert!(
+            ghost.iter().any(|l| l.len() > 100),
+            "A's load before, faint"
+        );
+        // The same state drawn fresh has axes of its own, lower.
+        let (_, fresh) = drawn(&runs, &LoadView::default());
+        assert!(fresh.tops[0] < axes.tops[0]);
+        // Axes too small for the new load are widened to it.
+        let small = Axes {
+            tops: [500.0, 0.0],
+            floor: 0.0,
+        };
+        let view = LoadView {
+            cursor: None,
+            before: Before {
+                runs: &before_runs,
+                axes: Some(small),
+            },
+        };
+        let (_, widened) = drawn(&runs, &view);
+        assert!(widened.tops[0] > 500.0);
+        assert_eq!(widened, fresh_with_ghost(&runs, &before_runs, &scenario));
+    }
+
+    /// The axes a fresh chart takes for `runs` with `ghosts` drawn too.
+    fn fresh_with_ghost(runs: &[Plotted], ghosts: &[Plotted], scenario: &Scenario) -> Axes {
+        let width = runs[0].report.series.width;
+        let needed = runs
+            .iter()
+            .chain(ghosts)
+            .flat_map(|run| {
+                let s = &run.report.series;
+                (0..s.len()).map(move |i| (s.first_tries[i] + s.retries[i]) as f64 / s.width)
+            })
+            .fold(0.0, f64::max);
+        let capacity = f64::from(scenario.workers) / scenario.service_time;
+        load_axis(needed, capacity, width)
     }
 }

@@ -1,28 +1,51 @@
-//! The mechanism chart: requests in service and queued over time, and a
-//! budget's balance where the policy keeps one.
+//! The mechanism chart: what the policies do to the system over time.
+//! Without a budget, requests in service and queued; where a policy keeps
+//! a budget's balance, the calls each policy sends and the retries its
+//! budget refused, with the balance below.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::budget::BudgetKind;
-use crate::sim::Scenario;
+use crate::sim::{Report, Scenario};
 
 use super::{
-    DrawResult, Entry, Plotted, Sample, Theme, axes, dotted, header, light, path, run_colour,
-    shade_unsimulated, simulated_until,
+    Axes, Before, DrawResult, Entry, Frame, Labels, Plotted, Sample, Theme, along_axis, axes,
+    calls_within, count, deep, dotted, ghost, header, kept_top, light, path, run_colour,
+    shade_unsimulated, shade_windows, simulated_until, tick,
 };
 
 /// What the load does to the system, per policy over time: requests in
-/// service (line; B dashed) and waiting in the queue (shaded), and, when
-/// a policy's budget keeps a balance (gRPC's token bucket, the AWS SDK's
-/// retry quota), that balance in a panel below, with the level under
-/// which it refuses retries.
+/// service (line; B dashed) and waiting in the queue (shaded). Where a
+/// policy's budget keeps a balance (gRPC's token bucket, the AWS SDK's
+/// retry quota) the difference is in what each policy sends, so the top
+/// panel shows the calls each sends a second and, stacked on them
+/// (dotted), the retries its budget refused, against the server's capacity, with the outage's
+/// calls said on its shade; below, the balance, the level under which it
+/// refuses retries, and when it first refused one. Outages and spikes are
+/// shaded.
 pub fn draw_mechanism<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     runs: &[Plotted],
     scenario: &Scenario,
     theme: &Theme,
 ) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    draw_mechanism_after(area, runs, scenario, theme, Before::default()).map(|_| ())
+}
+
+/// [`draw_mechanism`] after a change: the lines before it ghost, the
+/// axes kept while the new data fits (the top panel's, then the
+/// balance's). Returns the axes drawn.
+pub fn draw_mechanism_after<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    runs: &[Plotted],
+    scenario: &Scenario,
+    theme: &Theme,
+    before: Before,
+) -> Result<Axes, Box<dyn std::error::Error>>
 where
     DB::ErrorType: 'static,
 {
@@ -33,9 +56,6 @@ where
     let with_budget = runs
         .iter()
         .any(|run| !run.report.series.budget_level.is_empty());
-    let queues = runs
-        .iter()
-        .any(|run| run.report.series.queue.iter().any(|q| *q > 0.0));
     let (top, bottom) = if with_budget {
         let (_, height) = area.dim_in_pixel();
         let (a, b) = area.split_vertically(height * 11 / 20);
@@ -50,12 +70,79 @@ where
             .flat_map(|(i, v)| [(i as f64 * width, *v), ((i + 1) as f64 * width, *v)])
             .collect()
     };
+    // The top panel's quantity, of a run now or before the change.
+    let sent = |report: &Report| -> Vec<f64> {
+        let s = &report.series;
+        (0..s.len())
+            .map(|i| (s.first_tries[i] + s.retries[i]) as f64 / width)
+            .collect()
+    };
+    // Stacked on what was sent: the gap is what the budget held back
+    // (alone, it would lie on the calls it roughly equals in an outage).
+    let asked = |report: &Report| -> Vec<f64> {
+        let s = &report.series;
+        sent(report)
+            .iter()
+            .zip(&s.budget_refusals)
+            .map(|(calls, refused)| calls + *refused as f64 / width)
+            .collect()
+    };
+    let queues = !with_budget
+        && runs
+            .iter()
+            .any(|run| run.report.series.queue.iter().any(|q| *q > 0.0));
+    let top_values = |report: &Report| -> Vec<f64> {
+        if with_budget {
+            sent(report)
+        } else {
+            report.series.in_flight.clone()
+        }
+    };
+    let needed = runs
+        .iter()
+        .chain(before.runs)
+        .flat_map(|run| {
+            let mut values = top_values(run.report);
+            if with_budget {
+                values.extend(asked(run.report));
+            }
+            if queues {
+                values.extend(&run.report.series.queue);
+            }
+            values
+        })
+        .fold(0.0, f64::max);
+    let y_high = kept_top(before.axes, 0, needed, needed.max(1.0) * 1.1);
+    // The server's limit, where it falls inside the axis: its workers
+    // (requests at once) or its capacity (calls a second).
+    let capacity = series
+        .capacity
+        .iter()
+        .filter(|c| c.is_finite())
+        .fold(0.0, |a: f64, c| a.max(*c));
+    let limit = if with_budget {
+        (capacity > 0.0 && capacity < y_high)
+            .then(|| (capacity, format!("server capacity {}/s", count(capacity))))
+    } else {
+        let workers = f64::from(scenario.workers);
+        (scenario.workers > 0 && workers < y_high).then(|| {
+            (
+                workers,
+                format!("{} workers (served at once)", scenario.workers),
+            )
+        })
+    };
 
     let mut entries = Vec::new();
     for (r, run) in runs.iter().enumerate() {
         let colour = run_colour(theme, r);
+        let what = if with_budget {
+            "calls sent"
+        } else {
+            "in service"
+        };
         entries.push(Entry::line(
-            format!("{}in service", run.prefix()),
+            format!("{}{what}", run.prefix()),
             colour,
             run.dashed(r),
         ));
@@ -65,39 +152,63 @@ where
                 light(theme, colour),
             ));
         }
+        if with_budget && run.report.summary.budget_refusals > 0 {
+            entries.push(Entry::new(
+                format!("{}+ retries refused", run.prefix()),
+                deep(theme, colour),
+                Sample::Dotted,
+            ));
+        }
     }
-    let y_high = runs
-        .iter()
-        .flat_map(|run| {
-            let s = &run.report.series;
-            s.in_flight.iter().chain(&s.queue).copied()
-        })
-        .fold(0.0, f64::max)
-        .max(1.0)
-        * 1.1;
-    // The workers' line only where it falls inside the axis.
-    if scenario.workers > 0 && f64::from(scenario.workers) < y_high {
-        entries.push(Entry {
-            text: format!("{} workers (served at once)", scenario.workers),
-            colour: theme.colour(2),
-            sample: Sample::Dotted,
-        });
+    if let Some((_, text)) = &limit {
+        entries.push(Entry::new(text.clone(), theme.colour(2), Sample::Dotted));
+    }
+    let ghost_entry = || {
+        let b = (before.runs.len() > 1).then(|| ghost(theme));
+        Entry::line("before the change", ghost(theme), false).and(b)
+    };
+    if !before.runs.is_empty() {
+        entries.push(ghost_entry());
     }
     let plot = header(&top, &entries, theme)?;
+    // Words that fit along the panel's axis, as it is sized.
+    let words: [&str; 2] = if with_budget {
+        ["server calls per second", "calls/s"]
+    } else {
+        ["requests (time average)", "requests"]
+    };
+    let y_label = along_axis(&plot, theme, &words)?;
     let mut chart = axes(
         &plot,
         theme,
         0.0..horizon,
         0.0..y_high,
-        "time (s)",
-        "requests (time average)",
+        Frame {
+            x_axis: bottom.is_none(),
+            ..Frame::new("time (s)", y_label)
+        },
     )?;
-    if scenario.workers > 0 && f64::from(scenario.workers) < y_high {
-        let workers = f64::from(scenario.workers);
+    shade_windows(&mut chart, scenario, theme)?;
+    if let Some((level, _)) = limit {
+        // Capacity as it was bucket by bucket: none while the server is down.
+        let line = if with_budget {
+            stepped(&series.capacity)
+        } else {
+            vec![(0.0, level), (horizon, level)]
+        };
         dotted(
             &mut chart,
-            vec![(0.0, workers), (horizon, workers)],
+            line,
             theme.colour(2).stroke_width(theme.px(1.5)),
+            theme,
+        )?;
+    }
+    for (r, was) in before.runs.iter().enumerate() {
+        path(
+            &mut chart,
+            stepped(&top_values(was.report)),
+            ghost(theme).stroke_width(theme.px(1.5)),
+            r == 1,
             theme,
         )?;
     }
@@ -108,14 +219,23 @@ where
             let mut area_points = stepped(&s.queue);
             area_points.insert(0, (0.0, 0.0));
             area_points.push((horizon, 0.0));
+            // Opaque, the legend's swatch: the line shows over it.
             chart.draw_series(std::iter::once(Polygon::new(
                 area_points,
-                colour.mix(0.3).filled(),
+                light(theme, colour).filled(),
             )))?;
+        }
+        if with_budget && run.report.summary.budget_refusals > 0 {
+            dotted(
+                &mut chart,
+                stepped(&asked(run.report)),
+                deep(theme, colour).stroke_width(theme.px(2.0)),
+                theme,
+            )?;
         }
         path(
             &mut chart,
-            stepped(&s.in_flight),
+            stepped(&top_values(run.report)),
             colour.stroke_width(theme.px(2.0)),
             run.dashed(r),
             theme,
@@ -128,11 +248,36 @@ where
         .min_by(|(a, _), (b, _)| a.total_cmp(b));
     if let Some((until, run)) = unsimulated {
         let in_progress = run.report.summary.in_progress();
-        shade_unsimulated(&mut chart, (until, horizon), y_high, in_progress, theme)?;
+        shade_unsimulated(&mut chart, (until, horizon), in_progress, theme)?;
     }
+    // The outage's calls, said on its shade: where the policies differ.
+    let mut labels = Labels::on(&chart, theme);
+    let outage_told = with_budget && scenario.outage_duration > 0.0;
+    if outage_told {
+        let window = (
+            scenario.outage_start,
+            scenario.outage_start + scenario.outage_duration,
+        );
+        let sent = |r: usize| count(calls_within(runs[r].report, window) as f64);
+        let text = if runs.len() > 1 {
+            format!("outage: A sent {} calls, B {}", sent(0), sent(1))
+        } else {
+            format!("outage: {} calls sent", sent(0))
+        };
+        let text = vec![text];
+        let step = theme.px(13.0) as i32;
+        let x = chart.backend_coord(&(window.0, 0.0)).0;
+        let plot_top = labels.plot[1];
+        let rows = (0..8).map(|k| plot_top + 4 + k * step);
+        labels.put(area, &text, &theme.font(11.0), x, rows)?;
+    }
+    super::name_windows(&mut labels, area, &chart, scenario, !outage_told, theme)?;
 
     let Some(bottom) = bottom else {
-        return Ok(());
+        return Ok(Axes {
+            tops: [y_high, 0.0],
+            floor: 0.0,
+        });
     };
     let budget = &scenario.budget;
     let (full, threshold, name) = match budget.kind {
@@ -148,12 +293,13 @@ where
         ),
         _ => (0.0, None, "budget balance"),
     };
-    let y_high = runs
+    let needed = runs
         .iter()
+        .chain(before.runs)
         .flat_map(|run| run.report.series.budget_level.iter().copied())
         .fold(full, f64::max)
-        .max(1e-3)
-        * 1.08;
+        .max(1e-3);
+    let level_high = kept_top(before.axes, 1, needed, needed * 1.08);
     let mut entries = Vec::new();
     for (r, run) in runs.iter().enumerate() {
         if !run.report.series.budget_level.is_empty() {
@@ -165,14 +311,17 @@ where
         }
     }
     if let Some((_, text)) = threshold {
-        entries.push(Entry {
-            text: text.to_string(),
-            colour: theme.foreground,
-            sample: Sample::Dotted,
-        });
+        entries.push(Entry::new(text, theme.foreground, Sample::Dotted));
     }
     let plot = header(&bottom, &entries, theme)?;
-    let mut chart = axes(&plot, theme, 0.0..horizon, 0.0..y_high, "time (s)", name)?;
+    let mut chart = axes(
+        &plot,
+        theme,
+        0.0..horizon,
+        0.0..level_high,
+        Frame::new("time (s)", name),
+    )?;
+    shade_windows(&mut chart, scenario, theme)?;
     if let Some((level, _)) = threshold {
         dotted(
             &mut chart,
@@ -181,26 +330,57 @@ where
             theme,
         )?;
     }
+    for (r, was) in before.runs.iter().enumerate() {
+        let level = &was.report.series.budget_level;
+        if !level.is_empty() {
+            path(
+                &mut chart,
+                stepped(level),
+                ghost(theme).stroke_width(theme.px(1.5)),
+                r == 1,
+                theme,
+            )?;
+        }
+    }
+    let mut labels = Labels::on(&chart, theme);
     for (r, run) in runs.iter().enumerate() {
-        let level = &run.report.series.budget_level;
-        if level.is_empty() {
+        let s = &run.report.series;
+        if s.budget_level.is_empty() {
             continue;
         }
+        let colour = run_colour(theme, r);
         path(
             &mut chart,
-            stepped(level),
-            run_colour(theme, r).stroke_width(theme.px(2.0)),
+            stepped(&s.budget_level),
+            colour.stroke_width(theme.px(2.0)),
             run.dashed(r),
             theme,
         )?;
+        // The moment the budget first said no.
+        if let Some(i) = s.budget_refusals.iter().position(|n| *n > 0) {
+            let at = i as f64 * width;
+            let text = vec![format!(
+                "{}retries refused from {} s",
+                run.prefix(),
+                tick(&at)
+            )];
+            let (x, y) = chart.backend_coord(&(at, s.budget_level[i]));
+            let step = theme.px(13.0) as i32;
+            let rows = (0..8).flat_map(|k| [y - 2 * step - k * step, y + step + k * step]);
+            labels.put(area, &text, &theme.font(11.0).color(&colour), x, rows)?;
+        }
     }
-    Ok(())
+    Ok(Axes {
+        tops: [y_high, level_high],
+        floor: 0.0,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::chart::svg_test::*;
+    use plotters::style::RGBColor;
 
     /// The mechanism chart draws the AWS SDK quota's balance at each
     /// bucket's end and the cost of one retry, on the lower panel's axes.
@@ -273,5 +453,193 @@ mod tests {
         let runs = [single(&a, &[], None), single(&b, &[], None)];
         let out = svg(|area| draw_mechanism(area, &runs, &scenario, &theme));
         assert!(!out.contains("still simulating"));
+    }
+
+    /// The shades of the outage (or spike) on a drawing, top panel first.
+    fn shades(out: &str, theme: &Theme) -> Vec<[f64; 4]> {
+        let mut found: Vec<[f64; 4]> = elements(out, "rect")
+            .into_iter()
+            .filter(|e| attr(e, "fill") == hex(theme.grid) && attr(e, "opacity") == "0.6")
+            .map(|e| {
+                let (x, y) = (number(&e, "x"), number(&e, "y"));
+                [x, y, x + number(&e, "width"), y + number(&e, "height")]
+            })
+            .collect();
+        found.sort_by(|p, q| p[1].total_cmp(&q[1]));
+        found
+    }
+
+    /// The AWS SDK's and gRPC's defaults: A keeps the budget, B does not,
+    /// and the chart shows where they really differ. The outage is shaded
+    /// on both panels; in it each policy's line stands at the calls it
+    /// sent, bucket by bucket, B's far above A's (the totals said on the
+    /// shade), A's refused retries stacked on its calls; A's balance falls
+    /// to where the budget refuses, and the moment it first refused is
+    /// labelled.
+    #[test]
+    fn budget_presets_show_what_each_policy_sends_in_the_outage() {
+        for key in ["aws-sdk", "grpc"] {
+            let preset = crate::presets::PRESETS
+                .iter()
+                .find(|p| p.key == key)
+                .expect("the preset");
+            let runs = crate::view::jobs::run(&preset.config());
+            let charts = runs.charts();
+            let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+            let theme = Theme::light(1.0);
+            let out = svg(|area| draw_mechanism(area, &charts, &runs.scenario, &theme));
+            let shades = shades(&out, &theme);
+            assert_eq!(shades.len(), 2, "{key}: the outage on both panels");
+            let [left, top, right, bottom] = shades[0];
+            let (start, end) = (
+                runs.scenario.outage_start,
+                runs.scenario.outage_start + runs.scenario.outage_duration,
+            );
+            let per_second = (right - left) / (end - start);
+            let x = |t: f64| left + (t - start) * per_second;
+            let width = a.series.width;
+            let sent = |r: &crate::sim::Report, i: usize| {
+                (r.series.first_tries[i] + r.series.retries[i]) as f64 / width
+            };
+            let asked = |r: &crate::sim::Report, i: usize| {
+                sent(r, i) + r.series.budget_refusals[i] as f64 / width
+            };
+            let buckets = a.series.len();
+            let needed = (0..buckets)
+                .flat_map(|i| [sent(a, i), sent(b, i), asked(a, i)])
+                .fold(0.0, f64::max);
+            let y = |value: f64| bottom - value / (needed * 1.1) * (bottom - top);
+            let in_outage = |i: usize| i as f64 * width >= start && (i + 1) as f64 * width <= end;
+            let total = |r: &crate::sim::Report| -> f64 {
+                (0..buckets)
+                    .filter(|&i| in_outage(i))
+                    .map(|i| sent(r, i) * width)
+                    .sum()
+            };
+            // The sentences: "about three times" (AWS), "about five" (gRPC).
+            let (times, words) = if key == "aws-sdk" {
+                (3.0, "about three times")
+            } else {
+                (5.0, "about five times")
+            };
+            let ratio = total(b) / total(a);
+            assert!(
+                (ratio / times - 1.0).abs() < 0.2,
+                "{key}: B sends {ratio:.2}x A's"
+            );
+            assert!(preset.sees.contains(words), "{key}: {words}");
+            // A's budget says no within the outage's first second.
+            let level = &a.series.budget_level;
+            let refuses_at = if key == "aws-sdk" {
+                runs.scenario.budget.retry_cost
+            } else {
+                runs.scenario.budget.max_tokens / 2.0
+            };
+            let first_second = (start / width) as usize..((start + 1.0) / width) as usize;
+            assert!(
+                first_second.clone().any(|i| level[i] <= refuses_at),
+                "{key}: the budget is dry within a second"
+            );
+            assert!(
+                first_second
+                    .clone()
+                    .any(|i| a.series.budget_refusals[i] > 0)
+            );
+            let text = format!(
+                "outage: A sent {} calls, B {}",
+                count(total(a)),
+                count(total(b))
+            );
+            assert!(out.contains(&text), "{key}: {text} missing");
+            // A's line, solid: two points a bucket, each on A's rate.
+            let a_line = lines_in(&out, run_colour(&theme, 0))
+                .into_iter()
+                .find(|l| l.len() == 2 * buckets && l[0].1 <= bottom + 0.5)
+                .expect("A's calls");
+            for i in (0..buckets).filter(|&i| in_outage(i)) {
+                near(
+                    a_line[2 * i].1,
+                    y(sent(a, i)),
+                    &format!("{key}: A at bucket {i}"),
+                );
+            }
+            // B's dashes lie on B's steps; in the outage, above A's.
+            let on_steps = |values: &dyn Fn(usize) -> f64, colour: RGBColor| {
+                let mut checked = 0;
+                for (px, py) in lines_in(&out, colour).into_iter().flatten() {
+                    if py < top - 0.5 || py > bottom + 0.5 || px < x(0.0) {
+                        continue;
+                    }
+                    let i = ((((px - x(0.0)) / per_second) / width) as usize).min(buckets - 1);
+                    let around = [i.saturating_sub(1), i, (i + 1).min(buckets - 1)].map(values);
+                    let low = around.iter().copied().fold(f64::INFINITY, f64::min);
+                    let high = around.iter().copied().fold(0.0, f64::max);
+                    assert!(
+                        py <= y(low) + 1.5 && py >= y(high) - 1.5,
+                        "{key}: off its steps"
+                    );
+                    checked += 1;
+                }
+                checked
+            };
+            assert!(on_steps(&|i| sent(b, i), run_colour(&theme, 1)) > 100);
+            assert!(on_steps(&|i| asked(a, i), deep(&theme, run_colour(&theme, 0))) > 100);
+            assert!(
+                out.contains("A: retries refused from "),
+                "{key}: the moment"
+            );
+        }
+    }
+
+    /// The storm: after the spike, A's requests in service keep climbing
+    /// to the end, B's fall back to what they were before it.
+    #[test]
+    fn the_storms_a_keeps_climbing_and_b_recovers() {
+        let preset = crate::presets::PRESETS
+            .iter()
+            .find(|p| p.key == "storm")
+            .expect("the preset");
+        let runs = crate::view::jobs::run(&preset.config());
+        let charts = runs.charts();
+        let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+        let theme = Theme::light(1.0);
+        let out = svg(|area| draw_mechanism(area, &charts, &runs.scenario, &theme));
+        assert!(out.contains("spike: 80/s"));
+        let [_, top, _, bottom] = shades(&out, &theme)[0];
+        let needed = a
+            .series
+            .in_flight
+            .iter()
+            .chain(&b.series.in_flight)
+            .fold(0.0f64, |m, v| m.max(*v));
+        let y = |value: f64| bottom - value / (needed * 1.1) * (bottom - top);
+        let a_line = longest(lines_in(&out, run_colour(&theme, 0)));
+        let last = *a.series.in_flight.last().expect("buckets");
+        near(a_line[a_line.len() - 1].1, y(last), "A at the end");
+        assert!(last > 10.0 * b.series.in_flight[b.series.len() - 1]);
+        let spike_end = runs.scenario.spike_start + runs.scenario.spike_duration;
+        let settled = (spike_end + 20.0) / b.series.width;
+        assert!(
+            b.series.in_flight[settled as usize..]
+                .iter()
+                .all(|v| *v < 100.0),
+            "B back under 100"
+        );
+    }
+
+    /// Labels never overlap, and stay inside, on every preset's world.
+    #[test]
+    fn mechanism_labels_never_overlap_at_laptop_and_phone_sizes() {
+        for preset in crate::presets::PRESETS {
+            let runs = crate::view::jobs::run(&preset.config());
+            let charts = runs.charts();
+            for (size, scale) in crate::chart::load::tests::SIZES {
+                let theme = Theme::light(scale);
+                let out = svg_sized(size, |area| {
+                    draw_mechanism(area, &charts, &runs.scenario, &theme)
+                });
+                assert_texts_apart(&out, size, &format!("{} at {size:?}", preset.key));
+            }
+        }
     }
 }

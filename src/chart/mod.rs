@@ -12,7 +12,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::policy::PauseBounds;
-use crate::sim::Report;
+use crate::sim::{Report, Scenario, WorkloadKind};
 
 pub type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -31,6 +31,8 @@ fn sort_short_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
 
 mod contention;
 mod latency;
+#[cfg(test)]
+mod lessons;
 mod load;
 mod mechanism;
 mod pauses;
@@ -39,13 +41,13 @@ mod replay;
 mod svg_test;
 mod sweep;
 
-pub use contention::draw_contention;
-pub use latency::draw_latency;
-pub use load::{TimeAxis, draw_load, draw_load_at};
-pub use mechanism::draw_mechanism;
+pub use contention::{ContentionView, draw_contention, draw_contention_view};
+pub use latency::{draw_latency, draw_latency_after};
+pub use load::{LoadDrawn, LoadView, TimeAxis, draw_load, draw_load_view};
+pub use mechanism::{draw_mechanism, draw_mechanism_after};
 pub use pauses::draw_pauses;
 pub use replay::{Lane, ReplayPanel, Spot, Zones, draw_replay, lane_room};
-pub use sweep::{Curve, draw_sweep};
+pub use sweep::{Curve, SweepMark, SweepView, draw_sweep, draw_sweep_view};
 
 /// Colours and sizes of one rendering.
 #[derive(Debug, Clone, Copy)]
@@ -54,6 +56,9 @@ pub struct Theme {
     pub foreground: RGBColor,
     pub grid: RGBColor,
     pub palette: [RGBColor; 9],
+    /// The replay's cursor: a colour no data is drawn in, so the instant
+    /// is never read as a series.
+    pub cursor: RGBColor,
     /// Device pixels per CSS pixel: fonts and lines scale by it.
     pub scale: f64,
 }
@@ -77,6 +82,7 @@ impl Theme {
             foreground: RGBColor(34, 34, 34),
             grid: RGBColor(228, 228, 228),
             palette: OKABE_ITO,
+            cursor: RGBColor(190, 0, 140),
             scale,
         }
     }
@@ -89,6 +95,7 @@ impl Theme {
             foreground: RGBColor(225, 225, 225),
             grid: RGBColor(58, 60, 66),
             palette,
+            cursor: RGBColor(255, 110, 210),
             scale,
         }
     }
@@ -138,14 +145,36 @@ fn tick(value: &f64) -> String {
     }
 }
 
+/// What a chart's frame shows besides its ranges.
+#[derive(Debug, Clone, Copy)]
+struct Frame<'l> {
+    x_label: &'l str,
+    y_label: &'l str,
+    /// `y` is in powers of ten (see [`LogScale`]), marked at each.
+    log: bool,
+    /// The x axis' numbers and words: of panels stacked on one time axis,
+    /// only the lowest has them, so the others keep their height for data.
+    x_axis: bool,
+}
+
+impl<'l> Frame<'l> {
+    fn new(x_label: &'l str, y_label: &'l str) -> Self {
+        Frame {
+            x_label,
+            y_label,
+            log: false,
+            x_axis: true,
+        }
+    }
+}
+
 /// Frame, axes and labels shared by every chart.
 fn axes<'a, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
     theme: &Theme,
     x: std::ops::Range<f64>,
     y: std::ops::Range<f64>,
-    x_label: &str,
-    y_label: &str,
+    frame: Frame,
 ) -> Result<
     ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     Box<dyn std::error::Error>,
@@ -157,19 +186,27 @@ where
     // Value labels at least 20 CSS pixels apart: a short panel (two
     // policies in an embed's small frame) gets fewer, not overlapping ones.
     let (_, height) = area.dim_in_pixel();
-    let plot = height.saturating_sub(2 * theme.px(12.0) + theme.px(40.0));
+    let (below, x_area) = if frame.x_axis {
+        (theme.px(12.0), theme.px(40.0))
+    } else {
+        (theme.px(2.0), theme.px(2.0))
+    };
+    let plot = height.saturating_sub(theme.px(12.0) + below + x_area);
     let y_labels = (plot / theme.px(20.0)).clamp(2, 6) as usize;
+    let (low, high, log) = (y.start, y.end, frame.log);
     let mut chart = ChartBuilder::on(area)
         .margin(theme.px(12.0))
-        .x_label_area_size(theme.px(40.0))
+        .margin_bottom(below)
+        .x_label_area_size(x_area)
         .y_label_area_size(theme.px(56.0))
         .build_cartesian_2d(x, y)?;
-    chart
-        .configure_mesh()
-        .x_desc(x_label)
-        .y_desc(y_label)
-        .x_labels(8)
-        .y_labels(y_labels)
+    let mut mesh = chart.configure_mesh();
+    if frame.x_axis {
+        mesh.x_desc(frame.x_label);
+    }
+    mesh.y_desc(frame.y_label)
+        .x_labels(if frame.x_axis { 8 } else { 0 })
+        .y_labels(if log { 0 } else { y_labels })
         .x_label_formatter(&tick)
         .y_label_formatter(&tick)
         .axis_desc_style(theme.font(13.0))
@@ -178,7 +215,215 @@ where
         .bold_line_style(theme.grid)
         .light_line_style(theme.background)
         .draw()?;
+    if log {
+        // A line and a number at each power of ten: 10, 100, 1000, 10k.
+        let style = theme.font(12.0).pos(Pos::new(HPos::Right, VPos::Center));
+        let root = chart.plotting_area().strip_coord_spec();
+        let left = root.get_base_pixel().0;
+        let mut last = i32::MAX;
+        for power in (low.ceil() as i32)..=(high.floor() as i32) {
+            let level = f64::from(power);
+            let (start, end) = (chart.x_range().start, chart.x_range().end);
+            let y0 = chart.backend_coord(&(start, level)).1;
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(start, level), (end, level)],
+                theme.grid.stroke_width(1),
+            )))?;
+            if last - y0 >= theme.px(14.0) as i32 {
+                label(
+                    area,
+                    tick(&10f64.powi(power)),
+                    (left - theme.px(6.0) as i32, y0),
+                    &style,
+                )?;
+                last = y0;
+            }
+        }
+    }
     Ok(chart)
+}
+
+/// The first of `words` (longest first) that fits along a value axis of
+/// `area`'s height, as the axis' own font sizes it; else the last.
+fn along_axis<'w, DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    theme: &Theme,
+    words: &[&'w str],
+) -> Result<&'w str, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    let room = area.dim_in_pixel().1 as i32 - theme.px(24.0) as i32;
+    for word in words {
+        if area.estimate_text_size(word, &theme.font(13.0))?.0 as i32 <= room {
+            return Ok(word);
+        }
+    }
+    Ok(words[words.len() - 1])
+}
+
+/// A logarithmic value axis from `floor` (drawn as the bottom: a count
+/// of nothing has no logarithm) to `top`, for values whose ratios are the
+/// point: 10x the capacity stands a power of ten above it, wherever the
+/// capacity lies.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct LogScale {
+    floor: f64,
+}
+
+impl LogScale {
+    /// Where `value` stands on the axis (values below the floor at the floor).
+    fn at(self, value: f64) -> f64 {
+        value.max(self.floor).log10()
+    }
+}
+
+/// How far a chart's value axes reach as drawn, handed back with the
+/// next state's drawing so that the chart keeps them while the new data
+/// fits under them (before and after on one scale) and widens those the
+/// new data leaves.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Axes {
+    /// The top of each value axis, in an order each chart documents; 0
+    /// where a chart draws fewer.
+    pub tops: [f64; 2],
+    /// The bottom of the first axis when it is logarithmic, 0 when linear.
+    pub floor: f64,
+}
+
+/// The top of value axis `index` for data reaching `needed`: the one
+/// drawn before while the data fits under it, else `fresh`, which the
+/// caller sizes for `needed` (so a kept axis only ever widens).
+fn kept_top(before: Option<Axes>, index: usize, needed: f64, fresh: f64) -> f64 {
+    match before {
+        Some(axes) if needed <= axes.tops[index] => axes.tops[index],
+        _ => fresh,
+    }
+}
+
+/// The state a change replaced, as the key chart shows it after the
+/// change: its runs drawn faint behind the new ones, and the axes it was
+/// drawn on, kept while the new data fits (see [`Axes`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Before<'a> {
+    pub runs: &'a [Plotted<'a>],
+    pub axes: Option<Axes>,
+}
+
+/// The faint grey a state before a change is drawn in, whatever the
+/// policy (A solid, B dashed, as ever): no tint of a policy's colour,
+/// which would read as one of its kinds (a light blue is A's retries).
+fn ghost(theme: &Theme) -> RGBColor {
+    blend(theme.background, theme.foreground, 0.3)
+}
+
+/// A rectangle in the backend's pixels: left, top, right, bottom.
+type Rect = [i32; 4];
+
+fn overlap(a: &Rect, b: &Rect) -> bool {
+    a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
+}
+
+/// Words placed on a plot so that none covers another: each label goes
+/// to the first place offered where it lies wholly inside the plot and
+/// clear of every label placed before it, or is left out. Whatever is
+/// placed first (the lesson's moment) is sure of its place.
+struct Labels {
+    plot: Rect,
+    taken: Vec<Rect>,
+    backing: RGBAColor,
+    /// The least height of a line of text.
+    line: i32,
+}
+
+impl Labels {
+    fn on<DB: DrawingBackend>(chart: &Chart<'_, DB>, theme: &Theme) -> Self {
+        let area = chart.plotting_area().strip_coord_spec();
+        let (left, top) = area.get_base_pixel();
+        let (width, height) = area.dim_in_pixel();
+        Labels {
+            plot: [left, top, left + width as i32, top + height as i32],
+            taken: Vec::new(),
+            backing: theme.background.mix(0.8),
+            line: theme.px(13.0) as i32,
+        }
+    }
+
+    /// Draws `lines` on `area` (the whole chart's, in backend pixels) at
+    /// the first of `rows` (the top of the text) where they fit, to the
+    /// right of `x` or else ending at its left; false when nowhere. The
+    /// words stand on a backing of the background, so lines of data do
+    /// not cross them.
+    fn put<DB: DrawingBackend>(
+        &mut self,
+        area: &DrawingArea<DB, Shift>,
+        lines: &[String],
+        style: &TextStyle<'_>,
+        x: i32,
+        rows: impl IntoIterator<Item = i32>,
+    ) -> Result<bool, Box<dyn std::error::Error>>
+    where
+        DB::ErrorType: 'static,
+    {
+        // One body whatever the rows' iterator (a copy per kind would
+        // weigh on the page).
+        self.put_at(area, lines, style, x, &mut rows.into_iter())
+    }
+
+    fn put_at<DB: DrawingBackend>(
+        &mut self,
+        area: &DrawingArea<DB, Shift>,
+        lines: &[String],
+        style: &TextStyle<'_>,
+        x: i32,
+        rows: &mut dyn Iterator<Item = i32>,
+    ) -> Result<bool, Box<dyn std::error::Error>>
+    where
+        DB::ErrorType: 'static,
+    {
+        let mut width = 0;
+        let mut line = self.line;
+        for text in lines {
+            let (w, h) = area.estimate_text_size(text, style)?;
+            width = width.max(w as i32);
+            line = line.max(h as i32);
+        }
+        let (gap, height) = (3, line * lines.len() as i32);
+        for top in rows {
+            for left in [x + 2 * gap, x - 2 * gap - width] {
+                let rect = [
+                    left - gap,
+                    top - gap,
+                    left + width + gap,
+                    top + height + gap,
+                ];
+                let plot = self.plot;
+                let inside = rect[0] >= plot[0]
+                    && rect[1] >= plot[1]
+                    && rect[2] <= plot[2]
+                    && rect[3] <= plot[3];
+                if !inside || self.taken.iter().any(|other| overlap(other, &rect)) {
+                    continue;
+                }
+                self.taken.push(rect);
+                let (bx, by) = area.get_base_pixel();
+                area.draw(&Rectangle::new(
+                    [(rect[0] - bx, rect[1] - by), (rect[2] - bx, rect[3] - by)],
+                    self.backing.filled(),
+                ))?;
+                for (i, text) in lines.iter().enumerate() {
+                    label(
+                        area,
+                        text.clone(),
+                        (left, top + i as i32 * line),
+                        &style.pos(Pos::new(HPos::Left, VPos::Top)),
+                    )?;
+                }
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
 }
 
 /// One policy's run, as the charts draw it. In compare mode there are two:
@@ -294,15 +539,15 @@ fn simulated_until(report: &Report, horizon: f64) -> Option<f64> {
 fn shade_unsimulated<'a, DB: DrawingBackend + 'a>(
     chart: &mut Chart<'a, DB>,
     (until, horizon): (f64, f64),
-    y_high: f64,
     in_progress: bool,
     theme: &Theme,
 ) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
+    let (low, high) = (chart.y_range().start, chart.y_range().end);
     chart.draw_series(std::iter::once(Rectangle::new(
-        [(until, 0.0), (horizon, y_high)],
+        [(until, low), (horizon, high)],
         theme.foreground.mix(0.18).filled(),
     )))?;
     let why = if in_progress {
@@ -312,9 +557,94 @@ where
     };
     chart.draw_series(std::iter::once(Text::new(
         why.to_string(),
-        (until, y_high * 0.5),
+        (until, (low + high) / 2.0),
         theme.font(12.0),
     )))?;
+    Ok(())
+}
+
+/// The spans of time in which a scenario's world changes, as `(start,
+/// end)`: its outage and its spike, shaded on the charts of time.
+fn windows(scenario: &Scenario) -> Vec<(f64, f64)> {
+    let mut spans = Vec::new();
+    if scenario.outage_duration > 0.0 && scenario.workload != WorkloadKind::Contention {
+        spans.push((
+            scenario.outage_start,
+            scenario.outage_start + scenario.outage_duration,
+        ));
+    }
+    if scenario.spike_duration > 0.0 && scenario.workload == WorkloadKind::Poisson {
+        spans.push((
+            scenario.spike_start,
+            scenario.spike_start + scenario.spike_duration,
+        ));
+    }
+    spans
+}
+
+/// Calls a run sent in the buckets that lie wholly within `(start, end)`.
+fn calls_within(report: &Report, (start, end): (f64, f64)) -> u64 {
+    let s = &report.series;
+    let mut total = 0;
+    for i in 0..s.len() {
+        let from = i as f64 * s.width;
+        if from >= start - 1e-9 && from + s.width <= end + 1e-9 {
+            total += s.first_tries[i] + s.retries[i];
+        }
+    }
+    total
+}
+
+/// Shades a scenario's [`windows`] over the whole height of a chart of time.
+fn shade_windows<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    scenario: &Scenario,
+    theme: &Theme,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let (low, high) = (chart.y_range().start, chart.y_range().end);
+    let end = chart.x_range().end;
+    for (start, stop) in windows(scenario) {
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(start, low), (stop.min(end), high)],
+            theme.grid.mix(0.6).filled(),
+        )))?;
+    }
+    Ok(())
+}
+
+/// Names the outage (unless `outage` is false: a chart that said more of
+/// it) and the spike at the foot of their shades, where there is room.
+fn name_windows<DB: DrawingBackend>(
+    labels: &mut Labels,
+    area: &DrawingArea<DB, Shift>,
+    chart: &Chart<'_, DB>,
+    scenario: &Scenario,
+    outage: bool,
+    theme: &Theme,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let spans = windows(scenario);
+    let low = chart.y_range().start;
+    for (start, _) in spans {
+        let is_outage = start == scenario.outage_start && scenario.outage_duration > 0.0;
+        let text = if is_outage {
+            if !outage {
+                continue;
+            }
+            "outage".to_string()
+        } else {
+            format!("spike: {}/s", tick(&scenario.spike_rate))
+        };
+        let (x, bottom) = chart.backend_coord(&(start, low));
+        let step = theme.px(13.0) as i32;
+        let rows = (1..6).map(|k| bottom - 4 - k * step);
+        labels.put(area, &[text], &theme.font(11.0), x, rows)?;
+    }
     Ok(())
 }
 
@@ -324,7 +654,7 @@ fn label<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     text: impl Into<String>,
     at: (i32, i32),
-    style: &TextStyle<'static>,
+    style: &TextStyle<'_>,
 ) -> DrawResult
 where
     DB::ErrorType: 'static,
@@ -352,10 +682,14 @@ fn round3(value: f64) -> f64 {
 #[derive(Debug, Clone, Copy)]
 enum Sample {
     Area,
-    Line { dashed: bool },
+    Line {
+        dashed: bool,
+    },
     Dotted,
     Dot,
     Ring,
+    /// Words only: what the whole chart is of.
+    Words,
 }
 
 /// One line of a legend.
@@ -364,104 +698,34 @@ struct Entry {
     text: String,
     colour: RGBColor,
     sample: Sample,
+    /// Policy B's colour where one line names a kind both policies draw:
+    /// the sample then shows A's half and B's (dashed where B's lines are).
+    also: Option<RGBColor>,
 }
 
 impl Entry {
-    fn area(text: impl Into<String>, colour: RGBColor) -> Self {
-        let text = text.into();
+    fn new(text: impl Into<String>, colour: RGBColor, sample: Sample) -> Self {
         Self {
-            text,
+            text: text.into(),
             colour,
-            sample: Sample::Area,
+            sample,
+            also: None,
         }
+    }
+    fn area(text: impl Into<String>, colour: RGBColor) -> Self {
+        Self::new(text, colour, Sample::Area)
     }
     fn line(text: impl Into<String>, colour: RGBColor, dashed: bool) -> Self {
-        let text = text.into();
-        Self {
-            text,
-            colour,
-            sample: Sample::Line { dashed },
-        }
+        Self::new(text, colour, Sample::Line { dashed })
     }
     fn dot(text: impl Into<String>, colour: RGBColor) -> Self {
-        let text = text.into();
-        Self {
-            text,
-            colour,
-            sample: Sample::Dot,
-        }
+        Self::new(text, colour, Sample::Dot)
     }
-}
-
-/// Where a legend sits in the plotting area.
-#[derive(Debug, Clone, Copy)]
-enum Corner {
-    BottomLeft,
-}
-
-/// Draws a legend box. Text is sized through the backend (plotters' own
-/// series labels size it through the font, which on the web means a
-/// forced page layout per line), and B's samples are dashed like B's lines.
-fn legend<DB: DrawingBackend>(
-    chart: &Chart<'_, DB>,
-    entries: &[Entry],
-    corner: Corner,
-    theme: &Theme,
-) -> DrawResult
-where
-    DB::ErrorType: 'static,
-{
-    if entries.is_empty() {
-        return Ok(());
+    /// The same kind for B too, in `colour`.
+    fn and(mut self, colour: Option<RGBColor>) -> Self {
+        self.also = colour;
+        self
     }
-    let area = chart.plotting_area().strip_coord_spec();
-    let (_, height) = area.dim_in_pixel();
-    let font = theme.font(12.0);
-    let px = |css: f64| theme.px(css) as i32;
-    let (line, sample, pad, margin) = (px(17.0), px(22.0), px(6.0), px(8.0));
-    let mut text_width = 0;
-    for entry in entries {
-        text_width = text_width.max(area.estimate_text_size(&entry.text, &font)?.0 as i32);
-    }
-    let box_width = 3 * pad + sample + text_width;
-    let box_height = 2 * pad + line * entries.len() as i32;
-    let (left, top) = match corner {
-        Corner::BottomLeft => (margin, height as i32 - margin - box_height),
-    };
-    let corners = [(left, top), (left + box_width, top + box_height)];
-    area.draw(&Rectangle::new(
-        corners,
-        theme.background.mix(0.85).filled(),
-    ))?;
-    area.draw(&Rectangle::new(corners, theme.grid.stroke_width(1)))?;
-    let text_style = font.pos(Pos::new(HPos::Left, VPos::Center));
-    for (i, entry) in entries.iter().enumerate() {
-        let y = top + pad + line * i as i32 + line / 2;
-        let x = left + pad;
-        let stroke = entry.colour.stroke_width(theme.px(2.0));
-        match entry.sample {
-            Sample::Area => area.draw(&Rectangle::new(
-                [(x, y - line / 4), (x + sample, y + line / 4)],
-                entry.colour.filled(),
-            ))?,
-            Sample::Line { dashed: false } => {
-                area.draw(&PathElement::new(vec![(x, y), (x + sample, y)], stroke))?
-            }
-            Sample::Line { dashed: true } => area.draw(&DashedPathElement::new(
-                vec![(x, y), (x + sample, y)],
-                theme.px(6.0),
-                theme.px(4.0),
-                stroke,
-            ))?,
-            other => draw_sample(&area, other, entry.colour, (x, y), sample, theme)?,
-        }
-        area.draw(&Text::new(
-            entry.text.clone(),
-            (x + sample + pad, y),
-            text_style.clone(),
-        ))?;
-    }
-    Ok(())
 }
 
 /// A legend sample of `width` pixels whose middle left is `at`.
@@ -504,6 +768,7 @@ where
             colour.filled(),
         ))?,
         Sample::Ring => area.draw(&Circle::new((x + width / 2, y), theme.px(4.0), stroke))?,
+        Sample::Words => {}
     }
     Ok(())
 }
@@ -526,8 +791,14 @@ where
     // Lay out first: the chart below needs the legend's height.
     let mut placed = Vec::with_capacity(entries.len());
     let (mut x, mut row) = (indent, 0);
+    // A kind both policies draw shows A's sample and B's side by side.
+    let width_of = |entry: &Entry| match (entry.sample, entry.also) {
+        (Sample::Words, _) => -pad,
+        (_, Some(_)) => 2 * sample + pad,
+        (_, None) => sample,
+    };
     for entry in entries {
-        let size = sample + pad + area.estimate_text_size(&entry.text, &font)?.0 as i32;
+        let size = width_of(entry) + pad + area.estimate_text_size(&entry.text, &font)?.0 as i32;
         if x > indent && x + size > width as i32 - pad {
             x = indent;
             row += 1;
@@ -541,9 +812,16 @@ where
     for (entry, (x, row)) in entries.iter().zip(placed) {
         let y = pad + row * line + line / 2;
         draw_sample(&top, entry.sample, entry.colour, (x, y), sample, theme)?;
+        if let Some(colour) = entry.also {
+            let dashed = match entry.sample {
+                Sample::Line { .. } => Sample::Line { dashed: true },
+                other => other,
+            };
+            draw_sample(&top, dashed, colour, (x + sample + pad, y), sample, theme)?;
+        }
         top.draw(&Text::new(
             entry.text.clone(),
-            (x + sample + pad, y),
+            (x + width_of(entry) + pad, y),
             text_style.clone(),
         ))?;
     }
@@ -609,14 +887,20 @@ mod tests {
         let compared = Compared::new();
         let (a, runs) = (&compared.a, compared.runs());
         let theme = Theme::light(1.0);
-        for out in [
-            svg(|area| draw_load(area, &runs, a, &theme)),
-            svg(|area| draw_pauses(area, &runs, &theme)),
-            svg(|area| draw_latency(area, &runs, &theme)),
+        for (out, names) in [
+            (
+                svg(|area| draw_load(area, &runs, a, &theme)),
+                [">\nA\n<", ">\nB\n<"],
+            ),
+            (svg(|area| draw_pauses(area, &runs, &theme)), ["A: ", "B: "]),
+            (
+                svg(|area| draw_latency(area, &runs, &theme)),
+                ["A: ", "B: "],
+            ),
         ] {
             assert!(
-                out.contains("A: ") && out.contains("B: "),
-                "legend lacks a policy"
+                out.contains(names[0]) && out.contains(names[1]),
+                "legend or panels lack a policy"
             );
             assert!(out.contains(&hex(run_colour(&theme, 0))));
             assert!(out.contains(&hex(run_colour(&theme, 1))));

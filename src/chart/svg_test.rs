@@ -186,3 +186,106 @@ pub(super) fn longest(lines: Vec<Vec<(f64, f64)>>) -> Vec<(f64, f64)> {
         .max_by_key(|line| line.len())
         .expect("a line")
 }
+
+/// A drawing of `size` pixels.
+pub(super) fn svg_sized(
+    size: (u32, u32),
+    draw: impl Fn(&DrawingArea<SVGBackend, Shift>) -> DrawResult,
+) -> String {
+    let mut out = String::new();
+    {
+        let area = SVGBackend::with_string(&mut out, size).into_drawing_area();
+        draw(&area).expect("drawing to a string cannot fail");
+    }
+    out
+}
+
+/// One text a drawing wrote, with the box it takes: left, top, right,
+/// bottom, as plotters' own estimate (the SVG backend's) sizes it.
+#[derive(Debug, Clone)]
+pub(super) struct Placed {
+    pub text: String,
+    pub rect: [f64; 4],
+    pub fill: String,
+}
+
+/// Every text of a drawing with its box (an axis' words turned a
+/// quarter as they are drawn).
+pub(super) fn texts(svg: &str) -> Vec<Placed> {
+    svg.split("<text ")
+        .skip(1)
+        .filter_map(|rest| {
+            let (head, tail) = rest.split_once('>')?;
+            let text = tail.split("</text>").next()?.trim();
+            let text = text
+                .replace("&amp;", "&")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">");
+            let attrs: Vec<(&str, &str)> = head
+                .split('"')
+                .collect::<Vec<_>>()
+                .chunks_exact(2)
+                .map(|pair| (pair[0].trim().trim_end_matches('='), pair[1]))
+                .collect();
+            let (x, y) = (number(&attrs, "x"), number(&attrs, "y"));
+            // plotters' naive font: an em of size / 1.24 (the SVG's font
+            // size), 0.7 em a character, 1.24 em a line.
+            let em = number(&attrs, "font-size") / 1.24;
+            let (width, height) = ((em * 0.7 * text.len() as f64).round(), (1.24 * em).round());
+            let left = match attr(&attrs, "text-anchor") {
+                "middle" => x - width / 2.0,
+                "end" => x - width,
+                _ => x,
+            };
+            let top = match attr(&attrs, "dy") {
+                "0.76em" => y,
+                "0.5ex" => y - height / 2.0,
+                _ => y - height,
+            };
+            let mut rect = [left, top, left + width, top + height];
+            if attr(&attrs, "transform").starts_with("rotate(270") {
+                // A quarter turn back about the anchor: (x + dx, y + dy)
+                // goes to (x + dy, y - dx).
+                rect = [
+                    x + (rect[1] - y),
+                    y - (rect[2] - x),
+                    x + (rect[3] - y),
+                    y - (rect[0] - x),
+                ];
+            }
+            Some(Placed {
+                text,
+                rect,
+                fill: attr(&attrs, "fill").to_string(),
+            })
+        })
+        .collect()
+}
+
+/// No two texts of a drawing overlap, and every one lies inside it.
+pub(super) fn assert_texts_apart(svg: &str, (width, height): (u32, u32), what: &str) {
+    let all = texts(svg);
+    for (i, a) in all.iter().enumerate() {
+        let [left, top, right, bottom] = a.rect;
+        assert!(
+            left >= -0.5
+                && top >= -0.5
+                && right <= f64::from(width) + 0.5
+                && bottom <= f64::from(height) + 0.5,
+            "{what}: {:?} at {:?} leaves the {width}x{height} chart",
+            a.text,
+            a.rect
+        );
+        for b in &all[i + 1..] {
+            let apart = a.rect[2] <= b.rect[0]
+                || b.rect[2] <= a.rect[0]
+                || a.rect[3] <= b.rect[1]
+                || b.rect[3] <= a.rect[1];
+            assert!(
+                apart,
+                "{what}: {:?} at {:?} overlaps {:?} at {:?}",
+                a.text, a.rect, b.text, b.rect
+            );
+        }
+    }
+}

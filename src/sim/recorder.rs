@@ -164,6 +164,14 @@ impl Recorder {
         }
     }
 
+    /// The server ran an action again (a duplicate); the total is the
+    /// world's, this is its place in time.
+    pub fn duplicate(&mut self, time: f64) {
+        if let Some(i) = self.bucket(time) {
+            self.series.duplicates[i] += 1;
+        }
+    }
+
     pub fn refusal(&mut self, time: f64) {
         self.budget_refusals += 1;
         if let Some(i) = self.bucket(time) {

@@ -293,6 +293,12 @@ pub struct Series {
     /// budgets that keep one (gRPC's token bucket, the AWS SDK's retry
     /// quota), of the layer that calls the server; empty for the others.
     pub budget_level: Vec<f64>,
+    /// Executions of an action beyond the first of its operation (see
+    /// `Summary::duplicates`), by when the server ran them: the charts'
+    /// view of duplicates over time. Not in the JSON, whose fields are
+    /// pinned and which already carries the total.
+    #[serde(skip)]
+    pub duplicates: Vec<u64>,
 }
 
 impl Series {
@@ -313,6 +319,7 @@ impl Series {
             queue: vec![0.0; buckets],
             capacity: vec![0.0; buckets],
             budget_level: Vec::new(),
+            duplicates: counts(),
         }
     }
 

@@ -119,6 +119,18 @@ pub struct LayerList {
 /// they would be if every call failed. `None` when no run has a chain of
 /// layers: the view is then hidden.
 pub fn layers(config: &Config, a: &Report, b: Option<&Report>) -> Option<Vec<LayerList>> {
+    layers_kept(config, a, b, 0.0).map(|(lists, _)| lists)
+}
+
+/// [`layers`] with bars on a scale of at least `kept` calls per request
+/// (the scale of the view before a change: 27 against 3 stays 27 long
+/// once both make 3), and the scale they are drawn on.
+pub fn layers_kept(
+    config: &Config,
+    a: &Report,
+    b: Option<&Report>,
+    kept: f64,
+) -> Option<(Vec<LayerList>, f64)> {
     let chained = |r: &Report| r.summary.attempts_by_layer.len() >= 2;
     if !chained(a) && !b.is_some_and(chained) {
         return None;
@@ -132,7 +144,7 @@ pub fn layers(config: &Config, a: &Report, b: Option<&Report>) -> Option<Vec<Lay
         None => vec![("", config.clone(), a)],
     };
     // Bars share one scale across both policies, so their lengths compare.
-    let mut longest = 1.0f64;
+    let mut longest = kept.max(1.0);
     for (_, _, report) in &runs {
         for calls in &report.summary.attempts_by_layer {
             longest = longest.max(per_request(report, *calls));
@@ -172,7 +184,7 @@ pub fn layers(config: &Config, a: &Report, b: Option<&Report>) -> Option<Vec<Lay
             lines,
         });
     }
-    Some(lists)
+    Some((lists, longest))
 }
 
 #[cfg(test)]
@@ -281,6 +293,32 @@ mod tests {
                 "width: 11.1%",
                 "width: 11.1%"
             ]
+        );
+    }
+
+    /// After "let only A's top layer retry" the bars keep the scale of
+    /// 27 calls: A's 3 stand as short as B's did, not at full width.
+    #[test]
+    fn a_change_keeps_the_layers_scale() {
+        let config = preset("layers").config();
+        let (a, b) = simulate::run_both(&config);
+        let (_, scale) = layers_kept(&config, &a, b.as_ref(), 0.0).expect("layers");
+        assert_eq!(scale, 27.0);
+        let changed = crate::lesson::apply(&config, "top_only=on");
+        let (a, b) = simulate::run_both(&changed);
+        let (lists, kept) = layers_kept(&changed, &a, b.as_ref(), scale).expect("layers");
+        assert_eq!(kept, 27.0);
+        assert!(
+            lists
+                .iter()
+                .flat_map(|l| &l.lines)
+                .all(|line| line.bar_style() == "width: 11.1%")
+        );
+        let (fresh, _) = layers_kept(&changed, &a, b.as_ref(), 0.0).expect("layers");
+        assert_eq!(
+            fresh[0].lines[2].bar_style(),
+            "width: 100.0%",
+            "alone, 3 is the longest"
         );
     }
 

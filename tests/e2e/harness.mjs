@@ -104,6 +104,17 @@ export async function renders(page) {
   return page.evaluate(() => Number(document.body.dataset.renders || 0));
 }
 
+// Draws the state shown again as a fresh page opened on its link would:
+// without the faint state before the last change and on axes of its own
+// (a hook of pages built with TRUNK_BUILD_FEATURES=test-hooks). What a
+// link reproduces is its own picture; the ghost is the history of a visit.
+export async function withoutBefore(page) {
+  const count = await renders(page);
+  await page.evaluate(() => window.wasmBindings.forget_before_for_test());
+  await rendered(page, count + 1);
+  await settled(page);
+}
+
 // The canvas as a PNG data URL: equal strings mean identical pixels.
 export async function pixels(page, id) {
   return page.evaluate((id) => document.getElementById(id).toDataURL('image/png'), id);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { servePage, open, openGroup, rendered, renders, settled, swept, pixels, inked } from './harness.mjs';
+import { servePage, open, openGroup, rendered, renders, settled, swept, pixels, inked, withoutBefore } from './harness.mjs';
 
 let base, browser;
 servePage((served) => ({ base, browser } = served));
@@ -80,6 +80,9 @@ test('a link opened in a fresh page reproduces the same pixels and numbers', asy
   await page.press('#num-seed', 'Enter');
   await page.waitForFunction(() => location.search.includes('seed=12345'));
   await settled(page);
+  // The lesson's chart shows the state before the change, faint: the
+  // link reproduces the chart without it.
+  await withoutBefore(page);
   const link = page.url();
   const summary = await page.textContent('#summary');
   const shots = await Promise.all(CHARTS.map((id) => pixels(page, id)));
@@ -139,6 +142,7 @@ test('compare mode draws both policies and keeps both in the link', async () => 
   await page.selectOption('#in-jitter', { label: 'Equal' });
   await page.click('#edit-a');
   await settled(page);
+  await withoutBefore(page);
   await swept(page);
   assert.ok(await pixelsNear(page, 'chart-sweep', [213, 94, 0]) > 100, 'the sweep lacks B');
   const link = page.url();

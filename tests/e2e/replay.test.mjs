@@ -57,6 +57,39 @@ test('the load chart marks the replay\'s instant from the start; closing the rep
   await page.context().close();
 });
 
+// Pixels within a small distance of an sRGB colour, on a canvas.
+async function pixelsNear(page, id, [r, g, b], tolerance = 24) {
+  return page.evaluate(({ id, r, g, b, tolerance }) => {
+    const data = document.getElementById(id).getContext('2d').getImageData(0, 0, 4000, 4000).data;
+    let count = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (Math.abs(data[i] - r) < tolerance && Math.abs(data[i + 1] - g) < tolerance && Math.abs(data[i + 2] - b) < tolerance) count++;
+    }
+    return count;
+  }, { id, r, g, b, tolerance });
+}
+
+// The cursor's colour in the light theme: no data is drawn in it.
+const CURSOR = [190, 0, 140];
+
+test('the load chart\'s cursor is in a colour of its own, and absent where no replay is shown', async () => {
+  const page = await open(browser, `${base}?${HERD}`);
+  await page.waitForFunction(() => document.body.dataset.replayAt !== undefined);
+  await settled(page);
+  assert.ok(await pixelsNear(page, 'chart-load', CURSOR) > 50, 'the cursor and its label are drawn');
+  await page.click('#replay > summary');
+  await rendered(page, 2);
+  assert.equal(await pixelsNear(page, 'chart-load', CURSOR), 0, 'no cursor once the replay is closed');
+  await page.context().close();
+  // An embed of the load chart shows no replay: no cursor either.
+  // (Opened once its charts are final; an embed's address keeps its own
+  // pairs, so it is never 'settled' on the bare link.)
+  const embed = await open(browser, `${base}?${HERD}&embed=load`);
+  assert.equal(await pixelsNear(embed, 'chart-load', CURSOR), 0, 'no cursor in embed=load');
+  assert.deepEqual(embed.problems, []);
+  await embed.context().close();
+});
+
 test('pressing play changes the replay over time, and pause stops it', async () => {
   const page = await open(browser, `${base}?${HERD}`);
   await page.waitForFunction(() => document.body.dataset.replayAt !== undefined);

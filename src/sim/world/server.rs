@@ -165,7 +165,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             };
             self.server.requests[request].failure = Some(kind);
         } else {
-            self.execute(root);
+            self.execute(root, now);
         }
         let lost =
             self.s.lost_responses > 0.0 && self.roots[root].server.chance(self.s.lost_responses);
@@ -184,7 +184,7 @@ impl<const PLAIN: bool> World<PLAIN> {
 
     /// The server runs the operation's action (a successful request).
     #[inline(always)] // speed: hot
-    fn execute(&mut self, root: u32) {
+    fn execute(&mut self, root: u32, now: f64) {
         let operation = &mut self.roots[root];
         if operation.executed > 0 && self.s.idempotency_key {
             // The key is known: answer as the first execution did.
@@ -195,6 +195,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         self.tally.executions += 1;
         if operation.executed > 1 {
             self.tally.duplicates += 1;
+            self.tally.rec.duplicate(now);
         }
     }
 

@@ -1,0 +1,259 @@
+//! The state a change replaced, for the lesson's chart: what it was drawn
+//! from and the axes it was drawn on. After "try this" or a moved control
+//! the chart draws it faint and keeps those axes while the new data fits
+//! (`chart::Before`), so before and after can be compared.
+//!
+//! Kept on the page, for the key chart only: the job (`view::jobs`) holds
+//! one state, and a page opened on a link has nothing before it. A state
+//! becomes "shown" once its final runs are drawn; the one shown before it
+//! is then the ghost, as long as both are of the same lesson and chart (a
+//! preset picked is a new picture, not a change).
+
+use std::cell::RefCell;
+
+use retry_playground::chart::{self, Axes, Plotted};
+use retry_playground::chart_id::ChartId;
+use retry_playground::config::Config;
+use retry_playground::contention::ContentionGrid;
+use retry_playground::sim::Report;
+use retry_playground::sweep::Point;
+use retry_playground::view;
+
+use crate::with_app;
+
+/// A sweep's curve as the page keeps it: name, points, colour, dashed.
+pub(crate) type OwnedCurve = (&'static str, Vec<Point>, usize, bool);
+
+/// Paints the sweep after the curves and failure rate before, on axes.
+pub(crate) type SweepPainter<'p> =
+    dyn FnMut(&[chart::Curve<'_>], Option<f64>, Option<Axes>) -> Option<Axes> + 'p;
+
+/// Paints the contention chart after a grid and headline run before.
+pub(crate) type ContentionPainter<'p> =
+    dyn FnMut(Option<(&ContentionGrid, (f64, f64))>, Option<Axes>) -> Option<Axes> + 'p;
+
+/// What one state's key chart is drawn from.
+pub(crate) enum Data {
+    /// Each policy's name, run and deadline.
+    Runs(Vec<(&'static str, Report, Option<f64>)>),
+    /// The curves as far as computed, and the world's failure rate.
+    Sweep(Vec<OwnedCurve>, f64),
+    /// The grid and the headlines' own run (calls, last client done).
+    Contention(ContentionGrid, (f64, f64)),
+}
+
+impl Data {
+    pub(crate) fn runs(charts: &[Plotted<'_>]) -> Data {
+        Data::Runs(
+            charts
+                .iter()
+                .map(|run| (name(run.name), run.report.clone(), run.deadline))
+                .collect(),
+        )
+    }
+}
+
+/// The policies' names as `'static`: the only ones the page draws.
+fn name(name: &str) -> &'static str {
+    match name {
+        "A" => "A",
+        "B" => "B",
+        _ => "",
+    }
+}
+
+struct Drawn {
+    link: String,
+    /// The lesson it is a state of.
+    lesson: Option<&'static str>,
+    chart: ChartId,
+    data: Data,
+    axes: Option<Axes>,
+}
+
+#[derive(Default)]
+struct Memory {
+    shown: Option<Drawn>,
+    before: Option<Drawn>,
+}
+
+impl Memory {
+    /// What stands before state `link` of `chart`: the state shown while
+    /// `link` is not drawn yet, else the one it replaced.
+    fn ghost(&self, link: &str, chart: ChartId, lesson: Option<&'static str>) -> Option<&Drawn> {
+        let candidate = match &self.shown {
+            Some(shown) if shown.link == link => self.before.as_ref(),
+            shown => shown.as_ref(),
+        };
+        candidate.filter(|d| d.chart == chart && d.lesson == lesson)
+    }
+}
+
+thread_local! {
+    static MEMORY: RefCell<Memory> = RefCell::new(Memory::default());
+}
+
+fn lesson() -> Option<&'static str> {
+    with_app(|app| app.origin.map(|p| p.key)).flatten()
+}
+
+/// Whether `chart` is the lesson's chart now, the only one with a ghost.
+pub(crate) fn is_key(chart: ChartId) -> bool {
+    with_app(|app| app.key_chart == Some(chart)).unwrap_or(false)
+}
+
+/// State `link` of `chart` is drawn from final data (`data`): the state
+/// shown until now becomes the one before it (a sweep's curves, which
+/// grow point by point, are kept up to date).
+pub(crate) fn arrive(link: &str, chart: ChartId, data: impl FnOnce() -> Data) {
+    let lesson = lesson();
+    MEMORY.with(|m| {
+        let mut memory = m.borrow_mut();
+        let same = memory
+            .shown
+            .as_ref()
+            .is_some_and(|s| s.link == link && s.chart == chart);
+        if same {
+            if let Some(shown) = memory.shown.as_mut() {
+                if matches!(shown.data, Data::Sweep(..)) {
+                    shown.data = data();
+                }
+            }
+            return;
+        }
+        let old = memory.shown.take();
+        memory.before = old.filter(|o| o.chart == chart && o.lesson == lesson);
+        memory.shown = Some(Drawn {
+            link: link.to_string(),
+            lesson,
+            chart,
+            data: data(),
+            axes: None,
+        });
+    });
+}
+
+/// Draws `chart` of state `link` through `draw`, handing it the state
+/// before (runs faint, axes) where there is one, and keeps the axes it
+/// drew for the state after.
+pub(crate) fn draw_runs(
+    link: &str,
+    chart: ChartId,
+    draw: &mut dyn FnMut(chart::Before<'_>) -> Option<Axes>,
+) {
+    let lesson = lesson();
+    let axes = MEMORY.with(|m| {
+        let memory = m.borrow();
+        let ghost = memory.ghost(link, chart, lesson);
+        let plotted: Vec<Plotted<'_>> = match ghost.map(|d| &d.data) {
+            Some(Data::Runs(runs)) => runs
+                .iter()
+                .map(|(name, report, deadline)| Plotted {
+                    name,
+                    report,
+                    bounds: &[],
+                    deadline: *deadline,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        draw(chart::Before {
+            runs: &plotted,
+            axes: ghost.and_then(|d| d.axes),
+        })
+    });
+    keep(link, chart, axes);
+}
+
+/// Draws the sweep of state `link` through `draw`, handing it the sweep
+/// before (curves, failure rate, axes) where there is one.
+pub(crate) fn draw_sweep(link: &str, draw: &mut SweepPainter<'_>) {
+    let lesson = lesson();
+    let axes = MEMORY.with(|m| {
+        let memory = m.borrow();
+        let ghost = memory.ghost(link, ChartId::Sweep, lesson);
+        let (curves, failure) = match ghost.map(|d| &d.data) {
+            Some(Data::Sweep(curves, failure)) => (
+                curves
+                    .iter()
+                    .map(|(name, points, colour, dashed)| chart::Curve {
+                        name,
+                        points,
+                        colour: *colour,
+                        dashed: *dashed,
+                    })
+                    .collect(),
+                Some(*failure),
+            ),
+            _ => (Vec::new(), None),
+        };
+        draw(&curves, failure, ghost.and_then(|d| d.axes))
+    });
+    keep(link, ChartId::Sweep, axes);
+}
+
+/// Draws the contention chart of state `link` through `draw`, handing it
+/// the grid and headline run before, and their axes, where there are.
+pub(crate) fn draw_contention(link: &str, draw: &mut ContentionPainter<'_>) {
+    let lesson = lesson();
+    let axes = MEMORY.with(|m| {
+        let memory = m.borrow();
+        let ghost = memory.ghost(link, ChartId::Contention, lesson);
+        let was = match ghost.map(|d| &d.data) {
+            Some(Data::Contention(grid, headline)) => Some((grid, *headline)),
+            _ => None,
+        };
+        draw(was, ghost.and_then(|d| d.axes))
+    });
+    keep(link, ChartId::Contention, axes);
+}
+
+/// The axes state `link` of `chart` was drawn on, once it is the one shown.
+fn keep(link: &str, chart: ChartId, axes: Option<Axes>) {
+    MEMORY.with(|m| {
+        if let Some(shown) = m
+            .borrow_mut()
+            .shown
+            .as_mut()
+            .filter(|s| s.link == link && s.chart == chart)
+        {
+            shown.axes = axes.or(shown.axes);
+        }
+    });
+}
+
+thread_local! {
+    /// The calls-per-layer scale the layers view was drawn on, with its
+    /// lesson.
+    static LAYERS: RefCell<Option<(Option<&'static str>, f64)>> = const { RefCell::new(None) };
+}
+
+/// The layers view of a state, its bars on the scale of the states of its
+/// lesson before it while the new calls fit (see
+/// `view::summary::layers_kept`).
+pub(crate) fn layers(
+    config: &Config,
+    a: &Report,
+    b: Option<&Report>,
+) -> Option<Vec<view::summary::LayerList>> {
+    let lesson = lesson();
+    LAYERS.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        // Redrawn for the same state, it keeps the scale it had.
+        let scale = match kept.as_ref() {
+            Some((was, scale)) if *was == lesson => *scale,
+            _ => 0.0,
+        };
+        let (lists, drawn) = view::summary::layers_kept(config, a, b, scale)?;
+        *kept = Some((lesson, drawn));
+        Some(lists)
+    })
+}
+
+/// Forgets every state: a page with nothing before the one it shows, as
+/// a fresh page opened on its link (for the end-to-end tests).
+#[cfg(feature = "test-hooks")]
+pub(crate) fn forget() {
+    MEMORY.with(|m| *m.borrow_mut() = Memory::default());
+    LAYERS.with(|kept| *kept.borrow_mut() = None);
+}

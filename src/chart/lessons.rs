@@ -1,0 +1,653 @@
+//! (tests) Each preset's sentence of what the eye must see on its key
+//! chart (`Preset::sees`), checked on the drawing where geometry can say
+//! it, and each "try this" leaving a ghost of the state before it on axes
+//! that stay while the new data fits.
+//!
+//! The sentences and the tests that hold them:
+//!
+//! | preset | test |
+//! |---|---|
+//! | herd, shared-seed | `waves_stand_above_capacity_by_their_true_ratio` |
+//! | storm | `mechanism::tests::the_storms_a_keeps_climbing_and_b_recovers` |
+//! | budget | `the_budget_keeps_b_near_what_is_offered` |
+//! | layers | `layers_put_nine_times_the_load_at_the_bottom` |
+//! | lost-response | `load::tests::the_lost_responses_duplicates_rise_for_a_and_stay_at_zero_for_b`, `the_lost_response_loads_are_the_same` |
+//! | deadline | `the_deadline_flattens_a_and_b_climbs_in_steps` |
+//! | contention | `contention_means_and_the_headlines_row` |
+//! | classic | `sweep::tests::the_sweeps_mark_stands_at_the_worlds_failure_rate`, `the_classic_sweeps_ends` |
+//! | aws-sdk, grpc | `mechanism::tests::budget_presets_show_what_each_policy_sends_in_the_outage` |
+
+use plotters::prelude::*;
+
+use crate::chart_id::ChartId;
+use crate::config::{Config, P};
+use crate::contention::ContentionGrid;
+use crate::presets::{PRESETS, Preset};
+use crate::sim::{Report, Scenario};
+use crate::sweep::{self, Point};
+
+use super::svg_test::*;
+use super::*;
+
+/// The runs of a configuration as the page draws them: A, and B when
+/// comparing (the charts' own stand-in for `view::jobs::Runs`, which the
+/// charts do not depend on).
+struct Runs {
+    scenario: Scenario,
+    a: Report,
+    b: Option<Report>,
+    deadlines: [Option<f64>; 2],
+}
+
+impl Runs {
+    fn charts(&self) -> Vec<Plotted<'_>> {
+        let named = |name, report, deadline| Plotted {
+            name,
+            report,
+            bounds: &[],
+            deadline,
+        };
+        match &self.b {
+            Some(b) => vec![
+                named("A", &self.a, self.deadlines[0]),
+                named("B", b, self.deadlines[1]),
+            ],
+            None => vec![named("", &self.a, self.deadlines[0])],
+        }
+    }
+}
+
+mod jobs {
+    use super::*;
+
+    pub(super) fn run(config: &Config) -> Runs {
+        let (a, b) = crate::simulate::run_both(config);
+        Runs {
+            scenario: config.scenario().sanitized(),
+            a,
+            b,
+            deadlines: [
+                config.policy().deadline,
+                config.policy_b_config().policy().deadline,
+            ],
+        }
+    }
+
+    /// The contention chart's grid over the page's number of seeds.
+    pub(super) fn contention_grid(config: &Config) -> ContentionGrid {
+        crate::contention::contention_grid(config, 20)
+    }
+}
+
+fn preset(key: &str) -> &'static Preset {
+    PRESETS
+        .iter()
+        .find(|p| p.key == key)
+        .expect("a preset of that key")
+}
+
+/// A load chart's panels: the outage (or spike) shade of each, top first.
+fn shades(out: &str, theme: &Theme) -> Vec<[f64; 4]> {
+    let mut found: Vec<[f64; 4]> = elements(out, "rect")
+        .into_iter()
+        .filter(|e| attr(e, "fill") == hex(theme.grid) && attr(e, "opacity") == "0.6")
+        .map(|e| {
+            let (x, y) = (number(&e, "x"), number(&e, "y"));
+            [x, y, x + number(&e, "width"), y + number(&e, "height")]
+        })
+        .collect();
+    found.sort_by(|p, q| p[1].total_cmp(&q[1]));
+    found
+}
+
+fn rate(report: &Report, i: usize) -> f64 {
+    let s = &report.series;
+    (s.first_tries[i] + s.retries[i]) as f64 / s.width
+}
+
+/// The herd and the shared-seed trap: after the outage A's waves stand
+/// above the capacity line by their true ratio on the log axis (ten times
+/// is a power of ten), B's load under it; nothing sent during the outage
+/// is filled.
+#[test]
+fn waves_stand_above_capacity_by_their_true_ratio() {
+    for key in ["herd", "shared-seed"] {
+        let preset = preset(key);
+        assert!(
+            preset.sees.contains("ten times above the capacity line")
+                || preset.sees.contains("up to ten times the capacity line")
+        );
+        let runs = jobs::run(&preset.config());
+        let charts = runs.charts();
+        let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+        let theme = Theme::light(1.0);
+        let drawn = std::cell::Cell::new(None);
+        let out = svg(|area| {
+            let view = LoadView::default();
+            drawn.set(Some(draw_load_view(
+                area,
+                &charts,
+                &runs.scenario,
+                &theme,
+                &view,
+            )?));
+            Ok(())
+        });
+        let axes = drawn.get().expect("drawn").axes;
+        assert!(axes.floor > 0.0, "{key}: a log axis");
+        let panels = shades(&out, &theme);
+        let outage_end = runs.scenario.outage_start + runs.scenario.outage_duration;
+        let after = |report: &Report| {
+            let width = report.series.width;
+            (0..report.series.len())
+                .filter(|&i| i as f64 * width >= outage_end)
+                .map(|i| rate(report, i))
+                .fold(0.0, f64::max)
+        };
+        let capacity = 2000.0;
+        assert!(
+            after(a) / capacity > 9.5,
+            "{key}: A's waves are ten times capacity"
+        );
+        assert!(after(b) < capacity, "{key}: B's load stays under it");
+        for (panel, (report, colour)) in [(a, run_colour(&theme, 0)), (b, run_colour(&theme, 1))]
+            .into_iter()
+            .enumerate()
+        {
+            let [left, top, right, bottom] = panels[panel];
+            let (low, high) = (axes.floor.log10(), axes.tops[0].log10());
+            let y = |value: f64| {
+                bottom - (value.max(axes.floor).log10() - low) / (high - low) * (bottom - top)
+            };
+            let highest = lines_in(&out, colour)
+                .into_iter()
+                .flatten()
+                .filter(|(px, py)| *px > right + 1.0 && *py >= top && *py <= bottom + 0.5)
+                .map(|(_, py)| py)
+                .fold(f64::INFINITY, f64::min);
+            near(
+                highest,
+                y(after(report)),
+                &format!("{key}: the busiest bucket after the outage"),
+            );
+            let decade = y(capacity) - y(10.0 * capacity);
+            near(
+                y(capacity) - highest,
+                decade * (after(report) / capacity).log10(),
+                &format!("{key}: height above (or under) capacity by the true ratio"),
+            );
+            for fill in [colour, light(&theme, colour)] {
+                for e in elements(&out, "polygon")
+                    .into_iter()
+                    .filter(|e| attr(e, "fill") == hex(fill))
+                {
+                    for (px, py) in points(&e) {
+                        if px > left + 1.5 && px < right - 1.5 && py > top {
+                            near(
+                                py,
+                                y(0.0),
+                                &format!("{key}: nothing filled during the outage"),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The mean height of a run's load after `from` seconds, on a linear
+/// load chart whose first panel is `panel` (a shade's span fixes time).
+fn mean_after(report: &Report, from: f64) -> f64 {
+    let width = report.series.width;
+    let values: Vec<f64> = (0..report.series.len())
+        .filter(|&i| i as f64 * width >= from)
+        .map(|i| rate(report, i))
+        .collect();
+    values.iter().sum::<f64>() / values.len() as f64
+}
+
+/// The pixels of the filled load of `colour`, as a function of time.
+fn filled_heights(out: &str, fill: RGBColor) -> Vec<(f64, f64)> {
+    elements(out, "polygon")
+        .into_iter()
+        .filter(|e| attr(e, "fill") == hex(fill))
+        .flat_map(|e| points(&e))
+        .collect()
+}
+
+/// The budget: after the spike A's load grows to about three times the
+/// offered 40/s, B's settles back near 40: the drawn heights say so.
+#[test]
+fn the_budget_keeps_b_near_what_is_offered() {
+    let preset = preset("budget");
+    assert!(preset.sees.contains("three times the 40 calls a second"));
+    let runs = jobs::run(&preset.config());
+    let charts = runs.charts();
+    let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+    let (mean_a, mean_b) = (mean_after(a, 40.0), mean_after(b, 40.0));
+    assert!((2.5..3.5).contains(&(mean_a / 40.0)), "A: {mean_a}/s");
+    assert!((0.9..1.2).contains(&(mean_b / 40.0)), "B: {mean_b}/s");
+    let theme = Theme::light(1.0);
+    let out = svg(|area| draw_load(area, &charts, &runs.scenario, &theme));
+    // The panels' plots: the spike's shades.
+    let panels = shades(&out, &theme);
+    let width = a.series.width;
+    let top = (0..a.series.len())
+        .flat_map(|i| [rate(a, i), rate(b, i)])
+        .fold(0.0, f64::max)
+        * 1.12;
+    for (panel, (report, colour)) in [(a, run_colour(&theme, 0)), (b, run_colour(&theme, 1))]
+        .into_iter()
+        .enumerate()
+    {
+        let [left, shade_top, right, bottom] = panels[panel];
+        let spike = &runs.scenario;
+        let per_second = (right - left) / spike.spike_duration;
+        let x0 = left - spike.spike_start * per_second;
+        let y = |value: f64| bottom - value / top * (bottom - shade_top);
+        // The total's outline at each bucket after 40 s lies at its rate.
+        let heights = filled_heights(&out, light(&theme, colour));
+        let mut checked = 0;
+        for i in (0..report.series.len()).filter(|&i| i as f64 * width >= 40.0) {
+            let x = x0 + (i as f64 + 0.5) * width * per_second;
+            // The step over the bucket's middle.
+            let step = heights
+                .windows(2)
+                .find(|w| w[0].1 == w[1].1 && w[0].0 < x && w[1].0 > x);
+            if let Some(step) = step {
+                near(step[0].1, y(rate(report, i)), "the load's height");
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "the load after the spike is drawn");
+    }
+}
+
+/// 3 x 3 x 3: at the bottom of the chain A's load is nine times B's on the
+/// same axis (27 calls per request against 3).
+#[test]
+fn layers_put_nine_times_the_load_at_the_bottom() {
+    let preset = preset("layers");
+    assert!(preset.sees.contains("nine times B's"));
+    let runs = jobs::run(&preset.config());
+    let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+    assert_eq!(a.summary.server_calls_per_operation, 27.0);
+    assert_eq!(b.summary.server_calls_per_operation, 3.0);
+    let charts = runs.charts();
+    let theme = Theme::light(1.0);
+    let out = svg(|area| draw_load(area, &charts, &runs.scenario, &theme));
+    // Each panel's filled area, summed over its width, against the
+    // panel's own zero: A's is nine times B's.
+    let zero = |panel: usize| {
+        let mut bottoms: Vec<f64> = elements(&out, "polygon")
+            .into_iter()
+            .map(|e| points(&e).iter().map(|(_, py)| *py).fold(0.0, f64::max))
+            .collect();
+        bottoms.sort_by(f64::total_cmp);
+        bottoms.dedup();
+        bottoms[panel]
+    };
+    let area_of = |colour: RGBColor, panel: usize| -> f64 {
+        let outline = filled_heights(&out, light(&theme, colour));
+        let bottom = zero(panel);
+        outline
+            .windows(2)
+            .filter(|w| w[0].1 == w[1].1)
+            .map(|w| (w[1].0 - w[0].0) * (bottom - w[0].1))
+            .sum()
+    };
+    let ratio = area_of(run_colour(&theme, 0), 0) / area_of(run_colour(&theme, 1), 1);
+    let calls = |r: &Report| (0..r.series.len()).map(|i| rate(r, i)).sum::<f64>();
+    let true_ratio = calls(a) / calls(b);
+    assert!((8.0..10.0).contains(&true_ratio), "{true_ratio}");
+    // B's load is a few pixels high: whole pixels round it by up to 10 %.
+    assert!(
+        (ratio / true_ratio - 1.0).abs() < 0.1,
+        "drawn {ratio}, true {true_ratio}"
+    );
+}
+
+/// The lost response: both policies put the same load on the server.
+#[test]
+fn the_lost_response_loads_are_the_same() {
+    let preset = preset("lost-response");
+    assert!(preset.sees.contains("same load") && preset.sees.contains("stay at zero"));
+    let runs = jobs::run(&preset.config());
+    let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+    assert_eq!(a.series.first_tries, b.series.first_tries);
+    assert_eq!(a.series.retries, b.series.retries);
+    assert!(a.summary.duplicates > 0 && b.summary.duplicates == 0);
+}
+
+/// The deadline: A's curve rises to about half the operations and stays
+/// flat until the deadline, where it jumps to all; B's climbs in steps
+/// 0.4 s apart to a shaded success of about 93 %.
+#[test]
+fn the_deadline_flattens_a_and_b_climbs_in_steps() {
+    let preset = preset("deadline");
+    assert!(preset.sees.contains("in steps, a retry after each") && preset.sees.contains("93 %"));
+    let runs = jobs::run(&preset.config());
+    let charts = runs.charts();
+    let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+    let success = |r: &Report| r.summary.success_rate;
+    assert!((0.45..0.6).contains(&success(a)) && (0.9..0.96).contains(&success(b)));
+    let theme = Theme::light(1.0);
+    let out = svg(|area| draw_latency(area, &charts, &theme));
+    let mesh = mesh(&out, &theme, 20.0..400.0);
+    // The deadline's dots fix the time axis: 0 s at the plot's left.
+    let deadline = lines_in(&out, theme.foreground)
+        .into_iter()
+        .find(|l| {
+            l.len() == 2
+                && l[0].0 == l[1].0
+                && l[0].0 > mesh.vertical[0] + 2.0
+                && l[0].1.max(l[1].1) < mesh.bottom - 1.0
+        })
+        .expect("the deadline's dots")[0]
+        .0;
+    let x = |seconds: f64| mesh.vertical[0] + seconds / 2.0 * (deadline - mesh.vertical[0]);
+    let y = |percent: f64| mesh.bottom - percent / 100.0 * (mesh.bottom - mesh.top);
+    let a_curve = longest(lines_in(&out, run_colour(&theme, 0)));
+    let share_at = |curve: &[(f64, f64)], px: f64| {
+        curve
+            .iter()
+            .filter(|(cx, _)| *cx <= px)
+            .map(|(_, cy)| *cy)
+            .fold(f64::INFINITY, f64::min)
+    };
+    // A: flat from 0.5 s to just before 2 s, at the share that succeeded.
+    let flat = share_at(&a_curve, x(0.5));
+    near(
+        flat,
+        share_at(&a_curve, x(1.9)),
+        "A stays flat until the deadline",
+    );
+    assert!(
+        (flat - y(100.0 * success(a))).abs() < 3.0,
+        "A flat at its successes"
+    );
+    near(
+        a_curve[a_curve.len() - 1].1,
+        y(100.0),
+        "A reaches all at 2 s",
+    );
+    near(a_curve[a_curve.len() - 1].0, x(2.0), "at the deadline");
+    // B: a step after each 0.4 s timeout (the retry, after its pause):
+    // two sharp ones, then the pauses, grown, smear the third.
+    let b_points: Vec<(f64, f64)> = lines_in(&out, run_colour(&theme, 1))
+        .into_iter()
+        .flatten()
+        .filter(|(_, py)| *py > mesh.top - 0.5)
+        .collect();
+    let per_point = (mesh.bottom - mesh.top) / 100.0;
+    let share = |seconds: f64| (mesh.bottom - share_at(&b_points, x(seconds))) / per_point;
+    let rise = |from: f64, to: f64| share(to) - share(from);
+    for (step, flat) in [((0.4, 0.65), (0.62, 0.85)), ((0.85, 1.15), (1.15, 1.4))] {
+        assert!(rise(step.0, step.1) > 10.0, "B's step in {step:?}");
+        assert!(rise(flat.0, flat.1) < 3.0, "B flat in {flat:?}");
+    }
+    assert!(rise(1.4, 1.99) > 5.0, "B's third retries, smeared");
+    // The shade of B's successes reaches its share.
+    let shade = elements(&out, "polygon")
+        .into_iter()
+        .find(|e| attr(e, "fill") == hex(run_colour(&theme, 1)) && attr(e, "opacity") == "0.22")
+        .expect("B's successes shaded");
+    let top = points(&shade)
+        .iter()
+        .map(|(_, py)| *py)
+        .fold(f64::INFINITY, f64::min);
+    near(top, y(100.0 * success(b)), "B's shaded success");
+}
+
+/// Contention: over the seeds full jitter's mean calls are the fewest
+/// and exponential backoff's mean time by far the longest, and A's own
+/// run has its row.
+#[test]
+fn contention_means_and_the_headlines_row() {
+    let preset = preset("contention");
+    assert!(preset.sees.contains("fewest") && preset.sees.contains("by far the latest"));
+    let config = preset.config();
+    let grid = jobs::contention_grid(&config);
+    let by = |name: &str| {
+        grid.variants
+            .iter()
+            .find(|v| v.name == name)
+            .expect("a variant")
+    };
+    let fewest = grid
+        .variants
+        .iter()
+        .min_by(|p, q| p.mean_calls().total_cmp(&q.mean_calls()))
+        .expect("variants");
+    assert_eq!(fewest.name, "full");
+    let slowest = by("exponential").mean_completion();
+    for other in grid.variants.iter().filter(|v| v.name != "exponential") {
+        assert!(
+            slowest > 3.0 * other.mean_completion(),
+            "{} is close",
+            other.name
+        );
+    }
+    let summary = crate::simulate::run(&config).summary;
+    let headline = (
+        (summary.first_tries + summary.retries) as f64,
+        summary.finished_at,
+    );
+    let theme = Theme::light(1.0);
+    let view = ContentionView {
+        headline: Some(headline),
+        ..ContentionView::default()
+    };
+    let out = svg(|area| draw_contention_view(area, &grid, &theme, &view).map(|_| ()));
+    let labelled = |text: &str| texts(&out).into_iter().any(|t| t.text.ends_with(text));
+    assert!(labelled("(fewest)") && labelled("(soonest)"));
+    assert_eq!(out.matches("A (headlines)").count(), 2);
+    // The time panel's bars: exponential's stands furthest right.
+    let bars: Vec<f64> = elements(&out, "polyline")
+        .into_iter()
+        .filter(|e| attr(e, "stroke") == hex(theme.foreground) && attr(e, "stroke-width") == "3")
+        .map(|e| points(&e)[0].0)
+        .filter(|px| *px > 400.0)
+        .collect();
+    let rightmost = bars.iter().copied().fold(0.0, f64::max);
+    let exponential_at = bars[1];
+    assert_eq!(
+        rightmost, exponential_at,
+        "exponential's mean is the latest"
+    );
+}
+
+/// The classic sweep towards 100 % failures: 3 retries climb to 4 calls per
+/// operation, the token bucket and the breaker stay near 1.
+#[test]
+fn the_classic_sweeps_ends() {
+    let preset = preset("classic");
+    assert!(preset.sees.contains("4 calls per operation"));
+    let curves = sweep::curves(&preset.config());
+    let at_full =
+        |index: usize| sweep::point(&curves[index].config, sweep::POINTS - 1, sweep::POINTS);
+    assert_eq!(curves[1].label, "3 retries");
+    assert!((at_full(1).load - 4.0).abs() < 0.01);
+    for index in [2, 3] {
+        assert!(
+            at_full(index).load < 1.25,
+            "{} at 100 %",
+            curves[index].label
+        );
+    }
+}
+
+/// Everything a key chart is drawn from, for one state.
+struct State {
+    config: Config,
+    runs: Runs,
+    curves: Vec<(&'static str, Vec<Point>, usize, bool)>,
+    grid: Option<ContentionGrid>,
+}
+
+impl State {
+    fn of(config: Config, key: ChartId) -> State {
+        let runs = jobs::run(&config);
+        let curves = if key == ChartId::Sweep {
+            sweep::curves(&config)
+                .into_iter()
+                .map(|c| {
+                    (
+                        c.label,
+                        sweep::sweep(&c.config, sweep::POINTS),
+                        c.colour,
+                        c.dashed,
+                    )
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let grid = (key == ChartId::Contention).then(|| jobs::contention_grid(&config));
+        State {
+            config,
+            runs,
+            curves,
+            grid,
+        }
+    }
+
+    fn curves(&self) -> Vec<Curve<'_>> {
+        self.curves
+            .iter()
+            .map(|(name, points, colour, dashed)| Curve {
+                name,
+                points,
+                colour: *colour,
+                dashed: *dashed,
+            })
+            .collect()
+    }
+
+    fn headlines(&self) -> Vec<(usize, Point)> {
+        let failure = self.config.get(P::Failure);
+        let reports = [Some(&self.runs.a), self.runs.b.as_ref()];
+        sweep::headline_curves(&self.config)
+            .into_iter()
+            .zip(reports)
+            .filter_map(|(curve, report)| {
+                Some((curve?, sweep::point_of(failure, &report?.summary)))
+            })
+            .collect()
+    }
+
+    fn own(&self) -> (f64, f64) {
+        let s = &self.runs.a.summary;
+        ((s.first_tries + s.retries) as f64, s.finished_at)
+    }
+}
+
+/// Draws `key` for `state`, after `before` (its state and the axes it was
+/// drawn on) when given, at `size`; returns the drawing and its axes.
+fn draw_key(
+    key: ChartId,
+    state: &State,
+    before: Option<(&State, Axes)>,
+    (size, scale): ((u32, u32), f64),
+) -> (String, Axes) {
+    let theme = Theme::light(scale);
+    let charts = state.runs.charts();
+    let ghost_charts = before.map(|(b, _)| b.runs.charts()).unwrap_or_default();
+    let axes = before.map(|(_, axes)| axes);
+    let runs_before = Before {
+        runs: &ghost_charts,
+        axes,
+    };
+    let ghost_curves = before.map(|(b, _)| b.curves()).unwrap_or_default();
+    let headlines = state.headlines();
+    let drawn = std::cell::Cell::new(None);
+    let out = svg_sized(size, |area| {
+        let axes = match key {
+            ChartId::Load => {
+                let view = LoadView {
+                    cursor: None,
+                    before: runs_before,
+                };
+                draw_load_view(area, &charts, &state.runs.scenario, &theme, &view)?.axes
+            }
+            ChartId::Mechanism => {
+                draw_mechanism_after(area, &charts, &state.runs.scenario, &theme, runs_before)?
+            }
+            ChartId::Latency => draw_latency_after(area, &charts, &theme, runs_before)?,
+            ChartId::Sweep => {
+                let view = SweepView {
+                    mark: Some(SweepMark {
+                        failure: state.config.get(P::Failure),
+                        headlines: &headlines,
+                    }),
+                    before: &ghost_curves,
+                    before_failure: before.map(|(b, _)| b.config.get(P::Failure)),
+                    axes,
+                };
+                draw_sweep_view(area, &state.curves(), sweep::POINTS, &theme, &view)?
+            }
+            ChartId::Contention => {
+                let view = ContentionView {
+                    headline: Some(state.own()),
+                    before: before.and_then(|(b, _)| b.grid.as_ref()),
+                    before_headline: before.map(|(b, _)| b.own()),
+                    axes,
+                };
+                let grid = state.grid.as_ref().expect("the grid");
+                draw_contention_view(area, grid, &theme, &view)?
+            }
+            ChartId::Pauses | ChartId::Replay => unreachable!("no preset's key chart"),
+        };
+        drawn.set(Some(axes));
+        Ok(())
+    });
+    (out, drawn.get().expect("drawn"))
+}
+
+/// After every "try this" the key chart keeps a ghost ghost of the
+/// preset's state and the preset's axes while the new data fits under
+/// them (widened where it does not, never shrunk), and its labels still
+/// keep clear of each other at laptop and phone sizes.
+#[test]
+fn after_each_try_this_the_ghost_is_drawn_and_the_axes_kept() {
+    let laptop = ((800, 400), 1.0);
+    for preset in PRESETS {
+        let key = preset.key_chart;
+        let first = State::of(preset.config(), key);
+        let (_, axes) = draw_key(key, &first, None, laptop);
+        for try_this in preset.try_this {
+            let changed = State::of(crate::lesson::apply(&preset.config(), try_this.change), key);
+            let (out, kept) = draw_key(key, &changed, Some((&first, axes)), laptop);
+            let what = format!("{} after {:?}", preset.key, try_this.label);
+            let theme = Theme::light(1.0);
+            let ghosts = [ghost(&theme), ghost(&theme), ghost(&theme)];
+            assert!(
+                ghosts
+                    .iter()
+                    .any(|g| out.contains(&format!("stroke=\"{}\"", hex(*g)))),
+                "{what}: no ghost"
+            );
+            for i in 0..2 {
+                assert!(kept.tops[i] >= axes.tops[i], "{what}: axis {i} shrank");
+            }
+            let (_, alone) = draw_key(key, &changed, None, laptop);
+            let fits = (0..2).all(|i| alone.tops[i] <= axes.tops[i]);
+            if fits {
+                assert_eq!(kept, axes, "{what}: the data fits, the axes stay");
+            }
+            println!(
+                "{what}: {}",
+                if kept == axes {
+                    "axes kept"
+                } else {
+                    "axes widened"
+                }
+            );
+            for size in crate::chart::load::tests::SIZES {
+                let (out, _) = draw_key(key, &changed, Some((&first, axes)), size);
+                assert_texts_apart(&out, size.0, &format!("{what} at {size:?}"));
+            }
+        }
+    }
+}
