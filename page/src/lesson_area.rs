@@ -165,6 +165,9 @@ pub(super) fn show_headlines(document: &Document, headlines: &[Headline]) {
     let Some(list) = document.get_element_by_id("headlines") else {
         return;
     };
+    // The numbers are written again when the seeds are measured: a reader
+    // whose focus was on one of their terms keeps it on the same term.
+    let focused = focused_in(document, &list);
     list.set_text_content(None);
     for (i, headline) in headlines.iter().enumerate() {
         let (Ok(item), Ok(label), Ok(values)) = (
@@ -235,4 +238,24 @@ pub(super) fn show_headlines(document: &Document, headlines: &[Headline]) {
         }
         let _ = list.append_child(&item);
     }
+    if let Some(index) = focused {
+        let again = list
+            .query_selector_all("[tabindex]")
+            .ok()
+            .and_then(|all| all.get(index))
+            .and_then(|node| node.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(element) = again {
+            let _ = element.focus();
+        }
+    }
+}
+
+/// Which of `list`'s focusable elements has the focus, by its place.
+fn focused_in(document: &Document, list: &Element) -> Option<u32> {
+    let active = document.active_element()?;
+    let all = list.query_selector_all("[tabindex]").ok()?;
+    (0..all.length()).find(|&i| {
+        all.get(i)
+            .is_some_and(|node| node.is_same_node(Some(&active)))
+    })
 }

@@ -289,6 +289,8 @@ test('no preset title is cut where the list has room: it is as wide as the longe
 
 test('the numbers are in their policy\'s colour, and every term explains itself on hover and on focus', async () => {
   const page = await open(browser, base, { viewport: WIDE });
+  // The headlines are written again once the seeds are measured: look at them after.
+  await spreadShown(page);
   const colour = (selector) => page.$eval(selector, (e) => getComputedStyle(e).color);
   assert.equal(await colour('#headlines [data-side="side-a"]'), 'rgb(0, 114, 178)');
   assert.equal(await colour('#headlines [data-side="side-b"]'), 'rgb(213, 94, 0)');
