@@ -331,11 +331,7 @@ mod tests {
     /// while the new run fits.
     #[test]
     fn the_headlines_run_has_a_row_and_a_change_moves_it() {
-        let preset = crate::presets::PRESETS
-            .iter()
-            .find(|p| p.key == "contention")
-            .expect("the preset");
-        let config = preset.config();
+        let config = preset("contention").config();
         let grid = crate::contention::contention_grid(&config, 4);
         let own = |config: &crate::config::Config| {
             let summary = crate::simulate::run(config).summary;

@@ -22,7 +22,7 @@ use plotters::prelude::*;
 use crate::chart_id::ChartId;
 use crate::config::{Config, P};
 use crate::contention::ContentionGrid;
-use crate::presets::{PRESETS, Preset};
+use crate::presets::PRESETS;
 use crate::sim::{Report, Scenario};
 use crate::sweep::{self, Point};
 
@@ -77,13 +77,6 @@ mod jobs {
     pub(super) fn contention_grid(config: &Config) -> ContentionGrid {
         crate::contention::contention_grid(config, 20)
     }
-}
-
-fn preset(key: &str) -> &'static Preset {
-    PRESETS
-        .iter()
-        .find(|p| p.key == key)
-        .expect("a preset of that key")
 }
 
 /// A load chart's panels: the outage (or spike) shade of each, top first.

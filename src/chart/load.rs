@@ -1052,11 +1052,7 @@ pub(super) mod tests {
     /// total of duplicates, B's (one key) stay at zero.
     #[test]
     fn the_lost_responses_duplicates_rise_for_a_and_stay_at_zero_for_b() {
-        let preset = crate::presets::PRESETS
-            .iter()
-            .find(|p| p.key == "lost-response")
-            .expect("the preset");
-        let runs = crate::view::jobs::run(&preset.config());
+        let runs = preset_runs("lost-response");
         let charts = runs.charts();
         let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
         assert!(a.summary.duplicates > 100 && b.summary.duplicates == 0);

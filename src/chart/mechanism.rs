@@ -479,11 +479,7 @@ mod tests {
     #[test]
     fn budget_presets_show_what_each_policy_sends_in_the_outage() {
         for key in ["aws-sdk", "grpc"] {
-            let preset = crate::presets::PRESETS
-                .iter()
-                .find(|p| p.key == key)
-                .expect("the preset");
-            let runs = crate::view::jobs::run(&preset.config());
+            let runs = preset_runs(key);
             let charts = runs.charts();
             let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
             let theme = Theme::light(1.0);
@@ -527,7 +523,7 @@ mod tests {
                 (ratio / times - 1.0).abs() < 0.2,
                 "{key}: B sends {ratio:.2}x A's"
             );
-            assert!(preset.sees.contains(words), "{key}: {words}");
+            assert!(preset(key).sees.contains(words), "{key}: {words}");
             // A's budget says no within the outage's first second.
             let level = &a.series.budget_level;
             let refuses_at = if key == "aws-sdk" {
@@ -595,11 +591,7 @@ mod tests {
     /// to the end, B's fall back to what they were before it.
     #[test]
     fn the_storms_a_keeps_climbing_and_b_recovers() {
-        let preset = crate::presets::PRESETS
-            .iter()
-            .find(|p| p.key == "storm")
-            .expect("the preset");
-        let runs = crate::view::jobs::run(&preset.config());
+        let runs = preset_runs("storm");
         let charts = runs.charts();
         let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
         let theme = Theme::light(1.0);

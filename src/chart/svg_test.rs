@@ -289,3 +289,16 @@ pub(super) fn assert_texts_apart(svg: &str, (width, height): (u32, u32), what: &
         }
     }
 }
+
+/// The preset of `key`.
+pub(super) fn preset(key: &str) -> &'static crate::presets::Preset {
+    crate::presets::PRESETS
+        .iter()
+        .find(|p| p.key == key)
+        .expect("a preset of that key")
+}
+
+/// The runs of the preset of `key`, A and B, as the page draws them.
+pub(super) fn preset_runs(key: &str) -> crate::view::jobs::Runs {
+    crate::view::jobs::run(&preset(key).config())
+}
