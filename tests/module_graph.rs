@@ -38,18 +38,51 @@ fn code(text: &str) -> String {
     out
 }
 
+/// The files of modules declared only for tests (`#[cfg(test)] mod name;`
+/// in `folder/mod.rs` is `folder/name.rs`), whose imports are the tests'.
+fn test_files(files: &[std::path::PathBuf]) -> BTreeSet<std::path::PathBuf> {
+    let mut tests = BTreeSet::new();
+    for path in files {
+        let text = std::fs::read_to_string(path).expect("a readable source file");
+        let folder = match path.file_stem().and_then(|s| s.to_str()) {
+            Some("mod" | "lib" | "main") => path.parent().map(Path::to_path_buf),
+            _ => path
+                .parent()
+                .map(|p| p.join(path.file_stem().expect("a file stem"))),
+        };
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        for pair in lines.windows(2) {
+            let declared = pair[1]
+                .strip_prefix("mod ")
+                .or_else(|| pair[1].strip_prefix("pub(crate) mod "))
+                .or_else(|| pair[1].strip_prefix("pub(super) mod "))
+                .and_then(|rest| rest.strip_suffix(';'));
+            if let (true, Some(name), Some(folder)) = (pair[0] == "#[cfg(test)]", declared, &folder)
+            {
+                tests.insert(folder.join(format!("{name}.rs")));
+            }
+        }
+    }
+    tests
+}
+
 /// The top-level modules each names with `crate::`.
 fn graph(src: &Path) -> Graph {
     let mut graph = Graph::new();
-    let mut files = vec![src.to_path_buf()];
-    while let Some(path) = files.pop() {
+    let mut folders = vec![src.to_path_buf()];
+    let mut sources = Vec::new();
+    while let Some(path) = folders.pop() {
         if path.is_dir() {
             for entry in std::fs::read_dir(&path).expect("a readable source folder") {
-                files.push(entry.expect("a folder entry").path());
+                folders.push(entry.expect("a folder entry").path());
             }
-            continue;
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            sources.push(path);
         }
-        if path.extension().is_none_or(|e| e != "rs") {
+    }
+    let tests = test_files(&sources);
+    for path in sources {
+        if tests.contains(&path) {
             continue;
         }
         let relative = path.strip_prefix(src).expect("under src/");
