@@ -1,13 +1,7 @@
-//! The state a change replaced, for the lesson's chart: what it was drawn
-//! from and the axes it was drawn on. After "try this" or a moved control
-//! the chart draws it faint and keeps those axes while the new data fits
-//! (`chart::Before`), so before and after can be compared.
-//!
-//! Kept on the page, for the key chart only: the job (`view::jobs`) holds
-//! one state, and a page opened on a link has nothing before it. A state
-//! becomes "shown" once its final runs are drawn; the one shown before it
-//! is then the ghost, as long as both are of the same lesson and chart (a
-//! preset picked is a new picture, not a change).
+//! The state a change replaced, for the lesson's chart: what each state
+//! was drawn from, kept in a `view::before::Memory`, which decides which
+//! state is the ghost and which axes are kept. This module only converts
+//! the charts' data to what the memory keeps and back.
 
 use std::cell::RefCell;
 
@@ -18,6 +12,7 @@ use retry_playground::contention::ContentionGrid;
 use retry_playground::sim::Report;
 use retry_playground::sweep::Point;
 use retry_playground::view;
+use retry_playground::view::before::Memory;
 
 use crate::with_app;
 
@@ -62,35 +57,8 @@ fn name(name: &str) -> &'static str {
     }
 }
 
-struct Drawn {
-    link: String,
-    /// The lesson it is a state of.
-    lesson: Option<&'static str>,
-    chart: ChartId,
-    data: Data,
-    axes: Option<Axes>,
-}
-
-#[derive(Default)]
-struct Memory {
-    shown: Option<Drawn>,
-    before: Option<Drawn>,
-}
-
-impl Memory {
-    /// What stands before state `link` of `chart`: the state shown while
-    /// `link` is not drawn yet, else the one it replaced.
-    fn ghost(&self, link: &str, chart: ChartId, lesson: Option<&'static str>) -> Option<&Drawn> {
-        let candidate = match &self.shown {
-            Some(shown) if shown.link == link => self.before.as_ref(),
-            shown => shown.as_ref(),
-        };
-        candidate.filter(|d| d.chart == chart && d.lesson == lesson)
-    }
-}
-
 thread_local! {
-    static MEMORY: RefCell<Memory> = RefCell::new(Memory::default());
+    static MEMORY: RefCell<Memory<Data>> = RefCell::new(Memory::default());
 }
 
 fn lesson() -> Option<&'static str> {
@@ -107,30 +75,8 @@ pub(crate) fn is_key(chart: ChartId) -> bool {
 /// grow point by point, are kept up to date).
 pub(crate) fn arrive(link: &str, chart: ChartId, data: impl FnOnce() -> Data) {
     let lesson = lesson();
-    MEMORY.with(|m| {
-        let mut memory = m.borrow_mut();
-        let same = memory
-            .shown
-            .as_ref()
-            .is_some_and(|s| s.link == link && s.chart == chart);
-        if same {
-            if let Some(shown) = memory.shown.as_mut() {
-                if matches!(shown.data, Data::Sweep(..)) {
-                    shown.data = data();
-                }
-            }
-            return;
-        }
-        let old = memory.shown.take();
-        memory.before = old.filter(|o| o.chart == chart && o.lesson == lesson);
-        memory.shown = Some(Drawn {
-            link: link.to_string(),
-            lesson,
-            chart,
-            data: data(),
-            axes: None,
-        });
-    });
+    let growing = |data: &Data| matches!(data, Data::Sweep(..));
+    MEMORY.with(|m| m.borrow_mut().arrive(link, chart, lesson, growing, data));
 }
 
 /// Draws `chart` of state `link` through `draw`, handing it the state
@@ -210,22 +156,7 @@ pub(crate) fn draw_contention(link: &str, draw: &mut ContentionPainter<'_>) {
 
 /// The axes state `link` of `chart` was drawn on, once it is the one shown.
 fn keep(link: &str, chart: ChartId, axes: Option<Axes>) {
-    MEMORY.with(|m| {
-        if let Some(shown) = m
-            .borrow_mut()
-            .shown
-            .as_mut()
-            .filter(|s| s.link == link && s.chart == chart)
-        {
-            shown.axes = axes.or(shown.axes);
-        }
-    });
-}
-
-thread_local! {
-    /// The calls-per-layer scale the layers view was drawn on, with its
-    /// lesson.
-    static LAYERS: RefCell<Option<(Option<&'static str>, f64)>> = const { RefCell::new(None) };
+    MEMORY.with(|m| m.borrow_mut().keep(link, chart, axes));
 }
 
 /// The layers view of a state, its bars on the scale of the states of its
@@ -237,17 +168,11 @@ pub(crate) fn layers(
     b: Option<&Report>,
 ) -> Option<Vec<view::summary::LayerList>> {
     let lesson = lesson();
-    LAYERS.with(|kept| {
-        let mut kept = kept.borrow_mut();
-        // Redrawn for the same state, it keeps the scale it had.
-        let scale = match kept.as_ref() {
-            Some((was, scale)) if *was == lesson => *scale,
-            _ => 0.0,
-        };
-        let (lists, drawn) = view::summary::layers_kept(config, a, b, scale)?;
-        *kept = Some((lesson, drawn));
-        Some(lists)
-    })
+    // Redrawn for the same lesson, it keeps the scale it had.
+    let scale = MEMORY.with(|m| m.borrow().layers_scale(lesson));
+    let (lists, drawn) = view::summary::layers_kept(config, a, b, scale)?;
+    MEMORY.with(|m| m.borrow_mut().layers_drawn(lesson, drawn));
+    Some(lists)
 }
 
 /// Forgets every state: a page with nothing before the one it shows, as
@@ -255,5 +180,4 @@ pub(crate) fn layers(
 #[cfg(feature = "test-hooks")]
 pub(crate) fn forget() {
     MEMORY.with(|m| *m.borrow_mut() = Memory::default());
-    LAYERS.with(|kept| *kept.borrow_mut() = None);
 }

@@ -9,6 +9,7 @@
 //! events back, so all of it is tested natively.
 
 pub mod api;
+pub mod before;
 pub mod canvas;
 pub mod configuration;
 pub mod controls;
