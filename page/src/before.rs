@@ -5,19 +5,15 @@
 
 use std::cell::RefCell;
 
-use retry_playground::chart::{self, Axes, Plotted};
+use retry_playground::chart::{self, Axes, OwnedCurve, Plotted};
 use retry_playground::chart_id::ChartId;
 use retry_playground::config::Config;
 use retry_playground::contention::ContentionGrid;
 use retry_playground::sim::Report;
-use retry_playground::sweep::Point;
 use retry_playground::view;
 use retry_playground::view::before::Memory;
 
 use crate::with_app;
-
-/// A sweep's curve as the page keeps it: name, points, colour, dashed.
-pub(crate) type OwnedCurve = (&'static str, Vec<Point>, usize, bool);
 
 /// Paints the sweep after the curves and failure rate before, on axes.
 pub(crate) type SweepPainter<'p> =
@@ -120,15 +116,7 @@ pub(crate) fn draw_sweep(link: &str, draw: &mut SweepPainter<'_>) {
         let ghost = memory.ghost(link, ChartId::Sweep, lesson);
         let (curves, failure) = match ghost.map(|d| &d.data) {
             Some(Data::Sweep(curves, failure)) => (
-                curves
-                    .iter()
-                    .map(|(name, points, colour, dashed)| chart::Curve {
-                        name,
-                        points,
-                        colour: *colour,
-                        dashed: *dashed,
-                    })
-                    .collect(),
+                curves.iter().map(OwnedCurve::curve).collect(),
                 Some(*failure),
             ),
             _ => (Vec::new(), None),

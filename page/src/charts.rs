@@ -8,7 +8,7 @@ use web_sys::{Document, HtmlCanvasElement};
 
 use std::cell::Cell;
 
-use retry_playground::chart::{self, Theme};
+use retry_playground::chart::{self, OwnedCurve, Theme};
 use retry_playground::chart_id::{ChartId, Place};
 use retry_playground::config::P;
 use retry_playground::sweep;
@@ -123,10 +123,7 @@ pub(super) fn draw_sweep(document: &Document, job: &Job) {
             };
             if before::is_key(ChartId::Sweep) {
                 before::arrive(job.link(), ChartId::Sweep, || {
-                    let owned = curves
-                        .iter()
-                        .map(|c| (c.name, c.points.to_vec(), c.colour, c.dashed))
-                        .collect();
+                    let owned = curves.iter().map(OwnedCurve::of).collect();
                     before::Data::Sweep(owned, failure)
                 });
                 before::draw_sweep(job.link(), &mut |was, failure, axes| {

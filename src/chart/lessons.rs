@@ -79,20 +79,6 @@ mod jobs {
     }
 }
 
-/// A load chart's panels: the outage (or spike) shade of each, top first.
-fn shades(out: &str, theme: &Theme) -> Vec<[f64; 4]> {
-    let mut found: Vec<[f64; 4]> = elements(out, "rect")
-        .into_iter()
-        .filter(|e| attr(e, "fill") == hex(theme.grid) && attr(e, "opacity") == "0.6")
-        .map(|e| {
-            let (x, y) = (number(&e, "x"), number(&e, "y"));
-            [x, y, x + number(&e, "width"), y + number(&e, "height")]
-        })
-        .collect();
-    found.sort_by(|p, q| p[1].total_cmp(&q[1]));
-    found
-}
-
 fn rate(report: &Report, i: usize) -> f64 {
     let s = &report.series;
     (s.first_tries[i] + s.retries[i]) as f64 / s.width
@@ -475,7 +461,7 @@ fn the_classic_sweeps_ends() {
 struct State {
     config: Config,
     runs: Runs,
-    curves: Vec<(&'static str, Vec<Point>, usize, bool)>,
+    curves: Vec<OwnedCurve>,
     grid: Option<ContentionGrid>,
 }
 
@@ -485,13 +471,11 @@ impl State {
         let curves = if key == ChartId::Sweep {
             sweep::curves(&config)
                 .into_iter()
-                .map(|c| {
-                    (
-                        c.label,
-                        sweep::sweep(&c.config, sweep::POINTS),
-                        c.colour,
-                        c.dashed,
-                    )
+                .map(|c| OwnedCurve {
+                    name: c.label,
+                    points: sweep::sweep(&c.config, sweep::POINTS),
+                    colour: c.colour,
+                    dashed: c.dashed,
                 })
                 .collect()
         } else {
@@ -507,15 +491,7 @@ impl State {
     }
 
     fn curves(&self) -> Vec<Curve<'_>> {
-        self.curves
-            .iter()
-            .map(|(name, points, colour, dashed)| Curve {
-                name,
-                points,
-                colour: *colour,
-                dashed: *dashed,
-            })
-            .collect()
+        self.curves.iter().map(OwnedCurve::curve).collect()
     }
 
     fn headlines(&self) -> Vec<(usize, Point)> {

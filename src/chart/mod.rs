@@ -47,7 +47,7 @@ pub use load::{LoadDrawn, LoadView, TimeAxis, draw_load, draw_load_view};
 pub use mechanism::{draw_mechanism, draw_mechanism_after};
 pub use pauses::draw_pauses;
 pub use replay::{Lane, ReplayPanel, Spot, Zones, draw_replay, lane_room};
-pub use sweep::{Curve, SweepMark, SweepView, draw_sweep, draw_sweep_view};
+pub use sweep::{Curve, OwnedCurve, SweepMark, SweepView, draw_sweep, draw_sweep_view};
 
 /// Colours and sizes of one rendering.
 #[derive(Debug, Clone, Copy)]

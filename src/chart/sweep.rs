@@ -19,6 +19,36 @@ pub struct Curve<'a> {
     pub dashed: bool,
 }
 
+/// A curve that holds its own points: what is kept of a sweep to draw it
+/// again later (the state before a change, faint).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OwnedCurve {
+    pub name: &'static str,
+    pub points: Vec<Point>,
+    pub colour: usize,
+    pub dashed: bool,
+}
+
+impl OwnedCurve {
+    pub fn of(curve: &Curve<'_>) -> OwnedCurve {
+        OwnedCurve {
+            name: curve.name,
+            points: curve.points.to_vec(),
+            colour: curve.colour,
+            dashed: curve.dashed,
+        }
+    }
+
+    pub fn curve(&self) -> Curve<'_> {
+        Curve {
+            name: self.name,
+            points: &self.points,
+            colour: self.colour,
+            dashed: self.dashed,
+        }
+    }
+}
+
 /// Where the sweep marks the world shown: its own failure rate, and the
 /// runs the headline numbers come from.
 #[derive(Debug, Clone, Copy, Default)]
@@ -287,10 +317,7 @@ mod tests {
 
     /// The classic sweep of the classic preset's world, whole, with the
     /// mark of `config` (its failure rate and the headlines' run).
-    /// A curve as the page keeps it: name, points, colour, dashed.
-    type Owned = (&'static str, Vec<Point>, usize, bool);
-
-    fn classic(change: &str) -> (Vec<Owned>, f64, Point) {
+    fn classic(change: &str) -> (Vec<OwnedCurve>, f64, Point) {
         let preset = crate::presets::PRESETS
             .iter()
             .find(|p| p.key == "classic")
@@ -300,7 +327,12 @@ mod tests {
             .into_iter()
             .map(|c| {
                 let points = crate::sweep::sweep(&c.config, crate::sweep::POINTS);
-                (c.label, points, c.colour, c.dashed)
+                OwnedCurve {
+                    name: c.label,
+                    points,
+                    colour: c.colour,
+                    dashed: c.dashed,
+                }
             })
             .collect();
         let failure = config.get(crate::config::P::Failure);
@@ -312,16 +344,8 @@ mod tests {
         )
     }
 
-    fn as_curves(owned: &[Owned]) -> Vec<Curve<'_>> {
-        owned
-            .iter()
-            .map(|(name, points, colour, dashed)| Curve {
-                name,
-                points,
-                colour: *colour,
-                dashed: *dashed,
-            })
-            .collect()
+    fn as_curves(owned: &[OwnedCurve]) -> Vec<Curve<'_>> {
+        owned.iter().map(OwnedCurve::curve).collect()
     }
 
     /// The sweep marks the world: a line at its failure rate on both
