@@ -455,20 +455,6 @@ mod tests {
         assert!(!out.contains("still simulating"));
     }
 
-    /// The shades of the outage (or spike) on a drawing, top panel first.
-    fn shades(out: &str, theme: &Theme) -> Vec<[f64; 4]> {
-        let mut found: Vec<[f64; 4]> = elements(out, "rect")
-            .into_iter()
-            .filter(|e| attr(e, "fill") == hex(theme.grid) && attr(e, "opacity") == "0.6")
-            .map(|e| {
-                let (x, y) = (number(&e, "x"), number(&e, "y"));
-                [x, y, x + number(&e, "width"), y + number(&e, "height")]
-            })
-            .collect();
-        found.sort_by(|p, q| p[1].total_cmp(&q[1]));
-        found
-    }
-
     /// The AWS SDK's and gRPC's defaults: A keeps the budget, B does not,
     /// and the chart shows where they really differ. The outage is shaded
     /// on both panels; in it each policy's line stands at the calls it

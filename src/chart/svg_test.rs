@@ -302,3 +302,18 @@ pub(super) fn preset(key: &str) -> &'static crate::presets::Preset {
 pub(super) fn preset_runs(key: &str) -> crate::view::jobs::Runs {
     crate::view::jobs::run(&preset(key).config())
 }
+
+/// The shades of the outage (or spike) on a drawing of a chart of time,
+/// each panel's, top panel first.
+pub(super) fn shades(out: &str, theme: &Theme) -> Vec<[f64; 4]> {
+    let mut found: Vec<[f64; 4]> = elements(out, "rect")
+        .into_iter()
+        .filter(|e| attr(e, "fill") == hex(theme.grid) && attr(e, "opacity") == "0.6")
+        .map(|e| {
+            let (x, y) = (number(&e, "x"), number(&e, "y"));
+            [x, y, x + number(&e, "width"), y + number(&e, "height")]
+        })
+        .collect();
+    found.sort_by(|p, q| p[1].total_cmp(&q[1]));
+    found
+}
