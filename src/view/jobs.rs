@@ -693,7 +693,9 @@ impl Job {
                     RunState::Done(report, _) => report.summary.simulated_until,
                 })
                 .fold(f64::INFINITY, f64::min);
-            let horizon = simulate::scenario(&self.config).sanitized().horizon;
+            // The table's horizon is the simulator's: one range for both
+            // (asked on every slice, so not the whole scenario rebuilt).
+            let horizon = self.config.get(P::Horizon);
             return Some(Progress::Simulating { at, horizon });
         }
         match &self.grid {
