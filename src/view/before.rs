@@ -187,7 +187,13 @@ mod tests {
             Some(9)
         );
         // Axes of a state not shown are not kept.
-        memory.keep("v=1&z", ChartId::Load, None);
+        let other = Axes {
+            tops: [5.0, 0.0],
+            floor: 0.0,
+        };
+        memory.keep("v=1&z", ChartId::Load, Some(other));
+        let shown = memory.ghost("v=1&b", ChartId::Load, HERD).expect("a ghost");
+        assert_eq!(shown.axes, Some(axes));
     }
 
     #[test]
