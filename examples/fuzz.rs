@@ -32,7 +32,7 @@ use std::time::Instant;
 use retry_playground::breaker::BreakerMode;
 use retry_playground::budget::BudgetKind;
 use retry_playground::config::Config;
-use retry_playground::presets;
+use retry_playground::course;
 use retry_playground::sim::{COST_PER_WORK, Report, WorkloadKind};
 use retry_playground::simulate;
 
@@ -90,7 +90,7 @@ fn main() {
         // Each run timed alone: the bound is per run, and compare mode's
         // link makes two.
         let outcome = std::panic::catch_unwind(|| {
-            let (config, _notices) = presets::open(&link);
+            let (config, _notices) = course::open(&link);
             let timed = |config: &retry_playground::config::Config| {
                 let begun = Instant::now();
                 let report = simulate::run(config);
@@ -339,7 +339,7 @@ fn print_calibration(costs: &[Cost], count: usize, repeats: u32, every_link: boo
     slowest.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
     let mut runs = Vec::new();
     for cost in slowest.iter().take(count) {
-        let (config, _) = presets::open(&cost.link);
+        let (config, _) = course::open(&cost.link);
         let configs = std::iter::once(("A", config.clone()))
             .chain(config.comparing().then(|| ("B", config.policy_b_config())));
         for (side, config) in configs {

@@ -40,6 +40,7 @@ pub mod chart_id;
 pub mod classify;
 pub mod config;
 pub mod contention;
+pub mod course;
 pub mod decimal;
 pub mod export;
 pub mod lesson;

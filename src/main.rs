@@ -14,8 +14,8 @@
 
 use retry_playground::budget::Budget;
 use retry_playground::config::{Config, Kind, PARAMS};
+use retry_playground::course;
 use retry_playground::export::{self, Format, import};
-use retry_playground::presets;
 use retry_playground::simulate;
 use retry_playground::{lesson, seeds, view};
 
@@ -66,7 +66,7 @@ fn main() {
             fail(&format!("{option} needs a value"));
         }
     }
-    let (config, notices) = presets::open(link);
+    let (config, notices) = course::open(link);
     for notice in &notices {
         eprintln!("{}: {}", notice.key, notice.message);
     }

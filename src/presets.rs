@@ -338,22 +338,53 @@ pub static PRESETS: &[Preset] = &[
             expect: falls(Metric::LoadAmplification, Side::B),
         }],
     },
+    Preset {
+        key: "why-retry",
+        title: "Why retry at all: a flaky dependency",
+        lesson: "A dependency fails {failure%} of calls, each failure on its own, unrelated to the last. {if \
+                 attempts=1}Policy A (blue) never retries: {A.success} of its operations \
+                 succeed.{else}Policy A (blue) now makes up to {attempts} attempts: {A.success} succeed, at \
+                 {A.load} calls per operation.{end} Policy B (orange) makes up to {B.attempts} attempts: \
+                 {B.success} succeed, at {B.load} calls per operation{if failure=1}: when nothing can \
+                 succeed, every retry is pure extra load{end}. The sweep reruns this world at every failure \
+                 rate, the mark at this one.",
+        link: "v=1&compare=on&attempts=1&timeout=0&rate=20&horizon=30&buckets=60&failure=0.2&workers=0&B.attempts=3",
+        key_chart: ChartId::Sweep,
+        sees: "Across failure rates B's success stays near the top while A's falls with every \
+               failure, one minus the rate; at 100 % B's calls per operation reach 3 and A's stay \
+               at 1.",
+        headline: &[Metric::Success, Metric::LoadAmplification],
+        open: &[Group::Policy, Group::Server],
+        try_this: &[TryThis {
+            label: "Let A make {attempts} attempts too",
+            change: "attempts=3",
+            expect: rises(Metric::Success, Side::A),
+        }],
+    },
+    Preset {
+        key: "timeout",
+        title: "The timeout below the p99",
+        lesson: "The dependency takes {service_t} on average to answer and about {service_p99} at \
+                 its p99; its {workers} workers are {busy} busy. {if timeout<service_p99}Policy A (blue) \
+                 gives up on an attempt after {timeout}, below that p99: calls that were going to succeed \
+                 are cut off and retried while the server still does the abandoned work, so the load grows \
+                 to {A.load} calls per operation and success falls to {A.success}.{else}Policy A (blue) now \
+                 waits {timeout}, above that p99: {A.load} calls per operation, success {A.success}.{end} \
+                 Policy B (orange) waits {B.timeout}, the p99 plus a margin: {B.load} calls per operation, \
+                 success {B.success}.",
+        link: "v=1&compare=on&attempts=3&timeout=0.35&horizon=30&buckets=120&failure=0&workers=50&service=normal&service_t=0.3&service_sd=0.1&B.timeout=0.7",
+        key_chart: ChartId::Load,
+        sees: "A's retries, cut off below the p99, pile onto the server: its load stands near \
+               three times B's, which stays near the 100 calls a second offered.",
+        headline: &[Metric::Success, Metric::LoadAmplification],
+        open: &[Group::Policy, Group::Server],
+        try_this: &[TryThis {
+            label: "Give A a timeout of {timeout}",
+            change: "timeout=0.7",
+            expect: rises(Metric::Success, Side::A),
+        }],
+    },
 ];
-
-/// What an address opens: a bare address the first preset, a link what it
-/// says. `address` is a whole address, a query string with its `?` or one
-/// without; only the query counts, and a `#fragment` is dropped. The page,
-/// the command line, `report_json` and `retryPlayground.run` all go through
-/// here, so they agree on every address.
-pub fn open(address: &str) -> (Config, Vec<crate::config::Notice>) {
-    let address = address.split('#').next().unwrap_or("");
-    let query = address.split_once('?').map_or(address, |(_, query)| query);
-    if query.is_empty() {
-        (PRESETS[0].config(), Vec::new())
-    } else {
-        Config::from_link(query)
-    }
-}
 
 /// The preset `config` is, if any: the one none of whose settings it
 /// changed (see [`changed_settings`]), so policy B's values do not count
@@ -395,25 +426,6 @@ mod tests {
             // and copying the link gives the preset's own link back.
             assert_eq!(preset.config().to_link(), preset.link, "{}", preset.key);
         }
-    }
-
-    #[test]
-    fn a_bare_address_opens_the_first_preset_and_fragments_are_dropped() {
-        assert_eq!(open("").0, PRESETS[0].config());
-        assert_eq!(open("?").0, PRESETS[0].config());
-        let (config, notices) = open("?v=1&seed=5#x");
-        assert_eq!(notices, []);
-        assert_eq!(config.seed(), 5);
-    }
-
-    /// The command line, the page's report JSON and `retryPlayground.run`
-    /// are all given whole addresses, as a person copies them.
-    #[test]
-    fn a_whole_address_opens_its_query() {
-        let (config, notices) = open("http://127.0.0.1:8080/?v=1&attempts=8#t=3");
-        assert_eq!(notices, []);
-        assert_eq!(config, Config::from_link("v=1&attempts=8").0);
-        assert_eq!(open("https://example.org/retry/?").0, PRESETS[0].config());
     }
 
     #[test]

@@ -33,7 +33,10 @@
 
 use crate::config::{Config, Kind, P, PARAMS, SWEEPS, SweepCurves};
 use crate::metrics::{Format, Metric, Side};
-use crate::sim::Summary;
+use crate::sim::{Spread, Summary};
+
+/// The standard normal's 99th percentile.
+pub const NORMAL_Z99: f64 = 2.326;
 
 /// Numbers the settings imply, named in templates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,15 +56,25 @@ pub enum Fact {
     GridSeeds,
     /// Retries the classic sweep's retrying strategies make at most.
     ClassicRetries,
+    /// The dependency's own 99th percentile of service time, from its
+    /// distribution alone (no queueing): the mean for a constant time,
+    /// mean x ln 100 for an exponential one, mean + 2.33 sd for a normal
+    /// one (whose folding at zero is negligible when the mean is a few sd).
+    ServiceP99,
+    /// How busy the workers are with first tries alone: arrivals x mean
+    /// service time / workers (0 for unlimited workers).
+    Busy,
 }
 
 impl Fact {
-    const ALL: [(&'static str, Fact); 5] = [
+    const ALL: [(&'static str, Fact); 7] = [
         ("budget_bound", Fact::BudgetBound),
         ("quota_retries", Fact::QuotaRetries),
         ("bucket_failures", Fact::BucketFailures),
         ("grid_seeds", Fact::GridSeeds),
         ("classic_retries", Fact::ClassicRetries),
+        ("service_p99", Fact::ServiceP99),
+        ("busy", Fact::Busy),
     ];
 
     /// The fact for one policy's settings `config` (of the world `world`,
@@ -86,6 +99,21 @@ impl Fact {
                     .fold(1.0, f64::max);
                 most - 1.0
             }
+            Fact::ServiceP99 => {
+                let mean = world.get(P::ServiceTime);
+                match world.spread(P::Service) {
+                    Spread::Constant => mean,
+                    Spread::Exponential => mean * 100f64.ln(),
+                    Spread::Normal => mean + NORMAL_Z99 * world.get(P::ServiceSd),
+                }
+            }
+            Fact::Busy => {
+                let workers = world.get(P::Workers);
+                match workers > 0.0 {
+                    true => world.get(P::Rate) * world.get(P::ServiceTime) / workers,
+                    false => 0.0,
+                }
+            }
         }
     }
 
@@ -93,6 +121,8 @@ impl Fact {
     pub fn format(self) -> Format {
         match self {
             Fact::BudgetBound => Format::Ratio,
+            Fact::ServiceP99 => Format::Seconds,
+            Fact::Busy => Format::Share,
             _ => Format::Count,
         }
     }

@@ -10,7 +10,7 @@
 mod common;
 
 use retry_playground::config::Config;
-use retry_playground::presets;
+use retry_playground::course;
 use retry_playground::seeds::SeedRuns;
 use retry_playground::sim::{
     self, COST_PER_WORK, CutReason, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, Report, in_flight_bytes,
@@ -22,7 +22,7 @@ use retry_playground::sweep;
 const SMALL_WORK_LIMIT: u64 = 20_000;
 
 fn config(link: &str) -> Config {
-    let (config, notices) = presets::open(link);
+    let (config, notices) = course::open(link);
     assert_eq!(notices, [], "{link}");
     config
 }
@@ -162,7 +162,7 @@ fn answers_ten_seconds_away_with_a_long_retry_after_drown_the_server() {
 #[test]
 fn a_setting_past_the_pair_limit_is_reported_not_dropped_silently() {
     let link = "v=1&".repeat(200) + "attempts=7";
-    let (config, notices) = presets::open(&link);
+    let (config, notices) = course::open(&link);
     assert_eq!(config, Config::default());
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert_eq!(notices[0].key, "link");

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 use common::links::hostile_link;
 use retry_playground::config::{Config, MAX_PAIRS, Notice, PARAMS};
-use retry_playground::presets;
+use retry_playground::course;
 use retry_playground::seeds::{MOST_SEEDS, SeedRuns};
 use retry_playground::sim::{
     self, COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, Report, in_flight_bytes,
@@ -64,7 +64,7 @@ fn check_link(link: &str, index: u64) {
     assert_eq!(Config::from_link(&canonical), (config.clone(), vec![]));
     assert_changes_reported(link, &config, &notices);
 
-    let (config, _) = presets::open(link);
+    let (config, _) = course::open(link);
     let runs =
         std::iter::once(config.clone()).chain(config.comparing().then(|| config.policy_b_config()));
     let mut reports = Vec::new();

@@ -8,7 +8,8 @@ mod common;
 
 use common::links::hostile_link;
 use retry_playground::config::Config;
-use retry_playground::presets::{self, PRESETS};
+use retry_playground::course;
+use retry_playground::presets::PRESETS;
 use retry_playground::sim::{self, CutReason, Report, Run, Scenario};
 use retry_playground::simulate;
 
@@ -98,7 +99,7 @@ fn every_preset_sliced_reports_what_it_reports_in_one_go() {
 fn hostile_links_sliced_report_what_they_report_in_one_go() {
     for index in 0..40 {
         let link = hostile_link(7, index);
-        let (config, _) = presets::open(&link);
+        let (config, _) = course::open(&link);
         for scenario in scenarios(&config, SMALL_WORK_LIMIT) {
             assert_slicing_changes_nothing(&scenario, &link);
         }
@@ -134,7 +135,7 @@ fn a_sliced_run_is_cut_where_a_run_in_one_go_is() {
         ),
     ];
     for (link, work_limit, reason) in cuts {
-        let (config, notices) = presets::open(link);
+        let (config, notices) = course::open(link);
         assert_eq!(notices, [], "{link}");
         let scenario = &scenarios(&config, work_limit)[0];
         let whole = assert_slicing_changes_nothing(scenario, link);
@@ -172,7 +173,7 @@ fn a_traced_run_sliced_records_the_same_trace() {
 /// twice; the run then goes on to the same end.
 #[test]
 fn a_report_so_far_holds_what_was_simulated_until_then() {
-    let (config, _) = presets::open("v=1&rate=500&horizon=20&failure=0.3");
+    let (config, _) = course::open("v=1&rate=500&horizon=20&failure=0.3");
     let scenario = &scenarios(&config, simulate::WORK_LIMIT)[0];
     let whole = sim::run(scenario);
     let mut run = Run::new(scenario);
@@ -208,7 +209,7 @@ fn a_report_so_far_holds_what_was_simulated_until_then() {
 /// so a slice of `work` handles at most `work + REVIEW_EVERY` events.
 #[test]
 fn a_slice_ends_within_its_events_when_events_bring_no_work() {
-    let (config, _) = presets::open("v=1&workload=contention&clients=20000&attempts=3");
+    let (config, _) = course::open("v=1&workload=contention&clients=20000&attempts=3");
     let scenario = config.scenario();
     let work = 64;
     let mut run = Run::new(&scenario);

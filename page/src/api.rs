@@ -10,7 +10,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use retry_playground::presets;
+use retry_playground::course;
 use retry_playground::simulate;
 use retry_playground::view;
 
@@ -29,7 +29,7 @@ fn run(link: JsValue) -> Result<JsValue, JsValue> {
         )
         .into());
     };
-    js_sys::JSON::parse(&simulate::json_for(&presets::open(&link).0))
+    js_sys::JSON::parse(&simulate::json_for(&course::open(&link).0))
 }
 
 /// Every parameter: key, label, unit, group, kind, range or choices,

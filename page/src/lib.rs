@@ -30,6 +30,7 @@ use web_sys::{Document, Element};
 use retry_playground::chart;
 use retry_playground::chart_id::ChartId;
 use retry_playground::config::{P, PARAMS};
+use retry_playground::course;
 use retry_playground::lesson;
 use retry_playground::presets::{self, Preset};
 use retry_playground::seeds;
@@ -131,7 +132,7 @@ pub fn start() -> Result<(), JsValue> {
     let search = web_sys::window()
         .map(|w| w.location().search().unwrap_or_default())
         .unwrap_or_default();
-    let (config, notices) = presets::open(&search);
+    let (config, notices) = course::open(&search);
     build_presets(&document)?;
     build_controls(&document)?;
     take_home::build(&document)?;
@@ -169,7 +170,7 @@ pub fn start() -> Result<(), JsValue> {
 /// that link, so tests can compare the browser's numbers with native ones.
 #[wasm_bindgen]
 pub fn report_json(link: &str) -> String {
-    simulate::json_for(&presets::open(link).0)
+    simulate::json_for(&course::open(link).0)
 }
 
 /// Re-simulates and redraws the current state at once, in one task,

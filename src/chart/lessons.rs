@@ -16,6 +16,8 @@
 //! | contention | `contention_means_and_the_headlines_row` |
 //! | classic | `sweep::tests::the_sweeps_mark_stands_at_the_worlds_failure_rate`, `the_classic_sweeps_ends` |
 //! | aws-sdk, grpc | `mechanism::tests::budget_presets_show_what_each_policy_sends_in_the_outage` |
+//! | why-retry | `retries_buy_success_and_cost_their_attempts_at_full_failure` |
+//! | timeout | `a_timeout_below_the_p99_triples_the_load` |
 
 use plotters::prelude::*;
 
@@ -455,6 +457,77 @@ fn the_classic_sweeps_ends() {
             curves[index].label
         );
     }
+}
+
+/// Why retry: across the sweep A's success is one minus the failure rate
+/// and B's, three attempts, stays above it, near 1 - f^3; at 100 % B makes
+/// its 3 calls and A its 1. Each point runs 20/s for 30 s, 600 operations:
+/// a share's standard deviation is at most sqrt(0.25 / 600) = 0.02, and the
+/// tolerance is four of them.
+#[test]
+fn retries_buy_success_and_cost_their_attempts_at_full_failure() {
+    let preset = preset("why-retry");
+    assert!(
+        preset
+            .sees
+            .contains("B's calls per operation reach 3 and A's stay at 1")
+    );
+    let config = preset.config();
+    let curves = sweep::curves(&config);
+    assert_eq!(curves.len(), 2);
+    let last = sweep::POINTS - 1;
+    for index in 0..sweep::POINTS {
+        let [a, b] = [0, 1].map(|c| sweep::point(&curves[c].config, index, sweep::POINTS));
+        let f = a.failure;
+        assert!(
+            (a.success - (1.0 - f)).abs() < 0.08,
+            "A at {f}: {}",
+            a.success
+        );
+        assert!(
+            b.success > 1.0 - f.powi(3) - 0.08,
+            "B at {f}: {}",
+            b.success
+        );
+        if index == last {
+            assert!((b.load - 3.0).abs() < 0.01 && (a.load - 1.0).abs() < 0.01);
+        }
+    }
+}
+
+/// The timeout below the p99: A's load stands near three times B's, and
+/// B's near the 100 calls a second offered, in the numbers and in the
+/// drawing (A's filled load, from its floor to its top, stands more than
+/// twice as tall as B's on the axis they share).
+#[test]
+fn a_timeout_below_the_p99_triples_the_load() {
+    let preset = preset("timeout");
+    assert!(preset.sees.contains("near three times B's"));
+    let runs = jobs::run(&preset.config());
+    let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+    let (mean_a, mean_b) = (mean_after(a, 5.0), mean_after(b, 5.0));
+    assert!(
+        (2.5..3.2).contains(&(mean_a / mean_b)),
+        "A {mean_a}/s, B {mean_b}/s"
+    );
+    assert!((0.9..1.1).contains(&(mean_b / 100.0)), "B: {mean_b}/s");
+    // Drawn on one axis for both, A's filled load reaches higher.
+    let theme = Theme::light(1.0);
+    let out = svg(|area| draw_load(area, &runs.charts(), &runs.scenario, &theme));
+    let tallest = |colour| {
+        let heights = filled_heights(&out, light(&theme, colour));
+        let ys: Vec<f64> = heights.iter().map(|p| p.1).collect();
+        ys.iter().fold(f64::NEG_INFINITY, |m, &y| m.max(y))
+            - ys.iter().fold(f64::INFINITY, |m, &y| m.min(y))
+    };
+    let (tall_a, tall_b) = (
+        tallest(run_colour(&theme, 0)),
+        tallest(run_colour(&theme, 1)),
+    );
+    assert!(
+        tall_a > 2.0 * tall_b,
+        "A's load {tall_a} px tall, B's {tall_b} px"
+    );
 }
 
 /// Everything a key chart is drawn from, for one state.

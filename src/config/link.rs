@@ -161,7 +161,7 @@ pub fn clip(text: &str) -> String {
 }
 
 /// Decodes `%XX` and `+` as a browser would; invalid escapes stay as they are.
-fn percent_decode(text: &str) -> String {
+pub fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

@@ -30,7 +30,7 @@ pub use choices::{
     SweepCurves, WORKLOADS,
 };
 pub use embed::{CONTROLS_KEY, EMBED_KEY, Embed, EmbedChart, MAX_EMBED_CONTROLS};
-pub use link::{LINK_VERSION, MAX_PAIRS, clip, read_link};
+pub use link::{LINK_VERSION, MAX_PAIRS, clip, percent_decode, read_link};
 pub use table::{Group, Kind, P, PARAMS, Param};
 
 use crate::breaker::BreakerMode;
@@ -140,7 +140,7 @@ impl Config {
         SWITCH.at(self.get(p))
     }
 
-    fn spread(&self, p: P) -> Spread {
+    pub(crate) fn spread(&self, p: P) -> Spread {
         SPREADS.at(self.get(p))
     }
 

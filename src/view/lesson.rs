@@ -311,6 +311,13 @@ mod tests {
             Source::Fact(Fact::GridSeeds) => crate::view::jobs::CONTENTION_SEEDS as f64,
             // The classic sweep's "3 retries" strategies: 4 attempts.
             Source::Fact(Fact::ClassicRetries) => 3.0,
+            // Each preset that names these: a normal service time.
+            Source::Fact(Fact::ServiceP99) => {
+                world.get(P::ServiceTime) + 2.326 * world.get(P::ServiceSd)
+            }
+            Source::Fact(Fact::Busy) => {
+                100.0 * world.get(P::Rate) * world.get(P::ServiceTime) / world.get(P::Workers)
+            }
         }
     }
 

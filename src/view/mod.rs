@@ -13,6 +13,7 @@ pub mod before;
 pub mod canvas;
 pub mod configuration;
 pub mod controls;
+pub mod course;
 pub mod downloads;
 pub mod driver;
 pub mod embed;

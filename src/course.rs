@@ -1,0 +1,788 @@
+//! The course: the presets in an order from the simple to the subtle, each
+//! a chapter that asks a question before it shows the answer, with the one
+//! setting it is about, and a one-line takeaway. The takeaways gather into
+//! a last page, the rules to apply on Monday.
+//!
+//! A chapter's answer is never written down: each answer is a claim about
+//! the chapter's runs ([`Judge`]), and the one that holds is computed from
+//! them over the seeds the headlines are measured on. A test holds each
+//! chapter to the answer its lesson needs, so a chapter whose world stops
+//! showing its lesson fails it.
+//!
+//! A chapter is in the link as `chapter=KEY`; alone (besides `v`) it opens
+//! the chapter's own world, with settings it opens those settings inside
+//! the chapter. `present=on` asks for the layout for a room.
+
+use crate::config::{Config, Notice, P};
+use crate::lesson;
+use crate::metrics::{Metric, Side};
+use crate::presets::{PRESETS, Preset};
+use crate::seeds::{Seeds, Verdict};
+
+/// The key that names a chapter in a link: `chapter=herd`.
+pub const CHAPTER_KEY: &str = "chapter";
+/// The key that asks for the presenting layout: `present=on`.
+pub const PRESENT_KEY: &str = "present";
+/// The key of the last page, the rules: `chapter=monday`.
+pub const MONDAY_KEY: &str = "monday";
+
+/// Which answer of a chapter the runs bear out.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Judge {
+    /// Which policy does better on the metric over the seeds (the
+    /// headlines' rule, [`Seeds::verdict`]): the answers say A, B, and
+    /// (when there is a third) no real difference, in that order.
+    Better(Metric),
+    /// Where one policy's number falls: the answers are the bands between
+    /// `edges`, from the lowest up; the median over the seeds decides.
+    Band {
+        metric: Metric,
+        side: Side,
+        edges: &'static [f64],
+    },
+}
+
+impl Judge {
+    /// The answer the seeds bear out, if they bear one out: `None` when
+    /// the verdict is no real difference and no answer says so.
+    pub fn answer(&self, seeds: &Seeds, answers: usize) -> Option<usize> {
+        match *self {
+            Judge::Better(metric) => match seeds.verdict(metric) {
+                Some(Verdict::Better(Side::A, _)) => Some(0),
+                Some(Verdict::Better(Side::B, _)) => Some(1),
+                Some(Verdict::NoRealDifference) => Some(2).filter(|&i| i < answers),
+                // One seed: the first seed's numbers decide.
+                None => {
+                    let (a, b) = (
+                        seeds.a[0][metric as usize],
+                        seeds.b.first()?[metric as usize],
+                    );
+                    let b_better = match metric.number().better {
+                        crate::metrics::Better::Higher => b > a,
+                        crate::metrics::Better::Lower => b < a,
+                        crate::metrics::Better::Neither => return None,
+                    };
+                    Some(usize::from(b_better))
+                }
+            },
+            Judge::Band {
+                metric,
+                side,
+                edges,
+            } => {
+                let value = median(&values(seeds, metric, side))?;
+                Some(edges.iter().filter(|&&edge| value >= edge).count())
+            }
+        }
+    }
+}
+
+/// One policy's number on every seed measured.
+pub fn values(seeds: &Seeds, metric: Metric, side: Side) -> Vec<f64> {
+    let runs = match side {
+        Side::A => &seeds.a,
+        Side::B => &seeds.b,
+    };
+    runs.iter()
+        .map(|numbers| numbers[metric as usize])
+        .collect()
+}
+
+fn median(values: &[f64]) -> Option<f64> {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(sorted[n / 2]),
+        _ => Some((sorted[n / 2 - 1] + sorted[n / 2]) / 2.0),
+    }
+}
+
+/// One chapter.
+#[derive(Debug, PartialEq)]
+pub struct Chapter {
+    /// Its word in a link.
+    pub key: &'static str,
+    pub title: &'static str,
+    /// The preset whose world, lesson and key chart it shows.
+    pub preset: &'static str,
+    /// Link pairs applied on top of the preset's settings.
+    pub change: &'static str,
+    /// Asked before the reveal: a template (see [`crate::prose`]) filled
+    /// from the settings alone, so it gives no result away.
+    pub question: &'static str,
+    /// Two to four answers, in the order the judge names them.
+    pub answers: &'static [&'static str],
+    pub judge: Judge,
+    /// The one setting the chapter is about (policy A's, or the world's).
+    pub knob: P,
+    pub takeaway: &'static str,
+}
+
+impl Chapter {
+    pub fn preset(&self) -> &'static Preset {
+        PRESETS
+            .iter()
+            .find(|p| p.key == self.preset)
+            .expect("every chapter names a preset (a test holds them)")
+    }
+
+    /// The chapter's own world and policies.
+    pub fn config(&self) -> Config {
+        lesson::apply(&self.preset().config(), self.change)
+    }
+
+    /// Its place in the course, from 1.
+    pub fn number(&self) -> usize {
+        CHAPTERS
+            .iter()
+            .position(|c| std::ptr::eq(c, self))
+            .map_or(0, |i| i + 1)
+    }
+
+    /// The answer its runs bear out over `seeds`.
+    pub fn answer(&self, seeds: &Seeds) -> Option<usize> {
+        self.judge.answer(seeds, self.answers.len())
+    }
+}
+
+/// One rule of the last page, with the chapters that showed it.
+#[derive(Debug, PartialEq)]
+pub struct Rule {
+    pub text: &'static str,
+    pub chapters: &'static [&'static str],
+}
+
+/// Where in the course a page is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Place {
+    Chapter(&'static Chapter),
+    /// The last page: the rules.
+    Monday,
+}
+
+impl Place {
+    pub fn key(self) -> &'static str {
+        match self {
+            Place::Chapter(chapter) => chapter.key,
+            Place::Monday => MONDAY_KEY,
+        }
+    }
+
+    /// The place a link's word names, in any case.
+    pub fn find(word: &str) -> Option<Place> {
+        let word = word.trim();
+        if word.eq_ignore_ascii_case(MONDAY_KEY) {
+            return Some(Place::Monday);
+        }
+        CHAPTERS
+            .iter()
+            .find(|c| c.key.eq_ignore_ascii_case(word))
+            .map(Place::Chapter)
+    }
+
+    /// Its position: chapters from 0, the last page after them.
+    pub fn index(self) -> usize {
+        match self {
+            Place::Chapter(chapter) => chapter.number() - 1,
+            Place::Monday => CHAPTERS.len(),
+        }
+    }
+
+    fn at(index: usize) -> Option<Place> {
+        match CHAPTERS.get(index) {
+            Some(chapter) => Some(Place::Chapter(chapter)),
+            None => (index == CHAPTERS.len()).then_some(Place::Monday),
+        }
+    }
+
+    pub fn back(self) -> Option<Place> {
+        self.index().checked_sub(1).and_then(Place::at)
+    }
+
+    pub fn next(self) -> Option<Place> {
+        Place::at(self.index() + 1)
+    }
+
+    /// The settings the place opens with.
+    pub fn config(self) -> Config {
+        match self {
+            Place::Chapter(chapter) => chapter.config(),
+            Place::Monday => PRESETS[0].config(),
+        }
+    }
+}
+
+/// What an address opens.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Opened {
+    pub config: Config,
+    /// The chapter or last page it asks for.
+    pub place: Option<Place>,
+    pub presenting: bool,
+    pub notices: Vec<Notice>,
+}
+
+/// What an address opens: a bare address the first preset, a chapter
+/// alone its world, a link what it says. `address` is a whole address, a
+/// query string with its `?` or one without; only the query counts, and a
+/// `#fragment` is dropped. The page, the command line, `report_json` and
+/// `retryPlayground.run` all go through here, so a link means the same
+/// numbers everywhere.
+pub fn opened(address: &str) -> Opened {
+    let address = address.split('#').next().unwrap_or("");
+    let query = address.split_once('?').map_or(address, |(_, query)| query);
+    let mut notices = Vec::new();
+    let mut place = None;
+    let mut presenting = false;
+    let mut rest = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let value = crate::config::percent_decode(value);
+        match key {
+            CHAPTER_KEY => match Place::find(&value) {
+                Some(found) => place = Some(found),
+                None => {
+                    place = Some(Place::Chapter(&CHAPTERS[0]));
+                    notices.push(Notice {
+                        key: CHAPTER_KEY.to_string(),
+                        message: format!(
+                            "no chapter '{}'; the course opens at its first chapter",
+                            crate::config::clip(&value)
+                        ),
+                    });
+                }
+            },
+            PRESENT_KEY => presenting = value.trim().eq_ignore_ascii_case("on"),
+            _ => rest.push(pair),
+        }
+    }
+    let settings = rest.iter().any(|pair| !pair.starts_with("v="));
+    let config = match (place, settings) {
+        (Some(place), false) => place.config(),
+        _ if query.is_empty() => PRESETS[0].config(),
+        _ => {
+            let (config, more) = Config::from_link(&rest.join("&"));
+            notices.extend(more);
+            config
+        }
+    };
+    Opened {
+        config,
+        place,
+        presenting,
+        notices,
+    }
+}
+
+/// The configuration an address opens, and what was fixed or ignored.
+pub fn open(address: &str) -> (Config, Vec<Notice>) {
+    let opened = opened(address);
+    (opened.config, opened.notices)
+}
+
+/// The link of `config` shown at `place`: the chapter's word alone while
+/// the settings are its own, else the word and the settings.
+pub fn link(place: Place, config: &Config, presenting: bool) -> String {
+    let mut link = format!("{CHAPTER_KEY}={}", place.key());
+    if place.config() != *config {
+        link = format!("{}&{link}", config.to_link());
+    }
+    if presenting {
+        link.push_str(&format!("&{PRESENT_KEY}=on"));
+    }
+    link
+}
+
+pub static CHAPTERS: &[Chapter] = &[
+    Chapter {
+        key: "why-retry",
+        title: "Why retry at all",
+        preset: "why-retry",
+        change: "",
+        question: "A dependency fails {failure%} of calls, each failure on its own, unrelated to the \
+                   last. Policy A never retries; policy B makes up to {B.attempts} attempts. What share \
+                   of B's operations succeed?",
+        answers: &[
+            "About 80 %, like A's: a retry fails as often as a first try",
+            "About 90 %",
+            "About 99 %",
+        ],
+        judge: Judge::Band {
+            metric: Metric::Success,
+            side: Side::B,
+            edges: &[0.85, 0.95],
+        },
+        knob: P::Attempts,
+        takeaway: "Retry what fails now and then, on its own: each attempt is a fresh chance.",
+    },
+    Chapter {
+        key: "retry-cost",
+        title: "What a retry costs",
+        preset: "why-retry",
+        change: "failure=1",
+        question: "Now the dependency is down and fails every call. How many calls does each of B's \
+                   operations make to it?",
+        answers: &[
+            "One: the first failure tells B it is down",
+            "Three, one per attempt",
+            "More than three",
+        ],
+        judge: Judge::Band {
+            metric: Metric::LoadAmplification,
+            side: Side::B,
+            edges: &[1.5, 3.5],
+        },
+        knob: P::Failure,
+        takeaway: "When the dependency is down, every retry is extra load on it: bound the attempts.",
+    },
+    Chapter {
+        key: "timeout",
+        title: "The timeout",
+        preset: "timeout",
+        change: "",
+        question: "The dependency takes {service_t} on average and about {service_p99} at its 99th \
+                   percentile, with its workers {busy} busy. Policy A gives up on an attempt after \
+                   {timeout} and retries; policy B waits {B.timeout}. What happens to A's users?",
+        answers: &[
+            "Most of A's operations fail",
+            "A few more fail than B's",
+            "Nothing much: the slow calls are retried and succeed",
+        ],
+        judge: Judge::Band {
+            metric: Metric::Success,
+            side: Side::A,
+            edges: &[0.5, 0.95],
+        },
+        knob: P::Timeout,
+        takeaway: "Set a timeout from the dependency's p99 plus a margin: below it, retries cut off \
+                   calls that were about to succeed, and the server does the work twice.",
+    },
+    Chapter {
+        key: "herd",
+        title: "The thundering herd",
+        preset: "herd",
+        change: "",
+        question: "{clients} clients fail together while the server is down for {outage_for}. Each \
+                   retries up to {attempts} times, backing off exponentially without jitter, and the \
+                   server is back long before they give up. What share of them get through?",
+        answers: &[
+            "Fewer than half",
+            "More than half, but far from all",
+            "Nearly all of them",
+        ],
+        judge: Judge::Band {
+            metric: Metric::Success,
+            side: Side::A,
+            edges: &[0.5, 0.9],
+        },
+        knob: P::Clients,
+        takeaway: "Clients that fail together retry together: without jitter each wave lands at once.",
+    },
+    Chapter {
+        key: "jitter",
+        title: "Jitter",
+        preset: "herd",
+        change: "",
+        question: "The same herd. Policy B is A with full jitter: each pause drawn at random between \
+                   zero and its ceiling. Which gets more operations through?",
+        answers: &[
+            "A: without jitter its retries come back sooner",
+            "B, with full jitter",
+            "Neither: the waves are the same size",
+        ],
+        judge: Judge::Better(Metric::Success),
+        knob: P::Jitter,
+        takeaway: "Back off with full jitter, so retries spread out instead of arriving as one wave.",
+    },
+    Chapter {
+        key: "shared-seed",
+        title: "The shared seed",
+        preset: "shared-seed",
+        change: "",
+        question: "Both policies draw their pauses with {jitter} jitter, but A's clients all seed \
+                   their random generator with the same constant. Which gets more operations through?",
+        answers: &[
+            "A",
+            "B, whose clients each have a seed of their own",
+            "Neither: both have full jitter",
+        ],
+        judge: Judge::Better(Metric::Success),
+        knob: P::SharedSeed,
+        takeaway: "Seed each client's jitter on its own: a shared seed is no jitter at all.",
+    },
+    Chapter {
+        key: "storm",
+        title: "Backoff and the storm",
+        preset: "storm",
+        change: "",
+        question: "Requests arrive at {rate}, then for {spike_for} at {spike}, at a server that \
+                   slows as work piles up. Policy A retries {base} after each timeout; policy B backs \
+                   off exponentially from {B.base}. After the spike, whose goodput comes back?",
+        answers: &["A's", "B's", "Both come back"],
+        judge: Judge::Better(Metric::Goodput),
+        knob: P::Shape,
+        takeaway: "Back off exponentially: a short, fixed pause keeps an overloaded server overloaded.",
+    },
+    Chapter {
+        key: "budget",
+        title: "The retry budget",
+        preset: "budget",
+        change: "",
+        question: "The same storm. Policy B keeps A's quick retries, but may retry only {B.b_pct%} of \
+                   its recent requests. Which makes fewer calls per operation?",
+        answers: &["A", "B", "Neither: the retries are the same"],
+        judge: Judge::Better(Metric::LoadAmplification),
+        knob: P::Budget,
+        takeaway: "Add a retry budget: it caps the extra load however bad the day gets.",
+    },
+    Chapter {
+        key: "layers",
+        title: "One owner of retries",
+        preset: "layers",
+        change: "",
+        question: "{layers} services in a chain each make up to {attempts} attempts, and the \
+                   dependency at the bottom always fails. How many calls reach it for each user \
+                   request?",
+        answers: &["3", "9", "27"],
+        judge: Judge::Band {
+            metric: Metric::BottomCalls,
+            side: Side::A,
+            edges: &[6.0, 18.0],
+        },
+        knob: P::Layers,
+        takeaway: "Let one layer own the retries; the layers under it try once.",
+    },
+    Chapter {
+        key: "idempotency",
+        title: "Idempotency",
+        preset: "lost-response",
+        change: "",
+        question: "The server acts, then {lost%} of its answers are lost on the way back; the client \
+                   times out and retries. Policy A sends no idempotency key, policy B one key for all \
+                   the attempts of an operation. Which ships fewer orders twice?",
+        answers: &[
+            "A",
+            "B",
+            "Neither: a retry only asks again for a lost answer",
+        ],
+        judge: Judge::Better(Metric::Duplicates),
+        knob: P::IdempotencyKey,
+        takeaway: "Retry only what is idempotent, or make it so with an idempotency key.",
+    },
+    Chapter {
+        key: "deadline",
+        title: "The deadline",
+        preset: "deadline",
+        change: "",
+        question: "The user waits at most {deadline}, and {lost%} of the answers are lost. Policy A \
+                   waits up to {timeout} for each attempt, policy B {B.timeout}. Which gets more \
+                   operations done in time?",
+        answers: &[
+            "A: each attempt has more time",
+            "B: more attempts fit in the deadline",
+            "Neither",
+        ],
+        judge: Judge::Better(Metric::Success),
+        knob: P::Timeout,
+        takeaway: "Fit the attempts into the deadline: a timeout as long as the deadline leaves no \
+                   time to retry.",
+    },
+    Chapter {
+        key: "contention",
+        title: "Contention",
+        preset: "contention",
+        change: "compare=on&jitter=none&B.jitter=full",
+        question: "{clients} clients update one row; whoever loses the race backs off and starts \
+                   over. Policy A backs off exponentially without jitter, policy B with full jitter. \
+                   Whose last client is done first?",
+        answers: &["A's", "B's", "Neither: they finish together"],
+        judge: Judge::Better(Metric::Completion),
+        knob: P::Jitter,
+        takeaway: "Under contention, jitter cuts both the calls and the time until everyone is done.",
+    },
+    Chapter {
+        key: "bucket-or-breaker",
+        title: "Token bucket or breaker",
+        preset: "classic",
+        change: "compare=on&failure=0.3&attempts=4&budget=token-bucket&B.budget=none&B.breaker=retries",
+        question: "The dependency fails {failure%} of calls. Policy A makes up to {attempts} attempts \
+                   under gRPC's token bucket, policy B behind a circuit breaker on retries, which opens \
+                   once {B.cb_ratio%} of the recent attempts fail. Which gets more operations through?",
+        answers: &[
+            "A, the token bucket",
+            "B, the breaker",
+            "Neither: both let the retries through",
+        ],
+        judge: Judge::Better(Metric::Success),
+        knob: P::Failure,
+        takeaway: "A token bucket stops retries once failures outrun what successes earn back, a \
+                   breaker only once most calls fail; both stop them when the dependency is down.",
+    },
+    Chapter {
+        key: "defaults",
+        title: "Production defaults",
+        preset: "aws-sdk",
+        change: "",
+        question: "The AWS SDK's standard mode: {attempts} attempts and a retry quota of {quota} \
+                   tokens. In a {outage_for} outage, how do its calls compare with B's, the same \
+                   client without the quota?",
+        answers: &[
+            "A makes fewer: the quota runs dry and it stops retrying",
+            "B makes fewer",
+            "About the same",
+        ],
+        judge: Judge::Better(Metric::LoadAmplification),
+        knob: P::Quota,
+        takeaway: "Production SDKs ship a retry budget: keep it on, and watch its refusals.",
+    },
+];
+
+/// The rules the source articles end with, each with the chapters that
+/// showed it.
+pub static MONDAY: &[Rule] = &[
+    Rule {
+        text: "Retry only what is transient: a failure that may pass, not a bad request.",
+        chapters: &["why-retry"],
+    },
+    Rule {
+        text: "Bound the attempts and the time: a few attempts, a timeout from the p99, a deadline \
+               they fit in.",
+        chapters: &["retry-cost", "timeout", "deadline"],
+    },
+    Rule {
+        text: "Back off exponentially, with full jitter, each client with a seed of its own.",
+        chapters: &["herd", "jitter", "shared-seed", "storm", "contention"],
+    },
+    Rule {
+        text: "Add a retry budget, a token bucket or a breaker, and keep the one your SDK ships.",
+        chapters: &["budget", "bucket-or-breaker", "defaults"],
+    },
+    Rule {
+        text: "Give retries one owner: one layer retries, the others fail fast.",
+        chapters: &["layers"],
+    },
+    Rule {
+        text: "Send an idempotency key with every operation that changes something.",
+        chapters: &["idempotency"],
+    },
+    Rule {
+        text: "Watch retries per operation and budget refusals: if success barely grew while the \
+               load did, revisit the policy.",
+        chapters: &["budget", "defaults"],
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::prose::{self, Facts};
+    use crate::seeds::over_seeds;
+
+    #[test]
+    fn a_bare_address_opens_the_first_preset_and_fragments_are_dropped() {
+        assert_eq!(open("").0, PRESETS[0].config());
+        assert_eq!(open("?").0, PRESETS[0].config());
+        let (config, notices) = open("?v=1&seed=5#x");
+        assert_eq!(notices, []);
+        assert_eq!(config.seed(), 5);
+    }
+
+    /// The command line, the page's report JSON and `retryPlayground.run`
+    /// are all given whole addresses, as a person copies them.
+    #[test]
+    fn a_whole_address_opens_its_query() {
+        let (config, notices) = open("http://127.0.0.1:8080/?v=1&attempts=8#t=3");
+        assert_eq!(notices, []);
+        assert_eq!(config, Config::from_link("v=1&attempts=8").0);
+        assert_eq!(open("https://example.org/retry/?").0, PRESETS[0].config());
+    }
+
+    #[test]
+    fn a_chapter_alone_opens_its_world_and_with_settings_those() {
+        let jitter = Place::find("JITTER").expect("found in any case");
+        let alone = opened("?chapter=jitter");
+        assert_eq!(alone.place, Some(jitter));
+        assert_eq!((alone.config, alone.notices), (jitter.config(), vec![]));
+        // The version alone is no setting.
+        assert_eq!(open("?v=1&chapter=jitter").0, jitter.config());
+        let own = opened("?v=1&clients=100&chapter=jitter&present=on");
+        assert_eq!(own.config, Config::from_link("v=1&clients=100").0);
+        assert!(own.presenting);
+        assert_eq!(opened("?chapter=monday").place, Some(Place::Monday));
+        // An unknown chapter is said, and the course opens at its start.
+        let unknown = opened("?chapter=%3Cb%3Enope");
+        assert_eq!(unknown.place, Some(Place::Chapter(&CHAPTERS[0])));
+        assert_eq!(unknown.notices.len(), 1);
+        assert!(unknown.notices[0].message.contains("'<b>nope'"));
+    }
+
+    #[test]
+    fn a_chapters_link_is_its_word_until_its_settings_change() {
+        for (i, chapter) in CHAPTERS.iter().enumerate() {
+            let place = Place::Chapter(chapter);
+            assert_eq!(
+                link(place, &chapter.config(), false),
+                format!("chapter={}", chapter.key)
+            );
+            let turned = lesson::apply(&chapter.config(), "seed=7");
+            let shared = link(place, &turned, true);
+            let back = opened(&shared);
+            assert_eq!(
+                (back.place, back.config, back.presenting),
+                (Some(place), turned, true)
+            );
+            assert_eq!(place.index(), i);
+            assert_eq!(chapter.number(), i + 1);
+        }
+        assert_eq!(Place::Chapter(&CHAPTERS[0]).back(), None);
+        assert_eq!(
+            Place::Chapter(CHAPTERS.last().expect("chapters")).next(),
+            Some(Place::Monday)
+        );
+        assert_eq!(Place::Monday.next(), None);
+        assert_eq!(
+            Place::Monday.back(),
+            Some(Place::Chapter(CHAPTERS.last().expect("chapters")))
+        );
+    }
+
+    /// A chapter's question and answers come before the runs: filled from
+    /// the settings, they must name nothing the runs decide, and every
+    /// name must mean something.
+    #[test]
+    fn questions_give_nothing_away_and_every_name_means_something() {
+        for chapter in CHAPTERS {
+            let config = chapter.config();
+            let question = prose::fill(chapter.question, &Facts::settings(&config)).text;
+            assert!(
+                !question.contains('{') && !question.contains('\u{2026}'),
+                "{}: {question}",
+                chapter.key
+            );
+            assert!((2..=4).contains(&chapter.answers.len()), "{}", chapter.key);
+            let edges = match chapter.judge {
+                Judge::Better(_) => 1,
+                Judge::Band { edges, .. } => edges.len(),
+            };
+            match chapter.judge {
+                Judge::Better(_) => assert!(chapter.answers.len() <= 3, "{}", chapter.key),
+                Judge::Band { .. } => {
+                    assert_eq!(chapter.answers.len(), edges + 1, "{}", chapter.key)
+                }
+            }
+            assert!(!chapter.takeaway.is_empty() && !chapter.title.is_empty());
+            // The knob is a control the page has.
+            assert!(
+                crate::config::PARAMS
+                    .iter()
+                    .any(|p| std::ptr::eq(p, chapter.knob.param()))
+            );
+        }
+        let keys: Vec<_> = CHAPTERS.iter().map(|c| c.key).collect();
+        for (i, key) in keys.iter().enumerate() {
+            assert!(
+                !keys[i + 1..].contains(key) && *key != MONDAY_KEY,
+                "{key} twice"
+            );
+        }
+        for rule in MONDAY {
+            assert!(!rule.chapters.is_empty());
+            for key in rule.chapters {
+                assert!(keys.contains(key), "a rule names no chapter '{key}'");
+            }
+        }
+        // Every chapter's takeaway is on the last page, through a rule.
+        for key in &keys {
+            assert!(
+                MONDAY.iter().any(|r| r.chapters.contains(key)),
+                "no rule for {key}"
+            );
+        }
+    }
+
+    /// A band's answer that names a number names one inside its band: "About
+    /// 99 %" is not the answer for 85-95 %.
+    #[test]
+    fn a_bands_numbers_lie_in_its_band() {
+        for chapter in CHAPTERS {
+            let Judge::Band { metric, edges, .. } = chapter.judge else {
+                continue;
+            };
+            let scale = match metric.number().format {
+                crate::metrics::Format::Share => 100.0,
+                _ => 1.0,
+            };
+            for (i, answer) in chapter.answers.iter().enumerate() {
+                let low = if i == 0 {
+                    f64::NEG_INFINITY
+                } else {
+                    edges[i - 1] * scale
+                };
+                let high = edges.get(i).map_or(f64::INFINITY, |e| e * scale);
+                for word in answer.split(|c: char| !c.is_ascii_digit() && c != '.') {
+                    if let Ok(number) = word.parse::<f64>() {
+                        assert!(
+                            (low..high).contains(&number),
+                            "{}: '{answer}' names {number}, outside {low}..{high}",
+                            chapter.key
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// What each chapter's lesson needs its runs to show, as the index of
+    /// the answer. The page never reads this: it shows the answer it
+    /// computes from the runs. Change a chapter's world so its lesson no
+    /// longer holds and this fails.
+    const LESSONS: &[(&str, usize)] = &[
+        ("why-retry", 2),
+        ("retry-cost", 1),
+        ("timeout", 0),
+        ("herd", 1),
+        ("jitter", 1),
+        ("shared-seed", 1),
+        ("storm", 1),
+        ("budget", 1),
+        ("layers", 2),
+        ("idempotency", 1),
+        ("deadline", 1),
+        ("contention", 1),
+        ("bucket-or-breaker", 1),
+        ("defaults", 0),
+    ];
+
+    /// Every chapter's answer is what its runs show on its seeds: a
+    /// verdict on nine seeds in ten or more, or a band every seed falls in
+    /// (not only the median), so the answer is not one seed's luck.
+    #[test]
+    fn every_chapters_answer_is_what_its_runs_show() {
+        assert_eq!(LESSONS.len(), CHAPTERS.len());
+        for (chapter, (key, expected)) in CHAPTERS.iter().zip(LESSONS) {
+            assert_eq!(chapter.key, *key);
+            let seeds = over_seeds(&chapter.config());
+            assert!(seeds.count() >= 10, "{key}: {} seeds", seeds.count());
+            assert_eq!(chapter.answer(&seeds), Some(*expected), "{key}");
+            match chapter.judge {
+                Judge::Better(metric) => assert!(
+                    matches!(seeds.verdict(metric), Some(Verdict::Better(_, on)) if on >= 9),
+                    "{key}: {:?}",
+                    seeds.verdict(metric)
+                ),
+                Judge::Band {
+                    metric,
+                    side,
+                    edges,
+                } => {
+                    for value in values(&seeds, metric, side) {
+                        let band = edges.iter().filter(|&&e| value >= e).count();
+                        assert_eq!(band, *expected, "{key}: a seed at {value}");
+                    }
+                }
+            }
+        }
+    }
+}

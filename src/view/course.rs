@@ -1,0 +1,346 @@
+//! What the course area shows: where the reader is, the question and its
+//! answers, whether the reveal is shown, what the runs said of the guess,
+//! the one knob, the way back and on; and the last page's rules.
+//!
+//! The reader's guess and the answer are plain state here, tested
+//! natively; the page crate copies [`CourseView`] into the DOM.
+
+use crate::config::{Config, P};
+use crate::course::{self, CHAPTERS, Chapter, Judge, MONDAY, Place};
+use crate::lesson;
+use crate::metrics::Side;
+use crate::prose::{self, Facts};
+use crate::seeds::Seeds;
+
+/// The reader's way through one chapter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Course {
+    pub place: Place,
+    pub presenting: bool,
+    /// The settings the question was asked about: the ones the page
+    /// opened with (the knob shows only after the reveal).
+    asked: Config,
+    picked: Option<usize>,
+    revealed: bool,
+    /// What the seeds of the asked settings bear out, once measured.
+    answer: Option<Answer>,
+}
+
+/// The answer the runs bear out, and what they measured.
+#[derive(Debug, Clone, PartialEq)]
+struct Answer {
+    index: Option<usize>,
+    evidence: String,
+}
+
+/// A link with the words it is shown as.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Link {
+    /// The query string, without `?`.
+    pub href: String,
+    pub text: String,
+}
+
+/// One rule of the last page and the chapters that showed it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleView {
+    pub text: &'static str,
+    pub chapters: Vec<Link>,
+}
+
+/// What the course area shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CourseView {
+    /// "Chapter 3 of 14", or the last page's heading.
+    pub of: String,
+    pub title: &'static str,
+    /// Filled from the settings; empty on the last page.
+    pub question: String,
+    pub answers: &'static [&'static str],
+    pub picked: Option<usize>,
+    /// The chart, its numbers and its lesson are shown.
+    pub revealed: bool,
+    /// After the reveal: what the runs said of the guess.
+    pub verdict: Option<String>,
+    pub takeaway: &'static str,
+    pub knob: Option<P>,
+    pub back: Option<Link>,
+    pub next: Option<Link>,
+    /// The same settings in the whole playground.
+    pub playground: String,
+    /// The last page's rules; empty in a chapter.
+    pub rules: Vec<RuleView>,
+}
+
+/// The heading of the last page.
+pub const MONDAY_TITLE: &str = "What to do on Monday";
+
+impl Course {
+    pub fn new(place: Place, presenting: bool, config: &Config) -> Course {
+        Course {
+            place,
+            presenting,
+            asked: config.clone(),
+            picked: None,
+            revealed: false,
+            answer: None,
+        }
+    }
+
+    fn chapter(&self) -> Option<&'static Chapter> {
+        match self.place {
+            Place::Chapter(chapter) => Some(chapter),
+            Place::Monday => None,
+        }
+    }
+
+    /// The reader's guess, before the reveal; after it the guess stays.
+    pub fn pick(&mut self, index: usize) {
+        let answers = self.chapter().map_or(0, |c| c.answers.len());
+        if !self.revealed && index < answers {
+            self.picked = Some(index);
+        }
+    }
+
+    /// Shows what happens, once there is a guess to hold it to.
+    pub fn reveal(&mut self) -> bool {
+        self.revealed |= self.picked.is_some();
+        self.revealed
+    }
+
+    /// The seeds of a state measured: they decide the answer when the state
+    /// is the one the question was asked about.
+    pub fn measured(&mut self, config: &Config, seeds: &Seeds) {
+        let Some(chapter) = self.chapter() else {
+            return;
+        };
+        if *config != self.asked || self.answer.is_some() {
+            return;
+        }
+        self.answer = Some(Answer {
+            index: chapter.answer(seeds),
+            evidence: evidence(chapter, seeds),
+        });
+    }
+
+    /// Whether the reveal has a verdict yet.
+    pub fn answered(&self) -> bool {
+        self.answer.is_some()
+    }
+
+    /// The link of `config` shown here.
+    pub fn link(&self, config: &Config) -> String {
+        course::link(self.place, config, self.presenting)
+    }
+
+    pub fn view(&self, config: &Config) -> CourseView {
+        let to = |place: Place| Link {
+            href: course::link(place, &place.config(), self.presenting),
+            text: title(place).to_string(),
+        };
+        let total = CHAPTERS.len();
+        let mut view = CourseView {
+            of: String::new(),
+            title: title(self.place),
+            question: String::new(),
+            answers: &[],
+            picked: self.picked,
+            revealed: self.revealed,
+            verdict: None,
+            takeaway: "",
+            knob: None,
+            back: self.place.back().map(to),
+            next: self.place.next().map(to),
+            playground: config.to_link(),
+            rules: Vec::new(),
+        };
+        match self.chapter() {
+            Some(chapter) => {
+                view.of = format!("Chapter {} of {total}", chapter.number());
+                view.question = prose::fill(chapter.question, &Facts::settings(&self.asked)).text;
+                view.answers = chapter.answers;
+                view.takeaway = chapter.takeaway;
+                view.knob = Some(chapter.knob);
+                view.verdict = self.revealed.then(|| self.verdict(chapter));
+            }
+            None => {
+                view.of = format!("After chapter {total}");
+                view.revealed = true;
+                view.rules = MONDAY
+                    .iter()
+                    .map(|rule| RuleView {
+                        text: rule.text,
+                        chapters: rule
+                            .chapters
+                            .iter()
+                            .filter_map(|key| Place::find(key))
+                            .map(to)
+                            .collect(),
+                    })
+                    .collect();
+            }
+        }
+        view
+    }
+
+    fn verdict(&self, chapter: &Chapter) -> String {
+        let said = self.picked.map_or("", |i| chapter.answers[i]);
+        let Some(answer) = &self.answer else {
+            return format!(
+                "You said \u{201c}{said}\u{201d}. Measuring the answer over the seeds\u{2026}"
+            );
+        };
+        let held = match answer.index {
+            Some(index) if Some(index) == self.picked => {
+                format!("You said \u{201c}{said}\u{201d}, and the runs agree.")
+            }
+            Some(index) => format!(
+                "You said \u{201c}{said}\u{201d}; the runs show \u{201c}{}\u{201d}.",
+                chapter.answers[index]
+            ),
+            None => format!("You said \u{201c}{said}\u{201d}; the runs show none of the answers."),
+        };
+        format!("{held} {}", answer.evidence)
+    }
+}
+
+/// A place's title.
+pub fn title(place: Place) -> &'static str {
+    match place {
+        Place::Chapter(chapter) => chapter.title,
+        Place::Monday => MONDAY_TITLE,
+    }
+}
+
+/// What the seeds measured, in a sentence: each policy's range of the
+/// judged number and what the seeds say, as the headlines say it.
+fn evidence(chapter: &Chapter, seeds: &Seeds) -> String {
+    let metric = match chapter.judge {
+        Judge::Better(metric) | Judge::Band { metric, .. } => metric,
+    };
+    let Some(line) = lesson::headlines(&[metric], seeds, false).pop() else {
+        return String::new();
+    };
+    let label = lowercase_first(line.label);
+    let of = |range: &Option<String>, value: &str| match range.as_deref() {
+        None | Some("the same on every seed") => value.to_string(),
+        Some(range) => range.to_string(),
+    };
+    let a = of(&line.range_a, &line.a);
+    let b = line.b.as_deref().map(|b| of(&line.range_b, b));
+    match (chapter.judge, b) {
+        (Judge::Band { side: Side::A, .. }, _) | (_, None) => {
+            format!("{}: A's {label} {a}.", line.seeds)
+        }
+        (Judge::Band { side: Side::B, .. }, Some(b)) => {
+            format!("{}: B's {label} {b}.", line.seeds)
+        }
+        (Judge::Better(_), Some(b)) => {
+            format!("{}. {} {a} for A, {b} for B.", line.seeds, line.label)
+        }
+    }
+}
+
+fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seeds::over_seeds;
+
+    fn chapter(key: &str) -> Place {
+        Place::find(key).expect("a chapter of that key")
+    }
+
+    #[test]
+    fn the_reveal_waits_for_a_guess_and_the_guess_for_nothing_after() {
+        let place = chapter("jitter");
+        let config = place.config();
+        let mut course = Course::new(place, false, &config);
+        let view = course.view(&config);
+        assert_eq!(view.of, format!("Chapter 5 of {}", CHAPTERS.len()));
+        assert!(!view.revealed && view.verdict.is_none());
+        assert!(!view.question.is_empty() && view.answers.len() == 3);
+        assert_eq!(view.knob, Some(P::Jitter));
+        assert!(!course.reveal(), "no reveal before a guess");
+        course.pick(7);
+        assert!(!course.reveal(), "no such answer");
+        course.pick(0);
+        assert!(course.reveal());
+        course.pick(2);
+        let view = course.view(&config);
+        assert_eq!(view.picked, Some(0), "the guess stays after the reveal");
+        assert!(
+            view.verdict
+                .expect("a verdict after the reveal")
+                .contains("Measuring")
+        );
+    }
+
+    /// The verdict is the runs': the guess that holds is agreed with, the
+    /// one that does not is told what the runs show, with the numbers.
+    #[test]
+    fn the_verdict_is_what_the_seeds_of_the_asked_settings_show() {
+        let place = chapter("jitter");
+        let config = place.config();
+        let seeds = over_seeds(&config);
+        let right = place_answer(place, &seeds);
+        for (guess, agrees) in [(right, true), ((right + 1) % 3, false)] {
+            let mut course = Course::new(place, false, &config);
+            course.pick(guess);
+            course.reveal();
+            // Seeds of other settings decide nothing.
+            let other = lesson::apply(&config, "clients=100");
+            course.measured(&other, &over_seeds(&other));
+            assert!(!course.answered());
+            course.measured(&config, &seeds);
+            let verdict = course
+                .view(&config)
+                .verdict
+                .expect("a verdict after the reveal");
+            assert_eq!(verdict.contains("the runs agree"), agrees, "{verdict}");
+            assert!(verdict.contains("Over 10 seeds"), "{verdict}");
+            if !agrees {
+                let Place::Chapter(c) = place else {
+                    unreachable!()
+                };
+                assert!(verdict.contains(c.answers[right]), "{verdict}");
+            }
+        }
+    }
+
+    fn place_answer(place: Place, seeds: &Seeds) -> usize {
+        match place {
+            Place::Chapter(chapter) => chapter.answer(seeds).expect("an answer"),
+            Place::Monday => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn back_and_on_and_the_last_page() {
+        let first = Place::Chapter(&CHAPTERS[0]);
+        let view = Course::new(first, true, &first.config()).view(&first.config());
+        assert_eq!(view.back, None);
+        let next = view.next.expect("a next chapter");
+        assert_eq!(next.href, format!("chapter={}&present=on", CHAPTERS[1].key));
+        assert_eq!(next.text, CHAPTERS[1].title);
+        assert_eq!(view.playground, first.config().to_link());
+        let monday = Course::new(Place::Monday, false, &Place::Monday.config())
+            .view(&Place::Monday.config());
+        assert_eq!(monday.title, MONDAY_TITLE);
+        assert!(monday.revealed && monday.next.is_none() && monday.knob.is_none());
+        assert_eq!(monday.rules.len(), MONDAY.len());
+        let linked: usize = monday.rules.iter().map(|r| r.chapters.len()).sum();
+        assert!(linked >= CHAPTERS.len());
+        assert_eq!(
+            monday.back.expect("a chapter before").text,
+            CHAPTERS.last().expect("chapters").title
+        );
+    }
+}
