@@ -106,6 +106,9 @@ pub(super) fn key_chart(lesson_chart: ChartId) -> ChartId {
 /// "Open in the playground" link follows the state without them.
 pub(super) fn page_link(config: &Config, document: &Document) -> String {
     let link = config.to_link();
+    if let Some(Some(link)) = with_app(|app| app.course.as_ref().map(|c| c.link(config))) {
+        return link;
+    }
     let Some(embed_link) = embedded(|e| decide::embed_link(config, e)) else {
         return link;
     };

@@ -45,6 +45,7 @@ use retry_playground::view::{
 mod api;
 mod before;
 mod canvas;
+mod chapter;
 mod charts;
 mod clipboard;
 mod controls;
@@ -78,6 +79,8 @@ struct App {
     origin: Option<&'static Preset>,
     /// The lesson's chart as placed, so charts move only when it changes.
     key_chart: Option<ChartId>,
+    /// The chapter of the course the link opened, if any.
+    course: Option<view::course::Course>,
     frame_pending: bool,
 }
 
@@ -132,18 +135,21 @@ pub fn start() -> Result<(), JsValue> {
     let search = web_sys::window()
         .map(|w| w.location().search().unwrap_or_default())
         .unwrap_or_default();
-    let (config, notices) = course::open(&search);
+    let opened = course::opened(&search);
+    let (config, notices) = (opened.config.clone(), &opened.notices);
     build_presets(&document)?;
     build_controls(&document)?;
+    let chapter = chapter::start(&document, &opened)?;
     take_home::build(&document)?;
     embed::start(&document, &search)?;
-    show_notices(&document, &notices);
+    show_notices(&document, notices);
     build_progress(&document)?;
     APP.with(|app| {
         *app.borrow_mut() = Some(App {
             document: document.clone(),
             origin: view::lesson::opened_preset(&config),
             key_chart: None,
+            course: chapter,
             page: Page::new(config),
             job: None,
             driver: Driver::default(),
@@ -160,6 +166,7 @@ pub fn start() -> Result<(), JsValue> {
         app.show_all();
         open_groups(&app.document, app.origin);
     });
+    chapter::show();
     replay::remember_shared_instant();
     sync_link();
     render();
@@ -625,6 +632,7 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
         }
         Part::Spread => {
             show_numbers_over_seeds(document, job);
+            chapter::measured(job);
             // For the tests: the headlines of this link are measured.
             if let Some(body) = document.body() {
                 let _ = body.set_attribute("data-spread", job.link());

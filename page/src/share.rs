@@ -13,9 +13,11 @@ use crate::{clipboard, document, embed, show_if, with_app};
 /// Makes the address bar the share link of the current state.
 pub(super) fn sync_link() {
     let document = document();
-    let Some(link) = with_app(|app| embed::page_link(app.page.config(), &document)) else {
+    // Read out first: the link asks the app again, for the chapter.
+    let Some(config) = with_app(|app| app.page.config().clone()) else {
         return;
     };
+    let link = embed::page_link(&config, &document);
     if let Some(window) = web_sys::window() {
         if let Ok(history) = window.history() {
             let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{link}")));

@@ -62,6 +62,8 @@ pub struct CourseView {
     pub revealed: bool,
     /// After the reveal: what the runs said of the guess.
     pub verdict: Option<String>,
+    /// After the reveal, once measured: the answer the runs bear out.
+    pub runs: Option<usize>,
     pub takeaway: &'static str,
     pub knob: Option<P>,
     pub back: Option<Link>,
@@ -147,6 +149,7 @@ impl Course {
             picked: self.picked,
             revealed: self.revealed,
             verdict: None,
+            runs: None,
             takeaway: "",
             knob: None,
             back: self.place.back().map(to),
@@ -162,6 +165,11 @@ impl Course {
                 view.takeaway = chapter.takeaway;
                 view.knob = Some(chapter.knob);
                 view.verdict = self.revealed.then(|| self.verdict(chapter));
+                view.runs = self
+                    .answer
+                    .as_ref()
+                    .and_then(|a| a.index)
+                    .filter(|_| self.revealed);
             }
             None => {
                 view.of = format!("After chapter {total}");

@@ -46,6 +46,10 @@ const PRESETS = [
     tries: [{ label: 'Give B the quota too', metric: 'Server calls per operation', side: 'b', rises: false }] },
   { title: 'What production defaults do: gRPC retry throttling', key: 'chart-mechanism',
     tries: [{ label: 'Give B the bucket too', metric: 'Server calls per operation', side: 'b', rises: false }] },
+  { title: 'Why retry at all: a flaky dependency', key: 'chart-sweep',
+    tries: [{ label: 'Let A make 3 attempts too', metric: 'User-visible success', side: 'a', rises: true }] },
+  { title: 'The timeout below the p99', key: 'chart-load',
+    tries: [{ label: 'Give A a timeout of 0.7 s', metric: 'User-visible success', side: 'a', rises: true }] },
 ];
 
 const WIDE = { width: 1440, height: 900 };

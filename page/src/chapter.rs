@@ -1,0 +1,344 @@
+//! A chapter of the course in the DOM (a link with `chapter=`): the
+//! question and its answers as a radio group, the reveal, the verdict, the
+//! one knob, the way back and on (links, and the keys n and p), the
+//! presenting layout, the last page's rules. What it shows is
+//! `view::course`'s to decide.
+//!
+//! At the start the lesson's text and the knob's row move into the
+//! chapter's boxes; the knob keeps its widgets, and the box hears its
+//! input as the form does.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, HtmlInputElement, KeyboardEvent};
+
+use retry_playground::course::Opened;
+use retry_playground::view::{self, course::Course};
+
+use crate::controls::on_input;
+use crate::share::sync_link;
+use crate::{element, schedule, show_if, with_app};
+
+/// Sets the page up for a chapter, when the link names one: the layout,
+/// the moved lesson and knob, the answers, the listeners.
+pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Course>, JsValue> {
+    let Some(place) = opened.place else {
+        return Ok(None);
+    };
+    let course = Course::new(place, opened.presenting, &opened.config);
+    let view = course.view(&opened.config);
+    if let Some(root) = document.document_element() {
+        root.class_list().add_1("course")?;
+        root.class_list()
+            .toggle_with_force("monday", !view.rules.is_empty())?;
+        root.class_list()
+            .toggle_with_force("presenting", opened.presenting)?;
+    }
+    for id in ["course", "course-after"] {
+        if let Some(section) = document.get_element_by_id(id) {
+            show_if(&section, true);
+        }
+    }
+    if let (Some(slot), Some(lesson)) = (
+        document.get_element_by_id("course-lesson"),
+        document.get_element_by_id("lesson"),
+    ) {
+        slot.append_child(&lesson)?;
+    }
+    if let (Some(slot), Some(p)) = (document.get_element_by_id("knob"), view.knob) {
+        if let Some(row) = document.get_element_by_id(&view::controls::row_id(p.param())) {
+            slot.append_child(&row)?;
+        }
+    }
+    set_text(document, "chapter-of", &view.of);
+    set_text(document, "chapter-title", view.title);
+    set_text(document, "chapter-question", &view.question);
+    set_text(document, "takeaway", view.takeaway);
+    build_answers(document, view.answers)?;
+    build_rules(document, &view)?;
+    if let Some(prediction) = document.get_element_by_id("prediction") {
+        show_if(&prediction, !view.answers.is_empty());
+    }
+    listen(document)?;
+    Ok(Some(course))
+}
+
+fn set_text(document: &Document, id: &str, text: &str) {
+    if let Some(element) = document.get_element_by_id(id) {
+        element.set_text_content(Some(text));
+    }
+}
+
+fn build_answers(document: &Document, answers: &[&str]) -> Result<(), JsValue> {
+    let Some(list) = document.get_element_by_id("answers") else {
+        return Ok(());
+    };
+    for (index, answer) in answers.iter().enumerate() {
+        let label = element(document, "label", "answer")?;
+        let input = element(document, "input", "")?;
+        input.set_attribute("type", "radio")?;
+        input.set_attribute("name", "answer")?;
+        input.set_attribute("value", &index.to_string())?;
+        label.append_child(&input)?;
+        let text = element(document, "span", "answer-text")?;
+        text.set_text_content(Some(answer));
+        label.append_child(&text)?;
+        list.append_child(&label)?;
+    }
+    Ok(())
+}
+
+fn build_rules(document: &Document, view: &view::course::CourseView) -> Result<(), JsValue> {
+    let Some(list) = document.get_element_by_id("rules") else {
+        return Ok(());
+    };
+    for rule in &view.rules {
+        let item = element(document, "li", "")?;
+        let text = element(document, "span", "rule")?;
+        text.set_text_content(Some(rule.text));
+        item.append_child(&text)?;
+        let shown = element(document, "span", "rule-chapters")?;
+        shown.set_text_content(Some(" Shown in: "));
+        for (i, chapter) in rule.chapters.iter().enumerate() {
+            if i > 0 {
+                shown.append_with_str_1(", ")?;
+            }
+            let anchor = element(document, "a", "")?;
+            anchor.set_attribute("href", &format!("?{}", chapter.href))?;
+            anchor.set_text_content(Some(&chapter.text));
+            shown.append_child(&anchor)?;
+        }
+        item.append_child(&shown)?;
+        list.append_child(&item)?;
+    }
+    show_if(&list, !view.rules.is_empty());
+    Ok(())
+}
+
+fn listen(document: &Document) -> Result<(), JsValue> {
+    if let Some(answers) = document.get_element_by_id("answers") {
+        let change = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
+            let index = event
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+                .and_then(|input| input.value().parse::<usize>().ok());
+            if let Some(index) = index {
+                with_app(|app| {
+                    if let Some(course) = app.course.as_mut() {
+                        course.pick(index);
+                    }
+                });
+                show();
+            }
+        });
+        answers.add_event_listener_with_callback("change", change.as_ref().unchecked_ref())?;
+        change.forget();
+    }
+    if let Some(form) = document.get_element_by_id("prediction") {
+        let submit = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
+            event.prevent_default();
+            let revealed = with_app(|app| app.course.as_mut().is_some_and(Course::reveal));
+            show();
+            if revealed == Some(true) {
+                // The verdict is what a reader of the words hears next.
+                if let Some(verdict) = crate::document()
+                    .get_element_by_id("verdict")
+                    .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+                {
+                    let _ = verdict.focus();
+                }
+                // The charts were drawn on hidden boxes: draw them again.
+                schedule();
+            }
+        });
+        form.add_event_listener_with_callback("submit", submit.as_ref().unchecked_ref())?;
+        submit.forget();
+    }
+    // The knob's row left the form: its box hears it instead.
+    if let Some(knob) = document.get_element_by_id("knob") {
+        let input =
+            Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| on_input(&e, false));
+        knob.add_event_listener_with_callback("input", input.as_ref().unchecked_ref())?;
+        input.forget();
+        let change =
+            Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| on_input(&e, true));
+        knob.add_event_listener_with_callback("change", change.as_ref().unchecked_ref())?;
+        change.forget();
+    }
+    for (id, class) in [("present", "presenting"), ("all-settings", "all-settings")] {
+        if let Some(button) = document.get_element_by_id(id) {
+            let click = Closure::<dyn FnMut()>::new(move || toggle(class));
+            button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+            click.forget();
+        }
+    }
+    let keys = Closure::<dyn FnMut(KeyboardEvent)>::new(on_key);
+    document.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref())?;
+    keys.forget();
+    Ok(())
+}
+
+/// Turns the presenting layout or all the settings on or off.
+fn toggle(class: &str) {
+    let document = crate::document();
+    let Some(root) = document.document_element() else {
+        return;
+    };
+    let on = root.class_list().toggle(class).unwrap_or(false);
+    if class == "presenting" {
+        with_app(|app| {
+            if let Some(course) = app.course.as_mut() {
+                course.presenting = on;
+            }
+        });
+        sync_link();
+    }
+    show();
+    // The charts' boxes changed size.
+    schedule();
+}
+
+/// n, right arrow or page down: the next chapter; p, left arrow or page
+/// up: the one before; f: the presenting layout. Not while a control,
+/// an answer or a link has the keys.
+fn on_key(event: KeyboardEvent) {
+    if event.alt_key() || event.ctrl_key() || event.meta_key() || event.default_prevented() {
+        return;
+    }
+    let in_control = event
+        .target()
+        .and_then(|t| t.dyn_into::<Element>().ok())
+        .is_some_and(|e| {
+            matches!(
+                e.tag_name().as_str(),
+                "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
+            )
+        });
+    if in_control {
+        return;
+    }
+    let id = match event.key().as_str() {
+        "n" | "ArrowRight" | "PageDown" => "chapter-next",
+        "p" | "ArrowLeft" | "PageUp" => "chapter-back",
+        "f" => {
+            event.prevent_default();
+            toggle("presenting");
+            return;
+        }
+        "Escape"
+            if crate::document()
+                .document_element()
+                .is_some_and(|r| r.class_list().contains("presenting")) =>
+        {
+            toggle("presenting");
+            return;
+        }
+        _ => return,
+    };
+    let href = crate::document()
+        .get_element_by_id(id)
+        .filter(|a| !a.has_attribute("hidden"))
+        .and_then(|a| a.get_attribute("href"));
+    if let (Some(href), Some(window)) = (href, web_sys::window()) {
+        event.prevent_default();
+        let _ = window.location().assign(&href);
+    }
+}
+
+/// Copies the chapter's state into the DOM: the guess, the reveal, the
+/// verdict, the way to the playground.
+pub(super) fn show() {
+    let Some(Some((view, shown_answer))) = with_app(|app| {
+        let course = app.course.as_ref()?;
+        Some((course.view(app.page.config()), course.answered()))
+    }) else {
+        return;
+    };
+    let document = crate::document();
+    if let Some(root) = document.document_element() {
+        let _ = root
+            .class_list()
+            .toggle_with_force("revealed", view.revealed);
+        for (class, id, attribute) in [
+            ("presenting", "present", "aria-pressed"),
+            ("all-settings", "all-settings", "aria-expanded"),
+        ] {
+            let on = root.class_list().contains(class);
+            if let Some(button) = document.get_element_by_id(id) {
+                let _ = button.set_attribute(attribute, if on { "true" } else { "false" });
+            }
+        }
+    }
+    if let Some(button) = document.get_element_by_id("reveal") {
+        let _ = match view.picked.is_some() && !view.revealed {
+            true => button.remove_attribute("disabled"),
+            false => button.set_attribute("disabled", ""),
+        };
+        show_if(&button, !view.revealed);
+    }
+    if let Ok(labels) = document.query_selector_all("#answers label") {
+        for index in 0..labels.length() {
+            let Some(label) = labels.get(index).and_then(|n| n.dyn_into::<Element>().ok()) else {
+                continue;
+            };
+            let runs = view.runs == Some(index as usize);
+            let _ = label.class_list().toggle_with_force("runs", runs);
+            if let Some(input) = label
+                .query_selector("input")
+                .ok()
+                .flatten()
+                .and_then(|n| n.dyn_into::<HtmlInputElement>().ok())
+            {
+                input.set_disabled(view.revealed);
+            }
+        }
+    }
+    if let Some(verdict) = document.get_element_by_id("verdict") {
+        if let Some(text) = &view.verdict {
+            if verdict.text_content().as_deref() != Some(text.as_str()) {
+                verdict.set_text_content(Some(text));
+            }
+        }
+        show_if(&verdict, view.verdict.is_some());
+        let _ = verdict.set_attribute("data-answered", if shown_answer { "true" } else { "false" });
+    }
+    show_steps(&document, &view);
+    if let Some(anchor) = document.get_element_by_id("to-playground") {
+        let _ = anchor.set_attribute("href", &format!("?{}", view.playground));
+    }
+}
+
+/// The links back and on, which carry the presenting layout along.
+fn show_steps(document: &Document, view: &view::course::CourseView) {
+    for (id, link) in [
+        ("chapter-back", &view.back),
+        ("chapter-next", &view.next),
+        ("chapter-next-after", &view.next),
+    ] {
+        let Some(anchor) = document.get_element_by_id(id) else {
+            continue;
+        };
+        if let Some(link) = link {
+            let _ = anchor.set_attribute("href", &format!("?{}", link.href));
+            let text = match id {
+                "chapter-back" => format!("\u{2039} Back: {}", link.text),
+                _ => format!("Next: {} \u{203a}", link.text),
+            };
+            anchor.set_text_content(Some(&text));
+        }
+        show_if(&anchor, link.is_some());
+    }
+}
+
+/// The seeds of the state shown are measured: they may decide the answer.
+pub(super) fn measured(job: &view::jobs::Job) {
+    let Some(seeds) = job.seeds() else {
+        return;
+    };
+    with_app(|app| {
+        if let Some(course) = app.course.as_mut() {
+            course.measured(job.config(), seeds);
+        }
+    });
+    show();
+}
