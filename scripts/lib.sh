@@ -67,7 +67,7 @@ need_node() {
   fi
 }
 
-# playwright-core for the tests and binaryen's wasm-opt for the build.
+# playwright-core and axe-core for the tests, binaryen's wasm-opt for the build.
 need_node_modules() {
   need_node
   # npm writes node_modules/.package-lock.json on every install: newer than

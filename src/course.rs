@@ -13,7 +13,10 @@
 //! the chapter's own world, with settings it opens those settings inside
 //! the chapter. `present=on` asks for the layout for a room.
 
-use crate::config::{Config, Notice, P};
+use crate::config::{CONTROLS_KEY, Config, EMBED_KEY, Notice, P};
+
+/// The key of a link's version.
+const LINK_VERSION_KEY: &str = "v";
 use crate::lesson;
 use crate::metrics::{Metric, Side};
 use crate::presets::{PRESETS, Preset};
@@ -258,7 +261,11 @@ pub fn opened(address: &str) -> Opened {
             _ => rest.push(pair),
         }
     }
-    let settings = rest.iter().any(|pair| !pair.starts_with("v="));
+    // The version and the embed's pairs are no settings of the world.
+    let settings = rest.iter().any(|pair| {
+        let key = pair.split_once('=').map_or(*pair, |(key, _)| key);
+        ![LINK_VERSION_KEY, EMBED_KEY, CONTROLS_KEY].contains(&key)
+    });
     let config = match (place, settings) {
         (Some(place), false) => place.config(),
         _ if query.is_empty() => PRESETS[0].config(),
@@ -599,14 +606,80 @@ mod tests {
         assert_eq!(open("https://example.org/retry/?").0, PRESETS[0].config());
     }
 
+    /// The preset links of the version before the course, as people
+    /// shared them: each still opens the same settings, with no notice,
+    /// and teaches the same preset's lesson.
+    const SHARED_BEFORE: &[(&str, &str)] = &[
+        (
+            "herd",
+            "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full",
+        ),
+        (
+            "shared-seed",
+            "v=1&compare=on&attempts=8&base=0.2&cap=10&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&shared=on&B.shared=off",
+        ),
+        (
+            "storm",
+            "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.shape=exponential&B.base=20&B.cap=1000&B.jitter=full",
+        ),
+        (
+            "budget",
+            "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
+        ),
+        (
+            "layers",
+            "v=1&compare=on&attempts=3&rate=10&horizon=20&buckets=80&failure=1&workers=0&layers=3&B.top_only=on",
+        ),
+        (
+            "lost-response",
+            "v=1&compare=on&timeout=0.5&idem=off&rate=50&horizon=30&buckets=120&failure=0&workers=0&lost=0.2&B.idem=on",
+        ),
+        (
+            "deadline",
+            "v=1&compare=on&timeout=2&deadline=2&rate=20&horizon=20&buckets=80&failure=0&workers=0&lost=0.5&B.timeout=0.4",
+        ),
+        (
+            "contention",
+            "v=1&attempts=50&base=0.01&cap=2&workload=contention&clients=50&horizon=10&buckets=200&hop=normal&hop_mean=0.01",
+        ),
+        (
+            "classic",
+            "v=1&timeout=0&rate=200&horizon=20&sweep=classic&buckets=80&workers=0",
+        ),
+        (
+            "aws-sdk",
+            "v=1&compare=on&attempts=3&base=0.05&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
+        ),
+        (
+            "grpc",
+            "v=1&compare=on&attempts=5&cap=5&budget=token-bucket&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
+        ),
+    ];
+
+    #[test]
+    fn every_preset_link_shared_before_the_course_opens_unchanged() {
+        for (key, link) in SHARED_BEFORE {
+            let (config, notices) = open(link);
+            assert_eq!(notices, [], "{key}");
+            assert_eq!(config, Config::from_link(link).0, "{key}");
+            assert_eq!(crate::presets::matching(&config).map(|p| p.key), Some(*key));
+            let opened = crate::view::lesson::opened_preset(&config).map(|p| p.key);
+            assert_eq!(opened, Some(*key), "the lesson a fresh page shows");
+        }
+    }
+
     #[test]
     fn a_chapter_alone_opens_its_world_and_with_settings_those() {
         let jitter = Place::find("JITTER").expect("found in any case");
         let alone = opened("?chapter=jitter");
         assert_eq!(alone.place, Some(jitter));
         assert_eq!((alone.config, alone.notices), (jitter.config(), vec![]));
-        // The version alone is no setting.
+        // The version alone is no setting, nor what an embed shows.
         assert_eq!(open("?v=1&chapter=jitter").0, jitter.config());
+        assert_eq!(
+            open("?v=1&chapter=jitter&embed&controls=jitter").0,
+            jitter.config()
+        );
         let own = opened("?v=1&clients=100&chapter=jitter&present=on");
         assert_eq!(own.config, Config::from_link("v=1&clients=100").0);
         assert!(own.presenting);

@@ -8,6 +8,7 @@
 //! retry-playground --sweep 'v=1&...' # success and load at failure rates 0-100 %
 //! retry-playground --seeds 'v=1&...' # the lesson's headline numbers over seeds
 //! retry-playground --params          # the parameter table
+//! retry-playground --course          # the course: questions, the runs' answers
 //! retry-playground --export grpc 'v=1&...'  # policy A as library configuration
 //! retry-playground --import FILE 'v=1&...'  # a real configuration read into A
 //! ```
@@ -53,6 +54,10 @@ fn main() {
     }
     if flag("--params") {
         print_params();
+        return;
+    }
+    if flag("--course") {
+        emit(&(course_json() + "\n"));
         return;
     }
     if let Some(unknown) = args
@@ -156,6 +161,37 @@ fn bounds_json(config: &Config) -> String {
     serde_json::json!({ "attempts": policy.attempts, "pauses": pauses }).to_string()
 }
 
+/// The course as the page asks it: each chapter's question and answers,
+/// and the answer its runs bear out over the seeds the page measures.
+fn course_json() -> String {
+    use retry_playground::prose::{self, Facts};
+    let chapters: Vec<serde_json::Value> = course::CHAPTERS
+        .iter()
+        .map(|chapter| {
+            let config = chapter.config();
+            let measured = seeds::over_seeds(&config);
+            let answer = chapter.answer(&measured);
+            serde_json::json!({
+                "number": chapter.number(),
+                "key": chapter.key,
+                "link": format!("chapter={}", chapter.key),
+                "title": chapter.title,
+                "question": prose::fill(chapter.question, &Facts::settings(&config)).text,
+                "answers": chapter.answers,
+                "knob": chapter.knob.param().key,
+                "answer": answer.map(|i| chapter.answers[i]),
+                "measured": view::course::evidence(chapter, &measured),
+                "takeaway": chapter.takeaway,
+            })
+        })
+        .collect();
+    let rules: Vec<serde_json::Value> = course::MONDAY
+        .iter()
+        .map(|rule| serde_json::json!({ "rule": rule.text, "chapters": rule.chapters }))
+        .collect();
+    serde_json::json!({ "chapters": chapters, "monday": rules }).to_string()
+}
+
 /// The headline numbers of the link's lesson (the preset it is or is
 /// near, as the page opens it) over the seeds the page measures them on:
 /// each policy's value on every seed, and what the page shows of them.
@@ -239,7 +275,7 @@ fn quota_trace(config: &Config, sequence: &str) -> Result<String, String> {
     .to_string())
 }
 
-const USAGE: &str = "usage: retry-playground [--csv | --sweep | --seeds] [LINK] | --params\n\
+const USAGE: &str = "usage: retry-playground [--csv | --sweep | --seeds] [LINK] | --params | --course\n\
     \x20      retry-playground --export grpc|envoy|aws|tenacity|polly|resilience4j|backon|go [--b] [LINK]\n\
     \x20      retry-playground --import FILE [--b] [LINK]\n\
     \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
@@ -256,7 +292,10 @@ const USAGE: &str = "usage: retry-playground [--csv | --sweep | --seeds] [LINK] 
     and prints the new link; what it mapped and not goes to stderr.\n\
     --bounds prints the attempts and each pause's analytic bounds as JSON;\n\
     --quota-trace feeds the link's retry budget operations such as ees,ts,s\n\
-    (e error, t timeout, s success) and prints its balance and refusals.\n";
+    (e error, t timeout, s success) and prints its balance and refusals.\n\
+    --course prints each chapter of the course (its link, question, answers,\n\
+    the answer its runs bear out over the seeds and what they measured,\n\
+    takeaway) and the last page's rules, as JSON.\n";
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error worth a panic.
 fn emit(text: &str) {

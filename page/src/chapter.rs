@@ -97,16 +97,15 @@ fn build_rules(document: &Document, view: &view::course::CourseView) -> Result<(
         let text = element(document, "span", "rule")?;
         text.set_text_content(Some(rule.text));
         item.append_child(&text)?;
-        let shown = element(document, "span", "rule-chapters")?;
-        shown.set_text_content(Some(" Shown in: "));
-        for (i, chapter) in rule.chapters.iter().enumerate() {
-            if i > 0 {
-                shown.append_with_str_1(", ")?;
-            }
+        let shown = element(document, "ul", "rule-chapters")?;
+        for (chapter, takeaway) in &rule.chapters {
+            let line = element(document, "li", "")?;
             let anchor = element(document, "a", "")?;
             anchor.set_attribute("href", &format!("?{}", chapter.href))?;
             anchor.set_text_content(Some(&chapter.text));
-            shown.append_child(&anchor)?;
+            line.append_child(&anchor)?;
+            line.append_with_str_1(&format!(": {takeaway}"))?;
+            shown.append_child(&line)?;
         }
         item.append_child(&shown)?;
         list.append_child(&item)?;

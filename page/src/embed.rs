@@ -105,17 +105,17 @@ pub(super) fn key_chart(lesson_chart: ChartId) -> ChartId {
 /// The address bar's query for `config`: an embed keeps its pairs, and its
 /// "Open in the playground" link follows the state without them.
 pub(super) fn page_link(config: &Config, document: &Document) -> String {
-    let link = config.to_link();
-    if let Some(Some(link)) = with_app(|app| app.course.as_ref().map(|c| c.link(config))) {
-        return link;
-    }
-    let Some(embed_link) = embedded(|e| decide::embed_link(config, e)) else {
+    // A chapter's link names the chapter (its own settings by its word).
+    let link = with_app(|app| app.course.as_ref().map(|c| c.link(config)))
+        .flatten()
+        .unwrap_or_else(|| config.to_link());
+    let Some(pairs) = embedded(Embed::to_link) else {
         return link;
     };
     if let Some(open) = document.get_element_by_id("open-playground") {
         let _ = open.set_attribute("href", &format!("?{link}"));
     }
-    embed_link
+    format!("{link}&{pairs}")
 }
 
 /// The `<iframe>` snippet that embeds the current state: the chart shown
@@ -136,6 +136,9 @@ pub(super) fn snippet_text() -> String {
         .is_some_and(|d| d.has_attribute("open"));
     with_app(|app| {
         let config = app.page.config();
+        if let Some(course) = &app.course {
+            return decide::chapter_snippet(&page_url, &course.embed_link(config), course.title());
+        }
         let embed = decide::snippet_embed(app.origin, config, replay_open);
         let title = view::lesson::lesson_view(app.origin, config).title;
         decide::snippet(&page_url, config, &embed, title)

@@ -147,7 +147,12 @@ pub fn start() -> Result<(), JsValue> {
     APP.with(|app| {
         *app.borrow_mut() = Some(App {
             document: document.clone(),
-            origin: view::lesson::opened_preset(&config),
+            // A chapter teaches its preset's lesson however far its
+            // settings are from the preset's.
+            origin: chapter
+                .as_ref()
+                .and_then(|c| c.preset())
+                .or_else(|| view::lesson::opened_preset(&config)),
             key_chart: None,
             course: chapter,
             page: Page::new(config),

@@ -41,11 +41,12 @@ pub struct Link {
     pub text: String,
 }
 
-/// One rule of the last page and the chapters that showed it.
+/// One rule of the last page, and the chapters that showed it with their
+/// takeaways.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RuleView {
     pub text: &'static str,
-    pub chapters: Vec<Link>,
+    pub chapters: Vec<(Link, &'static str)>,
 }
 
 /// What the course area shows.
@@ -87,6 +88,11 @@ impl Course {
             revealed: false,
             answer: None,
         }
+    }
+
+    /// The preset whose lesson the chapter shows.
+    pub fn preset(&self) -> Option<&'static crate::presets::Preset> {
+        self.chapter().map(Chapter::preset)
     }
 
     fn chapter(&self) -> Option<&'static Chapter> {
@@ -135,6 +141,20 @@ impl Course {
         course::link(self.place, config, self.presenting)
     }
 
+    /// The link that embeds this chapter in another page: its question,
+    /// its chart once answered, its knob; never presenting.
+    pub fn embed_link(&self, config: &Config) -> String {
+        format!(
+            "{}&{}",
+            course::link(self.place, config, false),
+            crate::config::EMBED_KEY
+        )
+    }
+
+    pub fn title(&self) -> &'static str {
+        title(self.place)
+    }
+
     pub fn view(&self, config: &Config) -> CourseView {
         let to = |place: Place| Link {
             href: course::link(place, &place.config(), self.presenting),
@@ -173,6 +193,11 @@ impl Course {
             }
             None => {
                 view.of = format!("After chapter {total}");
+                // On from the course: the playground, every setting open.
+                view.next = Some(Link {
+                    href: String::new(),
+                    text: "the playground".to_string(),
+                });
                 view.revealed = true;
                 view.rules = MONDAY
                     .iter()
@@ -182,7 +207,7 @@ impl Course {
                             .chapters
                             .iter()
                             .filter_map(|key| Place::find(key))
-                            .map(to)
+                            .map(|place| (to(place), takeaway(place)))
                             .collect(),
                     })
                     .collect();
@@ -212,6 +237,13 @@ impl Course {
     }
 }
 
+fn takeaway(place: Place) -> &'static str {
+    match place {
+        Place::Chapter(chapter) => chapter.takeaway,
+        Place::Monday => "",
+    }
+}
+
 /// A place's title.
 pub fn title(place: Place) -> &'static str {
     match place {
@@ -222,7 +254,7 @@ pub fn title(place: Place) -> &'static str {
 
 /// What the seeds measured, in a sentence: each policy's range of the
 /// judged number and what the seeds say, as the headlines say it.
-fn evidence(chapter: &Chapter, seeds: &Seeds) -> String {
+pub fn evidence(chapter: &Chapter, seeds: &Seeds) -> String {
     let metric = match chapter.judge {
         Judge::Better(metric) | Judge::Band { metric, .. } => metric,
     };
@@ -236,13 +268,12 @@ fn evidence(chapter: &Chapter, seeds: &Seeds) -> String {
     };
     let a = of(&line.range_a, &line.a);
     let b = line.b.as_deref().map(|b| of(&line.range_b, b));
+    let count = seeds.count();
     match (chapter.judge, b) {
-        (Judge::Band { side: Side::A, .. }, _) | (_, None) => {
-            format!("{}: A's {label} {a}.", line.seeds)
-        }
         (Judge::Band { side: Side::B, .. }, Some(b)) => {
-            format!("{}: B's {label} {b}.", line.seeds)
+            format!("Over {count} seeds, B's {label}: {b}.")
         }
+        (Judge::Band { .. }, _) | (_, None) => format!("Over {count} seeds, A's {label}: {a}."),
         (Judge::Better(_), Some(b)) => {
             format!("{}. {} {a} for A, {b} for B.", line.seeds, line.label)
         }
@@ -330,6 +361,41 @@ mod tests {
         }
     }
 
+    /// The embed code of a chapter opens the chapter, embedded, in a
+    /// fresh page: the same place and settings, not presenting.
+    #[test]
+    fn a_chapters_embed_opens_the_chapter_embedded() {
+        let place = chapter("layers");
+        let config = lesson::apply(&place.config(), "layers=4");
+        let course = Course::new(place, true, &config);
+        let snippet = crate::view::embed::chapter_snippet(
+            "https://example.org/",
+            &course.embed_link(&config),
+            course.title(),
+        );
+        let src = snippet
+            .split('"')
+            .nth(1)
+            .expect("a src")
+            .replace("&amp;", "&");
+        let query = src
+            .strip_prefix("https://example.org/")
+            .expect("the page's address");
+        let opened = course::opened(query);
+        assert_eq!(
+            (opened.place, opened.config, opened.presenting),
+            (Some(place), config, false)
+        );
+        assert_eq!(
+            crate::config::read_link(query).1.map(|e| e.chart),
+            Some(crate::config::EmbedChart::Lesson)
+        );
+        assert!(
+            snippet.contains("title=\"Retry playground: One owner of retries\""),
+            "{snippet}"
+        );
+    }
+
     #[test]
     fn back_and_on_and_the_last_page() {
         let first = Place::Chapter(&CHAPTERS[0]);
@@ -342,10 +408,19 @@ mod tests {
         let monday = Course::new(Place::Monday, false, &Place::Monday.config())
             .view(&Place::Monday.config());
         assert_eq!(monday.title, MONDAY_TITLE);
-        assert!(monday.revealed && monday.next.is_none() && monday.knob.is_none());
+        assert!(monday.revealed && monday.knob.is_none());
+        assert_eq!(monday.next.expect("on to the playground").href, "");
         assert_eq!(monday.rules.len(), MONDAY.len());
-        let linked: usize = monday.rules.iter().map(|r| r.chapters.len()).sum();
-        assert!(linked >= CHAPTERS.len());
+        let linked: Vec<_> = monday.rules.iter().flat_map(|r| &r.chapters).collect();
+        assert!(linked.len() >= CHAPTERS.len());
+        // Every chapter's takeaway gathers here.
+        for chapter in CHAPTERS {
+            assert!(
+                linked.iter().any(|(_, t)| *t == chapter.takeaway),
+                "{}",
+                chapter.key
+            );
+        }
         assert_eq!(
             monday.back.expect("a chapter before").text,
             CHAPTERS.last().expect("chapters").title

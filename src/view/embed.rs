@@ -95,6 +95,16 @@ pub fn snippet_embed(origin: Option<&'static Preset>, config: &Config, replay_op
 /// `page_url` (the playground's address without its query): what another
 /// page pastes. `title` names the frame for screen readers.
 pub fn snippet(page_url: &str, config: &Config, embed: &Embed, title: &str) -> String {
+    frame(page_url, &embed_link(config, embed), title)
+}
+
+/// The `<iframe>` that embeds a chapter of the course: `link` is the
+/// chapter's embed link ([`crate::view::course::Course::embed_link`]).
+pub fn chapter_snippet(page_url: &str, link: &str, title: &str) -> String {
+    frame(page_url, link, title)
+}
+
+fn frame(page_url: &str, query: &str, title: &str) -> String {
     let name = if title.is_empty() {
         "Retry playground".to_string()
     } else {
@@ -104,7 +114,7 @@ pub fn snippet(page_url: &str, config: &Config, embed: &Embed, title: &str) -> S
         "<iframe src=\"{}?{}\" title=\"{}\" width=\"{FRAME_WIDTH}\" height=\"{FRAME_HEIGHT}\" \
          style=\"border:0\" loading=\"lazy\"></iframe>",
         escape_attribute(page_url),
-        escape_attribute(&embed_link(config, embed)),
+        escape_attribute(query),
         escape_attribute(&name),
     )
 }

@@ -80,7 +80,7 @@ for (const [name, viewport] of [['laptop', WIDE], ['phone', PHONE]]) {
       let state = await chapterState(page);
       if (key === 'monday') {
         assert.equal(state.title, 'What to do on Monday');
-        const rules = await page.$$eval('#rules li', (all) => all.map((li) => li.querySelectorAll('a').length));
+        const rules = await page.$$eval('#rules > li', (all) => all.map((li) => li.querySelectorAll('a').length));
         assert.ok(rules.length >= 6 && rules.every((n) => n > 0), `rules, each linking a chapter: ${rules}`);
         assert.equal(state.chartSeen, false, 'the last page has no chart');
         assert.equal(state.back, previous);

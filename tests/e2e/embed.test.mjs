@@ -213,3 +213,29 @@ test('the embed looks right light and dark (screenshots in tests/e2e/out/)', asy
     await page.context().close();
   }
 });
+
+test('a chapter embedded in a 600x400 frame asks first, then shows its chart whole, its verdict and its knob', async () => {
+  const { page, frame } = await embedded('chapter=herd&embed');
+  const asked = await frame.evaluate(() => {
+    const chart = document.getElementById('chart-load');
+    const question = document.getElementById('chapter-question').getBoundingClientRect();
+    return { hidden: getComputedStyle(chart).visibility === 'hidden', questionBottom: question.bottom };
+  });
+  assert.equal(asked.hidden, true, 'the chart waits for an answer');
+  assert.ok(asked.questionBottom <= HEIGHT, `the question at ${asked.questionBottom} px`);
+  await frame.check('#answers label:nth-child(2) input');
+  await frame.click('#reveal');
+  await frame.waitForFunction(() => document.getElementById('verdict').dataset.answered === 'true', null, { timeout: 30000 });
+  await frame.waitForFunction(() => document.body.dataset.link !== undefined);
+  const shape = await layout(frame, 'chart-load', ['#chapter-title', '#verdict', '#knob', '#notices', '#limit', '#embed-footer', '#chart-load']);
+  assert.deepEqual(shape.strays, [], 'more than a chapter embed shows');
+  assertInside(shape, 'the chapter embed');
+  assert.equal(await frame.$eval('#knob .param', (row) => row.id), 'param-clients');
+  assert.match(await frame.textContent('#verdict'), /the runs agree/);
+  assert.equal(await frame.getAttribute('#open-playground', 'href'), '?chapter=herd');
+  const out = path.resolve(import.meta.dirname, 'out');
+  fs.mkdirSync(out, { recursive: true });
+  await page.screenshot({ path: path.join(out, 'embed-chapter.png') });
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
