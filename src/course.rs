@@ -13,7 +13,8 @@
 //! the chapter's own world, with settings it opens those settings inside
 //! the chapter. `present=on` asks for the layout for a room.
 
-use crate::config::{CONTROLS_KEY, Config, EMBED_KEY, Notice, P};
+pub use crate::config::{CHAPTER_KEY, PRESENT_KEY};
+use crate::config::{CONTROLS_KEY, Config, EMBED_KEY, MAX_PAIRS, Notice, P, clip, percent_decode};
 
 /// The key of a link's version.
 const LINK_VERSION_KEY: &str = "v";
@@ -22,10 +23,6 @@ use crate::metrics::{Metric, Side};
 use crate::presets::{PRESETS, Preset};
 use crate::seeds::{Seeds, Verdict};
 
-/// The key that names a chapter in a link: `chapter=herd`.
-pub const CHAPTER_KEY: &str = "chapter";
-/// The key that asks for the presenting layout: `present=on`.
-pub const PRESENT_KEY: &str = "present";
 /// The key of the last page, the rules: `chapter=monday`.
 pub const MONDAY_KEY: &str = "monday";
 
@@ -239,42 +236,43 @@ pub fn opened(address: &str) -> Opened {
     let mut notices = Vec::new();
     let mut place = None;
     let mut presenting = false;
-    let mut rest = Vec::new();
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
+    let mut settings = false;
+    // Read as the link reader reads: up to its limit, the last pair of a
+    // key winning.
+    for pair in query.split('&').filter(|p| !p.is_empty()).take(MAX_PAIRS) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let value = crate::config::percent_decode(value);
-        match key {
-            CHAPTER_KEY => match Place::find(&value) {
-                Some(found) => place = Some(found),
-                None => {
-                    place = Some(Place::Chapter(&CHAPTERS[0]));
-                    notices.push(Notice {
-                        key: CHAPTER_KEY.to_string(),
-                        message: format!(
-                            "no chapter '{}'; the course opens at its first chapter",
-                            crate::config::clip(&value)
-                        ),
-                    });
-                }
-            },
+        let (key, value) = (percent_decode(key), percent_decode(value));
+        match key.as_str() {
+            CHAPTER_KEY => place = Some(Place::find(&value).ok_or(value)),
             PRESENT_KEY => presenting = value.trim().eq_ignore_ascii_case("on"),
-            _ => rest.push(pair),
+            // The version and the embed's pairs are no settings of the world.
+            LINK_VERSION_KEY | EMBED_KEY | CONTROLS_KEY => {}
+            _ => settings = true,
         }
     }
-    // The version and the embed's pairs are no settings of the world.
-    let settings = rest.iter().any(|pair| {
-        let key = pair.split_once('=').map_or(*pair, |(key, _)| key);
-        ![LINK_VERSION_KEY, EMBED_KEY, CONTROLS_KEY].contains(&key)
+    let place = place.map(|found| {
+        found.unwrap_or_else(|word| {
+            notices.push(Notice {
+                key: CHAPTER_KEY.to_string(),
+                message: format!(
+                    "no chapter '{}'; the course opens at its first chapter",
+                    clip(&word)
+                ),
+            });
+            Place::Chapter(&CHAPTERS[0])
+        })
     });
+    let (read, mut read_notices) = Config::from_link(query);
     let config = match (place, settings) {
-        (Some(place), false) => place.config(),
-        _ if query.is_empty() => PRESETS[0].config(),
-        _ => {
-            let (config, more) = Config::from_link(&rest.join("&"));
-            notices.extend(more);
-            config
+        // A chapter's own world: no version to read it as.
+        (Some(place), false) => {
+            read_notices.retain(|n| n.key != LINK_VERSION_KEY);
+            place.config()
         }
+        _ if query.is_empty() => PRESETS[0].config(),
+        _ => read,
     };
+    notices.extend(read_notices);
     Opened {
         config,
         place,

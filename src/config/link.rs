@@ -16,6 +16,12 @@ pub const LINK_VERSION: u32 = 1;
 /// attack. The rest is ignored, with a notice that says so.
 pub const MAX_PAIRS: usize = 200;
 
+/// The key that names a chapter of the course: `chapter=herd`
+/// (`crate::course` reads it).
+pub const CHAPTER_KEY: &str = "chapter";
+/// The key that asks for the presenting layout: `present=on`.
+pub const PRESENT_KEY: &str = "present";
+
 /// Prefix of policy B's keys in a link: `B.jitter=full`.
 const B_PREFIX: &str = "B.";
 
@@ -87,6 +93,10 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
         }
         if key == EMBED_KEY || key == CONTROLS_KEY {
             embed_pairs.push((key, raw));
+            continue;
+        }
+        // How the course shows the settings, not what they are.
+        if key == CHAPTER_KEY || key == PRESENT_KEY {
             continue;
         }
         let (for_b, name) = match key.strip_prefix(B_PREFIX) {

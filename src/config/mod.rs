@@ -30,7 +30,9 @@ pub use choices::{
     SweepCurves, WORKLOADS,
 };
 pub use embed::{CONTROLS_KEY, EMBED_KEY, Embed, EmbedChart, MAX_EMBED_CONTROLS};
-pub use link::{LINK_VERSION, MAX_PAIRS, clip, percent_decode, read_link};
+pub use link::{
+    CHAPTER_KEY, LINK_VERSION, MAX_PAIRS, PRESENT_KEY, clip, percent_decode, read_link,
+};
 pub use table::{Group, Kind, P, PARAMS, Param};
 
 use crate::breaker::BreakerMode;

@@ -437,7 +437,11 @@ impl Param {
                 .position(|o| o.eq_ignore_ascii_case(text))
                 .map(|i| i as f64)
                 .ok_or_else(|| format!("must be one of {}", options.join(", "))),
-            _ => crate::decimal::parse_f64(text).ok_or_else(|| "is not a number".to_string()),
+            // `-0` reads as 0: a zero has one value, whatever its sign,
+            // so policy B's 0 and A's -0 are the same setting.
+            _ => crate::decimal::parse_f64(text)
+                .map(|value| value + 0.0)
+                .ok_or_else(|| "is not a number".to_string()),
         }
     }
 }
@@ -445,6 +449,21 @@ impl Param {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_negative_zero_reads_as_zero() {
+        for param in PARAMS
+            .iter()
+            .filter(|p| !matches!(p.kind, Kind::Choice(..)))
+        {
+            assert_eq!(
+                param.parse("-0").map(f64::to_bits),
+                Ok(0f64.to_bits()),
+                "{}",
+                param.key
+            );
+        }
+    }
 
     #[test]
     fn table_keys_are_unique_and_defaults_valid() {

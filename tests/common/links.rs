@@ -12,6 +12,7 @@
 //! non-ASCII text), and links longer than the reader's pair limit.
 
 use retry_playground::config::{Kind, PARAMS, Param};
+use retry_playground::course::CHAPTERS;
 use retry_playground::presets::PRESETS;
 
 /// SplitMix64: small, fast and fully determined by its seed, which is all a
@@ -82,6 +83,30 @@ fn structured(rng: &mut Rng) -> String {
 fn pair(rng: &mut Rng) -> String {
     if rng.chance(0.03) {
         return format!("{}={}", garbage_text(rng, 6), garbage_text(rng, 6));
+    }
+    // The course's keys: a chapter (known, in another case, or not), the
+    // presenting layout.
+    if rng.chance(0.03) {
+        let chapter = rng.pick(CHAPTERS).key;
+        let word = match rng.below(4) {
+            0 => chapter.to_uppercase(),
+            1 => "monday".to_string(),
+            2 => rng
+                .pick(&[
+                    "nope",
+                    "<b>x</b>",
+                    "herd2",
+                    "",
+                    "0",
+                    "\u{433}\u{43b}\u{430}\u{432}\u{430}",
+                ])
+                .to_string(),
+            _ => chapter.to_string(),
+        };
+        return format!("chapter={word}");
+    }
+    if rng.chance(0.01) {
+        return format!("present={}", rng.pick(&["on", "off", "ON", "", "<b>"]));
     }
     let param = rng.pick(PARAMS);
     let prefix = if rng.chance(0.15) { "B." } else { "" };
