@@ -306,8 +306,8 @@ pub static CHAPTERS: &[Chapter] = &[
         title: "Why retry at all",
         preset: "why-retry",
         change: "",
-        question: "A dependency fails {failure%} of calls, each failure on its own, unrelated to the \
-                   last. Policy A never retries; policy B makes up to {B.attempts} attempts. What share \
+        question: "A dependency fails {failure%} of calls, each call independently of the others. \
+                   Policy A never retries; policy B makes up to {B.attempts} attempts. What share \
                    of B's operations succeed?",
         answers: &[
             "About 80 %, like A's: a retry fails as often as a first try",
@@ -320,15 +320,16 @@ pub static CHAPTERS: &[Chapter] = &[
             edges: &[0.85, 0.95],
         },
         knob: P::Attempts,
-        takeaway: "Retry what fails now and then, on its own: each attempt is a fresh chance.",
+        takeaway: "Retry failures that come and go independently: each attempt is a fresh chance, \
+                   so a few attempts recover nearly all of them.",
     },
     Chapter {
         key: "retry-cost",
         title: "What a retry costs",
         preset: "why-retry",
         change: "failure=1",
-        question: "Now the dependency is down and fails every call. How many calls does each of B's \
-                   operations make to it?",
+        question: "Now the dependency is down and fails every call; B still makes up to \
+                   {B.attempts} attempts. How many calls does each of B's operations make to it?",
         answers: &[
             "One: the first failure tells B it is down",
             "Three, one per attempt",
@@ -340,19 +341,23 @@ pub static CHAPTERS: &[Chapter] = &[
             edges: &[1.5, 3.5],
         },
         knob: P::Failure,
-        takeaway: "When the dependency is down, every retry is extra load on it: bound the attempts.",
+        takeaway: "When the dependency is down, every retry is extra load on it: bound the \
+                   attempts.",
     },
     Chapter {
         key: "timeout",
         title: "The timeout",
         preset: "timeout",
         change: "",
-        question: "The dependency takes {service_t} on average and about {service_p99} at its 99th \
-                   percentile, with its workers {busy} busy. Policy A gives up on an attempt after \
-                   {timeout} and retries; policy B waits {B.timeout}. What happens to A's users?",
+        question: "The dependency takes {service_t} on average, and only one call in a hundred \
+                   takes longer than about {service_p99} (its p99). First tries alone keep its \
+                   workers {busy} busy, and it finishes every call it has started, even one the \
+                   client gave up on. Policy A gives up on an attempt after {timeout} and retries, \
+                   up to {attempts} attempts; policy B waits {B.timeout}. What happens to A's \
+                   operations?",
         answers: &[
-            "Most of A's operations fail",
-            "A few more fail than B's",
+            "Most of them fail",
+            "More fail than B's, but most still succeed",
             "Nothing much: the slow calls are retried and succeed",
         ],
         judge: Judge::Band {
@@ -361,8 +366,8 @@ pub static CHAPTERS: &[Chapter] = &[
             edges: &[0.5, 0.95],
         },
         knob: P::Timeout,
-        takeaway: "Set a timeout from the dependency's p99 plus a margin: below it, retries cut off \
-                   calls that were about to succeed, and the server does the work twice.",
+        takeaway: "Set each attempt's timeout from the dependency's p99 plus a margin: a shorter \
+                   one cuts off calls about to succeed, and the server does their work again.",
     },
     Chapter {
         key: "herd",
@@ -370,8 +375,9 @@ pub static CHAPTERS: &[Chapter] = &[
         preset: "herd",
         change: "",
         question: "{clients} clients fail together while the server is down for {outage_for}. Each \
-                   retries up to {attempts} times, backing off exponentially without jitter, and the \
-                   server is back long before they give up. What share of them get through?",
+                   makes up to {attempts} attempts, backing off exponentially without jitter, and \
+                   the server is back long before they give up. It serves {workers} requests at a \
+                   time and queues {queue} more. What share of the clients get through?",
         answers: &[
             "Fewer than half",
             "More than half, but far from all",
@@ -383,15 +389,16 @@ pub static CHAPTERS: &[Chapter] = &[
             edges: &[0.5, 0.9],
         },
         knob: P::Clients,
-        takeaway: "Clients that fail together retry together: without jitter each wave lands at once.",
+        takeaway: "Clients that fail together retry together: never let a crowd back off in \
+                   lockstep, or each wave lands at once.",
     },
     Chapter {
         key: "jitter",
         title: "Jitter",
         preset: "herd",
         change: "",
-        question: "The same herd. Policy B is A with full jitter: each pause drawn at random between \
-                   zero and its ceiling. Which gets more operations through?",
+        question: "The same herd. Policy B is A with full jitter: each pause drawn at random \
+                   between zero and its ceiling. Which gets more operations through?",
         answers: &[
             "A: without jitter its retries come back sooner",
             "B, with full jitter",
@@ -399,23 +406,22 @@ pub static CHAPTERS: &[Chapter] = &[
         ],
         judge: Judge::Better(Metric::Success),
         knob: P::Jitter,
-        takeaway: "Back off with full jitter, so retries spread out instead of arriving as one wave.",
+        takeaway: "Back off with full jitter, so retries spread out instead of arriving as one \
+                   wave.",
     },
     Chapter {
         key: "shared-seed",
         title: "The shared seed",
         preset: "shared-seed",
         change: "",
-        question: "Both policies draw their pauses with {jitter} jitter, but A's clients all seed \
-                   their random generator with the same constant. Which gets more operations through?",
-        answers: &[
-            "A",
-            "B, whose clients each have a seed of their own",
-            "Neither: both have full jitter",
-        ],
+        question: "Both policies draw their pauses with {jitter} jitter. A's clients all seed \
+                   their random generator with the same constant; B's clients each have a seed of \
+                   their own. Which gets more operations through?",
+        answers: &["A", "B", "Neither: both have jitter"],
         judge: Judge::Better(Metric::Success),
         knob: P::SharedSeed,
-        takeaway: "Seed each client's jitter on its own: a shared seed is no jitter at all.",
+        takeaway: "Seed each client's random generator separately: with a shared seed, jitter is \
+                   no jitter at all.",
     },
     Chapter {
         key: "storm",
@@ -423,21 +429,29 @@ pub static CHAPTERS: &[Chapter] = &[
         preset: "storm",
         change: "",
         question: "Requests arrive at {rate}, then for {spike_for} at {spike}, at a server that \
-                   slows as work piles up. Policy A retries {base} after each timeout; policy B backs \
-                   off exponentially from {B.base}. After the spike, whose goodput comes back?",
+                   slows as work piles up and finishes work its clients gave up on. Both policies \
+                   time out after {timeout} and make up to {attempts} attempts; A retries {base} \
+                   after each timeout, B backs off exponentially from {B.base} with {B.jitter} \
+                   jitter. After the spike, whose goodput (operations that succeed per second) \
+                   comes back?",
         answers: &["A's", "B's", "Both come back"],
         judge: Judge::Better(Metric::Goodput),
         knob: P::Shape,
-        takeaway: "Back off exponentially: a short, fixed pause keeps an overloaded server overloaded.",
+        takeaway: "Back off exponentially: a short, fixed pause keeps an overloaded server \
+                   overloaded.",
     },
     Chapter {
         key: "budget",
         title: "The retry budget",
         preset: "budget",
         change: "",
-        question: "The same storm. Policy B keeps A's quick retries, but may retry only {B.b_pct%} of \
-                   its recent requests. Which makes fewer calls per operation?",
-        answers: &["A", "B", "Neither: the retries are the same"],
+        question: "The same storm. Policy B keeps A's quick retries, but may retry only {B.b_pct%} \
+                   of its recent requests. Which makes fewer calls per operation?",
+        answers: &[
+            "A",
+            "B",
+            "Neither: a budget only delays the retries; they all go out later",
+        ],
         judge: Judge::Better(Metric::LoadAmplification),
         knob: P::Budget,
         takeaway: "Add a retry budget: it caps the extra load however bad the day gets.",
@@ -464,9 +478,11 @@ pub static CHAPTERS: &[Chapter] = &[
         title: "Idempotency",
         preset: "lost-response",
         change: "",
-        question: "The server acts, then {lost%} of its answers are lost on the way back; the client \
-                   times out and retries. Policy A sends no idempotency key, policy B one key for all \
-                   the attempts of an operation. Which ships fewer orders twice?",
+        question: "Each operation ships an order. The server ships it, then {lost%} of its answers \
+                   are lost on the way back; the client times out after {timeout} and retries. \
+                   Policy A sends no idempotency key; policy B sends one key (an operation's ID, \
+                   which the server checks for repeats) with every attempt of an operation. Which \
+                   ships fewer orders twice?",
         answers: &[
             "A",
             "B",
@@ -474,15 +490,17 @@ pub static CHAPTERS: &[Chapter] = &[
         ],
         judge: Judge::Better(Metric::Duplicates),
         knob: P::IdempotencyKey,
-        takeaway: "Retry only what is idempotent, or make it so with an idempotency key.",
+        takeaway: "Retry only what is idempotent, or make it so: one idempotency key per \
+                   operation, the same on every attempt.",
     },
     Chapter {
         key: "deadline",
         title: "The deadline",
         preset: "deadline",
         change: "",
-        question: "The user waits at most {deadline}, and {lost%} of the answers are lost. Policy A \
-                   waits up to {timeout} for each attempt, policy B {B.timeout}. Which gets more \
+        question: "The user waits at most {deadline}; {lost%} of the answers never arrive, and the \
+                   rest come back in about {service_t}. Both policies make up to {attempts} \
+                   attempts; A waits up to {timeout} for each, B {B.timeout}. Which gets more \
                    operations done in time?",
         answers: &[
             "A: each attempt has more time",
@@ -500,21 +518,25 @@ pub static CHAPTERS: &[Chapter] = &[
         preset: "contention",
         change: "compare=on&jitter=none&B.jitter=full",
         question: "{clients} clients update one row; whoever loses the race backs off and starts \
-                   over. Policy A backs off exponentially without jitter, policy B with full jitter. \
-                   Whose last client is done first?",
+                   over. Policy A backs off exponentially without jitter, policy B with full \
+                   jitter. Whose last client is done first?",
         answers: &["A's", "B's", "Neither: they finish together"],
         judge: Judge::Better(Metric::Completion),
         knob: P::Jitter,
-        takeaway: "Under contention, jitter cuts both the calls and the time until everyone is done.",
+        takeaway: "Under contention, back off with jitter: it cuts both the calls and the time \
+                   until the last client is done.",
     },
     Chapter {
         key: "bucket-or-breaker",
         title: "Token bucket or breaker",
         preset: "classic",
         change: "compare=on&failure=0.3&attempts=4&budget=token-bucket&B.budget=none&B.breaker=retries",
-        question: "The dependency fails {failure%} of calls. Policy A makes up to {attempts} attempts \
-                   under gRPC's token bucket, policy B behind a circuit breaker on retries, which opens \
-                   once {B.cb_ratio%} of the recent attempts fail. Which gets more operations through?",
+        question: "The dependency fails {failure%} of calls. Policy A makes up to {attempts} \
+                   attempts under gRPC's token bucket of {tokens} tokens: a failure takes one, a \
+                   success puts {t_ratio} back, and a retry goes out only while more than half the \
+                   tokens are left. Policy B makes as many behind a circuit breaker on retries, \
+                   which opens once at least {B.cb_ratio%} of its attempts in the last \
+                   {B.cb_window} fail. Which gets more operations through?",
         answers: &[
             "A, the token bucket",
             "B, the breaker",
@@ -522,8 +544,9 @@ pub static CHAPTERS: &[Chapter] = &[
         ],
         judge: Judge::Better(Metric::Success),
         knob: P::Failure,
-        takeaway: "A token bucket stops retries once failures outrun what successes earn back, a \
-                   breaker only once most calls fail; both stop them when the dependency is down.",
+        takeaway: "Know where your throttle stops retries: a token bucket once failures outrun \
+                   what successes earn back, a breaker only past its trip ratio; both stop them in \
+                   an outage.",
     },
     Chapter {
         key: "defaults",
@@ -531,16 +554,19 @@ pub static CHAPTERS: &[Chapter] = &[
         preset: "aws-sdk",
         change: "",
         question: "The AWS SDK's standard mode: {attempts} attempts and a retry quota of {quota} \
-                   tokens. In a {outage_for} outage, how do its calls compare with B's, the same \
-                   client without the quota?",
+                   tokens; each retry takes {q_cost}, and a success refunds it. Operations arrive \
+                   at {rate}, and then comes a {outage_for} outage in which every call fails. Who \
+                   makes fewer calls per operation: A, with the quota, or B, the same client \
+                   without it?",
         answers: &[
-            "A makes fewer: the quota runs dry and it stops retrying",
-            "B makes fewer",
-            "About the same",
+            "A: the quota runs dry and it stops retrying",
+            "B",
+            "About the same: that many tokens outlast the outage",
         ],
         judge: Judge::Better(Metric::LoadAmplification),
         knob: P::Quota,
-        takeaway: "Production SDKs ship a retry budget: keep it on, and watch its refusals.",
+        takeaway: "The AWS SDK's standard mode ships a retry quota: keep it on, and watch its \
+                   refusals.",
     },
 ];
 
@@ -548,12 +574,13 @@ pub static CHAPTERS: &[Chapter] = &[
 /// showed it.
 pub static MONDAY: &[Rule] = &[
     Rule {
-        text: "Retry only what is transient: a failure that may pass, not a bad request.",
+        text: "Retry failures that may pass (a timeout, a 503, a 429), never a bad request: a \
+               transient failure's retry is a fresh chance.",
         chapters: &["why-retry"],
     },
     Rule {
-        text: "Bound the attempts and the time: a few attempts, a timeout from the p99, a deadline \
-               they fit in.",
+        text: "Bound the attempts and the time: a few attempts, a timeout from the p99 plus a \
+               margin, a deadline they all fit in.",
         chapters: &["retry-cost", "timeout", "deadline"],
     },
     Rule {
@@ -569,13 +596,14 @@ pub static MONDAY: &[Rule] = &[
         chapters: &["layers"],
     },
     Rule {
-        text: "Send an idempotency key with every operation that changes something.",
+        text: "Send an idempotency key with every operation that changes something, the same key \
+               on every attempt.",
         chapters: &["idempotency"],
     },
     Rule {
         text: "Watch retries per operation and budget refusals: if success barely grew while the \
                load did, revisit the policy.",
-        chapters: &["budget", "defaults"],
+        chapters: &["retry-cost", "timeout", "budget", "defaults"],
     },
 ];
 

@@ -341,18 +341,23 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "why-retry",
         title: "Why retry at all: a flaky dependency",
-        lesson: "A dependency fails {failure%} of calls, each failure on its own, unrelated to the last. {if \
-                 attempts=1}Policy A (blue) never retries: {A.success} of its operations \
-                 succeed.{else}Policy A (blue) now makes up to {attempts} attempts: {A.success} succeed, at \
-                 {A.load} calls per operation.{end} Policy B (orange) makes up to {B.attempts} attempts: \
-                 {B.success} succeed, at {B.load} calls per operation{if failure=1}: when nothing can \
-                 succeed, every retry is pure extra load{end}. The sweep reruns this world at every failure \
-                 rate, the mark at this one.",
+        lesson: "A dependency fails {failure%} of calls, each call independently of the others, so \
+                 a retry fails no more often than a first try. {if attempts=1}Policy A (blue) \
+                 never retries: {A.success} of its operations succeed.{else}Policy A (blue) now \
+                 makes up to {attempts} attempts: {A.success} succeed, at {A.load} calls per \
+                 operation.{end} {if B.attempts=1}Policy B (orange) now never retries either: \
+                 {B.success} succeed.{else}Policy B (orange) makes up to {B.attempts} attempts and \
+                 fails only when every one of them fails: {B.success} succeed, at {B.load} calls \
+                 per operation{if failure=1}: when nothing can succeed, every retry is pure extra \
+                 load{end}.{end} The sweep chart reruns this world at every failure rate; the mark \
+                 shows this one.",
+
         link: "v=1&compare=on&attempts=1&timeout=0&rate=20&horizon=30&buckets=60&failure=0.2&workers=0&B.attempts=3",
         key_chart: ChartId::Sweep,
-        sees: "Across failure rates B's success stays near the top while A's falls with every \
-               failure, one minus the rate; at 100 % B's calls per operation reach 3 and A's stay \
-               at 1.",
+        sees: "Across failure rates B's success stays above A's, near one minus the rate cubed, \
+               while A's falls in a straight line, one minus the rate; at 100 % B's calls per \
+               operation reach 3 and A's stay at 1.",
+
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Policy, Group::Server],
         try_this: &[TryThis {
@@ -365,13 +370,20 @@ pub static PRESETS: &[Preset] = &[
         key: "timeout",
         title: "The timeout below the p99",
         lesson: "The dependency takes {service_t} on average to answer and about {service_p99} at \
-                 its p99; its {workers} workers are {busy} busy. {if timeout<service_p99}Policy A (blue) \
-                 gives up on an attempt after {timeout}, below that p99: calls that were going to succeed \
-                 are cut off and retried while the server still does the abandoned work, so the load grows \
-                 to {A.load} calls per operation and success falls to {A.success}.{else}Policy A (blue) now \
-                 waits {timeout}, above that p99: {A.load} calls per operation, success {A.success}.{end} \
-                 Policy B (orange) waits {B.timeout}, the p99 plus a margin: {B.load} calls per operation, \
-                 success {B.success}.",
+                 its p99, the time only one call in a hundred exceeds; {if workers!=0}first tries \
+                 alone keep its {workers} workers {busy} busy.{else}its workers are \
+                 unlimited.{end} {if timeout=0}Policy A (blue) now has no timeout: {A.load} calls \
+                 per operation, success {A.success}.{else}{if timeout<service_p99}Policy A (blue) \
+                 gives up on an attempt after {timeout}, below that p99: calls that were going to \
+                 succeed are cut off and retried while the server still does the abandoned work, \
+                 so the load grows to {A.load} calls per operation and success falls to \
+                 {A.success}.{else}Policy A (blue) now waits {timeout}, at or above that p99: \
+                 {A.load} calls per operation, success {A.success}.{end}{end} {if \
+                 B.timeout=0}Policy B (orange) now has no timeout{else}{if \
+                 B.timeout>=service_p99}Policy B (orange) waits {B.timeout}, the p99 plus a \
+                 margin{else}Policy B (orange) now waits only {B.timeout}, below that \
+                 p99{end}{end}: {B.load} calls per operation, success {B.success}.",
+
         link: "v=1&compare=on&attempts=3&timeout=0.35&horizon=30&buckets=120&failure=0&workers=50&service=normal&service_t=0.3&service_sd=0.1&B.timeout=0.7",
         key_chart: ChartId::Load,
         sees: "A's retries, cut off below the p99, pile onto the server: its load stands near \

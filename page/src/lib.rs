@@ -403,6 +403,7 @@ fn render() {
     }
     let lesson = view::lesson::lesson_view(origin, &config);
     show_lesson(&document, &lesson);
+    chapter::show();
     let key_chart = embed::key_chart(lesson.key_chart);
     place_charts(&document, key_chart);
     describe_key_chart(&document, key_chart, origin, &config);

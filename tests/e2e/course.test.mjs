@@ -97,8 +97,13 @@ for (const [name, viewport] of [['laptop', WIDE], ['phone', PHONE]]) {
       assert.equal(state.lesson, '', `${where}: no lesson text before an answer`);
       assert.deepEqual(state.knobs, [], `${where}: no knob before an answer`);
       assert.equal(state.back, previous, `${where}: back leads to the chapter before`);
-      // Enter with no answer picked shows nothing.
-      await page.focus('#answers input');
+      // Tab reaches the answers; Enter with none picked shows nothing.
+      await page.evaluate(() => document.activeElement?.blur());
+      for (let tabs = 0; tabs < 30; tabs++) {
+        await page.keyboard.press('Tab');
+        if (await page.evaluate(() => document.activeElement?.name === 'answer')) break;
+      }
+      assert.equal(await page.evaluate(() => document.activeElement?.name), 'answer', `${where}: Tab never reached the answers`);
       await page.keyboard.press('Enter');
       assert.equal((await chapterState(page)).chartSeen, false, `${where}: revealed without an answer`);
       // The keys of a radio group pick; Enter submits the guess.
