@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { servePage, open, inked, pixels } from './harness.mjs';
+import { servePage, open, inked, pixels, openShare } from './harness.mjs';
 
 let base, browser;
 servePage((served) => ({ base, browser } = served));
@@ -152,6 +152,7 @@ test('a hostile embed link says what it changed, as text, and still embeds', asy
 test('Copy embed code copies an iframe that shows the current state', async () => {
   const page = await open(browser, `${base}?${HERD}&seed=5`);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openShare(page);
   await page.click('#copy-embed');
   await page.waitForFunction(() => document.getElementById('copy-status').textContent.length > 0);
   assert.match(await page.textContent('#copy-status'), /Embed code copied/);
@@ -177,6 +178,7 @@ test('Copy embed code refused by the browser shows the code selected, and says s
       document.execCommand = () => false;
     }),
   });
+  await openShare(page);
   await page.click('#copy-embed');
   await page.waitForFunction(() => document.getElementById('copy-status').textContent.length > 0);
   assert.doesNotMatch(await page.textContent('#copy-status'), /copied/i);

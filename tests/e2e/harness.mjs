@@ -71,6 +71,11 @@ export async function open(browser, url, {
   return page;
 }
 
+// Unfolds the header's share buttons (copy link, embed code, new seed).
+export async function openShare(page) {
+  await page.evaluate(() => { document.getElementById('share').open = true; });
+}
+
 // Opens a group of controls (they start collapsed unless the lesson is about them).
 export async function openGroup(page, group) {
   await page.evaluate((id) => { document.getElementById(id).open = true; }, `group-${group}`);

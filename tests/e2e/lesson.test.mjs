@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { serve, launch, open, openGroup, pickPreset, rendered, renders, settled } from './harness.mjs';
+import { serve, launch, open, openGroup, pickPreset, rendered, renders, settled, openShare } from './harness.mjs';
 
 let server, base, browser;
 before(async () => {
@@ -195,7 +195,7 @@ test('the lesson stays while the learner changes settings', async () => {
     ['a typed number', async () => { await page.fill('#num-attempts', '5'); await page.press('#num-attempts', 'Enter'); }],
     ['a slider by keyboard', async () => { await page.focus('#in-cap'); await page.keyboard.press('ArrowRight'); }],
     ['a collapsed group', async () => { await openGroup(page, 'workload'); await page.fill('#num-clients', '1500'); await page.press('#num-clients', 'Enter'); }],
-    ['a new seed', () => page.click('#new-seed')],
+    ['a new seed', async () => { await openShare(page); await page.click('#new-seed'); }],
     ['compare off', () => page.selectOption('#in-compare', { label: 'Off' })],
   ];
   for (const [i, [what, step]] of steps.entries()) {
@@ -331,6 +331,7 @@ test('Copy link without a clipboard shows the link selected and says so', async 
       document.execCommand = () => false;
     }),
   });
+  await openShare(page);
   await page.click('#copy-link');
   const field = await page.evaluate(() => {
     const f = document.getElementById('copy-field');
@@ -350,6 +351,7 @@ test('Copy link refused by the browser does not claim it copied', async () => {
       document.execCommand = () => false;
     }),
   });
+  await openShare(page);
   await page.click('#copy-link');
   await page.waitForFunction(() => document.getElementById('copy-status').textContent.length > 0);
   assert.doesNotMatch(await page.textContent('#copy-status'), /copied/i);

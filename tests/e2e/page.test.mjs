@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { servePage, open, openGroup, rendered, renders, settled, swept, pixels, inked, withoutBefore } from './harness.mjs';
+import { servePage, open, openGroup, rendered, renders, settled, swept, pixels, inked, withoutBefore, openShare } from './harness.mjs';
 
 let base, browser;
 servePage((served) => ({ base, browser } = served));
@@ -199,6 +199,7 @@ test('the Copy link button copies the address that reproduces the page', async (
   await page.fill('#num-seed', '77');
   await page.press('#num-seed', 'Enter');
   await settled(page);
+  await openShare(page);
   await page.click('#copy-link');
   await page.waitForFunction(() => document.getElementById('copy-status').textContent.length > 0);
   const copied = await page.evaluate(() => navigator.clipboard.readText());
