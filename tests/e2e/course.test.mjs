@@ -62,6 +62,11 @@ async function drawn(page) {
   }, null, { timeout: 30000 });
 }
 
+// A page navigated to has started its simulator and hears keys.
+async function started(page) {
+  await page.waitForFunction(() => document.documentElement.classList.contains('course') && document.body.dataset.renders, null, { timeout: 15000 });
+}
+
 // Presses a key with nothing focused that takes keys (the page's body).
 async function press(page, key) {
   await page.evaluate(() => document.activeElement?.blur());
@@ -84,6 +89,11 @@ for (const [name, viewport] of [['laptop', WIDE], ['phone', PHONE]]) {
         assert.ok(rules.length >= 6 && rules.every((n) => n > 0), `rules, each linking a chapter: ${rules}`);
         assert.equal(state.chartSeen, false, 'the last page has no chart');
         assert.equal(state.back, previous);
+        if (name === 'laptop') {
+          assert.deepEqual(await audit(page), [], 'axe, light, the last page');
+          await page.emulateMedia({ colorScheme: 'dark' });
+          assert.deepEqual(await audit(page), [], 'axe, dark, the last page');
+        }
         walked.push(key);
         break;
       }
@@ -136,6 +146,7 @@ for (const [name, viewport] of [['laptop', WIDE], ['phone', PHONE]]) {
       // Back by key, and on again.
       if (previous) {
         await Promise.all([page.waitForURL((u) => `?${u.searchParams}` === previous), press(page, 'p')]);
+        await started(page);
         await Promise.all([page.waitForURL((u) => u.searchParams.get('chapter') === key), press(page, 'n')]);
         await drawn(page);
       }
@@ -200,7 +211,9 @@ test('a chapter is presented to a room with a key, and stays presented on', asyn
   assert.ok(shown.font >= 20, `large type: ${shown.font} px`);
   await Promise.all([page.waitForURL(/chapter=jitter/), press(page, 'n')]);
   assert.match(page.url(), /present=on/);
-  assert.equal(await page.evaluate(() => document.documentElement.classList.contains('presenting')), true);
+  // The next chapter is a page of its own: presented once it has started.
+  await page.waitForFunction(() => document.documentElement.classList.contains('presenting'), null, { timeout: 15000 });
+  await page.waitForFunction(() => document.body.dataset.renders !== undefined, null, { timeout: 15000 });
   await press(page, 'Escape');
   await page.waitForURL((u) => !u.searchParams.has('present'));
   await page.context().close();
