@@ -23,6 +23,7 @@
 
 use std::time::Instant;
 
+use retry_playground::breaker::{BreakerConfig, BreakerMode};
 use retry_playground::budget::{BudgetConfig, BudgetKind};
 use retry_playground::policy::{Jitter, Policy, Shape};
 use retry_playground::random::Stream;
@@ -92,6 +93,19 @@ fn everything_on(operations: u64) -> Scenario {
         idempotency_key: true,
         layers: 1,
         ..base
+    }
+}
+
+/// Everything on, with a breaker on retries too, over `instances` client
+/// instances, each with its own budget and breaker.
+fn with_instances(instances: u32, operations: u64) -> Scenario {
+    Scenario {
+        instances,
+        breaker: BreakerConfig {
+            mode: BreakerMode::RetriesOnly,
+            ..BreakerConfig::default()
+        },
+        ..everything_on(operations)
     }
 }
 
@@ -307,6 +321,15 @@ fn main() {
     let runs = if quick { 3 } else { 15 };
     measure("reference 1M", &reference(1_000_000), runs);
     measure("everything on 1M", &everything_on(1_000_000), runs);
+    // The same with a budget and a breaker in each client instance: the
+    // cost of finding an operation's instance, at 1, 100 and 10 000.
+    for instances in [1, 100, 10_000] {
+        measure(
+            &format!("instances {instances} 1M"),
+            &with_instances(instances, 1_000_000),
+            runs,
+        );
+    }
     if !quick {
         measure("reference 10M", &reference(10_000_000), 3);
         measure("everything on 10M", &everything_on(10_000_000), 3);

@@ -24,6 +24,9 @@
 //!   per second so a quiet client can still retry.
 //! - [`BudgetKind::TokenBucket`]: gRPC retry throttling (gRFC A6).
 //! - [`BudgetKind::AwsQuota`]: the AWS SDK "standard" retry quota.
+//! - [`BudgetKind::Bucket`]: the adaptive bucket of Marc Brooker's 2022
+//!   retry simulations (`mbrooker/simulator_example`, `retry_sim`), kept
+//!   per client: each first try deposits a little, a retry withdraws one.
 
 use crate::range;
 use crate::window::SlidingWindow;
@@ -39,6 +42,11 @@ pub enum BudgetKind {
     TokenBucket,
     /// AWS SDK standard mode: a retry withdraws from a shared quota.
     AwsQuota,
+    /// Brooker's adaptive bucket: starts full at `bucket_size`; every first
+    /// try deposits `bucket_deposit` (up to the size); a retry goes out only
+    /// while the balance is above 1, and takes 1. "Above", not "at least":
+    /// `AdaptiveRetryStrategy.should_retry` tests `self.bucket > 1.0`.
+    Bucket,
 }
 
 /// What a ratio budget counts as a deposit.
@@ -77,11 +85,16 @@ pub struct BudgetConfig {
     pub timeout_cost: f64,
     /// AWS quota: what a success that needed no retry returns.
     pub no_retry_increment: f64,
+    /// Brooker's bucket: capacity, and the starting balance.
+    pub bucket_size: f64,
+    /// Brooker's bucket: what each first try deposits.
+    pub bucket_deposit: f64,
 }
 
 impl BudgetConfig {
     /// No budget; the other fields hold the published defaults of each kind
-    /// (Finagle 20 % / 10 per s / 10 s, gRPC 10 / 0.1, AWS 500 / 5 / 10 / 1).
+    /// (Finagle 20 % / 10 per s / 10 s, gRPC 10 / 0.1, AWS 500 / 5 / 10 / 1,
+    /// Brooker 5 / 0.1).
     pub const DEFAULT: BudgetConfig = BudgetConfig {
         kind: BudgetKind::None,
         percent: 0.2,
@@ -94,6 +107,8 @@ impl BudgetConfig {
         retry_cost: 5.0,
         timeout_cost: 10.0,
         no_retry_increment: 1.0,
+        bucket_size: 5.0,
+        bucket_deposit: 0.1,
     };
 
     /// The parameters brought into their ranges (see [`range`]), NaN
@@ -119,6 +134,8 @@ impl BudgetConfig {
             } else {
                 d.no_retry_increment
             },
+            bucket_size: range::BUCKET_SIZE.clamp(self.bucket_size, d.bucket_size),
+            bucket_deposit: range::BUCKET_DEPOSIT.clamp(self.bucket_deposit, d.bucket_deposit),
         }
     }
 }
@@ -150,6 +167,7 @@ impl Budget {
         let tokens = match config.kind {
             BudgetKind::TokenBucket => config.max_tokens,
             BudgetKind::AwsQuota => config.quota,
+            BudgetKind::Bucket => config.bucket_size,
             BudgetKind::None | BudgetKind::Ratio => 0.0,
         };
         Self {
@@ -171,8 +189,15 @@ impl Budget {
 
     /// A new operation sent its first try.
     pub fn on_first_try(&mut self, now: f64) {
-        if self.config.kind == BudgetKind::Ratio && self.config.basis == RatioBasis::Requests {
-            self.window.add(now, DEPOSITS);
+        match self.config.kind {
+            BudgetKind::Ratio if self.config.basis == RatioBasis::Requests => {
+                self.window.add(now, DEPOSITS);
+            }
+            BudgetKind::Bucket => {
+                self.tokens =
+                    (self.tokens + self.config.bucket_deposit).min(self.config.bucket_size);
+            }
+            _ => {}
         }
     }
 
@@ -180,7 +205,7 @@ impl Budget {
     /// withdrew (0 for a first try); the AWS quota refunds it.
     pub fn on_success(&mut self, now: f64, retry_cost: f64) {
         match self.config.kind {
-            BudgetKind::None => {}
+            BudgetKind::None | BudgetKind::Bucket => {}
             BudgetKind::Ratio => {
                 if self.config.basis == RatioBasis::Successes {
                     self.window.add(now, DEPOSITS);
@@ -225,6 +250,14 @@ impl Budget {
                 }
             }
             BudgetKind::TokenBucket => (self.tokens > self.config.max_tokens / 2.0).then_some(0.0),
+            BudgetKind::Bucket => {
+                if self.tokens > 1.0 {
+                    self.tokens -= 1.0;
+                    Some(0.0)
+                } else {
+                    None
+                }
+            }
             BudgetKind::AwsQuota => {
                 let cost = if after_timeout {
                     self.config.timeout_cost
@@ -310,6 +343,33 @@ mod tests {
             .filter(|_| ratio.try_retry(2.0, false).is_some())
             .count();
         assert_eq!(allowed, 10);
+    }
+
+    /// Brooker's bucket as `AdaptiveRetryStrategy` has it: full at 5, a
+    /// deposit of 0.1 per first try up to 5, a retry only above 1.
+    #[test]
+    fn brookers_bucket_follows_his_code() {
+        let mut bucket = budget(BudgetKind::Bucket);
+        assert_eq!(bucket.tokens(), 5.0);
+        bucket.on_first_try(0.0);
+        assert_eq!(bucket.tokens(), 5.0, "a full bucket stays at its size");
+        let allowed = (0..10)
+            .filter(|_| bucket.try_retry(0.0, false).is_some())
+            .count();
+        assert_eq!(
+            (allowed, bucket.tokens()),
+            (4, 1.0),
+            "5 > 1, 4, 3, 2 pay; 1 is not above 1"
+        );
+        bucket.on_failure(0.0);
+        bucket.on_success(0.0, 0.0);
+        assert_eq!(bucket.tokens(), 1.0, "outcomes neither take nor give");
+        for _ in 0..3 {
+            bucket.on_first_try(0.0);
+        }
+        assert!((bucket.tokens() - 1.3).abs() < 1e-12);
+        assert!(bucket.try_retry(0.0, false).is_some());
+        assert!((bucket.tokens() - 0.3).abs() < 1e-12);
     }
 
     #[test]

@@ -74,6 +74,12 @@ impl Stream {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
+    /// Uniform on `0..n` (`n > 0`): the high bits of a 64-bit draw scaled
+    /// to `n` (Lemire's multiply), with a bias below `n / 2^64`.
+    pub fn below(&mut self, n: u32) -> u32 {
+        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u32
+    }
+
     /// Uniform on `[low, high)`.
     pub fn between(&mut self, low: f64, high: f64) -> f64 {
         low + (high - low) * self.uniform()

@@ -84,6 +84,11 @@ pub const TOKEN_RATIO: Range = Range::new(0.0, 10.0);
 pub const QUOTA: Range = Range::new(1.0, 10_000.0);
 pub const RETRY_COST: Range = Range::new(0.0, 100.0);
 pub const TIMEOUT_COST: Range = Range::new(0.0, 100.0);
+/// Brooker's bucket: its size, and what a first try deposits.
+pub const BUCKET_SIZE: Range = Range::new(1.0, 1000.0);
+pub const BUCKET_DEPOSIT: Range = Range::new(0.0, 10.0);
+/// Client instances, each with a budget and a breaker of its own.
+pub const INSTANCES: Range = Range::new(1.0, 10_000.0);
 
 // The circuit breaker.
 

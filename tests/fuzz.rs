@@ -171,10 +171,13 @@ fn assert_changes_reported(link: &str, config: &Config, notices: &[Notice]) {
         };
         // The course's keys say how to show the settings: a chapter the
         // course lacks is said; the rest is the course's own tests'.
+        // (An address's `#` and `?` cut it where a query is not; the
+        // link reader never sees them, so only a plain query is held.)
         if key == "chapter" {
+            let plain = !query.contains(['#', '?']);
             let known = course::Place::find(raw).is_some();
             let said = course::open(link).1.iter().any(|n| n.key == "chapter");
-            assert!(known || said, "chapter={raw:?} without a notice");
+            assert!(known || said || !plain, "chapter={raw:?} without a notice");
             continue;
         }
         if key == "present" {

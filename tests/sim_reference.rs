@@ -798,3 +798,66 @@ fn levels_follow_littles_law_and_fill_a_saturated_server() {
     let mean = queue[10..].iter().sum::<f64>() / (queue.len() - 10) as f64;
     assert!((48.5..=50.0).contains(&mean), "mean queue {mean}");
 }
+
+/// Marc Brooker's 2022 simulation of his adaptive token bucket
+/// (`mbrooker/simulator_example`, `retry_sim`, `run_sims_clients(10.0)`): 100
+/// calls a second for 10 s in all, spread over 10, 100 or 1 000 clients,
+/// failures independent at 0.5, retries sent at once (here after 1 ms), no
+/// server limit. Each client's bucket holds 5 and starts full, a call
+/// deposits 0.1, a retry needs more than 1 and takes 1. As traffic per
+/// client shrinks, the free starting tokens let it retry like plain
+/// retries. The reference values are the means over seeds 0-4 of his own
+/// code, run as published (1.141, 1.461 and 1.884 calls per unique call;
+/// his five seeds spread by about 0.004, 0.03 and 0.03). Our mean over 5
+/// seeds must land within 4 standard errors of a 5-seed mean, from that
+/// spread: 0.01, 0.06, 0.06. Plain 3 retries: 1 + f + f^2 + f^3 = 1.875,
+/// sd of one operation's calls 1.05, so 0.06 for 5 x 1 000 operations.
+#[test]
+fn brookers_bucket_behaves_like_n_retries_as_instances_grow() {
+    let world = |seed: u64, instances: u32, budget: BudgetKind, attempts: u32| Scenario {
+        seed,
+        horizon: 10.0,
+        rate: 100.0,
+        failure: 0.5,
+        workers: 0,
+        service_time: 0.0,
+        hop_mean: 0.005,
+        instances,
+        budget: BudgetConfig {
+            kind: budget,
+            ..BudgetConfig::default()
+        },
+        policy: Policy {
+            attempts,
+            shape: Shape::Constant,
+            base: 0.001,
+            jitter: Jitter::None,
+            attempt_timeout: None,
+            ..Policy::default()
+        },
+        ..Scenario::default()
+    };
+    let calls = |instances: u32, budget: BudgetKind, attempts: u32| {
+        let runs: Vec<f64> = (1..=5)
+            .map(|seed| {
+                let s = sim::run(&world(seed, instances, budget, attempts)).summary;
+                (s.first_tries + s.retries) as f64 / s.operations as f64
+            })
+            .collect();
+        runs.iter().sum::<f64>() / runs.len() as f64
+    };
+    // His bucket counts no attempts: 50 is more than its 5 tokens allow.
+    for (instances, published, tolerance) in
+        [(10, 1.141, 0.01), (100, 1.461, 0.06), (1000, 1.884, 0.06)]
+    {
+        let ours = calls(instances, BudgetKind::Bucket, 50);
+        assert!(
+            (ours - published).abs() < tolerance,
+            "{instances} instances: {ours:.3} calls per operation, his {published}"
+        );
+    }
+    let plain = calls(1, BudgetKind::None, 4);
+    assert!((plain - 1.875).abs() < 0.06, "plain 3 retries: {plain:.3}");
+    // One instance holds all the traffic: its bucket binds hardest.
+    assert!(calls(1, BudgetKind::Bucket, 50) < calls(10, BudgetKind::Bucket, 50));
+}

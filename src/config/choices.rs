@@ -102,6 +102,7 @@ choices! {
         "ratio" ("Ratio of recent traffic") => BudgetKind::Ratio,
         "token-bucket" ("Token bucket (gRPC)") => BudgetKind::TokenBucket,
         "aws-quota" ("AWS retry quota") => BudgetKind::AwsQuota,
+        "bucket" ("Token bucket per first try (Brooker)") => BudgetKind::Bucket,
     }
     BASES: RatioBasis {
         "successes" ("Successes") => RatioBasis::Successes,

@@ -116,6 +116,13 @@ fn token_bucket(c: &Config) -> bool {
 fn aws_quota(c: &Config) -> bool {
     c.budget_kind() == BudgetKind::AwsQuota
 }
+fn brooker_bucket(c: &Config) -> bool {
+    c.budget_kind() == BudgetKind::Bucket
+}
+/// A budget or a breaker: state that each client instance keeps.
+fn client_state(c: &Config) -> bool {
+    c.budget_kind() != BudgetKind::None || c.breaker_mode() != BreakerMode::Off
+}
 fn with_breaker(c: &Config) -> bool {
     c.breaker_mode() != BreakerMode::Off
 }
@@ -222,7 +229,7 @@ params! {
 
     Budget: "budget", "Retry budget", "", Budget, BUDGETS.kind(), BUDGETS.position(D.budget.kind), always,
         Some(|s, v| s.budget.kind = BUDGETS.at(v)),
-        "Limits retries across all operations: a share of recent traffic, a gRPC token bucket or the AWS SDK retry quota.";
+        "Limits retries across a client's operations: a share of recent traffic, a gRPC token bucket, the AWS SDK retry quota, or a bucket each first try fills (Brooker's).";
     BudgetPercent: "b_pct", "Retry share", "", Budget, number(range::BUDGET_PERCENT, 0.01), D.budget.percent, ratio,
         Some(|s, v| s.budget.percent = v),
         "Retries allowed per deposit in the window (0.2 = 20 %).";
@@ -250,6 +257,12 @@ params! {
     QuotaTimeoutCost: "q_tcost", "Timeout retry cost", "", Budget, number(range::TIMEOUT_COST, 1.0), D.budget.timeout_cost, aws_quota,
         Some(|s, v| s.budget.timeout_cost = v),
         "Tokens a retry takes after a timeout.";
+    BucketSize: "bk_size", "Bucket size", "", Budget, number(range::BUCKET_SIZE, 1.0), D.budget.bucket_size, brooker_bucket,
+        Some(|s, v| s.budget.bucket_size = v),
+        "Tokens the bucket holds, and starts with; a retry goes out only while more than 1 is left, and takes 1.";
+    BucketDeposit: "bk_deposit", "Deposit", "", Budget, number(range::BUCKET_DEPOSIT, 0.01), D.budget.bucket_deposit, brooker_bucket,
+        Some(|s, v| s.budget.bucket_deposit = v),
+        "Tokens each first try puts in, up to the size.";
     Breaker: "breaker", "Circuit breaker", "", Budget, BREAKERS.kind(), BREAKERS.position(D.breaker.mode), always,
         Some(|s, v| s.breaker.mode = BREAKERS.at(v)),
         "Fails fast for a while once most recent attempts failed: breaking every attempt, or only retries.";
@@ -268,6 +281,9 @@ params! {
     BreakerProbes: "cb_probes", "Probes", "", Budget, integer(range::PROBES), D.breaker.probes, with_breaker,
         Some(|s, v| s.breaker.probes = v as u32),
         "Attempts let through half-open: if all succeed it closes, one failure opens it again.";
+    Instances: "instances", "Client instances", "", Budget, number(range::INSTANCES, 1.0), D.instances, client_state,
+        Some(|s, v| s.instances = v.round() as u32),
+        "Processes the clients run in, each with a budget and a breaker of its own; every operation goes to one of them at random.";
 
     Workload: "workload", "Workload", "", Workload, WORKLOADS.kind(), WORKLOADS.position(D.workload), always,
         Some(|s, v| s.workload = WORKLOADS.at(v)),

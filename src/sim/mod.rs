@@ -245,6 +245,11 @@ pub struct Scenario {
     pub layers: u32,
     /// Only layer 0 retries; lower layers make one attempt.
     pub only_top_retries: bool,
+    /// Client instances, at least 1: each keeps its own budget and breaker
+    /// (the top layer's: the services below are not the client's), and
+    /// each operation goes to one of them, drawn uniformly from a stream
+    /// of its own.
+    pub instances: u32,
 }
 
 impl Scenario {
@@ -299,6 +304,7 @@ impl Scenario {
         shared_seed: false,
         layers: 1,
         only_top_retries: false,
+        instances: 1,
     };
 }
 
@@ -379,6 +385,7 @@ impl Scenario {
             shared_seed: self.shared_seed,
             layers: range::LAYERS.clamp_count(self.layers),
             only_top_retries: self.only_top_retries,
+            instances: range::INSTANCES.clamp_count(self.instances),
         }
     }
 

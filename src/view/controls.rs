@@ -256,7 +256,9 @@ mod tests {
                 "b_window",
                 "tokens",
                 "quota",
+                "bk_size",
                 "cb_window",
+                "instances",
                 "horizon"
             ]
         );
@@ -425,7 +427,8 @@ mod tests {
                 "None",
                 "Ratio of recent traffic",
                 "Token bucket (gRPC)",
-                "AWS retry quota"
+                "AWS retry quota",
+                "Token bucket per first try (Brooker)"
             ]
         );
         assert_eq!(shown(P::OutageMode), ["Fail fast", "Hang"]);

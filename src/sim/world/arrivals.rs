@@ -10,6 +10,10 @@ use crate::sim::{Scenario, WorkloadKind};
 /// streams are not the clients' (`(seed, client)`), nor those one layer down
 /// (`seed` salted in its top 24 bits).
 const SERVER_STREAMS: u64 = 0x9E37_79B9_7F4A_7C15;
+/// Salt of the seed of the draws that send each operation to a client
+/// instance: a stream of their own, so that one instance draws nothing and
+/// every other stream is what it was.
+const INSTANCE_STREAMS: u64 = 0xC2B2_AE3D_27D4_EB4F;
 
 /// Where operations come from.
 pub(super) struct Workload {
@@ -18,6 +22,7 @@ pub(super) struct Workload {
     /// The clients' streams, and the operations' server streams.
     clients: Streams,
     servers: Streams,
+    instances: Streams,
     next_client: u64,
     /// Crowd: position of the last start in the window, in `[0, 1]`.
     crowd_position: f64,
@@ -34,6 +39,7 @@ impl Workload {
             arrivals: Stream::new(s.seed, u64::MAX),
             clients: Streams::new(s.seed),
             servers: Streams::new(s.seed ^ SERVER_STREAMS),
+            instances: Streams::new(s.seed ^ INSTANCE_STREAMS),
             next_client: 0,
             crowd_position: 0.0,
             last_start: 0.0,
@@ -112,10 +118,15 @@ impl<const PLAIN: bool> World<PLAIN> {
             .stream(if self.s.shared_seed { 0 } else { client });
         let root = self.alloc_frame(NO_PARENT, 0, now, client, stream);
         self.frames[root].root = root;
+        let instance = match self.s.instances {
+            0 | 1 => 0,
+            instances => self.workload.instances.stream(client).below(instances),
+        };
         let operation = Operation {
             server: self.workload.servers.stream(client),
             executed: 0,
             outstanding: 0,
+            instance,
         };
         self.roots.put(root, operation);
         if let Some(tracer) = self.tracer() {

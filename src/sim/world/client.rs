@@ -60,6 +60,8 @@ pub(super) struct Operation {
     pub executed: u32,
     /// Requests of this operation the server may still act on.
     pub outstanding: u32,
+    /// The client instance it runs in (0 with one instance).
+    pub instance: u32,
 }
 
 /// What only some runs need of a frame, kept beside it (same index) so that
@@ -89,10 +91,16 @@ pub(super) struct Layers {
     /// Per layer, `ceiling(retry)` of its policy for its first `CEILINGS`
     /// retries (contention retries without end).
     ceilings: Vec<Vec<f64>>,
-    /// One per layer; empty when there is no budget.
+    /// The top layer's, one per client instance, then one per layer below
+    /// (the services the client calls are not its instances); empty when
+    /// there is no budget.
     budgets: Vec<Budget>,
-    /// One per layer; empty when the breaker is off.
+    /// Laid out as the budgets; empty when the breaker is off.
     pub breakers: Vec<Breaker>,
+    pub instances: u32,
+    /// The balances of the top layer's budgets added up: with one layer the
+    /// series charts their mean.
+    level_sum: f64,
 }
 
 impl Layers {
@@ -118,20 +126,26 @@ impl Layers {
                     .collect()
             })
             .collect();
+        let instances = s.instances.max(1);
+        let each = (instances + count - 1) as usize;
+        let budgets: Vec<Budget> = if s.budget.kind == BudgetKind::None {
+            Vec::new()
+        } else {
+            vec![Budget::new(&s.budget); each]
+        };
+        let start = budgets.first().map_or(0.0, Budget::tokens);
         Self {
             count,
             policies,
             ceilings,
-            budgets: if s.budget.kind == BudgetKind::None {
-                Vec::new()
-            } else {
-                (0..count).map(|_| Budget::new(&s.budget)).collect()
-            },
+            budgets,
             breakers: if s.breaker.mode == BreakerMode::Off {
                 Vec::new()
             } else {
-                (0..count).map(|_| Breaker::new(&s.breaker)).collect()
+                vec![Breaker::new(&s.breaker); each]
             },
+            instances,
+            level_sum: start * f64::from(instances),
         }
     }
 }
@@ -170,21 +184,42 @@ impl<const PLAIN: bool> World<PLAIN> {
         PLAIN || layer + 1 == self.layers.count as usize
     }
 
+    /// Where the budget and the breaker of `layer` are kept for `frame`:
+    /// on the top layer, those of the instance its operation runs in.
     #[inline(always)] // speed: hot
-    fn budget(&mut self, layer: usize) -> Option<&mut Budget> {
-        if PLAIN {
-            None
-        } else {
-            self.layers.budgets.get_mut(layer)
+    fn slot(&self, frame: u32, layer: usize) -> usize {
+        match (self.layers.instances, layer) {
+            (1, _) => layer,
+            (_, 0) => self.roots[self.frames[frame].root].instance as usize,
+            (instances, _) => instances as usize + layer - 1,
         }
     }
 
-    /// The budget of `layer` holds `level` after an event at `now`: the
-    /// series keeps the balance of the layer that calls the server.
-    fn budget_changed(&mut self, layer: usize, now: f64, level: f64) {
-        if self.last_layer(layer) {
-            self.tally.rec.budget_level(now, level);
+    #[inline(always)] // speed: hot
+    fn budget(&mut self, frame: u32, layer: usize) -> Option<&mut Budget> {
+        if PLAIN || self.layers.budgets.is_empty() {
+            None
+        } else {
+            let slot = self.slot(frame, layer);
+            self.layers.budgets.get_mut(slot)
         }
+    }
+
+    /// A budget of `layer` went from `before` to `after` at `now`: the
+    /// series keeps the balance of the layer that calls the server, the
+    /// mean of its instances' balances.
+    fn budget_changed(&mut self, layer: usize, now: f64, before: f64, after: f64) {
+        if !self.last_layer(layer) {
+            return;
+        }
+        let level = match (self.layers.instances, layer) {
+            (1, _) | (_, 1..) => after,
+            (instances, 0) => {
+                self.layers.level_sum += after - before;
+                self.layers.level_sum / f64::from(instances)
+            }
+        };
+        self.tally.rec.budget_level(now, level);
     }
 
     #[inline(always)] // speed: hot
@@ -260,8 +295,13 @@ impl<const PLAIN: bool> World<PLAIN> {
     #[inline(always)] // speed: hot
     pub(super) fn start_first(&mut self, frame: u32, now: f64) {
         let (layer, origin) = (self.layer(frame), self.frames[frame].origin);
-        if let Some(budget) = self.budget(layer) {
+        if let Some(budget) = self.budget(frame, layer) {
+            let before = budget.tokens();
             budget.on_first_try(now);
+            let after = budget.tokens();
+            if after != before {
+                self.budget_changed(layer, now, before, after);
+            }
         }
         match self.layers.policies[layer].plan_attempt(0, now - origin, 0.0) {
             Plan::Attempt { timeout, .. } => self.begin_attempt(frame, now, timeout),
@@ -369,9 +409,9 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// A refusal ends the (sub)operation at once; its caller one layer up
     /// sees a failed call, as when a budget refuses.
     fn admit(&mut self, frame: u32, now: f64) -> bool {
-        let f = &self.frames[frame];
-        let first = f.attempts == 0;
-        match self.layers.breakers[f.layer as usize].admit(now, first) {
+        let first = self.frames[frame].attempts == 0;
+        let slot = self.slot(frame, self.frames[frame].layer as usize);
+        match self.layers.breakers[slot].admit(now, first) {
             Some(ticket) => {
                 self.extras[frame].ticket = ticket;
                 true
@@ -387,7 +427,8 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// Feeds the outcome of the frame's attempt to its layer's breaker.
     fn breaker_outcome(&mut self, frame: u32, now: f64, success: bool) {
         let layer = self.frames[frame].layer as usize;
-        let breaker = &mut self.layers.breakers[layer];
+        let slot = self.slot(frame, layer);
+        let breaker = &mut self.layers.breakers[slot];
         let ticket = self.extras[frame].ticket;
         if breaker.on_outcome(now, ticket, success) && layer + 1 == self.layers.count as usize {
             let until = now + breaker.config().cool_down;
@@ -414,10 +455,11 @@ impl<const PLAIN: bool> World<PLAIN> {
         let layer = self.layer(frame);
         // Runs without extras have no budget that refunds.
         let cost = self.extras.get(frame).map_or(0.0, |e| e.retry_cost);
-        if let Some(budget) = self.budget(layer) {
+        if let Some(budget) = self.budget(frame, layer) {
+            let before = budget.tokens();
             budget.on_success(now, cost);
-            let level = budget.tokens();
-            self.budget_changed(layer, now, level);
+            let after = budget.tokens();
+            self.budget_changed(layer, now, before, after);
         }
         if self.last_layer(layer) {
             self.tally.rec.success(now);
@@ -442,10 +484,11 @@ impl<const PLAIN: bool> World<PLAIN> {
             self.breaker_outcome(frame, now, false);
         }
         let layer = self.layer(frame);
-        if let Some(budget) = self.budget(layer) {
+        if let Some(budget) = self.budget(frame, layer) {
+            let before = budget.tokens();
             budget.on_failure(now);
-            let level = budget.tokens();
-            self.budget_changed(layer, now, level);
+            let after = budget.tokens();
+            self.budget_changed(layer, now, before, after);
         }
         if self.last_layer(layer) {
             self.tally.rec.failure(now, kind);
@@ -480,15 +523,18 @@ impl<const PLAIN: bool> World<PLAIN> {
             Plan::OutOfAttempts => return self.fail(frame, now, Ending::OutOfAttempts, kind),
             Plan::DeadlineExceeded => return self.fail(frame, now, Ending::DeadlineExceeded, kind),
         };
-        let cost = match self.budget(layer) {
+        let cost = match self.budget(frame, layer) {
             None => 0.0,
-            Some(budget) => match budget.try_retry(now, kind == FailureKind::Timeout) {
-                Some(cost) => {
-                    let level = budget.tokens();
-                    self.budget_changed(layer, now, level);
+            Some(budget) => match (
+                budget.tokens(),
+                budget.try_retry(now, kind == FailureKind::Timeout),
+            ) {
+                (before, Some(cost)) => {
+                    let after = budget.tokens();
+                    self.budget_changed(layer, now, before, after);
                     cost
                 }
-                None => {
+                (_, None) => {
                     self.tally.rec.refusal(now);
                     return self.fail(frame, now, Ending::BudgetExhausted, kind);
                 }

@@ -59,10 +59,12 @@ fn pause_range(policy: &Policy, retries: u32) -> f64 {
 }
 
 /// The starting balance of a budget that keeps one (gRPC's token bucket,
-/// the AWS SDK's retry quota); none for the others.
+/// the AWS SDK's retry quota, Brooker's bucket); none for the others.
 fn budget_start(config: &BudgetConfig) -> Option<f64> {
     match config.kind {
-        BudgetKind::TokenBucket | BudgetKind::AwsQuota => Some(Budget::new(config).tokens()),
+        BudgetKind::TokenBucket | BudgetKind::AwsQuota | BudgetKind::Bucket => {
+            Some(Budget::new(config).tokens())
+        }
         BudgetKind::None | BudgetKind::Ratio => None,
     }
 }
