@@ -321,7 +321,7 @@ pub static PRESETS: &[Preset] = &[
                  {budget}.{end} {if B.budget=none}Policy B (orange) is the same client without it.{else}Policy \
                  B (orange) now has {B.budget} too.{end} Calls per operation: {A.load} for A, {B.load} for \
                  B.",
-        link: "v=1&compare=on&attempts=5&cap=5&budget=token-bucket&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
+        link: "v=1&compare=on&attempts=5&cap=5&jitter=proportional&budget=token-bucket&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
         key_chart: ChartId::Mechanism,
         sees: "In the shaded outage B sends about five times A's calls: A's tokens drop to half \
                  within the first failures, its retries are refused, dotted above its calls, and \

@@ -350,7 +350,13 @@ fn carried(format: Format, config: &Config) -> Vec<(P, f64)> {
     let mut knobs: Vec<P> = match format {
         Format::Grpc => [
             &policy[..],
-            &[P::Shape, P::Multiplier, P::Deadline, P::Budget],
+            &[
+                P::JitterFraction,
+                P::Shape,
+                P::Multiplier,
+                P::Deadline,
+                P::Budget,
+            ],
         ]
         .concat(),
         Format::Envoy => [&policy[..], &[P::Timeout, P::Deadline]].concat(),
@@ -364,8 +370,9 @@ fn carried(format: Format, config: &Config) -> Vec<(P, f64)> {
 }
 
 /// Export then import gives back every knob the format carries, for
-/// policies the format can express exactly (gRPC: full jitter, at most 5
-/// attempts, a geometric shape; Envoy: full jitter, doubling).
+/// policies the format can express exactly (gRPC: proportional jitter of
+/// 0.2, at most 5 attempts, a geometric shape; Envoy: full jitter,
+/// doubling).
 #[test]
 fn export_then_import_round_trips() {
     let links = [
@@ -375,8 +382,11 @@ fn export_then_import_round_trips() {
         "v=1&attempts=3&base=0.05&cap=1.5&timeout=0.2&deadline=3",
     ];
     for link in links {
-        let original = config(link);
         for format in [Format::Grpc, Format::Envoy, Format::Aws] {
+            let original = match format {
+                Format::Grpc => config(&format!("{link}&jitter=proportional&jfrac=0.2")),
+                _ => config(link),
+            };
             if format == Format::Envoy && original.shape() != Shape::Exponential {
                 continue;
             }

@@ -330,9 +330,10 @@ fn grpc_retry_policy(policy: &Map<String, Value>, out: &mut Imported) {
     }
     out.set(
         P::Jitter,
-        JITTERS.position(Jitter::Full),
-        "gRPC's jitter (always full)",
+        JITTERS.position(Jitter::Proportional),
+        "gRPC's jitter (x random(0.8, 1.2))",
     );
+    out.set(P::JitterFraction, 0.2, "gRPC's jitter (x random(0.8, 1.2))");
     match policy.get("retryableStatusCodes") {
         Some(Value::Array(codes)) if !codes.is_empty() => out.unmapped.push(format!(
             "retryableStatusCodes ({} codes): the playground retries 429/503-like failures and timeouts by its own classes",
@@ -442,7 +443,6 @@ fn envoy(object: &Map<String, Value>) -> Imported {
         JITTERS.position(Jitter::Full),
         "Envoy's jitter (always full)",
     );
-    out.unmapped.push("Envoy's ceilings grow as (2^N - 1) x base (1, 3, 7 x base); read as doubling from the base (1, 2, 4 x base)".to_string());
     for key in [
         "retry_on",
         "retriable_status_codes",

@@ -206,6 +206,44 @@ fn full_jitter_only(policy: &Policy, how: &str) -> Mapping {
     }
 }
 
+/// gRPC's jitter: each ceiling times a factor drawn in [0.8, 1.2], after the
+/// cap, so exact for proportional jitter of 0.2 while no spread ceiling
+/// passes the cap (the playground keeps every pause under it).
+fn grpc_jitter(policy: &Policy) -> Mapping {
+    const SPREAD: f64 = 0.2;
+    let how = "x random(0.8, 1.2) (always)";
+    let which = match policy.jitter {
+        Jitter::Proportional if (policy.jitter_fraction - SPREAD).abs() <= 1e-9 => None,
+        Jitter::Proportional => Some(format!(
+            "its spread is 20 % either way; {} % cannot be chosen",
+            (policy.jitter_fraction * 1e4).round() / 1e2
+        )),
+        other => Some(format!("{} jitter cannot be chosen", jitter_word(other))),
+    };
+    if let Some(which) = which {
+        return row(
+            "jitter",
+            how,
+            Fit::Approximate,
+            format!(
+                "gRPC multiplies each ceiling by a random factor in [0.8, 1.2] (gRFC A6 since 2024); {which}"
+            ),
+        );
+    }
+    let retries = policy.attempts.clamp(2, 5) - 1;
+    let highest = (0..retries).map(|r| policy.ceiling(r)).fold(0.0, f64::max);
+    if highest * (1.0 + SPREAD) <= policy.cap {
+        exact("jitter", how)
+    } else {
+        row(
+            "jitter",
+            how,
+            Fit::Approximate,
+            "gRPC spreads the capped ceiling, so a pause may reach 1.2 x maxBackoff; the playground keeps every pause under the cap",
+        )
+    }
+}
+
 /// The budget row of a library that has no retry budget at all.
 fn no_budget(config: &Config, library: &str) -> Mapping {
     if config.budget_kind() == BudgetKind::None {
@@ -255,8 +293,11 @@ fn geometric_factor(policy: &Policy) -> Option<f64> {
 /// gRFC A6 "gRPC Retry Design" (grpc/proposal, A6-client-retries.md):
 /// `maxAttempts` counts the original call, must be at least 2 and clients
 /// treat values above 5 as 5; retry `n` (1-based) waits
-/// `random(0, min(initialBackoff * backoffMultiplier^(n-1), maxBackoff))`,
-/// which is full jitter; `retryThrottling` is the token bucket of
+/// `min(initialBackoff * backoffMultiplier^(n-1), maxBackoff) * random(0.8,
+/// 1.2)` since the proposal's 2024 revision (grpc-go's `stream.go`,
+/// grpc-java's `RetriableStream` follow it; before, `random(0, ...)`, full
+/// jitter): the playground's proportional jitter with a fraction of 0.2,
+/// except that gRPC spreads after the cap; `retryThrottling` is the token bucket of
 /// `src/budget.rs` (`maxTokens` in (0, 1000], `tokenRatio` > 0 with at most
 /// three decimals). The method config's `timeout` bounds the whole call,
 /// retries included.
@@ -295,10 +336,7 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         "cap",
         format!("maxBackoff: {}", proto_duration(policy.cap)),
     ));
-    rows.push(full_jitter_only(
-        policy,
-        "gRPC always draws each pause uniformly under the ceiling (full jitter)",
-    ));
+    rows.push(grpc_jitter(policy));
     rows.push(match policy.attempt_timeout {
         None => exact("attempt timeout", "none"),
         Some(_) => missing(
@@ -357,9 +395,10 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
 /// Envoy's route `RetryPolicy` (envoyproxy/envoy,
 /// api/envoy/config/route/v3/route_components.proto): `num_retries` counts
 /// retries; `retry_back_off` draws retry `N` (1-based) from
-/// `[0, (2^N - 1) * base_interval)` capped at `max_interval` (default ten
-/// times the base), so its factor is fixed and its ceilings are 1, 3, 7 ...
-/// times the base, not 1, 2, 4. `per_try_timeout` is the attempt timeout,
+/// `[0, min(2^(N-1) * base_interval, max_interval))` (max default ten times
+/// the base): full jitter on ceilings that double, `JitteredExponentialBackOffStrategy`
+/// in source/common/common/backoff_strategy.cc since 2020 (the docs' older
+/// `(2^N - 1) * base` was the code before). `per_try_timeout` is the attempt timeout,
 /// the route's `timeout` the whole request's. The cluster's
 /// `circuit_breakers.thresholds.retry_budget`
 /// (api/envoy/config/cluster/v3/circuit_breaker.proto) caps *concurrent*
@@ -377,14 +416,17 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         format!("base_interval: {}", proto_duration(base)),
     ));
     // With at most one retry only the first ceiling, the base, is used.
+    let doubling = policy.shape == Shape::Exponential && policy.multiplier == 2.0;
     rows.push(if policy.attempts <= 2 {
         exact("multiplier", "fixed (unused)")
+    } else if doubling {
+        exact("multiplier", "2 (fixed)")
     } else {
         row(
             "multiplier",
-            "fixed",
+            "2 (fixed)",
             Fit::Approximate,
-            "Envoy's ceilings grow as (2^N - 1) x base: 1, 3, 7, 15 x base, whatever the shape or multiplier",
+            "Envoy's ceilings double from the base: 1, 2, 4, 8 x base, whatever the shape or multiplier",
         )
     });
     rows.push(exact(

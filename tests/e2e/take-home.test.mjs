@@ -141,7 +141,7 @@ test('a pasted gRPC service config sets the policy: the link and the charts chan
   await page.click('#apply-a');
   await settled(page);
   const url = page.url();
-  for (const pair of ['attempts=3', 'base=0.2', 'cap=2', 'mult=3', 'budget=token-bucket', 'tokens=20', 't_ratio=0.5']) {
+  for (const pair of ['attempts=3', 'base=0.2', 'cap=2', 'mult=3', 'jitter=proportional', 'budget=token-bucket', 'tokens=20', 't_ratio=0.5']) {
     assert.ok(new URL(url).search.slice(1).split('&').includes(pair), `${pair} not in ${url}`);
   }
   assert.notEqual(await pixels(page, 'chart-pauses'), before, 'the pauses chart shows the new policy');
