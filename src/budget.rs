@@ -16,7 +16,8 @@
 //! Time is passed in as `now` (seconds of virtual time); nothing here reads a
 //! clock, so the arithmetic is tested with explicit instants.
 //!
-//! Three budgets that production systems ship are modelled:
+//! Three budgets that production systems ship are modelled, and the
+//! bucket of a published analysis:
 //!
 //! - [`BudgetKind::Ratio`]: retries in a sliding window may not exceed a
 //!   percentage of the window's deposits (successful attempts, or first
