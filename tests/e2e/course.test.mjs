@@ -3,21 +3,14 @@
 // on screen, goes back and on by keys, and its link opens it again in a
 // fresh page; the axe-core WCAG 2.1 A/AA audit finds nothing on any
 // chapter, light or dark. The playground's first screen offers the course.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, open } from './harness.mjs';
+import { servePage, open } from './harness.mjs';
 
-let server, base, browser;
-before(async () => {
-  ({ server, base } = await serve());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+let base, browser;
+servePage((served) => ({ base, browser } = served));
 
 const WIDE = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
