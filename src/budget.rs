@@ -25,6 +25,8 @@
 //!   per second so a quiet client can still retry.
 //! - [`BudgetKind::TokenBucket`]: gRPC retry throttling (gRFC A6).
 //! - [`BudgetKind::AwsQuota`]: the AWS SDK "standard" retry quota.
+//! - [`BudgetKind::Sre`]: client-side adaptive throttling from the Google
+//!   SRE book ("Handling Overload"), which rejects first tries too.
 //! - [`BudgetKind::Bucket`]: the adaptive bucket of Marc Brooker's 2022
 //!   retry simulations (`mbrooker/simulator_example`, `retry_sim`), kept
 //!   per client: each first try deposits a little, a retry withdraws one.
@@ -48,6 +50,12 @@ pub enum BudgetKind {
     /// while the balance is above 1, and takes 1. "Above", not "at least":
     /// `AdaptiveRetryStrategy.should_retry` tests `self.bucket > 1.0`.
     Bucket,
+    /// The SRE book's client-side throttling: over the last `sre_window`
+    /// seconds the client counts the requests it meant to send and those
+    /// the backend accepted, and rejects each attempt, first tries
+    /// included, with probability `max(0, (requests - K x accepts) /
+    /// (requests + 1))` before it leaves. Retries are otherwise free.
+    Sre,
 }
 
 /// What a ratio budget counts as a deposit.
@@ -90,12 +98,16 @@ pub struct BudgetConfig {
     pub bucket_size: f64,
     /// Brooker's bucket: what each first try deposits.
     pub bucket_deposit: f64,
+    /// SRE throttling: the multiplier K of accepts.
+    pub sre_k: f64,
+    /// SRE throttling: the window the counts cover.
+    pub sre_window: f64,
 }
 
 impl BudgetConfig {
     /// No budget; the other fields hold the published defaults of each kind
     /// (Finagle 20 % / 10 per s / 10 s, gRPC 10 / 0.1, AWS 500 / 5 / 10 / 1,
-    /// Brooker 5 / 0.1).
+    /// Brooker 5 / 0.1, the SRE book's K = 2 over 2 minutes).
     pub const DEFAULT: BudgetConfig = BudgetConfig {
         kind: BudgetKind::None,
         percent: 0.2,
@@ -110,6 +122,8 @@ impl BudgetConfig {
         no_retry_increment: 1.0,
         bucket_size: 5.0,
         bucket_deposit: 0.1,
+        sre_k: 2.0,
+        sre_window: 120.0,
     };
 
     /// The parameters brought into their ranges (see [`range`]), NaN
@@ -137,6 +151,8 @@ impl BudgetConfig {
             },
             bucket_size: range::BUCKET_SIZE.clamp(self.bucket_size, d.bucket_size),
             bucket_deposit: range::BUCKET_DEPOSIT.clamp(self.bucket_deposit, d.bucket_deposit),
+            sre_k: range::SRE_K.clamp(self.sre_k, d.sre_k),
+            sre_window: range::SRE_WINDOW.clamp(self.sre_window, d.sre_window),
         }
     }
 }
@@ -159,6 +175,10 @@ pub struct Budget {
 /// The ratio budget's counters: what earns retries, and retries made.
 const DEPOSITS: usize = 0;
 const RETRIES: usize = 1;
+/// SRE throttling's counters: requests meant to be sent, and those the
+/// backend accepted.
+const REQUESTS: usize = 0;
+const ACCEPTS: usize = 1;
 
 impl Budget {
     /// A budget at its starting balance, of the parameters
@@ -169,10 +189,14 @@ impl Budget {
             BudgetKind::TokenBucket => config.max_tokens,
             BudgetKind::AwsQuota => config.quota,
             BudgetKind::Bucket => config.bucket_size,
-            BudgetKind::None | BudgetKind::Ratio => 0.0,
+            BudgetKind::None | BudgetKind::Ratio | BudgetKind::Sre => 0.0,
+        };
+        let window = match config.kind {
+            BudgetKind::Sre => config.sre_window,
+            _ => config.window,
         };
         Self {
-            window: SlidingWindow::new(config.window),
+            window: SlidingWindow::new(window),
             config,
             tokens,
         }
@@ -207,6 +231,7 @@ impl Budget {
     pub fn on_success(&mut self, now: f64, retry_cost: f64) {
         match self.config.kind {
             BudgetKind::None | BudgetKind::Bucket => {}
+            BudgetKind::Sre => self.window.add(now, ACCEPTS),
             BudgetKind::Ratio => {
                 if self.config.basis == RatioBasis::Successes {
                     self.window.add(now, DEPOSITS);
@@ -233,12 +258,34 @@ impl Budget {
         }
     }
 
+    /// Whether a throttle that rejects before sending lets an attempt go at
+    /// `now`: SRE throttling counts it as a request and rejects it when
+    /// `draw`, uniform on [0, 1), falls below the rejection probability;
+    /// the other kinds let every attempt go.
+    pub fn admits(&mut self, now: f64, draw: f64) -> bool {
+        if self.config.kind != BudgetKind::Sre {
+            return true;
+        }
+        self.window.slide(now);
+        let requests = self.window.total(REQUESTS) as f64;
+        let accepts = self.window.total(ACCEPTS) as f64;
+        let reject = ((requests - self.config.sre_k * accepts) / (requests + 1.0)).max(0.0);
+        self.window.add(now, REQUESTS);
+        draw >= reject
+    }
+
+    /// Whether the budget rejects attempts before they leave (SRE
+    /// throttling), first tries included.
+    pub fn throttles(&self) -> bool {
+        self.config.kind == BudgetKind::Sre
+    }
+
     /// Asks to retry after a failure at `now`. Returns the cost withdrawn
     /// (`Some(0.0)` when the kind has no costs) or `None`: no budget, fail
     /// fast. `after_timeout` selects the AWS timeout cost.
     pub fn try_retry(&mut self, now: f64, after_timeout: bool) -> Option<f64> {
         match self.config.kind {
-            BudgetKind::None => Some(0.0),
+            BudgetKind::None | BudgetKind::Sre => Some(0.0),
             BudgetKind::Ratio => {
                 self.window.slide(now);
                 let allowance = self.config.percent * self.window.total(DEPOSITS) as f64
@@ -348,6 +395,35 @@ mod tests {
 
     /// Brooker's bucket as `AdaptiveRetryStrategy` has it: full at 5, a
     /// deposit of 0.1 per first try up to 5, a retry only above 1.
+    /// The SRE book's rule: with K = 2, nothing is rejected while accepts
+    /// are at least half the requests; past that, the probability is
+    /// (requests - 2 accepts) / (requests + 1).
+    #[test]
+    fn sre_throttling_rejects_past_k_times_the_accepts() {
+        let mut sre = budget(BudgetKind::Sre);
+        assert!(sre.throttles() && !budget(BudgetKind::Bucket).throttles());
+        // 10 requests, 5 accepted: 10 - 2 x 5 = 0, nothing rejected.
+        for _ in 0..5 {
+            assert!(sre.admits(0.0, 0.0));
+            sre.on_success(0.0, 0.0);
+            assert!(sre.admits(0.0, 0.0));
+        }
+        // 10 more requests, none accepted: at 19 of them (requests 19, the
+        // draw is compared to (19 - 10) / 20 = 0.45).
+        for _ in 0..9 {
+            sre.admits(0.0, 0.99);
+        }
+        assert!(!sre.admits(0.0, 0.44), "0.44 < 0.45: rejected");
+        assert!(sre.admits(0.0, 0.48), "20 requests: (20 - 10) / 21 = 0.476");
+        assert_eq!(
+            sre.try_retry(0.0, false),
+            Some(0.0),
+            "retries are left to the throttle"
+        );
+        // Two windows later the counts are gone.
+        assert!(sre.admits(240.0, 0.0));
+    }
+
     #[test]
     fn brookers_bucket_follows_his_code() {
         let mut bucket = budget(BudgetKind::Bucket);

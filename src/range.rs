@@ -87,6 +87,9 @@ pub const TIMEOUT_COST: Range = Range::new(0.0, 100.0);
 /// Brooker's bucket: its size, and what a first try deposits.
 pub const BUCKET_SIZE: Range = Range::new(1.0, 1000.0);
 pub const BUCKET_DEPOSIT: Range = Range::new(0.0, 10.0);
+/// SRE throttling: the multiplier of accepts, and the window.
+pub const SRE_K: Range = Range::new(1.0, 10.0);
+pub const SRE_WINDOW: Range = Range::new(1.0, 3600.0);
 /// Client instances, each with a budget and a breaker of its own.
 pub const INSTANCES: Range = Range::new(1.0, 10_000.0);
 

@@ -869,3 +869,66 @@ fn brookers_bucket_behaves_like_n_retries_as_instances_grow() {
     // One instance holds all the traffic: its bucket binds hardest.
     assert!(calls(1, BudgetKind::Bucket, 50) < calls(10, BudgetKind::Bucket, 50));
 }
+
+/// The Google SRE book's client-side throttling ("Handling Overload"): each
+/// attempt is rejected by the client itself with probability
+/// `max(0, (requests - K accepts) / (requests + 1))` over the last two
+/// minutes. A server of 10 workers serving in 0.1 s takes at most 100/s
+/// and answers the rest 503 at once (no queue).
+/// - Offered 300/s, three times what it accepts: in steady state the
+///   rejection probability is `1 - K A / R` (the `+ 1` is 1 in 36 000
+///   requests of a window), so what reaches the server is `K A`, twice its
+///   accepts. Over the last 150 s, about 14 000 accepts: the ratio's
+///   relative error is about 1 %; 5 % is allowed.
+/// - Offered 150/s, accepts two thirds of it, more than 1/K: the
+///   probability is 0 once the window has filled (nothing rejected after
+///   130 s; the first moments, before any accept, reject some).
+#[test]
+fn sre_throttling_lets_k_times_the_accepts_through() {
+    let world = |rate: f64| Scenario {
+        horizon: 300.0,
+        buckets: 300,
+        rate,
+        failure: 0.0,
+        workers: 10,
+        queue_limit: 0,
+        service: Spread::Constant,
+        service_time: 0.1,
+        budget: BudgetConfig {
+            kind: BudgetKind::Sre,
+            ..BudgetConfig::default()
+        },
+        policy: Policy {
+            attempts: 1,
+            ..Policy::default()
+        },
+        ..Scenario::default()
+    };
+    let after = |report: &Report, from: f64, series: &[u64]| -> u64 {
+        let width = report.series.width;
+        (0..series.len())
+            .filter(|&i| i as f64 * width >= from)
+            .map(|i| series[i])
+            .sum()
+    };
+    let overload = sim::run(&world(300.0));
+    let sent = after(&overload, 150.0, &overload.series.first_tries) as f64;
+    let accepted = after(&overload, 150.0, &overload.series.successes) as f64;
+    // With no queue the workers take fewer than their 100/s (Erlang's loss
+    // formula), whatever the client does: what matters is the ratio.
+    assert!(
+        accepted / 150.0 < 100.0,
+        "at most the server's 100/s: {accepted}"
+    );
+    assert!(
+        (sent / accepted - 2.0).abs() < 0.1,
+        "sent {sent}, accepted {accepted}: K = 2"
+    );
+    assert!(overload.summary.budget_refusals > 0);
+    let under = sim::run(&world(150.0));
+    let refused = after(&under, 130.0, &under.series.budget_refusals);
+    assert_eq!(
+        refused, 0,
+        "accepts above 1/K of requests: nothing rejected"
+    );
+}

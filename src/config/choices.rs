@@ -103,6 +103,7 @@ choices! {
         "token-bucket" ("Token bucket (gRPC)") => BudgetKind::TokenBucket,
         "aws-quota" ("AWS retry quota") => BudgetKind::AwsQuota,
         "bucket" ("Token bucket per first try (Brooker)") => BudgetKind::Bucket,
+        "sre" ("Adaptive throttling (SRE book)") => BudgetKind::Sre,
     }
     BASES: RatioBasis {
         "successes" ("Successes") => RatioBasis::Successes,

@@ -116,6 +116,9 @@ fn token_bucket(c: &Config) -> bool {
 fn aws_quota(c: &Config) -> bool {
     c.budget_kind() == BudgetKind::AwsQuota
 }
+fn sre_throttle(c: &Config) -> bool {
+    c.budget_kind() == BudgetKind::Sre
+}
 fn brooker_bucket(c: &Config) -> bool {
     c.budget_kind() == BudgetKind::Bucket
 }
@@ -229,7 +232,7 @@ params! {
 
     Budget: "budget", "Retry budget", "", Budget, BUDGETS.kind(), BUDGETS.position(D.budget.kind), always,
         Some(|s, v| s.budget.kind = BUDGETS.at(v)),
-        "Limits retries across a client's operations: a share of recent traffic, a gRPC token bucket, the AWS SDK retry quota, or a bucket each first try fills (Brooker's).";
+        "Limits retries across a client's operations: a share of recent traffic, a gRPC token bucket, the AWS SDK retry quota, or a bucket each first try fills (Brooker's), or the SRE book's adaptive throttling, which rejects first tries too: its rejections are the client's, counted as refusals, not server failures.";
     BudgetPercent: "b_pct", "Retry share", "", Budget, number(range::BUDGET_PERCENT, 0.01), D.budget.percent, ratio,
         Some(|s, v| s.budget.percent = v),
         "Retries allowed per deposit in the window (0.2 = 20 %).";
@@ -263,6 +266,12 @@ params! {
     BucketDeposit: "bk_deposit", "Deposit", "", Budget, number(range::BUCKET_DEPOSIT, 0.01), D.budget.bucket_deposit, brooker_bucket,
         Some(|s, v| s.budget.bucket_deposit = v),
         "Tokens each first try puts in, up to the size.";
+    SreK: "sre_k", "Throttle K", "x", Budget, number(range::SRE_K, 0.1), D.budget.sre_k, sre_throttle,
+        Some(|s, v| s.budget.sre_k = v),
+        "The client rejects an attempt itself with probability (requests - K x accepts) / (requests + 1): the backend sees about K times what it accepts.";
+    SreWindow: "sre_window", "Throttle window", "s", Budget, number(range::SRE_WINDOW, 1.0), D.budget.sre_window, sre_throttle,
+        Some(|s, v| s.budget.sre_window = v),
+        "How far back the client counts its requests and the backend's accepts.";
     Breaker: "breaker", "Circuit breaker", "", Budget, BREAKERS.kind(), BREAKERS.position(D.breaker.mode), always,
         Some(|s, v| s.breaker.mode = BREAKERS.at(v)),
         "Fails fast for a while once most recent attempts failed: breaking every attempt, or only retries.";

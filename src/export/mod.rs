@@ -370,7 +370,7 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 )
             }
         }
-        BudgetKind::Ratio | BudgetKind::AwsQuota | BudgetKind::Bucket => missing(
+        BudgetKind::Ratio | BudgetKind::AwsQuota | BudgetKind::Bucket | BudgetKind::Sre => missing(
             "budget",
             "gRPC's only budget is retryThrottling, a token bucket per server; choose the token bucket to export one",
         ),
@@ -471,7 +471,7 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 "Envoy's retry budget limits retries in flight to a share of requests in flight, not retries to a share of recent traffic; its floor is a concurrency (min_retry_concurrency), not a rate",
             )
         }
-        BudgetKind::TokenBucket | BudgetKind::AwsQuota | BudgetKind::Bucket => missing(
+        BudgetKind::TokenBucket | BudgetKind::AwsQuota | BudgetKind::Bucket | BudgetKind::Sre => missing(
             "budget",
             "Envoy's only budget is the cluster's retry_budget (a share of active requests); choose the ratio budget to export one",
         ),
@@ -545,10 +545,12 @@ fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 Fit::Approximate,
                 "standard mode always adds its retry quota; there is no mode without one but legacy, which has other pauses",
             ),
-            BudgetKind::Ratio | BudgetKind::TokenBucket | BudgetKind::Bucket => missing(
-                "budget",
-                "the AWS SDKs' only budget is the standard mode's retry quota",
-            ),
+            BudgetKind::Ratio | BudgetKind::TokenBucket | BudgetKind::Bucket | BudgetKind::Sre => {
+                missing(
+                    "budget",
+                    "the AWS SDKs' only budget is the standard mode's retry quota",
+                )
+            }
         },
     ];
     let text = format!(

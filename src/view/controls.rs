@@ -257,6 +257,7 @@ mod tests {
                 "tokens",
                 "quota",
                 "bk_size",
+                "sre_window",
                 "cb_window",
                 "instances",
                 "horizon"
@@ -428,7 +429,8 @@ mod tests {
                 "Ratio of recent traffic",
                 "Token bucket (gRPC)",
                 "AWS retry quota",
-                "Token bucket per first try (Brooker)"
+                "Token bucket per first try (Brooker)",
+                "Adaptive throttling (SRE book)"
             ]
         );
         assert_eq!(shown(P::OutageMode), ["Fail fast", "Hang"]);

@@ -98,6 +98,8 @@ pub(super) struct Layers {
     /// Laid out as the budgets; empty when the breaker is off.
     pub breakers: Vec<Breaker>,
     pub instances: u32,
+    /// The budget rejects attempts before they leave (SRE throttling).
+    throttles: bool,
     /// The balances of the top layer's budgets added up: with one layer the
     /// series charts their mean.
     level_sum: f64,
@@ -145,6 +147,7 @@ impl Layers {
                 vec![Breaker::new(&s.breaker); each]
             },
             instances,
+            throttles: s.budget.kind == BudgetKind::Sre,
             level_sum: start * f64::from(instances),
         }
     }
@@ -333,6 +336,9 @@ impl<const PLAIN: bool> World<PLAIN> {
         if self.breaker_on() && !self.admit(frame, start) {
             return;
         }
+        if !PLAIN && self.layers.throttles && !self.throttle_admits(frame, start) {
+            return;
+        }
         let f = &mut self.frames[frame];
         f.attempts += 1;
         f.token = f.token.wrapping_add(1);
@@ -422,6 +428,23 @@ impl<const PLAIN: bool> World<PLAIN> {
                 false
             }
         }
+    }
+
+    /// Asks the layer's throttle to let the frame's next attempt leave at
+    /// `now` (a draw from the frame's own stream decides). A rejection is
+    /// the client's: counted as a refusal, not a server failure, it ends
+    /// the (sub)operation at once, as a budget's refusal does.
+    fn throttle_admits(&mut self, frame: u32, now: f64) -> bool {
+        let layer = self.layer(frame);
+        let draw = self.frames[frame].stream.uniform();
+        let admitted = self
+            .budget(frame, layer)
+            .is_none_or(|budget| budget.admits(now, draw));
+        if !admitted {
+            self.tally.rec.refusal(now);
+            self.fail(frame, now, Ending::BudgetExhausted, FailureKind::Transient);
+        }
+        admitted
     }
 
     /// Feeds the outcome of the frame's attempt to its layer's breaker.

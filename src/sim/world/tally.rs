@@ -65,7 +65,7 @@ fn budget_start(config: &BudgetConfig) -> Option<f64> {
         BudgetKind::TokenBucket | BudgetKind::AwsQuota | BudgetKind::Bucket => {
             Some(Budget::new(config).tokens())
         }
-        BudgetKind::None | BudgetKind::Ratio => None,
+        BudgetKind::None | BudgetKind::Ratio | BudgetKind::Sre => None,
     }
 }
 
