@@ -87,6 +87,8 @@ pub const TIMEOUT_COST: Range = Range::new(0.0, 100.0);
 /// Brooker's bucket: its size, and what a first try deposits.
 pub const BUCKET_SIZE: Range = Range::new(1.0, 1000.0);
 pub const BUCKET_DEPOSIT: Range = Range::new(0.0, 10.0);
+/// Closed loop: a client's mean think time between operations.
+pub const THINK: Range = Range::new(0.0, 3600.0);
 /// SRE throttling: the multiplier of accepts, and the window.
 pub const SRE_K: Range = Range::new(1.0, 10.0);
 pub const SRE_WINDOW: Range = Range::new(1.0, 3600.0);

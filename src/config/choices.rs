@@ -118,6 +118,7 @@ choices! {
         "poisson" ("Steady arrivals (Poisson)") => WorkloadKind::Poisson,
         "crowd" ("A crowd starting together") => WorkloadKind::Crowd,
         "contention" ("Contention on one row") => WorkloadKind::Contention,
+        "closed" ("Clients in a closed loop") => WorkloadKind::Closed,
     }
     SPREADS: Spread {
         "constant" ("Constant") => Spread::Constant,

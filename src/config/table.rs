@@ -135,6 +135,12 @@ fn poisson(c: &Config) -> bool {
 fn crowd(c: &Config) -> bool {
     c.workload() != WorkloadKind::Poisson
 }
+fn starts_together(c: &Config) -> bool {
+    matches!(c.workload(), WorkloadKind::Crowd | WorkloadKind::Contention)
+}
+fn closed_loop(c: &Config) -> bool {
+    c.workload() == WorkloadKind::Closed
+}
 /// Contention models only the shared row: no faults, capacity or timeouts.
 fn served(c: &Config) -> bool {
     c.workload() != WorkloadKind::Contention
@@ -296,7 +302,7 @@ params! {
 
     Workload: "workload", "Workload", "", Workload, WORKLOADS.kind(), WORKLOADS.position(D.workload), always,
         Some(|s, v| s.workload = WORKLOADS.at(v)),
-        "Poisson arrivals; a crowd of clients that start together; or clients racing to update one row.";
+        "Poisson arrivals; a crowd of clients that start together; clients racing to update one row; or clients that each start their next operation a think time after their last ended.";
     Rate: "rate", "Arrival rate", "/s", Workload, number(range::RATE, 1.0), D.rate, poisson,
         Some(|s, v| s.rate = v),
         "New operations per second.";
@@ -312,12 +318,15 @@ params! {
     Clients: "clients", "Clients", "", Workload, integer(range::CLIENTS), D.clients, crowd,
         Some(|s, v| s.clients = v as u32),
         "Clients that make one operation each.";
-    CrowdAt: "crowd_at", "Crowd starts", "s", Workload, number(range::CROWD_START, 0.5), D.crowd_start, crowd,
+    CrowdAt: "crowd_at", "Crowd starts", "s", Workload, number(range::CROWD_START, 0.5), D.crowd_start, starts_together,
         Some(|s, v| s.crowd_start = v),
         "When the first client of the crowd starts.";
-    CrowdOver: "crowd_over", "Start spread", "s", Workload, number(range::CROWD_WINDOW, 0.1), D.crowd_window, crowd,
+    CrowdOver: "crowd_over", "Start spread", "s", Workload, number(range::CROWD_WINDOW, 0.1), D.crowd_window, starts_together,
         Some(|s, v| s.crowd_window = v),
         "Clients start uniformly over this window; 0 means all at once.";
+    Think: "think", "Think time", "s", Workload, number(range::THINK, 0.1), D.think, closed_loop,
+        Some(|s, v| s.think = v),
+        "How long a closed-loop client waits (exponential, this mean) after one operation ends before it starts the next.";
     Horizon: "horizon", "Horizon", "s", Workload, number(range::HORIZON, 1.0), D.horizon, always,
         Some(|s, v| s.horizon = v),
         "Time shown on the charts; arrivals stop here and the run drains.";

@@ -128,6 +128,11 @@ pub enum WorkloadKind {
     /// and start over. Starts as in `Crowd`. Server faults, capacity and
     /// timeouts do not apply; one attempt is one read + one write.
     Contention,
+    /// Closed loop: `clients` clients each start an operation after a
+    /// think time (exponential, mean `think`) and the next one a think time
+    /// after the last ended, until `horizon`: a slow or failing server
+    /// slows its own arrivals.
+    Closed,
 }
 
 /// Shape of a random duration with a given mean.
@@ -182,6 +187,8 @@ pub struct Scenario {
     pub spike_duration: f64,
     /// Crowd and contention: number of clients (one operation each).
     pub clients: u32,
+    /// Closed loop: mean think time between a client's operations.
+    pub think: f64,
     /// Crowd and contention: when the first client starts.
     pub crowd_start: f64,
     /// Crowd and contention: clients start uniformly over this window.
@@ -270,6 +277,7 @@ impl Scenario {
         spike_start: 20.0,
         spike_duration: 0.0,
         clients: 100,
+        think: 1.0,
         crowd_start: 0.0,
         crowd_window: 0.0,
         hop: Spread::Exponential,
@@ -356,6 +364,7 @@ impl Scenario {
             spike_start: range::SPIKE_START.clamp(self.spike_start, d.spike_start),
             spike_duration: range::SPIKE_DURATION.clamp(self.spike_duration, 0.0),
             clients: range::CLIENTS.clamp_count(self.clients),
+            think: range::THINK.clamp(self.think, Scenario::DEFAULT.think),
             crowd_start: range::CROWD_START.clamp(self.crowd_start, 0.0),
             crowd_window: range::CROWD_WINDOW.clamp(self.crowd_window, 0.0),
             hop: self.hop,
@@ -398,6 +407,11 @@ impl Scenario {
                 s.rate * (s.horizon - spike) + s.spike_rate * spike
             }
             WorkloadKind::Crowd | WorkloadKind::Contention => f64::from(s.clients),
+            // Each client at most once per think time and two hops.
+            WorkloadKind::Closed => {
+                let cycle = (s.think + 2.0 * s.hop_mean + s.service_time).max(1e-3);
+                f64::from(s.clients) * (s.horizon / cycle + 1.0)
+            }
         }
     }
 

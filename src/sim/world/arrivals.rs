@@ -14,6 +14,8 @@ const SERVER_STREAMS: u64 = 0x9E37_79B9_7F4A_7C15;
 /// instance: a stream of their own, so that one instance draws nothing and
 /// every other stream is what it was.
 const INSTANCE_STREAMS: u64 = 0xC2B2_AE3D_27D4_EB4F;
+/// Salt of the seed of a closed loop's think times.
+const THINK_STREAMS: u64 = 0x1656_67B1_9E37_79F9;
 
 /// Where operations come from.
 pub(super) struct Workload {
@@ -31,6 +33,9 @@ pub(super) struct Workload {
     /// When operations run alone: the start of the next operation, taken
     /// once the queue has nothing left of the last.
     pub upcoming: Option<f64>,
+    /// Closed loop: each client's think times, a stream each, so that a
+    /// client thinks the same whatever the others do.
+    thinking: Vec<Stream>,
 }
 
 impl Workload {
@@ -44,6 +49,15 @@ impl Workload {
             crowd_position: 0.0,
             last_start: 0.0,
             upcoming: None,
+            thinking: match s.workload {
+                WorkloadKind::Closed => {
+                    let streams = Streams::new(s.seed ^ THINK_STREAMS);
+                    (0..u64::from(s.clients))
+                        .map(|c| streams.stream(c))
+                        .collect()
+                }
+                _ => Vec::new(),
+            },
         }
     }
 
@@ -81,6 +95,8 @@ impl Workload {
                 }
                 None
             }
+            // A closed loop's starts follow its ends (`think_then_start`).
+            WorkloadKind::Closed => None,
             WorkloadKind::Crowd | WorkloadKind::Contention => {
                 let clients = u64::from(s.clients);
                 if self.next_client >= clients {
@@ -106,7 +122,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// An operation starts: its client's root frame, with the operation's
     /// own stream for what the server and the network do to it.
     #[inline(always)] // speed: hot
-    pub(super) fn arrival(&mut self, now: f64) {
+    pub(super) fn arrival(&mut self, now: f64, looping: u32) {
         let workload = &mut self.workload;
         let client = workload.next_client;
         workload.next_client += 1;
@@ -127,6 +143,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             executed: 0,
             outstanding: 0,
             instance,
+            looping,
         };
         self.roots.put(root, operation);
         if let Some(tracer) = self.tracer() {
@@ -134,6 +151,24 @@ impl<const PLAIN: bool> World<PLAIN> {
         }
         self.schedule_arrival(now);
         self.start_first(root, now);
+    }
+
+    /// Closed loop: client `client` starts its next operation a think time
+    /// after `after`, while that is before the horizon.
+    pub(super) fn think_then_start(&mut self, client: u32, after: f64) {
+        let mean = self.s.think;
+        let Some(stream) = self.workload.thinking.get_mut(client as usize) else {
+            return;
+        };
+        let think = if mean > 0.0 {
+            stream.exponential_ziggurat(mean)
+        } else {
+            0.0
+        };
+        let start = after + think;
+        if start < self.s.horizon {
+            self.queue.push_single(start, EventKind::Arrival, client, 0);
+        }
     }
 
     /// Schedules the operation that starts next after `after`: it waits

@@ -9,10 +9,10 @@ use crate::budget::{Budget, BudgetKind};
 use crate::classify::{self, Failure};
 use crate::policy::{Plan, Policy};
 use crate::random::Stream;
-use crate::sim::Scenario;
 use crate::sim::engine::EventKind;
 use crate::sim::report::FailureKind;
 use crate::sim::trace::Ending;
+use crate::sim::{Scenario, WorkloadKind};
 
 /// `Frame::parent` of a root, the user's operation.
 pub(super) const NO_PARENT: u32 = u32::MAX;
@@ -62,6 +62,9 @@ pub(super) struct Operation {
     pub outstanding: u32,
     /// The client instance it runs in (0 with one instance).
     pub instance: u32,
+    /// Closed loop: the client that starts its next operation once this
+    /// one ends.
+    pub looping: u32,
 }
 
 /// What only some runs need of a frame, kept beside it (same index) so that
@@ -635,6 +638,10 @@ impl<const PLAIN: bool> World<PLAIN> {
             self.tally.operation_ended(now, latency, retried, end);
             if let Some(tracer) = self.tracer() {
                 tracer.ended(frame, now, end);
+            }
+            if !PLAIN && self.s.workload == WorkloadKind::Closed {
+                let client = self.roots[frame].looping;
+                self.think_then_start(client, now);
             }
             self.release_root_if_done(frame);
             return None;

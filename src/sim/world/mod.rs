@@ -316,6 +316,8 @@ impl Running {
 fn runs_alone(s: &Scenario) -> bool {
     server::stateless(s)
         && s.workload != WorkloadKind::Contention
+        // A closed loop's next start waits for its client's last end.
+        && s.workload != WorkloadKind::Closed
         && s.budget.kind == BudgetKind::None
         && s.breaker.mode == BreakerMode::Off
 }
@@ -376,7 +378,13 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// Starts the run: its first arrival. Apart from [`World::new`], so
     /// that a tracer attached in between sees it.
     fn start(&mut self) {
-        self.schedule_arrival(0.0);
+        if self.s.workload == WorkloadKind::Closed {
+            for client in 0..self.s.clients {
+                self.think_then_start(client, 0.0);
+            }
+        } else {
+            self.schedule_arrival(0.0);
+        }
     }
 
     /// Runs what is left of a started world and reports.
@@ -497,7 +505,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 self.queue.pop_short()
             } else if let Some(start) = self.workload.upcoming.take() {
                 self.current = start;
-                self.arrival(start);
+                self.arrival(start, 0);
                 continue;
             } else {
                 return Stop::Ended(None);
@@ -584,7 +592,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         self.current = now;
         let (index, token) = (event.index, event.token);
         match event.kind() {
-            EventKind::Arrival => self.arrival(now),
+            EventKind::Arrival => self.arrival(now, index),
             EventKind::AttemptStart => self.attempt_start(index, token, now),
             EventKind::ServerArrive => self.server_arrive(index, now),
             EventKind::ServiceDone => self.service_done(index, now),

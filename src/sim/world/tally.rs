@@ -172,7 +172,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             events: self.events_handled(),
             breaker_trips: self.layers.breakers.iter().map(Breaker::trips).sum(),
             arrivals_end: match self.s.workload {
-                WorkloadKind::Poisson => self.s.horizon,
+                WorkloadKind::Poisson | WorkloadKind::Closed => self.s.horizon,
                 WorkloadKind::Crowd | WorkloadKind::Contention => self.workload.last_start,
             },
             peak_events: self.queue.peak() as u64,
