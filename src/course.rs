@@ -269,7 +269,11 @@ pub fn opened(address: &str) -> Opened {
             read_notices.retain(|n| n.key != LINK_VERSION_KEY);
             place.config()
         }
-        _ if query.is_empty() => PRESETS[0].config(),
+        // A bare address: the first preset, and nothing to say of a link.
+        _ if query.is_empty() => {
+            read_notices.clear();
+            PRESETS[0].config()
+        }
         _ => read,
     };
     notices.extend(read_notices);
@@ -373,7 +377,8 @@ pub static CHAPTERS: &[Chapter] = &[
         key: "herd",
         title: "The thundering herd",
         preset: "herd",
-        change: "",
+        // A alone: the next chapter brings B, the fix.
+        change: "compare=off",
         question: "{clients} clients fail together while the server is down for {outage_for}. Each \
                    makes up to {attempts} attempts, backing off exponentially without jitter, and \
                    the server is back long before they give up. It serves {workers} requests at a \
@@ -397,8 +402,11 @@ pub static CHAPTERS: &[Chapter] = &[
         title: "Jitter",
         preset: "herd",
         change: "",
-        question: "The same herd. Policy B is A with full jitter: each pause drawn at random \
-                   between zero and its ceiling. Which gets more operations through?",
+        question: "{clients} clients fail together while the server is down for {outage_for}, and \
+                   retry up to {attempts} attempts, backing off exponentially. Policy A draws no \
+                   jitter; policy B draws each pause at random between zero and its ceiling (full \
+                   jitter). Which gets more operations through?",
+
         answers: &[
             "A: without jitter its retries come back sooner",
             "B, with full jitter",
@@ -445,8 +453,11 @@ pub static CHAPTERS: &[Chapter] = &[
         title: "The retry budget",
         preset: "budget",
         change: "",
-        question: "The same storm. Policy B keeps A's quick retries, but may retry only {B.b_pct%} \
-                   of its recent requests. Which makes fewer calls per operation?",
+        question: "Requests arrive at {rate}, then for {spike_for} at {spike}, at a server that \
+                   slows as work piles up; both policies retry {base} after each timeout of \
+                   {timeout}, up to {attempts} attempts. Policy B may retry only {B.b_pct%} of its \
+                   recent requests. Which makes fewer calls per operation?",
+
         answers: &[
             "A",
             "B",
@@ -615,8 +626,12 @@ mod tests {
 
     #[test]
     fn a_bare_address_opens_the_first_preset_and_fragments_are_dropped() {
-        assert_eq!(open("").0, PRESETS[0].config());
-        assert_eq!(open("?").0, PRESETS[0].config());
+        assert_eq!(open(""), (PRESETS[0].config(), vec![]));
+        assert_eq!(open("?"), (PRESETS[0].config(), vec![]));
+        assert_eq!(
+            open("https://example.org/retry/?"),
+            (PRESETS[0].config(), vec![])
+        );
         let (config, notices) = open("?v=1&seed=5#x");
         assert_eq!(notices, []);
         assert_eq!(config.seed(), 5);

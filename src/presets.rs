@@ -83,10 +83,10 @@ pub static PRESETS: &[Preset] = &[
         title: "The thundering herd after an outage",
         lesson: "{clients} clients fail together while the server is down for {outage_for}. {if jitter=none}Policy \
                  A (blue) retries without jitter: every retry wave lands at once, far above what the server \
-                 can take.{else}Policy A (blue) now has {jitter} jitter.{end} {if B.jitter!=none}Policy B \
-                 (orange) is the same with {B.jitter} jitter: the waves melt into a hump the server \
-                 absorbs.{else}Policy B (orange) now has no jitter.{end} Success: {A.success} for A, \
-                 {B.success} for B.",
+                 can take.{else}Policy A (blue) now has {jitter} jitter.{end} {if compare=on}{if \
+                 B.jitter!=none}Policy B (orange) is the same with {B.jitter} jitter: the waves melt into \
+                 a hump the server absorbs.{else}Policy B (orange) now has no jitter.{end} Success: \
+                 {A.success} for A, {B.success} for B.{else}Success: {A.success}.{end}",
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full",
         key_chart: ChartId::Load,
         sees: "After the outage A's waves stand ten times above the capacity line, a power of ten \
@@ -341,8 +341,8 @@ pub static PRESETS: &[Preset] = &[
     Preset {
         key: "why-retry",
         title: "Why retry at all: a flaky dependency",
-        lesson: "A dependency fails {failure%} of calls, each call independently of the others, so \
-                 a retry fails no more often than a first try. {if attempts=1}Policy A (blue) \
+        lesson: "A dependency fails {failure%} of calls{if failure<1}, each call independently of \
+                 the others, so a retry fails no more often than a first try{end}. {if attempts=1}Policy A (blue) \
                  never retries: {A.success} of its operations succeed.{else}Policy A (blue) now \
                  makes up to {attempts} attempts: {A.success} succeed, at {A.load} calls per \
                  operation.{end} {if B.attempts=1}Policy B (orange) now never retries either: \

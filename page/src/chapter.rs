@@ -265,6 +265,14 @@ pub(super) fn show() {
             let on = root.class_list().contains(class);
             if let Some(button) = document.get_element_by_id(id) {
                 let _ = button.set_attribute(attribute, if on { "true" } else { "false" });
+                if id == "present" {
+                    let label = if on {
+                        "Stop presenting (Esc)"
+                    } else {
+                        "Present to a room"
+                    };
+                    button.set_text_content(Some(label));
+                }
             }
         }
     }

@@ -317,7 +317,7 @@ params! {
         "How long the spike lasts; 0 means no spike.";
     Clients: "clients", "Clients", "", Workload, integer(range::CLIENTS), D.clients, crowd,
         Some(|s, v| s.clients = v as u32),
-        "Clients that make one operation each.";
+        "Clients of the workload: in a crowd or racing for a row each makes one operation; in a closed loop each makes one after another.";
     CrowdAt: "crowd_at", "Crowd starts", "s", Workload, number(range::CROWD_START, 0.5), D.crowd_start, starts_together,
         Some(|s, v| s.crowd_start = v),
         "When the first client of the crowd starts.";

@@ -11,6 +11,19 @@ pub struct Page {
     config: Config,
     /// In compare mode, the policy controls show and edit policy B.
     editing_b: bool,
+    /// Policy B's own values, where it has one: the link keeps only B's
+    /// differences from A, so without them a change of A passing through
+    /// B's value would leave B following A from then on.
+    b_own: Vec<Option<f64>>,
+}
+
+/// Policy B's values that differ from A's, by parameter.
+fn own_values_of_b(config: &Config) -> Vec<Option<f64>> {
+    (0..PARAMS.len())
+        .map(|i| {
+            Some(config.value_b_at(i)).filter(|b| config.comparing() && *b != config.value_at(i))
+        })
+        .collect()
 }
 
 /// What a moved control changed, beyond its own value.
@@ -32,6 +45,7 @@ pub struct Edit {
 impl Page {
     pub fn new(config: Config) -> Self {
         Self {
+            b_own: own_values_of_b(&config),
             config,
             editing_b: false,
         }
@@ -64,9 +78,16 @@ impl Page {
     /// it had to.
     pub fn set_value(&mut self, index: usize, value: f64) -> Option<String> {
         if self.on_b(index) {
-            self.config.set_b_at(index, value)
+            let why = self.config.set_b_at(index, value);
+            self.b_own[index] = Some(self.config.value_b_at(index));
+            why
         } else {
-            self.config.set_at(index, value)
+            let why = self.config.set_at(index, value);
+            // B keeps its own value, even where A passed through it.
+            if let Some(own) = self.b_own[index].filter(|_| self.config.comparing()) {
+                self.config.set_b_at(index, own);
+            }
+            why
         }
     }
 
@@ -83,6 +104,7 @@ impl Page {
     /// Replaces the whole configuration (a preset was chosen); the
     /// controls show its policy A.
     pub fn load(&mut self, config: Config) {
+        self.b_own = own_values_of_b(&config);
         self.config = config;
         self.editing_b = false;
     }
@@ -125,6 +147,36 @@ impl Page {
 
 #[cfg(test)]
 mod tests {
+    /// A's setting passing through B's own value leaves B where it was.
+    #[test]
+    fn b_keeps_its_own_value_while_a_passes_through_it() {
+        let (config, _) = Config::from_link("v=1&compare=on&attempts=1&B.attempts=3");
+        let mut page = Page::new(config);
+        for attempts in [2.0, 3.0, 4.0, 5.0] {
+            page.set(P::Attempts, attempts);
+            assert_eq!(
+                page.config().value_b_at(P::Attempts as usize),
+                3.0,
+                "A at {attempts}"
+            );
+        }
+        assert!(page.config().to_link().contains("B.attempts=3"));
+        // B's own edit moves what it keeps; loading settings starts again.
+        page.edit_b(true);
+        page.set(P::Attempts, 6.0);
+        page.edit_b(false);
+        page.set(P::Attempts, 6.0);
+        page.set(P::Attempts, 2.0);
+        assert_eq!(page.config().value_b_at(P::Attempts as usize), 6.0);
+        page.load(Config::from_link("v=1&compare=on").0);
+        page.set(P::Attempts, 7.0);
+        assert_eq!(
+            page.config().value_b_at(P::Attempts as usize),
+            7.0,
+            "B follows A"
+        );
+    }
+
     use super::*;
     use crate::config::{Config, Kind, Notice, P};
     use crate::view::fixtures::{config, preset};
