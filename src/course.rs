@@ -51,19 +51,9 @@ impl Judge {
                 Some(Verdict::Better(Side::A, _)) => Some(0),
                 Some(Verdict::Better(Side::B, _)) => Some(1),
                 Some(Verdict::NoRealDifference) => Some(2).filter(|&i| i < answers),
-                // One seed: the first seed's numbers decide.
-                None => {
-                    let (a, b) = (
-                        seeds.a[0][metric as usize],
-                        seeds.b.first()?[metric as usize],
-                    );
-                    let b_better = match metric.number().better {
-                        crate::metrics::Better::Higher => b > a,
-                        crate::metrics::Better::Lower => b < a,
-                        crate::metrics::Better::Neither => return None,
-                    };
-                    Some(usize::from(b_better))
-                }
+                // No policy B, or a number better neither way (with one
+                // seed the verdict still judges it): nothing to answer.
+                None => None,
             },
             Judge::Band {
                 metric,
