@@ -60,26 +60,14 @@ impl Judge {
                 side,
                 edges,
             } => {
-                let value = median(&values(seeds, metric, side))?;
+                let value = median(seeds.values(metric, side).collect())?;
                 Some(edges.iter().filter(|&&edge| value >= edge).count())
             }
         }
     }
 }
 
-/// One policy's number on every seed measured.
-pub fn values(seeds: &Seeds, metric: Metric, side: Side) -> Vec<f64> {
-    let runs = match side {
-        Side::A => &seeds.a,
-        Side::B => &seeds.b,
-    };
-    runs.iter()
-        .map(|numbers| numbers[metric as usize])
-        .collect()
-}
-
-fn median(values: &[f64]) -> Option<f64> {
-    let mut sorted = values.to_vec();
+fn median(mut sorted: Vec<f64>) -> Option<f64> {
     sorted.sort_by(f64::total_cmp);
     let n = sorted.len();
     match n {
@@ -892,7 +880,7 @@ mod tests {
                     side,
                     edges,
                 } => {
-                    for value in values(&seeds, metric, side) {
+                    for value in seeds.values(metric, side) {
                         let band = edges.iter().filter(|&&e| value >= e).count();
                         assert_eq!(band, *expected, "{key}: a seed at {value}");
                     }

@@ -202,9 +202,6 @@ fn seeds_json(config: &Config) -> String {
         .iter()
         .zip(metrics)
         .map(|(line, metric)| {
-            let values = |runs: &[seeds::Numbers]| -> Vec<f64> {
-                runs.iter().map(|n| n[*metric as usize]).collect()
-            };
             serde_json::json!({
                 "label": line.label,
                 "a": line.a,
@@ -213,8 +210,8 @@ fn seeds_json(config: &Config) -> String {
                 "range_b": line.range_b,
                 "better": line.better.map(|side| if side == lesson::Side::A { "A" } else { "B" }),
                 "seeds": line.seeds,
-                "values_a": values(&measured.a),
-                "values_b": values(&measured.b),
+                "values_a": measured.values(*metric, lesson::Side::A).collect::<Vec<_>>(),
+                "values_b": measured.values(*metric, lesson::Side::B).collect::<Vec<_>>(),
             })
         })
         .collect();

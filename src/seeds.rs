@@ -129,19 +129,23 @@ impl Seeds {
         }
     }
 
-    /// The lowest and highest of `metric` over the seeds, for one policy;
-    /// `None` for a policy not run.
-    pub fn range(&self, metric: Metric, side: Side) -> Option<(f64, f64)> {
+    /// One policy's `metric` on every seed measured (none for a policy
+    /// not run).
+    pub fn values(&self, metric: Metric, side: Side) -> impl Iterator<Item = f64> + '_ {
         let runs = match side {
             Side::A => &self.a,
             Side::B => &self.b,
         };
-        runs.iter()
-            .map(|n| n[metric as usize])
-            .fold(None, |range, x| {
-                let (low, high) = range.unwrap_or((x, x));
-                Some((low.min(x), high.max(x)))
-            })
+        runs.iter().map(move |n| n[metric as usize])
+    }
+
+    /// The lowest and highest of `metric` over the seeds, for one policy;
+    /// `None` for a policy not run.
+    pub fn range(&self, metric: Metric, side: Side) -> Option<(f64, f64)> {
+        self.values(metric, side).fold(None, |range, x| {
+            let (low, high) = range.unwrap_or((x, x));
+            Some((low.min(x), high.max(x)))
+        })
     }
 
     /// Whether A or B is better at `metric` over the seeds; `None` when
