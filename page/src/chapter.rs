@@ -15,7 +15,7 @@ use web_sys::{Document, Element, HtmlInputElement, KeyboardEvent};
 use retry_playground::course::Opened;
 use retry_playground::view::{self, course::Course};
 
-use crate::controls::on_input;
+use crate::controls::hear_controls;
 use crate::share::sync_link;
 use crate::{element, schedule, show_if, with_app};
 
@@ -155,14 +155,7 @@ fn listen(document: &Document) -> Result<(), JsValue> {
     }
     // The knob's row left the form: its box hears it instead.
     if let Some(knob) = document.get_element_by_id("knob") {
-        let input =
-            Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| on_input(&e, false));
-        knob.add_event_listener_with_callback("input", input.as_ref().unchecked_ref())?;
-        input.forget();
-        let change =
-            Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| on_input(&e, true));
-        knob.add_event_listener_with_callback("change", change.as_ref().unchecked_ref())?;
-        change.forget();
+        hear_controls(&knob)?;
     }
     for (id, class) in [("present", "presenting"), ("all-settings", "all-settings")] {
         if let Some(button) = document.get_element_by_id(id) {

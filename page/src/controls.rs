@@ -231,9 +231,23 @@ pub(super) fn set_param(p: P, value: f64) {
     schedule();
 }
 
+/// Listens for the controls inside `element` (the form, or a box a row
+/// moved to): a moving control's `input`, a final value's `change`.
+pub(super) fn hear_controls(element: &Element) -> Result<(), JsValue> {
+    let input =
+        Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| on_input(&event, false));
+    element.add_event_listener_with_callback("input", input.as_ref().unchecked_ref())?;
+    input.forget();
+    let change =
+        Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| on_input(&event, true));
+    element.add_event_listener_with_callback("change", change.as_ref().unchecked_ref())?;
+    change.forget();
+    Ok(())
+}
+
 /// A control moved or was typed into. `commit` is the `change` event: the
 /// value is final, so a number box that was clamped shows the clamped value.
-pub(super) fn on_input(event: &web_sys::Event, commit: bool) {
+fn on_input(event: &web_sys::Event, commit: bool) {
     let Some(target) = event.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
         return;
     };

@@ -57,7 +57,7 @@ mod summary;
 mod take_home;
 
 use charts::{draw, draw_of_runs, draw_sweep, place_charts, shown, theme};
-use controls::{build_controls, on_input, open_groups, set_param, show_value};
+use controls::{build_controls, hear_controls, open_groups, set_param, show_value};
 use lesson_area::{
     apply_change, build_presets, load, show_headlines, show_lesson, show_lesson_text,
 };
@@ -238,14 +238,7 @@ fn listen(document: &Document) -> Result<(), JsValue> {
     let form = document
         .get_element_by_id("controls")
         .ok_or("the page lacks #controls")?;
-    let input =
-        Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| on_input(&event, false));
-    form.add_event_listener_with_callback("input", input.as_ref().unchecked_ref())?;
-    input.forget();
-    let change =
-        Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| on_input(&event, true));
-    form.add_event_listener_with_callback("change", change.as_ref().unchecked_ref())?;
-    change.forget();
+    hear_controls(&form)?;
 
     if let Some(button) = document.get_element_by_id("new-seed") {
         // Any u32 is a seed the link accepts; the browser's
