@@ -11,6 +11,7 @@
 use crate::config::Config;
 use crate::sim::{self, WorkloadKind};
 use crate::simulate::WORK_LIMIT;
+use crate::words::tr;
 
 /// Seeds the contention chart runs each backoff over: it shows what holds
 /// on average, as the AWS 2015 post averaged many runs.
@@ -47,16 +48,19 @@ pub struct VariantRuns {
 /// What a row of the contention chart calls a variant, in words a newcomer
 /// reads: the post's short names say "none" for no backoff at all and
 /// "exponential" for exponential backoff without jitter. Each is at most
-/// two short lines, so a phone's half panel has room for it.
+/// two short lines (apart by a line break in the message), so a phone's
+/// half panel has room for it.
 pub fn row_name(variant: &str) -> [&'static str; 2] {
-    match variant {
-        "none" => ["no backoff", ""],
-        "exponential" => ["exponential,", "no jitter"],
-        "equal" => ["equal jitter", ""],
-        "full" => ["full jitter", ""],
-        "decorrelated" => ["decorrelated", "jitter"],
-        _ => ["", ""],
-    }
+    let name = match variant {
+        "none" => tr("no backoff"),
+        "exponential" => tr("exponential,\nno jitter"),
+        "equal" => tr("equal jitter"),
+        "full" => tr("full jitter"),
+        "decorrelated" => tr("decorrelated\njitter"),
+        _ => "",
+    };
+    let (first, second) = name.split_once('\n').unwrap_or((name, ""));
+    [first, second]
 }
 
 impl VariantRuns {

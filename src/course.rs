@@ -14,7 +14,10 @@
 //! the chapter. `present=on` asks for the layout for a room.
 
 pub use crate::config::{CHAPTER_KEY, PRESENT_KEY};
-use crate::config::{CONTROLS_KEY, Config, EMBED_KEY, MAX_PAIRS, Notice, P, clip, percent_decode};
+use crate::config::{
+    CONTROLS_KEY, Config, EMBED_KEY, LANG_KEY, MAX_PAIRS, Notice, P, clip, percent_decode,
+};
+use crate::words::Text;
 
 /// The key of a link's version.
 const LINK_VERSION_KEY: &str = "v";
@@ -82,20 +85,20 @@ fn median(mut sorted: Vec<f64>) -> Option<f64> {
 pub struct Chapter {
     /// Its word in a link.
     pub key: &'static str,
-    pub title: &'static str,
+    pub title: Text,
     /// The preset whose world, lesson and key chart it shows.
     pub preset: &'static str,
     /// Link pairs applied on top of the preset's settings.
     pub change: &'static str,
     /// Asked before the reveal: a template (see [`crate::prose`]) filled
     /// from the settings alone, so it gives no result away.
-    pub question: &'static str,
+    pub question: Text,
     /// Two to four answers, in the order the judge names them.
-    pub answers: &'static [&'static str],
+    pub answers: &'static [Text],
     pub judge: Judge,
     /// The one setting the chapter is about (policy A's, or the world's).
     pub knob: P,
-    pub takeaway: &'static str,
+    pub takeaway: Text,
 }
 
 impl Chapter {
@@ -128,7 +131,7 @@ impl Chapter {
 /// One rule of the last page, with the chapters that showed it.
 #[derive(Debug, PartialEq)]
 pub struct Rule {
-    pub text: &'static str,
+    pub text: Text,
     pub chapters: &'static [&'static str],
 }
 
@@ -215,16 +218,19 @@ pub fn opened(address: &str) -> Opened {
     let mut place = None;
     let mut presenting = false;
     let mut settings = false;
+    // Only the language: as bare as no query at all.
+    let mut bare = true;
     // Read as the link reader reads: up to its limit, the last pair of a
     // key winning.
     for pair in query.split('&').filter(|p| !p.is_empty()).take(MAX_PAIRS) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
         let (key, value) = (percent_decode(key), percent_decode(value));
+        bare &= key == LANG_KEY;
         match key.as_str() {
             CHAPTER_KEY => place = Some(Place::find(&value).ok_or(value)),
             PRESENT_KEY => presenting = value.trim().eq_ignore_ascii_case("on"),
             // The version and the embed's pairs are no settings of the world.
-            LINK_VERSION_KEY | EMBED_KEY | CONTROLS_KEY => {}
+            LINK_VERSION_KEY | EMBED_KEY | CONTROLS_KEY | LANG_KEY => {}
             _ => settings = true,
         }
     }
@@ -232,9 +238,9 @@ pub fn opened(address: &str) -> Opened {
         found.unwrap_or_else(|word| {
             notices.push(Notice {
                 key: CHAPTER_KEY.to_string(),
-                message: format!(
-                    "no chapter '{}'; the course opens at its first chapter",
-                    clip(&word)
+                message: crate::tf!(
+                    "no chapter '{word}'; the course opens at its first chapter",
+                    word = clip(&word)
                 ),
             });
             Place::Chapter(&CHAPTERS[0])
@@ -247,9 +253,10 @@ pub fn opened(address: &str) -> Opened {
             read_notices.retain(|n| n.key != LINK_VERSION_KEY);
             place.config()
         }
-        // A bare address: the first preset, and nothing to say of a link.
-        _ if query.is_empty() => {
-            read_notices.clear();
+        // A bare address: the first preset, and nothing to say of a link
+        // but of the language it asks for.
+        _ if bare => {
+            read_notices.retain(|n| n.key == LANG_KEY);
             PRESETS[0].config()
         }
         _ => read,
@@ -285,16 +292,18 @@ pub fn link(place: Place, config: &Config, presenting: bool) -> String {
 pub static CHAPTERS: &[Chapter] = &[
     Chapter {
         key: "why-retry",
-        title: "Why retry at all",
+        title: Text("Why retry at all"),
         preset: "why-retry",
         change: "",
-        question: "A dependency fails {failure%} of calls, each call independently of the others. \
+        question: Text(
+            "A dependency fails {failure%} of calls, each call independently of the others. \
                    Policy A never retries; policy B makes up to {B.attempts} attempts. What share \
                    of B's operations succeed?",
+        ),
         answers: &[
-            "About 80 %, like A's: a retry fails as often as a first try",
-            "About 90 %",
-            "About 99 %",
+            Text("About 80 %, like A's: a retry fails as often as a first try"),
+            Text("About 90 %"),
+            Text("About 99 %"),
         ],
         judge: Judge::Band {
             metric: Metric::Success,
@@ -302,20 +311,24 @@ pub static CHAPTERS: &[Chapter] = &[
             edges: &[0.85, 0.95],
         },
         knob: P::Attempts,
-        takeaway: "Retry failures that come and go independently: each attempt is a fresh chance, \
+        takeaway: Text(
+            "Retry failures that come and go independently: each attempt is a fresh chance, \
                    so a few attempts recover nearly all of them.",
+        ),
     },
     Chapter {
         key: "retry-cost",
-        title: "What a retry costs",
+        title: Text("What a retry costs"),
         preset: "why-retry",
         change: "failure=1",
-        question: "Now the dependency is down and fails every call; B still makes up to \
+        question: Text(
+            "Now the dependency is down and fails every call; B still makes up to \
                    {B.attempts} attempts. How many calls does each of B's operations make to it?",
+        ),
         answers: &[
-            "One: the first failure tells B it is down",
-            "Three, one per attempt",
-            "More than three",
+            Text("One: the first failure tells B it is down"),
+            Text("Three, one per attempt"),
+            Text("More than three"),
         ],
         judge: Judge::Band {
             metric: Metric::LoadAmplification,
@@ -323,24 +336,28 @@ pub static CHAPTERS: &[Chapter] = &[
             edges: &[1.5, 3.5],
         },
         knob: P::Failure,
-        takeaway: "When the dependency is down, every retry is extra load on it: bound the \
+        takeaway: Text(
+            "When the dependency is down, every retry is extra load on it: bound the \
                    attempts.",
+        ),
     },
     Chapter {
         key: "timeout",
-        title: "The timeout",
+        title: Text("The timeout"),
         preset: "timeout",
         change: "",
-        question: "The dependency takes {service_t} on average, and only one call in a hundred \
+        question: Text(
+            "The dependency takes {service_t} on average, and only one call in a hundred \
                    takes longer than about {service_p99} (its p99). First tries alone keep its \
                    workers {busy} busy, and it finishes every call it has started, even one the \
                    client gave up on. Policy A gives up on an attempt after {timeout} and retries, \
                    up to {attempts} attempts; policy B waits {B.timeout}. What happens to A's \
                    operations?",
+        ),
         answers: &[
-            "Most of them fail",
-            "More fail than B's, but most still succeed",
-            "Nothing much: the slow calls are retried and succeed",
+            Text("Most of them fail"),
+            Text("More fail than B's, but most still succeed"),
+            Text("Nothing much: the slow calls are retried and succeed"),
         ],
         judge: Judge::Band {
             metric: Metric::Success,
@@ -348,23 +365,27 @@ pub static CHAPTERS: &[Chapter] = &[
             edges: &[0.5, 0.95],
         },
         knob: P::Timeout,
-        takeaway: "Set each attempt's timeout from the dependency's p99 plus a margin: a shorter \
+        takeaway: Text(
+            "Set each attempt's timeout from the dependency's p99 plus a margin: a shorter \
                    one cuts off calls about to succeed, and the server does their work again.",
+        ),
     },
     Chapter {
         key: "herd",
-        title: "The thundering herd",
+        title: Text("The thundering herd"),
         preset: "herd",
         // A alone: the next chapter brings B, the fix.
         change: "compare=off",
-        question: "{clients} clients fail together while the server is down for {outage_for}. Each \
+        question: Text(
+            "{clients} clients fail together while the server is down for {outage_for}. Each \
                    makes up to {attempts} attempts, backing off exponentially without jitter, and \
                    the server is back long before they give up. It serves {workers} requests at a \
                    time and queues {queue} more. What share of the clients get through?",
+        ),
         answers: &[
-            "Fewer than half",
-            "More than half, but far from all",
-            "Nearly all of them",
+            Text("Fewer than half"),
+            Text("More than half, but far from all"),
+            Text("Nearly all of them"),
         ],
         judge: Judge::Band {
             metric: Metric::Success,
@@ -372,190 +393,232 @@ pub static CHAPTERS: &[Chapter] = &[
             edges: &[0.5, 0.9],
         },
         knob: P::Clients,
-        takeaway: "Clients that fail together retry together: never let a crowd back off in \
+        takeaway: Text(
+            "Clients that fail together retry together: never let a crowd back off in \
                    lockstep, or each wave lands at once.",
+        ),
     },
     Chapter {
         key: "jitter",
-        title: "Jitter",
+        title: Text("Jitter"),
         preset: "herd",
         change: "",
-        question: "{clients} clients fail together while the server is down for {outage_for}, and \
+        question: Text(
+            "{clients} clients fail together while the server is down for {outage_for}, and \
                    retry up to {attempts} attempts, backing off exponentially. Policy A draws no \
                    jitter; policy B draws each pause at random between zero and its ceiling (full \
                    jitter). Which gets more operations through?",
+        ),
 
         answers: &[
-            "A: without jitter its retries come back sooner",
-            "B, with full jitter",
-            "Neither: the waves are the same size",
+            Text("A: without jitter its retries come back sooner"),
+            Text("B, with full jitter"),
+            Text("Neither: the waves are the same size"),
         ],
         judge: Judge::Better(Metric::Success),
         knob: P::Jitter,
-        takeaway: "Back off with full jitter, so retries spread out instead of arriving as one \
+        takeaway: Text(
+            "Back off with full jitter, so retries spread out instead of arriving as one \
                    wave.",
+        ),
     },
     Chapter {
         key: "shared-seed",
-        title: "The shared seed",
+        title: Text("The shared seed"),
         preset: "shared-seed",
         change: "",
-        question: "Both policies draw their pauses with {jitter} jitter. A's clients all seed \
+        question: Text(
+            "Both policies draw their pauses with {jitter} jitter. A's clients all seed \
                    their random generator with the same constant; B's clients each have a seed of \
                    their own. Which gets more operations through?",
-        answers: &["A", "B", "Neither: both have jitter"],
+        ),
+        answers: &[Text("A"), Text("B"), Text("Neither: both have jitter")],
         judge: Judge::Better(Metric::Success),
         knob: P::SharedSeed,
-        takeaway: "Seed each client's random generator separately: with a shared seed, jitter is \
+        takeaway: Text(
+            "Seed each client's random generator separately: with a shared seed, jitter is \
                    no jitter at all.",
+        ),
     },
     Chapter {
         key: "storm",
-        title: "Backoff and the storm",
+        title: Text("Backoff and the storm"),
         preset: "storm",
         change: "",
-        question: "Requests arrive at {rate}, then for {spike_for} at {spike}, at a server that \
+        question: Text(
+            "Requests arrive at {rate}, then for {spike_for} at {spike}, at a server that \
                    slows as work piles up and finishes work its clients gave up on. Both policies \
                    time out after {timeout} and make up to {attempts} attempts; A retries {base} \
                    after each timeout, B backs off exponentially from {B.base} with {B.jitter} \
                    jitter. After the spike, whose goodput (operations that succeed per second) \
                    comes back?",
-        answers: &["A's", "B's", "Both come back"],
+        ),
+        answers: &[Text("A's"), Text("B's"), Text("Both come back")],
         judge: Judge::Better(Metric::Goodput),
         knob: P::Shape,
-        takeaway: "Back off exponentially: a short, fixed pause keeps an overloaded server \
+        takeaway: Text(
+            "Back off exponentially: a short, fixed pause keeps an overloaded server \
                    overloaded.",
+        ),
     },
     Chapter {
         key: "budget",
-        title: "The retry budget",
+        title: Text("The retry budget"),
         preset: "budget",
         change: "",
-        question: "Requests arrive at {rate}, then for {spike_for} at {spike}, at a server that \
+        question: Text(
+            "Requests arrive at {rate}, then for {spike_for} at {spike}, at a server that \
                    slows as work piles up; both policies retry {base} after each timeout of \
                    {timeout}, up to {attempts} attempts. Policy B may retry only {B.b_pct%} of its \
                    recent requests. Which makes fewer calls per operation?",
+        ),
 
         answers: &[
-            "A",
-            "B",
-            "Neither: a budget only delays the retries; they all go out later",
+            Text("A"),
+            Text("B"),
+            Text("Neither: a budget only delays the retries; they all go out later"),
         ],
         judge: Judge::Better(Metric::LoadAmplification),
         knob: P::Budget,
-        takeaway: "Add a retry budget: it caps the extra load however bad the day gets.",
+        takeaway: Text("Add a retry budget: it caps the extra load however bad the day gets."),
     },
     Chapter {
         key: "layers",
-        title: "One owner of retries",
+        title: Text("One owner of retries"),
         preset: "layers",
         change: "",
-        question: "{layers} services in a chain each make up to {attempts} attempts, and the \
+        question: Text(
+            "{layers} services in a chain each make up to {attempts} attempts, and the \
                    dependency at the bottom always fails. How many calls reach it for each user \
                    request?",
-        answers: &["3", "9", "27"],
+        ),
+        answers: &[Text("3"), Text("9"), Text("27")],
         judge: Judge::Band {
             metric: Metric::BottomCalls,
             side: Side::A,
             edges: &[6.0, 18.0],
         },
         knob: P::Layers,
-        takeaway: "Let one layer own the retries; the layers under it try once.",
+        takeaway: Text("Let one layer own the retries; the layers under it try once."),
     },
     Chapter {
         key: "idempotency",
-        title: "Idempotency",
+        title: Text("Idempotency"),
         preset: "lost-response",
         change: "",
-        question: "Each operation ships an order. The server ships it, then {lost%} of its answers \
+        question: Text(
+            "Each operation ships an order. The server ships it, then {lost%} of its answers \
                    are lost on the way back; the client times out after {timeout} and retries. \
                    Policy A sends no idempotency key; policy B sends one key (an operation's ID, \
                    which the server checks for repeats) with every attempt of an operation. Which \
                    ships fewer orders twice?",
+        ),
         answers: &[
-            "A",
-            "B",
-            "Neither: a retry only asks again for a lost answer",
+            Text("A"),
+            Text("B"),
+            Text("Neither: a retry only asks again for a lost answer"),
         ],
         judge: Judge::Better(Metric::Duplicates),
         knob: P::IdempotencyKey,
-        takeaway: "Retry only what is idempotent, or make it so: one idempotency key per \
+        takeaway: Text(
+            "Retry only what is idempotent, or make it so: one idempotency key per \
                    operation, the same on every attempt.",
+        ),
     },
     Chapter {
         key: "deadline",
-        title: "The deadline",
+        title: Text("The deadline"),
         preset: "deadline",
         change: "",
-        question: "The user waits at most {deadline}; {lost%} of the answers never arrive, and the \
+        question: Text(
+            "The user waits at most {deadline}; {lost%} of the answers never arrive, and the \
                    rest come back in about {service_t}. Both policies make up to {attempts} \
                    attempts; A waits up to {timeout} for each, B {B.timeout}. Which gets more \
                    operations done in time?",
+        ),
         answers: &[
-            "A: each attempt has more time",
-            "B: more attempts fit in the deadline",
-            "Neither",
+            Text("A: each attempt has more time"),
+            Text("B: more attempts fit in the deadline"),
+            Text("Neither"),
         ],
         judge: Judge::Better(Metric::Success),
         knob: P::Timeout,
-        takeaway: "Fit the attempts into the deadline: a timeout as long as the deadline leaves no \
+        takeaway: Text(
+            "Fit the attempts into the deadline: a timeout as long as the deadline leaves no \
                    time to retry.",
+        ),
     },
     Chapter {
         key: "contention",
-        title: "Contention",
+        title: Text("Contention"),
         preset: "contention",
         change: "compare=on&jitter=none&B.jitter=full",
-        question: "{clients} clients update one row; whoever loses the race backs off and starts \
+        question: Text(
+            "{clients} clients update one row; whoever loses the race backs off and starts \
                    over. Policy A backs off exponentially without jitter, policy B with full \
                    jitter. Whose last client is done first?",
-        answers: &["A's", "B's", "Neither: they finish together"],
+        ),
+        answers: &[
+            Text("A's"),
+            Text("B's"),
+            Text("Neither: they finish together"),
+        ],
         judge: Judge::Better(Metric::Completion),
         knob: P::Jitter,
-        takeaway: "Under contention, back off with jitter: it cuts both the calls and the time \
+        takeaway: Text(
+            "Under contention, back off with jitter: it cuts both the calls and the time \
                    until the last client is done.",
+        ),
     },
     Chapter {
         key: "bucket-or-breaker",
-        title: "Token bucket or breaker",
+        title: Text("Token bucket or breaker"),
         preset: "classic",
         change: "compare=on&failure=0.3&attempts=4&budget=token-bucket&B.budget=none&B.breaker=retries",
-        question: "The dependency fails {failure%} of calls. Policy A makes up to {attempts} \
+        question: Text(
+            "The dependency fails {failure%} of calls. Policy A makes up to {attempts} \
                    attempts under gRPC's token bucket of {tokens} tokens: a failure takes one, a \
                    success puts {t_ratio} back, and a retry goes out only while more than half the \
                    tokens are left. Policy B makes as many behind a circuit breaker on retries, \
                    which opens once at least {B.cb_ratio%} of its attempts in the last \
                    {B.cb_window} fail. Which gets more operations through?",
+        ),
         answers: &[
-            "A, the token bucket",
-            "B, the breaker",
-            "Neither: both let the retries through",
+            Text("A, the token bucket"),
+            Text("B, the breaker"),
+            Text("Neither: both let the retries through"),
         ],
         judge: Judge::Better(Metric::Success),
         knob: P::Failure,
-        takeaway: "Know where your throttle stops retries: a token bucket once failures outrun \
+        takeaway: Text(
+            "Know where your throttle stops retries: a token bucket once failures outrun \
                    what successes earn back, a breaker only past its trip ratio; both stop them in \
                    an outage.",
+        ),
     },
     Chapter {
         key: "defaults",
-        title: "Production defaults",
+        title: Text("Production defaults"),
         preset: "aws-sdk",
         change: "",
-        question: "The AWS SDK's standard mode: {attempts} attempts and a retry quota of {quota} \
+        question: Text(
+            "The AWS SDK's standard mode: {attempts} attempts and a retry quota of {quota} \
                    tokens; each retry takes {q_cost}, and a success refunds it. Operations arrive \
                    at {rate}, and then comes a {outage_for} outage in which every call fails. Who \
                    makes fewer calls per operation: A, with the quota, or B, the same client \
                    without it?",
+        ),
         answers: &[
-            "A: the quota runs dry and it stops retrying",
-            "B",
-            "About the same: that many tokens outlast the outage",
+            Text("A: the quota runs dry and it stops retrying"),
+            Text("B"),
+            Text("About the same: that many tokens outlast the outage"),
         ],
         judge: Judge::Better(Metric::LoadAmplification),
         knob: P::Quota,
-        takeaway: "The AWS SDK's standard mode ships a retry quota: keep it on, and watch its \
+        takeaway: Text(
+            "The AWS SDK's standard mode ships a retry quota: keep it on, and watch its \
                    refusals.",
+        ),
     },
 ];
 
@@ -563,35 +626,45 @@ pub static CHAPTERS: &[Chapter] = &[
 /// showed it.
 pub static MONDAY: &[Rule] = &[
     Rule {
-        text: "Retry failures that may pass (a timeout, a 503, a 429), never a bad request: a \
+        text: Text(
+            "Retry failures that may pass (a timeout, a 503, a 429), never a bad request: a \
                transient failure's retry is a fresh chance.",
+        ),
         chapters: &["why-retry"],
     },
     Rule {
-        text: "Bound the attempts and the time: a few attempts, a timeout from the p99 plus a \
+        text: Text(
+            "Bound the attempts and the time: a few attempts, a timeout from the p99 plus a \
                margin, a deadline they all fit in.",
+        ),
         chapters: &["retry-cost", "timeout", "deadline"],
     },
     Rule {
-        text: "Back off exponentially, with full jitter, each client with a seed of its own.",
+        text: Text("Back off exponentially, with full jitter, each client with a seed of its own."),
         chapters: &["herd", "jitter", "shared-seed", "storm", "contention"],
     },
     Rule {
-        text: "Add a retry budget, a token bucket or a breaker, and keep the one your SDK ships.",
+        text: Text(
+            "Add a retry budget, a token bucket or a breaker, and keep the one your SDK ships.",
+        ),
         chapters: &["budget", "bucket-or-breaker", "defaults"],
     },
     Rule {
-        text: "Give retries one owner: one layer retries, the others fail fast.",
+        text: Text("Give retries one owner: one layer retries, the others fail fast."),
         chapters: &["layers"],
     },
     Rule {
-        text: "Send an idempotency key with every operation that changes something, the same key \
+        text: Text(
+            "Send an idempotency key with every operation that changes something, the same key \
                on every attempt.",
+        ),
         chapters: &["idempotency"],
     },
     Rule {
-        text: "Watch retries per operation and budget refusals: if success barely grew while the \
+        text: Text(
+            "Watch retries per operation and budget refusals: if success barely grew while the \
                load did, revisit the policy.",
+        ),
         chapters: &["retry-cost", "timeout", "budget", "defaults"],
     },
 ];
@@ -758,7 +831,7 @@ mod tests {
     fn questions_give_nothing_away_and_every_name_means_something() {
         for chapter in CHAPTERS {
             let config = chapter.config();
-            let question = prose::fill(chapter.question, &Facts::settings(&config)).text;
+            let question = prose::fill(chapter.question.0, &Facts::settings(&config)).text;
             assert!(
                 !question.contains('{') && !question.contains('\u{2026}'),
                 "{}: {question}",
@@ -775,7 +848,7 @@ mod tests {
                     assert_eq!(chapter.answers.len(), edges + 1, "{}", chapter.key)
                 }
             }
-            assert!(!chapter.takeaway.is_empty() && !chapter.title.is_empty());
+            assert!(!chapter.takeaway.0.is_empty() && !chapter.title.0.is_empty());
             // The knob is a control the page has.
             assert!(
                 crate::config::PARAMS
@@ -824,7 +897,7 @@ mod tests {
                     edges[i - 1] * scale
                 };
                 let high = edges.get(i).map_or(f64::INFINITY, |e| e * scale);
-                for word in answer.split(|c: char| !c.is_ascii_digit() && c != '.') {
+                for word in answer.0.split(|c: char| !c.is_ascii_digit() && c != '.') {
                     if let Ok(number) = word.parse::<f64>() {
                         assert!(
                             (low..high).contains(&number),

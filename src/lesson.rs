@@ -10,6 +10,7 @@
 
 use crate::config::{Config, P};
 use crate::metrics::Metric;
+use crate::words::Text;
 // A headline names its better side by it; the page's glue reads it here.
 pub use crate::metrics::Side;
 use crate::presets::{PRESETS, Preset, changed_settings};
@@ -47,13 +48,17 @@ pub fn headlines(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Head
     let first = seeds.first;
     let ranged = count > 1 && !measuring;
     let read_as = if ranged {
-        format!(
+        crate::tf!(
             "The big number is seed {first}'s, the run the charts draw; under it, the lowest and \
-             highest over seeds {first}\u{2013}{}: the same world run again with the next seeds.",
-            first + count as u64 - 1
+             highest over seeds {first}\u{2013}{last}: the same world run again with the next seeds.",
+            first = first,
+            last = first + count as u64 - 1
         )
     } else {
-        format!("The number is seed {first}'s, the run the charts draw.")
+        crate::tf!(
+            "The number is seed {first}'s, the run the charts draw.",
+            first = first
+        )
     };
     metrics
         .iter()
@@ -62,7 +67,7 @@ pub fn headlines(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Head
             let range = |side| {
                 let (low, high) = seeds.range(metric, side).filter(|_| ranged)?;
                 Some(match format.headline(low) == format.headline(high) {
-                    true => "the same on every seed".to_string(),
+                    true => crate::words::tr("the same on every seed").to_string(),
                     false => format.range(low, high),
                 })
             };
@@ -74,21 +79,31 @@ pub fn headlines(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Head
                 better: None,
                 range_a: range(Side::A),
                 range_b: range(Side::B),
-                seeds: format!("Range over {count} seeds"),
+                seeds: crate::tf!("Range over {count} seeds", count = count),
                 rule: read_as.clone(),
             };
             if measuring {
-                line.seeds = format!("Measuring over {} seeds\u{2026}", seeds.planned);
+                line.seeds = crate::tf!(
+                    "Measuring over {count} seeds\u{2026}",
+                    count = seeds.planned
+                );
             } else if !ranged {
-                line.seeds = "One seed: too big a world to run again".to_string();
+                line.seeds = crate::words::tr("One seed: too big a world to run again").to_string();
             } else if let Some(verdict) = seeds.verdict(metric) {
                 line.rule = format!("{read_as} {}", seeds::rule(format));
                 line.seeds = match verdict {
-                    Verdict::NoRealDifference => format!("Over {count} seeds: no real difference"),
+                    Verdict::NoRealDifference => {
+                        crate::tf!("Over {count} seeds: no real difference", count = count)
+                    }
                     Verdict::Better(side, on) => {
                         line.better = Some(side);
                         let name = if side == Side::A { 'A' } else { 'B' };
-                        format!("Over {count} seeds: {name} ahead on {on}")
+                        crate::tf!(
+                            "Over {count} seeds: {name} ahead on {on}",
+                            count = count,
+                            name = name,
+                            on = on
+                        )
                     }
                 };
             }
@@ -112,8 +127,7 @@ impl LessonState {
     pub fn status(&self) -> Option<String> {
         match self.changed {
             0 => None,
-            1 => Some("You changed 1 setting".to_string()),
-            n => Some(format!("You changed {n} settings")),
+            n => Some(crate::tf!("You changed {n} {n|setting|settings}", n = n)),
         }
     }
 }
@@ -150,204 +164,252 @@ pub fn apply(config: &Config, change: &str) -> Config {
 #[derive(Debug)]
 pub struct Term {
     pub key: &'static str,
-    pub name: &'static str,
-    pub text: &'static str,
+    pub name: Text,
+    pub text: Text,
     /// How running text (a lesson) says it, in lower case, phrases apart
     /// by `;` (one string, not a list: the page's weight): where one of
     /// these first appears, [`marked`] explains it. A phrase that ends in
     /// an open bracket runs to the bracket that closes it, so `|n(` marks
     /// `|N(10 ms, 2 ms)|` whatever its numbers.
-    pub says: &'static str,
+    pub says: Text,
 }
 
 /// Every term the page explains where it appears.
 pub const GLOSSARY: &[Term] = &[
     Term {
         key: "success",
-        name: "User-visible success",
-        text: "The share of operations that ended in success after all their retries: what the \
+        name: Text("User-visible success"),
+        text: Text(
+            "The share of operations that ended in success after all their retries: what the \
                users saw, as opposed to how many single calls failed.",
-        says: "user-visible success",
+        ),
+        says: Text("user-visible success"),
     },
     Term {
         key: "load-amplification",
-        name: "Server calls per operation",
-        text: "Calls that reached the server (through every layer) for each operation the users \
+        name: Text("Server calls per operation"),
+        text: Text(
+            "Calls that reached the server (through every layer) for each operation the users \
                asked for. 1 means no retries; 4 means each operation cost the server four calls.",
-        says: "server calls per operation;extra load",
+        ),
+        says: Text("server calls per operation;extra load"),
     },
     Term {
         key: "percentiles",
-        name: "p50 and p99",
-        text: "Operation latency, success or not: half of the operations finished within p50, \
+        name: Text("p50 and p99"),
+        text: Text(
+            "Operation latency, success or not: half of the operations finished within p50, \
                and 99 in 100 within p99.",
-        says: "p50;p99",
+        ),
+        says: Text("p50;p99"),
     },
     Term {
         key: "goodput",
-        name: "Goodput",
-        text: "Operations that succeeded per second: the useful work, as opposed to the load \
+        name: Text("Goodput"),
+        text: Text(
+            "Operations that succeeded per second: the useful work, as opposed to the load \
                the server carries.",
-        says: "goodput",
+        ),
+        says: Text("goodput;goodput's"),
     },
     Term {
         key: "wasted-work",
-        name: "Wasted server work",
-        text: "Server time spent on requests whose answer nobody used: the client had already \
+        name: Text("Wasted server work"),
+        text: Text(
+            "Server time spent on requests whose answer nobody used: the client had already \
                given up, or the response was lost.",
-        says: "wasted server work;wasted work",
+        ),
+        says: Text("wasted server work;wasted work"),
     },
     Term {
         key: "jitter",
-        name: "Jitter",
-        text: "A random pause, so that clients that failed together do not retry together. Full \
+        name: Text("Jitter"),
+        text: Text(
+            "A random pause, so that clients that failed together do not retry together. Full \
                jitter draws from 0 to the ceiling; equal jitter keeps half the ceiling and draws \
                the other half; decorrelated jitter draws between the base and three times the \
                previous pause, capped.",
-        says: "jitter",
+        ),
+        says: Text("jitter;jitters"),
     },
     Term {
         key: "backoff",
-        name: "Backoff",
-        text: "How the ceiling of the pause grows with each retry: constant, linear, or \
+        name: Text("Backoff"),
+        text: Text(
+            "How the ceiling of the pause grows with each retry: constant, linear, or \
                exponential (the base times the multiplier per retry), never above the cap.",
-        says: "backs off exponentially;exponential backoff;backoff",
+        ),
+        says: Text("backs off exponentially;exponential backoff;backoff"),
     },
     Term {
         key: "retry-budget",
-        name: "Retry budget",
-        text: "A limit on retries across all operations. A ratio budget allows retries up to a \
+        name: Text("Retry budget"),
+        text: Text(
+            "A limit on retries across all operations. A ratio budget allows retries up to a \
                share of recent requests (as Finagle's RetryBudget does); gRPC's token bucket stops \
                retries once failures drained half its tokens; the AWS SDK's quota charges each \
                retry tokens that successes refund.",
-        says: "retry budget;budget;retry throttling;token bucket;bucket;retry quota;quota",
+        ),
+        says: Text("retry budget;budget;retry throttling;token bucket;bucket;retry quota;quota"),
     },
     Term {
         key: "circuit-breaker",
-        name: "Circuit breaker",
-        text: "Refuses calls for a cool-down once most recent ones failed, so a dead dependency \
+        name: Text("Circuit breaker"),
+        text: Text(
+            "Refuses calls for a cool-down once most recent ones failed, so a dead dependency \
                is not hammered; in 'retries' mode first tries still go through.",
-        says: "circuit breaker;breaker",
+        ),
+        says: Text("circuit breaker;breaker"),
     },
     Term {
         key: "idempotency-key",
-        name: "Idempotency key",
-        text: "One key for every attempt of an operation, so the server recognises a retry of \
+        name: Text("Idempotency key"),
+        text: Text(
+            "One key for every attempt of an operation, so the server recognises a retry of \
                work it already did and answers without doing it again. Without one, a retry \
                after a lost response executes the action a second time: a duplicate.",
-        says: "idempotency key",
+        ),
+        says: Text("idempotency key"),
     },
     Term {
         key: "deadline",
-        name: "Deadline and attempt timeout",
-        text: "The deadline is the time budget of the whole operation, every attempt and pause \
+        name: Text("Deadline and attempt timeout"),
+        text: Text(
+            "The deadline is the time budget of the whole operation, every attempt and pause \
                included; the attempt timeout bounds one attempt. An attempt as long as the \
                deadline leaves no time for a retry.",
-        says: "attempt timeout;deadline;timeout",
+        ),
+        says: Text("attempt timeout;deadline;timeout"),
     },
     Term {
         key: "shared-seed",
-        name: "Shared seed",
-        text: "Every client seeds its random generator with the same constant, so all draw the \
+        name: Text("Shared seed"),
+        text: Text(
+            "Every client seeds its random generator with the same constant, so all draw the \
                same 'random' pause: jitter with a shared seed is no jitter.",
-        says: "shared seed;seeded",
+        ),
+        says: Text("shared seed;seeded"),
     },
     Term {
         key: "retry-after",
-        name: "Retry-After",
-        text: "A header with which a throttled or overloaded server says how long to wait; a \
+        name: Text("Retry-After"),
+        text: Text(
+            "A header with which a throttled or overloaded server says how long to wait; a \
                good client waits at least that long.",
-        says: "retry-after",
+        ),
+        says: Text("retry-after"),
     },
     Term {
         key: "http-503",
-        name: "503 Service Unavailable",
-        text: "A server's answer when it cannot take a request now: its queue is full, or it is \
+        name: Text("503 Service Unavailable"),
+        text: Text(
+            "A server's answer when it cannot take a request now: its queue is full, or it is \
                down. Clients retry it.",
-        says: "503s;503",
+        ),
+        says: Text("503s;503"),
     },
     Term {
         key: "thundering-herd",
-        name: "Thundering herd",
-        text: "Many clients that failed together retrying together, in waves that hit the server \
+        name: Text("Thundering herd"),
+        text: Text(
+            "Many clients that failed together retrying together, in waves that hit the server \
                at once. Jitter breaks the waves up.",
-        says: "thundering herd;herd",
+        ),
+        says: Text("thundering herd;herd"),
     },
     Term {
         key: "in-flight",
-        name: "In flight",
-        text: "Requests sent and not yet answered: on their way, queued or being served.",
-        says: "in flight",
+        name: Text("In flight"),
+        text: Text("Requests sent and not yet answered: on their way, queued or being served."),
+        says: Text("in flight"),
     },
     Term {
         key: "fail-fast",
-        name: "Failing fast",
-        text: "Giving up at once instead of waiting or retrying, adding no load to a server that \
+        name: Text("Failing fast"),
+        text: Text(
+            "Giving up at once instead of waiting or retrying, adding no load to a server that \
                cannot answer.",
-        says: "fails fast;fail fast",
+        ),
+        says: Text("fails fast;fail fast"),
     },
     Term {
         key: "seed",
-        name: "Seed",
-        text: "The number a run's random draws start from: the same seed gives the same run. What \
+        name: Text("Seed"),
+        text: Text(
+            "The number a run's random draws start from: the same seed gives the same run. What \
                holds over many seeds is not luck.",
-        says: "seeds;seed",
+        ),
+        says: Text("seeds;seed"),
     },
     Term {
         key: "optimistic-concurrency",
-        name: "Optimistic concurrency",
-        text: "Each client writes the row back only if nobody wrote it since it read it; otherwise \
+        name: Text("Optimistic concurrency"),
+        text: Text(
+            "Each client writes the row back only if nobody wrote it since it read it; otherwise \
                it is refused and tries again. Many clients at once refuse each other: contention.",
-        says: "optimistic concurrency",
+        ),
+        says: Text("optimistic concurrency"),
     },
     Term {
         key: "normal-time",
-        name: "|N(mean, sd)|",
-        text: "A time drawn from a normal distribution of that mean and standard deviation, made \
+        name: Text("|N(mean, sd)|"),
+        text: Text(
+            "A time drawn from a normal distribution of that mean and standard deviation, made \
                positive. |N(10 ms, 2 ms)| is mostly 8 to 12 ms.",
-        says: "|n(",
+        ),
+        says: Text("|n("),
     },
     Term {
         key: "layer",
-        name: "Layer",
-        text: "One service in a chain: users call the top layer, each layer the next, the bottom \
+        name: Text("Layer"),
+        text: Text(
+            "One service in a chain: users call the top layer, each layer the next, the bottom \
                one the dependency. Retries at every layer multiply.",
-        says: "top layer;layer",
+        ),
+        says: Text("top layer;layer"),
     },
     Term {
         key: "dependency",
-        name: "Dependency",
-        text: "A service yours calls to do its work: a database, another team's service, a cloud \
+        name: Text("Dependency"),
+        text: Text(
+            "A service yours calls to do its work: a database, another team's service, a cloud \
                API.",
-        says: "dependency",
+        ),
+        says: Text("dependency"),
     },
     Term {
         key: "standard-mode",
-        name: "AWS SDK standard mode",
-        text: "retry_mode = standard: 3 attempts, each pause random under a ceiling doubling from \
+        name: Text("AWS SDK standard mode"),
+        text: Text(
+            "retry_mode = standard: 3 attempts, each pause random under a ceiling doubling from \
                the base up to 20 s, and a retry quota. Current botocore's base is 50 ms (1 s when \
                throttled).",
-        says: "standard mode",
+        ),
+        says: Text("standard mode"),
     },
     Term {
         key: "grpc",
-        name: "gRPC",
-        text: "Google's framework for calls between services; its service config sets retries and \
+        name: Text("gRPC"),
+        text: Text(
+            "Google's framework for calls between services; its service config sets retries and \
                retry throttling.",
-        says: "grpc",
+        ),
+        says: Text("grpc"),
     },
     Term {
         key: "sweep",
-        name: "Sweep",
-        text: "Reruns the same world at failure rates from 0 to 100 % and draws each strategy's \
+        name: Text("Sweep"),
+        text: Text(
+            "Reruns the same world at failure rates from 0 to 100 % and draws each strategy's \
                success and load against the rate.",
-        says: "sweep",
+        ),
+        says: Text("sweep"),
     },
 ];
 
 /// The phrases `term` is said by.
 fn phrases(term: &Term) -> impl Iterator<Item = &'static str> {
-    term.says.split(';')
+    term.says.get().split(';')
 }
 
 /// A piece of running text: plain, or a term [`marked`] found.
@@ -815,11 +877,11 @@ mod tests {
             for config in configs {
                 let (a, b) = simulate::run_both(&config);
                 let facts = Facts::runs(&config, &a.summary, b.as_ref().map(|b| &b.summary));
-                texts.push((prose::fill(preset.lesson, &facts).text, true));
+                texts.push((prose::fill(preset.lesson.0, &facts).text, true));
                 for try_this in preset.try_this {
                     let tried = apply(&config, try_this.change);
                     texts.push((
-                        prose::fill(try_this.label, &Facts::settings(&tried)).text,
+                        prose::fill(try_this.label.0, &Facts::settings(&tried)).text,
                         false,
                     ));
                 }
@@ -887,12 +949,12 @@ mod tests {
         let explained = P::ALL.iter().filter(|&&p| param_term(p).is_some()).count();
         assert!(explained >= 10, "only {explained} controls explained");
         for entry in GLOSSARY {
-            assert!(!entry.says.is_empty(), "{}", entry.key);
+            assert!(!entry.says.0.is_empty(), "{}", entry.key);
             for phrase in phrases(entry) {
                 assert!(!phrase.is_empty(), "{}", entry.key);
                 assert_eq!(phrase, phrase.to_ascii_lowercase(), "{}", entry.key);
             }
-            let sentences = entry.text.matches(". ").count() + 1;
+            let sentences = entry.text.0.matches(". ").count() + 1;
             assert!(sentences <= 3, "{}: {sentences} sentences", entry.key);
             assert_eq!(
                 GLOSSARY.iter().filter(|t| t.key == entry.key).count(),

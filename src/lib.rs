@@ -56,3 +56,4 @@ pub mod simulate;
 pub mod sweep;
 pub mod view;
 mod window;
+pub mod words;

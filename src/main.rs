@@ -11,14 +11,23 @@
 //! retry-playground --course          # the course: questions, the runs' answers
 //! retry-playground --export grpc 'v=1&...'  # policy A as library configuration
 //! retry-playground --import FILE 'v=1&...'  # a real configuration read into A
+//! retry-playground --lang ru --params        # the words in Russian
 //! ```
+//!
+//! `--lang ru` changes the words (the parameter table, notices, messages,
+//! the course) and no number: the report's JSON is the same in every
+//! language. Exported configuration keeps its comments in English.
 
 use retry_playground::budget::Budget;
 use retry_playground::config::{Config, Kind, PARAMS};
 use retry_playground::course;
 use retry_playground::export::{self, Format, import};
 use retry_playground::simulate;
-use retry_playground::{lesson, seeds, view};
+use retry_playground::words::{self, Lang, Text, tr};
+use retry_playground::{lesson, seeds, tf, view};
+
+/// The Russian table, every message the command line can say among them.
+const RUSSIAN: &str = include_str!("../i18n/ru.txt");
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -30,7 +39,7 @@ fn main() {
             .and_then(|i| args.get(i + 1))
             .map(String::as_str)
     };
-    let takes_value = ["--export", "--import", "--quota-trace"];
+    let takes_value = ["--export", "--import", "--quota-trace", "--lang"];
     let link = args
         .iter()
         .enumerate()
@@ -47,9 +56,21 @@ fn main() {
         "--export",
         "--import",
         "--quota-trace",
+        "--lang",
     ];
+    match value_of("--lang").map(|word| (word, Lang::ALL.into_iter().find(|l| l.code() == word))) {
+        None | Some((_, Some(Lang::En))) => {}
+        Some((_, Some(Lang::Ru))) => {
+            let spoken = words::read_table(RUSSIAN)
+                .and_then(|table| words::speak_russian(&words::compile(&table)));
+            if let Err(why) = spoken {
+                eprintln!("{why}");
+            }
+        }
+        Some((word, None)) => fail(&tf!("--lang takes en or ru, not '{word}'", word = word)),
+    }
     if flag("--help") || flag("-h") {
-        emit(USAGE);
+        emit(USAGE.get());
         return;
     }
     if flag("--params") {
@@ -64,11 +85,11 @@ fn main() {
         .iter()
         .find(|a| a.starts_with("--") && !known.contains(&a.as_str()))
     {
-        fail(&format!("unknown option {unknown}"));
+        fail(&tf!("unknown option {option}", option = unknown));
     }
     for option in takes_value {
         if flag(option) && value_of(option).is_none() {
-            fail(&format!("{option} needs a value"));
+            fail(&tf!("{option} needs a value", option = option));
         }
     }
     let (config, notices) = course::open(link);
@@ -85,12 +106,15 @@ fn main() {
     if let Some(word) = value_of("--export") {
         let Some(format) = Format::parse(word) else {
             let names: Vec<&str> = Format::ALL.iter().map(|f| f.key()).collect();
-            fail(&format!("--export takes one of {}", names.join("|")));
+            fail(&tf!(
+                "--export takes one of {names}",
+                names = names.join("|")
+            ));
         };
         let snippet = export::export(&chosen, format);
         let mut out = snippet.text.clone();
         for note in snippet.notes() {
-            eprintln!("note: {note}");
+            eprintln!("{}: {note}", tr("note"));
         }
         if !out.ends_with('\n') {
             out.push('\n');
@@ -99,7 +123,11 @@ fn main() {
     } else if let Some(path) = value_of("--import") {
         let text = match std::fs::read(path) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(error) => fail(&format!("cannot read {path}: {error}")),
+            Err(error) => fail(&tf!(
+                "cannot read {path}: {error}",
+                path = path,
+                error = error
+            )),
         };
         let imported = match import::import(&text) {
             Ok(imported) => imported,
@@ -107,13 +135,13 @@ fn main() {
         };
         let (next, clamped) = import::apply(&config, &imported, policy_b);
         for line in imported.mapped() {
-            eprintln!("mapped: {line}");
+            eprintln!("{}: {line}", tr("mapped"));
         }
         for line in imported.unmapped.iter().chain(&clamped) {
-            eprintln!("not mapped: {line}");
+            eprintln!("{}: {line}", tr("not mapped"));
         }
         for line in &imported.problems {
-            eprintln!("problem: {line}");
+            eprintln!("{}: {line}", tr("problem"));
         }
         emit(&(next.to_link() + "\n"));
     } else if flag("--bounds") {
@@ -128,7 +156,7 @@ fn main() {
         // costs a terminal no more than it costs a browser tab, and a world
         // without a failure rate has no sweep to print.
         if let Some(why) = retry_playground::sweep::refusal(&config) {
-            eprintln!("sweep: {why}");
+            eprintln!("{}: {why}", tr("sweep"));
             std::process::exit(1);
         }
         emit(&retry_playground::sweep::to_csv(&config));
@@ -176,7 +204,7 @@ fn course_json() -> String {
                 "key": chapter.key,
                 "link": format!("chapter={}", chapter.key),
                 "title": chapter.title,
-                "question": prose::fill(chapter.question, &Facts::settings(&config)).text,
+                "question": prose::fill(chapter.question.get(), &Facts::settings(&config)).text,
                 "answers": chapter.answers,
                 "knob": chapter.knob.param().key,
                 "answer": answer.map(|i| chapter.answers[i]),
@@ -260,7 +288,12 @@ fn quota_trace(config: &Config, sequence: &str) -> Result<String, String> {
                         }
                     }
                 }
-                other => return Err(format!("--quota-trace: '{other}' is not e, t or s")),
+                other => {
+                    return Err(tf!(
+                        "--quota-trace: '{letter}' is not e, t or s",
+                        letter = other
+                    ));
+                }
             }
         }
     }
@@ -272,7 +305,8 @@ fn quota_trace(config: &Config, sequence: &str) -> Result<String, String> {
     .to_string())
 }
 
-const USAGE: &str = "usage: retry-playground [--csv | --sweep | --seeds] [LINK] | --params | --course\n\
+const USAGE: Text = Text(
+    "usage: retry-playground [--csv | --sweep | --seeds] [LINK] | --params | --course\n\
     \x20      retry-playground --export grpc|envoy|aws|tenacity|polly|resilience4j|backon|go [--b] [LINK]\n\
     \x20      retry-playground --import FILE [--b] [LINK]\n\
     \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
@@ -292,7 +326,9 @@ const USAGE: &str = "usage: retry-playground [--csv | --sweep | --seeds] [LINK] 
     (e error, t timeout, s success) and prints its balance and refusals.\n\
     --course prints each chapter of the course (its link, question, answers,\n\
     the answer its runs bear out over the seeds and what they measured,\n\
-    takeaway) and the last page's rules, as JSON.\n";
+    takeaway) and the last page's rules, as JSON; --lang ru prints the words in\n\
+    Russian (the numbers and the report are the same in every language).\n",
+);
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error worth a panic.
 fn emit(text: &str) {
@@ -308,11 +344,12 @@ fn print_params() {
             Kind::Choice(options, _) => options.join("|"),
         };
         out += &format!(
-            "{:<12} {:<22} {:<3} {:<30} default {:<11} {}\n",
+            "{:<12} {:<22} {:<3} {:<30} {} {:<11} {}\n",
             param.key,
             param.label,
             param.unit,
             range,
+            tr("default"),
             param.format(param.default),
             param.help
         );
@@ -323,6 +360,6 @@ fn print_params() {
 /// What the page says of a run cut short at a bound, on stderr.
 fn say_where_cut(a: &retry_playground::sim::Report, b: Option<&retry_playground::sim::Report>) {
     if let Some(text) = simulate::limit_text(a, b) {
-        eprintln!("cut: {text}");
+        eprintln!("{}: {text}", tr("cut"));
     }
 }

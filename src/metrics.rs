@@ -9,6 +9,7 @@
 //! and the lesson and the view show them, without either knowing the other.
 
 use crate::sim::{Report, Summary};
+use crate::words::Text;
 
 /// Policy A or policy B of compare mode: whose report a number is read
 /// from, and which of the two is better.
@@ -59,7 +60,7 @@ impl Format {
     /// The number standing alone, as a headline shows it: with its unit,
     /// and only the digits that matter at a glance.
     pub fn headline(self, x: f64) -> String {
-        self.digits(x) + self.unit()
+        crate::words::number(&(self.digits(x) + self.unit()))
     }
 
     /// The digits a headline shows, without the unit.
@@ -86,12 +87,12 @@ impl Format {
     /// The lowest and the highest of a number, at a headline's digits and
     /// with the unit once: "61.0\u{2013}65.1 %".
     pub fn range(self, low: f64, high: f64) -> String {
-        format!(
+        crate::words::number(&format!(
             "{}\u{2013}{}{}",
             self.digits(low),
             self.digits(high),
             self.unit()
-        )
+        ))
     }
 
     /// The smallest lead of one value over another that matters to a
@@ -110,11 +111,12 @@ impl Format {
     /// the unit (a time's says "(s)"), and three decimals let two policies
     /// that differ a little show it.
     pub fn cell(self, x: f64) -> String {
-        match self {
+        let text = match self {
             Format::Count => format!("{x:.0}"),
             Format::Share => format!("{:.1} %", 100.0 * x),
             Format::Ratio | Format::Seconds | Format::Rate => format!("{x:.3}"),
-        }
+        };
+        crate::words::number(&text)
     }
 
     /// A difference of two numbers in a cell, signed. A difference of two
@@ -123,7 +125,7 @@ impl Format {
     pub fn delta(self, x: f64) -> String {
         let sign = if x > 0.0 { "+" } else { "" };
         match self {
-            Format::Share => format!("{sign}{:.1} pp", 100.0 * x),
+            Format::Share => crate::tf!("{x} pp", x = format!("{sign}{:.1}", 100.0 * x)),
             _ => format!("{sign}{}", self.cell(x)),
         }
     }
@@ -132,10 +134,10 @@ impl Format {
 /// One row of the table: everything about one number.
 #[derive(Debug, Clone, Copy)]
 pub struct Number {
-    pub label: &'static str,
+    pub label: Text,
     /// The summary table's words for it where they are not `label`'s: its
     /// cells carry no unit, so a time's label does.
-    pub in_table: Option<&'static str>,
+    pub in_table: Option<Text>,
     /// The glossary entry that explains it.
     pub term: Option<&'static str>,
     /// How it is read from a report's summary.
@@ -207,7 +209,7 @@ impl Metric {
         use Better::{Higher, Lower, Neither};
         match self {
             Metric::Operations => row(
-                "Operations",
+                Text("Operations"),
                 None,
                 |s| s.operations as f64,
                 Format::Count,
@@ -216,7 +218,7 @@ impl Metric {
             Metric::Success => Number {
                 csv: Some("success"),
                 ..row(
-                    "User-visible success",
+                    Text("User-visible success"),
                     Some("success"),
                     |s| s.success_rate,
                     Format::Share,
@@ -224,17 +226,17 @@ impl Metric {
                 )
             },
             Metric::AttemptsPerOperation => row(
-                "Attempts per operation",
+                Text("Attempts per operation"),
                 None,
                 |s| s.attempts_per_operation,
                 Format::Ratio,
                 Lower,
             ),
             Metric::LoadAmplification => Number {
-                in_table: Some("Calls at the bottom layer per operation"),
+                in_table: Some(Text("Calls at the bottom layer per operation")),
                 csv: Some("calls_per_operation"),
                 ..row(
-                    "Server calls per operation",
+                    Text("Server calls per operation"),
                     Some("load-amplification"),
                     |s| s.server_calls_per_operation,
                     Format::Ratio,
@@ -242,23 +244,23 @@ impl Metric {
                 )
             },
             Metric::BottomCalls => row(
-                "Calls at the bottom per request",
+                Text("Calls at the bottom per request"),
                 Some("load-amplification"),
                 |s| s.server_calls_per_operation,
                 Format::Ratio,
                 Lower,
             ),
             Metric::Retried => row(
-                "Operations retried",
+                Text("Operations retried"),
                 None,
                 |s| s.retried_share,
                 Format::Share,
                 Neither,
             ),
             Metric::BudgetRefusals => Number {
-                in_table: Some("Budget refusals"),
+                in_table: Some(Text("Budget refusals")),
                 ..row(
-                    "Retries the budget refused",
+                    Text("Retries the budget refused"),
                     Some("retry-budget"),
                     |s| s.budget_refusals as f64,
                     Format::Count,
@@ -266,16 +268,16 @@ impl Metric {
                 )
             },
             Metric::DeadlineExceeded => row(
-                "Deadline exceeded",
+                Text("Deadline exceeded"),
                 Some("deadline"),
                 |s| s.deadline_exceeded as f64,
                 Format::Count,
                 Lower,
             ),
             Metric::Duplicates => Number {
-                in_table: Some("Duplicates"),
+                in_table: Some(Text("Duplicates")),
                 ..row(
-                    "Duplicate executions",
+                    Text("Duplicate executions"),
                     Some("idempotency-key"),
                     |s| s.duplicates as f64,
                     Format::Count,
@@ -283,9 +285,9 @@ impl Metric {
                 )
             },
             Metric::P50 => Number {
-                in_table: Some("Latency p50 (s)"),
+                in_table: Some(Text("Latency p50 (s)")),
                 ..row(
-                    "Latency p50",
+                    Text("Latency p50"),
                     Some("percentiles"),
                     |s| s.latency_p50,
                     Format::Seconds,
@@ -293,9 +295,9 @@ impl Metric {
                 )
             },
             Metric::P99 => Number {
-                in_table: Some("Latency p99 (s)"),
+                in_table: Some(Text("Latency p99 (s)")),
                 ..row(
-                    "Latency p99",
+                    Text("Latency p99"),
                     Some("percentiles"),
                     |s| s.latency_p99,
                     Format::Seconds,
@@ -303,28 +305,28 @@ impl Metric {
                 )
             },
             Metric::WastedWork => row(
-                "Wasted server work",
+                Text("Wasted server work"),
                 Some("wasted-work"),
                 |s| s.wasted_work / s.server_work.max(1e-12),
                 Format::Share,
                 Lower,
             ),
             Metric::Goodput => row(
-                "Goodput",
+                Text("Goodput"),
                 Some("goodput"),
                 |s| s.goodput,
                 Format::Rate,
                 Higher,
             ),
             Metric::Calls => row(
-                "Calls",
+                Text("Calls"),
                 None,
                 |s| (s.first_tries + s.retries) as f64,
                 Format::Count,
                 Lower,
             ),
             Metric::Completion => row(
-                "Last client done at",
+                Text("Last client done at"),
                 None,
                 |s| s.finished_at,
                 Format::Seconds,
@@ -334,7 +336,7 @@ impl Metric {
     }
 
     pub fn label(self) -> &'static str {
-        self.number().label
+        self.number().label.get()
     }
 
     /// The number's name in a lesson's text (`{B.duplicates}`, see
@@ -362,7 +364,7 @@ impl Metric {
     /// The summary table's label.
     pub fn table_label(self) -> &'static str {
         let number = self.number();
-        number.in_table.unwrap_or(number.label)
+        number.in_table.unwrap_or(number.label).get()
     }
 
     /// The glossary entry that explains the number.
@@ -397,7 +399,7 @@ impl Metric {
 
 /// A row with the words it has everywhere and no CSV column.
 const fn row(
-    label: &'static str,
+    label: Text,
     term: Option<&'static str>,
     read: fn(&Summary) -> f64,
     format: Format,

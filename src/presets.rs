@@ -9,6 +9,7 @@
 use crate::chart_id::ChartId;
 use crate::config::{Config, Group, PARAMS};
 use crate::metrics::{Metric, Side};
+use crate::words::Text;
 
 /// A change a lesson suggests, applied by a button so the learner sees the
 /// before and the after.
@@ -16,7 +17,7 @@ use crate::metrics::{Metric, Side};
 pub struct TryThis {
     /// The button's text: a template (see [`crate::prose`]) filled from
     /// the settings the change leads to.
-    pub label: &'static str,
+    pub label: Text,
     /// Link pairs applied on top of the current settings.
     pub change: &'static str,
     /// What it does to the numbers, held to by a test.
@@ -35,19 +36,19 @@ pub struct Expect {
 #[derive(Debug, PartialEq)]
 pub struct Preset {
     pub key: &'static str,
-    pub title: &'static str,
+    pub title: Text,
     /// What it teaches: a template (see [`crate::prose`]) whose numbers
     /// are filled from the settings and the runs, and whose clauses about
     /// the policies follow the settings, so the text stays true while the
     /// learner changes them.
-    pub lesson: &'static str,
+    pub lesson: Text,
     /// The link's query string; only what differs from the defaults.
     pub link: &'static str,
     /// The chart that carries its lesson, shown first and large.
     pub key_chart: ChartId,
     /// What the eye must see on the key chart, in one sentence: held to by
     /// the chart's tests (`chart::lessons`), which read the drawing.
-    pub sees: &'static str,
+    pub sees: Text,
     /// The 2-3 numbers the lesson is about, shown beside the key chart.
     pub headline: &'static [Metric],
     /// The groups of controls the lesson is about: open, the rest closed.
@@ -80,52 +81,61 @@ const fn falls(metric: Metric, side: Side) -> Expect {
 pub static PRESETS: &[Preset] = &[
     Preset {
         key: "herd",
-        title: "The thundering herd after an outage",
-        lesson: "{clients} clients fail together while the server is down for {outage_for}. {if jitter=none}Policy \
+        title: Text("The thundering herd after an outage"),
+        lesson: Text(
+            "{clients} clients fail together while the server is down for {outage_for}. {if jitter=none}Policy \
                  A (blue) retries without jitter: every retry wave lands at once, far above what the server \
                  can take.{else}Policy A (blue) now has {jitter} jitter.{end} {if compare=on}{if \
                  B.jitter!=none}Policy B (orange) is the same with {B.jitter} jitter: the waves melt into \
                  a hump the server absorbs.{else}Policy B (orange) now has no jitter.{end} Success: \
                  {A.success} for A, {B.success} for B.{else}Success: {A.success}.{end}",
+        ),
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full",
         key_chart: ChartId::Load,
-        sees: "After the outage A's waves stand ten times above the capacity line, a power of ten \
+        sees: Text(
+            "After the outage A's waves stand ten times above the capacity line, a power of ten \
                  on the log axis, while B's load stays under it; what both send during the outage, \
                  all refused at once, is an outline, not a filled load.",
+        ),
         headline: &[Metric::Success, Metric::P99],
         open: &[Group::Policy, Group::Server],
         try_this: &[TryThis {
-            label: "Give A full jitter too",
+            label: Text("Give A full jitter too"),
             change: "jitter=full",
             expect: rises(Metric::Success, Side::A),
         }],
     },
     Preset {
         key: "shared-seed",
-        title: "The shared-seed trap",
-        lesson: "The same herd, {if jitter=B.jitter}both policies with {jitter} jitter{else}A with {jitter} \
+        title: Text("The shared-seed trap"),
+        lesson: Text(
+            "The same herd, {if jitter=B.jitter}both policies with {jitter} jitter{else}A with {jitter} \
                  jitter, B with {B.jitter}{end}. {if shared=on}Policy A's (blue) clients all seed their \
                  generator with one constant, so all draw the same 'random' pause and the waves are \
                  back.{else}Policy A's (blue) clients now have seeds of their own.{end} {if B.shared=off}Policy \
                  B's (orange) clients each have their own.{else}Policy B's (orange) clients now share \
                  one.{end} Success: {A.success} for A, {B.success} for B.",
+        ),
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&shared=on&B.shared=off",
         key_chart: ChartId::Load,
-        sees: "A's clients all draw the same pause, so A's waves come back after the outage, up to \
+        sees: Text(
+            "A's clients all draw the same pause, so A's waves come back after the outage, up to \
                  ten times the capacity line, while B's clients, each with a seed of its own, keep \
                  their load under it.",
+        ),
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Policy, Group::Randomness],
         try_this: &[TryThis {
-            label: "Give A's clients their own seeds",
+            label: Text("Give A's clients their own seeds"),
             change: "shared=off",
             expect: rises(Metric::Success, Side::A),
         }],
     },
     Preset {
         key: "storm",
-        title: "The retry storm that never ends",
-        lesson: "Requests at {rate}, a {spike_for} spike to {spike}, and a server that slows as work piles up and \
+        title: Text("The retry storm that never ends"),
+        lesson: Text(
+            "Requests at {rate}, a {spike_for} spike to {spike}, and a server that slows as work piles up and \
                  works on for clients that gave up. {if shape=constant}Policy A (blue) retries {base} after \
                  its {timeout} timeout: requests pile up and keep the server collapsed long after the \
                  spike.{else}Policy A (blue) now has {shape} backoff from {base}.{end} {if \
@@ -133,108 +143,127 @@ pub static PRESETS: &[Preset] = &[
                  B.jitter!=none} with {B.jitter} jitter{end}, and the system recovers.{else}Policy B (orange) \
                  now has {B.shape} backoff from {B.base}.{end} Goodput: {A.goodput} for A, {B.goodput} for B, \
                  of {rate} offered.",
+        ),
         link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.shape=exponential&B.base=20&B.cap=1000&B.jitter=full",
         key_chart: ChartId::Mechanism,
-        sees: "After the shaded spike A's requests in service keep climbing to the end of the run, \
+        sees: Text(
+            "After the shaded spike A's requests in service keep climbing to the end of the run, \
                  while B's fall back under 100 within 20 s.",
+        ),
         headline: &[Metric::Goodput, Metric::LoadAmplification],
         open: &[Group::Policy, Group::Server],
         try_this: &[TryThis {
-            label: "Give A B's backoff",
+            label: Text("Give A B's backoff"),
             change: "shape=exponential&base=20&cap=1000&jitter=full",
             expect: rises(Metric::Goodput, Side::A),
         }],
     },
     Preset {
         key: "budget",
-        title: "The budget that saves the day",
-        lesson: "The same storm. {if budget=none}Policy A (blue) has no budget.{else}Policy A (blue) now has \
+        title: Text("The budget that saves the day"),
+        lesson: Text(
+            "The same storm. {if budget=none}Policy A (blue) has no budget.{else}Policy A (blue) now has \
                  {budget}.{end} {if B.budget=ratio&B.b_basis=requests}Policy B (orange) may retry {B.b_pct%} \
                  of the requests of the last {B.b_window}, plus a floor of {B.b_floor}: at {rate} that is at most \
                  {B.budget_bound} calls per operation; here {B.load}.{else}Policy B (orange) now has \
                  {B.budget}: {B.load} calls per operation.{end} A makes {A.load}; goodput is {A.goodput} for \
                  A, {B.goodput} for B.",
+        ),
         link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
         key_chart: ChartId::Load,
-        sees: "After the shaded spike A's load keeps growing to about three times the 40 calls a \
+        sees: Text(
+            "After the shaded spike A's load keeps growing to about three times the 40 calls a \
                  second offered, while B's, its retries held to 20 % by the budget, settles back \
                  near the 40.",
+        ),
         headline: &[Metric::LoadAmplification, Metric::Goodput],
         open: &[Group::Budget],
         try_this: &[TryThis {
-            label: "Give B gRPC's token bucket instead",
+            label: Text("Give B gRPC's token bucket instead"),
             change: "B.budget=token-bucket",
             expect: falls(Metric::LoadAmplification, Side::B),
         }],
     },
     Preset {
         key: "layers",
-        title: "3 x 3 x 3 = 27",
-        lesson: "{layers} services in a chain, each making up to {attempts} attempts, before a dependency that \
+        title: Text("3 x 3 x 3 = 27"),
+        lesson: Text(
+            "{layers} services in a chain, each making up to {attempts} attempts, before a dependency that \
                  {if failure=1}always fails{else}fails {failure%} of calls{end}. {if top_only=off}With policy A \
                  (blue) every layer retries: {A.bottom_calls} calls at the bottom per user request.{else}Policy \
                  A (blue) now retries at the top only: {A.bottom_calls}.{end} {if B.top_only=on}With policy B \
                  (orange) only the top layer retries: {B.bottom_calls}.{else}Policy B (orange) now retries in \
                  every layer: {B.bottom_calls}.{end}",
+        ),
         link: "v=1&compare=on&attempts=3&rate=10&horizon=20&buckets=80&failure=1&workers=0&layers=3&B.top_only=on",
         key_chart: ChartId::Load,
-        sees: "On the same axis A's load at the bottom of the chain stands about nine times B's, \
+        sees: Text(
+            "On the same axis A's load at the bottom of the chain stands about nine times B's, \
                  27 calls per request against 3, and the layers beside the chart count them layer \
                  by layer.",
+        ),
         headline: &[Metric::BottomCalls, Metric::Success],
         open: &[Group::Layers, Group::Policy],
         try_this: &[TryThis {
-            label: "Let only A's top layer retry",
+            label: Text("Let only A's top layer retry"),
             change: "top_only=on",
             expect: falls(Metric::BottomCalls, Side::A),
         }],
     },
     Preset {
         key: "lost-response",
-        title: "The lost response without an idempotency key",
-        lesson: "The server does the work, but {lost%} of its answers are lost; the client times out after \
+        title: Text("The lost response without an idempotency key"),
+        lesson: Text(
+            "The server does the work, but {lost%} of its answers are lost; the client times out after \
                  {timeout} and retries. {if idem=off}Policy A (blue) sends no idempotency key: each such retry \
                  runs the action again, a second shipment.{else}Policy A (blue) now sends a key too.{end} {if \
                  B.idem=on}Policy B (orange) sends one key for all attempts, and the server answers a retry \
                  without acting twice.{else}Policy B (orange) now sends no key.{end} Duplicates: \
                  {A.duplicates} for A, {B.duplicates} for B; success {A.success} and {B.success}.",
+        ),
         link: "v=1&compare=on&timeout=0.5&idem=off&rate=50&horizon=30&buckets=120&failure=0&workers=0&lost=0.2&B.idem=on",
         key_chart: ChartId::Load,
-        sees: "A and B put the same load on the server, but in the strip below A's duplicates rise \
+        sees: Text(
+            "A and B put the same load on the server, but in the strip below A's duplicates rise \
                  all along while B's stay at zero.",
+        ),
         headline: &[Metric::Duplicates, Metric::Success],
         open: &[Group::Policy],
         try_this: &[TryThis {
-            label: "Send a key from A too",
+            label: Text("Send a key from A too"),
             change: "idem=on",
             expect: falls(Metric::Duplicates, Side::A),
         }],
     },
     Preset {
         key: "deadline",
-        title: "The deadline that eats the retries",
-        lesson: "{if deadline!=0}The user waits at most {deadline}{else}The user waits{end}, and {lost%} of the \
+        title: Text("The deadline that eats the retries"),
+        lesson: Text(
+            "{if deadline!=0}The user waits at most {deadline}{else}The user waits{end}, and {lost%} of the \
                  server's answers are lost. {if timeout>=deadline&deadline!=0}Policy A (blue) waits up to \
                  {timeout} for each attempt: a lost answer eats the whole deadline and no retry ever \
                  starts.{else}Policy A (blue) now gives up on an attempt after {timeout}, leaving time to \
                  retry.{end} {if B.deadline=0}Policy B (orange) now has no deadline: its retries may run past \
                  it, p99 {B.p99}.{else}Policy B (orange) gives up on an attempt after {B.timeout}, so several \
                  fit in its {B.deadline}.{end} Success: {A.success} for A, {B.success} for B.",
+        ),
         link: "v=1&compare=on&timeout=2&deadline=2&rate=20&horizon=20&buckets=80&failure=0&workers=0&lost=0.5&B.timeout=0.4",
         key_chart: ChartId::Latency,
-        sees: "A's curve rises at once to about half the operations and stays flat until the \
+        sees: Text(
+            "A's curve rises at once to about half the operations and stays flat until the \
                2 s deadline, where the rest fail together, while B's climbs in steps, a retry \
                after each of its 0.4 s timeouts, to about 93 % succeeded.",
+        ),
         headline: &[Metric::Success, Metric::P99],
         open: &[Group::Policy],
         try_this: &[
             TryThis {
-                label: "Give A the {timeout} timeout",
+                label: Text("Give A the {timeout} timeout"),
                 change: "timeout=0.4",
                 expect: rises(Metric::Success, Side::A),
             },
             TryThis {
-                label: "Take B's deadline away",
+                label: Text("Take B's deadline away"),
                 change: "B.deadline=0",
                 expect: rises(Metric::P99, Side::B),
             },
@@ -242,63 +271,75 @@ pub static PRESETS: &[Preset] = &[
     },
     Preset {
         key: "contention",
-        title: "Contention, as in the AWS 2015 post",
-        lesson: "{clients} clients update one row by optimistic concurrency (read it, write it unless someone \
+        title: Text("Contention, as in the AWS 2015 post"),
+        lesson: Text(
+            "{clients} clients update one row by optimistic concurrency (read it, write it unless someone \
                  wrote first, else back off and start over); a network hop takes about {hop_mean}. The chart \
                  runs each backoff over {grid_seeds} seeds, as the AWS post did: on average full jitter makes \
                  the fewest calls, and exponential backoff without jitter takes by far the longest; one seed \
                  can disagree. The numbers beside it are this page's policy, {shape} backoff {if \
                  jitter=none}without jitter{else}with {jitter} jitter{end}.",
+        ),
         link: "v=1&attempts=50&base=0.01&cap=2&workload=contention&clients=50&horizon=10&buckets=200&hop=normal&hop_mean=0.01",
         key_chart: ChartId::Contention,
-        sees: "Over 20 seeds full jitter's mean calls are the fewest and exponential backoff \
+        sees: Text(
+            "Over 20 seeds full jitter's mean calls are the fewest and exponential backoff \
                  without jitter's last client is done by far the latest, while A's own run, the \
                  headlines', has a row of its own.",
+        ),
         headline: &[Metric::Calls, Metric::Completion],
         open: &[Group::Policy, Group::Workload],
         try_this: &[TryThis {
-            label: "Take the jitter away",
+            label: Text("Take the jitter away"),
             change: "jitter=none",
             expect: rises(Metric::Completion, Side::A),
         }],
     },
     Preset {
         key: "classic",
-        title: "Token bucket or circuit breaker? Success against load",
-        lesson: "The sweep chart reruns this world at every failure rate for four strategies: no retries, \
+        title: Text("Token bucket or circuit breaker? Success against load"),
+        lesson: Text(
+            "The sweep chart reruns this world at every failure rate for four strategies: no retries, \
                  {classic_retries} retries, {classic_retries} under a gRPC token bucket, and {classic_retries} \
                  behind a breaker on retries only. Retries buy success while failures are rare; when the \
                  dependency is down, plain retries multiply the load while the bucket and the breaker stay \
                  near one call per operation. The numbers beside it are this page's policy at this world's \
                  {failure%} failures.",
+        ),
         link: "v=1&timeout=0&rate=200&horizon=20&sweep=classic&buckets=80&workers=0",
         key_chart: ChartId::Sweep,
-        sees: "The mark stands at this world's 10 % failures with the headlines' ring on the 3 \
+        sees: Text(
+            "The mark stands at this world's 10 % failures with the headlines' ring on the 3 \
                  retries curve; towards 100 % that curve climbs to 4 calls per operation while the \
                  token bucket and the breaker stay near 1.",
+        ),
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Server, Group::Budget],
         try_this: &[TryThis {
-            label: "Make the dependency fail {failure%} of calls",
+            label: Text("Make the dependency fail {failure%} of calls"),
             change: "failure=0.9",
             expect: rises(Metric::LoadAmplification, Side::A),
         }],
     },
     Preset {
         key: "aws-sdk",
-        title: "What production defaults do: AWS SDK standard mode",
-        lesson: "The AWS SDK's standard mode: {attempts} attempts, {jitter} jitter from {base} up to {cap}, and a \
+        title: Text("What production defaults do: AWS SDK standard mode"),
+        lesson: Text(
+            "The AWS SDK's standard mode: {attempts} attempts, {jitter} jitter from {base} up to {cap}, and a \
                  retry quota. {if budget=aws-quota}Policy A (blue) has the quota, {quota} tokens, {q_cost} a \
                  retry and {q_tcost} after a timeout, refunded by successes: in the {outage_for} outage it runs \
                  dry after at most {quota_retries} retries, and the client fails fast instead of piling \
                  on.{else}Policy A (blue) now has {budget}.{end} {if B.budget=none}Policy B (orange) is the \
                  same client without the quota.{else}Policy B (orange) now has {B.budget} too.{end} Calls per \
                  operation: {A.load} for A, {B.load} for B.",
+        ),
         link: "v=1&compare=on&attempts=3&base=0.05&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
         key_chart: ChartId::Mechanism,
-        sees: "In the shaded outage B sends about three times A's calls: A's retry quota runs dry \
+        sees: Text(
+            "In the shaded outage B sends about three times A's calls: A's retry quota runs dry \
                  within its first second and A's retries are refused, dotted above its calls, \
                  until successes refill the quota after it.",
+        ),
         headline: &[
             Metric::LoadAmplification,
             Metric::BudgetRefusals,
@@ -306,26 +347,30 @@ pub static PRESETS: &[Preset] = &[
         ],
         open: &[Group::Budget, Group::Policy],
         try_this: &[TryThis {
-            label: "Give B the quota too",
+            label: Text("Give B the quota too"),
             change: "B.budget=aws-quota",
             expect: falls(Metric::LoadAmplification, Side::B),
         }],
     },
     Preset {
         key: "grpc",
-        title: "What production defaults do: gRPC retry throttling",
-        lesson: "gRPC's retry throttling: a bucket of tokens; a failure takes one, a success puts some back, and \
+        title: Text("What production defaults do: gRPC retry throttling"),
+        lesson: Text(
+            "gRPC's retry throttling: a bucket of tokens; a failure takes one, a success puts some back, and \
                  retries go out only above half. {if budget=token-bucket}Policy A (blue) has the bucket, \
                  {tokens} tokens and {t_ratio} back a success: in the {outage_for} outage retries stop after \
                  {bucket_failures} failures, and successes slowly earn them back.{else}Policy A (blue) now has \
                  {budget}.{end} {if B.budget=none}Policy B (orange) is the same client without it.{else}Policy \
                  B (orange) now has {B.budget} too.{end} Calls per operation: {A.load} for A, {B.load} for \
                  B.",
+        ),
         link: "v=1&compare=on&attempts=5&cap=5&jitter=proportional&budget=token-bucket&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
         key_chart: ChartId::Mechanism,
-        sees: "In the shaded outage B sends about five times A's calls: A's tokens drop to half \
+        sees: Text(
+            "In the shaded outage B sends about five times A's calls: A's tokens drop to half \
                  within the first failures, its retries are refused, dotted above its calls, and \
                  successes earn the tokens back after it.",
+        ),
         headline: &[
             Metric::LoadAmplification,
             Metric::BudgetRefusals,
@@ -333,15 +378,16 @@ pub static PRESETS: &[Preset] = &[
         ],
         open: &[Group::Budget, Group::Policy],
         try_this: &[TryThis {
-            label: "Give B the bucket too",
+            label: Text("Give B the bucket too"),
             change: "B.budget=token-bucket",
             expect: falls(Metric::LoadAmplification, Side::B),
         }],
     },
     Preset {
         key: "why-retry",
-        title: "Why retry at all: a flaky dependency",
-        lesson: "A dependency fails {failure%} of calls{if failure<1}, each call independently of \
+        title: Text("Why retry at all: a flaky dependency"),
+        lesson: Text(
+            "A dependency fails {failure%} of calls{if failure<1}, each call independently of \
                  the others, so a retry fails no more often than a first try{end}. {if attempts=1}Policy A (blue) \
                  never retries: {A.success} of its operations succeed.{else}Policy A (blue) now \
                  makes up to {attempts} attempts: {A.success} succeed, at {A.load} calls per \
@@ -351,25 +397,29 @@ pub static PRESETS: &[Preset] = &[
                  per operation{if failure=1}: when nothing can succeed, every retry is pure extra \
                  load{end}.{end} The sweep chart reruns this world at every failure rate; the mark \
                  shows this one.",
+        ),
 
         link: "v=1&compare=on&attempts=1&timeout=0&rate=20&horizon=30&buckets=60&failure=0.2&workers=0&B.attempts=3",
         key_chart: ChartId::Sweep,
-        sees: "Across failure rates B's success stays above A's, near one minus the rate cubed, \
+        sees: Text(
+            "Across failure rates B's success stays above A's, near one minus the rate cubed, \
                while A's falls in a straight line, one minus the rate; at 100 % B's calls per \
                operation reach 3 and A's stay at 1.",
+        ),
 
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Policy, Group::Server],
         try_this: &[TryThis {
-            label: "Let A make {attempts} attempts too",
+            label: Text("Let A make {attempts} attempts too"),
             change: "attempts=3",
             expect: rises(Metric::Success, Side::A),
         }],
     },
     Preset {
         key: "timeout",
-        title: "The timeout below the p99",
-        lesson: "The dependency takes {service_t} on average to answer and about {service_p99} at \
+        title: Text("The timeout below the p99"),
+        lesson: Text(
+            "The dependency takes {service_t} on average to answer and about {service_p99} at \
                  its p99, the time only one call in a hundred exceeds; {if workers!=0}first tries \
                  alone keep its {workers} workers {busy} busy.{else}its workers are \
                  unlimited.{end} {if timeout=0}Policy A (blue) now has no timeout: {A.load} calls \
@@ -383,15 +433,18 @@ pub static PRESETS: &[Preset] = &[
                  B.timeout>=service_p99}Policy B (orange) waits {B.timeout}, the p99 plus a \
                  margin{else}Policy B (orange) now waits only {B.timeout}, below that \
                  p99{end}{end}: {B.load} calls per operation, success {B.success}.",
+        ),
 
         link: "v=1&compare=on&attempts=3&timeout=0.35&horizon=30&buckets=120&failure=0&workers=50&service=normal&service_t=0.3&service_sd=0.1&B.timeout=0.7",
         key_chart: ChartId::Load,
-        sees: "A's retries, cut off below the p99, pile onto the server: its load stands near \
+        sees: Text(
+            "A's retries, cut off below the p99, pile onto the server: its load stands near \
                three times B's, which stays near the 100 calls a second offered.",
+        ),
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Policy, Group::Server],
         try_this: &[TryThis {
-            label: "Give A a timeout of {timeout}",
+            label: Text("Give A a timeout of {timeout}"),
             change: "timeout=0.7",
             expect: rises(Metric::Success, Side::A),
         }],

@@ -34,6 +34,7 @@
 use crate::config::{Config, Kind, P, PARAMS, SWEEPS, SweepCurves};
 use crate::metrics::{Format, Metric, Side};
 use crate::sim::{Spread, Summary};
+use crate::words::{self, Lang, Text};
 
 /// The standard normal's 99th percentile.
 pub const NORMAL_Z99: f64 = 2.326;
@@ -221,24 +222,25 @@ fn read_name(name: &str) -> Option<(Side, Named, bool)> {
     Some((side, named, percent))
 }
 
-/// The words a choice is written in, where its link's word would not read
-/// as English.
-fn choice_word(p: P, position: usize) -> Option<&'static str> {
-    match p {
-        P::Budget => [
-            "no retry budget",
-            "a ratio budget",
-            "gRPC's token bucket",
-            "the AWS SDK's retry quota",
-        ]
-        .get(position)
-        .copied(),
-        _ => None,
+/// The words a choice is written in: its link's word in English where it
+/// reads as English, and otherwise its label in lower case.
+fn choice_word(p: P, position: usize) -> Option<String> {
+    let budget = [
+        Text("no retry budget"),
+        Text("a ratio budget"),
+        Text("gRPC's token bucket"),
+        Text("the AWS SDK's retry quota"),
+    ];
+    if p == P::Budget && position < budget.len() {
+        return Some(budget[position].get().to_string());
     }
-    .or_else(|| match p.param().kind {
-        Kind::Choice(words, _) => words.get(position).copied(),
-        _ => None,
-    })
+    let Kind::Choice(words, labels) = p.param().kind else {
+        return None;
+    };
+    match words::lang() {
+        Lang::En => words.get(position).map(|w| w.to_string()),
+        _ => labels.get(position).map(|l| words::lower(l.get())),
+    }
 }
 
 impl Facts<'_> {
@@ -276,19 +278,20 @@ impl Facts<'_> {
             Named::Param(p) => {
                 let param = p.param();
                 if let Kind::Choice(..) = param.kind {
-                    return Some((choice_word(p, value as usize)?.to_string(), None));
+                    return Some((choice_word(p, value as usize)?, None));
                 }
                 if in_percent {
                     let mut text = param.format((value * 1e4).round() / 1e2);
                     text.push_str(" %");
-                    (text, Source::Percent(p))
+                    (words::number(&text), Source::Percent(p))
                 } else {
                     let mut text = param.format(value);
-                    if !matches!(param.unit, "" | "/s" | "x") {
+                    let unit = param.unit.english();
+                    if !matches!(unit, "" | "/s" | "x") {
                         text.push(' ');
                     }
-                    text.push_str(param.unit);
-                    (text, Source::Param(p))
+                    text.push_str(unit);
+                    (words::number(&text), Source::Param(p))
                 }
             }
             Named::Metric(metric) => (metric.format(value), Source::Metric(metric)),
@@ -379,7 +382,16 @@ pub fn fill(template: &str, facts: &Facts) -> Prose {
         } else if tag == "end" {
             open.pop();
         } else if shown(&open) {
-            match facts.write(tag) {
+            // `{name|form|form}`: the word that goes with the value.
+            let (name, forms) = match tag.split_once('|') {
+                Some((name, forms)) => (name, Some(forms)),
+                None => (tag, None),
+            };
+            match facts.write(name) {
+                Some((text, _)) if forms.is_some() => {
+                    let forms: Vec<&str> = forms.unwrap_or_default().split('|').collect();
+                    prose.text.push_str(words::plural(&forms, &text));
+                }
                 Some((text, filled)) => {
                     prose.text.push_str(&text);
                     prose.numbers.extend(filled);
@@ -431,6 +443,17 @@ mod tests {
                 Source::Percent(P::Lost)
             ]
         );
+    }
+
+    #[test]
+    fn a_word_takes_the_form_its_number_asks() {
+        let config = config("v=1&compare=on&attempts=1&B.attempts=5");
+        let facts = Facts::settings(&config);
+        let prose = fill(
+            "{attempts} {attempts|attempt|attempts}, {B.attempts} {B.attempts|attempt|attempts}",
+            &facts,
+        );
+        assert_eq!(prose.text, "1 attempt, 5 attempts");
     }
 
     #[test]

@@ -188,15 +188,15 @@ impl Seeds {
 /// in words for the page.
 pub fn rule(format: Format) -> &'static str {
     match format {
-        Format::Share => {
+        Format::Share => crate::words::tr(
             "\u{201c}Better\u{201d} marks the policy ahead by more than 1 percentage point on at \
              least 9 in 10 of the seeds; a smaller lead, or one that changes sides, is no real \
-             difference."
-        }
-        _ => {
+             difference.",
+        ),
+        _ => crate::words::tr(
             "\u{201c}Better\u{201d} marks the policy ahead by more than 5 % on at least 9 in 10 of \
-             the seeds; a smaller lead, or one that changes sides, is no real difference."
-        }
+             the seeds; a smaller lead, or one that changes sides, is no real difference.",
+        ),
     }
 }
 

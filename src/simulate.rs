@@ -85,12 +85,15 @@ pub fn limit_text(a: &Report, b: Option<&Report>) -> Option<String> {
     // The simulator's own words, which start with an ASCII letter or digit;
     // the ASCII case keeps Unicode's case tables (about 9 KB gzip) out of
     // the page.
-    let mut letters = cut.message.chars();
+    let mut letters = cut.words.chars();
     let first = letters.next().map(|c| c.to_ascii_uppercase());
-    Some(format!(
-        "{}{}; the run stopped there. Shorten the horizon or lower the rate to see it whole.",
-        first.map(String::from).unwrap_or_default(),
-        letters.as_str()
+    Some(crate::tf!(
+        "{why}; the run stopped there. Shorten the horizon or lower the rate to see it whole.",
+        why = format!(
+            "{}{}",
+            first.map(String::from).unwrap_or_default(),
+            letters.as_str()
+        )
     ))
 }
 
@@ -336,6 +339,7 @@ mod tests {
             reason: CutReason::Work,
             at: 12.5,
             message: "more than 3000000 operations and attempts by t = 12.50 s".to_string(),
+            words: "more than 3000000 operations and attempts by t = 12.50 s".to_string(),
         });
         assert_eq!(
             limit_text(&b, Some(&a)).as_deref(),

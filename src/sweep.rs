@@ -12,6 +12,7 @@ use crate::config::{BREAKERS, BUDGETS, Config, P, PARAMS, SWITCH};
 use crate::metrics::Metric;
 use crate::sim::{Summary, WorkloadKind};
 use crate::simulate;
+use crate::words::Text;
 
 /// What the sweep chart compares: the `sweep` parameter's choice, declared
 /// with the table's other choices.
@@ -30,9 +31,9 @@ pub const POINT_WORK_LIMIT: f64 = 400_000.0;
 /// for a frame is not run (see [`too_big`]).
 pub fn refusal(config: &Config) -> Option<&'static str> {
     if config.workload() == WorkloadKind::Contention {
-        return Some(
+        return Some(crate::words::tr(
             "The contention model has no failure rate to sweep: conflicts are its failures.",
-        );
+        ));
     }
     too_big(config)
 }
@@ -46,10 +47,10 @@ pub fn too_big(config: &Config) -> Option<&'static str> {
         worst.set(P::Failure, 1.0);
         worst.scenario().estimated_attempts() > POINT_WORK_LIMIT
     });
-    too_big.then_some(
+    too_big.then_some(crate::words::tr(
         "Too big to sweep without stalling: every point reruns this whole world, at each failure \
          rate and for every curve. Shorten the horizon or lower the rate to sweep it.",
-    )
+    ))
 }
 
 /// One failure rate's outcome.
@@ -102,7 +103,7 @@ pub fn point_of(failure: f64, summary: &Summary) -> Point {
 #[derive(Debug, Clone)]
 pub struct SweepCurve {
     /// The legend's name; empty for a lone curve, which needs no legend.
-    pub label: &'static str,
+    pub label: Text,
     pub config: Config,
     /// Index into the chart's palette.
     pub colour: usize,
@@ -112,7 +113,7 @@ pub struct SweepCurve {
 /// A classic retry strategy: how many attempts, and what throttles the
 /// retries.
 struct Strategy {
-    label: &'static str,
+    label: Text,
     attempts: u32,
     budget: BudgetKind,
     breaker: BreakerMode,
@@ -128,7 +129,7 @@ struct Strategy {
 /// retries.
 const CLASSIC: [Strategy; 4] = [
     Strategy {
-        label: "no retries",
+        label: Text("no retries"),
         attempts: 1,
         budget: BudgetKind::None,
         breaker: BreakerMode::Off,
@@ -136,7 +137,7 @@ const CLASSIC: [Strategy; 4] = [
         dashed: false,
     },
     Strategy {
-        label: "3 retries",
+        label: Text("3 retries"),
         attempts: 4,
         budget: BudgetKind::None,
         breaker: BreakerMode::Off,
@@ -144,7 +145,7 @@ const CLASSIC: [Strategy; 4] = [
         dashed: false,
     },
     Strategy {
-        label: "3 retries + token bucket",
+        label: Text("3 retries + token bucket"),
         attempts: 4,
         budget: BudgetKind::TokenBucket,
         breaker: BreakerMode::Off,
@@ -152,7 +153,7 @@ const CLASSIC: [Strategy; 4] = [
         dashed: true,
     },
     Strategy {
-        label: "3 retries + breaker on retries",
+        label: Text("3 retries + breaker on retries"),
         attempts: 4,
         budget: BudgetKind::None,
         breaker: BreakerMode::RetriesOnly,
@@ -168,14 +169,14 @@ pub fn curves(config: &Config) -> Vec<SweepCurve> {
     match config.sweep_curves() {
         SweepCurves::Policies => {
             let mut curves = vec![SweepCurve {
-                label: if config.comparing() { "A" } else { "" },
+                label: Text(if config.comparing() { "A" } else { "" }),
                 config: config.clone(),
                 colour: 0,
                 dashed: false,
             }];
             if config.comparing() {
                 curves.push(SweepCurve {
-                    label: "B",
+                    label: Text("B"),
                     config: config.policy_b_config(),
                     colour: 4,
                     dashed: true,
@@ -244,10 +245,10 @@ pub fn csv_of(curves: &[SweepCurve], points: &[Vec<Point>]) -> String {
     let column = |metric: Metric| metric.csv().unwrap_or_default();
     let mut out = format!("curve,failure,{},{}\n", column(SUCCESS), column(LOAD));
     for (curve, points) in curves.iter().zip(points) {
-        let name = if curve.label.is_empty() {
+        let name = if curve.label.english().is_empty() {
             "A"
         } else {
-            curve.label
+            curve.label.english()
         };
         for point in points {
             out += &format!(
@@ -275,7 +276,7 @@ mod tests {
             .config();
         let curves = curves(&classic);
         assert_eq!(headline_curves(&classic), [Some(1)]);
-        assert_eq!(curves[1].label, "3 retries");
+        assert_eq!(curves[1].label.0, "3 retries");
         let failure = classic.get(P::Failure);
         let index = (failure * (POINTS - 1) as f64).round() as usize;
         assert_eq!(failure_at(index, POINTS), failure);
@@ -338,7 +339,7 @@ mod tests {
         let (config, _) =
             Config::from_link("v=1&sweep=classic&timeout=0&rate=500&horizon=20&workers=0");
         let curves = curves(&config);
-        let names: Vec<&str> = curves.iter().map(|c| c.label).collect();
+        let names: Vec<&str> = curves.iter().map(|c| c.label.0).collect();
         assert_eq!(
             names,
             [
@@ -389,7 +390,7 @@ mod tests {
                 let c = &curve.config;
                 let policy = c.policy();
                 (
-                    curve.label,
+                    curve.label.0,
                     policy.attempts,
                     c.budget_kind(),
                     c.breaker_mode(),

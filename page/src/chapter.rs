@@ -13,11 +13,13 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlInputElement, KeyboardEvent};
 
 use retry_playground::course::Opened;
+use retry_playground::tf;
 use retry_playground::view::{self, course::Course};
+use retry_playground::words::{Text, tr};
 
 use crate::controls::hear_controls;
 use crate::share::sync_link;
-use crate::{element, schedule, show_if, with_app};
+use crate::{element, language, schedule, show_if, with_app};
 
 /// Sets the page up for a chapter, when the link names one: the layout,
 /// the moved lesson and knob, the answers, the listeners.
@@ -69,19 +71,20 @@ fn set_text(document: &Document, id: &str, text: &str) {
     }
 }
 
-fn build_answers(document: &Document, answers: &[&str]) -> Result<(), JsValue> {
+fn build_answers(document: &Document, answers: &[Text]) -> Result<(), JsValue> {
     let Some(list) = document.get_element_by_id("answers") else {
         return Ok(());
     };
     for (index, answer) in answers.iter().enumerate() {
         let label = element(document, "label", "answer")?;
+        label.set_attribute("data-runs", tr("what the runs show"))?;
         let input = element(document, "input", "")?;
         input.set_attribute("type", "radio")?;
         input.set_attribute("name", "answer")?;
         input.set_attribute("value", &index.to_string())?;
         label.append_child(&input)?;
         let text = element(document, "span", "answer-text")?;
-        text.set_text_content(Some(answer));
+        text.set_text_content(Some(answer.get()));
         label.append_child(&text)?;
         list.append_child(&label)?;
     }
@@ -101,7 +104,7 @@ fn build_rules(document: &Document, view: &view::course::CourseView) -> Result<(
         for (chapter, takeaway) in &rule.chapters {
             let line = element(document, "li", "")?;
             let anchor = element(document, "a", "")?;
-            anchor.set_attribute("href", &format!("?{}", chapter.href))?;
+            anchor.set_attribute("href", &language::href(&chapter.href))?;
             anchor.set_text_content(Some(&chapter.text));
             line.append_child(&anchor)?;
             line.append_with_str_1(&format!(": {takeaway}"))?;
@@ -260,9 +263,9 @@ pub(super) fn show() {
                 let _ = button.set_attribute(attribute, if on { "true" } else { "false" });
                 if id == "present" {
                     let label = if on {
-                        "Stop presenting (Esc)"
+                        tr("Stop presenting (Esc)")
                     } else {
-                        "Present to a room"
+                        tr("Present to a room")
                     };
                     button.set_text_content(Some(label));
                 }
@@ -304,7 +307,7 @@ pub(super) fn show() {
     }
     show_steps(&document, &view);
     if let Some(anchor) = document.get_element_by_id("to-playground") {
-        let _ = anchor.set_attribute("href", &format!("?{}", view.playground));
+        let _ = anchor.set_attribute("href", &language::href(&view.playground));
     }
 }
 
@@ -319,10 +322,10 @@ fn show_steps(document: &Document, view: &view::course::CourseView) {
             continue;
         };
         if let Some(link) = link {
-            let _ = anchor.set_attribute("href", &format!("?{}", link.href));
+            let _ = anchor.set_attribute("href", &language::href(&link.href));
             let text = match id {
-                "chapter-back" => format!("\u{2039} Back: {}", link.text),
-                _ => format!("Next: {} \u{203a}", link.text),
+                "chapter-back" => tf!("\u{2039} Back: {chapter}", chapter = link.text),
+                _ => tf!("Next: {chapter} \u{203a}", chapter = link.text),
             };
             anchor.set_text_content(Some(&text));
         }

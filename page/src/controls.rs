@@ -8,6 +8,7 @@ use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement};
 use retry_playground::config::{Group, P, PARAMS};
 use retry_playground::lesson;
 use retry_playground::presets::Preset;
+use retry_playground::tf;
 use retry_playground::view::{
     self,
     controls::{Control, Role, Widgets},
@@ -45,11 +46,11 @@ pub(super) fn build_controls(document: &Document) -> Result<(), JsValue> {
         let details = element(document, "details", "group")?;
         details.set_id(&view::controls::group_id(group));
         let summary = element(document, "summary", "")?;
-        summary.set_text_content(Some(group.title()));
+        summary.set_text_content(Some(group.title().get()));
         details.append_child(&summary)?;
         let rows = element(document, "div", "rows")?;
         rows.set_attribute("role", "group")?;
-        rows.set_attribute("aria-label", group.title())?;
+        rows.set_attribute("aria-label", group.title().get())?;
         for (index, _) in PARAMS.iter().enumerate().filter(|(_, p)| p.group == group) {
             let row = control(document, &view::controls::control(index))?;
             rows.append_child(&row)?;
@@ -83,8 +84,8 @@ fn control(document: &Document, control: &Control) -> Result<Element, JsValue> {
     let mut described_by = control.help_id.clone();
     if let Some(term) = view::controls::control_term(control.index) {
         let tip_id = format!("tip-{}", control.row_id);
-        let mark = explained(document, "term-mark", "?", term.text, &tip_id)?;
-        mark.set_attribute("aria-label", &format!("About {}", term.name))?;
+        let mark = explained(document, "term-mark", "?", term.text.get(), &tip_id)?;
+        mark.set_attribute("aria-label", &tf!("About {term}", term = term.name))?;
         head.append_child(&mark)?;
         described_by = format!("{described_by} {tip_id}");
     }
@@ -107,7 +108,7 @@ fn control(document: &Document, control: &Control) -> Result<Element, JsValue> {
         Widgets::Choice { options } => {
             for (i, name) in options.iter().enumerate() {
                 let option = element(document, "option", "")?;
-                option.set_text_content(Some(name));
+                option.set_text_content(Some(name.get()));
                 option.set_attribute("value", &i.to_string())?;
                 main.append_child(&option)?;
             }
@@ -170,8 +171,14 @@ pub(super) fn text_with_terms(document: &Document, element: &Element, text: &str
     element.set_text_content(None);
     for (i, (piece, term)) in lesson::marked(text).into_iter().enumerate() {
         let _ = match term {
-            Some(term) => explained(document, "term", piece, term.text, &format!("{tip_id}-{i}"))
-                .and_then(|span| element.append_child(&span).map(drop)),
+            Some(term) => explained(
+                document,
+                "term",
+                piece,
+                term.text.get(),
+                &format!("{tip_id}-{i}"),
+            )
+            .and_then(|span| element.append_child(&span).map(drop)),
             None => element.append_with_str_1(piece),
         };
     }
@@ -186,7 +193,7 @@ pub(super) fn label_with_term(
     tip_id: &str,
 ) -> Result<Element, JsValue> {
     match term.and_then(lesson::term) {
-        Some(term) => explained(document, "term", text, term.text, tip_id),
+        Some(term) => explained(document, "term", text, term.text.get(), tip_id),
         None => {
             let span = element(document, "span", "")?;
             span.set_text_content(Some(text));

@@ -16,7 +16,7 @@ use retry_playground::chart_id::ChartId;
 use retry_playground::config::{self, Config, Embed, EmbedChart};
 use retry_playground::view::{self, embed as decide};
 
-use crate::{show_if, with_app};
+use crate::{language, show_if, with_app};
 
 thread_local! {
     /// What the link asked to embed; `None` on the whole playground.
@@ -113,7 +113,7 @@ pub(super) fn page_link(config: &Config, document: &Document) -> String {
         return link;
     };
     if let Some(open) = document.get_element_by_id("open-playground") {
-        let _ = open.set_attribute("href", &format!("?{link}"));
+        let _ = open.set_attribute("href", &language::href(&link));
     }
     format!("{link}&{pairs}")
 }
@@ -137,11 +137,12 @@ pub(super) fn snippet_text() -> String {
     with_app(|app| {
         let config = app.page.config();
         if let Some(course) = &app.course {
-            return decide::chapter_snippet(&page_url, &course.embed_link(config), course.title());
+            let link = course.embed_link(config);
+            return decide::chapter_snippet(&page_url, &link, course.title(), language::chosen());
         }
         let embed = decide::snippet_embed(app.origin, config, replay_open);
         let title = view::lesson::lesson_view(app.origin, config).title;
-        decide::snippet(&page_url, config, &embed, title)
+        decide::snippet(&page_url, config, &embed, title, language::chosen())
     })
     .unwrap_or_default()
 }

@@ -6,6 +6,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlSelectElement};
 
 use retry_playground::lesson::{self, Headline};
+use retry_playground::words::tr;
 use retry_playground::presets::Preset;
 use retry_playground::view;
 
@@ -214,7 +215,7 @@ pub(super) fn show_headlines(document: &Document, headlines: &[Headline]) {
             let _ = value.append_child(&number);
             if headline.better == Some(side) {
                 if let Ok(better) = element(document, "span", "better") {
-                    better.set_text_content(Some("better"));
+                    better.set_text_content(Some(tr("better")));
                     let _ = value.append_child(&better);
                 }
             }

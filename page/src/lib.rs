@@ -50,6 +50,7 @@ mod charts;
 mod clipboard;
 mod controls;
 mod embed;
+mod language;
 mod lesson_area;
 mod replay;
 mod share;
@@ -129,19 +130,34 @@ fn show_if(element: &Element, shown: bool) {
 
 /// Entry point, called by the generated loader.
 #[wasm_bindgen(start)]
-pub fn start() -> Result<(), JsValue> {
+pub fn start() {
     std::panic::set_hook(Box::new(show_panic));
-    let document = document();
     let search = web_sys::window()
         .map(|w| w.location().search().unwrap_or_default())
         .unwrap_or_default();
-    let opened = course::opened(&search);
+    // Every word the page writes is in its language: it speaks first.
+    language::speak(
+        language::choose(&search),
+        Box::new(move || {
+            if let Err(why) = begin(&search) {
+                web_sys::console::error_1(&why);
+            }
+        }),
+    );
+}
+
+/// Builds the page for the link's `search` and draws it.
+fn begin(search: &str) -> Result<(), JsValue> {
+    let document = document();
+    language::translate(&document);
+    language::build_switch(&document)?;
+    let opened = course::opened(search);
     let (config, notices) = (opened.config.clone(), &opened.notices);
     build_presets(&document)?;
     build_controls(&document)?;
     let chapter = chapter::start(&document, &opened)?;
     take_home::build(&document)?;
-    embed::start(&document, &search)?;
+    embed::start(&document, search)?;
     show_notices(&document, notices);
     build_progress(&document)?;
     APP.with(|app| {
@@ -735,7 +751,7 @@ fn describe_key_chart(
 ) {
     let sentence = origin
         .filter(|p| p.key_chart == key && presets::matching(config).is_some_and(|m| m.key == p.key))
-        .map(|p| p.sees);
+        .map(|p| p.sees.get());
     for chart in ChartId::ALL {
         if let Some(canvas) = document.get_element_by_id(chart.canvas_id()) {
             let _ = match sentence.filter(|_| chart == key) {

@@ -20,6 +20,7 @@ use retry_playground::view::{
     jobs::Runs,
     player::{Click, Clip, Fold, Frame, Player},
 };
+use retry_playground::words::tr;
 
 use crate::charts::{draw, theme};
 use crate::{document, now};
@@ -242,7 +243,7 @@ fn redraw_load(document: &Document) {
 fn show_play(document: &Document) {
     let playing = with_player(|p| p.clip().is_some_and(|c| c.playing));
     if let Some(button) = document.get_element_by_id("replay-play") {
-        button.set_text_content(Some(if playing { "Pause" } else { "Play" }));
+        button.set_text_content(Some(if playing { tr("Pause") } else { tr("Play") }));
         let _ = button.set_attribute("aria-pressed", if playing { "true" } else { "false" });
     }
 }

@@ -5,10 +5,11 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlInputElement};
 
-use retry_playground::config::Notice;
+use retry_playground::config::{Notice, with_lang};
 use retry_playground::view;
+use retry_playground::words::tr;
 
-use crate::{clipboard, document, embed, show_if, with_app};
+use crate::{clipboard, document, embed, language, show_if, with_app};
 
 /// Makes the address bar the share link of the current state.
 pub(super) fn sync_link() {
@@ -18,6 +19,8 @@ pub(super) fn sync_link() {
         return;
     };
     let link = embed::page_link(&config, &document);
+    language::sync_switch(&document, &link);
+    let link = with_lang(link, language::chosen());
     if let Some(window) = web_sys::window() {
         if let Ok(history) = window.history() {
             let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{link}")));
@@ -56,8 +59,8 @@ impl Copying {
     /// The fallback field's name for screen readers.
     fn field_label(self) -> &'static str {
         match self {
-            Copying::Link => "Link to this page",
-            Copying::Snippet => "Code that embeds this page",
+            Copying::Link => tr("Link to this page"),
+            Copying::Snippet => tr("Code that embeds this page"),
         }
     }
 }

@@ -13,26 +13,34 @@ use web_sys::{
 
 use retry_playground::chart_id::ChartId;
 use retry_playground::export::Format;
+use retry_playground::tf;
 use retry_playground::view;
+use retry_playground::words::tr;
 
 use crate::charts::theme;
 use crate::clipboard;
 use crate::share::{show_notices, sync_link};
-use crate::{App, document, element, schedule, with_app};
+use crate::{App, document, element, language, schedule, with_app};
 
 /// Fills the format picker and wires every button of the section.
 pub(super) fn build(document: &Document) -> Result<(), JsValue> {
     if let Some(select) = document.get_element_by_id("export-format") {
-        for (key, title) in view::configuration::format_options() {
+        for (key, _) in view::configuration::format_options() {
             let option = element(document, "option", "")?;
             option.set_attribute("value", key)?;
-            option.set_text_content(Some(title));
             select.append_child(&option)?;
         }
+        retitle_formats(document);
         on(&select, "change", refresh_snippet)?;
     }
     if let Some(section) = document.get_element_by_id("take-home") {
-        on(&section, "toggle", refresh_snippet)?;
+        on(&section, "toggle", || {
+            language::learn_take_home(Box::new(|| {
+                retitle_formats(&crate::document());
+                refresh_snippet();
+            }));
+            refresh_snippet();
+        })?;
     }
     if let Some(list) = document.get_element_by_id("downloads") {
         let click = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
@@ -98,7 +106,11 @@ fn save(document: &Document, name: &str, href: &str) {
     if let Some(link) = link.dyn_ref::<web_sys::HtmlElement>() {
         link.click();
     }
-    set_text(document, "download-status", &format!("Saved {name}."));
+    set_text(
+        document,
+        "download-status",
+        &tf!("Saved {name}.", name = name),
+    );
 }
 
 fn save_data(data: view::downloads::Data) {
@@ -224,7 +236,7 @@ fn save_picture(chart_id: ChartId) {
         Err(_) => set_text(
             &document,
             "download-status",
-            "The browser did not let the page make the picture.",
+            tr("The browser did not let the page make the picture."),
         ),
     }
 }
@@ -247,6 +259,24 @@ fn chosen_format(document: &Document) -> Format {
 
 /// Writes the current policy in the chosen format, with its notes; only
 /// while the section is open, as nobody reads it closed.
+/// Names each library in the format picker, in the page's language.
+fn retitle_formats(document: &Document) {
+    let Some(select) = document.get_element_by_id("export-format") else {
+        return;
+    };
+    let Ok(options) = select.query_selector_all("option") else {
+        return;
+    };
+    for (i, (_, title)) in view::configuration::format_options()
+        .into_iter()
+        .enumerate()
+    {
+        if let Some(option) = options.item(i as u32) {
+            option.set_text_content(Some(title));
+        }
+    }
+}
+
 pub(super) fn show_snippet(app: &App) {
     let document = &app.document;
     let open = document
@@ -343,9 +373,9 @@ fn apply_paste(to_b: bool) {
     };
     list.set_text_content(None);
     let groups = [
-        ("Mapped", "mapped", &pasted.mapped),
-        ("Not mapped", "not-mapped", &pasted.not_mapped),
-        ("Problem", "problem", &pasted.problems),
+        (tr("Mapped"), "mapped", &pasted.mapped),
+        (tr("Not mapped"), "not-mapped", &pasted.not_mapped),
+        (tr("Problem"), "problem", &pasted.problems),
     ];
     for (label, class, lines) in groups {
         for line in lines {

@@ -1,6 +1,8 @@
 //! The contention chart: calls and time to finish over many seeds, one
 //! row per backoff variant.
 
+use crate::tf;
+use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -56,25 +58,25 @@ where
     DB::ErrorType: 'static,
 {
     if grid.variants.is_empty() || grid.seeds.is_empty() {
-        message(area, theme, "No contention runs to show.")?;
+        message(area, theme, tr("No contention runs to show."))?;
         return Ok(Axes::default());
     }
     area.fill(&theme.background)?;
     // In parts, so that a phone wraps them into lines.
-    let world = format!(
-        "{} clients, base {} s, cap {} s:",
-        grid.clients,
-        tick(&grid.base),
-        tick(&grid.cap)
+    let world = tf!(
+        "{clients} clients, base {base} s, cap {cap} s:",
+        clients = grid.clients,
+        base = tick(&grid.base),
+        cap = tick(&grid.cap)
     );
     let dot = blend(theme.background, theme.foreground, 0.45);
     let plot = header(
         area,
         &[
             Entry::new(world, theme.foreground, Sample::Words),
-            Entry::dot(format!("{} seeds per variant", grid.seeds.len()), dot),
-            Entry::line("their mean", theme.foreground, false),
-            Entry::new("before the change", ghost(theme), Sample::Ring),
+            Entry::dot(tf!("{n} seeds per variant", n = grid.seeds.len()), dot),
+            Entry::line(tr("their mean"), theme.foreground, false),
+            Entry::new(tr("before the change"), ghost(theme), Sample::Ring),
         ][..if view.before.is_some() || view.before_headline.is_some() {
             4
         } else {
@@ -103,11 +105,11 @@ where
     type Own = fn((f64, f64)) -> f64;
     let (own_calls, own_time): (Own, Own) = (|(calls, _)| calls, |(_, time)| time);
     for (index, panel, x_label, values, mean, of_own) in [
-        (0, &left, "server calls", calls, mean_calls, own_calls),
+        (0, &left, tr("server calls"), calls, mean_calls, own_calls),
         (
             1,
             &right,
-            "last client done at (s)",
+            tr("last client done at (s)"),
             completion,
             mean_completion,
             own_time,
@@ -241,7 +243,7 @@ where
             let style = theme.font(12.0).color(&colour);
             label(
                 panel,
-                "A (headlines)",
+                tr("A (headlines)"),
                 (x - theme.px(80.0) as i32, y),
                 &style.pos(Pos::new(HPos::Left, VPos::Center)),
             )?;

@@ -1,6 +1,8 @@
 //! The latency chart: each policy's operations as a cumulative step curve,
 //! its percentiles and the deadline.
 
+use crate::tf;
+use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -70,7 +72,11 @@ where
     DB::ErrorType: 'static,
 {
     if runs.iter().all(|run| run.report.latency.total == 0) {
-        message(area, theme, "No operation finished: no latency to show.")?;
+        message(
+            area,
+            theme,
+            tr("No operation finished: no latency to show."),
+        )?;
         return Ok(Axes::default());
     }
     let needed = runs
@@ -89,29 +95,37 @@ where
         let failed = &run.report.latency_failed;
         let success = 100.0 * (latency.total - failed.total) as f64 / latency.total as f64;
         entries.push(Entry::line(
-            format!("{}finished", run.prefix()),
+            format!("{}{}", run.prefix(), tr("finished")),
             colour,
             run.dashed(r),
         ));
         // The shade as it shows over the background: the swatch is the fill.
         entries.push(Entry::area(
-            format!("{}succeeded ({success:.0} %)", run.prefix()),
+            format!(
+                "{}{}",
+                run.prefix(),
+                tf!("succeeded ({share} %)", share = format!("{success:.0}"))
+            ),
             blend(theme.background, colour, SHADE),
         ));
         for (name, q, sample) in [("p50", 0.5, Sample::Dot), ("p99", 0.99, Sample::Ring)] {
-            let text = format!("{}{name} {:.3} s", run.prefix(), latency.quantile(q));
+            let text = format!(
+                "{}{name} {}",
+                run.prefix(),
+                tf!("{t} s", t = format!("{:.3}", latency.quantile(q)))
+            );
             entries.push(Entry::new(text, colour, sample));
         }
     }
     let mut deadlines: Vec<f64> = runs.iter().filter_map(|run| run.deadline).collect();
     deadlines.dedup();
     for deadline in &deadlines {
-        let text = format!("deadline {deadline} s");
+        let text = tf!("deadline {deadline} s", deadline = deadline);
         entries.push(Entry::new(text, theme.foreground, Sample::Dotted));
     }
     if !before.runs.is_empty() {
         let b = (before.runs.len() > 1).then(|| ghost(theme));
-        entries.push(Entry::line("before the change", ghost(theme), false).and(b));
+        entries.push(Entry::line(tr("before the change"), ghost(theme), false).and(b));
     }
     area.fill(&theme.background)?;
     let plot = header(area, &entries, theme)?;
@@ -120,7 +134,10 @@ where
         theme,
         0.0..x_high,
         0.0..100.0,
-        Frame::new("operation latency (s)", "operations finished within (%)"),
+        Frame::new(
+            tr("operation latency (s)"),
+            tr("operations finished within (%)"),
+        ),
     )?;
     for (r, was) in before.runs.iter().enumerate() {
         if was.report.latency.total > 0 {

@@ -95,8 +95,8 @@ fn waves_stand_above_capacity_by_their_true_ratio() {
     for key in ["herd", "shared-seed"] {
         let preset = preset(key);
         assert!(
-            preset.sees.contains("ten times above the capacity line")
-                || preset.sees.contains("up to ten times the capacity line")
+            preset.sees.0.contains("ten times above the capacity line")
+                || preset.sees.0.contains("up to ten times the capacity line")
         );
         let runs = jobs::run(&preset.config());
         let charts = runs.charts();
@@ -202,7 +202,7 @@ fn filled_heights(out: &str, fill: RGBColor) -> Vec<(f64, f64)> {
 #[test]
 fn the_budget_keeps_b_near_what_is_offered() {
     let preset = preset("budget");
-    assert!(preset.sees.contains("three times the 40 calls a second"));
+    assert!(preset.sees.0.contains("three times the 40 calls a second"));
     let runs = jobs::run(&preset.config());
     let charts = runs.charts();
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
@@ -250,7 +250,7 @@ fn the_budget_keeps_b_near_what_is_offered() {
 #[test]
 fn layers_put_nine_times_the_load_at_the_bottom() {
     let preset = preset("layers");
-    assert!(preset.sees.contains("nine times B's"));
+    assert!(preset.sees.0.contains("nine times B's"));
     let runs = jobs::run(&preset.config());
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
     assert_eq!(a.summary.server_calls_per_operation, 27.0);
@@ -293,7 +293,7 @@ fn layers_put_nine_times_the_load_at_the_bottom() {
 #[test]
 fn the_lost_response_loads_are_the_same() {
     let preset = preset("lost-response");
-    assert!(preset.sees.contains("same load") && preset.sees.contains("stay at zero"));
+    assert!(preset.sees.0.contains("same load") && preset.sees.0.contains("stay at zero"));
     let runs = jobs::run(&preset.config());
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
     assert_eq!(a.series.first_tries, b.series.first_tries);
@@ -307,7 +307,9 @@ fn the_lost_response_loads_are_the_same() {
 #[test]
 fn the_deadline_flattens_a_and_b_climbs_in_steps() {
     let preset = preset("deadline");
-    assert!(preset.sees.contains("in steps, a retry after each") && preset.sees.contains("93 %"));
+    assert!(
+        preset.sees.0.contains("in steps, a retry after each") && preset.sees.0.contains("93 %")
+    );
     let runs = jobs::run(&preset.config());
     let charts = runs.charts();
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
@@ -387,7 +389,7 @@ fn the_deadline_flattens_a_and_b_climbs_in_steps() {
 #[test]
 fn contention_means_and_the_headlines_row() {
     let preset = preset("contention");
-    assert!(preset.sees.contains("fewest") && preset.sees.contains("by far the latest"));
+    assert!(preset.sees.0.contains("fewest") && preset.sees.0.contains("by far the latest"));
     let config = preset.config();
     let grid = jobs::contention_grid(&config);
     let by = |name: &str| {
@@ -444,11 +446,11 @@ fn contention_means_and_the_headlines_row() {
 #[test]
 fn the_classic_sweeps_ends() {
     let preset = preset("classic");
-    assert!(preset.sees.contains("4 calls per operation"));
+    assert!(preset.sees.0.contains("4 calls per operation"));
     let curves = sweep::curves(&preset.config());
     let at_full =
         |index: usize| sweep::point(&curves[index].config, sweep::POINTS - 1, sweep::POINTS);
-    assert_eq!(curves[1].label, "3 retries");
+    assert_eq!(curves[1].label.0, "3 retries");
     assert!((at_full(1).load - 4.0).abs() < 0.01);
     for index in [2, 3] {
         assert!(
@@ -470,6 +472,7 @@ fn retries_buy_success_and_cost_their_attempts_at_full_failure() {
     assert!(
         preset
             .sees
+            .0
             .contains("B's calls per operation reach 3 and A's stay at 1")
     );
     let config = preset.config();
@@ -502,7 +505,7 @@ fn retries_buy_success_and_cost_their_attempts_at_full_failure() {
 #[test]
 fn a_timeout_below_the_p99_triples_the_load() {
     let preset = preset("timeout");
-    assert!(preset.sees.contains("near three times B's"));
+    assert!(preset.sees.0.contains("near three times B's"));
     let runs = jobs::run(&preset.config());
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
     let (mean_a, mean_b) = (mean_after(a, 5.0), mean_after(b, 5.0));
@@ -545,7 +548,7 @@ impl State {
             sweep::curves(&config)
                 .into_iter()
                 .map(|c| OwnedCurve {
-                    name: c.label,
+                    name: c.label.0,
                     points: sweep::sweep(&c.config, sweep::POINTS),
                     colour: c.colour,
                     dashed: c.dashed,

@@ -2,6 +2,8 @@
 //! server's capacity, the outage shaded, the herd's waves labelled, and,
 //! where an action ran twice, the duplicates as they add up.
 
+use crate::tf;
+use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -239,21 +241,21 @@ where
     let (retried, retried_b) = both(&|c| light(theme, c));
     let (failed, failed_b) = both(&|c| deep(theme, c));
     let mut entries = vec![
-        Entry::area("first tries", first).and(first_b),
-        Entry::area("retries", retried).and(retried_b),
+        Entry::area(tr("first tries"), first).and(first_b),
+        Entry::area(tr("retries"), retried).and(retried_b),
     ];
     if runs.iter().any(|run| sent_down(run.report) > 0) {
-        entries.push(Entry::line("sent while the server was down", first, false).and(first_b));
+        entries.push(Entry::line(tr("sent while the server was down"), first, false).and(first_b));
     }
-    entries.push(Entry::new("failed answers", failed, Sample::Dotted).and(failed_b));
-    entries.push(Entry::line("goodput", theme.foreground, false));
+    entries.push(Entry::new(tr("failed answers"), failed, Sample::Dotted).and(failed_b));
+    entries.push(Entry::line(tr("goodput"), theme.foreground, false));
     if capacity_top > 0.0 {
-        entries.push(Entry::line("server capacity", theme.colour(2), false));
+        entries.push(Entry::line(tr("server capacity"), theme.colour(2), false));
     }
     if !ghosts.is_empty() {
         let was = ghost(theme);
         let b = (ghosts.len() > 1).then_some(was);
-        entries.push(Entry::line("before the change", was, false).and(b));
+        entries.push(Entry::line(tr("before the change"), was, false).and(b));
     }
     let body = header(area, &entries, theme)?;
     let (panels_area, strip) = if most_duplicates > 0.0 {
@@ -281,11 +283,18 @@ where
     // words along its axis (measured on the first, the shortest, so that
     // every panel says the same and none runs into the next one's).
     let y_label = match log {
-        None => along_axis(&panels[0], theme, &["requests per second", "requests/s"])?,
+        None => along_axis(
+            &panels[0],
+            theme,
+            &[tr("requests per second"), tr("requests/s")],
+        )?,
         Some(_) => along_axis(
             &panels[0],
             theme,
-            &["requests per second (log scale)", "requests/s (log)"],
+            &[
+                tr("requests per second (log scale)"),
+                tr("requests/s (log)"),
+            ],
         )?,
     };
     for (r, (run, plot)) in runs.iter().zip(&panels).enumerate() {
@@ -305,7 +314,7 @@ where
             0.0..horizon,
             y_low..y_high,
             Frame {
-                x_label: "time (s)",
+                x_label: tr("time (s)"),
                 y_label,
                 log: log.is_some(),
                 x_axis: lowest,
@@ -429,11 +438,15 @@ where
             // The busiest bucket's rate, then apart the wave's calls over
             // its time (the axis says when).
             let text = vec![
-                format!("{}/s, {ratio}x capacity", count(peak)),
-                format!(
-                    "{} calls in {} s",
-                    wave.calls,
-                    tick(&super::round3(left(wave.last + 1) - left(wave.first)))
+                tf!(
+                    "{peak}/s, {ratio}x capacity",
+                    peak = count(peak),
+                    ratio = ratio
+                ),
+                tf!(
+                    "{calls} {calls|call|calls} in {t} s",
+                    calls = wave.calls,
+                    t = tick(&super::round3(left(wave.last + 1) - left(wave.first)))
                 ),
             ];
             let x = pixel(left(wave.peak + 1), y_high).0;
@@ -445,7 +458,7 @@ where
         if capacity_top > 0.0 {
             // At the line's right end, else where the server is back.
             let y = pixel(horizon, at(capacity_top)).1;
-            let text = vec![format!("capacity {}/s", count(capacity_top))];
+            let text = vec![tf!("capacity {rate}/s", rate = count(capacity_top))];
             let rows = [y - step - 4, y + 4];
             if !labels.put(area, &text, &small, plot_right, rows)? {
                 let back = scenario.outage_start + scenario.outage_duration;
@@ -455,13 +468,14 @@ where
         }
         if sent_down > 0 {
             let what = if scenario.outage_mode == OutageMode::FailFast {
-                "all refused"
+                tr("all refused")
             } else {
-                "none answered"
+                tr("none answered")
             };
-            let text = vec![format!(
-                "outage: {} calls sent, {what}",
-                count(sent_down as f64)
+            let text = vec![tf!(
+                "outage: {calls} calls sent, {what}",
+                calls = count(sent_down as f64),
+                what = what
             )];
             let x = pixel(scenario.outage_start, y_low).0;
             let bottom_up = (1..rows).map(|k| plot_bottom - 4 - k * step);
@@ -469,7 +483,7 @@ where
         }
         super::name_windows(&mut labels, area, &chart, scenario, sent_down == 0, theme)?;
         if let Some(at_time) = cursor {
-            let text = vec![format!("replay at {} s", tick(&super::round3(at_time)))];
+            let text = vec![tf!("replay at {t} s", t = tick(&super::round3(at_time)))];
             let style = small.clone().color(&theme.cursor);
             let x = pixel(at_time, y_low).0;
             labels.put(area, &text, &style, x, from_top(rows))?;
@@ -479,13 +493,13 @@ where
     }
 
     if let Some(strip) = strip {
-        let y_label = along_axis(&strip, theme, &["duplicates so far", "duplicates"])?;
+        let y_label = along_axis(&strip, theme, &[tr("duplicates so far"), tr("duplicates")])?;
         let mut chart = axes(
             &strip,
             theme,
             0.0..horizon,
             0.0..duplicates_top,
-            Frame::new("time (s)", y_label),
+            Frame::new(tr("time (s)"), y_label),
         )?;
         let mut labels = Labels::on(&chart, theme);
         for (r, run) in runs.iter().enumerate() {
@@ -520,13 +534,21 @@ where
             // the drain after it, and the headline gives that total.
             let all = run.report.summary.duplicates;
             let text = if all as f64 == end.1 {
-                vec![format!("{}{all} duplicates", run.prefix())]
+                vec![format!(
+                    "{}{}",
+                    run.prefix(),
+                    tf!("{all} {all|duplicate|duplicates}", all = all)
+                )]
             } else {
                 vec![format!(
-                    "{}{} by {} s, {all} in all",
+                    "{}{}",
                     run.prefix(),
-                    end.1,
-                    tick(&horizon)
+                    tf!(
+                        "{now} by {t} s, {all} in all",
+                        now = end.1,
+                        t = tick(&horizon),
+                        all = all
+                    )
                 )]
             };
             let style = theme.font(11.0).color(&colour);

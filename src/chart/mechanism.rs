@@ -3,6 +3,8 @@
 //! a budget's balance, the calls each policy sends and the retries its
 //! budget refused, with the balance below.
 
+use crate::tf;
+use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -121,14 +123,21 @@ where
         .filter(|c| c.is_finite())
         .fold(0.0, |a: f64, c| a.max(*c));
     let limit = if with_budget {
-        (capacity > 0.0 && capacity < y_high)
-            .then(|| (capacity, format!("server capacity {}/s", count(capacity))))
+        (capacity > 0.0 && capacity < y_high).then(|| {
+            (
+                capacity,
+                tf!("server capacity {rate}/s", rate = count(capacity)),
+            )
+        })
     } else {
         let workers = f64::from(scenario.workers);
         (scenario.workers > 0 && workers < y_high).then(|| {
             (
                 workers,
-                format!("{} workers (served at once)", scenario.workers),
+                tf!(
+                    "{n} {n|worker|workers} (served at once)",
+                    n = scenario.workers
+                ),
             )
         })
     };
@@ -137,9 +146,9 @@ where
     for (r, run) in runs.iter().enumerate() {
         let colour = run_colour(theme, r);
         let what = if with_budget {
-            "calls sent"
+            tr("calls sent")
         } else {
-            "in service"
+            tr("in service")
         };
         entries.push(Entry::line(
             format!("{}{what}", run.prefix()),
@@ -148,13 +157,13 @@ where
         ));
         if queues {
             entries.push(Entry::area(
-                format!("{}waiting in the queue", run.prefix()),
+                format!("{}{}", run.prefix(), tr("waiting in the queue")),
                 light(theme, colour),
             ));
         }
         if with_budget && run.report.summary.budget_refusals > 0 {
             entries.push(Entry::new(
-                format!("{}+ retries refused", run.prefix()),
+                format!("{}{}", run.prefix(), tr("+ retries refused")),
                 deep(theme, colour),
                 Sample::Dotted,
             ));
@@ -165,7 +174,7 @@ where
     }
     let ghost_entry = || {
         let b = (before.runs.len() > 1).then(|| ghost(theme));
-        Entry::line("before the change", ghost(theme), false).and(b)
+        Entry::line(tr("before the change"), ghost(theme), false).and(b)
     };
     if !before.runs.is_empty() {
         entries.push(ghost_entry());
@@ -173,9 +182,9 @@ where
     let plot = header(&top, &entries, theme)?;
     // Words that fit along the panel's axis, as it is sized.
     let words: [&str; 2] = if with_budget {
-        ["server calls per second", "calls/s"]
+        [tr("server calls per second"), tr("calls/s")]
     } else {
-        ["requests (time average)", "requests"]
+        [tr("requests (time average)"), tr("requests")]
     };
     let y_label = along_axis(&plot, theme, &words)?;
     let mut chart = axes(
@@ -185,7 +194,7 @@ where
         0.0..y_high,
         Frame {
             x_axis: bottom.is_none(),
-            ..Frame::new("time (s)", y_label)
+            ..Frame::new(tr("time (s)"), y_label)
         },
     )?;
     shade_windows(&mut chart, scenario, theme)?;
@@ -260,9 +269,9 @@ where
         );
         let sent = |r: usize| count(calls_within(runs[r].report, window) as f64);
         let text = if runs.len() > 1 {
-            format!("outage: A sent {} calls, B {}", sent(0), sent(1))
+            tf!("outage: A sent {a} calls, B {b}", a = sent(0), b = sent(1))
         } else {
-            format!("outage: {} calls sent", sent(0))
+            tf!("outage: {calls} calls sent", calls = sent(0))
         };
         let text = vec![text];
         let step = theme.px(13.0) as i32;
@@ -283,15 +292,15 @@ where
     let (full, threshold, name) = match budget.kind {
         BudgetKind::TokenBucket => (
             budget.max_tokens,
-            Some((budget.max_tokens / 2.0, "retries stop at or below half")),
-            "tokens",
+            Some((budget.max_tokens / 2.0, tr("retries stop at or below half"))),
+            tr("tokens"),
         ),
         BudgetKind::AwsQuota => (
             budget.quota,
-            Some((budget.retry_cost, "a retry costs this much")),
-            "retry quota",
+            Some((budget.retry_cost, tr("a retry costs this much"))),
+            tr("retry quota"),
         ),
-        _ => (0.0, None, "budget balance"),
+        _ => (0.0, None, tr("budget balance")),
     };
     let needed = runs
         .iter()
@@ -304,7 +313,7 @@ where
     for (r, run) in runs.iter().enumerate() {
         if !run.report.series.budget_level.is_empty() {
             entries.push(Entry::line(
-                format!("{}{name} left", run.prefix()),
+                format!("{}{}", run.prefix(), tf!("{name} left", name = name)),
                 run_colour(theme, r),
                 run.dashed(r),
             ));
@@ -319,7 +328,7 @@ where
         theme,
         0.0..horizon,
         0.0..level_high,
-        Frame::new("time (s)", name),
+        Frame::new(tr("time (s)"), name),
     )?;
     shade_windows(&mut chart, scenario, theme)?;
     if let Some((level, _)) = threshold {
@@ -360,9 +369,9 @@ where
         if let Some(i) = s.budget_refusals.iter().position(|n| *n > 0) {
             let at = i as f64 * width;
             let text = vec![format!(
-                "{}retries refused from {} s",
+                "{}{}",
                 run.prefix(),
-                tick(&at)
+                tf!("retries refused from {t} s", t = tick(&at))
             )];
             let (x, y) = chart.backend_coord(&(at, s.budget_level[i]));
             let step = theme.px(13.0) as i32;
@@ -509,7 +518,7 @@ mod tests {
                 (ratio / times - 1.0).abs() < 0.2,
                 "{key}: B sends {ratio:.2}x A's"
             );
-            assert!(preset(key).sees.contains(words), "{key}: {words}");
+            assert!(preset(key).sees.0.contains(words), "{key}: {words}");
             // A's budget says no within the outage's first second.
             let level = &a.series.budget_level;
             let refuses_at = if key == "aws-sdk" {

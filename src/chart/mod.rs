@@ -4,6 +4,8 @@
 //! Colours come from the Okabe-Ito palette, which stays distinguishable for
 //! the common forms of colour blindness, with a light and a dark theme.
 
+use crate::tf;
+use crate::words::tr;
 use plotters::chart::SeriesAnno;
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
@@ -137,11 +139,11 @@ fn tick(value: &f64) -> String {
         }
     };
     if size >= 1e6 {
-        format!("{}M", trim(value / 1e6))
+        tf!("{n}M", n = trim(value / 1e6))
     } else if size >= 1e4 {
-        format!("{}k", trim(value / 1e3))
+        tf!("{n}k", n = trim(value / 1e3))
     } else {
-        trim(*value)
+        crate::words::number(&trim(*value))
     }
 }
 
@@ -551,9 +553,9 @@ where
         theme.foreground.mix(0.18).filled(),
     )))?;
     let why = if in_progress {
-        "still simulating"
+        tr("still simulating")
     } else {
-        "not simulated (work limit)"
+        tr("not simulated (work limit)")
     };
     chart.draw_series(std::iter::once(Text::new(
         why.to_string(),
@@ -636,9 +638,9 @@ where
             if !outage {
                 continue;
             }
-            "outage".to_string()
+            tr("outage").to_string()
         } else {
-            format!("spike: {}/s", tick(&scenario.spike_rate))
+            tf!("spike: {rate}/s", rate = tick(&scenario.spike_rate))
         };
         let (x, bottom) = chart.backend_coord(&(start, low));
         let step = theme.px(13.0) as i32;

@@ -1,6 +1,8 @@
 //! The pause chart: per retry, the pauses taken and the range the
 //! policy's formula allows.
 
+use crate::tf;
+use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -37,7 +39,7 @@ where
         retries
     };
     if rows.is_empty() {
-        return message(area, theme, "No retry happened: no pauses to show.");
+        return message(area, theme, tr("No retry happened: no pauses to show."));
     }
     area.fill(&theme.background)?;
     // The x axis covers every pause taken and every range drawn.
@@ -61,12 +63,12 @@ where
     for (r, run) in runs.iter().enumerate() {
         let colour = run_colour(theme, r);
         entries.push(Entry::line(
-            format!("{}pauses taken", run.prefix()),
+            format!("{}{}", run.prefix(), tr("pauses taken")),
             colour,
             run.dashed(r),
         ));
         entries.push(Entry::area(
-            format!("{}range of its formula, | mean", run.prefix()),
+            format!("{}{}", run.prefix(), tr("range of its formula, | mean")),
             light(theme, colour),
         ));
     }
@@ -79,7 +81,7 @@ where
         .build_cartesian_2d(0.0..x_high, 0.0..count)?;
     chart
         .configure_mesh()
-        .x_desc("pause before the retry (s)")
+        .x_desc(tr("pause before the retry (s)"))
         .x_labels(8)
         .x_label_formatter(&tick)
         .disable_y_mesh()
@@ -157,9 +159,9 @@ where
             .flat_map(|run| run.report.pauses.last())
             .any(|h| h.retry == *retry && *retry + 1 == PAUSE_HISTOGRAMS);
         let name = if last {
-            format!("retry {}+", retry + 1)
+            tf!("retry {n}+", n = retry + 1)
         } else {
-            format!("retry {}", retry + 1)
+            tf!("retry {n}", n = retry + 1)
         };
         label(
             area,

@@ -5,6 +5,8 @@
 //! lanes are drawn as can be told apart ([`lane_room`]); which operations
 //! they show is the view's choice (`view::replay::lay_out`).
 
+use crate::tf;
+use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -184,9 +186,9 @@ where
     ))?;
     let small = theme.font(12.0);
     let name = if panel.name.is_empty() {
-        String::from("clients")
+        tr("clients").to_string()
     } else {
-        format!("{}: clients", panel.name)
+        tf!("{name}: clients", name = panel.name)
     };
     let heading = |text: String, x: f64, row: f64, anchor: HPos| {
         Text::new(
@@ -197,17 +199,17 @@ where
     };
     area.draw(&heading(name, 2.0 * scale, 2.0, HPos::Left))?;
     area.draw(&heading(
-        String::from("network"),
+        tr("network").to_string(),
         (zones.wire.0 + zones.wire.1) / 2.0,
         2.0,
         HPos::Center,
     ))?;
     let server = if scenario.workers == 0 {
-        (String::from("queue"), String::from("workers: any"))
+        (tr("queue").to_string(), tr("workers: any").to_string())
     } else {
         (
-            format!("queue ≤ {}", scenario.queue_limit),
-            format!("{} workers", scenario.workers),
+            tf!("queue ≤ {n}", n = scenario.queue_limit),
+            tf!("{n} {n|worker|workers}", n = scenario.workers),
         )
     };
     area.draw(&heading(
@@ -223,13 +225,14 @@ where
         HPos::Center,
     ))?;
     area.draw(&heading(
-        String::from("server"),
+        tr("server").to_string(),
         (zones.queue.0 + zones.workers.1) / 2.0,
         2.0,
         HPos::Center,
     ))?;
     // The whole run's server, not just the lanes followed.
-    let totals = |value: f64, what: &str| format!("all: {value:.0} {what}");
+    let totals =
+        |value: f64, what: &str| format!("{} {what}", tf!("all: {n}", n = format!("{value:.0}")));
     let footer = |text: String, span: (f64, f64)| {
         Text::new(
             text,
@@ -238,9 +241,9 @@ where
         )
     };
     if scenario.workers > 0 {
-        area.draw(&footer(totals(panel.queued, "waiting"), zones.queue))?;
+        area.draw(&footer(totals(panel.queued, tr("waiting")), zones.queue))?;
     }
-    area.draw(&footer(totals(panel.busy, "busy"), zones.workers))?;
+    area.draw(&footer(totals(panel.busy, tr("busy")), zones.workers))?;
 
     let lanes = panel.lanes.len().max(1) as f64;
     let pitch = (bottom - top) / lanes;

@@ -1,5 +1,7 @@
 //! The sweep chart: success and load against the failure rate.
 
+use crate::tf;
+use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -122,16 +124,16 @@ where
         .collect();
     if let Some(mark) = &view.mark {
         entries.push(Entry::line(
-            format!(
-                "this world: {} % failures",
-                tick(&round3(100.0 * mark.failure))
+            tf!(
+                "this world: {share} % failures",
+                share = tick(&round3(100.0 * mark.failure))
             ),
             theme.foreground,
             false,
         ));
         if !mark.headlines.is_empty() {
             entries.push(Entry::new(
-                "the headlines' run",
+                tr("the headlines' run"),
                 theme.foreground,
                 Sample::Ring,
             ));
@@ -139,7 +141,7 @@ where
     }
     if !view.before.is_empty() {
         entries.push(Entry::new(
-            "before the change",
+            tr("before the change"),
             ghost(theme),
             Sample::Dotted,
         ));
@@ -160,13 +162,13 @@ where
     for (panel, words, top, value) in [
         (
             &left,
-            ["user-visible success (%)", "success (%)"],
+            [tr("user-visible success (%)"), tr("success (%)")],
             105.0,
             success,
         ),
         (
             &right,
-            ["server calls per operation", "calls per operation"],
+            [tr("server calls per operation"), tr("calls per operation")],
             top_load,
             load,
         ),
@@ -179,7 +181,7 @@ where
             Frame {
                 // Stacked, the lower panel's failure-rate axis serves both.
                 x_axis: !stacked || top != 105.0,
-                ..Frame::new("failure rate (%)", along_axis(panel, theme, &words)?)
+                ..Frame::new(tr("failure rate (%)"), along_axis(panel, theme, &words)?)
             },
         )?;
         if let Some(failure) = view.before_failure {
@@ -255,7 +257,7 @@ where
             let rows = (0..10).flat_map(|k| [y + step - k * step, y - 2 * step - k * step]);
             labels.put(
                 area,
-                &[format!("headlines: {name}")],
+                &[tf!("headlines: {name}", name = name)],
                 &small,
                 x + theme.px(6.0) as i32,
                 rows,
@@ -263,7 +265,11 @@ where
         }
         let done = curves.iter().map(|c| c.points.len()).min().unwrap_or(0);
         if done < points {
-            let text = vec![format!("computing {done} of {points} points")];
+            let text = vec![tf!(
+                "computing {done} of {points} points",
+                done = done,
+                points = points
+            )];
             let [plot_left, plot_top, _, plot_bottom] = labels.plot;
             let rows = (0..(plot_bottom - plot_top) / step).map(|k| plot_top + 4 + k * step);
             labels.put(area, &text, &small, plot_left, rows)?;
@@ -328,7 +334,7 @@ mod tests {
             .map(|c| {
                 let points = crate::sweep::sweep(&c.config, crate::sweep::POINTS);
                 OwnedCurve {
-                    name: c.label,
+                    name: c.label.0,
                     points,
                     colour: c.colour,
                     dashed: c.dashed,

@@ -5,6 +5,7 @@ use crate::breaker::BreakerMode;
 use crate::budget::{BudgetKind, RatioBasis};
 use crate::policy::{Jitter, Shape};
 use crate::sim::{OutageMode, Spread, WorkloadKind};
+use crate::words::Text;
 
 use super::table::Kind;
 
@@ -27,7 +28,7 @@ pub struct Choices<T: 'static> {
     /// The words links, the command line and scripts use: `aws-quota`.
     pub names: &'static [&'static str],
     /// What a newcomer reads in the page's list: `AWS retry quota`.
-    pub labels: &'static [&'static str],
+    pub labels: &'static [Text],
     values: &'static [T],
 }
 
@@ -48,7 +49,7 @@ impl<T: Copy> Choices<T> {
 /// and for each the inverse map from a value to its stored position.
 macro_rules! choices {
     ($($(#[$doc:meta])* $list:ident: $ty:ty {
-        $($word:literal ($label:literal) => $value:expr),+ $(,)?
+        $($word:literal ($label:expr) => $value:expr),+ $(,)?
     })*) => {$(
         $(#[$doc])*
         pub const $list: Choices<$ty> = Choices {
@@ -78,55 +79,55 @@ macro_rules! choices {
 
 choices! {
     SHAPES: Shape {
-        "constant" ("Constant") => Shape::Constant,
-        "linear" ("Linear") => Shape::Linear,
-        "exponential" ("Exponential") => Shape::Exponential,
+        "constant" (Text("Constant")) => Shape::Constant,
+        "linear" (Text("Linear")) => Shape::Linear,
+        "exponential" (Text("Exponential")) => Shape::Exponential,
     }
     JITTERS: Jitter {
-        "none" ("None") => Jitter::None,
-        "full" ("Full") => Jitter::Full,
-        "equal" ("Equal") => Jitter::Equal,
-        "decorrelated" ("Decorrelated") => Jitter::Decorrelated,
-        "proportional" ("Proportional") => Jitter::Proportional,
+        "none" (Text("None")) => Jitter::None,
+        "full" (Text("Full")) => Jitter::Full,
+        "equal" (Text("Equal")) => Jitter::Equal,
+        "decorrelated" (Text("Decorrelated")) => Jitter::Decorrelated,
+        "proportional" (Text("Proportional")) => Jitter::Proportional,
     }
     SWITCH: bool {
-        "off" ("Off") => false,
-        "on" ("On") => true,
+        "off" (Text("Off")) => false,
+        "on" (Text("On")) => true,
     }
     SWEEPS: SweepCurves {
-        "policies" ("The policies A and B") => SweepCurves::Policies,
-        "classic" ("Four classic strategies") => SweepCurves::Classic,
+        "policies" (Text("The policies A and B")) => SweepCurves::Policies,
+        "classic" (Text("Four classic strategies")) => SweepCurves::Classic,
     }
     BUDGETS: BudgetKind {
-        "none" ("None") => BudgetKind::None,
-        "ratio" ("Ratio of recent traffic") => BudgetKind::Ratio,
-        "token-bucket" ("Token bucket (gRPC)") => BudgetKind::TokenBucket,
-        "aws-quota" ("AWS retry quota") => BudgetKind::AwsQuota,
-        "bucket" ("Token bucket per first try (Brooker)") => BudgetKind::Bucket,
-        "sre" ("Adaptive throttling (SRE book)") => BudgetKind::Sre,
+        "none" (Text("None")) => BudgetKind::None,
+        "ratio" (Text("Ratio of recent traffic")) => BudgetKind::Ratio,
+        "token-bucket" (Text("Token bucket (gRPC)")) => BudgetKind::TokenBucket,
+        "aws-quota" (Text("AWS retry quota")) => BudgetKind::AwsQuota,
+        "bucket" (Text("Token bucket per first try (Brooker)")) => BudgetKind::Bucket,
+        "sre" (Text("Adaptive throttling (SRE book)")) => BudgetKind::Sre,
     }
     BASES: RatioBasis {
-        "successes" ("Successes") => RatioBasis::Successes,
-        "requests" ("Requests") => RatioBasis::Requests,
+        "successes" (Text("Successes")) => RatioBasis::Successes,
+        "requests" (Text("Requests")) => RatioBasis::Requests,
     }
     BREAKERS: BreakerMode {
-        "off" ("Off") => BreakerMode::Off,
-        "all" ("On every attempt") => BreakerMode::All,
-        "retries" ("On retries only") => BreakerMode::RetriesOnly,
+        "off" (Text("Off")) => BreakerMode::Off,
+        "all" (Text("On every attempt")) => BreakerMode::All,
+        "retries" (Text("On retries only")) => BreakerMode::RetriesOnly,
     }
     WORKLOADS: WorkloadKind {
-        "poisson" ("Steady arrivals (Poisson)") => WorkloadKind::Poisson,
-        "crowd" ("A crowd starting together") => WorkloadKind::Crowd,
-        "contention" ("Contention on one row") => WorkloadKind::Contention,
-        "closed" ("Clients in a closed loop") => WorkloadKind::Closed,
+        "poisson" (Text("Steady arrivals (Poisson)")) => WorkloadKind::Poisson,
+        "crowd" (Text("A crowd starting together")) => WorkloadKind::Crowd,
+        "contention" (Text("Contention on one row")) => WorkloadKind::Contention,
+        "closed" (Text("Clients in a closed loop")) => WorkloadKind::Closed,
     }
     SPREADS: Spread {
-        "constant" ("Constant") => Spread::Constant,
-        "exponential" ("Exponential") => Spread::Exponential,
-        "normal" ("Normal") => Spread::Normal,
+        "constant" (Text("Constant")) => Spread::Constant,
+        "exponential" (Text("Exponential")) => Spread::Exponential,
+        "normal" (Text("Normal")) => Spread::Normal,
     }
     OUTAGES: OutageMode {
-        "fail-fast" ("Fail fast") => OutageMode::FailFast,
-        "hang" ("Hang") => OutageMode::Hang,
+        "fail-fast" (Text("Fail fast")) => OutageMode::FailFast,
+        "hang" (Text("Hang")) => OutageMode::Hang,
     }
 }

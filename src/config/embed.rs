@@ -80,7 +80,7 @@ impl Embed {
             if controls.is_some() {
                 notice(
                     CONTROLS_KEY,
-                    format!("is read only with {EMBED_KEY}=...; ignored"),
+                    crate::tf!("is read only with {key}=...; ignored", key = EMBED_KEY),
                 );
             }
             return None;
@@ -89,10 +89,10 @@ impl Embed {
             let words: Vec<&str> = EmbedChart::ALL.iter().map(|chart| chart.word()).collect();
             notice(
                 EMBED_KEY,
-                format!(
-                    "'{}' must be one of {}; showing the lesson's chart",
-                    clip(chart),
-                    words.join(", ")
+                crate::tf!(
+                    "'{chart}' must be one of {words}; showing the lesson's chart",
+                    chart = clip(chart),
+                    words = words.join(", ")
                 ),
             );
             EmbedChart::Lesson
@@ -112,11 +112,12 @@ impl Embed {
             match PARAMS.iter().position(|p| p.key == name) {
                 None => notice(
                     CONTROLS_KEY,
-                    format!("'{}' is no parameter's key; ignored", clip(name)),
+                    crate::tf!("'{name}' is no parameter's key; ignored", name = clip(name)),
                 ),
-                Some(index) if chosen.contains(&P::ALL[index]) => {
-                    notice(CONTROLS_KEY, format!("'{name}' is named twice; shown once"))
-                }
+                Some(index) if chosen.contains(&P::ALL[index]) => notice(
+                    CONTROLS_KEY,
+                    crate::tf!("'{name}' is named twice; shown once", name = name),
+                ),
                 Some(index) => {
                     named += 1;
                     if chosen.len() < MAX_EMBED_CONTROLS {
@@ -129,9 +130,11 @@ impl Embed {
             let keys: Vec<&str> = chosen.iter().map(|p| p.param().key).collect();
             notice(
                 CONTROLS_KEY,
-                format!(
-                    "{named} controls named; an embed shows at most {MAX_EMBED_CONTROLS}: {}",
-                    keys.join(", ")
+                crate::tf!(
+                    "{named} controls named; an embed shows at most {most}: {keys}",
+                    named = named,
+                    most = MAX_EMBED_CONTROLS,
+                    keys = keys.join(", ")
                 ),
             );
         }

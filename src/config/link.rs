@@ -7,6 +7,7 @@
 
 use super::embed::{CONTROLS_KEY, EMBED_KEY, Embed};
 use super::{Config, Notice, PARAMS};
+use crate::words::Lang;
 
 /// Version written into every link as `v`.
 pub const LINK_VERSION: u32 = 1;
@@ -21,6 +22,9 @@ pub const MAX_PAIRS: usize = 200;
 pub const CHAPTER_KEY: &str = "chapter";
 /// The key that asks for the presenting layout: `present=on`.
 pub const PRESENT_KEY: &str = "present";
+/// The key of the language a link asks for, `lang=ru`: it changes the words
+/// and never a number, so a link with it is the same state as without.
+pub const LANG_KEY: &str = "lang";
 
 /// Prefix of policy B's keys in a link: `B.jitter=full`.
 const B_PREFIX: &str = "B.";
@@ -86,7 +90,10 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
             if raw.trim() != LINK_VERSION.to_string() {
                 notice(
                     "v",
-                    format!("unknown link version; read as version {LINK_VERSION}"),
+                    crate::tf!(
+                        "unknown link version; read as version {v}",
+                        v = LINK_VERSION
+                    ),
                 );
             }
             continue;
@@ -99,12 +106,21 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
         if key == CHAPTER_KEY || key == PRESENT_KEY {
             continue;
         }
+        if key == LANG_KEY {
+            if lang_word(&raw).is_none() {
+                notice(
+                    &key,
+                    crate::tf!("'{word}' must be en or ru; ignored", word = clip(&raw)),
+                );
+            }
+            continue;
+        }
         let (for_b, name) = match key.strip_prefix(B_PREFIX) {
             Some(name) => (true, name),
             None => (false, key.as_str()),
         };
         let Some(index) = PARAMS.iter().position(|p| p.key == name) else {
-            notice(&key, "unknown key; ignored".to_string());
+            notice(&key, crate::words::tr("unknown key; ignored").to_string());
             continue;
         };
         let param = &PARAMS[index];
@@ -117,20 +133,24 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
             }
             Err(why) => notice(
                 &key,
-                format!(
-                    "'{}' {why}; using {}",
-                    clip(&raw),
-                    param.format(param.default)
+                crate::tf!(
+                    "'{value}' {why}; using {default}",
+                    value = clip(&raw),
+                    why = why,
+                    default = param.format(param.default)
                 ),
             ),
         }
     }
     let ignored = pairs.count();
     if ignored > 0 {
-        let pairs = if ignored == 1 { "pair" } else { "pairs" };
         notice(
             "link",
-            format!("{ignored} more {pairs} ignored: a link is read up to its first {MAX_PAIRS}"),
+            crate::tf!(
+                "{n} more {n|pair|pairs} ignored: a link is read up to its first {max}",
+                n = ignored,
+                max = MAX_PAIRS
+            ),
         );
     }
     // Without compare mode a link never writes B's values, so keeping
@@ -140,7 +160,7 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
         if !comparing {
             notice(
                 &key,
-                "is policy B's, read only with compare=on; ignored".to_string(),
+                crate::words::tr("is policy B's, read only with compare=on; ignored").to_string(),
             );
             continue;
         }
@@ -151,11 +171,38 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
     if !version_seen {
         notice(
             "v",
-            format!("no link version; read as version {LINK_VERSION}"),
+            crate::tf!("no link version; read as version {v}", v = LINK_VERSION),
         );
     }
     let embed = Embed::read(&embed_pairs, &mut notice);
     (config, embed, notices)
+}
+
+/// The language a link's word names: exactly `en` or `ru`.
+fn lang_word(word: &str) -> Option<Lang> {
+    Lang::ALL.into_iter().find(|lang| lang.code() == word)
+}
+
+/// The language a link asks for with `lang=`, if it names one (the last
+/// `lang` pair wins, as for every key).
+pub fn link_lang(query: &str) -> Option<Lang> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .take(MAX_PAIRS)
+        .filter_map(|pair| pair.strip_prefix("lang="))
+        .last()
+        .and_then(|word| lang_word(&percent_decode(word)))
+}
+
+/// A link with the language it carries: `lang=ru` at its end, or the link
+/// as it is when it carries none.
+pub fn with_lang(link: String, lang: Option<Lang>) -> String {
+    match lang {
+        Some(lang) if link.is_empty() => format!("{LANG_KEY}={}", lang.code()),
+        Some(lang) => format!("{link}&{LANG_KEY}={}", lang.code()),
+        None => link,
+    }
 }
 
 /// Keeps untrusted text that a notice repeats (a link's, a pasted

@@ -31,7 +31,8 @@ pub use choices::{
 };
 pub use embed::{CONTROLS_KEY, EMBED_KEY, Embed, EmbedChart, MAX_EMBED_CONTROLS};
 pub use link::{
-    CHAPTER_KEY, LINK_VERSION, MAX_PAIRS, PRESENT_KEY, clip, percent_decode, read_link,
+    CHAPTER_KEY, LANG_KEY, LINK_VERSION, MAX_PAIRS, PRESENT_KEY, clip, link_lang, percent_decode,
+    read_link, with_lang,
 };
 pub use table::{Group, Kind, P, PARAMS, Param};
 
@@ -108,7 +109,9 @@ impl Config {
     /// Parameters that are not per policy are left alone.
     pub fn set_b_at(&mut self, index: usize, value: f64) -> Option<String> {
         if !PARAMS[index].per_policy() {
-            return Some("is shared by both policies; set it without B.".to_string());
+            return Some(
+                crate::words::tr("is shared by both policies; set it without B.").to_string(),
+            );
         }
         let (value, why) = PARAMS[index].sanitize(value);
         self.overrides[index] = Some(value).filter(|v| *v != self.values[index]);

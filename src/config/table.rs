@@ -11,6 +11,7 @@ use crate::budget::BudgetKind;
 use crate::policy::{Jitter, Shape};
 use crate::range::{self, Range};
 use crate::sim::{Scenario, Spread, WorkloadKind};
+use crate::words::Text;
 
 /// Where a parameter sits on the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,14 +34,14 @@ impl Group {
         Group::Randomness,
     ];
 
-    pub fn title(self) -> &'static str {
+    pub fn title(self) -> Text {
         match self {
-            Group::Policy => "Policy",
-            Group::Budget => "Retry budget & breaker",
-            Group::Workload => "Workload",
-            Group::Server => "Server & faults",
-            Group::Layers => "Layers",
-            Group::Randomness => "Randomness",
+            Group::Policy => Text("Policy"),
+            Group::Budget => Text("Retry budget & breaker"),
+            Group::Workload => Text("Workload"),
+            Group::Server => Text("Server & faults"),
+            Group::Layers => Text("Layers"),
+            Group::Randomness => Text("Randomness"),
         }
     }
 }
@@ -54,19 +55,19 @@ pub enum Kind {
     Integer { min: f64, max: f64 },
     /// One of named options, stored as its index: the words links use,
     /// then the labels the page's list shows.
-    Choice(&'static [&'static str], &'static [&'static str]),
+    Choice(&'static [&'static str], &'static [Text]),
 }
 
 /// One row of the table.
 #[derive(Debug)]
 pub struct Param {
     pub key: &'static str,
-    pub label: &'static str,
-    pub unit: &'static str,
+    pub label: Text,
+    pub unit: Text,
     pub group: Group,
     pub kind: Kind,
     pub default: f64,
-    pub help: &'static str,
+    pub help: Text,
     /// Whether the parameter matters under the other settings; the page dims
     /// it when not, instead of silently ignoring it.
     pub applies: fn(&Config) -> bool,
@@ -82,7 +83,7 @@ fn always(_: &Config) -> bool {
 }
 
 macro_rules! params {
-    ($($name:ident: $key:literal, $label:literal, $unit:literal, $group:ident, $kind:expr, $default:expr, $applies:expr, $scenario:expr, $help:literal;)*) => {
+    ($($name:ident: $key:literal, $label:expr, $unit:expr, $group:ident, $kind:expr, $default:expr, $applies:expr, $scenario:expr, $help:expr;)*) => {
         /// Names of the parameters, in table order.
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub enum P { $($name),* }
@@ -199,215 +200,215 @@ const fn integer(range: Range) -> Kind {
 // default and when it applies; then how its value is written into the
 // simulator's scenario; then its help.
 params! {
-    Compare: "compare", "Compare with policy B", "", Policy, SWITCH.kind(), SWITCH.position(false), always,
+    Compare: "compare", Text("Compare with policy B"), Text(""), Policy, SWITCH.kind(), SWITCH.position(false), always,
         None,
-        "Run a second policy on the same world and seed, and overlay both on every chart.";
-    Attempts: "attempts", "Attempts", "", Policy, integer(range::ATTEMPTS), D.policy.attempts, always,
+        Text("Run a second policy on the same world and seed, and overlay both on every chart.");
+    Attempts: "attempts", Text("Attempts"), Text(""), Policy, integer(range::ATTEMPTS), D.policy.attempts, always,
         Some(|s, v| s.policy.attempts = v as u32),
-        "Tries per operation, counting the first call: 1 means never retry.";
-    Shape: "shape", "Backoff shape", "", Policy, SHAPES.kind(), SHAPES.position(D.policy.shape), always,
+        Text("Tries per operation, counting the first call: 1 means never retry.");
+    Shape: "shape", Text("Backoff shape"), Text(""), Policy, SHAPES.kind(), SHAPES.position(D.policy.shape), always,
         Some(|s, v| s.policy.shape = SHAPES.at(v)),
-        "How the pause ceiling grows with each retry.";
-    Base: "base", "Base delay", "s", Policy, number(range::BASE, 0.001), D.policy.base, always,
+        Text("How the pause ceiling grows with each retry.");
+    Base: "base", Text("Base delay"), Text("s"), Policy, number(range::BASE, 0.001), D.policy.base, always,
         Some(|s, v| s.policy.base = v),
-        "Ceiling of the first pause (and the floor of decorrelated jitter).";
-    Cap: "cap", "Cap", "s", Policy, number(range::CAP, 0.001), D.policy.cap, always,
+        Text("Ceiling of the first pause (and the floor of decorrelated jitter).");
+    Cap: "cap", Text("Cap"), Text("s"), Policy, number(range::CAP, 0.001), D.policy.cap, always,
         Some(|s, v| s.policy.cap = v),
-        "No pause ceiling grows beyond this.";
-    Multiplier: "mult", "Multiplier", "x", Policy, number(range::MULTIPLIER, 0.1), D.policy.multiplier, |c| c.shape() == Shape::Exponential,
+        Text("No pause ceiling grows beyond this.");
+    Multiplier: "mult", Text("Multiplier"), Text("x"), Policy, number(range::MULTIPLIER, 0.1), D.policy.multiplier, |c| c.shape() == Shape::Exponential,
         Some(|s, v| s.policy.multiplier = v),
-        "Growth factor of exponential backoff per retry.";
-    Jitter: "jitter", "Jitter", "", Policy, JITTERS.kind(), JITTERS.position(D.policy.jitter), always,
+        Text("Growth factor of exponential backoff per retry.");
+    Jitter: "jitter", Text("Jitter"), Text(""), Policy, JITTERS.kind(), JITTERS.position(D.policy.jitter), always,
         Some(|s, v| s.policy.jitter = JITTERS.at(v)),
-        "How a random pause is drawn under the ceiling; none makes clients that failed together retry together.";
-    JitterFraction: "jfrac", "Jitter fraction", "", Policy, number(range::JITTER_FRACTION, 0.01), D.policy.jitter_fraction, |c| c.jitter() == Jitter::Proportional,
+        Text("How a random pause is drawn under the ceiling; none makes clients that failed together retry together.");
+    JitterFraction: "jfrac", Text("Jitter fraction"), Text(""), Policy, number(range::JITTER_FRACTION, 0.01), D.policy.jitter_fraction, |c| c.jitter() == Jitter::Proportional,
         Some(|s, v| s.policy.jitter_fraction = v),
-        "Proportional jitter spreads each pause by this fraction either way (0.2 = +-20 %).";
-    Timeout: "timeout", "Attempt timeout", "s", Policy, number(range::ATTEMPT_TIMEOUT, 0.01), seconds_or_zero(D.policy.attempt_timeout), served,
+        Text("Proportional jitter spreads each pause by this fraction either way (0.2 = +-20 %).");
+    Timeout: "timeout", Text("Attempt timeout"), Text("s"), Policy, number(range::ATTEMPT_TIMEOUT, 0.01), seconds_or_zero(D.policy.attempt_timeout), served,
         Some(|s, v| s.policy.attempt_timeout = seconds_or_none(v)),
-        "An attempt with no answer by then counts as failed; 0 means no timeout.";
-    Deadline: "deadline", "Deadline", "s", Policy, number(range::DEADLINE, 0.1), seconds_or_zero(D.policy.deadline), always,
+        Text("An attempt with no answer by then counts as failed; 0 means no timeout.");
+    Deadline: "deadline", Text("Deadline"), Text("s"), Policy, number(range::DEADLINE, 0.1), seconds_or_zero(D.policy.deadline), always,
         Some(|s, v| s.policy.deadline = seconds_or_none(v)),
-        "Overall time budget of one operation; 0 means none. No attempt starts once the time left is gone.";
-    HonourRetryAfter: "honour", "Honour Retry-After", "", Policy, SWITCH.kind(), SWITCH.position(D.honour_retry_after), served,
+        Text("Overall time budget of one operation; 0 means none. No attempt starts once the time left is gone.");
+    HonourRetryAfter: "honour", Text("Honour Retry-After"), Text(""), Policy, SWITCH.kind(), SWITCH.position(D.honour_retry_after), served,
         Some(|s, v| s.honour_retry_after = SWITCH.at(v)),
-        "Wait at least as long as the server's Retry-After before retrying.";
-    IdempotencyKey: "idem", "Idempotency key", "", Policy, SWITCH.kind(), SWITCH.position(D.idempotency_key), served,
+        Text("Wait at least as long as the server's Retry-After before retrying.");
+    IdempotencyKey: "idem", Text("Idempotency key"), Text(""), Policy, SWITCH.kind(), SWITCH.position(D.idempotency_key), served,
         Some(|s, v| s.idempotency_key = SWITCH.at(v)),
-        "One key for all attempts of an operation, so the server acts once; off, a lost response plus a retry makes a duplicate.";
+        Text("One key for all attempts of an operation, so the server acts once; off, a lost response plus a retry makes a duplicate.");
 
-    Budget: "budget", "Retry budget", "", Budget, BUDGETS.kind(), BUDGETS.position(D.budget.kind), always,
+    Budget: "budget", Text("Retry budget"), Text(""), Budget, BUDGETS.kind(), BUDGETS.position(D.budget.kind), always,
         Some(|s, v| s.budget.kind = BUDGETS.at(v)),
-        "Limits retries across a client's operations: a share of recent traffic, a gRPC token bucket, the AWS SDK retry quota, or a bucket each first try fills (Brooker's), or the SRE book's adaptive throttling, which rejects first tries too: its rejections are the client's, counted as refusals, not server failures.";
-    BudgetPercent: "b_pct", "Retry share", "", Budget, number(range::BUDGET_PERCENT, 0.01), D.budget.percent, ratio,
+        Text("Limits retries across a client's operations: a share of recent traffic, a gRPC token bucket, the AWS SDK retry quota, or a bucket each first try fills (Brooker's), or the SRE book's adaptive throttling, which rejects first tries too: its rejections are the client's, counted as refusals, not server failures.");
+    BudgetPercent: "b_pct", Text("Retry share"), Text(""), Budget, number(range::BUDGET_PERCENT, 0.01), D.budget.percent, ratio,
         Some(|s, v| s.budget.percent = v),
-        "Retries allowed per deposit in the window (0.2 = 20 %).";
-    BudgetFloor: "b_floor", "Floor", "/s", Budget, number(range::BUDGET_FLOOR, 1.0), D.budget.min_per_second, ratio,
+        Text("Retries allowed per deposit in the window (0.2 = 20 %).");
+    BudgetFloor: "b_floor", Text("Floor"), Text("/s"), Budget, number(range::BUDGET_FLOOR, 1.0), D.budget.min_per_second, ratio,
         Some(|s, v| s.budget.min_per_second = v),
-        "Retries per second allowed however little traffic there is.";
-    BudgetWindow: "b_window", "Window", "s", Budget, number(range::BUDGET_WINDOW, 0.1), D.budget.window, ratio,
+        Text("Retries per second allowed however little traffic there is.");
+    BudgetWindow: "b_window", Text("Window"), Text("s"), Budget, number(range::BUDGET_WINDOW, 0.1), D.budget.window, ratio,
         Some(|s, v| s.budget.window = v),
-        "Length of the sliding window the share is counted over.";
-    BudgetBasis: "b_basis", "Counts", "", Budget, BASES.kind(), BASES.position(D.budget.basis), ratio,
+        Text("Length of the sliding window the share is counted over.");
+    BudgetBasis: "b_basis", Text("Counts"), Text(""), Budget, BASES.kind(), BASES.position(D.budget.basis), ratio,
         Some(|s, v| s.budget.basis = BASES.at(v)),
-        "What earns retries: successful attempts, or every first try as Finagle's RetryBudget counts.";
-    Tokens: "tokens", "Max tokens", "", Budget, number(range::MAX_TOKENS, 1.0), D.budget.max_tokens, token_bucket,
+        Text("What earns retries: successful attempts, or every first try as Finagle's RetryBudget counts.");
+    Tokens: "tokens", Text("Max tokens"), Text(""), Budget, number(range::MAX_TOKENS, 1.0), D.budget.max_tokens, token_bucket,
         Some(|s, v| s.budget.max_tokens = v),
-        "Bucket size; a failure takes 1, a retry is allowed only above half.";
-    TokenRatio: "t_ratio", "Token ratio", "", Budget, number(range::TOKEN_RATIO, 0.01), D.budget.token_ratio, token_bucket,
+        Text("Bucket size; a failure takes 1, a retry is allowed only above half.");
+    TokenRatio: "t_ratio", Text("Token ratio"), Text(""), Budget, number(range::TOKEN_RATIO, 0.01), D.budget.token_ratio, token_bucket,
         Some(|s, v| s.budget.token_ratio = v),
-        "Tokens a success puts back.";
-    Quota: "quota", "Retry quota", "", Budget, number(range::QUOTA, 1.0), D.budget.quota, aws_quota,
+        Text("Tokens a success puts back.");
+    Quota: "quota", Text("Retry quota"), Text(""), Budget, number(range::QUOTA, 1.0), D.budget.quota, aws_quota,
         Some(|s, v| s.budget.quota = v),
-        "Tokens in the shared quota; a success refunds what its retry cost.";
-    QuotaCost: "q_cost", "Retry cost", "", Budget, number(range::RETRY_COST, 1.0), D.budget.retry_cost, aws_quota,
+        Text("Tokens in the shared quota; a success refunds what its retry cost.");
+    QuotaCost: "q_cost", Text("Retry cost"), Text(""), Budget, number(range::RETRY_COST, 1.0), D.budget.retry_cost, aws_quota,
         Some(|s, v| s.budget.retry_cost = v),
-        "Tokens a retry takes after an error.";
-    QuotaTimeoutCost: "q_tcost", "Timeout retry cost", "", Budget, number(range::TIMEOUT_COST, 1.0), D.budget.timeout_cost, aws_quota,
+        Text("Tokens a retry takes after an error.");
+    QuotaTimeoutCost: "q_tcost", Text("Timeout retry cost"), Text(""), Budget, number(range::TIMEOUT_COST, 1.0), D.budget.timeout_cost, aws_quota,
         Some(|s, v| s.budget.timeout_cost = v),
-        "Tokens a retry takes after a timeout.";
-    BucketSize: "bk_size", "Bucket size", "", Budget, number(range::BUCKET_SIZE, 1.0), D.budget.bucket_size, brooker_bucket,
+        Text("Tokens a retry takes after a timeout.");
+    BucketSize: "bk_size", Text("Bucket size"), Text(""), Budget, number(range::BUCKET_SIZE, 1.0), D.budget.bucket_size, brooker_bucket,
         Some(|s, v| s.budget.bucket_size = v),
-        "Tokens the bucket holds, and starts with; a retry goes out only while more than 1 is left, and takes 1.";
-    BucketDeposit: "bk_deposit", "Deposit", "", Budget, number(range::BUCKET_DEPOSIT, 0.01), D.budget.bucket_deposit, brooker_bucket,
+        Text("Tokens the bucket holds, and starts with; a retry goes out only while more than 1 is left, and takes 1.");
+    BucketDeposit: "bk_deposit", Text("Deposit"), Text(""), Budget, number(range::BUCKET_DEPOSIT, 0.01), D.budget.bucket_deposit, brooker_bucket,
         Some(|s, v| s.budget.bucket_deposit = v),
-        "Tokens each first try puts in, up to the size.";
-    SreK: "sre_k", "Throttle K", "x", Budget, number(range::SRE_K, 0.1), D.budget.sre_k, sre_throttle,
+        Text("Tokens each first try puts in, up to the size.");
+    SreK: "sre_k", Text("Throttle K"), Text("x"), Budget, number(range::SRE_K, 0.1), D.budget.sre_k, sre_throttle,
         Some(|s, v| s.budget.sre_k = v),
-        "The client rejects an attempt itself with probability (requests - K x accepts) / (requests + 1): the backend sees about K times what it accepts.";
-    SreWindow: "sre_window", "Throttle window", "s", Budget, number(range::SRE_WINDOW, 1.0), D.budget.sre_window, sre_throttle,
+        Text("The client rejects an attempt itself with probability (requests - K x accepts) / (requests + 1): the backend sees about K times what it accepts.");
+    SreWindow: "sre_window", Text("Throttle window"), Text("s"), Budget, number(range::SRE_WINDOW, 1.0), D.budget.sre_window, sre_throttle,
         Some(|s, v| s.budget.sre_window = v),
-        "How far back the client counts its requests and the backend's accepts.";
-    Breaker: "breaker", "Circuit breaker", "", Budget, BREAKERS.kind(), BREAKERS.position(D.breaker.mode), always,
+        Text("How far back the client counts its requests and the backend's accepts.");
+    Breaker: "breaker", Text("Circuit breaker"), Text(""), Budget, BREAKERS.kind(), BREAKERS.position(D.breaker.mode), always,
         Some(|s, v| s.breaker.mode = BREAKERS.at(v)),
-        "Fails fast for a while once most recent attempts failed: breaking every attempt, or only retries.";
-    BreakerRatio: "cb_ratio", "Trip ratio", "", Budget, number(range::BREAKER_RATIO, 0.01), D.breaker.failure_ratio, with_breaker,
+        Text("Fails fast for a while once most recent attempts failed: breaking every attempt, or only retries.");
+    BreakerRatio: "cb_ratio", Text("Trip ratio"), Text(""), Budget, number(range::BREAKER_RATIO, 0.01), D.breaker.failure_ratio, with_breaker,
         Some(|s, v| s.breaker.failure_ratio = v),
-        "The breaker opens when at least this share of the window's attempts failed (0.5 = half).";
-    BreakerWindow: "cb_window", "Breaker window", "s", Budget, number(range::BREAKER_WINDOW, 0.1), D.breaker.window, with_breaker,
+        Text("The breaker opens when at least this share of the window's attempts failed (0.5 = half).");
+    BreakerWindow: "cb_window", Text("Breaker window"), Text("s"), Budget, number(range::BREAKER_WINDOW, 0.1), D.breaker.window, with_breaker,
         Some(|s, v| s.breaker.window = v),
-        "Length of the sliding window the failure ratio is counted over.";
-    BreakerMin: "cb_min", "Minimum attempts", "", Budget, integer(range::BREAKER_MIN), D.breaker.min_requests, with_breaker,
+        Text("Length of the sliding window the failure ratio is counted over.");
+    BreakerMin: "cb_min", Text("Minimum attempts"), Text(""), Budget, integer(range::BREAKER_MIN), D.breaker.min_requests, with_breaker,
         Some(|s, v| s.breaker.min_requests = v as u32),
-        "Outcomes the window must hold before the breaker may open.";
-    BreakerCool: "cb_cool", "Cool-down", "s", Budget, number(range::COOL_DOWN, 0.1), D.breaker.cool_down, with_breaker,
+        Text("Outcomes the window must hold before the breaker may open.");
+    BreakerCool: "cb_cool", Text("Cool-down"), Text("s"), Budget, number(range::COOL_DOWN, 0.1), D.breaker.cool_down, with_breaker,
         Some(|s, v| s.breaker.cool_down = v),
-        "How long an open breaker refuses everything it breaks before letting probes through.";
-    BreakerProbes: "cb_probes", "Probes", "", Budget, integer(range::PROBES), D.breaker.probes, with_breaker,
+        Text("How long an open breaker refuses everything it breaks before letting probes through.");
+    BreakerProbes: "cb_probes", Text("Probes"), Text(""), Budget, integer(range::PROBES), D.breaker.probes, with_breaker,
         Some(|s, v| s.breaker.probes = v as u32),
-        "Attempts let through half-open: if all succeed it closes, one failure opens it again.";
-    Instances: "instances", "Client instances", "", Budget, number(range::INSTANCES, 1.0), D.instances, client_state,
+        Text("Attempts let through half-open: if all succeed it closes, one failure opens it again.");
+    Instances: "instances", Text("Client instances"), Text(""), Budget, number(range::INSTANCES, 1.0), D.instances, client_state,
         Some(|s, v| s.instances = v.round() as u32),
-        "Processes the clients run in, each with a budget and a breaker of its own; every operation goes to one of them at random.";
+        Text("Processes the clients run in, each with a budget and a breaker of its own; every operation goes to one of them at random.");
 
-    Workload: "workload", "Workload", "", Workload, WORKLOADS.kind(), WORKLOADS.position(D.workload), always,
+    Workload: "workload", Text("Workload"), Text(""), Workload, WORKLOADS.kind(), WORKLOADS.position(D.workload), always,
         Some(|s, v| s.workload = WORKLOADS.at(v)),
-        "Poisson arrivals; a crowd of clients that start together; clients racing to update one row; or clients that each start their next operation a think time after their last ended.";
-    Rate: "rate", "Arrival rate", "/s", Workload, number(range::RATE, 1.0), D.rate, poisson,
+        Text("Poisson arrivals; a crowd of clients that start together; clients racing to update one row; or clients that each start their next operation a think time after their last ended.");
+    Rate: "rate", Text("Arrival rate"), Text("/s"), Workload, number(range::RATE, 1.0), D.rate, poisson,
         Some(|s, v| s.rate = v),
-        "New operations per second.";
-    SpikeRate: "spike", "Spike rate", "/s", Workload, number(range::RATE, 1.0), D.spike_rate, with_spike,
+        Text("New operations per second.");
+    SpikeRate: "spike", Text("Spike rate"), Text("/s"), Workload, number(range::RATE, 1.0), D.spike_rate, with_spike,
         Some(|s, v| s.spike_rate = v),
-        "Arrivals per second during the spike.";
-    SpikeAt: "spike_at", "Spike starts", "s", Workload, number(range::SPIKE_START, 0.5), D.spike_start, with_spike,
+        Text("Arrivals per second during the spike.");
+    SpikeAt: "spike_at", Text("Spike starts"), Text("s"), Workload, number(range::SPIKE_START, 0.5), D.spike_start, with_spike,
         Some(|s, v| s.spike_start = v),
-        "When the spike begins.";
-    SpikeFor: "spike_for", "Spike length", "s", Workload, number(range::SPIKE_DURATION, 0.5), D.spike_duration, poisson,
+        Text("When the spike begins.");
+    SpikeFor: "spike_for", Text("Spike length"), Text("s"), Workload, number(range::SPIKE_DURATION, 0.5), D.spike_duration, poisson,
         Some(|s, v| s.spike_duration = v),
-        "How long the spike lasts; 0 means no spike.";
-    Clients: "clients", "Clients", "", Workload, integer(range::CLIENTS), D.clients, crowd,
+        Text("How long the spike lasts; 0 means no spike.");
+    Clients: "clients", Text("Clients"), Text(""), Workload, integer(range::CLIENTS), D.clients, crowd,
         Some(|s, v| s.clients = v as u32),
-        "Clients of the workload: in a crowd or racing for a row each makes one operation; in a closed loop each makes one after another.";
-    CrowdAt: "crowd_at", "Crowd starts", "s", Workload, number(range::CROWD_START, 0.5), D.crowd_start, starts_together,
+        Text("Clients of the workload: in a crowd or racing for a row each makes one operation; in a closed loop each makes one after another.");
+    CrowdAt: "crowd_at", Text("Crowd starts"), Text("s"), Workload, number(range::CROWD_START, 0.5), D.crowd_start, starts_together,
         Some(|s, v| s.crowd_start = v),
-        "When the first client of the crowd starts.";
-    CrowdOver: "crowd_over", "Start spread", "s", Workload, number(range::CROWD_WINDOW, 0.1), D.crowd_window, starts_together,
+        Text("When the first client of the crowd starts.");
+    CrowdOver: "crowd_over", Text("Start spread"), Text("s"), Workload, number(range::CROWD_WINDOW, 0.1), D.crowd_window, starts_together,
         Some(|s, v| s.crowd_window = v),
-        "Clients start uniformly over this window; 0 means all at once.";
-    Think: "think", "Think time", "s", Workload, number(range::THINK, 0.1), D.think, closed_loop,
+        Text("Clients start uniformly over this window; 0 means all at once.");
+    Think: "think", Text("Think time"), Text("s"), Workload, number(range::THINK, 0.1), D.think, closed_loop,
         Some(|s, v| s.think = v),
-        "How long a closed-loop client waits (exponential, this mean) after one operation ends before it starts the next.";
-    Horizon: "horizon", "Horizon", "s", Workload, number(range::HORIZON, 1.0), D.horizon, always,
+        Text("How long a closed-loop client waits (exponential, this mean) after one operation ends before it starts the next.");
+    Horizon: "horizon", Text("Horizon"), Text("s"), Workload, number(range::HORIZON, 1.0), D.horizon, always,
         Some(|s, v| s.horizon = v),
-        "Time shown on the charts; arrivals stop here and the run drains.";
-    Sweep: "sweep", "Sweep compares", "", Workload, SWEEPS.kind(), SWEEPS.position(SweepCurves::Policies), always,
+        Text("Time shown on the charts; arrivals stop here and the run drains.");
+    Sweep: "sweep", Text("Sweep compares"), Text(""), Workload, SWEEPS.kind(), SWEEPS.position(SweepCurves::Policies), always,
         None,
-        "What the sweep chart draws: this page's policies, or the four classic strategies in this world.";
-    Buckets: "buckets", "Time buckets", "", Workload, integer(range::BUCKETS), D.buckets, always,
+        Text("What the sweep chart draws: this page's policies, or the four classic strategies in this world.");
+    Buckets: "buckets", Text("Time buckets"), Text(""), Workload, integer(range::BUCKETS), D.buckets, always,
         Some(|s, v| s.buckets = v as u32),
-        "Resolution of the load chart.";
+        Text("Resolution of the load chart.");
 
-    Failure: "failure", "Failure rate", "", Server, number(range::FAILURE, 0.01), D.failure, served,
+    Failure: "failure", Text("Failure rate"), Text(""), Server, number(range::FAILURE, 0.01), D.failure, served,
         Some(|s, v| s.failure = v),
-        "Probability that the server fails a request it served.";
-    Mix503: "mix_503", "Share 503", "", Server, number(range::MIX_WEIGHT, 0.05), D.mix_transient, served,
+        Text("Probability that the server fails a request it served.");
+    Mix503: "mix_503", Text("Share 503"), Text(""), Server, number(range::MIX_WEIGHT, 0.05), D.mix_transient, served,
         Some(|s, v| s.mix_transient = v),
-        "Weight of transient 503 among failures.";
-    Mix429: "mix_429", "Share 429", "", Server, number(range::MIX_WEIGHT, 0.05), D.mix_throttled, served,
+        Text("Weight of transient 503 among failures.");
+    Mix429: "mix_429", Text("Share 429"), Text(""), Server, number(range::MIX_WEIGHT, 0.05), D.mix_throttled, served,
         Some(|s, v| s.mix_throttled = v),
-        "Weight of 429 Too Many Requests (transient, with Retry-After).";
-    Mix400: "mix_400", "Share 400", "", Server, number(range::MIX_WEIGHT, 0.05), D.mix_permanent, served,
+        Text("Weight of 429 Too Many Requests (transient, with Retry-After).");
+    Mix400: "mix_400", Text("Share 400"), Text(""), Server, number(range::MIX_WEIGHT, 0.05), D.mix_permanent, served,
         Some(|s, v| s.mix_permanent = v),
-        "Weight of permanent 4xx: retrying never helps, so it must not happen.";
-    Mix500: "mix_500", "Share 500", "", Server, number(range::MIX_WEIGHT, 0.05), D.mix_unknown, served,
+        Text("Weight of permanent 4xx: retrying never helps, so it must not happen.");
+    Mix500: "mix_500", Text("Share 500"), Text(""), Server, number(range::MIX_WEIGHT, 0.05), D.mix_unknown, served,
         Some(|s, v| s.mix_unknown = v),
-        "Weight of unknown 5xx: retried at most once.";
-    RetryAfter: "retry_after", "Retry-After", "s", Server, number(range::RETRY_AFTER, 0.1), D.retry_after, served,
+        Text("Weight of unknown 5xx: retried at most once.");
+    RetryAfter: "retry_after", Text("Retry-After"), Text("s"), Server, number(range::RETRY_AFTER, 0.1), D.retry_after, served,
         Some(|s, v| s.retry_after = v),
-        "Sent with 429 and with 503 from a full queue; 0 means none.";
-    OutageAt: "outage_at", "Outage starts", "s", Server, number(range::OUTAGE_START, 0.5), D.outage_start, with_outage,
+        Text("Sent with 429 and with 503 from a full queue; 0 means none.");
+    OutageAt: "outage_at", Text("Outage starts"), Text("s"), Server, number(range::OUTAGE_START, 0.5), D.outage_start, with_outage,
         Some(|s, v| s.outage_start = v),
-        "When the outage begins.";
-    OutageFor: "outage_for", "Outage length", "s", Server, number(range::OUTAGE_DURATION, 0.5), D.outage_duration, served,
+        Text("When the outage begins.");
+    OutageFor: "outage_for", Text("Outage length"), Text("s"), Server, number(range::OUTAGE_DURATION, 0.5), D.outage_duration, served,
         Some(|s, v| s.outage_duration = v),
-        "How long every request fails; 0 means no outage.";
-    OutageMode: "outage", "During the outage", "", Server, OUTAGES.kind(), OUTAGES.position(D.outage_mode), with_outage,
+        Text("How long every request fails; 0 means no outage.");
+    OutageMode: "outage", Text("During the outage"), Text(""), Server, OUTAGES.kind(), OUTAGES.position(D.outage_mode), with_outage,
         Some(|s, v| s.outage_mode = OUTAGES.at(v)),
-        "Refuse at once, or hang until the client's timeout.";
-    Workers: "workers", "Workers", "", Server, integer(range::WORKERS), D.workers, served,
+        Text("Refuse at once, or hang until the client's timeout.");
+    Workers: "workers", Text("Workers"), Text(""), Server, integer(range::WORKERS), D.workers, served,
         Some(|s, v| s.workers = v as u32),
-        "Requests served at once; 0 means unlimited.";
-    Queue: "queue", "Queue", "", Server, integer(range::QUEUE_LIMIT), D.queue_limit, with_workers,
+        Text("Requests served at once; 0 means unlimited.");
+    Queue: "queue", Text("Queue"), Text(""), Server, integer(range::QUEUE_LIMIT), D.queue_limit, with_workers,
         Some(|s, v| s.queue_limit = v as u32),
-        "Requests that may wait for a worker; a full queue answers 503.";
-    Service: "service", "Service time shape", "", Server, SPREADS.kind(), SPREADS.position(D.service), served,
+        Text("Requests that may wait for a worker; a full queue answers 503.");
+    Service: "service", Text("Service time shape"), Text(""), Server, SPREADS.kind(), SPREADS.position(D.service), served,
         Some(|s, v| s.service = SPREADS.at(v)),
-        "Distribution of the time to serve one request.";
-    ServiceTime: "service_t", "Service time", "s", Server, number(range::SERVICE_TIME, 0.001), D.service_time, served,
+        Text("Distribution of the time to serve one request.");
+    ServiceTime: "service_t", Text("Service time"), Text("s"), Server, number(range::SERVICE_TIME, 0.001), D.service_time, served,
         Some(|s, v| s.service_time = v),
-        "Mean time to serve one request.";
-    ServiceSd: "service_sd", "Service time sd", "s", Server, number(range::SERVICE_SD, 0.001), D.service_sd, normal_service,
+        Text("Mean time to serve one request.");
+    ServiceSd: "service_sd", Text("Service time sd"), Text("s"), Server, number(range::SERVICE_SD, 0.001), D.service_sd, normal_service,
         Some(|s, v| s.service_sd = v),
-        "Spread of a normal service time.";
-    Slope: "slope", "Slowdown per request", "s", Server, number(range::LATENCY_SLOPE, 0.001), D.latency_slope, served,
+        Text("Spread of a normal service time.");
+    Slope: "slope", Text("Slowdown per request"), Text("s"), Server, number(range::LATENCY_SLOPE, 0.001), D.latency_slope, served,
         Some(|s, v| s.latency_slope = v),
-        "Extra service time per request already in service: an overloaded server gets slower.";
-    Lost: "lost", "Lost responses", "", Server, number(range::LOST_RESPONSES, 0.01), D.lost_responses, served,
+        Text("Extra service time per request already in service: an overloaded server gets slower.");
+    Lost: "lost", Text("Lost responses"), Text(""), Server, number(range::LOST_RESPONSES, 0.01), D.lost_responses, served,
         Some(|s, v| s.lost_responses = v),
-        "Probability that the server acted but its answer never arrives.";
-    Hop: "hop", "Network time shape", "", Server, SPREADS.kind(), SPREADS.position(D.hop), always,
+        Text("Probability that the server acted but its answer never arrives.");
+    Hop: "hop", Text("Network time shape"), Text(""), Server, SPREADS.kind(), SPREADS.position(D.hop), always,
         Some(|s, v| s.hop = SPREADS.at(v)),
-        "Distribution of one network hop.";
-    HopMean: "hop_mean", "Network time", "s", Server, number(range::HOP_MEAN, 0.001), D.hop_mean, always,
+        Text("Distribution of one network hop.");
+    HopMean: "hop_mean", Text("Network time"), Text("s"), Server, number(range::HOP_MEAN, 0.001), D.hop_mean, always,
         Some(|s, v| s.hop_mean = v),
-        "Mean one-way network time.";
-    HopSd: "hop_sd", "Network time sd", "s", Server, number(range::HOP_SD, 0.001), D.hop_sd, normal_hops,
+        Text("Mean one-way network time.");
+    HopSd: "hop_sd", Text("Network time sd"), Text("s"), Server, number(range::HOP_SD, 0.001), D.hop_sd, normal_hops,
         Some(|s, v| s.hop_sd = v),
-        "Spread of a normal network hop.";
+        Text("Spread of a normal network hop.");
 
-    Layers: "layers", "Layers", "", Layers, integer(range::LAYERS), D.layers, served,
+    Layers: "layers", Text("Layers"), Text(""), Layers, integer(range::LAYERS), D.layers, served,
         Some(|s, v| s.layers = v as u32),
-        "Services in the chain; each retries its own calls, so retries multiply.";
-    TopOnly: "top_only", "Only the top retries", "", Layers, SWITCH.kind(), SWITCH.position(D.only_top_retries), with_layers,
+        Text("Services in the chain; each retries its own calls, so retries multiply.");
+    TopOnly: "top_only", Text("Only the top retries"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.only_top_retries), with_layers,
         Some(|s, v| s.only_top_retries = SWITCH.at(v)),
-        "Lower layers make one attempt: one owner of retries.";
+        Text("Lower layers make one attempt: one owner of retries.");
 
-    Seed: "seed", "Seed", "", Randomness, integer(range::SEED), D.seed, always,
+    Seed: "seed", Text("Seed"), Text(""), Randomness, integer(range::SEED), D.seed, always,
         Some(|s, v| s.seed = v as u64),
-        "Fixes every random draw: the same link gives the same numbers.";
-    SharedSeed: "shared", "Shared seed", "", Randomness, SWITCH.kind(), SWITCH.position(D.shared_seed), always,
+        Text("Fixes every random draw: the same link gives the same numbers.");
+    SharedSeed: "shared", Text("Shared seed"), Text(""), Randomness, SWITCH.kind(), SWITCH.position(D.shared_seed), always,
         Some(|s, v| s.shared_seed = SWITCH.at(v)),
-        "Every client draws the same random numbers: jitter with a shared seed is no jitter.";
+        Text("Every client draws the same random numbers: jitter with a shared seed is no jitter.");
 }
 
 impl P {
@@ -431,7 +432,10 @@ impl Param {
         if !value.is_finite() {
             return (
                 self.default,
-                Some(format!("not a finite number; using {}", self.default)),
+                Some(crate::tf!(
+                    "not a finite number; using {default}",
+                    default = self.default
+                )),
             );
         }
         let (low, high, whole) = match self.kind {
@@ -443,9 +447,19 @@ impl Param {
         let clamped = rounded.clamp(low, high);
         if clamped != value {
             let why = if rounded != value && clamped == rounded {
-                format!("{value} is not a whole number; using {clamped}")
+                crate::tf!(
+                    "{value} is not a whole number; using {clamped}",
+                    value = value,
+                    clamped = clamped
+                )
             } else {
-                format!("{value} is outside {low}..{high}; using {clamped}")
+                crate::tf!(
+                    "{value} is outside {low}..{high}; using {clamped}",
+                    value = value,
+                    low = low,
+                    high = high,
+                    clamped = clamped
+                )
             };
             (clamped, Some(why))
         } else {
@@ -470,12 +484,14 @@ impl Param {
                 .iter()
                 .position(|o| o.eq_ignore_ascii_case(text))
                 .map(|i| i as f64)
-                .ok_or_else(|| format!("must be one of {}", options.join(", "))),
+                .ok_or_else(|| {
+                    crate::tf!("must be one of {options}", options = options.join(", "))
+                }),
             // `-0` reads as 0: a zero has one value, whatever its sign,
             // so policy B's 0 and A's -0 are the same setting.
             _ => crate::decimal::parse_f64(text)
                 .map(|value| value + 0.0)
-                .ok_or_else(|| "is not a number".to_string()),
+                .ok_or_else(|| crate::words::tr("is not a number").to_string()),
         }
     }
 }

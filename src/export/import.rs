@@ -73,20 +73,25 @@ impl Imported {
 /// at all; otherwise problems are listed in the result.
 pub fn import(text: &str) -> Result<Imported, String> {
     if text.len() > MAX_INPUT {
-        return Err(format!(
-            "the text is {} bytes; a retry configuration fits in {MAX_INPUT}",
-            text.len()
+        return Err(crate::tf!(
+            "the text is {bytes} bytes; a retry configuration fits in {MAX_INPUT}",
+            bytes = text.len(),
+            MAX_INPUT = MAX_INPUT
         ));
     }
     let trimmed = text.trim_start_matches('\u{feff}').trim();
     if trimmed.is_empty() {
-        return Err("nothing to read: paste a gRPC service config, an Envoy retry policy (JSON) or an AWS config section".to_string());
+        return Err(crate::words::tr(
+            "nothing to read: paste a gRPC service config, an Envoy retry \
+            policy (JSON) or an AWS config section",
+        )
+        .to_string());
     }
     if trimmed.starts_with('{') {
-        let value: Value =
-            serde_json::from_str(trimmed).map_err(|error| format!("not valid JSON: {error}"))?;
+        let value: Value = serde_json::from_str(trimmed)
+            .map_err(|error| crate::tf!("not valid JSON: {error}", error = error))?;
         let Value::Object(object) = value else {
-            return Err("the JSON is not an object".to_string());
+            return Err(crate::words::tr("the JSON is not an object").to_string());
         };
         if object.contains_key("methodConfig")
             || object.contains_key("retryPolicy")
@@ -107,20 +112,31 @@ pub fn import(text: &str) -> Result<Imported, String> {
         {
             return Ok(envoy(&object));
         }
-        return Err("a JSON object, but neither a gRPC service config (methodConfig, retryThrottling) nor an Envoy retry policy (retry_policy, num_retries)".to_string());
+        return Err(crate::words::tr(
+            "a JSON object, but neither a gRPC service config \
+            (methodConfig, retryThrottling) nor an Envoy retry policy (retry_policy, \
+            num_retries)",
+        )
+        .to_string());
     }
     if trimmed.starts_with('[')
         && !trimmed.starts_with("[default")
         && !trimmed.starts_with("[profile")
         && serde_json::from_str::<Value>(trimmed).is_ok()
     {
-        return Err("the JSON is a list; paste the service config object".to_string());
+        return Err(
+            crate::words::tr("the JSON is a list; paste the service config object").to_string(),
+        );
     }
     if ["retry_policy:", "num_retries:", "retry_back_off:"]
         .iter()
         .any(|key| trimmed.contains(key))
     {
-        return Err("this looks like Envoy YAML, which is not read here: convert it to JSON (yq -o=json) and paste that".to_string());
+        return Err(crate::words::tr(
+            "this looks like Envoy YAML, which is not read here: convert \
+            it to JSON (yq -o=json) and paste that",
+        )
+        .to_string());
     }
     aws(trimmed)
 }
@@ -151,19 +167,27 @@ pub fn apply(config: &Config, imported: &Imported, to_b: bool) -> (Config, Vec<S
 /// gRFC A6 and Envoy's API write them.
 fn duration(value: &Value, name: &str) -> Result<f64, String> {
     let Value::String(text) = value else {
-        return Err(format!("{name} must be a string such as \"0.1s\""));
+        return Err(crate::tf!(
+            "{name} must be a string such as \"0.1s\"",
+            name = name
+        ));
     };
     let Some(number) = text.trim().strip_suffix('s') else {
-        return Err(format!("{name} '{}' must end in s (seconds)", clip(text)));
+        return Err(crate::tf!(
+            "{name} '{text}' must end in s (seconds)",
+            name = name,
+            text = clip(text)
+        ));
     };
     let valid = !number.is_empty()
         && number.chars().all(|c| c.is_ascii_digit() || c == '.')
         && number.matches('.').count() <= 1;
     match parse_f64(number) {
         Some(seconds) if valid && seconds.is_finite() => Ok(seconds),
-        _ => Err(format!(
-            "{name} '{}' is not a number of seconds",
-            clip(text)
+        _ => Err(crate::tf!(
+            "{name} '{text}' is not a number of seconds",
+            name = name,
+            text = clip(text)
         )),
     }
 }
@@ -172,7 +196,7 @@ fn number(value: &Value, name: &str) -> Result<f64, String> {
     value
         .as_f64()
         .filter(|n| n.is_finite())
-        .ok_or_else(|| format!("{name} must be a number"))
+        .ok_or_else(|| crate::tf!("{name} must be a number", name = name))
 }
 
 /// Reads a gRFC A6 service config (grpc/proposal, A6-client-retries.md):
@@ -185,8 +209,10 @@ fn grpc(object: &Map<String, Value>) -> Imported {
             let objects: Vec<&Map<String, Value>> =
                 methods.iter().filter_map(Value::as_object).collect();
             if objects.len() < methods.len() {
-                out.problems
-                    .push("methodConfig entries that are not objects were skipped".to_string());
+                out.problems.push(
+                    crate::words::tr("methodConfig entries that are not objects were skipped")
+                        .to_string(),
+                );
             }
             method = objects
                 .iter()
@@ -194,13 +220,15 @@ fn grpc(object: &Map<String, Value>) -> Imported {
                 .or(objects.first())
                 .copied();
             if objects.len() > 1 {
-                out.unmapped.push(format!(
-                    "{} method configs: only the first with a retryPolicy was read",
-                    objects.len()
+                out.unmapped.push(crate::tf!(
+                    "{count} method configs: only the first with a retryPolicy was read",
+                    count = objects.len()
                 ));
             }
         }
-        Some(_) => out.problems.push("methodConfig must be a list".to_string()),
+        Some(_) => out
+            .problems
+            .push(crate::words::tr("methodConfig must be a list").to_string()),
         None => {}
     }
     let retry_policy = match method {
@@ -212,8 +240,9 @@ fn grpc(object: &Map<String, Value>) -> Imported {
                 }
             }
             if method.contains_key("hedgingPolicy") {
-                out.unmapped
-                    .push("hedgingPolicy: the playground does not hedge".to_string());
+                out.unmapped.push(
+                    crate::words::tr("hedgingPolicy: the playground does not hedge").to_string(),
+                );
             }
             method.get("retryPolicy")
         }
@@ -225,11 +254,11 @@ fn grpc(object: &Map<String, Value>) -> Imported {
         None if object.contains_key("maxAttempts") => grpc_retry_policy(object, &mut out),
         Some(_) => out
             .problems
-            .push("retryPolicy must be an object".to_string()),
+            .push(crate::words::tr("retryPolicy must be an object").to_string()),
         None => {
             if !object.contains_key("retryThrottling") {
                 out.problems
-                    .push("no retryPolicy found: nothing to retry".to_string());
+                    .push(crate::words::tr("no retryPolicy found: nothing to retry").to_string());
             }
         }
     }
@@ -242,11 +271,15 @@ fn grpc(object: &Map<String, Value>) -> Imported {
             match (max_tokens, ratio) {
                 (Some(Ok(max_tokens)), Some(Ok(ratio))) => {
                     if max_tokens <= 0.0 || max_tokens > 1000.0 {
-                        out.problems
-                            .push(format!("maxTokens {max_tokens} is outside (0, 1000]"));
+                        out.problems.push(crate::tf!(
+                            "maxTokens {max_tokens} is outside (0, 1000]",
+                            max_tokens = max_tokens
+                        ));
                     } else if ratio <= 0.0 {
-                        out.problems
-                            .push(format!("tokenRatio {ratio} must be above 0"));
+                        out.problems.push(crate::tf!(
+                            "tokenRatio {ratio} must be above 0",
+                            ratio = ratio
+                        ));
                     } else {
                         out.set(
                             P::Budget,
@@ -258,18 +291,18 @@ fn grpc(object: &Map<String, Value>) -> Imported {
                     }
                 }
                 (Some(Err(why)), _) | (_, Some(Err(why))) => out.problems.push(why),
-                _ => out
-                    .problems
-                    .push("retryThrottling needs maxTokens and tokenRatio".to_string()),
+                _ => out.problems.push(
+                    crate::words::tr("retryThrottling needs maxTokens and tokenRatio").to_string(),
+                ),
             }
         }
         Some(_) => out
             .problems
-            .push("retryThrottling must be an object".to_string()),
+            .push(crate::words::tr("retryThrottling must be an object").to_string()),
         None => out.set(
             P::Budget,
             BUDGETS.position(BudgetKind::None),
-            "no retryThrottling",
+            crate::words::tr("no retryThrottling"),
         ),
     }
     out
@@ -277,28 +310,36 @@ fn grpc(object: &Map<String, Value>) -> Imported {
 
 fn grpc_retry_policy(policy: &Map<String, Value>, out: &mut Imported) {
     match policy.get("maxAttempts").map(|v| number(v, "maxAttempts")) {
-        Some(Ok(attempts)) if attempts < 2.0 => out.problems.push(format!(
-            "maxAttempts {attempts} must be at least 2 (gRFC A6)"
+        Some(Ok(attempts)) if attempts < 2.0 => out.problems.push(crate::tf!(
+            "maxAttempts {attempts} must be at least 2 (gRFC A6)",
+            attempts = attempts
         )),
         Some(Ok(attempts)) => {
             let used = attempts.min(5.0).floor();
             if used != attempts {
-                out.unmapped
-                    .push(format!("maxAttempts {attempts}: gRPC clients use {used}"));
+                out.unmapped.push(crate::tf!(
+                    "maxAttempts {attempts}: gRPC clients use {used}",
+                    attempts = attempts,
+                    used = used
+                ));
             }
             out.set(P::Attempts, used, "maxAttempts");
         }
         Some(Err(why)) => out.problems.push(why),
         None => out
             .problems
-            .push("retryPolicy.maxAttempts is required".to_string()),
+            .push(crate::words::tr("retryPolicy.maxAttempts is required").to_string()),
     }
     for (key, param) in [("initialBackoff", P::Base), ("maxBackoff", P::Cap)] {
         match policy.get(key).map(|v| duration(v, key)) {
             Some(Ok(seconds)) if seconds > 0.0 => out.set(param, seconds, key),
-            Some(Ok(_)) => out.problems.push(format!("{key} must be above 0")),
+            Some(Ok(_)) => out
+                .problems
+                .push(crate::tf!("{key} must be above 0", key = key)),
             Some(Err(why)) => out.problems.push(why),
-            None => out.problems.push(format!("retryPolicy.{key} is required")),
+            None => out
+                .problems
+                .push(crate::tf!("retryPolicy.{key} is required", key = key)),
         }
     }
     match policy
@@ -307,7 +348,7 @@ fn grpc_retry_policy(policy: &Map<String, Value>, out: &mut Imported) {
     {
         Some(Ok(factor)) if factor <= 0.0 => out
             .problems
-            .push("backoffMultiplier must be above 0".to_string()),
+            .push(crate::words::tr("backoffMultiplier must be above 0").to_string()),
         Some(Ok(1.0)) => {
             out.set(
                 P::Shape,
@@ -326,24 +367,31 @@ fn grpc_retry_policy(policy: &Map<String, Value>, out: &mut Imported) {
         Some(Err(why)) => out.problems.push(why),
         None => out
             .problems
-            .push("retryPolicy.backoffMultiplier is required".to_string()),
+            .push(crate::words::tr("retryPolicy.backoffMultiplier is required").to_string()),
     }
     out.set(
         P::Jitter,
         JITTERS.position(Jitter::Proportional),
-        "gRPC's jitter (x random(0.8, 1.2))",
+        crate::words::tr("gRPC's jitter (x random(0.8, 1.2))"),
     );
-    out.set(P::JitterFraction, 0.2, "gRPC's jitter (x random(0.8, 1.2))");
+    out.set(
+        P::JitterFraction,
+        0.2,
+        crate::words::tr("gRPC's jitter (x random(0.8, 1.2))"),
+    );
     match policy.get("retryableStatusCodes") {
-        Some(Value::Array(codes)) if !codes.is_empty() => out.unmapped.push(format!(
-            "retryableStatusCodes ({} codes): the playground retries 429/503-like failures and timeouts by its own classes",
-            codes.len()
+        Some(Value::Array(codes)) if !codes.is_empty() => out.unmapped.push(crate::tf!(
+            "retryableStatusCodes ({count} codes): the playground retries 429/503-like failures and timeouts by its own classes",
+            count = codes.len()
         )),
-        _ => out.problems.push("retryableStatusCodes must be a non-empty list (gRFC A6)".to_string()),
+        _ => out.problems.push(
+            crate::words::tr("retryableStatusCodes must be a non-empty list (gRFC A6)")
+                .to_string(),
+        ),
     }
     if policy.contains_key("perAttemptRecvTimeout") {
         out.unmapped
-            .push("perAttemptRecvTimeout: not read".to_string());
+            .push(crate::words::tr("perAttemptRecvTimeout: not read").to_string());
     }
 }
 
@@ -354,7 +402,7 @@ fn envoy(object: &Map<String, Value>) -> Imported {
     let mut out = Imported::new(Format::Envoy);
     if let Some(timeout) = object.get("timeout") {
         match duration(timeout, "timeout") {
-            Ok(seconds) => out.set(P::Deadline, seconds, "route timeout"),
+            Ok(seconds) => out.set(P::Deadline, seconds, crate::words::tr("route timeout")),
             Err(why) => out.problems.push(why),
         }
     }
@@ -362,7 +410,7 @@ fn envoy(object: &Map<String, Value>) -> Imported {
         Some(Value::Object(policy)) => policy,
         Some(_) => {
             out.problems
-                .push("retry_policy must be an object".to_string());
+                .push(crate::words::tr("retry_policy must be an object").to_string());
             return out;
         }
         None => object,
@@ -374,11 +422,15 @@ fn envoy(object: &Map<String, Value>) -> Imported {
             }
             Ok(_) => out
                 .problems
-                .push("num_retries must not be negative".to_string()),
+                .push(crate::words::tr("num_retries must not be negative").to_string()),
             Err(why) => out.problems.push(why),
         },
         // Envoy's default is one retry.
-        None => out.set(P::Attempts, 2.0, "num_retries (default 1) + 1"),
+        None => out.set(
+            P::Attempts,
+            2.0,
+            crate::words::tr("num_retries (default 1) + 1"),
+        ),
     }
     if let Some(timeout) = policy
         .get("per_try_timeout")
@@ -402,11 +454,11 @@ fn envoy(object: &Map<String, Value>) -> Imported {
                 Some(Ok(seconds)) if seconds > 0.0 => base = seconds,
                 Some(Ok(_)) => out
                     .problems
-                    .push("base_interval must be above 0".to_string()),
+                    .push(crate::words::tr("base_interval must be above 0").to_string()),
                 Some(Err(why)) => out.problems.push(why),
                 None => out
                     .problems
-                    .push("retry_back_off.base_interval is required".to_string()),
+                    .push(crate::words::tr("retry_back_off.base_interval is required").to_string()),
             }
             match back_off
                 .get("max_interval")
@@ -416,14 +468,14 @@ fn envoy(object: &Map<String, Value>) -> Imported {
                 Some(Ok(seconds)) if seconds > 0.0 => cap = Some(seconds),
                 Some(Ok(_)) => out
                     .problems
-                    .push("max_interval must be above 0".to_string()),
+                    .push(crate::words::tr("max_interval must be above 0").to_string()),
                 Some(Err(why)) => out.problems.push(why),
                 None => {}
             }
         }
         Some(_) => out
             .problems
-            .push("retry_back_off must be an object".to_string()),
+            .push(crate::words::tr("retry_back_off must be an object").to_string()),
         None => {}
     }
     out.set(P::Base, base, "retry_back_off.base_interval");
@@ -435,13 +487,13 @@ fn envoy(object: &Map<String, Value>) -> Imported {
     out.set(
         P::Shape,
         SHAPES.position(Shape::Exponential),
-        "Envoy's backoff",
+        crate::words::tr("Envoy's backoff"),
     );
-    out.set(P::Multiplier, 2.0, "Envoy's backoff");
+    out.set(P::Multiplier, 2.0, crate::words::tr("Envoy's backoff"));
     out.set(
         P::Jitter,
         JITTERS.position(Jitter::Full),
-        "Envoy's jitter (always full)",
+        crate::words::tr("Envoy's jitter (always full)"),
     );
     for key in [
         "retry_on",
@@ -451,8 +503,9 @@ fn envoy(object: &Map<String, Value>) -> Imported {
         "retriable_headers",
     ] {
         if policy.contains_key(key) {
-            out.unmapped.push(format!(
-                "{key}: the playground decides what is retryable by its own classes"
+            out.unmapped.push(crate::tf!(
+                "{key}: the playground decides what is retryable by its own classes",
+                key = key
             ));
         }
     }
@@ -478,11 +531,19 @@ fn envoy(object: &Map<String, Value>) -> Imported {
                     percent / 100.0,
                     "retry_budget.budget_percent",
                 );
-                out.unmapped.push("retry_budget limits concurrent retries; read as a share of recent requests, and min_retry_concurrency is not read".to_string());
+                out.unmapped.push(
+                    crate::words::tr(
+                        "retry_budget limits concurrent retries; read \
+                    as a share of recent requests, and min_retry_concurrency is not \
+                    read",
+                    )
+                    .to_string(),
+                );
             }
-            Ok(percent) => out
-                .problems
-                .push(format!("budget_percent {percent} is outside 0..100")),
+            Ok(percent) => out.problems.push(crate::tf!(
+                "budget_percent {percent} is outside 0..100",
+                percent = percent
+            )),
             Err(why) => out.problems.push(why),
         }
     }
@@ -503,10 +564,10 @@ fn aws(text: &str) -> Result<Imported, String> {
         if let Some(name) = line.strip_prefix('[') {
             match name.strip_suffix(']') {
                 Some(name) => sections.push((name.trim().to_string(), Vec::new())),
-                None => out.problems.push(format!(
-                    "line {}: '{}' is not a section header",
-                    number + 1,
-                    clip(line)
+                None => out.problems.push(crate::tf!(
+                    "line {line}: '{text}' is not a section header",
+                    line = number + 1,
+                    text = clip(line)
                 )),
             }
             continue;
@@ -517,10 +578,10 @@ fn aws(text: &str) -> Result<Imported, String> {
                     pairs.push((key.trim().to_ascii_lowercase(), value.trim().to_string()));
                 }
             }
-            None => out.problems.push(format!(
-                "line {}: '{}' is not key = value",
-                number + 1,
-                clip(line)
+            None => out.problems.push(crate::tf!(
+                "line {line}: '{text}' is not key = value",
+                line = number + 1,
+                text = clip(line)
             )),
         }
     }
@@ -529,7 +590,11 @@ fn aws(text: &str) -> Result<Imported, String> {
             .iter()
             .any(|(key, _)| key == "retry_mode" || key == "max_attempts")
     }) else {
-        return Err("neither a JSON configuration nor an AWS config section with retry_mode or max_attempts".to_string());
+        return Err(crate::words::tr(
+            "neither a JSON configuration nor an AWS config section with \
+            retry_mode or max_attempts",
+        )
+        .to_string());
     };
     let mut mode = "legacy".to_string();
     for (key, value) in pairs {
@@ -539,9 +604,9 @@ fn aws(text: &str) -> Result<Imported, String> {
                 Some(attempts) if attempts >= 1.0 && attempts.fract() == 0.0 => {
                     out.set(P::Attempts, attempts, "max_attempts")
                 }
-                _ => out.problems.push(format!(
-                    "max_attempts '{}' must be a whole number of at least 1",
-                    clip(value)
+                _ => out.problems.push(crate::tf!(
+                    "max_attempts '{value}' must be a whole number of at least 1",
+                    value = clip(value)
                 )),
             },
             _ => {}
@@ -555,28 +620,48 @@ fn aws(text: &str) -> Result<Imported, String> {
             SHAPES.position(Shape::Exponential),
             from.to_string(),
         );
-        out.set(P::Base, 0.05, format!("{from} (base 50 ms)"));
+        out.set(
+            P::Base,
+            0.05,
+            crate::tf!("{from} (base 50 ms)", from = from),
+        );
         out.set(P::Multiplier, 2.0, from.to_string());
-        out.set(P::Cap, 20.0, format!("{from} (cap 20 s)"));
+        out.set(P::Cap, 20.0, crate::tf!("{from} (cap 20 s)", from = from));
         out.set(P::Jitter, JITTERS.position(Jitter::Full), from.to_string());
         out.set(
             P::Budget,
             BUDGETS.position(BudgetKind::AwsQuota),
-            format!("{from} (retry quota)"),
+            crate::tf!("{from} (retry quota)", from = from),
         );
-        out.set(P::Quota, 500.0, format!("{from} (quota 500)"));
+        out.set(
+            P::Quota,
+            500.0,
+            crate::tf!("{from} (quota 500)", from = from),
+        );
         out.unmapped.push(
-            "throttling errors wait under 1 s x 2^i in standard mode; the playground has one base"
-                .to_string(),
+            crate::words::tr(
+                "throttling errors wait under 1 s x 2^i in standard \
+            mode; the playground has one base",
+            )
+            .to_string(),
         );
-        out.unmapped.push("the quota's costs differ between SDK versions (5 and 10 after a timeout in the 2020 standard, 14 and 5 after throttling in current botocore); the playground's are kept".to_string());
+        out.unmapped.push(
+            crate::words::tr(
+                "the quota's costs differ between SDK versions (5 and \
+            10 after a timeout in the 2020 standard, 14 and 5 after throttling in current \
+            botocore); the playground's are kept",
+            )
+            .to_string(),
+        );
     };
     match mode.as_str() {
         "standard" => standard(&mut out, "retry_mode = standard"),
         "adaptive" => {
             standard(&mut out, "retry_mode = adaptive");
-            out.unmapped
-                .push("adaptive mode's client-side rate limiter is not modelled".to_string());
+            out.unmapped.push(
+                crate::words::tr("adaptive mode's client-side rate limiter is not modelled")
+                    .to_string(),
+            );
         }
         "legacy" => {
             // botocore/data/_retry.json: rand(0, 1) x 2^(n-1) seconds, no quota.
@@ -585,7 +670,11 @@ fn aws(text: &str) -> Result<Imported, String> {
                 SHAPES.position(Shape::Exponential),
                 "retry_mode = legacy",
             );
-            out.set(P::Base, 1.0, "retry_mode = legacy (base 1 s)");
+            out.set(
+                P::Base,
+                1.0,
+                crate::words::tr("retry_mode = legacy (base 1 s)"),
+            );
             out.set(P::Multiplier, 2.0, "retry_mode = legacy");
             out.set(
                 P::Jitter,
@@ -595,14 +684,16 @@ fn aws(text: &str) -> Result<Imported, String> {
             out.set(
                 P::Budget,
                 BUDGETS.position(BudgetKind::None),
-                "retry_mode = legacy (no quota)",
+                crate::words::tr("retry_mode = legacy (no quota)"),
             );
-            out.unmapped
-                .push("legacy mode's pause has no cap; the playground's cap is kept".to_string());
+            out.unmapped.push(
+                crate::words::tr("legacy mode's pause has no cap; the playground's cap is kept")
+                    .to_string(),
+            );
         }
-        other => out.problems.push(format!(
-            "retry_mode '{}' must be standard, adaptive or legacy",
-            clip(other)
+        other => out.problems.push(crate::tf!(
+            "retry_mode '{mode}' must be standard, adaptive or legacy",
+            mode = clip(other)
         )),
     }
     Ok(out)

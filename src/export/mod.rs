@@ -63,14 +63,14 @@ impl Format {
     /// What the snippet is, for a heading.
     pub fn title(self) -> &'static str {
         match self {
-            Format::Grpc => "gRPC service config (JSON)",
-            Format::Envoy => "Envoy route retry_policy (JSON)",
-            Format::Aws => "AWS SDK shared config",
-            Format::Tenacity => "Python tenacity",
-            Format::Polly => ".NET Polly v8",
-            Format::Resilience4j => "Java resilience4j",
-            Format::Backon => "Rust backon",
-            Format::Go => "Go cenkalti/backoff v5",
+            Format::Grpc => crate::words::tr("gRPC service config (JSON)"),
+            Format::Envoy => crate::words::tr("Envoy route retry_policy (JSON)"),
+            Format::Aws => crate::words::tr("AWS SDK shared config"),
+            Format::Tenacity => crate::words::tr("Python tenacity"),
+            Format::Polly => crate::words::tr(".NET Polly v8"),
+            Format::Resilience4j => crate::words::tr("Java resilience4j"),
+            Format::Backon => crate::words::tr("Rust backon"),
+            Format::Go => crate::words::tr("Go cenkalti/backoff v5"),
         }
     }
 
@@ -94,9 +94,9 @@ pub enum Fit {
 impl Fit {
     pub fn word(self) -> &'static str {
         match self {
-            Fit::Exact => "exact",
-            Fit::Approximate => "approximate",
-            Fit::NotExpressible => "not expressible",
+            Fit::Exact => crate::words::tr("exact"),
+            Fit::Approximate => crate::words::tr("approximate"),
+            Fit::NotExpressible => crate::words::tr("not expressible"),
         }
     }
 }
@@ -123,13 +123,42 @@ pub struct Snippet {
 }
 
 impl Snippet {
-    /// The notes to show beside the snippet: every knob that is not exact.
+    /// The notes to show beside the snippet: every knob that is not exact,
+    /// and in a language other than English, that the snippet's comments
+    /// are English.
     pub fn notes(&self) -> Vec<String> {
-        self.mappings
+        let mut notes: Vec<String> = self
+            .mappings
             .iter()
             .filter(|m| m.fit != Fit::Exact)
-            .map(|m| format!("{} ({}): {}", m.knob, m.fit.word(), m.why))
-            .collect()
+            .map(|m| format!("{} ({}): {}", knob_word(m.knob), m.fit.word(), m.why))
+            .collect();
+        if crate::words::lang() != crate::words::Lang::En {
+            notes.push(
+                crate::words::tr(
+                    "The configuration's comments stay in English, the \
+                library's own language.",
+                )
+                .to_string(),
+            );
+        }
+        notes
+    }
+}
+
+/// A knob's name as the notes show it, in the thread's language; a name
+/// that is not one of [`KNOBS`] is shown as it is.
+fn knob_word(knob: &'static str) -> &'static str {
+    match knob {
+        "attempts" => crate::words::tr("attempts"),
+        "first pause" => crate::words::tr("first pause"),
+        "multiplier" => crate::words::tr("multiplier"),
+        "cap" => crate::words::tr("cap"),
+        "jitter" => crate::words::tr("jitter"),
+        "attempt timeout" => crate::words::tr("attempt timeout"),
+        "deadline" => crate::words::tr("deadline"),
+        "budget" => crate::words::tr("budget"),
+        other => other,
     }
 }
 
@@ -198,9 +227,10 @@ fn full_jitter_only(policy: &Policy, how: &str) -> Mapping {
             "jitter",
             "full (always)",
             Fit::Approximate,
-            format!(
-                "{how}; {} jitter cannot be chosen",
-                jitter_word(policy.jitter)
+            crate::tf!(
+                "{how}; {jitter} jitter cannot be chosen",
+                how = how,
+                jitter = jitter_word(policy.jitter)
             ),
         )
     }
@@ -214,19 +244,23 @@ fn grpc_jitter(policy: &Policy) -> Mapping {
     let how = "x random(0.8, 1.2) (always)";
     let which = match policy.jitter {
         Jitter::Proportional if (policy.jitter_fraction - SPREAD).abs() <= 1e-9 => None,
-        Jitter::Proportional => Some(format!(
-            "its spread is 20 % either way; {} % cannot be chosen",
-            (policy.jitter_fraction * 1e4).round() / 1e2
+        Jitter::Proportional => Some(crate::tf!(
+            "its spread is 20 % either way; {percent} % cannot be chosen",
+            percent = (policy.jitter_fraction * 1e4).round() / 1e2
         )),
-        other => Some(format!("{} jitter cannot be chosen", jitter_word(other))),
+        other => Some(crate::tf!(
+            "{jitter} jitter cannot be chosen",
+            jitter = jitter_word(other)
+        )),
     };
     if let Some(which) = which {
         return row(
             "jitter",
             how,
             Fit::Approximate,
-            format!(
-                "gRPC multiplies each ceiling by a random factor in [0.8, 1.2] (gRFC A6 since 2024); {which}"
+            crate::tf!(
+                "gRPC multiplies each ceiling by a random factor in [0.8, 1.2] (gRFC A6 since 2024); {which}",
+                which = which
             ),
         );
     }
@@ -239,7 +273,10 @@ fn grpc_jitter(policy: &Policy) -> Mapping {
             "jitter",
             how,
             Fit::Approximate,
-            "gRPC spreads the capped ceiling, so a pause may reach 1.2 x maxBackoff; the playground keeps every pause under the cap",
+            crate::words::tr(
+                "gRPC spreads the capped ceiling, so a pause may reach 1.2 x \
+                maxBackoff; the playground keeps every pause under the cap",
+            ),
         )
     }
 }
@@ -251,7 +288,10 @@ fn no_budget(config: &Config, library: &str) -> Mapping {
     } else {
         missing(
             "budget",
-            format!("{library} has no retry budget shared across operations"),
+            crate::tf!(
+                "{library} has no retry budget shared across operations",
+                library = library
+            ),
         )
     }
 }
@@ -311,9 +351,9 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "attempts",
             format!("maxAttempts: {attempts}"),
             Fit::Approximate,
-            format!(
-                "gRPC clients clamp maxAttempts to 5; {} attempts become 5",
-                policy.attempts
+            crate::tf!(
+                "gRPC clients clamp maxAttempts to 5; {attempts} attempts become 5",
+                attempts = policy.attempts
             ),
         ),
     });
@@ -329,7 +369,10 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "multiplier",
             "backoffMultiplier: 2",
             Fit::Approximate,
-            "gRPC backoff is exponential only; the linear shape becomes a doubling one",
+            crate::words::tr(
+                "gRPC backoff is exponential only; the linear shape becomes a \
+                doubling one",
+            ),
         ),
     });
     rows.push(exact(
@@ -341,7 +384,10 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         None => exact("attempt timeout", "none"),
         Some(_) => missing(
             "attempt timeout",
-            "A6's retryPolicy has no per-attempt timeout; the method timeout covers the whole call",
+            crate::words::tr(
+                "A6's retryPolicy has no per-attempt timeout; the method timeout \
+                covers the whole call",
+            ),
         ),
     });
     rows.push(match policy.deadline {
@@ -366,13 +412,14 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                     "budget",
                     format!("retryThrottling {max_tokens} / {ratio}"),
                     Fit::Approximate,
-                    "A6 needs tokenRatio above 0 with at most three decimals",
+                    crate::words::tr("A6 needs tokenRatio above 0 with at most three decimals"),
                 )
             }
         }
         BudgetKind::Ratio | BudgetKind::AwsQuota | BudgetKind::Bucket | BudgetKind::Sre => missing(
             "budget",
-            "gRPC's only budget is retryThrottling, a token bucket per server; choose the token bucket to export one",
+            crate::words::tr("gRPC's only budget is retryThrottling, a token bucket per server; \
+                choose the token bucket to export one"),
         ),
     });
     let mut method = String::from("    {\n      \"name\": [{ \"service\": \"example.Service\" }]");
@@ -426,7 +473,10 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "multiplier",
             "2 (fixed)",
             Fit::Approximate,
-            "Envoy's ceilings double from the base: 1, 2, 4, 8 x base, whatever the shape or multiplier",
+            crate::words::tr(
+                "Envoy's ceilings double from the base: 1, 2, 4, 8 x base, whatever \
+                the shape or multiplier",
+            ),
         )
     });
     rows.push(exact(
@@ -435,7 +485,7 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
     ));
     rows.push(full_jitter_only(
         policy,
-        "Envoy always draws under the ceiling",
+        crate::words::tr("Envoy always draws under the ceiling"),
     ));
     rows.push(match policy.attempt_timeout {
         None => exact("attempt timeout", "none"),
@@ -449,7 +499,10 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "deadline",
             "route timeout (15s by default)",
             Fit::Approximate,
-            "an Envoy route times out after 15 s unless its timeout is set; set it to 0s for none",
+            crate::words::tr(
+                "an Envoy route times out after 15 s unless its timeout is set; set \
+                it to 0s for none",
+            ),
         ),
         Some(deadline) => exact(
             "deadline",
@@ -468,12 +521,15 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 "budget",
                 format!("retry_budget.budget_percent: {percent}"),
                 Fit::Approximate,
-                "Envoy's retry budget limits retries in flight to a share of requests in flight, not retries to a share of recent traffic; its floor is a concurrency (min_retry_concurrency), not a rate",
+                crate::words::tr("Envoy's retry budget limits retries in flight to a share of \
+                    requests in flight, not retries to a share of recent traffic; its floor is a \
+                    concurrency (min_retry_concurrency), not a rate"),
             )
         }
         BudgetKind::TokenBucket | BudgetKind::AwsQuota | BudgetKind::Bucket | BudgetKind::Sre => missing(
             "budget",
-            "Envoy's only budget is the cluster's retry_budget (a share of active requests); choose the ratio budget to export one",
+            crate::words::tr("Envoy's only budget is the cluster's retry_budget (a share of active \
+                requests); choose the ratio budget to export one"),
         ),
     });
     let mut route = String::new();
@@ -504,7 +560,10 @@ fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             knob,
             "fixed by the SDK",
             Fit::NotExpressible,
-            "standard mode fixes it: full jitter under min(base x 2^i, 20 s), base 50 ms for errors and 1 s for throttling in current botocore",
+            crate::words::tr(
+                "standard mode fixes it: full jitter under min(base x 2^i, 20 s), \
+                base 50 ms for errors and 1 s for throttling in current botocore",
+            ),
         )
     };
     let rows = vec![
@@ -521,12 +580,18 @@ fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             None => exact("attempt timeout", "none"),
             Some(_) => missing(
                 "attempt timeout",
-                "the shared config has no timeout; set the client's read_timeout / connect_timeout in code",
+                crate::words::tr(
+                    "the shared config has no timeout; set the client's read_timeout \
+                    / connect_timeout in code",
+                ),
             ),
         },
         match policy.deadline {
             None => exact("deadline", "none"),
-            Some(_) => missing("deadline", "the AWS SDKs have no overall deadline setting"),
+            Some(_) => missing(
+                "deadline",
+                crate::words::tr("the AWS SDKs have no overall deadline setting"),
+            ),
         },
         match config.budget_kind() {
             BudgetKind::AwsQuota => row(
@@ -537,18 +602,28 @@ fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 } else {
                     Fit::NotExpressible
                 },
-                "standard mode always has a quota of 500; its costs are fixed by the SDK (5 per retry and 10 after a timeout in the 2020 standard; 14 per retry and 5 after throttling in current botocore)",
+                crate::words::tr(
+                    "standard mode always has a quota of 500; its costs are fixed by \
+                    the SDK (5 per retry and 10 after a timeout in the 2020 standard; 14 per retry \
+                    and 5 after throttling in current botocore)",
+                ),
             ),
             BudgetKind::None => row(
                 "budget",
                 "retry_mode = standard",
                 Fit::Approximate,
-                "standard mode always adds its retry quota; there is no mode without one but legacy, which has other pauses",
+                crate::words::tr(
+                    "standard mode always adds its retry quota; there is no mode \
+                    without one but legacy, which has other pauses",
+                ),
             ),
             BudgetKind::Ratio | BudgetKind::TokenBucket | BudgetKind::Bucket | BudgetKind::Sre => {
                 missing(
                     "budget",
-                    "the AWS SDKs' only budget is the standard mode's retry quota",
+                    crate::words::tr(
+                        "the AWS SDKs' only budget is the standard mode's retry \
+                        quota",
+                    ),
                 )
             }
         },
@@ -677,7 +752,10 @@ fn tenacity(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             None => exact("attempt timeout", "none"),
             Some(_) => missing(
                 "attempt timeout",
-                "tenacity never interrupts an attempt; give the call its own timeout",
+                crate::words::tr(
+                    "tenacity never interrupts an attempt; give the call its own \
+                    timeout",
+                ),
             ),
         },
         match policy.deadline {
@@ -686,7 +764,10 @@ fn tenacity(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 "deadline",
                 format!("stop_before_delay({})", py(deadline)),
                 Fit::Approximate,
-                "tenacity stops before a pause that would reach the deadline, as the playground does, but cannot shorten the running attempt to the time left",
+                crate::words::tr(
+                    "tenacity stops before a pause that would reach the deadline, as \
+                    the playground does, but cannot shorten the running attempt to the time left",
+                ),
             ),
         },
         no_budget(config, "tenacity"),
@@ -727,9 +808,9 @@ fn polly(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "multiplier",
             "2 (fixed)",
             Fit::Approximate,
-            format!(
-                "Polly's exponential factor is fixed at 2, not {}",
-                policy.multiplier
+            crate::tf!(
+                "Polly's exponential factor is fixed at 2, not {multiplier}",
+                multiplier = policy.multiplier
             ),
         ),
         _ => exact(
@@ -744,18 +825,18 @@ fn polly(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "jitter",
             "UseJitter = true",
             Fit::Approximate,
-            format!(
-                "Polly's exponential jitter is its own decorrelated formula (DecorrelatedJitterBackoffV2, medians near Delay x 2^n), not {} jitter nor the AWS 2015 decorrelated one",
-                jitter_word(policy.jitter)
+            crate::tf!(
+                "Polly's exponential jitter is its own decorrelated formula (DecorrelatedJitterBackoffV2, medians near Delay x 2^n), not {jitter} jitter nor the AWS 2015 decorrelated one",
+                jitter = jitter_word(policy.jitter)
             ),
         ),
         _ => row(
             "jitter",
             "UseJitter = true",
             Fit::Approximate,
-            format!(
-                "Polly spreads constant and linear delays by a fixed share of the delay, not {} jitter",
-                jitter_word(policy.jitter)
+            crate::tf!(
+                "Polly spreads constant and linear delays by a fixed share of the delay, not {jitter} jitter",
+                jitter = jitter_word(policy.jitter)
             ),
         ),
     });
@@ -772,7 +853,10 @@ fn polly(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "deadline",
             format!("AddTimeout({}) before AddRetry", timespan(d)),
             Fit::Approximate,
-            "an outer timeout cancels the pause or attempt it interrupts; it does not skip a pause that would reach it",
+            crate::words::tr(
+                "an outer timeout cancels the pause or attempt it interrupts; it does \
+                not skip a pause that would reach it",
+            ),
         ),
     });
     rows.push(no_budget(config, "Polly v8"));
@@ -844,9 +928,9 @@ fn resilience4j(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                     if fit == Fit::Exact {
                         String::new()
                     } else {
-                        format!(
-                            "resilience4j randomises by a proportional factor (interval x (1 +- f)); {} jitter has no counterpart, 0.5 is written",
-                            jitter_word(jitter)
+                        crate::tf!(
+                            "resilience4j randomises by a proportional factor (interval x (1 +- f)); {jitter} jitter has no counterpart, 0.5 is written",
+                            jitter = jitter_word(jitter)
                         )
                     },
                 ),
@@ -861,7 +945,10 @@ fn resilience4j(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 "multiplier",
                 format!("{factor}"),
                 Fit::Approximate,
-                "IntervalFunction has no linear shape; an exponential one is written",
+                crate::words::tr(
+                    "IntervalFunction has no linear shape; an exponential one is \
+                    written",
+                ),
             )
         } else {
             exact("multiplier", format!("{factor}"))
@@ -879,7 +966,10 @@ fn resilience4j(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             None => exact("deadline", "none"),
             Some(_) => missing(
                 "deadline",
-                "Retry has no overall deadline; a TimeLimiter around the decorated call bounds it, without skipping pauses",
+                crate::words::tr(
+                    "Retry has no overall deadline; a TimeLimiter around the \
+                    decorated call bounds it, without skipping pauses",
+                ),
             ),
         },
         no_budget(config, "resilience4j"),
@@ -959,7 +1049,10 @@ fn backon(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 "multiplier",
                 format!("with_factor({})", py(policy.multiplier)),
                 Fit::Approximate,
-                "backon keeps its factor and delays in f32: ceilings agree to about 1e-7 relative",
+                crate::words::tr(
+                    "backon keeps its factor and delays in f32: ceilings agree to \
+                    about 1e-7 relative",
+                ),
             ),
             _ => exact("multiplier", "none"),
         },
@@ -975,14 +1068,20 @@ fn backon(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             None => exact("attempt timeout", "none"),
             Some(_) => missing(
                 "attempt timeout",
-                "backon never interrupts an attempt; wrap the call in a timeout (tokio::time::timeout)",
+                crate::words::tr(
+                    "backon never interrupts an attempt; wrap the call in a timeout \
+                    (tokio::time::timeout)",
+                ),
             ),
         },
         match policy.deadline {
             None => exact("deadline", "none"),
             Some(_) => missing(
                 "deadline",
-                "backon's with_total_delay bounds the sum of pauses only, not the time of the attempts",
+                crate::words::tr(
+                    "backon's with_total_delay bounds the sum of pauses only, not the \
+                    time of the attempts",
+                ),
             ),
         },
         no_budget(config, "backon"),
@@ -1013,15 +1112,18 @@ fn go(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "jitter",
             format!("RandomizationFactor: {fraction}"),
             Fit::Approximate,
-            "cenkalti/backoff spreads the capped interval, so a pause can exceed MaxInterval by the factor; the playground caps after the spread",
+            crate::words::tr(
+                "cenkalti/backoff spreads the capped interval, so a pause can exceed \
+                MaxInterval by the factor; the playground caps after the spread",
+            ),
         ),
         jitter => row(
             "jitter",
             format!("RandomizationFactor: {fraction}"),
             Fit::Approximate,
-            format!(
-                "cenkalti/backoff randomises by a proportional factor (interval x (1 +- f)); {} jitter has no counterpart, 0.5 is written",
-                jitter_word(jitter)
+            crate::tf!(
+                "cenkalti/backoff randomises by a proportional factor (interval x (1 +- f)); {jitter} jitter has no counterpart, 0.5 is written",
+                jitter = jitter_word(jitter)
             ),
         ),
     };
@@ -1036,7 +1138,10 @@ fn go(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 "multiplier",
                 format!("{factor}"),
                 Fit::Approximate,
-                "ExponentialBackOff has no linear shape; an exponential one is written",
+                crate::words::tr(
+                    "ExponentialBackOff has no linear shape; an exponential one is \
+                    written",
+                ),
             )
         } else {
             exact("multiplier", format!("Multiplier: {factor}"))
@@ -1058,7 +1163,10 @@ fn go(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 "deadline",
                 format!("backoff.WithMaxElapsedTime({})", go_duration(d)),
                 Fit::Approximate,
-                "the elapsed-time limit stops retrying once it has passed; it neither skips a pause that would reach it nor shortens the running attempt",
+                crate::words::tr(
+                    "the elapsed-time limit stops retrying once it has passed; it \
+                    neither skips a pause that would reach it nor shortens the running attempt",
+                ),
             ),
         },
         no_budget(config, "cenkalti/backoff"),

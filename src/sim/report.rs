@@ -250,7 +250,12 @@ pub struct Cut {
     pub reason: CutReason,
     /// How far the run got: its `simulated_until`.
     pub at: f64,
+    /// In English, whatever the page's language: the report is the same
+    /// in every language.
     pub message: String,
+    /// The message in the language of the run's thread, for the page.
+    #[serde(skip)]
+    pub words: String,
 }
 
 /// Per-bucket series over `[0, horizon]`: bucket `i` covers

@@ -53,16 +53,16 @@ fn row(param: &'static Param) -> ParamRow {
     };
     ParamRow {
         key: param.key,
-        label: param.label,
-        unit: param.unit,
-        group: param.group.title(),
+        label: param.label.english(),
+        unit: param.unit.english(),
+        group: param.group.title().english(),
         kind,
         min,
         max,
         step,
         choices,
         default,
-        help: param.help,
+        help: param.help.english(),
         per_policy: param.per_policy(),
     }
 }
@@ -85,7 +85,7 @@ mod tests {
         assert_eq!(rows.len(), PARAMS.len());
         for (row, param) in rows.iter().zip(PARAMS) {
             assert_eq!(row["key"], param.key);
-            assert_eq!(row["help"], param.help);
+            assert_eq!(row["help"], param.help.0);
             // The default, written into a link, reads back as the default.
             let default = match &row["default"] {
                 serde_json::Value::String(word) => word.clone(),

@@ -5,6 +5,7 @@
 
 use crate::config::Config;
 use crate::export::{self, Format, Snippet, import};
+use crate::words::tr;
 
 /// The policy the snippet is written for: B while the controls edit B in
 /// compare mode, else A.
@@ -19,7 +20,11 @@ pub fn snippet(config: &Config, format: Format, showing_b: bool) -> Snippet {
 /// The heading above the snippet.
 pub fn snippet_heading(format: Format, showing_b: bool) -> String {
     let side = if showing_b { "B" } else { "A" };
-    format!("Policy {side} as {}", format.title())
+    crate::tf!(
+        "Policy {side} as {format}",
+        side = side,
+        format = format.title()
+    )
 }
 
 /// The format picker's options: value and label.
@@ -31,9 +36,11 @@ pub fn format_options() -> Vec<(&'static str, &'static str)> {
 /// really reached the clipboard; if not, it is selected for the person.
 pub fn snippet_copy_status(copied: bool) -> &'static str {
     if copied {
-        "Configuration copied."
+        tr("Configuration copied.")
     } else {
-        "The browser did not let the page copy: the configuration is selected, press Ctrl+C (or Cmd+C) to copy it."
+        tr(
+            "The browser did not let the page copy: the configuration is selected, press Ctrl+C (or Cmd+C) to copy it.",
+        )
     }
 }
 
@@ -60,7 +67,7 @@ pub fn paste(config: &Config, text: &str, to_b: bool) -> Pasted {
         Err(why) => {
             return Pasted {
                 config: None,
-                status: format!("Nothing was changed: {why}."),
+                status: crate::tf!("Nothing was changed: {why}.", why = why),
                 mapped: Vec::new(),
                 not_mapped: Vec::new(),
                 problems: Vec::new(),
@@ -71,22 +78,19 @@ pub fn paste(config: &Config, text: &str, to_b: bool) -> Pasted {
     let mapped = imported.mapped();
     let changed = !imported.settings.is_empty();
     let status = if changed {
-        format!(
-            "Read as {} into policy {side}: {} mapped, {} not, {} {}.",
-            imported.format.title(),
-            mapped.len(),
-            imported.unmapped.len() + clamped.len(),
-            imported.problems.len(),
-            if imported.problems.len() == 1 {
-                "problem"
-            } else {
-                "problems"
-            },
+        crate::tf!(
+            "Read as {format} into policy {side}: {mapped} mapped, {not} not, {problems} {problems|problem|problems}.",
+            format = imported.format.title(),
+            side = side,
+            mapped = mapped.len(),
+            not = imported.unmapped.len() + clamped.len(),
+            problems = imported.problems.len(),
         )
     } else {
-        format!(
-            "Read as {}, but nothing in it could be used: policy {side} is unchanged.",
-            imported.format.title()
+        crate::tf!(
+            "Read as {format}, but nothing in it could be used: policy {side} is unchanged.",
+            format = imported.format.title(),
+            side = side
         )
     };
     Pasted {

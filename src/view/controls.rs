@@ -5,6 +5,7 @@
 use crate::config::{Group, Kind, P, PARAMS, Param};
 use crate::decimal::parse_f64;
 use crate::lesson::{self, Term};
+use crate::words::Text;
 
 /// Positions of a logarithmic slider, from its minimum to its maximum.
 pub const LOG_STEPS: f64 = 1000.0;
@@ -130,7 +131,7 @@ pub struct Range {
 pub enum Widgets {
     /// A list of named options, shown by their labels (a link's words,
     /// such as `aws-quota`, stay in links); an option's value is its index.
-    Choice { options: &'static [&'static str] },
+    Choice { options: &'static [Text] },
     /// A slider and, beside it, a box to type the exact number into.
     Slider {
         slider: Range,
@@ -191,7 +192,7 @@ pub fn control(index: usize) -> Control {
                     step: "any".to_string(),
                 },
                 number_id: widget_id(param, Role::Number),
-                number_label: format!("{} value", param.label),
+                number_label: crate::tf!("{label} value", label = param.label),
             }
         }
     };
@@ -203,11 +204,11 @@ pub fn control(index: usize) -> Control {
         } else {
             "param"
         },
-        label: param.label,
-        unit: (!param.unit.is_empty()).then(|| format!(" ({})", param.unit)),
+        label: param.label.get(),
+        unit: (!param.unit.english().is_empty()).then(|| format!(" ({})", param.unit)),
         input_id: widget_id(param, Role::Slider),
         help_id: format!("help-{}", param.key),
-        help: param.help,
+        help: param.help.get(),
         widgets,
     }
 }
@@ -360,7 +361,7 @@ mod tests {
                 unit: Some(" (s)".to_string()),
                 input_id: "in-base".to_string(),
                 help_id: "help-base".to_string(),
-                help: P::Base.param().help,
+                help: P::Base.param().help.get(),
                 widgets: Widgets::Slider {
                     slider: Range {
                         min: "0".to_string(),
@@ -412,14 +413,14 @@ mod tests {
             assert_eq!(names.len(), labels.len(), "{}", param.key);
             for label in labels {
                 assert!(
-                    label.starts_with(|c: char| c.is_ascii_uppercase()) && !label.contains('-'),
+                    label.0.starts_with(|c: char| c.is_ascii_uppercase()) && !label.0.contains('-'),
                     "{}: {label}",
                     param.key
                 );
             }
         }
         let shown = |p: P| match control(p as usize).widgets {
-            Widgets::Choice { options } => options.to_vec(),
+            Widgets::Choice { options } => options.iter().map(|o| o.0).collect::<Vec<_>>(),
             Widgets::Slider { .. } => Vec::new(),
         };
         assert_eq!(

@@ -11,6 +11,9 @@ use crate::lesson;
 use crate::metrics::Side;
 use crate::prose::{self, Facts};
 use crate::seeds::Seeds;
+use crate::tf;
+use crate::words::Text;
+use crate::words::tr;
 
 /// The reader's way through one chapter.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,7 +60,7 @@ pub struct CourseView {
     pub title: &'static str,
     /// Filled from the settings; empty on the last page.
     pub question: String,
-    pub answers: &'static [&'static str],
+    pub answers: &'static [Text],
     pub picked: Option<usize>,
     /// The chart, its numbers and its lesson are shown.
     pub revealed: bool,
@@ -76,7 +79,7 @@ pub struct CourseView {
 }
 
 /// The heading of the last page.
-pub const MONDAY_TITLE: &str = "What to do on Monday";
+pub const MONDAY_TITLE: Text = Text("What to do on Monday");
 
 impl Course {
     pub fn new(place: Place, presenting: bool, config: &Config) -> Course {
@@ -179,10 +182,15 @@ impl Course {
         };
         match self.chapter() {
             Some(chapter) => {
-                view.of = format!("Chapter {} of {total}", chapter.number());
-                view.question = prose::fill(chapter.question, &Facts::settings(&self.asked)).text;
+                view.of = tf!(
+                    "Chapter {n} of {total}",
+                    n = chapter.number(),
+                    total = total
+                );
+                view.question =
+                    prose::fill(chapter.question.get(), &Facts::settings(&self.asked)).text;
                 view.answers = chapter.answers;
-                view.takeaway = chapter.takeaway;
+                view.takeaway = chapter.takeaway.get();
                 view.knob = Some(chapter.knob);
                 view.verdict = self.revealed.then(|| self.verdict(chapter));
                 view.runs = self
@@ -192,17 +200,17 @@ impl Course {
                     .filter(|_| self.revealed);
             }
             None => {
-                view.of = format!("After chapter {total}");
+                view.of = tf!("After chapter {total}", total = total);
                 // On from the course: the playground, every setting open.
                 view.next = Some(Link {
                     href: String::new(),
-                    text: "the playground".to_string(),
+                    text: tr("the playground").to_string(),
                 });
                 view.revealed = true;
                 view.rules = MONDAY
                     .iter()
                     .map(|rule| RuleView {
-                        text: rule.text,
+                        text: rule.text.get(),
                         chapters: rule
                             .chapters
                             .iter()
@@ -217,21 +225,29 @@ impl Course {
     }
 
     fn verdict(&self, chapter: &Chapter) -> String {
-        let said = self.picked.map_or("", |i| chapter.answers[i]);
+        let said = self.picked.map_or("", |i| chapter.answers[i].get());
         let Some(answer) = &self.answer else {
-            return format!(
-                "You said \u{201c}{said}\u{201d}. Measuring the answer over the seeds\u{2026}"
+            return tf!(
+                "You said \u{201c}{said}\u{201d}. Measuring the answer over the seeds\u{2026}",
+                said = said
             );
         };
         let held = match answer.index {
             Some(index) if Some(index) == self.picked => {
-                format!("You said \u{201c}{said}\u{201d}, and the runs agree.")
+                tf!(
+                    "You said \u{201c}{said}\u{201d}, and the runs agree.",
+                    said = said
+                )
             }
-            Some(index) => format!(
-                "You said \u{201c}{said}\u{201d}; the runs show \u{201c}{}\u{201d}.",
-                chapter.answers[index]
+            Some(index) => tf!(
+                "You said \u{201c}{said}\u{201d}; the runs show \u{201c}{shown}\u{201d}.",
+                said = said,
+                shown = chapter.answers[index]
             ),
-            None => format!("You said \u{201c}{said}\u{201d}; the runs show none of the answers."),
+            None => tf!(
+                "You said \u{201c}{said}\u{201d}; the runs show none of the answers.",
+                said = said
+            ),
         };
         format!("{held} {}", answer.evidence)
     }
@@ -239,7 +255,7 @@ impl Course {
 
 fn takeaway(place: Place) -> &'static str {
     match place {
-        Place::Chapter(chapter) => chapter.takeaway,
+        Place::Chapter(chapter) => chapter.takeaway.get(),
         Place::Monday => "",
     }
 }
@@ -247,8 +263,8 @@ fn takeaway(place: Place) -> &'static str {
 /// A place's title.
 pub fn title(place: Place) -> &'static str {
     match place {
-        Place::Chapter(chapter) => chapter.title,
-        Place::Monday => MONDAY_TITLE,
+        Place::Chapter(chapter) => chapter.title.get(),
+        Place::Monday => MONDAY_TITLE.get(),
     }
 }
 
@@ -263,7 +279,8 @@ pub fn evidence(chapter: &Chapter, seeds: &Seeds) -> String {
     };
     let label = lowercase_first(line.label);
     let of = |range: &Option<String>, value: &str| match range.as_deref() {
-        None | Some("the same on every seed") => value.to_string(),
+        None => value.to_string(),
+        Some(same) if same == tr("the same on every seed") => value.to_string(),
         Some(range) => range.to_string(),
     };
     let a = of(&line.range_a, &line.a);
@@ -271,11 +288,29 @@ pub fn evidence(chapter: &Chapter, seeds: &Seeds) -> String {
     let count = seeds.count();
     match (chapter.judge, b) {
         (Judge::Band { side: Side::B, .. }, Some(b)) => {
-            format!("Over {count} seeds, B's {label}: {b}.")
+            tf!(
+                "Over {count} seeds, B's {label}: {b}.",
+                count = count,
+                label = label,
+                b = b
+            )
         }
-        (Judge::Band { .. }, _) | (_, None) => format!("Over {count} seeds, A's {label}: {a}."),
+        (Judge::Band { .. }, _) | (_, None) => {
+            tf!(
+                "Over {count} seeds, A's {label}: {a}.",
+                count = count,
+                label = label,
+                a = a
+            )
+        }
         (Judge::Better(_), Some(b)) => {
-            format!("{}. {} {a} for A, {b} for B.", line.seeds, line.label)
+            tf!(
+                "{seeds}. {label} {a} for A, {b} for B.",
+                seeds = line.seeds,
+                label = line.label,
+                a = a,
+                b = b
+            )
         }
     }
 }
@@ -349,7 +384,7 @@ mod tests {
                 let Place::Chapter(c) = place else {
                     unreachable!()
                 };
-                assert!(verdict.contains(c.answers[right]), "{verdict}");
+                assert!(verdict.contains(c.answers[right].0), "{verdict}");
             }
         }
     }
@@ -372,6 +407,7 @@ mod tests {
             "https://example.org/",
             &course.embed_link(&config),
             course.title(),
+            Some(crate::words::Lang::Ru),
         );
         let src = snippet
             .split('"')
@@ -390,6 +426,12 @@ mod tests {
             crate::config::read_link(query).1.map(|e| e.chart),
             Some(crate::config::EmbedChart::Lesson)
         );
+        // The embed speaks the language the reader chose, and it is no setting.
+        assert_eq!(
+            crate::config::link_lang(query),
+            Some(crate::words::Lang::Ru)
+        );
+        assert_eq!(opened.notices, []);
         assert!(
             snippet.contains("title=\"Retry playground: One owner of retries\""),
             "{snippet}"
@@ -403,11 +445,11 @@ mod tests {
         assert_eq!(view.back, None);
         let next = view.next.expect("a next chapter");
         assert_eq!(next.href, format!("chapter={}&present=on", CHAPTERS[1].key));
-        assert_eq!(next.text, CHAPTERS[1].title);
+        assert_eq!(next.text, CHAPTERS[1].title.0);
         assert_eq!(view.playground, first.config().to_link());
         let monday = Course::new(Place::Monday, false, &Place::Monday.config())
             .view(&Place::Monday.config());
-        assert_eq!(monday.title, MONDAY_TITLE);
+        assert_eq!(monday.title, MONDAY_TITLE.0);
         assert!(monday.revealed && monday.knob.is_none());
         assert_eq!(monday.next.expect("on to the playground").href, "");
         assert_eq!(monday.rules.len(), MONDAY.len());
@@ -416,14 +458,14 @@ mod tests {
         // Every chapter's takeaway gathers here.
         for chapter in CHAPTERS {
             assert!(
-                linked.iter().any(|(_, t)| *t == chapter.takeaway),
+                linked.iter().any(|(_, t)| *t == chapter.takeaway.0),
                 "{}",
                 chapter.key
             );
         }
         assert_eq!(
             monday.back.expect("a chapter before").text,
-            CHAPTERS.last().expect("chapters").title
+            CHAPTERS.last().expect("chapters").title.0
         );
     }
 }

@@ -4,6 +4,7 @@
 //! what the command line prints for the same link, so a file from the page
 //! and one from `retry-playground --csv` can be diffed.
 
+use crate::words::tr;
 use plotters::style::RGBColor;
 
 use crate::chart::{Theme, run_colour};
@@ -159,8 +160,8 @@ pub fn picture_lines(config: &Config, caption: &str, link: &str) -> Vec<PictureL
 /// matters under the others, as the controls name them.
 pub fn policy_line(config: &Config, side: Side) -> String {
     let (name, policy) = match side {
-        Side::A => ("A (blue)", config.clone()),
-        Side::B => ("B (orange)", config.policy_b_config()),
+        Side::A => (tr("A (blue)"), config.clone()),
+        Side::B => (tr("B (orange)"), config.policy_b_config()),
     };
     let settings: Vec<String> = PARAMS
         .iter()
@@ -170,18 +171,22 @@ pub fn policy_line(config: &Config, side: Side) -> String {
             // A time of 0 means there is none: say so, not "0 s".
             let none = matches!(P::ALL[index], P::Timeout | P::Deadline);
             if none && policy.value_at(index) == 0.0 {
-                return format!("no {}", param.label.to_ascii_lowercase());
+                return crate::tf!("no {label}", label = crate::words::lower(param.label.get()));
             }
             let value = param.format(policy.value_at(index));
-            let unit = if param.unit.is_empty() || param.unit == "x" {
-                String::new()
-            } else {
-                format!(" {}", param.unit)
+            let unit = match param.unit.english() {
+                "" | "x" => String::new(),
+                unit => format!(" {unit}"),
             };
-            format!("{} {value}{unit}", param.label.to_ascii_lowercase())
+            let value = crate::words::number(&format!("{value}{unit}"));
+            format!("{} {value}", crate::words::lower(param.label.get()))
         })
         .collect();
-    format!("Policy {name}: {}", settings.join(", "))
+    crate::tf!(
+        "Policy {name}: {settings}",
+        name = name,
+        settings = settings.join(", ")
+    )
 }
 
 /// How the text under a picture is set, in device pixels for a chart drawn

@@ -6,9 +6,12 @@
 //! embeds the current state.
 
 use crate::chart_id::ChartId;
+use crate::config::with_lang;
 use crate::config::{Config, Embed, EmbedChart, MAX_EMBED_CONTROLS, P, PARAMS};
 use crate::lesson;
 use crate::presets::Preset;
+use crate::words::tr;
+use crate::words::{Lang, Text};
 
 /// The snippet's frame, in CSS pixels: the size the embed layout is made
 /// for, and small enough for a column of a course page or a blog post.
@@ -16,19 +19,21 @@ pub const FRAME_WIDTH: u32 = 600;
 pub const FRAME_HEIGHT: u32 = 400;
 
 /// What the embed button says once the snippet is on the clipboard.
-pub const SNIPPET_COPIED: &str = "Embed code copied: paste it into your page.";
+pub const SNIPPET_COPIED: Text = Text("Embed code copied: paste it into your page.");
 
 /// What the embed button says when the browser did not let the page copy;
 /// the snippet is then shown selected, as the link is.
-pub const SNIPPET_SELECTED: &str = "The browser did not let the page copy: the embed code is selected below, press Ctrl+C (or Cmd+C) to copy it.";
+pub const SNIPPET_SELECTED: Text = Text(
+    "The browser did not let the page copy: the embed code is selected below, press Ctrl+C (or Cmd+C) to copy it.",
+);
 
 /// What the embed button says once it tried: `copied` is whether the
 /// snippet really reached the clipboard.
 pub fn snippet_copy_status(copied: bool) -> &'static str {
     if copied {
-        SNIPPET_COPIED
+        SNIPPET_COPIED.get()
     } else {
-        SNIPPET_SELECTED
+        SNIPPET_SELECTED.get()
     }
 }
 
@@ -94,21 +99,28 @@ pub fn snippet_embed(origin: Option<&'static Preset>, config: &Config, replay_op
 /// The `<iframe>` that embeds `config` as `embed` shows it, served from
 /// `page_url` (the playground's address without its query): what another
 /// page pastes. `title` names the frame for screen readers.
-pub fn snippet(page_url: &str, config: &Config, embed: &Embed, title: &str) -> String {
-    frame(page_url, &embed_link(config, embed), title)
+/// `lang` is the language the frame speaks, when the reader chose one.
+pub fn snippet(
+    page_url: &str,
+    config: &Config,
+    embed: &Embed,
+    title: &str,
+    lang: Option<Lang>,
+) -> String {
+    frame(page_url, &with_lang(embed_link(config, embed), lang), title)
 }
 
 /// The `<iframe>` that embeds a chapter of the course: `link` is the
 /// chapter's embed link ([`crate::view::course::Course::embed_link`]).
-pub fn chapter_snippet(page_url: &str, link: &str, title: &str) -> String {
-    frame(page_url, link, title)
+pub fn chapter_snippet(page_url: &str, link: &str, title: &str, lang: Option<Lang>) -> String {
+    frame(page_url, &with_lang(link.to_string(), lang), title)
 }
 
 fn frame(page_url: &str, query: &str, title: &str) -> String {
     let name = if title.is_empty() {
-        "Retry playground".to_string()
+        tr("Retry playground").to_string()
     } else {
-        format!("Retry playground: {title}")
+        crate::tf!("Retry playground: {title}", title = title)
     };
     format!(
         "<iframe src=\"{}?{}\" title=\"{}\" width=\"{FRAME_WIDTH}\" height=\"{FRAME_HEIGHT}\" \
@@ -160,7 +172,7 @@ mod tests {
             chart: EmbedChart::Chart(ChartId::Sweep),
             controls: vec![P::Jitter, P::Attempts],
         };
-        let snippet = snippet("https://example.org/play/", &state, &embed, "");
+        let snippet = snippet("https://example.org/play/", &state, &embed, "", None);
         assert!(snippet.starts_with("<iframe "), "{snippet}");
         assert!(snippet.ends_with("></iframe>"), "{snippet}");
         assert!(
@@ -183,6 +195,7 @@ mod tests {
             &Config::default(),
             &snippet_embed(None, &Config::default(), false),
             "a \"quoted\" <b>title</b> & more",
+            None,
         );
         assert!(!snippet.contains("<script>"), "{snippet}");
         assert!(!snippet.contains("<b>"), "{snippet}");

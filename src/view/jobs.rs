@@ -138,9 +138,12 @@ fn contention_runs(config: &Config) -> Result<GridRuns, String> {
             .rev()
             .find(|&n| runs * contention_calls(n) <= CONTENTION_WORK)
             .unwrap_or(1);
-        return Err(format!(
-            "Averaging every backoff over {CONTENTION_SEEDS} seeds runs 100 worlds: at {clients} \
-             clients that is more than the page can run at once. Lower Clients to {most} or fewer."
+        return Err(crate::tf!(
+            "Averaging every backoff over {seeds} seeds runs 100 worlds: at {clients} \
+             clients that is more than the page can run at once. Lower Clients to {most} or fewer.",
+            seeds = CONTENTION_SEEDS,
+            clients = clients,
+            most = most
         ));
     }
     Ok(GridRuns::new(config, CONTENTION_SEEDS))
@@ -228,7 +231,7 @@ impl SweepJob {
             .iter()
             .zip(&self.points)
             .map(|(curve, points)| chart::Curve {
-                name: curve.label,
+                name: curve.label.get(),
                 points,
                 colour: curve.colour,
                 dashed: curve.dashed,
@@ -306,14 +309,18 @@ pub fn progress_text(progress: Progress) -> String {
                     format!("{t:.1}")
                 }
             };
-            format!(
-                "Simulating\u{2026} {} s of {} s",
-                seconds(at.clamp(0.0, horizon)),
-                seconds(horizon)
+            crate::tf!(
+                "Simulating\u{2026} {at} s of {horizon} s",
+                at = seconds(at.clamp(0.0, horizon)),
+                horizon = seconds(horizon)
             )
         }
         Progress::Contention { done, of } => {
-            format!("Running the contention chart's worlds\u{2026} {done} of {of}")
+            crate::tf!(
+                "Running the contention chart's worlds\u{2026} {done} of {of}",
+                done = done,
+                of = of
+            )
         }
     }
 }

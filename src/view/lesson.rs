@@ -8,10 +8,12 @@ use crate::metrics::Metric;
 use crate::presets::{Expect, PRESETS, Preset};
 use crate::prose::{self, Facts};
 use crate::sim::Summary;
+use crate::words::Text;
+use crate::words::tr;
 
 /// The lesson line when the settings are no preset's.
-pub const OWN_SETTINGS: &str =
-    "Your own settings: pick a preset above to start from a lesson again.";
+pub const OWN_SETTINGS: Text =
+    Text("Your own settings: pick a preset above to start from a lesson again.");
 
 /// One entry of the preset list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,13 +33,13 @@ pub fn preset_options() -> Vec<PresetOption> {
     for (index, preset) in PRESETS.iter().enumerate() {
         options.push(PresetOption {
             value: index.to_string(),
-            title: preset.title,
+            title: preset.title.get(),
             disabled: false,
         });
     }
     options.push(PresetOption {
         value: CUSTOM.to_string(),
-        title: "(your own settings)",
+        title: tr("(your own settings)"),
         disabled: true,
     });
     options
@@ -110,8 +112,8 @@ pub fn lesson_view(origin: Option<&'static Preset>, config: &Config) -> LessonVi
     let index = PRESETS.iter().position(|p| std::ptr::eq(p, preset));
     LessonView {
         preset: index.map_or(CUSTOM.to_string(), |i| i.to_string()),
-        title: preset.title,
-        text: prose::fill(preset.lesson, &Facts::settings(config)).text,
+        title: preset.title.get(),
+        text: prose::fill(preset.lesson.get(), &Facts::settings(config)).text,
         status: state.status(),
         try_this: preset
             .try_this
@@ -119,7 +121,7 @@ pub fn lesson_view(origin: Option<&'static Preset>, config: &Config) -> LessonVi
             .map(|t| {
                 let tried = lesson::apply(config, t.change);
                 TryButton {
-                    label: prose::fill(t.label, &Facts::settings(&tried)).text,
+                    label: prose::fill(t.label.get(), &Facts::settings(&tried)).text,
                     change: t.change,
                     applied: tried == *config,
                     expect: &t.expect,
@@ -142,7 +144,7 @@ pub fn lesson_text(
     b: Option<&Summary>,
 ) -> String {
     match lesson::lesson_state(origin, config) {
-        Some(state) => prose::fill(state.preset.lesson, &Facts::runs(config, a, b)).text,
+        Some(state) => prose::fill(state.preset.lesson.get(), &Facts::runs(config, a, b)).text,
         None => OWN_SETTINGS.to_string(),
     }
 }
@@ -171,7 +173,7 @@ mod tests {
             options[0],
             PresetOption {
                 value: "0".to_string(),
-                title: PRESETS[0].title,
+                title: PRESETS[0].title.0,
                 disabled: false
             }
         );
@@ -197,10 +199,10 @@ mod tests {
             .expect("the preset exists");
         let view = lesson_view(Some(budget), &budget.config());
         assert_eq!(view.preset, index.to_string());
-        assert_eq!(view.title, budget.title);
+        assert_eq!(view.title, budget.title.0);
         assert_eq!(
             view.text,
-            prose::fill(budget.lesson, &Facts::settings(&budget.config())).text
+            prose::fill(budget.lesson.0, &Facts::settings(&budget.config())).text
         );
         // Its report numbers wait for the runs.
         assert!(view.text.contains("; here \u{2026}."), "{}", view.text);
@@ -215,7 +217,7 @@ mod tests {
             .collect();
         assert_eq!(
             buttons,
-            [(budget.try_this[0].label, budget.try_this[0].change, false)]
+            [(budget.try_this[0].label.0, budget.try_this[0].change, false)]
         );
     }
 
@@ -225,7 +227,7 @@ mod tests {
         let change = budget.try_this[0].change;
         let tried = lesson::apply(&budget.config(), change);
         let view = lesson_view(Some(budget), &tried);
-        assert_eq!(view.title, budget.title, "the lesson stays");
+        assert_eq!(view.title, budget.title.0, "the lesson stays");
         // It says what now holds: B has a token bucket, not a ratio budget.
         assert!(
             view.text.contains("now has gRPC's token bucket"),
@@ -242,12 +244,12 @@ mod tests {
         let own = lesson_view(None, &far);
         assert_eq!(
             (own.preset.as_str(), own.title, own.text.as_str()),
-            ("custom", "", OWN_SETTINGS)
+            ("custom", "", OWN_SETTINGS.0)
         );
         assert_eq!(own.try_this, []);
         assert_eq!(own.key_chart, ChartId::Load);
         // Picked, the preset's lesson stays however far the learner went.
-        assert_eq!(lesson_view(Some(budget), &far).title, budget.title);
+        assert_eq!(lesson_view(Some(budget), &far).title, budget.title.0);
     }
 
     /// The numbers of a text in order, each with its decimals: a run of
@@ -365,6 +367,7 @@ mod tests {
                 std::iter::once(preset.lesson).chain(preset.try_this.iter().map(|t| t.label))
             {
                 let text: String = template
+                    .0
                     .split('{')
                     .map(|part| part.split_once('}').map_or(part, |(_, text)| text))
                     .collect();
@@ -375,8 +378,8 @@ mod tests {
                     preset.key
                 );
                 assert_eq!(
-                    template.matches("{if ").count(),
-                    template.matches("{end}").count(),
+                    template.0.matches("{if ").count(),
+                    template.0.matches("{end}").count(),
                     "{}: every {{if}} ends",
                     preset.key
                 );
@@ -391,7 +394,7 @@ mod tests {
                 let runs = simulate::run_both(config);
                 let facts =
                     Facts::runs(config, &runs.0.summary, runs.1.as_ref().map(|b| &b.summary));
-                let filled = prose::fill(preset.lesson, &facts);
+                let filled = prose::fill(preset.lesson.0, &facts);
                 assert!(
                     !filled.text.contains(['{', '}', '\u{2026}']),
                     "{what}: '{}'",
@@ -409,7 +412,7 @@ mod tests {
                 check_numbers(&what, &filled, config, &runs);
                 for try_this in preset.try_this {
                     let tried = lesson::apply(config, try_this.change);
-                    let label = prose::fill(try_this.label, &Facts::settings(&tried));
+                    let label = prose::fill(try_this.label.0, &Facts::settings(&tried));
                     check_numbers(&what, &label, &tried, &simulate::run_both(&tried));
                 }
             }

@@ -2,22 +2,25 @@
 //! notice list's lines, and (from [`crate::simulate`]) a cut run's notice.
 
 use crate::config::Notice;
+use crate::words::Text;
 // What the page says of a cut run is what the command line says, so it
 // lives with the run both make.
 pub use crate::simulate::limit_text;
 
 /// What the Copy link button says once the link is on the clipboard.
-pub const LINK_COPIED: &str = "Link copied.";
+pub const LINK_COPIED: Text = Text("Link copied.");
 
 /// What the Copy link button says when the browser did not let the page
 /// copy (no clipboard outside a secure context, or permission refused):
 /// the link is then shown selected, for the person to copy.
-pub const LINK_SELECTED: &str = "The browser did not let the page copy: the link is selected below, press Ctrl+C (or Cmd+C) to copy it.";
+pub const LINK_SELECTED: Text = Text(
+    "The browser did not let the page copy: the link is selected below, press Ctrl+C (or Cmd+C) to copy it.",
+);
 
 /// What the Copy link button says once it tried: `copied` is whether the
 /// link really reached the clipboard.
 pub fn copy_status(copied: bool) -> &'static str {
-    if copied { LINK_COPIED } else { LINK_SELECTED }
+    if copied { LINK_COPIED } else { LINK_SELECTED }.get()
 }
 
 /// A notice's line in the notice list.

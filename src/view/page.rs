@@ -127,9 +127,10 @@ impl Page {
         let param = &PARAMS[index];
         let why = match role.read(param, text) {
             Some(value) => self.set_value(index, value),
-            None if commit => Some(format!(
-                "'{text}' is not a number; kept {}",
-                param.format(self.shown_value(index))
+            None if commit => Some(crate::tf!(
+                "'{text}' is not a number; kept {kept}",
+                text = text,
+                kept = param.format(self.shown_value(index))
             )),
             None => return None,
         };

@@ -382,9 +382,9 @@ pub fn grouped(value: u64) -> String {
 /// Seconds, to the precision the replay's clock shows.
 pub fn seconds(time: f64) -> String {
     if time >= 100.0 {
-        format!("{time:.1} s")
+        crate::words::number(&format!("{time:.1} s"))
     } else {
-        format!("{time:.2} s")
+        crate::words::number(&format!("{time:.2} s"))
     }
 }
 
@@ -411,21 +411,30 @@ pub fn describe(time: f64, scenario: &Scenario, sides: &[Followed<'_>]) -> Strin
             + s.retries.get(bucket).copied().unwrap_or(0);
         grouped(count)
     };
-    let mut out = format!("At {}, ", seconds(time));
-    out += &match first.name {
-        "" => format!("the clients send {} calls", calls(first)),
-        name => format!("{name} sends {} calls", calls(first)),
+    let mut out = match first.name {
+        "" => crate::tf!(
+            "At {t}, the clients send {calls} calls in {width}",
+            t = seconds(time),
+            calls = calls(first),
+            width = seconds(series.width)
+        ),
+        name => crate::tf!(
+            "At {t}, {name} sends {calls} calls in {width}",
+            t = seconds(time),
+            name = name,
+            calls = calls(first),
+            width = seconds(series.width)
+        ),
     };
-    out += &format!(" in {}", seconds(series.width));
     for side in &sides[1..] {
         out += &format!(", {} {}", side.name, calls(side));
     }
     out += &if scenario.workers == 0 {
-        String::from("; the server takes any number at once.")
+        crate::words::tr("; the server takes any number at once.").to_string()
     } else {
-        format!(
-            "; the server takes {} at once.",
-            grouped(u64::from(scenario.workers))
+        crate::tf!(
+            "; the server takes {n} at once.",
+            n = grouped(u64::from(scenario.workers))
         )
     };
     out

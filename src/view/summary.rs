@@ -174,8 +174,13 @@ pub fn layers_kept(
                 per_request,
                 bar_percent: 100.0 * per_request / longest,
                 text: format!(
-                    "{prefix}layer {}: {per_request:.2} calls per request (at 100 % failure: {formula})",
-                    layer + 1
+                    "{prefix}{}",
+                    crate::tf!(
+                        "layer {n}: {calls} calls per request (at 100 % failure: {formula})",
+                        n = layer + 1,
+                        calls = format!("{per_request:.2}"),
+                        formula = formula
+                    )
                 ),
             });
         }

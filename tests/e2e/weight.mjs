@@ -1,5 +1,6 @@
 // Page weight (a figure, not a test): every file the built page loads, raw
-// and gzip -9, against the budget, then the wasm by part. Run by
+// and gzip -9, against the budget, for an English and a Russian reader
+// (the Russian words are files of their own), then the wasm by part. Run by
 // scripts/bench after the page build; reads dist/ and, for the wasm's code
 // by crate, the cargo artifact the page was built from. Over budget it says
 // so loudly and exits non-zero.
@@ -183,15 +184,28 @@ function namedModule() {
   }
 }
 
-const files = loadedFiles().map((name) => {
+const loaded = loadedFiles().map((name) => {
   const bytes = fs.readFileSync(path.join(dist, name));
   return { name, bytes, raw: bytes.length, gzip: gz(bytes) };
 });
+// A language's words are loaded only by a page in that language, and
+// those of "Take it home" only once it opens (page/src/language.rs).
+const words = fs.readdirSync(dist).filter((name) => name.endsWith('.words')).sort().map((name) => {
+  const bytes = fs.readFileSync(path.join(dist, name));
+  return { name, bytes, raw: bytes.length, gzip: gz(bytes) };
+});
+const files = loaded.filter((file) => !file.name.endsWith('.words'));
 const total = files.reduce((sum, file) => sum + file.gzip, 0);
 
 console.log(`page weight: the ${files.length} files dist/index.html loads (${gzipTool}, 1 KB = 1000 B)`);
 for (const file of files) console.log(`  ${kb(file.raw)} raw ${kb(file.gzip)} gzip  ${file.name}`);
-console.log(`  total ${kb(total)} gzip, budget ${kb(BUDGET)}`);
+console.log(`  total ${kb(total)} gzip, budget ${kb(BUDGET)}: what an English reader downloads`);
+for (const file of words) {
+  const when = file.name.includes('take-home') ? 'once "Take it home" opens' : 'at once';
+  console.log(`  ${kb(file.raw)} raw ${kb(file.gzip)} gzip  ${file.name}: a Russian reader's, ${when}`);
+}
+const russian = words.filter((file) => !file.name.includes('take-home')).reduce((sum, file) => sum + file.gzip, 0);
+console.log(`  a Russian reader downloads ${kb(russian).trim()} more than an English one`);
 
 const wasm = files.find((file) => file.name.endsWith('.wasm'));
 if (wasm) {
