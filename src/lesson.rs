@@ -421,14 +421,33 @@ pub type Piece<'a> = (&'a str, Option<&'static Term>);
 /// explanation once. It compares bytes, ASCII only, and cuts the text
 /// with `get`: `str`'s searches and a slice that could panic would bring
 /// Unicode tables and the formatting of their messages into the page.
+/// Whether `here` is `phrase` (in lower case) with its first letter a
+/// capital, as a sentence starts: for Russian, which ASCII's case-blind
+/// comparison does not see.
+fn capitalised(here: &[u8], phrase: &str) -> bool {
+    let (Ok(here), Some(first)) = (std::str::from_utf8(here), phrase.chars().next()) else {
+        return false;
+    };
+    let mut letters = here.chars();
+    letters.next().map(crate::words::lower_letter) == Some(first)
+        && phrase.strip_prefix(first) == Some(letters.as_str())
+}
+
 pub fn marked(text: &str) -> Vec<Piece<'_>> {
     let bytes = text.as_bytes();
-    let word = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_alphanumeric);
+    // A letter or digit at `at`: ASCII, or a Russian letter (its two bytes
+    // in UTF-8 lead with 0xD0 or 0xD1), whichever of its bytes `at` is.
+    let word = |at: usize| {
+        let russian = |i: usize| bytes.get(i).is_some_and(|b| matches!(b, 0xd0 | 0xd1));
+        bytes.get(at).is_some_and(u8::is_ascii_alphanumeric)
+            || russian(at)
+            || (at > 0 && russian(at - 1) && bytes.get(at).is_some_and(|b| *b >= 0x80))
+    };
     // Where a phrase said at `at` ends, if it is said there as whole words.
     let said = |at: usize, phrase: &str| {
         let end = at + phrase.len();
         let here = bytes.get(at..end)?;
-        if !here.eq_ignore_ascii_case(phrase.as_bytes()) {
+        if !here.eq_ignore_ascii_case(phrase.as_bytes()) && !capitalised(here, phrase) {
             return None;
         }
         if phrase.as_bytes().last() == Some(&b'(') {
@@ -938,6 +957,21 @@ mod tests {
         );
         assert_eq!(pieces.iter().map(|p| p.0).collect::<String>(), text);
         assert!(marked("").is_empty());
+        // In Russian: a term that opens a sentence, and none inside a
+        // longer word.
+        let table = crate::words::read_table(include_str!("../i18n/ru.txt")).expect("the table");
+        crate::words::speak_russian(&crate::words::compile(&table)).expect("it reads");
+        let jitter = |text| -> Vec<&str> {
+            marked(text)
+                .into_iter()
+                .filter(|(_, t)| t.is_some_and(|t| t.key == "jitter"))
+                .map(|(p, _)| p)
+                .collect()
+        };
+        assert_eq!(jitter("Джиттер разводит клиентов."), ["Джиттер"]);
+        assert_eq!(jitter("без джиттера"), ["джиттера"]);
+        assert_eq!(jitter("джиттеризация"), Vec::<&str>::new());
+        crate::words::speak_english();
         assert!(matches!(marked("plain words")[..], [("plain words", None)]));
     }
 

@@ -230,6 +230,8 @@ fn choice_word(p: P, position: usize) -> Option<String> {
         Text("a ratio budget"),
         Text("gRPC's token bucket"),
         Text("the AWS SDK's retry quota"),
+        Text("Brooker's token bucket"),
+        Text("the SRE book's adaptive throttling"),
     ];
     if p == P::Budget && position < budget.len() {
         return Some(budget[position].get().to_string());

@@ -164,7 +164,7 @@ impl serde::Serialize for Text {
 
 impl Display for Text {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.get())
+        f.pad(self.get())
     }
 }
 
@@ -311,14 +311,17 @@ fn number_as(lang: Lang, text: &str) -> String {
 /// Russian. Not `str::to_lowercase`, whose Unicode tables would weigh
 /// about 9 KB in the page for two alphabets.
 pub fn lower(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            'A'..='Z' => c.to_ascii_lowercase(),
-            '\u{410}'..='\u{42f}' => char::from_u32(c as u32 + 0x20).unwrap_or(c),
-            '\u{401}' => '\u{451}',
-            _ => c,
-        })
-        .collect()
+    text.chars().map(lower_letter).collect()
+}
+
+/// A letter in lower case, as [`lower`] writes it.
+pub fn lower_letter(c: char) -> char {
+    match c {
+        'A'..='Z' => c.to_ascii_lowercase(),
+        '\u{410}'..='\u{42f}' => char::from_u32(c as u32 + 0x20).unwrap_or(c),
+        '\u{401}' => '\u{451}',
+        _ => c,
+    }
 }
 
 /// One entry of the Russian table: the English and its Russian.

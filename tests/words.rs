@@ -65,10 +65,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The messages of a Rust file, with their lines, its tests left out.
 fn rust_messages(text: &str) -> Vec<(usize, String)> {
-    let code = match text.find("#[cfg(test)]\nmod ") {
-        Some(at) => &text[..at],
-        None => text,
-    };
+    let code = &text[..tests_at(text)];
     let mut out = Vec::new();
     for marker in ["Text(", "tr(", "tf!("] {
         let mut from = 0;
@@ -89,6 +86,23 @@ fn rust_messages(text: &str) -> Vec<(usize, String)> {
         }
     }
     out
+}
+
+/// Where a file's inline test module starts (`#[cfg(test)]` over a
+/// `mod name {`, perhaps `pub(super)`), or its end: a test module declared
+/// from another file (`mod svg_test;`) is no place to stop.
+fn tests_at(text: &str) -> usize {
+    let mut from = 0;
+    while let Some(at) = text[from..].find("#[cfg(test)]\n") {
+        let start = from + at;
+        from = start + 1;
+        let item = text[start..].lines().nth(1).unwrap_or("").trim();
+        let item = item.strip_prefix("pub(super) ").unwrap_or(item);
+        if item.starts_with("mod ") && item.ends_with('{') {
+            return start;
+        }
+    }
+    text.len()
 }
 
 /// The value of a Rust string literal whose opening quote is just before
@@ -344,9 +358,10 @@ fn the_page_downloads_the_table_compiled() {
 #[test]
 fn the_extractor_reads_literals_as_the_compiler_does() {
     let source = "let a = tr(\"one\\\n    two \\u{2026} \\\"q\\\"\");\nText(\"x\") str(\"no\")\n\
-                  tf!(\n    \"{n} of {m}\", n = 1) tr(x)\n#[cfg(test)]\nmod tests { tr(\"test only\") }";
+                  tf!(\n    \"{n} of {m}\", n = 1) tr(x)\n#[cfg(test)]\nmod other;\ntr(\"y\")\n\
+                  #[cfg(test)]\nmod tests {\n tr(\"test only\") }";
     let found: Vec<String> = rust_messages(source).into_iter().map(|(_, m)| m).collect();
-    assert_eq!(found, ["x", "onetwo \u{2026} \"q\"", "{n} of {m}"]);
+    assert_eq!(found, ["x", "onetwo \u{2026} \"q\"", "y", "{n} of {m}"]);
     let html = "<p title=\"Hint &amp; more\">Two\n   words<code>x</code></p><script>no</script><!-- no -->";
     assert_eq!(html_messages(html), ["Hint & more", "Two words", "x"]);
 }
@@ -367,4 +382,32 @@ fn the_style_sheet_says_nothing_in_one_language() {
             );
         }
     }
+}
+
+/// A report is the same in every language, even the words of a run cut
+/// short at a bound, and `lang=` in its link changes nothing.
+#[test]
+fn a_report_is_the_same_in_russian() {
+    use retry_playground::{course, simulate};
+    let cut = "v=1&timeout=0&rate=20000&hop=constant&hop_mean=10&layers=8";
+    let english = simulate::json_for(&course::open(cut).0);
+    assert!(
+        english.contains("\"message\":\"more than"),
+        "a cut run: {english:.300}"
+    );
+    let table = words::compile(&table());
+    let russian = std::thread::spawn(move || {
+        words::speak_russian(&table).expect("the table reads");
+        let (a, b) = simulate::run_both(&course::open(&format!("{cut}&lang=ru")).0);
+        let said = simulate::limit_text(&a, b.as_ref()).unwrap_or_default();
+        (simulate::both_to_json(&a, b.as_ref()), said)
+    })
+    .join()
+    .expect("no panic");
+    assert_eq!(russian.0, english);
+    assert!(
+        russian.1.contains("прогон") || russian.1.contains("Прогон"),
+        "{}",
+        russian.1
+    );
 }

@@ -82,6 +82,8 @@ pub(crate) struct Canvas {
 
 impl Canvas {
     pub(crate) fn new(canvas: &HtmlCanvasElement, context: CanvasRenderingContext2d) -> Canvas {
+        #[cfg(feature = "test-hooks")]
+        DRAWN.with(|d| d.borrow_mut().retain(|(id, _, _)| *id != canvas.id()));
         Canvas {
             context,
             size: (canvas.width(), canvas.height()),
@@ -332,6 +334,8 @@ impl DrawingBackend for Canvas {
         }
         self.fill_style(color);
         self.font(style);
+        #[cfg(feature = "test-hooks")]
+        self.check_inside(text, style.size(), pos, quarter_turns, anchor);
         let drawn = self.context.fill_text(text, x, y).map_err(refused);
         if quarter_turns != 0.0 {
             // Back to the styles saved before the turn: what was set since
@@ -355,5 +359,87 @@ impl DrawingBackend for Canvas {
         }
         let width = self.context.measure_text(text).map_or(0.0, |m| m.width());
         Ok(view::canvas::text_box(width, style.size()))
+    }
+}
+
+#[cfg(feature = "test-hooks")]
+thread_local! {
+    /// The text each canvas shows now: its id, the text, and whether the
+    /// text's box lies inside the canvas.
+    static DRAWN: std::cell::RefCell<Vec<(String, String, bool)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The text the canvases show, one per line; only in pages built for the
+/// end-to-end tests (feature `test-hooks`), as those that follow.
+#[cfg(feature = "test-hooks")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn text_drawn_for_test() -> String {
+    DRAWN.with(|d| {
+        let d = d.borrow();
+        d.iter()
+            .map(|(_, text, _)| text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
+/// The text the canvases show partly outside themselves, as `id: text`
+/// lines.
+#[cfg(feature = "test-hooks")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn text_outside_for_test() -> String {
+    DRAWN.with(|d| {
+        let d = d.borrow();
+        let outside = d.iter().filter(|(_, _, inside)| !inside);
+        outside
+            .map(|(id, text, _)| format!("{id}: {text}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
+#[cfg(feature = "test-hooks")]
+impl Canvas {
+    /// Records `text`, and whether its box, anchored at `pos` and turned
+    /// by `quarter_turns`, stays within a pixel of the canvas.
+    fn check_inside(
+        &self,
+        text: &str,
+        size: f64,
+        pos: BackendCoord,
+        quarter_turns: f64,
+        anchor: plotters_backend::text_anchor::Pos,
+    ) {
+        let Some(canvas) = self.context.canvas() else {
+            return;
+        };
+        let width = self.context.measure_text(text).map_or(0.0, |m| m.width());
+        let left = match anchor.h_pos {
+            HPos::Left => 0.0,
+            HPos::Right => -width,
+            HPos::Center => -width / 2.0,
+        };
+        let top = match anchor.v_pos {
+            VPos::Top => 0.0,
+            VPos::Center => -size / 2.0,
+            VPos::Bottom => -size,
+        };
+        let (sin, cos) = (quarter_turns * std::f64::consts::FRAC_PI_2).sin_cos();
+        let (x0, y0) = (f64::from(pos.0), f64::from(pos.1));
+        let corners = [
+            (left, top),
+            (left + width, top),
+            (left, top + size),
+            (left + width, top + size),
+        ]
+        .map(|(dx, dy)| (x0 + dx * cos - dy * sin, y0 + dx * sin + dy * cos));
+        let (w, h) = (f64::from(canvas.width()), f64::from(canvas.height()));
+        let inside = corners
+            .iter()
+            .all(|&(x, y)| x >= -1.0 && y >= -1.0 && x <= w + 1.0 && y <= h + 1.0);
+        if !text.trim().is_empty() {
+            DRAWN.with(|d| d.borrow_mut().push((canvas.id(), text.to_string(), inside)));
+        }
     }
 }

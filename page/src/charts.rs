@@ -138,7 +138,7 @@ pub(super) fn draw_sweep(document: &Document, job: &Job) {
                 chart::message(area, &theme, why)
             });
             if let Some(body) = document.body() {
-                let _ = body.set_attribute("data-swept", job.link());
+                let _ = body.set_attribute("data-swept", &crate::language::carried(job.link()));
             }
         }
     }

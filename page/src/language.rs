@@ -54,9 +54,18 @@ pub(super) fn chosen() -> Option<Lang> {
     CHOSEN.with(Cell::get)
 }
 
-/// A link within the page to `query`, in the language the reader chose.
+/// `link` as the page shares it, with the language the reader chose.
+pub(super) fn carried(link: &str) -> String {
+    with_lang(link.to_string(), chosen())
+}
+
+/// A link within the page to `query`, in the language the reader chose:
+/// the page itself, `./`, for no query at all.
 pub(super) fn href(query: &str) -> String {
-    format!("?{}", with_lang(query.to_string(), chosen()))
+    match with_lang(query.to_string(), chosen()) {
+        query if query.is_empty() => "./".to_string(),
+        query => format!("?{query}"),
+    }
 }
 
 fn storage() -> Option<web_sys::Storage> {

@@ -547,7 +547,7 @@ fn drive(unlimited: bool) {
             }
             Step::Swept => {
                 if let Some(body) = document.body() {
-                    let _ = body.set_attribute("data-swept", job.link());
+                    let _ = body.set_attribute("data-swept", &language::carried(job.link()));
                 }
             }
             Step::Idle => {
@@ -784,7 +784,7 @@ fn drawn(document: &Document, job: &Job) {
     };
     if let Some(body) = document.body() {
         let _ = body.set_attribute("data-renders", &renders.to_string());
-        let _ = body.set_attribute("data-link", job.link());
+        let _ = body.set_attribute("data-link", &language::carried(job.link()));
         let (drawn_at, render_ms) = view::canvas::render_times(ended, took);
         let _ = body.set_attribute("data-drawn-at", &drawn_at);
         let _ = body.set_attribute("data-render-ms", &render_ms);

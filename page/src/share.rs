@@ -5,7 +5,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlInputElement};
 
-use retry_playground::config::{Notice, with_lang};
+use retry_playground::config::Notice;
 use retry_playground::view;
 use retry_playground::words::tr;
 
@@ -20,7 +20,7 @@ pub(super) fn sync_link() {
     };
     let link = embed::page_link(&config, &document);
     language::sync_switch(&document, &link);
-    let link = with_lang(link, language::chosen());
+    let link = language::carried(&link);
     if let Some(window) = web_sys::window() {
         if let Ok(history) = window.history() {
             let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{link}")));

@@ -150,10 +150,15 @@ where
             .light_line_style(theme.background)
             .draw()?;
         let best = grid.variants.iter().map(mean).fold(f64::INFINITY, f64::min);
-        let (fewest, unit) = if index == 0 {
-            ("fewest", "")
+        let (fewest, seconds) = if index == 0 {
+            (tr("fewest"), false)
         } else {
-            ("soonest", " s")
+            (tr("soonest"), true)
+        };
+        // A mean as its label writes it: calls, or seconds.
+        let written = |x: f64| match seconds {
+            true => tf!("{t} s", t = tick(&round3(x))),
+            false => tick(&round3(x)),
         };
         // The means before the change, ghost, on the same rows.
         for (k, variant) in view
@@ -210,10 +215,11 @@ where
                 )?;
             }
             let (mx, my) = chart.backend_coord(&(average, middle + 0.3));
+            let value = written(average);
             let text = if average == best {
-                format!("{}{unit} ({fewest})", tick(&round3(average)))
+                format!("{value} ({fewest})")
             } else {
-                format!("{}{unit}", tick(&round3(average)))
+                value
             };
             label(
                 panel,
@@ -250,7 +256,7 @@ where
             let (mx, my) = chart.backend_coord(&at);
             label(
                 panel,
-                format!("{}{unit}", tick(&round3(of_own(run)))),
+                written(of_own(run)),
                 (mx + theme.px(8.0) as i32, my),
                 &theme
                     .font(11.0)

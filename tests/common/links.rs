@@ -108,6 +108,20 @@ fn pair(rng: &mut Rng) -> String {
     if rng.chance(0.01) {
         return format!("present={}", rng.pick(&["on", "off", "ON", "", "<b>"]));
     }
+    // The language: one the page speaks, or a word it does not.
+    if rng.chance(0.02) {
+        let words = [
+            "ru",
+            "en",
+            "RU",
+            "de",
+            "",
+            "ru-RU",
+            "<b>ru</b>",
+            "%D1%80%D1%83",
+        ];
+        return format!("lang={}", rng.pick(&words));
+    }
     let param = rng.pick(PARAMS);
     let prefix = if rng.chance(0.15) { "B." } else { "" };
     format!("{prefix}{}={}", param.key, value(rng, param))
