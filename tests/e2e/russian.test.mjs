@@ -210,3 +210,28 @@ test('the axe-core WCAG 2.1 A/AA audit finds nothing in Russian, and <html lang>
   }
   assert.deepEqual(found, []);
 });
+
+test('the embed reads in Russian in a 600x400 frame, before and after its answer', async () => {
+  const page = await open(browser, base, { viewport: { width: 700, height: 500 } });
+  for (const query of ['v=1&lang=ru&chapter=why-retry&embed', 'v=1&lang=ru&compare=on&jitter=none&workload=crowd&clients=2000&embed=lesson&controls=jitter,attempts']) {
+    await page.setContent(`<iframe src="${base}?${query}" style="width:600px;height:400px;border:0"></iframe>`);
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    await frame.waitForFunction(() => Number(document.body.dataset.renders || 0) >= 1);
+    await settledOrDrawn(frame);
+    await readsInRussian(frame, query);
+    if (await frame.$('#answers input')) {
+      await frame.check('#answers input');
+      await frame.click('#reveal');
+      await frame.waitForFunction(() => !document.getElementById('verdict').hidden
+        && !document.getElementById('verdict').textContent.includes('\u2026'));
+      await readsInRussian(frame, `${query}, answered`);
+    }
+  }
+  await page.context().close();
+});
+
+// A frame's charts are drawn (its address holds the embed's pairs, which
+// the charts' link does not).
+async function settledOrDrawn(frame) {
+  await frame.waitForFunction(() => document.body.dataset.link && document.body.dataset.drawnAt, null, { timeout: 30000 });
+}
