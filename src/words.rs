@@ -100,10 +100,16 @@ pub fn speak_russian(compiled: &str) -> Result<(), String> {
         let text: &'static str = Box::leak(unescape(text).into_boxed_str());
         table.push((hash, text));
     }
+    // Kept in order as it grows, by insertion: a table is a few hundred
+    // messages, and a sort would weigh 2 KB in the page.
     TABLE.with(|t| {
         let mut t = t.borrow_mut();
-        t.extend(table);
-        t.sort_unstable_by_key(|(hash, _)| *hash);
+        for (hash, text) in table {
+            match t.binary_search_by_key(&hash, |(h, _)| *h) {
+                Ok(at) => t[at].1 = text,
+                Err(at) => t.insert(at, (hash, text)),
+            }
+        }
     });
     LANG.with(|l| l.set(Lang::Ru));
     Ok(())

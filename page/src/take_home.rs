@@ -309,6 +309,7 @@ pub(super) fn show_snippet(app: &App) {
     }
 }
 
+#[inline(never)]
 fn refresh_snippet() {
     with_app(|app| show_snippet(app));
 }

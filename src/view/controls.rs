@@ -72,7 +72,8 @@ impl Role {
 
     /// The text a widget of this role shows for `value`: a slider its
     /// position, a list the index of its option, a number box the value as
-    /// a link writes it.
+    /// a link writes it (the browser shows a number box's value with the
+    /// decimal mark of its own locale, and reads it back so).
     pub fn text(self, param: &Param, value: f64) -> String {
         match self {
             Role::Slider => slider_position(param, value).to_string(),
