@@ -83,7 +83,7 @@ pub(crate) struct Canvas {
 impl Canvas {
     pub(crate) fn new(canvas: &HtmlCanvasElement, context: CanvasRenderingContext2d) -> Canvas {
         #[cfg(feature = "test-hooks")]
-        DRAWN.with(|d| d.borrow_mut().retain(|(id, _, _)| *id != canvas.id()));
+        DRAWN.with(|d| d.borrow_mut().retain(|t| t.canvas != canvas.id()));
         Canvas {
             context,
             size: (canvas.width(), canvas.height()),
@@ -335,7 +335,7 @@ impl DrawingBackend for Canvas {
         self.fill_style(color);
         self.font(style);
         #[cfg(feature = "test-hooks")]
-        self.check_inside(text, style.size(), pos, quarter_turns, anchor);
+        self.check_inside(text, style, pos, quarter_turns, anchor);
         let drawn = self.context.fill_text(text, x, y).map_err(refused);
         if quarter_turns != 0.0 {
             // Back to the styles saved before the turn: what was set since
@@ -362,51 +362,106 @@ impl DrawingBackend for Canvas {
     }
 }
 
+/// Text drawn on a canvas, kept for the end-to-end tests: where, in
+/// what font, anchored how; measured only when a test asks, so that the
+/// drawing keeps its pace.
+#[cfg(feature = "test-hooks")]
+struct DrawnText {
+    canvas: String,
+    text: String,
+    font: String,
+    size: f64,
+    at: (f64, f64),
+    anchor: plotters_backend::text_anchor::Pos,
+    quarter_turns: f64,
+    bounds: (f64, f64),
+}
+
 #[cfg(feature = "test-hooks")]
 thread_local! {
-    /// The text each canvas shows now: its id, the text, and whether the
-    /// text's box lies inside the canvas.
-    static DRAWN: std::cell::RefCell<Vec<(String, String, bool)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    /// The text each canvas shows now.
+    static DRAWN: std::cell::RefCell<Vec<DrawnText>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The text the canvases show, one per line; only in pages built for the
-/// end-to-end tests (feature `test-hooks`), as those that follow.
+/// end-to-end tests (feature `test-hooks`), as the one that follows.
 #[cfg(feature = "test-hooks")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn text_drawn_for_test() -> String {
     DRAWN.with(|d| {
         let d = d.borrow();
         d.iter()
-            .map(|(_, text, _)| text.as_str())
+            .map(|t| t.text.as_str())
             .collect::<Vec<_>>()
             .join("\n")
     })
 }
 
-/// The text the canvases show partly outside themselves, as `id: text`
-/// lines.
+/// The text the canvases show partly outside themselves (by more than a
+/// pixel), as `canvas-id: text` lines.
 #[cfg(feature = "test-hooks")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn text_outside_for_test() -> String {
+    use wasm_bindgen::JsCast;
+    let context = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("canvas").ok())
+        .and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok())
+        .and_then(|c| c.get_context("2d").ok().flatten())
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok());
+    let Some(context) = context else {
+        return "no canvas to measure text on".to_string();
+    };
     DRAWN.with(|d| {
         let d = d.borrow();
-        let outside = d.iter().filter(|(_, _, inside)| !inside);
-        outside
-            .map(|(id, text, _)| format!("{id}: {text}"))
-            .collect::<Vec<_>>()
-            .join("\n")
+        let outside = d.iter().filter(|t| {
+            context.set_font(&t.font);
+            let width = context.measure_text(&t.text).map_or(0.0, |m| m.width());
+            !inside(t, width)
+        });
+        let lines: Vec<String> = outside
+            .map(|t| format!("{}: {}", t.canvas, t.text))
+            .collect();
+        lines.join("\n")
     })
+}
+
+/// Whether text `width` wide, drawn as `t` says, stays within a pixel of
+/// its canvas.
+#[cfg(feature = "test-hooks")]
+fn inside(t: &DrawnText, width: f64) -> bool {
+    let left = match t.anchor.h_pos {
+        HPos::Left => 0.0,
+        HPos::Right => -width,
+        HPos::Center => -width / 2.0,
+    };
+    let top = match t.anchor.v_pos {
+        VPos::Top => 0.0,
+        VPos::Center => -t.size / 2.0,
+        VPos::Bottom => -t.size,
+    };
+    let (sin, cos) = (t.quarter_turns * std::f64::consts::FRAC_PI_2).sin_cos();
+    let (x0, y0) = t.at;
+    let (w, h) = t.bounds;
+    [
+        (left, top),
+        (left + width, top),
+        (left, top + t.size),
+        (left + width, top + t.size),
+    ]
+    .iter()
+    .map(|(dx, dy)| (x0 + dx * cos - dy * sin, y0 + dx * sin + dy * cos))
+    .all(|(x, y)| x >= -1.0 && y >= -1.0 && x <= w + 1.0 && y <= h + 1.0)
 }
 
 #[cfg(feature = "test-hooks")]
 impl Canvas {
-    /// Records `text`, and whether its box, anchored at `pos` and turned
-    /// by `quarter_turns`, stays within a pixel of the canvas.
+    /// Keeps `text`, anchored at `pos` and turned by `quarter_turns`, for
+    /// the tests that ask what the canvases show.
     fn check_inside(
         &self,
         text: &str,
-        size: f64,
+        style: &impl BackendTextStyle,
         pos: BackendCoord,
         quarter_turns: f64,
         anchor: plotters_backend::text_anchor::Pos,
@@ -414,32 +469,19 @@ impl Canvas {
         let Some(canvas) = self.context.canvas() else {
             return;
         };
-        let width = self.context.measure_text(text).map_or(0.0, |m| m.width());
-        let left = match anchor.h_pos {
-            HPos::Left => 0.0,
-            HPos::Right => -width,
-            HPos::Center => -width / 2.0,
-        };
-        let top = match anchor.v_pos {
-            VPos::Top => 0.0,
-            VPos::Center => -size / 2.0,
-            VPos::Bottom => -size,
-        };
-        let (sin, cos) = (quarter_turns * std::f64::consts::FRAC_PI_2).sin_cos();
-        let (x0, y0) = (f64::from(pos.0), f64::from(pos.1));
-        let corners = [
-            (left, top),
-            (left + width, top),
-            (left, top + size),
-            (left + width, top + size),
-        ]
-        .map(|(dx, dy)| (x0 + dx * cos - dy * sin, y0 + dx * sin + dy * cos));
-        let (w, h) = (f64::from(canvas.width()), f64::from(canvas.height()));
-        let inside = corners
-            .iter()
-            .all(|&(x, y)| x >= -1.0 && y >= -1.0 && x <= w + 1.0 && y <= h + 1.0);
-        if !text.trim().is_empty() {
-            DRAWN.with(|d| d.borrow_mut().push((canvas.id(), text.to_string(), inside)));
+        if text.trim().is_empty() {
+            return;
         }
+        let drawn = DrawnText {
+            canvas: canvas.id(),
+            text: text.to_string(),
+            font: font_of(style),
+            size: style.size(),
+            at: (f64::from(pos.0), f64::from(pos.1)),
+            anchor,
+            quarter_turns,
+            bounds: (f64::from(canvas.width()), f64::from(canvas.height())),
+        };
+        DRAWN.with(|d| d.borrow_mut().push(drawn));
     }
 }
