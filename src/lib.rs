@@ -33,6 +33,7 @@
 //! (`page/`): it only copies what `view` decided into the page, and this
 //! library, pure, is tested natively.
 
+pub mod adaptive;
 pub mod breaker;
 pub mod budget;
 pub mod chart;

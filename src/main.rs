@@ -39,7 +39,13 @@ fn main() {
             .and_then(|i| args.get(i + 1))
             .map(String::as_str)
     };
-    let takes_value = ["--export", "--import", "--quota-trace", "--lang"];
+    let takes_value = [
+        "--export",
+        "--import",
+        "--quota-trace",
+        "--adaptive-trace",
+        "--lang",
+    ];
     let link = args
         .iter()
         .enumerate()
@@ -56,6 +62,7 @@ fn main() {
         "--export",
         "--import",
         "--quota-trace",
+        "--adaptive-trace",
         "--lang",
     ];
     match value_of("--lang").map(|word| (word, Lang::ALL.into_iter().find(|l| l.code() == word))) {
@@ -146,6 +153,11 @@ fn main() {
         emit(&(next.to_link() + "\n"));
     } else if flag("--bounds") {
         emit(&(bounds_json(&chosen) + "\n"));
+    } else if let Some(sequence) = value_of("--adaptive-trace") {
+        match adaptive_trace(sequence) {
+            Ok(json) => emit(&(json + "\n")),
+            Err(why) => fail(&why),
+        }
     } else if let Some(sequence) = value_of("--quota-trace") {
         match quota_trace(&chosen, sequence) {
             Ok(json) => emit(&(json + "\n")),
@@ -305,11 +317,40 @@ fn quota_trace(config: &Config, sequence: &str) -> Result<String, String> {
     .to_string())
 }
 
+/// Feeds the AWS SDK adaptive mode's rate limiter (`src/adaptive.rs`) the
+/// responses of `sequence`, `time:outcome` apart by commas (`t` a
+/// throttle, `s` any other answer), and prints the fill rate after each.
+fn adaptive_trace(sequence: &str) -> Result<String, String> {
+    use retry_playground::adaptive::RateLimiter;
+    let mut limiter = RateLimiter::new(0.0);
+    let mut rates = Vec::new();
+    for event in sequence.split(',').filter(|e| !e.is_empty()) {
+        let read = event.split_once(':').and_then(|(time, outcome)| {
+            let time = retry_playground::decimal::parse_f64(time).filter(|t| t.is_finite())?;
+            let throttled = match outcome {
+                "t" => true,
+                "s" => false,
+                _ => return None,
+            };
+            Some((time, throttled))
+        });
+        let Some((time, throttled)) = read else {
+            return Err(tf!(
+                "--adaptive-trace: '{event}' is not time:t or time:s",
+                event = event
+            ));
+        };
+        rates.push(limiter.on_response(time, throttled));
+    }
+    Ok(serde_json::json!({ "fill_rates": rates, "enabled": limiter.enabled() }).to_string())
+}
+
 const USAGE: Text = Text(
     "usage: retry-playground [--csv | --sweep | --seeds] [LINK] | --params | --course\n\
     \x20      retry-playground --export grpc|envoy|aws|tenacity|polly|resilience4j|backon|go [--b] [LINK]\n\
     \x20      retry-playground --import FILE [--b] [LINK]\n\
     \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
+    \x20      retry-playground --adaptive-trace RESPONSES\n\
     Runs the configuration in LINK (a share link or its query string) and prints\n\
     the report as JSON ({\"a\":..,\"b\":..} in compare mode), or with --csv\n\
     the per-bucket series (A's and B's columns in compare mode), or with\n\
@@ -323,7 +364,10 @@ const USAGE: Text = Text(
     and prints the new link; what it mapped and not goes to stderr.\n\
     --bounds prints the attempts and each pause's analytic bounds as JSON;\n\
     --quota-trace feeds the link's retry budget operations such as ees,ts,s\n\
-    (e error, t timeout, s success) and prints its balance and refusals.\n\
+    (e error, t timeout, s success) and prints its balance and refusals;\n\
+    --adaptive-trace feeds the AWS SDK adaptive mode's rate limiter responses\n\
+    such as 0.1:s,0.2:t (time, then t throttled or s not) and prints its fill\n\
+    rate after each.\n\
     --course prints each chapter of the course (its link, question, answers,\n\
     the answer its runs bear out over the seeds and what they measured,\n\
     takeaway) and the last page's rules, as JSON; --lang ru prints the words in\n\

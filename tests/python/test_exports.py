@@ -18,6 +18,11 @@
   playground's AWS quota model (src/budget.rs, through the command line's
   --quota-trace) are fed the same operations and must end with the same
   remaining capacity, the same retries and the same refused retries.
+- botocore's adaptive mode (botocore.retries.adaptive: ClientRateLimiter,
+  CubicCalculator, RateClocker, TokenBucket, its clock replaced) and the
+  playground's rate limiter (src/adaptive.rs, through --adaptive-trace) are
+  fed the same timestamped responses and must agree on the fill rate after
+  every one.
 
 The playground's side comes from the command line: $NATIVE_CLI, or the
 debug build in $CARGO_TARGET_DIR (target by default).
@@ -232,12 +237,79 @@ def test_botocore_retry_quota_matches_the_playground():
     check(playground["retries"] == retries, f"retries: playground {playground['retries']}, botocore {retries}")
 
 
+class FakeClock:
+    """botocore's Clock, with the time set by the test."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def current_time(self):
+        return self.now
+
+    def sleep(self, amount):
+        self.now += amount
+
+
+class HttpResponse:
+    def __init__(self, status_code):
+        self.status_code = status_code
+
+
+def test_botocore_adaptive_rate_matches_the_playground():
+    """botocore's adaptive mode (ClientRateLimiter over CubicCalculator,
+    RateClocker and TokenBucket, wired as botocore.retries.adaptive wires
+    them, its clock replaced) and the playground's (src/adaptive.rs, through
+    --adaptive-trace) get the same timestamped responses; after each, the
+    fill rates must agree to 1e-9 of their size (the same arithmetic in the
+    same order; only the cube root's last bits may differ)."""
+    from botocore.retries import adaptive, bucket, standard, throttling
+
+    clock = FakeClock()
+    limiter = adaptive.ClientRateLimiter(
+        rate_adjustor=throttling.CubicCalculator(starting_max_rate=0, start_time=clock.current_time()),
+        rate_clocker=adaptive.RateClocker(clock),
+        token_bucket=bucket.TokenBucket(max_rate=1, clock=clock),
+        throttling_detector=standard.ThrottlingErrorDetector(retry_event_adapter=standard.RetryEventAdapter()),
+        clock=clock,
+    )
+    generator = random.Random(25)
+    events = []
+    t = 0.0
+    # Calm at 40/s, a spell of throttling at 120/s, recovery, a second spell.
+    for phase_end, rate, throttle_share in [(5, 40, 0.0), (9, 120, 0.3), (20, 30, 0.0), (24, 90, 0.5), (35, 20, 0.0)]:
+        while t < phase_end:
+            t += generator.expovariate(rate)
+            events.append((round(t, 6), generator.random() < throttle_share))
+    rates = []
+    for when, throttled in events:
+        clock.now = when
+        parsed = {"Error": {"Code": "ThrottlingException"}} if throttled else {}
+        limiter.on_receiving_response(
+            response=(HttpResponse(400 if throttled else 200), parsed),
+            caught_exception=None,
+            attempts=1,
+            operation=None,
+            request_dict={"context": {}},
+        )
+        rates.append(limiter._token_bucket.max_rate)
+    trace = ",".join(f"{when}:{'t' if throttled else 's'}" for when, throttled in events)
+    playground = json.loads(cli("--adaptive-trace", trace))["fill_rates"]
+    check(len(playground) == len(rates), f"{len(playground)} rates against botocore's {len(rates)}")
+    worst = max(abs(a - b) / max(abs(b), 1e-12) for a, b in zip(playground, rates))
+    throttles = sum(throttled for _, throttled in events)
+    print(f"  botocore adaptive: {len(events)} responses, {throttles} throttles; fill rate from "
+          f"{min(rates):.3f} to {max(rates):.3f}/s, the playground's within {worst:.1e} of it")
+    check(throttles > 10 and max(rates) > 2 * min(rates), "the sequence should move the rate")
+    check(worst <= 1e-9, f"the fill rates part by {worst:.2e} of their size")
+
+
 def main():
     tests = [
         test_tenacity,
         test_botocore_reads_the_shared_config,
         test_botocore_backoff_matches_the_import_and_the_preset,
         test_botocore_retry_quota_matches_the_playground,
+        test_botocore_adaptive_rate_matches_the_playground,
     ]
     passed = failed = 0
     for test in tests:
