@@ -31,6 +31,7 @@
 //!   retry simulations (`mbrooker/simulator_example`, `retry_sim`), kept
 //!   per client: each first try deposits a little, a retry withdraws one.
 
+use crate::adaptive::RateLimiter;
 use crate::range;
 use crate::window::SlidingWindow;
 
@@ -56,6 +57,10 @@ pub enum BudgetKind {
     /// included, with probability `max(0, (requests - K x accepts) /
     /// (requests + 1))` before it leaves. Retries are otherwise free.
     Sre,
+    /// The AWS SDK's adaptive mode: standard mode's quota, and a client
+    /// rate limiter every send waits on once a throttle has turned it on
+    /// ([`crate::adaptive`]).
+    AwsAdaptive,
 }
 
 /// What a ratio budget counts as a deposit.
@@ -170,6 +175,8 @@ pub struct Budget {
     /// Token bucket balance or AWS quota balance.
     tokens: f64,
     window: SlidingWindow<2>,
+    /// AWS adaptive mode's rate limiter.
+    limiter: Option<RateLimiter>,
 }
 
 /// The ratio budget's counters: what earns retries, and retries made.
@@ -187,7 +194,7 @@ impl Budget {
         let config = config.sanitized();
         let tokens = match config.kind {
             BudgetKind::TokenBucket => config.max_tokens,
-            BudgetKind::AwsQuota => config.quota,
+            BudgetKind::AwsQuota | BudgetKind::AwsAdaptive => config.quota,
             BudgetKind::Bucket => config.bucket_size,
             BudgetKind::None | BudgetKind::Ratio | BudgetKind::Sre => 0.0,
         };
@@ -197,6 +204,7 @@ impl Budget {
         };
         Self {
             window: SlidingWindow::new(window),
+            limiter: (config.kind == BudgetKind::AwsAdaptive).then(|| RateLimiter::new(0.0)),
             config,
             tokens,
         }
@@ -229,6 +237,9 @@ impl Budget {
     /// An attempt succeeded. `retry_cost` is what the retry that produced it
     /// withdrew (0 for a first try); the AWS quota refunds it.
     pub fn on_success(&mut self, now: f64, retry_cost: f64) {
+        if let Some(limiter) = &mut self.limiter {
+            limiter.on_response(now, false);
+        }
         match self.config.kind {
             BudgetKind::None | BudgetKind::Bucket => {}
             BudgetKind::Sre => self.window.add(now, ACCEPTS),
@@ -240,7 +251,7 @@ impl Budget {
             BudgetKind::TokenBucket => {
                 self.tokens = (self.tokens + self.config.token_ratio).min(self.config.max_tokens);
             }
-            BudgetKind::AwsQuota => {
+            BudgetKind::AwsQuota | BudgetKind::AwsAdaptive => {
                 let refund = if retry_cost > 0.0 {
                     retry_cost
                 } else {
@@ -251,8 +262,12 @@ impl Budget {
         }
     }
 
-    /// An attempt failed (any class).
-    pub fn on_failure(&mut self, _now: f64) {
+    /// An attempt failed (any class; `throttled` for a 429, which AWS
+    /// adaptive mode's rate limiter slows down for).
+    pub fn on_failure(&mut self, now: f64, throttled: bool) {
+        if let Some(limiter) = &mut self.limiter {
+            limiter.on_response(now, throttled);
+        }
         if self.config.kind == BudgetKind::TokenBucket {
             self.tokens = (self.tokens - 1.0).max(0.0);
         }
@@ -278,6 +293,21 @@ impl Budget {
     /// throttling), first tries included.
     pub fn throttles(&self) -> bool {
         self.config.kind == BudgetKind::Sre
+    }
+
+    /// How long a send at `now`, first try or retry, waits for AWS adaptive
+    /// mode's rate limiter (0 for the other kinds, and until the first
+    /// throttle); the send goes at `now` plus that, holding its token.
+    pub fn send_delay(&mut self, now: f64) -> f64 {
+        self.limiter.as_mut().map_or(0.0, |l| l.acquire(now))
+    }
+
+    /// AWS adaptive mode's fill rate, tokens a second, once on.
+    pub fn send_rate(&self) -> Option<f64> {
+        self.limiter
+            .as_ref()
+            .filter(|l| l.enabled())
+            .map(RateLimiter::fill_rate)
     }
 
     /// Asks to retry after a failure at `now`. Returns the cost withdrawn
@@ -306,7 +336,7 @@ impl Budget {
                     None
                 }
             }
-            BudgetKind::AwsQuota => {
+            BudgetKind::AwsQuota | BudgetKind::AwsAdaptive => {
                 let cost = if after_timeout {
                     self.config.timeout_cost
                 } else {
@@ -338,7 +368,7 @@ mod tests {
     fn no_budget_always_allows() {
         let mut none = budget(BudgetKind::None);
         for i in 0..1000 {
-            none.on_failure(f64::from(i));
+            none.on_failure(f64::from(i), false);
             assert_eq!(none.try_retry(f64::from(i), true), Some(0.0));
         }
     }
@@ -438,7 +468,7 @@ mod tests {
             (4, 1.0),
             "5 > 1, 4, 3, 2 pay; 1 is not above 1"
         );
-        bucket.on_failure(0.0);
+        bucket.on_failure(0.0, false);
         bucket.on_success(0.0, 0.0);
         assert_eq!(bucket.tokens(), 1.0, "outcomes neither take nor give");
         for _ in 0..3 {
@@ -455,11 +485,11 @@ mod tests {
         let mut bucket = budget(BudgetKind::TokenBucket);
         assert_eq!(bucket.tokens(), 10.0);
         for _ in 0..4 {
-            bucket.on_failure(0.0);
+            bucket.on_failure(0.0, false);
         }
         assert_eq!(bucket.tokens(), 6.0);
         assert!(bucket.try_retry(0.0, false).is_some());
-        bucket.on_failure(0.0);
+        bucket.on_failure(0.0, false);
         assert_eq!(bucket.tokens(), 5.0);
         assert!(bucket.try_retry(0.0, false).is_none(), "5 is not > 5");
         // Ten successes add 10 x 0.1 = 1 token (up to float rounding).
@@ -470,7 +500,7 @@ mod tests {
         assert!(bucket.try_retry(0.0, false).is_some());
         // Never below zero, never above max.
         for _ in 0..100 {
-            bucket.on_failure(0.0);
+            bucket.on_failure(0.0, false);
         }
         assert_eq!(bucket.tokens(), 0.0);
         for _ in 0..1000 {

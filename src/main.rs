@@ -285,7 +285,7 @@ fn quota_trace(config: &Config, sequence: &str) -> Result<String, String> {
                     break;
                 }
                 'e' | 't' => {
-                    budget.on_failure(now);
+                    budget.on_failure(now, false);
                     if attempt + 1 >= attempts {
                         break;
                     }

@@ -232,6 +232,7 @@ fn choice_word(p: P, position: usize) -> Option<String> {
         Text("the AWS SDK's retry quota"),
         Text("Brooker's token bucket"),
         Text("the SRE book's adaptive throttling"),
+        Text("the AWS SDK's adaptive mode"),
     ];
     if p == P::Budget && position < budget.len() {
         return Some(budget[position].get().to_string());

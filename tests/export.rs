@@ -319,12 +319,12 @@ fn token_bucket_reproduces_a6_throttling_arithmetic() {
     });
     // Four failures: 10 -> 6, still above 5, so retries go on.
     for _ in 0..4 {
-        bucket.on_failure(0.0);
+        bucket.on_failure(0.0, false);
     }
     assert_eq!(bucket.tokens(), 6.0);
     assert!(bucket.try_retry(0.0, false).is_some());
     // The fifth: 5 is not above 5, throttled.
-    bucket.on_failure(0.0);
+    bucket.on_failure(0.0, false);
     assert!(bucket.try_retry(0.0, false).is_none());
     // Eleven successes: 5 + 1.1 = 6.1 > 5, retries resume.
     for _ in 0..11 {
@@ -338,7 +338,7 @@ fn token_bucket_reproduces_a6_throttling_arithmetic() {
     }
     assert_eq!(bucket.tokens(), 10.0);
     for _ in 0..100 {
-        bucket.on_failure(0.0);
+        bucket.on_failure(0.0, false);
     }
     assert_eq!(bucket.tokens(), 0.0);
 }

@@ -989,3 +989,62 @@ fn backoff_cuts_the_load_of_closed_loop_clients_only() {
         );
     }
 }
+
+/// AWS SDK adaptive mode is standard mode until a throttle: with 503s and
+/// no 429, its limiter never turns on, and the run is standard mode's,
+/// number for number (but for the simulator's own counters of its work:
+/// an adaptive retry waits for its moment as an event).
+#[test]
+fn adaptive_mode_without_a_throttle_is_standard_mode() {
+    use retry_playground::{config::Config, simulate};
+    let world = "v=1&rate=80&horizon=30&attempts=3&failure=0.3&mix_503=1&mix_429=0\
+                 &outage_at=10&outage_for=5&instances=4";
+    let run = |budget: &str| {
+        let (config, notices) = Config::from_link(&format!("{world}&budget={budget}"));
+        assert!(notices.is_empty(), "{notices:?}");
+        let report = simulate::run(&config);
+        let mut json: serde_json::Value =
+            serde_json::from_str(&simulate::to_json(&report)).expect("JSON");
+        for work in ["events", "peak_events", "peak_calls", "cost"] {
+            json["summary"][work] = serde_json::Value::Null;
+        }
+        json
+    };
+    let (standard, adaptive) = (run("aws-quota"), run("aws-adaptive"));
+    assert!(adaptive["summary"].get("paced_sends").is_none());
+    assert_eq!(adaptive, standard, "the same run while the limiter is off");
+}
+
+/// With every failure a 429, adaptive mode's limiter turns on at the first
+/// and cuts the rate by a third (β = 0.7) at each one after, while CUBIC
+/// may climb back only to twice the measured rate: at a 429 every other
+/// call the send rate falls to the floor of 0.5 a second per instance and
+/// stays near it. Standard mode meanwhile sends every first try (80 a
+/// second) and its retries. So over the last 20 s the server sees under a
+/// tenth of standard mode's calls (about 1 % at 4 instances: 4 x ~1/s
+/// against ~130/s), and the sends held back are reported.
+#[test]
+fn adaptive_mode_slows_the_client_down_under_throttling() {
+    use retry_playground::{config::Config, simulate};
+    let world = "v=1&rate=80&horizon=40&attempts=3&failure=0.5&mix_503=0&mix_429=1&instances=4";
+    let run = |budget: &str| {
+        let (config, notices) = Config::from_link(&format!("{world}&budget={budget}"));
+        assert!(notices.is_empty(), "{notices:?}");
+        simulate::run(&config)
+    };
+    let (standard, adaptive) = (run("aws-quota"), run("aws-adaptive"));
+    let late = |report: &retry_playground::sim::Report| -> u64 {
+        let s = &report.series;
+        let from = (20.0 / s.width) as usize;
+        (from..s.len())
+            .map(|i| s.first_tries[i] + s.retries[i])
+            .sum()
+    };
+    let (sent_standard, sent_adaptive) = (late(&standard), late(&adaptive));
+    assert!(
+        sent_adaptive * 10 < sent_standard,
+        "calls in the last 20 s: adaptive {sent_adaptive}, standard {sent_standard}"
+    );
+    assert!(adaptive.summary.paced_sends > 100, "{:?}", adaptive.summary);
+    assert!(adaptive.summary.paced_seconds > 0.0);
+}

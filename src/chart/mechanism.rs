@@ -295,7 +295,7 @@ where
             Some((budget.max_tokens / 2.0, tr("retries stop at or below half"))),
             tr("tokens"),
         ),
-        BudgetKind::AwsQuota => (
+        BudgetKind::AwsQuota | BudgetKind::AwsAdaptive => (
             budget.quota,
             Some((budget.retry_cost, tr("a retry costs this much"))),
             tr("retry quota"),

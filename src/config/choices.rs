@@ -105,6 +105,7 @@ choices! {
         "aws-quota" (Text("AWS retry quota")) => BudgetKind::AwsQuota,
         "bucket" (Text("Token bucket per first try (Brooker)")) => BudgetKind::Bucket,
         "sre" (Text("Adaptive throttling (SRE book)")) => BudgetKind::Sre,
+        "aws-adaptive" (Text("AWS SDK adaptive mode")) => BudgetKind::AwsAdaptive,
     }
     BASES: RatioBasis {
         "successes" (Text("Successes")) => RatioBasis::Successes,

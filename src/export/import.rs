@@ -658,9 +658,15 @@ fn aws(text: &str) -> Result<Imported, String> {
         "standard" => standard(&mut out, "retry_mode = standard"),
         "adaptive" => {
             standard(&mut out, "retry_mode = adaptive");
-            out.unmapped.push(
-                crate::words::tr("adaptive mode's client-side rate limiter is not modelled")
-                    .to_string(),
+            // Standard mode's quota, with the client's rate limiter.
+            out.settings.retain(|s| s.param != P::Budget);
+            out.set(
+                P::Budget,
+                BUDGETS.position(BudgetKind::AwsAdaptive),
+                crate::tf!(
+                    "{from} (quota and rate limiter)",
+                    from = "retry_mode = adaptive"
+                ),
             );
         }
         "legacy" => {

@@ -416,7 +416,11 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 )
             }
         }
-        BudgetKind::Ratio | BudgetKind::AwsQuota | BudgetKind::Bucket | BudgetKind::Sre => missing(
+        BudgetKind::Ratio
+        | BudgetKind::AwsQuota
+        | BudgetKind::AwsAdaptive
+        | BudgetKind::Bucket
+        | BudgetKind::Sre => missing(
             "budget",
             crate::words::tr("gRPC's only budget is retryThrottling, a token bucket per server; \
                 choose the token bucket to export one"),
@@ -526,7 +530,11 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                     concurrency (min_retry_concurrency), not a rate"),
             )
         }
-        BudgetKind::TokenBucket | BudgetKind::AwsQuota | BudgetKind::Bucket | BudgetKind::Sre => missing(
+        BudgetKind::TokenBucket
+        | BudgetKind::AwsQuota
+        | BudgetKind::AwsAdaptive
+        | BudgetKind::Bucket
+        | BudgetKind::Sre => missing(
             "budget",
             crate::words::tr("Envoy's only budget is the cluster's retry_budget (a share of active \
                 requests); choose the ratio budget to export one"),
@@ -555,6 +563,11 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
 /// `ExponentialBackoff` and `RetryQuotaChecker`). The base, the cap, the
 /// factor and the quota's costs are fixed by the SDK, not the file.
 fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
+    // Adaptive mode is standard mode's quota with a client rate limiter.
+    let mode = match config.budget_kind() {
+        BudgetKind::AwsAdaptive => "retry_mode = adaptive",
+        _ => "retry_mode = standard",
+    };
     let fixed = |knob| {
         row(
             knob,
@@ -594,9 +607,9 @@ fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             ),
         },
         match config.budget_kind() {
-            BudgetKind::AwsQuota => row(
+            BudgetKind::AwsQuota | BudgetKind::AwsAdaptive => row(
                 "budget",
-                "retry_mode = standard",
+                mode,
                 if config.get(P::Quota) == 500.0 {
                     Fit::Approximate
                 } else {
@@ -629,7 +642,8 @@ fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         },
     ];
     let text = format!(
-        "[profile playground]\nretry_mode = standard\nmax_attempts = {}\n",
+        "[profile playground]\nretry_mode = {}\nmax_attempts = {}\n",
+        mode.trim_start_matches("retry_mode = "),
         policy.attempts
     );
     (text, rows)

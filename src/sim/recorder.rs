@@ -29,6 +29,8 @@ pub(crate) struct Recorder {
     pub retries: u64,
     pub successes: u64,
     pub budget_refusals: u64,
+    pub paced_sends: u64,
+    pub paced_seconds: f64,
     pub breaker_refusals: u64,
     pub latency: LatencyHistogram,
     latency_failed: LatencyHistogram,
@@ -81,6 +83,8 @@ impl Recorder {
             retries: 0,
             successes: 0,
             budget_refusals: 0,
+            paced_sends: 0,
+            paced_seconds: 0.0,
             breaker_refusals: 0,
             latency: LatencyHistogram::new(),
             latency_failed: LatencyHistogram::new(),
@@ -177,6 +181,12 @@ impl Recorder {
         if let Some(i) = self.bucket(time) {
             self.series.budget_refusals[i] += 1;
         }
+    }
+
+    /// A send AWS adaptive mode's rate limiter held back for `wait`.
+    pub fn paced(&mut self, wait: f64) {
+        self.paced_sends += 1;
+        self.paced_seconds += wait;
     }
 
     pub fn breaker_refusal(&mut self, time: f64) {

@@ -166,6 +166,13 @@ pub struct Summary {
     pub unfinished_attempts: u64,
     /// Retries refused by a budget (every layer).
     pub budget_refusals: u64,
+    /// AWS adaptive mode: sends its rate limiter held back, and for how
+    /// long in all (seconds). Absent from the JSON when none was, so the
+    /// reports of every other budget read as before.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub paced_sends: u64,
+    #[serde(skip_serializing_if = "is_nothing")]
+    pub paced_seconds: f64,
     /// Attempts refused by a circuit breaker (every layer). A refused
     /// attempt is no attempt: it is in neither `attempts_by_layer` nor the
     /// server's calls. With one layer this equals `breaker_open`.
@@ -221,6 +228,14 @@ pub struct Summary {
     pub cost: u64,
     /// Why and when the run stopped early, when `truncated`.
     pub cut: Option<Cut>,
+}
+
+fn is_zero(count: &u64) -> bool {
+    *count == 0
+}
+
+fn is_nothing(seconds: &f64) -> bool {
+    *seconds == 0.0
 }
 
 impl Summary {

@@ -432,7 +432,8 @@ mod tests {
                 "Token bucket (gRPC)",
                 "AWS retry quota",
                 "Token bucket per first try (Brooker)",
-                "Adaptive throttling (SRE book)"
+                "Adaptive throttling (SRE book)",
+                "AWS SDK adaptive mode"
             ]
         );
         assert_eq!(shown(P::OutageMode), ["Fail fast", "Hang"]);

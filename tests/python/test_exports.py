@@ -119,8 +119,9 @@ def test_tenacity():
 def test_botocore_reads_the_shared_config():
     import botocore.session
 
-    for attempts in (1, 4, 9):
-        text = cli("--export", "aws", f"v=1&attempts={attempts}&budget=aws-quota")
+    for attempts, budget, mode in ((1, "aws-quota", "standard"), (4, "aws-quota", "standard"),
+                                   (9, "aws-quota", "standard"), (3, "aws-adaptive", "adaptive")):
+        text = cli("--export", "aws", f"v=1&attempts={attempts}&budget={budget}")
         with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as file:
             file.write(text)
         try:
@@ -131,7 +132,7 @@ def test_botocore_reads_the_shared_config():
                 "sts", region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test"
             )
             retries = client.meta.config.retries
-            check(retries.get("mode") == "standard", f"retry mode {retries}")
+            check(retries.get("mode") == mode, f"retry mode {retries}, exported {mode}")
             check(retries.get("total_max_attempts") == attempts, f"max attempts {retries}, exported {attempts}")
         finally:
             os.unlink(file.name)

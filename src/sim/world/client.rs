@@ -80,6 +80,9 @@ pub(super) struct Extra {
     pub retry_cost: f64,
     /// The timeout of the retry waiting for its `AttemptStart`.
     pub next_timeout: f64,
+    /// AWS adaptive mode: the attempt waiting for its `AttemptStart` holds
+    /// the rate limiter's token it waited for.
+    pub paced: bool,
     /// Breaker: what the breaker admitted the attempt in flight with.
     pub ticket: Ticket,
     /// Contention: the version read by the attempt in flight.
@@ -101,8 +104,12 @@ pub(super) struct Layers {
     /// Laid out as the budgets; empty when the breaker is off.
     pub breakers: Vec<Breaker>,
     pub instances: u32,
-    /// The budget rejects attempts before they leave (SRE throttling).
+    /// The budget rejects attempts before they leave (SRE throttling), or
+    /// holds them back until the rate allows (AWS adaptive mode).
     throttles: bool,
+    /// AWS adaptive mode: every send is paced by the instance's rate
+    /// limiter, so it is asked at the moment the send goes.
+    paces: bool,
     /// The balances of the top layer's budgets added up: with one layer the
     /// series charts their mean.
     level_sum: f64,
@@ -150,7 +157,8 @@ impl Layers {
                 vec![Breaker::new(&s.breaker); each]
             },
             instances,
-            throttles: s.budget.kind == BudgetKind::Sre,
+            throttles: matches!(s.budget.kind, BudgetKind::Sre | BudgetKind::AwsAdaptive),
+            paces: s.budget.kind == BudgetKind::AwsAdaptive,
             level_sum: start * f64::from(instances),
         }
     }
@@ -277,6 +285,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 client,
                 retry_cost: 0.0,
                 next_timeout: f64::INFINITY,
+                paced: false,
                 ticket: Ticket::ORDINARY,
                 read_version: 0,
                 write_ok: false,
@@ -339,7 +348,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         if self.breaker_on() && !self.admit(frame, start) {
             return;
         }
-        if !PLAIN && self.layers.throttles && !self.throttle_admits(frame, start) {
+        if !PLAIN && self.layers.throttles && !self.throttle_admits(frame, start, timeout) {
             return;
         }
         let f = &mut self.frames[frame];
@@ -437,8 +446,27 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// `now` (a draw from the frame's own stream decides). A rejection is
     /// the client's: counted as a refusal, not a server failure, it ends
     /// the (sub)operation at once, as a budget's refusal does.
-    fn throttle_admits(&mut self, frame: u32, now: f64) -> bool {
+    /// AWS adaptive mode instead holds the attempt back until its rate
+    /// limiter has a token for it (`timeout` is the attempt's, kept for
+    /// when it goes).
+    fn throttle_admits(&mut self, frame: u32, now: f64, timeout: f64) -> bool {
         let layer = self.layer(frame);
+        if self.layers.paces {
+            if std::mem::take(&mut self.extras[frame].paced) {
+                return true;
+            }
+            let wait = self.budget(frame, layer).map_or(0.0, |b| b.send_delay(now));
+            if wait <= 0.0 {
+                return true;
+            }
+            self.tally.rec.paced(wait);
+            let extra = &mut self.extras[frame];
+            (extra.paced, extra.next_timeout) = (true, timeout);
+            let token = self.frames[frame].token;
+            self.queue
+                .push(now + wait, EventKind::AttemptStart, frame, token);
+            return false;
+        }
         let draw = self.frames[frame].stream.uniform();
         let admitted = self
             .budget(frame, layer)
@@ -512,7 +540,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         let layer = self.layer(frame);
         if let Some(budget) = self.budget(frame, layer) {
             let before = budget.tokens();
-            budget.on_failure(now);
+            budget.on_failure(now, kind == FailureKind::Throttled);
             let after = budget.tokens();
             self.budget_changed(layer, now, before, after);
         }
@@ -584,7 +612,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             }
         }
         let start = now + pause;
-        if self.breaker_on() {
+        if self.breaker_on() || (!PLAIN && self.layers.paces) {
             // The breaker is asked when the retry is sent, after the pause
             // (the budget was asked now, and keeps what it charged).
             self.extras[frame].next_timeout = timeout;

@@ -353,7 +353,10 @@ impl<const PLAIN: bool> World<PLAIN> {
             with_extras: contention
                 || layers.count > 1
                 || s.breaker.mode != BreakerMode::Off
-                || s.budget.kind == BudgetKind::AwsQuota,
+                || matches!(
+                    s.budget.kind,
+                    BudgetKind::AwsQuota | BudgetKind::AwsAdaptive
+                ),
             server: Server::new(&s),
             version: 0,
             contention,

@@ -63,9 +63,10 @@ fn pause_range(policy: &Policy, retries: u32) -> f64 {
 /// the AWS SDK's retry quota, Brooker's bucket); none for the others.
 fn budget_start(config: &BudgetConfig) -> Option<f64> {
     match config.kind {
-        BudgetKind::TokenBucket | BudgetKind::AwsQuota | BudgetKind::Bucket => {
-            Some(Budget::new(config).tokens())
-        }
+        BudgetKind::TokenBucket
+        | BudgetKind::AwsQuota
+        | BudgetKind::AwsAdaptive
+        | BudgetKind::Bucket => Some(Budget::new(config).tokens()),
         BudgetKind::None | BudgetKind::Ratio | BudgetKind::Sre => None,
     }
 }
@@ -228,6 +229,7 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
     } = standing;
     let rec = tally.rec;
     let failures = rec.failures;
+    let (paced_sends, paced_seconds) = (rec.paced_sends, rec.paced_seconds);
     let (first_tries, retries, successes, budget_refusals, breaker_refusals) = (
         rec.first_tries,
         rec.retries,
@@ -291,6 +293,8 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
         failed: failures,
         unfinished_attempts: first_tries + retries - resolved,
         budget_refusals,
+        paced_sends,
+        paced_seconds,
         breaker_refusals,
         breaker_trips,
         executions: tally.executions,
