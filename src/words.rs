@@ -248,7 +248,10 @@ fn plural_as<'a>(lang: Lang, forms: &[&'a str], value: &str) -> &'a str {
         .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | '\u{2009}' | '\u{a0}'))
         .filter(|c| !matches!(c, '\u{2009}' | '\u{a0}'))
         .collect();
-    let whole = !digits.contains(['.', ',']);
+    // A count in thousands or millions ("12,6 тыс.") takes the form of
+    // the word that counts them: many, in Russian.
+    let scaled = value.bytes().any(|b| b.is_ascii_alphabetic() || b >= 0xd0);
+    let whole = !digits.contains(['.', ',']) || scaled;
     let n: u64 = digits
         .split(['.', ','])
         .next()
@@ -256,6 +259,7 @@ fn plural_as<'a>(lang: Lang, forms: &[&'a str], value: &str) -> &'a str {
         .unwrap_or(0);
     let index = match lang {
         Lang::En => usize::from(!(whole && n == 1)),
+        Lang::Ru if scaled => 2,
         Lang::Ru if !whole => 1,
         Lang::Ru => match (n % 10, n % 100) {
             (1, h) if h != 11 => 0,
@@ -287,7 +291,7 @@ fn number_as(lang: Lang, text: &str) -> String {
         ("/s", "/с"),
         (" %", "\u{a0}%"),
         ("%", "%"),
-        ("x", "x"),
+        ("x", "\u{d7}"),
     ];
     if lang == Lang::En {
         return text.to_string();
@@ -475,6 +479,7 @@ mod tests {
             ("111", "111 попыток"),
             ("1.5", "1,5 попытки"),
             ("12\u{2009}612", "12\u{2009}612 попыток"),
+            ("12,6 тыс.", "12,6 тыс. попыток"),
         ];
         for (n, text) in expected {
             assert_eq!(forms(n), text, "{n}");
@@ -490,7 +495,7 @@ mod tests {
             ("0.2 s", "0,2\u{a0}с"),
             ("200 ms", "200\u{a0}мс"),
             ("40/s", "40/с"),
-            ("1.50x", "1,50x"),
+            ("1.50x", "1,50\u{d7}"),
             ("-3.5", "-3,5"),
             ("1.44.5", "1.44.5"),
             ("v1.2", "v1.2"),

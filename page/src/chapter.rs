@@ -212,7 +212,8 @@ fn on_key(event: KeyboardEvent) {
     if in_control {
         return;
     }
-    let id = match event.key().as_str() {
+    let key = event.key();
+    let id = match view::shortcut(&key, &event.code()) {
         "n" | "ArrowRight" | "PageDown" => "chapter-next",
         "p" | "ArrowLeft" | "PageUp" => "chapter-back",
         "f" => {

@@ -387,7 +387,8 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
     if let Some(details) = document.get_element_by_id("replay") {
         let keys =
             Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(|event: web_sys::KeyboardEvent| {
-                match event.key().as_str() {
+                let key = event.key();
+                match retry_playground::view::shortcut(&key, &event.code()) {
                     "k" | "K" => {
                         event.prevent_default();
                         toggle_play();

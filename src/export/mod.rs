@@ -133,7 +133,9 @@ impl Snippet {
             .filter(|m| m.fit != Fit::Exact)
             .map(|m| format!("{} ({}): {}", knob_word(m.knob), m.fit.word(), m.why))
             .collect();
-        if crate::words::lang() != crate::words::Lang::En {
+        // Only a snippet with comments says they stay English: JSON has none.
+        let commented = self.text.contains("# ") || self.text.contains("// ");
+        if commented && crate::words::lang() != crate::words::Lang::En {
             notes.push(
                 crate::words::tr(
                     "The configuration's comments stay in English, the \

@@ -27,6 +27,22 @@ pub mod player;
 pub mod replay;
 pub mod summary;
 
+/// The key a keyboard shortcut reads from a key press: the key's letter on
+/// a Latin layout (its `code`, `KeyN`), whatever layout the reader types
+/// on, so `n` goes on from a Russian keyboard too, where the key says
+/// «т»; the key itself (`key`) for every other key.
+pub fn shortcut<'a>(key: &'a str, code: &str) -> &'a str {
+    match code {
+        "KeyN" => "n",
+        "KeyP" => "p",
+        "KeyF" => "f",
+        "KeyK" => "k",
+        "Comma" => ",",
+        "Period" => ".",
+        _ => key,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{controls::*, summary::*};
@@ -50,6 +66,10 @@ mod tests {
         assert_eq!(control_term(P::Rate as usize).map(|t| t.key), None);
         assert_eq!(control_term(PARAMS.len()).map(|t| t.key), None);
         assert_eq!(group_id(Group::Budget), "group-budget");
+        // A Russian layout's letters keep their shortcuts.
+        assert_eq!(super::shortcut("т", "KeyN"), "n");
+        assert_eq!(super::shortcut("б", "Comma"), ",");
+        assert_eq!(super::shortcut("ArrowRight", "ArrowRight"), "ArrowRight");
         assert_eq!(
             [
                 heading_class("A"),
