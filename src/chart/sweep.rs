@@ -255,10 +255,12 @@ where
             };
             let (x, y) = chart.backend_coord(&at);
             let rows = (0..10).flat_map(|k| [y + step - k * step, y - 2 * step - k * step]);
+            // In the curve's colour: on a narrow panel a label may stand
+            // nearer the other policy's ring than its own.
             labels.put(
                 area,
                 &[tf!("headlines: {name}", name = name)],
-                &small,
+                &small.clone().color(&colour),
                 x + theme.px(6.0) as i32,
                 rows,
             )?;

@@ -509,8 +509,12 @@ fn envoy(object: &Map<String, Value>) -> Imported {
             ));
         }
     }
+    // The cluster's `circuit_breakers` (Cluster.circuit_breakers in
+    // envoy.config.cluster.v3), and the key the playground's own exports
+    // wrote for it before they used Envoy's name.
     if let Some(budget) = object
-        .get("cluster_circuit_breakers")
+        .get("circuit_breakers")
+        .or_else(|| object.get("cluster_circuit_breakers"))
         .and_then(|c| c.get("thresholds"))
         .and_then(|t| t.get(0))
         .and_then(|t| t.get("retry_budget"))
@@ -772,5 +776,34 @@ mod tests {
         assert_eq!(config.policy().attempts, 6);
         assert_eq!(config.budget_kind(), BudgetKind::AwsQuota);
         assert!(import("[default]\nregion = x\n").is_err());
+        let adaptive = import("[profile x]\nretry_mode = adaptive\n").expect("an AWS section");
+        let (config, _) = apply(&Config::default(), &adaptive, false);
+        assert_eq!(config.budget_kind(), BudgetKind::AwsAdaptive);
+    }
+
+    /// The retry budget is the cluster's `circuit_breakers`, as Envoy names
+    /// it; the key older exports of the playground wrote still reads.
+    #[test]
+    fn reads_envoys_retry_budget_under_its_own_name_and_the_old_one() {
+        for key in ["circuit_breakers", "cluster_circuit_breakers"] {
+            let text = format!(
+                r#"{{"retry_policy":{{"num_retries":2}},"{key}":{{"thresholds":[{{"retry_budget":
+                {{"budget_percent":{{"value":25}}}}}}]}}}}"#
+            );
+            let imported = import(&text).expect("an Envoy policy");
+            let (config, _) = apply(&Config::default(), &imported, false);
+            assert_eq!(config.budget_kind(), BudgetKind::Ratio, "{key}");
+            assert_eq!(config.get(P::BudgetPercent), 0.25, "{key}");
+        }
+        let exported = crate::export::export(
+            &Config::from_link("v=1&budget=ratio&b_pct=0.3").0,
+            crate::export::Format::Envoy,
+        );
+        assert!(
+            exported.text.contains("\"circuit_breakers\""),
+            "{}",
+            exported.text
+        );
+        assert!(!exported.text.contains("cluster_circuit_breakers"));
     }
 }

@@ -521,7 +521,7 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         BudgetKind::Ratio => {
             let percent = config.get(P::BudgetPercent) * 100.0;
             budget = format!(
-                ",\n  \"cluster_circuit_breakers\": {{ \"thresholds\": [{{ \"retry_budget\": {{ \"budget_percent\": {{ \"value\": {percent} }}, \"min_retry_concurrency\": 3 }} }}] }}"
+                ",\n  \"circuit_breakers\": {{ \"thresholds\": [{{ \"retry_budget\": {{ \"budget_percent\": {{ \"value\": {percent} }}, \"min_retry_concurrency\": 3 }} }}] }}"
             );
             row(
                 "budget",
