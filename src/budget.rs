@@ -177,6 +177,8 @@ pub struct Budget {
     window: SlidingWindow<2>,
     /// AWS adaptive mode's rate limiter.
     limiter: Option<RateLimiter>,
+    /// Attempts it refused (retries, and first tries SRE throttling rejects).
+    refusals: u64,
 }
 
 /// The ratio budget's counters: what earns retries, and retries made.
@@ -205,6 +207,7 @@ impl Budget {
         Self {
             window: SlidingWindow::new(window),
             limiter: (config.kind == BudgetKind::AwsAdaptive).then(|| RateLimiter::new(0.0)),
+            refusals: 0,
             config,
             tokens,
         }
@@ -286,7 +289,14 @@ impl Budget {
         let accepts = self.window.total(ACCEPTS) as f64;
         let reject = ((requests - self.config.sre_k * accepts) / (requests + 1.0)).max(0.0);
         self.window.add(now, REQUESTS);
-        draw >= reject
+        let admitted = draw >= reject;
+        self.refusals += u64::from(!admitted);
+        admitted
+    }
+
+    /// Attempts it refused so far.
+    pub fn refusals(&self) -> u64 {
+        self.refusals
     }
 
     /// Whether the budget rejects attempts before they leave (SRE
@@ -314,6 +324,12 @@ impl Budget {
     /// (`Some(0.0)` when the kind has no costs) or `None`: no budget, fail
     /// fast. `after_timeout` selects the AWS timeout cost.
     pub fn try_retry(&mut self, now: f64, after_timeout: bool) -> Option<f64> {
+        let cost = self.charge(now, after_timeout);
+        self.refusals += u64::from(cost.is_none());
+        cost
+    }
+
+    fn charge(&mut self, now: f64, after_timeout: bool) -> Option<f64> {
         match self.config.kind {
             BudgetKind::None | BudgetKind::Sre => Some(0.0),
             BudgetKind::Ratio => {

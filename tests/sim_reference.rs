@@ -1048,3 +1048,35 @@ fn adaptive_mode_slows_the_client_down_under_throttling() {
     assert!(adaptive.summary.paced_sends > 100, "{:?}", adaptive.summary);
     assert!(adaptive.summary.paced_seconds > 0.0);
 }
+
+/// The spread across client instances: a breaker that needs `cb_min`
+/// attempts in its window trips in every instance while each sees enough
+/// traffic, and in none once the same load is shared so thinly that no
+/// instance reaches the minimum. 100 operations a second over 10
+/// instances are 10 a second each, 50 in the 5 s window, against a
+/// minimum of 20, at 60 % failures: each trips. Over 2 000 instances an
+/// instance sees 0.05 operations a second, under half an attempt in a
+/// window on average (at most 3 attempts each); reaching 20 is a Poisson
+/// tail below 1e-20 per window, so none trips. With one
+/// instance the report says nothing of a spread.
+#[test]
+fn breakers_trip_per_instance_until_each_sees_too_little_traffic() {
+    use retry_playground::{config::Config, simulate};
+    let world = "v=1&rate=100&horizon=30&failure=0.6&attempts=3&breaker=all&cb_min=20&cb_window=5\
+                 &cb_ratio=0.5";
+    let run = |instances: u32| {
+        let (config, notices) = Config::from_link(&format!("{world}&instances={instances}"));
+        assert!(notices.is_empty(), "{notices:?}");
+        simulate::run(&config).summary
+    };
+    let (ten, thin, one) = (run(10), run(2000), run(1));
+    assert_eq!(ten.instances_tripped, 10, "{ten:?}");
+    assert_eq!(thin.instances_tripped, 0, "{thin:?}");
+    assert_eq!(thin.breaker_trips, 0);
+    assert!(one.breaker_trips > 0);
+    assert_eq!((one.instances_tripped, one.instances_refusing), (0, 0));
+    // A budget refuses in every instance that runs dry: Brooker's bucket
+    // (5 tokens, 0.1 a first try) under 60 % failures at 10 instances.
+    let (config, _) = Config::from_link(&format!("{world}&breaker=off&budget=bucket&instances=10"));
+    assert_eq!(simulate::run(&config).summary.instances_refusing, 10);
+}

@@ -180,6 +180,14 @@ pub struct Summary {
     /// Times a breaker opened (every layer), counting re-openings after a
     /// failed probe.
     pub breaker_trips: u64,
+    /// With several client instances (`instances`), how many saw their own
+    /// breaker open at least once, and how many had their own budget refuse
+    /// an attempt: the spread across instances a total hides. Absent from
+    /// the JSON with one instance.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub instances_tripped: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub instances_refusing: u64,
     /// Times the server executed an operation's action.
     pub executions: u64,
     /// Executions beyond the first of the same operation (no idempotency key).

@@ -181,6 +181,31 @@ fn failure_of(kind: FailureKind, retry_after: f64) -> Failure {
     }
 }
 
+impl Layers {
+    /// With several client instances, how many of them saw their own
+    /// breaker open and their own budget refuse (the top layer's, one per
+    /// instance): the spread a shared total hides. Both 0 with one instance.
+    pub(super) fn instances_spread(&self) -> (u64, u64) {
+        if self.instances < 2 {
+            return (0, 0);
+        }
+        let top = self.instances as usize;
+        let tripped = self
+            .breakers
+            .iter()
+            .take(top)
+            .filter(|b| b.trips() > 0)
+            .count();
+        let refusing = self
+            .budgets
+            .iter()
+            .take(top)
+            .filter(|b| b.refusals() > 0)
+            .count();
+        (tripped as u64, refusing as u64)
+    }
+}
+
 impl<const PLAIN: bool> World<PLAIN> {
     /// The layer of a frame; always the first in a plain world.
     #[inline(always)] // speed: hot

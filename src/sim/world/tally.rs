@@ -124,6 +124,9 @@ struct Standing {
     peak_calls: u64,
     events: u64,
     breaker_trips: u64,
+    /// Client instances whose breaker opened, and whose budget refused.
+    instances_tripped: u64,
+    instances_refusing: u64,
     /// When the last operation started (Poisson: the horizon).
     arrivals_end: f64,
     peak_events: u64,
@@ -169,10 +172,13 @@ impl<const PLAIN: bool> World<PLAIN> {
         simulated_until: f64,
         cost: u64,
     ) -> Standing {
+        let (instances_tripped, instances_refusing) = self.layers.instances_spread();
         Standing {
             peak_calls: self.calls_at_most(),
             events: self.events_handled(),
             breaker_trips: self.layers.breakers.iter().map(Breaker::trips).sum(),
+            instances_tripped,
+            instances_refusing,
             arrivals_end: match self.s.workload {
                 WorkloadKind::Poisson | WorkloadKind::Closed => self.s.horizon,
                 WorkloadKind::Crowd | WorkloadKind::Contention => self.workload.last_start,
@@ -220,6 +226,8 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
         peak_calls,
         events,
         breaker_trips,
+        instances_tripped,
+        instances_refusing,
         arrivals_end,
         peak_events,
         cost,
@@ -297,6 +305,8 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
         paced_seconds,
         breaker_refusals,
         breaker_trips,
+        instances_tripped,
+        instances_refusing,
         executions: tally.executions,
         duplicates: tally.duplicates,
         deduplicated: tally.deduplicated,
