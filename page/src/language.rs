@@ -203,17 +203,19 @@ fn collapsed(text: &str) -> String {
 
 /// Builds the switch: a link to this page in each language, the one
 /// spoken marked; following one remembers the choice for the next visit.
+/// The links `index.html` holds keep the language the reader chose too.
 pub(super) fn build_switch(document: &Document) -> Result<(), JsValue> {
+    for id in ["start-course", "reset"] {
+        if let Some(link) = document.get_element_by_id(id) {
+            let query = link.get_attribute("href").unwrap_or_default();
+            let query = query.trim_start_matches("./").trim_start_matches('?');
+            link.set_attribute("href", &href(query))?;
+        }
+    }
     let Some(place) = document.get_element_by_id("langs") else {
         return Ok(());
     };
     place.set_attribute("aria-label", tr("Language"))?;
-    // The page's own links keep the language the reader chose.
-    for (id, query) in [("start-course", "chapter=why-retry"), ("reset", "")] {
-        if let Some(link) = document.get_element_by_id(id) {
-            link.set_attribute("href", &href(query))?;
-        }
-    }
     for lang in Lang::ALL {
         let link = element(document, "a", "")?;
         link.set_text_content(Some(lang.name()));
