@@ -208,7 +208,7 @@ pub(super) fn build_switch(document: &Document) -> Result<(), JsValue> {
     for id in ["start-course", "reset"] {
         if let Some(link) = document.get_element_by_id(id) {
             let query = link.get_attribute("href").unwrap_or_default();
-            let query = query.trim_start_matches("./").trim_start_matches('?');
+            let query = query.strip_prefix('?').unwrap_or_default();
             link.set_attribute("href", &href(query))?;
         }
     }

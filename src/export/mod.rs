@@ -566,9 +566,9 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
 /// factor and the quota's costs are fixed by the SDK, not the file.
 fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
     // Adaptive mode is standard mode's quota with a client rate limiter.
-    let mode = match config.budget_kind() {
-        BudgetKind::AwsAdaptive => "retry_mode = adaptive",
-        _ => "retry_mode = standard",
+    let (mode, word) = match config.budget_kind() {
+        BudgetKind::AwsAdaptive => ("retry_mode = adaptive", "adaptive"),
+        _ => ("retry_mode = standard", "standard"),
     };
     let fixed = |knob| {
         row(
@@ -645,8 +645,7 @@ fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
     ];
     let text = format!(
         "[profile playground]\nretry_mode = {}\nmax_attempts = {}\n",
-        mode.trim_start_matches("retry_mode = "),
-        policy.attempts
+        word, policy.attempts
     );
     (text, rows)
 }
