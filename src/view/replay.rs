@@ -430,10 +430,10 @@ pub fn describe(time: f64, scenario: &Scenario, sides: &[Followed<'_>]) -> Strin
         out += &format!(", {} {}", side.name, calls(side));
     }
     out += &if scenario.workers == 0 {
-        crate::words::tr("; the server takes any number at once.").to_string()
+        crate::words::tr("; the server can serve any number at once.").to_string()
     } else {
         crate::tf!(
-            "; the server takes {n} at once.",
+            "; the server can serve {n} at once.",
             n = grouped(u64::from(scenario.workers))
         )
     };
@@ -549,7 +549,7 @@ mod tests {
             }],
         );
         assert!(
-            text.starts_with("At 6.2") && text.ends_with(" s, the clients send 1\u{2009}990 calls in 0.10 s; the server takes 100 at once."),
+            text.starts_with("At 6.2") && text.ends_with(" s, the clients send 1\u{2009}990 calls in 0.10 s; the server can serve 100 at once."),
             "{text}"
         );
     }

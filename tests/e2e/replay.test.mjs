@@ -28,7 +28,7 @@ test('the herd opens its replay still, just before the first wave after the outa
   assert.ok(first >= 6.2 && first < 6.4, `opens at ${first}`);
   // One short sentence: the calls of the bucket, A's and B's, against the server.
   assert.match(await page.textContent('#replay-text'),
-    /^At 6\.\d\d s, A sends [\d\u2009]+ calls in 0\.10 s, B [\d\u2009]+; the server takes 100 at once\.$/);
+    /^At 6\.\d\d s, A sends [\d\u2009]+ calls in 0\.10 s, B [\d\u2009]+; the server can serve 100 at once\.$/);
   assert.equal(await page.inputValue('#replay-speed'), '0.1', 'the speed the wave suits');
   assert.equal(await page.textContent('#replay-play'), 'Play');
   const shot = await pixels(page, 'chart-replay');
