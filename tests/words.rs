@@ -411,3 +411,41 @@ fn a_report_is_the_same_in_russian() {
         russian.1
     );
 }
+
+/// One term for one idea: none of the words `i18n/GLOSSARY.md` rules out
+/// (its "not" column) stands as a word in the Russian table.
+#[test]
+fn the_russian_keeps_to_the_glossarys_terms() {
+    let glossary = fs::read_to_string("i18n/GLOSSARY.md").expect("i18n/GLOSSARY.md");
+    let banned: Vec<String> = glossary
+        .lines()
+        .filter(|line| line.starts_with('|') && !line.starts_with("|---"))
+        .filter_map(|line| line.split('|').nth(3))
+        .flat_map(|cell| cell.split(','))
+        .map(|word| words::lower(word.trim()))
+        .filter(|word| !word.is_empty() && word != "not")
+        .collect();
+    assert!(
+        banned.len() >= 10,
+        "the glossary's column of words not to use: {banned:?}"
+    );
+    let mut found = Vec::new();
+    for entry in table() {
+        let russian = words::lower(&entry.russian);
+        for word in &banned {
+            let stands = russian.match_indices(word.as_str()).any(|(at, _)| {
+                let before = russian[..at].chars().next_back();
+                let after = russian[at + word.len()..].chars().next();
+                !before.is_some_and(char::is_alphabetic) && !after.is_some_and(char::is_alphabetic)
+            });
+            if stands {
+                found.push(format!("line {}: {word}", entry.line));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "words the glossary rules out:\n{}",
+        found.join("\n")
+    );
+}
