@@ -143,6 +143,9 @@ impl RateLimiter {
         self.tokens = self.tokens.min(self.capacity);
     }
 
+    /// The balance at `now`. Before a send already booked for later (its
+    /// token taken at `last_fill`), the balance is negative: a debt that
+    /// queues the next send after it.
     fn refill(&mut self, now: f64) {
         if let Some(last) = self.last_fill {
             let filled = (now - last) * self.fill_rate;

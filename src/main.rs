@@ -65,7 +65,7 @@ fn main() {
         "--adaptive-trace",
         "--lang",
     ];
-    match value_of("--lang").map(|word| (word, Lang::ALL.into_iter().find(|l| l.code() == word))) {
+    match value_of("--lang").map(|word| (word, Lang::from_code(word))) {
         None | Some((_, Some(Lang::En))) => {}
         Some((_, Some(Lang::Ru))) => {
             let spoken = words::read_table(RUSSIAN)

@@ -45,8 +45,13 @@ impl Lang {
         }
     }
 
-    /// A link's `lang=` or a browser's language (`ru-RU`), if it is one
-    /// the page speaks.
+    /// The language a code names exactly (`en`, `ru`): a link's word, the
+    /// command line's, the switch's remembered choice.
+    pub fn from_code(code: &str) -> Option<Lang> {
+        Lang::ALL.into_iter().find(|lang| lang.code() == code)
+    }
+
+    /// A browser's language (`ru-RU`), if it is one the page speaks.
     pub fn parse(text: &str) -> Option<Lang> {
         let primary = text.split(['-', '_']).next().unwrap_or("");
         Lang::ALL
@@ -334,6 +339,24 @@ pub fn lower_letter(c: char) -> char {
     }
 }
 
+/// The attributes of `index.html` whose words a person reads or hears
+/// (`data-label` through the style sheet's `content`): the page translates
+/// them, and `tests/words.rs` finds their messages.
+pub const READ_ATTRIBUTES: [&str; 6] = [
+    "aria-label",
+    "title",
+    "placeholder",
+    "alt",
+    "content",
+    "data-label",
+];
+
+/// Text of `index.html` as a message: its whitespace collapsed to single
+/// spaces, as the page reads a text between tags to translate it.
+pub fn collapsed(text: &str) -> String {
+    text.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// One entry of the Russian table: the English and its Russian.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
@@ -554,6 +577,8 @@ mod tests {
         assert_eq!(Lang::parse("ru-RU"), Some(Lang::Ru));
         assert_eq!(Lang::parse("EN_gb"), Some(Lang::En));
         assert_eq!(Lang::parse("de"), None);
+        assert_eq!(Lang::from_code("ru"), Some(Lang::Ru));
+        assert_eq!(Lang::from_code("ru-RU"), None, "a link's word is exact");
         assert_eq!(Lang::preferred(["de-DE", "ru", "en"]), Some(Lang::Ru));
         assert_eq!(Lang::preferred(["fr"]), None);
     }

@@ -142,16 +142,6 @@ fn literal(rest: &str) -> String {
     panic!("an unclosed string literal: {rest:.40}");
 }
 
-/// The attributes a person reads (or hears).
-const READ_ATTRIBUTES: [&str; 6] = [
-    "aria-label",
-    "title",
-    "placeholder",
-    "alt",
-    "content",
-    "data-label",
-];
-
 /// The texts of `index.html` as the page reads them to translate:
 /// between tags (outside scripts, styles and comments), whitespace
 /// collapsed, entities decoded; and the readable attributes.
@@ -177,7 +167,7 @@ fn html_messages(html: &str) -> Vec<String> {
         if tag.starts_with("meta") && !tag.contains("name=\"description\"") {
             continue;
         }
-        for attribute in READ_ATTRIBUTES {
+        for attribute in words::READ_ATTRIBUTES {
             let key = format!(" {attribute}=\"");
             if let Some((_, value)) = tag.split_once(key.as_str()) {
                 out.push(text_of(value.split('"').next().unwrap_or("")));
@@ -199,7 +189,7 @@ fn text_of(html: &str) -> String {
         .replace("&times;", "\u{d7}")
         .replace("&nbsp;", "\u{a0}")
         .replace("&amp;", "&");
-    text.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
+    words::collapsed(&text)
 }
 
 fn table() -> Vec<Entry> {

@@ -18,22 +18,12 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, Node};
 
 use retry_playground::config::{link_lang, with_lang};
-use retry_playground::words::{self, Lang, tr};
+use retry_playground::words::{self, Lang, READ_ATTRIBUTES, collapsed, tr};
 
 use crate::element;
 
 /// Where the switch's choice is kept between visits.
 const STORED: &str = "retry-playground-lang";
-/// Attributes whose words a person reads or hears (`data-label` through
-/// the style sheet's `content`).
-const READ_ATTRIBUTES: [&str; 6] = [
-    "aria-label",
-    "title",
-    "placeholder",
-    "alt",
-    "content",
-    "data-label",
-];
 
 thread_local! {
     /// The language the reader chose, which links carry.
@@ -73,8 +63,7 @@ fn storage() -> Option<web_sys::Storage> {
 }
 
 fn stored() -> Option<Lang> {
-    let word = storage()?.get_item(STORED).ok().flatten()?;
-    Lang::ALL.into_iter().find(|lang| lang.code() == word)
+    Lang::from_code(&storage()?.get_item(STORED).ok().flatten()?)
 }
 
 fn browser() -> Option<Lang> {
@@ -172,7 +161,8 @@ fn translate_node(node: &Node) {
     if node.node_type() == Node::TEXT_NODE {
         if let Some(text) = node.node_value() {
             let said = collapsed(&text);
-            if !said.is_empty() && tr(&said) != said {
+            let russian = tr(&said);
+            if !said.is_empty() && russian != said {
                 // The spaces around the words part them from their neighbours.
                 let lead = if text.starts_with(|c: char| c.is_ascii_whitespace()) {
                     " "
@@ -184,7 +174,7 @@ fn translate_node(node: &Node) {
                 } else {
                     ""
                 };
-                node.set_node_value(Some(&format!("{lead}{}{trail}", tr(&said))));
+                node.set_node_value(Some(&format!("{lead}{russian}{trail}")));
             }
         }
         return;
@@ -195,10 +185,6 @@ fn translate_node(node: &Node) {
             translate_node(&child);
         }
     }
-}
-
-fn collapsed(text: &str) -> String {
-    text.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Builds the switch: a link to this page in each language, the one

@@ -107,7 +107,7 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
             continue;
         }
         if key == LANG_KEY {
-            if lang_word(&raw).is_none() {
+            if Lang::from_code(&raw).is_none() {
                 notice(
                     &key,
                     crate::tf!("'{word}' must be en or ru; ignored", word = clip(&raw)),
@@ -178,11 +178,6 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
     (config, embed, notices)
 }
 
-/// The language a link's word names: exactly `en` or `ru`.
-fn lang_word(word: &str) -> Option<Lang> {
-    Lang::ALL.into_iter().find(|lang| lang.code() == word)
-}
-
 /// The language a link asks for with `lang=`, if it names one (the last
 /// `lang` pair wins, as for every key).
 pub fn link_lang(query: &str) -> Option<Lang> {
@@ -192,7 +187,7 @@ pub fn link_lang(query: &str) -> Option<Lang> {
         .take(MAX_PAIRS)
         .filter_map(|pair| pair.strip_prefix("lang="))
         .last()
-        .and_then(|word| lang_word(&percent_decode(word)))
+        .and_then(|word| Lang::from_code(&percent_decode(word)))
 }
 
 /// A link with the language it carries: `lang=ru` at its end, or the link
