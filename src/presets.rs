@@ -449,6 +449,108 @@ pub static PRESETS: &[Preset] = &[
             expect: rises(Metric::Success, Side::A),
         }],
     },
+    Preset {
+        key: "at-scale",
+        title: Text("A breaker and a bucket in every client instance"),
+        lesson: Text(
+            "Calls arrive at {rate} in all, shared out among {instances} client instances, \
+                 each keeping its own state; the dependency fails {failure%} of calls, and each \
+                 operation makes up to {attempts} attempts. {if breaker=off}Policy A (blue) now \
+                 has no breaker: {A.load} calls per operation.{else}{if cb_min=1}Policy A (blue) \
+                 has a breaker in each instance that stops retries once {cb_ratio%} of the \
+                 instance's calls failed: with so little traffic each trips at its first failure, \
+                 and the client behaves as if it never retried: {A.load} calls per operation, \
+                 success {A.success}.{else}Policy A's (blue) breaker now needs {cb_min} calls \
+                 before it may open: {A.load} calls per operation, success {A.success}.{end}{end} \
+                 {if B.budget=bucket}Policy B (orange) has a token bucket in each instance, \
+                 {B.bk_size} tokens to start with and {B.bk_deposit} more for each first try: \
+                 the starting tokens pay for nearly every retry an instance this quiet makes, \
+                 {B.load} calls per operation, success {B.success}.{else}Policy B (orange) now \
+                 has {B.budget}: {B.load} calls per operation.{end} The sweep reruns both at \
+                 every failure rate over three instance counts.",
+        ),
+        link: "v=1&compare=on&shape=constant&base=0.001&jitter=none&timeout=0&breaker=retries&cb_ratio=0.1&cb_min=1&cb_cool=10&instances=1000&horizon=10&sweep=instances&failure=0.5&workers=0&B.budget=bucket&B.breaker=off",
+        key_chart: ChartId::Sweep,
+        sees: Text(
+            "At every failure rate A's breaker curves lie near 1 call per operation, whatever \
+               the instance count, while B's bucket curves climb with it: at half failures \
+               from about 1.1 calls per operation over 10 instances to about 1.9 over 1 000, \
+               what plain retries make.",
+        ),
+        headline: &[Metric::Success, Metric::LoadAmplification],
+        open: &[Group::Budget, Group::Workload],
+        try_this: &[TryThis {
+            label: Text("Let A's breaker open only after {cb_min} calls"),
+            change: "cb_min=100",
+            expect: rises(Metric::LoadAmplification, Side::A),
+        }],
+    },
+    Preset {
+        key: "closed-loop",
+        title: Text("What backoff is for: clients that wait for their answers"),
+        lesson: Text(
+            "{if workload=closed}{clients} clients each start their next operation about \
+                 {think} after their last one ended: a closed loop, in which a client still \
+                 waiting to retry starts nothing new.{else}Operations now arrive at {rate} \
+                 whatever became of the earlier ones: an open loop.{end} The dependency is down \
+                 for {outage_for}, and each operation makes up to {attempts} attempts. {if \
+                 shape=constant}Policy A (blue) retries {base} after each failure{else}Policy A \
+                 (blue) now backs off {shape}{end}; {if B.shape=constant}policy B (orange) now \
+                 retries after a fixed pause too{else}policy B (orange) backs off exponentially \
+                 from {B.base} with {B.jitter} jitter{end}. Calls to the dependency: {A.calls} \
+                 from A, {B.calls} from B.{if workload=closed}{if shape=constant}{if \
+                 B.shape!=constant} While it is down, A's clients come straight back and hammer \
+                 it; B's wait out their pauses, and so send less.{end}{end}{else} Backoff moves \
+                 each retry later but takes none away: the same arrivals bring the same load \
+                 either way.{end}",
+        ),
+        link: "v=1&compare=on&shape=constant&base=0.01&jitter=none&timeout=0&workload=closed&clients=50&failure=0&outage_at=20&outage_for=20&workers=0&B.shape=exponential&B.base=1&B.cap=10&B.jitter=full",
+        key_chart: ChartId::Load,
+        sees: Text(
+            "While the dependency is down, A's clients send about four times what they sent \
+               before it, and B's about as much as before.",
+        ),
+        headline: &[Metric::Calls, Metric::Success],
+        open: &[Group::Workload, Group::Policy],
+        try_this: &[TryThis {
+            label: Text("Make it an open loop: arrivals at {rate}"),
+            change: "workload=poisson&rate=47",
+            expect: rises(Metric::Calls, Side::B),
+        }],
+    },
+    Preset {
+        key: "throttle",
+        title: Text("Throttling first tries: the SRE book's client-side throttling"),
+        lesson: Text(
+            "Requests arrive at {rate} at a server of {workers} workers taking {service_t} a \
+                 request on average, which queues up to {queue} and works on requests whose \
+                 clients gave up: first tries alone would keep it {busy} busy{if busy>=1}, more \
+                 than it can serve, so no limit on retries alone can save it{end}. {if \
+                 budget=ratio}Policy A (blue) has a retry budget of {b_pct%} of its requests: \
+                 every first try still goes out, the queue fills with work nobody waits for, \
+                 and {A.success} succeed.{else}Policy A (blue) now has {budget}: {A.success} \
+                 succeed.{end} {if B.budget=sre}Policy B (orange) throttles itself as the SRE \
+                 book says: each client rejects a request, first tries too, while it sends more \
+                 than {B.sre_k} what the server accepts. Those rejections are the client's own \
+                 decision, not server failures: {B.load} calls per operation reach the server, \
+                 and {B.success} succeed.{else}Policy B (orange) now has {B.budget}: {B.load} \
+                 calls per operation, {B.success} succeed.{end}",
+        ),
+        link: "v=1&compare=on&attempts=3&budget=ratio&rate=150&failure=0&workers=10&queue=1000&service_t=0.1&B.budget=sre",
+        key_chart: ChartId::Load,
+        sees: Text(
+            "A sends more than one and a half times what the server can serve, its capacity \
+               line, all the way through; B, throttling itself, sends less than the server \
+               can serve.",
+        ),
+        headline: &[Metric::Success, Metric::LoadAmplification],
+        open: &[Group::Budget, Group::Server],
+        try_this: &[TryThis {
+            label: Text("Let B's clients send {B.sre_k} what the server accepts"),
+            change: "B.sre_k=4",
+            expect: falls(Metric::Success, Side::B),
+        }],
+    },
 ];
 
 /// The preset `config` is, if any: the one none of whose settings it

@@ -162,9 +162,30 @@ const CLASSIC: [Strategy; 4] = [
     },
 ];
 
+/// The client instance counts of an instances sweep, each with its colour
+/// (none of the policies' own: the colour is the count here, and B's
+/// curves are dashed), after Brooker's 2022 runs over 10, 100 and 1 000
+/// clients: the same total load, shared ever more thinly.
+const INSTANCE_COUNTS: [(u32, usize); 3] = [(10, 7), (100, 2), (1000, 6)];
+
+/// The legend's names of an instances sweep's curves, A's then B's.
+const INSTANCE_LABELS: [[Text; 3]; 2] = [
+    [
+        Text("A over 10 instances"),
+        Text("A over 100 instances"),
+        Text("A over 1 000 instances"),
+    ],
+    [
+        Text("B over 10 instances"),
+        Text("B over 100 instances"),
+        Text("B over 1 000 instances"),
+    ],
+];
+
 /// The curves of the sweep chart: the page's policy A (and B when
-/// comparing), or the four classic strategies (`CLASSIC`), each in A's world with
-/// the rest of A's policy.
+/// comparing), each over the instance counts of `INSTANCE_COUNTS` in an
+/// instances sweep, or the four classic strategies (`CLASSIC`), each in
+/// A's world with the rest of A's policy.
 pub fn curves(config: &Config) -> Vec<SweepCurve> {
     match config.sweep_curves() {
         SweepCurves::Policies => {
@@ -181,6 +202,29 @@ pub fn curves(config: &Config) -> Vec<SweepCurve> {
                     colour: 4,
                     dashed: true,
                 });
+            }
+            curves
+        }
+        SweepCurves::Instances => {
+            let mut policies = vec![config.clone()];
+            if config.comparing() {
+                policies.push(config.policy_b_config());
+            }
+            let mut curves = Vec::new();
+            for (policy, own) in policies.iter().enumerate() {
+                for (&(count, colour), &label) in
+                    INSTANCE_COUNTS.iter().zip(&INSTANCE_LABELS[policy])
+                {
+                    let mut c = own.clone();
+                    c.set(P::Compare, SWITCH.position(false));
+                    c.set(P::Instances, f64::from(count));
+                    curves.push(SweepCurve {
+                        label,
+                        config: c,
+                        colour,
+                        dashed: policy == 1,
+                    });
+                }
             }
             curves
         }

@@ -18,6 +18,9 @@
 //! | aws-sdk, grpc | `mechanism::tests::budget_presets_show_what_each_policy_sends_in_the_outage` |
 //! | why-retry | `retries_buy_success_and_cost_their_attempts_at_full_failure` |
 //! | timeout | `a_timeout_below_the_p99_triples_the_load` |
+//! | closed-loop | `closed_loop_clients_without_backoff_send_four_times_as_much_while_it_is_down` |
+//! | throttle | `throttling_first_tries_keeps_b_under_capacity` |
+//! | at-scale | `the_bucket_climbs_with_the_instances_and_the_breaker_stays_at_one` |
 
 use plotters::prelude::*;
 
@@ -531,6 +534,164 @@ fn a_timeout_below_the_p99_triples_the_load() {
         tall_a > 2.0 * tall_b,
         "A's load {tall_a} px tall, B's {tall_b} px"
     );
+}
+
+/// Where `value` stands on a load panel whose plot spans `top` to `bottom`
+/// pixels on `axes`: linear from 0, or logarithmic from the floor.
+fn y_on(axes: &Axes, (top, bottom): (f64, f64), value: f64) -> f64 {
+    if axes.floor > 0.0 {
+        let (low, high) = (axes.floor.log10(), axes.tops[0].log10());
+        bottom - (value.max(axes.floor).log10() - low) / (high - low) * (bottom - top)
+    } else {
+        bottom - value / axes.tops[0] * (bottom - top)
+    }
+}
+
+/// The highest pixel of the lines of `colour` (the load's outline, sent
+/// and refused alike) between `top` and `bottom`.
+fn highest_line(out: &str, colour: RGBColor, (top, bottom): (f64, f64)) -> f64 {
+    lines_in(out, colour)
+        .into_iter()
+        .flatten()
+        .filter(|(_, y)| *y >= top - 0.5 && *y <= bottom + 0.5)
+        .map(|(_, y)| y)
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The mean rate of a run's load over `[from, to)` seconds.
+fn mean_between(report: &Report, from: f64, to: f64) -> f64 {
+    let width = report.series.width;
+    let values: Vec<f64> = (0..report.series.len())
+        .filter(|&i| i as f64 * width >= from && (i as f64 + 1.0) * width <= to)
+        .map(|i| rate(report, i))
+        .collect();
+    values.iter().sum::<f64>() / values.len() as f64
+}
+
+/// What backoff is for: 50 closed-loop clients thinking 1 s send about
+/// 50 / 1.06 = 47 calls a second before the outage (a cycle of the think
+/// time and the call's hops and service). While it is down each of A's
+/// clients makes its 4 attempts 10 ms apart and thinks again, 200 calls
+/// per cycle of about 1.1 s: four times as much; B's pauses (0.5, 1 and
+/// 2 s on average under full jitter from 1 s) stretch its cycle to about
+/// 4.6 s, 4 calls each: about 43 a second, as before. Means over 15 s of
+/// a few hundred cycles: the bands allow a quarter either way. On the
+/// drawing, each panel's highest outline stands at that run's busiest
+/// bucket.
+#[test]
+fn closed_loop_clients_without_backoff_send_four_times_as_much_while_it_is_down() {
+    let preset = preset("closed-loop");
+    assert!(preset.sees.0.contains("about four times what they sent"));
+    let runs = jobs::run(&preset.config());
+    let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+    let ratio =
+        |report: &Report| mean_between(report, 22.0, 40.0) / mean_between(report, 5.0, 20.0);
+    assert!((3.0..5.0).contains(&ratio(a)), "A: {}", ratio(a));
+    assert!((0.75..1.25).contains(&ratio(b)), "B: {}", ratio(b));
+    let theme = Theme::light(1.0);
+    let drawn = std::cell::Cell::new(None);
+    let out = svg(|area| {
+        let view = LoadView::default();
+        drawn.set(Some(draw_load_view(
+            area,
+            &runs.charts(),
+            &runs.scenario,
+            &theme,
+            &view,
+        )?));
+        Ok(())
+    });
+    let axes = drawn.get().expect("drawn").axes;
+    let panels = shades(&out, &theme);
+    for (panel, (report, colour)) in [(a, run_colour(&theme, 0)), (b, run_colour(&theme, 1))]
+        .into_iter()
+        .enumerate()
+    {
+        let span = (panels[panel][1], panels[panel][3]);
+        let busiest = (0..report.series.len())
+            .map(|i| rate(report, i))
+            .fold(0.0, f64::max);
+        near(
+            highest_line(&out, colour, span),
+            y_on(&axes, span, busiest),
+            &format!("panel {panel}: the busiest bucket"),
+        );
+    }
+}
+
+/// Throttling first tries: 150 requests a second at 10 workers of 0.1 s,
+/// 100 a second at most. A's budget lets every first try out, plus its
+/// retries: more than 150 a second all the way. B's clients reject
+/// requests themselves while they send more than twice what is accepted;
+/// with the queue full of work whose clients gave up, accepts fall and B
+/// settles well under the server's 100 a second. Means over the last 50 s
+/// of thousands of calls: their noise is a few calls a second.
+#[test]
+fn throttling_first_tries_keeps_b_under_capacity() {
+    let preset = preset("throttle");
+    assert!(preset.sees.0.contains("more than one and a half times"));
+    let runs = jobs::run(&preset.config());
+    let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+    let capacity = 100.0;
+    let (mean_a, mean_b) = (mean_after(a, 10.0), mean_after(b, 10.0));
+    assert!(mean_a > 1.5 * capacity, "A: {mean_a}/s");
+    assert!(mean_b < capacity, "B: {mean_b}/s");
+    assert!(b.summary.budget_refusals > 0, "B's clients reject requests");
+}
+
+/// A breaker and a bucket in every instance (Brooker 2022): at half
+/// failures B's bucket makes about 1.1 calls per operation over 10
+/// instances and about 1.9 over 1 000 (his own code: 1.142 and 1.907;
+/// `sim_reference::brookers_bucket_behaves_like_n_retries_as_instances_grow`
+/// holds the simulator to them), rising with the count, while A's breaker
+/// trips at an instance's first failure and makes 1 everywhere. Each point
+/// is 1 000 operations, a count's sd about 1 / sqrt(1 000) = 0.03 of one
+/// call: the bands are five of them. On the drawing, each of B's points at
+/// 50 % stands at its number on the load panel's axis.
+#[test]
+fn the_bucket_climbs_with_the_instances_and_the_breaker_stays_at_one() {
+    let preset = preset("at-scale");
+    assert!(
+        preset
+            .sees
+            .0
+            .contains("about 1.1 calls per operation over 10")
+    );
+    assert!(preset.sees.0.contains("about 1.9 over 1 000"));
+    let state = State::of(preset.config(), ChartId::Sweep);
+    let half = (sweep::POINTS - 1) / 2;
+    let at_half = |curve: &OwnedCurve| curve.points[half];
+    assert_eq!(state.curves.len(), 6, "A and B over three counts");
+    for curve in &state.curves[..3] {
+        for point in &curve.points {
+            assert!(point.load < 1.05, "{}: {point:?}", curve.name);
+        }
+    }
+    let bucket: Vec<f64> = state.curves[3..].iter().map(|c| at_half(c).load).collect();
+    assert!((bucket[0] - 1.1).abs() < 0.15, "10 instances: {bucket:?}");
+    assert!(bucket[0] < bucket[1] && bucket[1] < bucket[2], "{bucket:?}");
+    assert!(
+        (bucket[2] - 1.9).abs() < 0.15,
+        "1 000 instances: {bucket:?}"
+    );
+
+    let (out, axes) = draw_key(ChartId::Sweep, &state, None, ((800, 400), 1.0));
+    let theme = Theme::light(1.0);
+    let mesh = mesh(&out, &theme, 20.0..400.0);
+    let right = &mesh.vertical[mesh.vertical.len() / 2..];
+    let x = right[0] + 0.5 * (right[right.len() - 1] - right[0]);
+    let y = |value: f64| mesh.bottom - value / axes.tops[0] * (mesh.bottom - mesh.top);
+    // A's curve over the same count has the same colour (solid, B's
+    // dashed) and stands lower: B's point is the higher of the two.
+    for curve in &state.curves[3..] {
+        let highest = elements(&out, "circle")
+            .into_iter()
+            .filter(|e| attr(e, "fill") == hex(theme.colour(curve.colour)))
+            .filter(|e| (number(e, "cx") - x).abs() < 1.5)
+            .map(|e| number(&e, "cy"))
+            .fold(f64::INFINITY, f64::min);
+        near(highest, y(at_half(curve).load), curve.name);
+    }
 }
 
 /// Everything a key chart is drawn from, for one state.

@@ -16,6 +16,8 @@ pub enum SweepCurves {
     Policies,
     /// Four classic strategies in A's world (see `sweep::curves`).
     Classic,
+    /// A (and B) over 10, 100 and 1 000 client instances.
+    Instances,
 }
 
 /// The options of a choice parameter in link order: the word a link writes
@@ -97,6 +99,7 @@ choices! {
     SWEEPS: SweepCurves {
         "policies" (Text("The policies A and B")) => SweepCurves::Policies,
         "classic" (Text("Four classic strategies")) => SweepCurves::Classic,
+        "instances" (Text("The policies over 10, 100, 1 000 instances")) => SweepCurves::Instances,
     }
     BUDGETS: BudgetKind {
         "none" (Text("None")) => BudgetKind::None,

@@ -50,6 +50,12 @@ const PRESETS = [
     tries: [{ label: 'Let A make 3 attempts too', metric: 'User-visible success', side: 'a', rises: true }] },
   { title: 'The timeout below the p99', key: 'chart-load',
     tries: [{ label: 'Give A a timeout of 0.7 s', metric: 'User-visible success', side: 'a', rises: true }] },
+  { title: 'A breaker and a bucket in every client instance', key: 'chart-sweep',
+    tries: [{ label: "Let A's breaker open only after 100 calls", metric: 'Server calls per operation', side: 'a', rises: true }] },
+  { title: 'What backoff is for: clients that wait for their answers', key: 'chart-load',
+    tries: [{ label: 'Make it an open loop: arrivals at 47/s', metric: 'Calls', side: 'b', rises: true }] },
+  { title: "Throttling first tries: the SRE book's client-side throttling", key: 'chart-load',
+    tries: [{ label: "Let B's clients send 4x what the server accepts", metric: 'User-visible success', side: 'b', rises: false }] },
 ];
 
 const WIDE = { width: 1440, height: 900 };
