@@ -61,6 +61,17 @@ pub enum BudgetKind {
     /// rate limiter every send waits on once a throttle has turned it on
     /// ([`crate::adaptive`]).
     AwsAdaptive,
+    /// Envoy's retry budget (the cluster's `circuit_breakers`
+    /// `retry_budget`, source/common/upstream/resource_manager_impl.h): a
+    /// limit on *concurrent* retries, `max(min_retry_concurrency,
+    /// budget_percent x requests in flight)`, the count of requests
+    /// truncated to a whole number. A retry holds its place from when it
+    /// is granted until its answer (Envoy's `retries().inc()` when it is
+    /// scheduled, `dec()` in `resetRetry`); one over the limit is not
+    /// made, and the failure goes back at once (`upstream_rq_retry_overflow`).
+    /// With a share of 0 it is Envoy's default without a budget: the
+    /// circuit breaker's `max_retries`, 3 retries at once.
+    Envoy,
 }
 
 /// What a ratio budget counts as a deposit.
@@ -107,12 +118,17 @@ pub struct BudgetConfig {
     pub sre_k: f64,
     /// SRE throttling: the window the counts cover.
     pub sre_window: f64,
+    /// Envoy: the share of requests in flight that may be retries.
+    pub envoy_percent: f64,
+    /// Envoy: retries in flight allowed however few requests are.
+    pub envoy_min: f64,
 }
 
 impl BudgetConfig {
     /// No budget; the other fields hold the published defaults of each kind
     /// (Finagle 20 % / 10 per s / 10 s, gRPC 10 / 0.1, AWS 500 / 5 / 10 / 1,
-    /// Brooker 5 / 0.1, the SRE book's K = 2 over 2 minutes).
+    /// Brooker 5 / 0.1, the SRE book's K = 2 over 2 minutes, Envoy 20 % /
+    /// 3).
     pub const DEFAULT: BudgetConfig = BudgetConfig {
         kind: BudgetKind::None,
         percent: 0.2,
@@ -129,6 +145,8 @@ impl BudgetConfig {
         bucket_deposit: 0.1,
         sre_k: 2.0,
         sre_window: 120.0,
+        envoy_percent: 0.2,
+        envoy_min: 3.0,
     };
 
     /// The parameters brought into their ranges (see [`range`]), NaN
@@ -158,6 +176,8 @@ impl BudgetConfig {
             bucket_deposit: range::BUCKET_DEPOSIT.clamp(self.bucket_deposit, d.bucket_deposit),
             sre_k: range::SRE_K.clamp(self.sre_k, d.sre_k),
             sre_window: range::SRE_WINDOW.clamp(self.sre_window, d.sre_window),
+            envoy_percent: range::ENVOY_PERCENT.clamp(self.envoy_percent, d.envoy_percent),
+            envoy_min: range::ENVOY_MIN.clamp(self.envoy_min, d.envoy_min).round(),
         }
     }
 }
@@ -179,6 +199,10 @@ pub struct Budget {
     limiter: Option<RateLimiter>,
     /// Attempts it refused (retries, and first tries SRE throttling rejects).
     refusals: u64,
+    /// Envoy: its layer's attempts in flight, and the retries holding a
+    /// place (granted and not yet answered).
+    in_flight: u32,
+    retries_held: u32,
 }
 
 /// The ratio budget's counters: what earns retries, and retries made.
@@ -198,7 +222,7 @@ impl Budget {
             BudgetKind::TokenBucket => config.max_tokens,
             BudgetKind::AwsQuota | BudgetKind::AwsAdaptive => config.quota,
             BudgetKind::Bucket => config.bucket_size,
-            BudgetKind::None | BudgetKind::Ratio | BudgetKind::Sre => 0.0,
+            BudgetKind::None | BudgetKind::Ratio | BudgetKind::Sre | BudgetKind::Envoy => 0.0,
         };
         let window = match config.kind {
             BudgetKind::Sre => config.sre_window,
@@ -208,6 +232,8 @@ impl Budget {
             window: SlidingWindow::new(window),
             limiter: (config.kind == BudgetKind::AwsAdaptive).then(|| RateLimiter::new(0.0)),
             refusals: 0,
+            in_flight: 0,
+            retries_held: 0,
             config,
             tokens,
         }
@@ -221,6 +247,29 @@ impl Budget {
     /// The token-bucket or quota balance (0 for the other kinds).
     pub fn tokens(&self) -> f64 {
         self.tokens
+    }
+
+    /// One of its layer's attempts left (Envoy counts them in flight).
+    pub fn on_send(&mut self) {
+        if self.config.kind == BudgetKind::Envoy {
+            self.in_flight += 1;
+        }
+    }
+
+    /// One of its layer's attempts has its answer, or timed out: out of
+    /// flight, and a retry's place is given back (Envoy).
+    pub fn on_answer(&mut self, retry: bool) {
+        if self.config.kind == BudgetKind::Envoy {
+            self.in_flight = self.in_flight.saturating_sub(1);
+            if retry {
+                self.release_retry();
+            }
+        }
+    }
+
+    /// A granted retry that will not be sent gives its place back (Envoy).
+    pub fn release_retry(&mut self) {
+        self.retries_held = self.retries_held.saturating_sub(1);
     }
 
     /// A new operation sent its first try.
@@ -244,7 +293,7 @@ impl Budget {
             limiter.on_response(now, false);
         }
         match self.config.kind {
-            BudgetKind::None | BudgetKind::Bucket => {}
+            BudgetKind::None | BudgetKind::Bucket | BudgetKind::Envoy => {}
             BudgetKind::Sre => self.window.add(now, ACCEPTS),
             BudgetKind::Ratio => {
                 if self.config.basis == RatioBasis::Successes {
@@ -344,6 +393,14 @@ impl Budget {
                 }
             }
             BudgetKind::TokenBucket => (self.tokens > self.config.max_tokens / 2.0).then_some(0.0),
+            BudgetKind::Envoy => {
+                let share = (self.config.envoy_percent * f64::from(self.in_flight)).floor();
+                let allowed = share.max(self.config.envoy_min);
+                (f64::from(self.retries_held) < allowed).then(|| {
+                    self.retries_held += 1;
+                    0.0
+                })
+            }
             BudgetKind::Bucket => {
                 if self.tokens > 1.0 {
                     self.tokens -= 1.0;

@@ -333,7 +333,7 @@ pub static PRESETS: &[Preset] = &[
                  same client without the quota.{else}Policy B (orange) now has {B.budget} too.{end} Calls per \
                  operation: {A.load} for A, {B.load} for B.",
         ),
-        link: "v=1&compare=on&attempts=3&base=0.05&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
+        link: "v=1&compare=on&attempts=3&base=0.05&cap=20&budget=aws-quota&q_cost=14&q_tcost=14&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
         key_chart: ChartId::Mechanism,
         sees: Text(
             "In the shaded outage B sends about three times A's calls: A's retry quota runs dry \
@@ -549,6 +549,143 @@ pub static PRESETS: &[Preset] = &[
             label: Text("Let B's clients send {B.sre_k} what the server accepts"),
             change: "B.sre_k=4",
             expect: falls(Metric::Success, Side::B),
+        }],
+    },
+    Preset {
+        key: "polly",
+        title: Text("What production defaults do: Polly v8 and resilience4j retry in lockstep"),
+        lesson: Text(
+            "{clients} clients fail together while the server is down for {outage_for}. {if \
+                 jitter=none&shape=constant}Policy A (blue) retries {if attempts=4&base=2}as \
+                 Polly v8 does out of the box (its RetryStrategyOptions){else}{if \
+                 attempts=3&base=0.5}as resilience4j does out of the box (its \
+                 RetryConfig){else}without jitter{end}{end}: {attempts} attempts a constant \
+                 {base} apart, so every client's retries land together, wave after \
+                 wave.{else}Policy A (blue) now {if jitter=none}backs off {shape} without \
+                 jitter{else}has {jitter} jitter{end}.{end} {if B.jitter=polly}Policy B (orange) \
+                 turns on Polly's UseJitter{if B.shape=exponential} with exponential backoff \
+                 from {B.base}: its DecorrelatedJitterBackoffV2 draws each pause from a curve \
+                 that doubles on average, and the waves melt into a hump the server \
+                 absorbs{else}, a quarter either way around its delay{end}.{else}Policy B \
+                 (orange) now has {B.jitter} jitter.{end} Success: {A.success} for A, \
+                 {B.success} for B.",
+        ),
+        link: "v=1&compare=on&shape=constant&base=2&cap=60&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.shape=exponential&B.jitter=polly",
+        key_chart: ChartId::Load,
+        sees: Text(
+            "After the outage A's last retries land as one wave ten times above the capacity \
+               line, a power of ten on the log axis, while B's load stays under it; what both \
+               send during the outage, all refused at once, is an outline, not a filled load.",
+        ),
+        headline: &[Metric::Success, Metric::P99],
+        open: &[Group::Policy, Group::Server],
+        try_this: &[TryThis {
+            label: Text("Give A resilience4j's defaults: {attempts} attempts, {base} apart"),
+            change: "attempts=3&base=0.5",
+            expect: falls(Metric::Success, Side::A),
+        }],
+    },
+    Preset {
+        key: "envoy",
+        title: Text("What production defaults do: Envoy's retries in flight"),
+        lesson: Text(
+            "Requests arrive at {rate} at a dependency that fails {failure%} of calls and \
+                 answers in about {service_t}; {if attempts=2}as Envoy does by default, each may \
+                 be retried once{else}each makes up to {attempts} attempts{end}, after a pause \
+                 under {base}. {if \
+                 budget=envoy}{if ev_pct=0}Policy A (blue) has Envoy's default without a \
+                 retry budget, the circuit breaker's max_retries: at most {ev_min} retries in \
+                 flight at once, whatever the traffic, so most retries are refused and success \
+                 stays near what first tries alone give: {A.success}.{else}Policy A (blue) now \
+                 lets {ev_pct%} of the requests in flight be retries: success \
+                 {A.success}.{end}{else}Policy A (blue) now has {budget}: success \
+                 {A.success}.{end} {if B.budget=envoy}Policy B (orange) has Envoy's retry \
+                 budget, retries in flight up to {B.ev_pct%} of the requests in flight and at \
+                 least {B.ev_min}: it grows with the traffic, and {B.success} \
+                 succeed.{else}Policy B (orange) now has {B.budget}: {B.success} \
+                 succeed.{end} The sweep reruns both at every failure rate.",
+        ),
+        link: "v=1&compare=on&attempts=2&base=0.025&cap=0.25&timeout=0&budget=envoy&ev_pct=0&rate=1000&horizon=20&failure=0.2&workers=0&service_t=0.1&B.ev_pct=0.2",
+        key_chart: ChartId::Sweep,
+        sees: Text(
+            "Across failure rates A's success lies close above one minus the rate, as if it \
+               hardly retried, while B's stays near one minus its square, as retrying once \
+               gives, until its budget binds past a failure rate of about 20 %.",
+        ),
+        headline: &[Metric::Success, Metric::LoadAmplification],
+        open: &[Group::Budget, Group::Workload],
+        try_this: &[TryThis {
+            label: Text("Lower the traffic to {rate}"),
+            change: "rate=50",
+            expect: rises(Metric::Success, Side::A),
+        }],
+    },
+    Preset {
+        key: "finagle",
+        title: Text("What production defaults do: Finagle's and Linkerd's retry budget"),
+        lesson: Text(
+            "Finagle's RetryBudget and Linkerd's ServiceProfile budget ship the same defaults: \
+                 retries may be {B.b_pct%} of the requests of the last {B.b_window}, plus \
+                 {B.b_floor} however few requests there are, which at little traffic is most \
+                 of it. {if B.budget=ratio}Requests arrive \
+                 at {rate}, and then comes a {outage_for} outage: policy B (orange) has the \
+                 budget, which bounds its calls per operation in the outage by \
+                 {B.budget_bound}; over the whole run, {B.load}.{else}Policy B \
+                 (orange) now has {B.budget}: {B.load} calls per operation.{end} {if \
+                 budget=none}Policy A (blue) is the same client without a budget: {A.load} \
+                 calls per operation.{else}Policy A (blue) now has {budget}: {A.load} calls per \
+                 operation.{end}",
+        ),
+        link: "v=1&compare=on&rate=20&failure=0.01&outage_at=20&outage_for=20&B.budget=ratio&B.b_basis=requests",
+        key_chart: ChartId::Load,
+        sees: Text(
+            "In the shaded outage A sends more than twice B's calls, all refused at once: B's \
+               budget holds back every retry past its share and its floor.",
+        ),
+        headline: &[
+            Metric::LoadAmplification,
+            Metric::BudgetRefusals,
+            Metric::Success,
+        ],
+        open: &[Group::Budget, Group::Workload],
+        try_this: &[TryThis {
+            label: Text("Raise the traffic to {rate}"),
+            change: "rate=200",
+            expect: falls(Metric::LoadAmplification, Side::B),
+        }],
+    },
+    Preset {
+        key: "aws-2026",
+        title: Text("What production defaults do: AWS SDK standard mode before and since 2026"),
+        lesson: Text(
+            "The AWS SDK's standard mode has new defaults, the ones current botocore turns on \
+                 by default. Both policies make {attempts} \
+                 attempts with full jitter under ceilings that double up to {cap}, and keep a \
+                 retry quota of {quota} tokens refunded by successes. Policy A (blue) has the \
+                 defaults before: ceilings from {base}, {q_cost} tokens a retry and {q_tcost} \
+                 after a timeout, so the quota pays for {quota_retries} retries in the \
+                 {outage_for} outage. Policy B (orange) has today's: ceilings from {B.base} for \
+                 an error that is not a throttle, {B.q_cost} tokens a retry, timeouts included, \
+                 so {B.quota_retries} retries. The one rare failure in a hundred is retried \
+                 sooner: latency p99 {A.p99} for A, {B.p99} for B.",
+        ),
+        link: "v=1&compare=on&attempts=3&base=1&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20&B.base=0.05&B.q_cost=14&B.q_tcost=14",
+        key_chart: ChartId::Mechanism,
+        sees: Text(
+            "In the shaded outage B's quota runs dry sooner than A's, each of its retries \
+               costing almost three times as much, and both then refuse their retries, \
+               dotted above their calls.",
+        ),
+        headline: &[
+            Metric::P99,
+            Metric::LoadAmplification,
+            Metric::BudgetRefusals,
+        ],
+        open: &[Group::Budget, Group::Policy],
+        try_this: &[TryThis {
+            label: Text("Give A today's base of {base}"),
+            change: "base=0.05",
+            expect: falls(Metric::P99, Side::A),
         }],
     },
 ];

@@ -92,6 +92,10 @@ pub const THINK: Range = Range::new(0.0, 3600.0);
 /// SRE throttling: the multiplier of accepts, and the window.
 pub const SRE_K: Range = Range::new(1.0, 10.0);
 pub const SRE_WINDOW: Range = Range::new(1.0, 3600.0);
+/// Envoy's retry budget: the share of requests in flight that may be
+/// retries, and the retries in flight it allows however few there are.
+pub const ENVOY_PERCENT: Range = Range::new(0.0, 1.0);
+pub const ENVOY_MIN: Range = Range::new(0.0, 10_000.0);
 /// Client instances, each with a budget and a breaker of its own.
 pub const INSTANCES: Range = Range::new(1.0, 10_000.0);
 

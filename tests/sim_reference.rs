@@ -1080,3 +1080,42 @@ fn breakers_trip_per_instance_until_each_sees_too_little_traffic() {
     let (config, _) = Config::from_link(&format!("{world}&breaker=off&budget=bucket&instances=10"));
     assert_eq!(simulate::run(&config).summary.instances_refusing, 10);
 }
+
+/// Envoy's retry budget is a limit on retries in flight, not a rate
+/// (source/common/upstream/resource_manager_impl.h): `max(min_retry_concurrency,
+/// budget_percent x requests in flight)`, a retry holding its place from
+/// when it is granted until its answer. Every call fails after 1 s of
+/// service, 100 operations a second, one retry each (Envoy's default
+/// `num_retries`), pauses under 25 ms (its base).
+/// - Envoy's default without a budget, `max_retries` 3: at most 3 retries
+///   at once, each holding its place for its pause (12.5 ms on average)
+///   and its 1 s call: 3 / 1.0125 = 2.96 retries a second.
+/// - A budget of 20 %: about 100 first tries in flight, and `r` retries
+///   held, allow `0.2 (100 + r)`, so `r` settles at 25 (a little under,
+///   as the count of requests in flight is truncated and varies): about
+///   25 / 1.0125 = 24.7 a second.
+/// - No budget: all 100.
+///
+/// Over 60 s the counts are a few hundred to thousands: 10 % is allowed.
+#[test]
+fn envoys_budget_caps_retries_in_flight() {
+    use retry_playground::{config::Config, simulate};
+    let world = "v=1&attempts=2&base=0.025&cap=0.25&timeout=0&rate=100&horizon=60&failure=1\
+                 &workers=0&service=constant&service_t=1&hop=constant&hop_mean=0";
+    let per_second = |budget: &str| {
+        let (config, notices) = Config::from_link(&format!("{world}&{budget}"));
+        assert!(notices.is_empty(), "{notices:?}");
+        simulate::run(&config).summary.retries as f64 / 60.0
+    };
+    for (budget, expected) in [
+        ("budget=envoy&ev_pct=0", 3.0 / 1.0125),
+        ("budget=envoy", 25.0 / 1.0125),
+        ("budget=none", 100.0),
+    ] {
+        let got = per_second(budget);
+        assert!(
+            (got / expected - 1.0).abs() < 0.1,
+            "{budget}: {got:.2} retries a second against {expected:.2}"
+        );
+    }
+}

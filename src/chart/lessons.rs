@@ -7,7 +7,7 @@
 //!
 //! | preset | test |
 //! |---|---|
-//! | herd, shared-seed | `waves_stand_above_capacity_by_their_true_ratio` |
+//! | herd, shared-seed, polly | `waves_stand_above_capacity_by_their_true_ratio` |
 //! | storm | `mechanism::tests::the_storms_a_keeps_climbing_and_b_recovers` |
 //! | budget | `the_budget_keeps_b_near_what_is_offered` |
 //! | layers | `layers_put_nine_times_the_load_at_the_bottom` |
@@ -20,6 +20,9 @@
 //! | timeout | `a_timeout_below_the_p99_triples_the_load` |
 //! | closed-loop | `closed_loop_clients_without_backoff_send_four_times_as_much_while_it_is_down` |
 //! | throttle | `throttling_first_tries_keeps_b_under_capacity` |
+//! | envoy | `envoys_default_hardly_retries_and_its_budget_retries_once` |
+//! | finagle | `finagles_budget_holds_b_under_half_of_as_calls_in_the_outage` |
+//! | aws-2026 | `todays_aws_quota_runs_dry_sooner` |
 //! | at-scale | `the_bucket_climbs_with_the_instances_and_the_breaker_stays_at_one` |
 
 use plotters::prelude::*;
@@ -95,7 +98,7 @@ fn rate(report: &Report, i: usize) -> f64 {
 /// is filled.
 #[test]
 fn waves_stand_above_capacity_by_their_true_ratio() {
-    for key in ["herd", "shared-seed"] {
+    for key in ["herd", "shared-seed", "polly"] {
         let preset = preset(key);
         assert!(
             preset.sees.0.contains("ten times above the capacity line")
@@ -149,16 +152,21 @@ fn waves_stand_above_capacity_by_their_true_ratio() {
                 .filter(|(px, py)| *px > right + 1.0 && *py >= top && *py <= bottom + 0.5)
                 .map(|(_, py)| py)
                 .fold(f64::INFINITY, f64::min);
-            near(
-                highest,
-                y(after(report)),
-                &format!("{key}: the busiest bucket after the outage"),
+            // B's line is dashed: a gap of the dash may fall on the top of a
+            // bucket that stands alone (a step of 2 px), so its highest
+            // drawn point may lie up to that far below.
+            let below = if panel == 1 { 3.0 } else { 1.5 };
+            let expected = y(after(report));
+            assert!(
+                highest >= expected - 1.5 && highest <= expected + below,
+                "{key}: the busiest bucket after the outage, panel {panel}: drawn at {highest} \
+                 px, belongs at {expected:.1} px"
             );
             let decade = y(capacity) - y(10.0 * capacity);
-            near(
-                y(capacity) - highest,
-                decade * (after(report) / capacity).log10(),
-                &format!("{key}: height above (or under) capacity by the true ratio"),
+            let height = decade * (after(report) / capacity).log10();
+            assert!(
+                (y(capacity) - highest - height).abs() <= below,
+                "{key}: height above (or under) capacity by the true ratio, panel {panel}"
             );
             for fill in [colour, light(&theme, colour)] {
                 for e in elements(&out, "polygon")
@@ -637,6 +645,110 @@ fn throttling_first_tries_keeps_b_under_capacity() {
     assert!(mean_a > 1.5 * capacity, "A: {mean_a}/s");
     assert!(mean_b < capacity, "B: {mean_b}/s");
     assert!(b.summary.budget_refusals > 0, "B's clients reject requests");
+}
+
+/// Envoy's defaults: 1 000 requests a second, one retry each. Without a
+/// budget at most 3 retries are in flight; each holds its place for its
+/// pause (12.5 ms on average) and its call (0.1 s of service and two hops
+/// of 5 ms): by Little's law at most 3 / 0.1225 = 24.5 retries a second,
+/// 0.0245 per operation, so A's success lies within 1 - f and 1 - f +
+/// 0.0245. B may hold 20 % of the requests in flight, about 110 first
+/// tries and its retries: a retry each needs `122.5 f` places, under
+/// `0.2 (110 + 122.5 f)` while f is under 0.22, so up to 15 % failures B
+/// retries every failure and succeeds as one retry does, 1 - f^2. Each
+/// point is 20 000 operations, a share's sd at most 0.0035: the bands
+/// allow 0.012 of noise (and B 0.02, for the few places lost to the
+/// requests in flight varying). On the drawing B's points stand at their
+/// success.
+#[test]
+fn envoys_default_hardly_retries_and_its_budget_retries_once() {
+    let preset = preset("envoy");
+    assert!(preset.sees.0.contains("as if it hardly retried"));
+    assert!(preset.sees.0.contains("near one minus its square"));
+    let state = State::of(preset.config(), ChartId::Sweep);
+    assert_eq!(state.curves.len(), 2);
+    let (a, b) = (&state.curves[0].points, &state.curves[1].points);
+    for point in a.iter() {
+        let f = point.failure;
+        assert!(
+            point.success > 1.0 - f - 0.012 && point.success < 1.0 - f + 0.0245 + 0.012,
+            "A at {f}: {point:?}"
+        );
+    }
+    for point in b.iter().filter(|p| p.failure > 0.0 && p.failure <= 0.15) {
+        let f = point.failure;
+        assert!(point.success > 1.0 - f * f - 0.02, "B at {f}: {point:?}");
+    }
+    let (out, _) = draw_key(ChartId::Sweep, &state, None, ((800, 400), 1.0));
+    let theme = Theme::light(1.0);
+    let mesh = mesh(&out, &theme, 20.0..400.0);
+    let left = &mesh.vertical[..mesh.vertical.len() / 2];
+    let tenth = 2;
+    let x = left[0] + b[tenth].failure * (left[left.len() - 1] - left[0]);
+    let y = |share: f64| mesh.bottom - 100.0 * share / 105.0 * (mesh.bottom - mesh.top);
+    let dot = elements(&out, "circle")
+        .into_iter()
+        .filter(|e| attr(e, "fill") == hex(theme.colour(state.curves[1].colour)))
+        .find(|e| (number(e, "cx") - x).abs() < 1.5)
+        .expect("B's point at 10 %");
+    near(
+        number(&dot, "cy"),
+        y(b[tenth].success),
+        "B's success at 10 %",
+    );
+}
+
+/// Finagle's and Linkerd's budget at 20 requests a second: in the outage
+/// (every call fails, 4 attempts) A without a budget makes 4 calls per
+/// operation; B at most 1 + 20 % + 10 / 20 = 1.7 (the floor's 10 retries
+/// a second over 20 requests), so A sends more than twice B's calls. The
+/// chart says each total on its panel's shade.
+#[test]
+fn finagles_budget_holds_b_under_half_of_as_calls_in_the_outage() {
+    let preset = preset("finagle");
+    assert!(preset.sees.0.contains("more than twice B's calls"));
+    let runs = jobs::run(&preset.config());
+    let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+    let window = (
+        runs.scenario.outage_start,
+        runs.scenario.outage_start + runs.scenario.outage_duration,
+    );
+    let (sent_a, sent_b) = (calls_within(a, window), calls_within(b, window));
+    assert!(sent_a > 2 * sent_b, "A {sent_a}, B {sent_b}");
+    let operations = 20.0 * runs.scenario.outage_duration;
+    assert!(
+        (sent_b as f64) < 1.7 * operations * 1.1,
+        "B within its bound: {sent_b}"
+    );
+    assert!(b.summary.budget_refusals > 0 && a.summary.budget_refusals == 0);
+    let theme = Theme::light(1.0);
+    let out = svg(|area| draw_load(area, &runs.charts(), &runs.scenario, &theme));
+    for sent in [sent_a, sent_b] {
+        let text = format!("outage: {} calls sent, all refused", count(sent as f64));
+        assert!(out.contains(&text), "{text} missing");
+    }
+}
+
+/// The AWS SDK's standard mode before and since its new defaults: the
+/// outage's first failures empty B's quota of 500 after 500 / 14 = 35
+/// retries and A's after 500 / 5 = 100 (their timeouts aside), so B's
+/// balance falls under a retry's cost first; both then refuse.
+#[test]
+fn todays_aws_quota_runs_dry_sooner() {
+    let preset = preset("aws-2026");
+    assert!(preset.sees.0.contains("B's quota runs dry sooner than A's"));
+    let runs = jobs::run(&preset.config());
+    let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+    let start = (runs.scenario.outage_start / a.series.width) as usize;
+    let dry = |report: &Report, cost: f64| {
+        (start..report.series.len())
+            .find(|&i| report.series.budget_level[i] < cost)
+            .expect("runs dry in the outage")
+    };
+    let (dry_a, dry_b) = (dry(a, 5.0), dry(b, 14.0));
+    assert!(dry_b < dry_a, "B dry at bucket {dry_b}, A at {dry_a}");
+    assert!(a.summary.budget_refusals > 0 && b.summary.budget_refusals > 0);
+    assert!(b.summary.retries < a.summary.retries);
 }
 
 /// A breaker and a bucket in every instance (Brooker 2022): at half

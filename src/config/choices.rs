@@ -91,6 +91,7 @@ choices! {
         "equal" (Text("Equal")) => Jitter::Equal,
         "decorrelated" (Text("Decorrelated")) => Jitter::Decorrelated,
         "proportional" (Text("Proportional")) => Jitter::Proportional,
+        "polly" (Text("Polly's (UseJitter)")) => Jitter::Polly,
     }
     SWITCH: bool {
         "off" (Text("Off")) => false,
@@ -109,6 +110,7 @@ choices! {
         "bucket" (Text("Token bucket per first try (Brooker)")) => BudgetKind::Bucket,
         "sre" (Text("Adaptive throttling (SRE book)")) => BudgetKind::Sre,
         "aws-adaptive" (Text("AWS SDK adaptive mode")) => BudgetKind::AwsAdaptive,
+        "envoy" (Text("Retries in flight (Envoy)")) => BudgetKind::Envoy,
     }
     BASES: RatioBasis {
         "successes" (Text("Successes")) => RatioBasis::Successes,

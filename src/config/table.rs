@@ -123,6 +123,9 @@ fn aws_quota(c: &Config) -> bool {
 fn sre_throttle(c: &Config) -> bool {
     c.budget_kind() == BudgetKind::Sre
 }
+fn envoy_budget(c: &Config) -> bool {
+    c.budget_kind() == BudgetKind::Envoy
+}
 fn brooker_bucket(c: &Config) -> bool {
     c.budget_kind() == BudgetKind::Bucket
 }
@@ -223,7 +226,7 @@ params! {
         Text("Growth factor of exponential backoff per retry.");
     Jitter: "jitter", Text("Jitter"), Text(""), Policy, JITTERS.kind(), JITTERS.position(D.policy.jitter), always,
         Some(|s, v| s.policy.jitter = JITTERS.at(v)),
-        Text("How a random pause is drawn under the ceiling; none makes clients that failed together retry together.");
+        Text("How a random pause is drawn under the ceiling; none makes clients that failed together retry together. Polly's is what Polly v8 does with UseJitter: its DecorrelatedJitterBackoffV2 on an exponential shape, whose factor is always 2, and a quarter either way on the others.");
     JitterFraction: "jfrac", Text("Jitter fraction"), Text(""), Policy, number(range::JITTER_FRACTION, 0.01), D.policy.jitter_fraction, |c| c.jitter() == Jitter::Proportional,
         Some(|s, v| s.policy.jitter_fraction = v),
         Text("Proportional jitter spreads each pause by this fraction either way (0.2 = +-20 %).");
@@ -282,6 +285,12 @@ params! {
     SreWindow: "sre_window", Text("Throttle window"), Text("s"), Budget, number(range::SRE_WINDOW, 1.0), D.budget.sre_window, sre_throttle,
         Some(|s, v| s.budget.sre_window = v),
         Text("How far back the client counts its requests and the backend's accepts.");
+    EnvoyPercent: "ev_pct", Text("Retries in flight, share"), Text(""), Budget, number(range::ENVOY_PERCENT, 0.01), D.budget.envoy_percent, envoy_budget,
+        Some(|s, v| s.budget.envoy_percent = v),
+        Text("Retries in flight allowed as a share of the requests in flight (0.2 = 20 %, Envoy's budget_percent); 0 leaves only the minimum, Envoy's default max_retries.");
+    EnvoyMin: "ev_min", Text("Retries in flight, at least"), Text(""), Budget, integer(range::ENVOY_MIN), D.budget.envoy_min, envoy_budget,
+        Some(|s, v| s.budget.envoy_min = v),
+        Text("Retries in flight allowed however few requests are (Envoy's min_retry_concurrency, and its max_retries without a budget).");
     Breaker: "breaker", Text("Circuit breaker"), Text(""), Budget, BREAKERS.kind(), BREAKERS.position(D.breaker.mode), always,
         Some(|s, v| s.breaker.mode = BREAKERS.at(v)),
         Text("Fails fast for a while once most recent attempts failed: breaking every attempt, or only retries.");

@@ -523,32 +523,29 @@ fn envoy(object: &Map<String, Value>) -> Imported {
             .get("budget_percent")
             .and_then(|p| p.get("value"))
             .map_or(Ok(20.0), |v| number(v, "budget_percent.value"));
-        match percent {
-            Ok(percent) if (0.0..=100.0).contains(&percent) => {
+        // A bare integer in proto3 JSON, or a string holding one.
+        let least = budget
+            .get("min_retry_concurrency")
+            .map_or(Ok(3.0), |v| number(v, "min_retry_concurrency"));
+        match (percent, least) {
+            (Ok(percent), Ok(least)) if (0.0..=100.0).contains(&percent) => {
                 out.set(
                     P::Budget,
-                    BUDGETS.position(BudgetKind::Ratio),
+                    BUDGETS.position(BudgetKind::Envoy),
                     "retry_budget",
                 );
                 out.set(
-                    P::BudgetPercent,
+                    P::EnvoyPercent,
                     percent / 100.0,
                     "retry_budget.budget_percent",
                 );
-                out.unmapped.push(
-                    crate::words::tr(
-                        "retry_budget limits concurrent retries; read \
-                    as a share of recent requests, and min_retry_concurrency is not \
-                    read",
-                    )
-                    .to_string(),
-                );
+                out.set(P::EnvoyMin, least, "retry_budget.min_retry_concurrency");
             }
-            Ok(percent) => out.problems.push(crate::tf!(
+            (Ok(percent), Ok(_)) => out.problems.push(crate::tf!(
                 "budget_percent {percent} is outside 0..100",
                 percent = percent
             )),
-            Err(why) => out.problems.push(why),
+            (Err(why), _) | (_, Err(why)) => out.problems.push(why),
         }
     }
     out
@@ -792,8 +789,9 @@ mod tests {
             );
             let imported = import(&text).expect("an Envoy policy");
             let (config, _) = apply(&Config::default(), &imported, false);
-            assert_eq!(config.budget_kind(), BudgetKind::Ratio, "{key}");
-            assert_eq!(config.get(P::BudgetPercent), 0.25, "{key}");
+            assert_eq!(config.budget_kind(), BudgetKind::Envoy, "{key}");
+            assert_eq!(config.get(P::EnvoyPercent), 0.25, "{key}");
+            assert_eq!(config.get(P::EnvoyMin), 3.0, "Envoy's default, {key}");
         }
         let exported = crate::export::export(
             &Config::from_link("v=1&budget=ratio&b_pct=0.3").0,

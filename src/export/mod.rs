@@ -310,6 +310,7 @@ fn jitter_word(jitter: Jitter) -> &'static str {
         Jitter::Equal => "equal",
         Jitter::Decorrelated => "decorrelated",
         Jitter::Proportional => "proportional",
+        Jitter::Polly => "polly",
     }
 }
 
@@ -422,7 +423,8 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         | BudgetKind::AwsQuota
         | BudgetKind::AwsAdaptive
         | BudgetKind::Bucket
-        | BudgetKind::Sre => missing(
+        | BudgetKind::Sre
+        | BudgetKind::Envoy => missing(
             "budget",
             crate::words::tr("gRPC's only budget is retryThrottling, a token bucket per server; \
                 choose the token bucket to export one"),
@@ -532,6 +534,17 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                     concurrency (min_retry_concurrency), not a rate"),
             )
         }
+        BudgetKind::Envoy => {
+            let percent = config.get(P::EnvoyPercent) * 100.0;
+            let least = config.get(P::EnvoyMin);
+            budget = format!(
+                ",\n  \"circuit_breakers\": {{ \"thresholds\": [{{ \"retry_budget\": {{ \"budget_percent\": {{ \"value\": {percent} }}, \"min_retry_concurrency\": {least} }} }}] }}"
+            );
+            exact(
+                "budget",
+                format!("retry_budget {percent} %, min_retry_concurrency {least}"),
+            )
+        }
         BudgetKind::TokenBucket
         | BudgetKind::AwsQuota
         | BudgetKind::AwsAdaptive
@@ -539,7 +552,7 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         | BudgetKind::Sre => missing(
             "budget",
             crate::words::tr("Envoy's only budget is the cluster's retry_budget (a share of active \
-                requests); choose the ratio budget to export one"),
+                requests); choose Envoy's retries in flight to export one"),
         ),
     });
     let mut route = String::new();
@@ -632,15 +645,17 @@ fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                     without one but legacy, which has other pauses",
                 ),
             ),
-            BudgetKind::Ratio | BudgetKind::TokenBucket | BudgetKind::Bucket | BudgetKind::Sre => {
-                missing(
-                    "budget",
-                    crate::words::tr(
-                        "the AWS SDKs' only budget is the standard mode's retry \
+            BudgetKind::Ratio
+            | BudgetKind::TokenBucket
+            | BudgetKind::Bucket
+            | BudgetKind::Sre
+            | BudgetKind::Envoy => missing(
+                "budget",
+                crate::words::tr(
+                    "the AWS SDKs' only budget is the standard mode's retry \
                         quota",
-                    ),
-                )
-            }
+                ),
+            ),
         },
     ];
     let text = format!(
@@ -731,9 +746,31 @@ fn tenacity(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 Jitter::Decorrelated => {
                     format!("min({cap}, random.uniform({base}, max({base}, 3 * previous)))")
                 }
+                Jitter::Polly if policy.shape != Shape::Exponential => {
+                    format!("min({cap}, ceiling * random.uniform(0.75, 1.25))")
+                }
+                // Polly's DecorrelatedJitterBackoffV2: the state is the
+                // point its curve reached, not the pause.
+                Jitter::Polly => format!("min({cap}, (curve - previous) * {base} / 1.4)"),
+            };
+            let (start, curve, state) = if policy.jitter == Jitter::Polly
+                && policy.shape == Shape::Exponential
+            {
+                (
+                    "0.0".to_string(),
+                    "    t = retry + random.random()\n    curve = 2 ** t * math.tanh(math.sqrt(4 * t))\n",
+                    "curve",
+                )
+            } else {
+                (base.clone(), "", "pause")
+            };
+            let maths = if curve.is_empty() {
+                ""
+            } else {
+                "import math\n"
             };
             helper = format!(
-                "import random\n\n\ndef playground_wait(retry_state):\n    \"\"\"The pause before retry `attempt_number` (1-based), drawn as the playground does.\"\"\"\n    retry = retry_state.attempt_number - 1\n    ceiling = {ceiling_expr}\n    previous = getattr(retry_state, \"playground_previous\", {base})\n    pause = {draw}\n    retry_state.playground_previous = pause\n    return pause\n\n\n"
+                "{maths}import random\n\n\ndef playground_wait(retry_state):\n    \"\"\"The pause before retry `attempt_number` (1-based), drawn as the playground does.\"\"\"\n    retry = retry_state.attempt_number - 1\n    ceiling = {ceiling_expr}\n    previous = getattr(retry_state, \"playground_previous\", {start})\n{curve}    pause = {draw}\n    retry_state.playground_previous = {state}\n    return pause\n\n\n"
             );
             "playground_wait".to_string()
         }
@@ -819,7 +856,8 @@ fn polly(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         exact("first pause", format!("Delay = {}", timespan(policy.base))),
     ];
     rows.push(match policy.shape {
-        Shape::Exponential if policy.multiplier != 2.0 => row(
+        // Polly's own exponential jitter has no factor to set.
+        Shape::Exponential if policy.multiplier != 2.0 && policy.jitter != Jitter::Polly => row(
             "multiplier",
             "2 (fixed)",
             Fit::Approximate,
@@ -836,6 +874,22 @@ fn polly(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
     rows.push(exact("cap", format!("MaxDelay = {}", timespan(policy.cap))));
     rows.push(match (policy.jitter, policy.shape) {
         (Jitter::None, _) => exact("jitter", "UseJitter = false"),
+        (Jitter::Polly, Shape::Exponential) => exact("jitter", "UseJitter = true"),
+        // The playground caps the ceiling before the spread, Polly the
+        // spread delay: the same while no spread ceiling passes the cap.
+        (Jitter::Polly, _)
+            if policy.ceiling(policy.attempts.saturating_sub(2)) * 1.25 <= policy.cap =>
+        {
+            exact("jitter", "UseJitter = true")
+        }
+        (Jitter::Polly, _) => row(
+            "jitter",
+            "UseJitter = true",
+            Fit::Approximate,
+            crate::words::tr(
+                "Polly caps a delay after spreading it, the playground before: pauses near the cap differ",
+            ),
+        ),
         (_, Shape::Exponential) => row(
             "jitter",
             "UseJitter = true",
@@ -1048,6 +1102,17 @@ fn backon(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         ),
         Jitter::Decorrelated => format!(
             "\n        .scan({base}_f64, |previous, _ceiling| {{\n            let high = (3.0 * *previous).max({base});\n            *previous = ({base} + (high - {base}) * fastrand::f64()).min({cap});\n            Some(Duration::from_secs_f64(*previous))\n        }})",
+            base = py(policy.base),
+            cap = py(policy.cap)
+        ),
+        Jitter::Polly if policy.shape != Shape::Exponential => format!(
+            "\n        .map(|ceiling| ceiling.mul_f64(0.75 + 0.5 * fastrand::f64()).min(Duration::from_secs_f64({cap})))",
+            cap = py(policy.cap)
+        ),
+        // Polly's DecorrelatedJitterBackoffV2: the state is the point its
+        // curve reached.
+        Jitter::Polly => format!(
+            "\n        .enumerate()\n        .scan(0.0_f64, |reached, (retry, _ceiling)| {{\n            let t = retry as f64 + fastrand::f64();\n            let curve = 2f64.powf(t) * (4.0 * t).sqrt().tanh();\n            let pause = ((curve - *reached) * {base} / 1.4).min({cap});\n            *reached = curve;\n            Some(Duration::from_secs_f64(pause))\n        }})",
             base = py(policy.base),
             cap = py(policy.cap)
         ),

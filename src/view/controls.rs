@@ -433,7 +433,8 @@ mod tests {
                 "AWS retry quota",
                 "Token bucket per first try (Brooker)",
                 "Adaptive throttling (SRE book)",
-                "AWS SDK adaptive mode"
+                "AWS SDK adaptive mode",
+                "Retries in flight (Envoy)"
             ]
         );
         assert_eq!(shown(P::OutageMode), ["Fail fast", "Hang"]);

@@ -56,6 +56,14 @@ const PRESETS = [
     tries: [{ label: 'Make it an open loop: arrivals at 47/s', metric: 'Calls', side: 'b', rises: true }] },
   { title: "Throttling first tries: the SRE book's client-side throttling", key: 'chart-load',
     tries: [{ label: "Let B's clients send 4x what the server accepts", metric: 'User-visible success', side: 'b', rises: false }] },
+  { title: 'What production defaults do: Polly v8 and resilience4j retry in lockstep', key: 'chart-load',
+    tries: [{ label: "Give A resilience4j's defaults: 3 attempts, 0.5 s apart", metric: 'User-visible success', side: 'a', rises: false }] },
+  { title: "What production defaults do: Envoy's retries in flight", key: 'chart-sweep',
+    tries: [{ label: 'Lower the traffic to 50/s', metric: 'User-visible success', side: 'a', rises: true }] },
+  { title: "What production defaults do: Finagle's and Linkerd's retry budget", key: 'chart-load',
+    tries: [{ label: 'Raise the traffic to 200/s', metric: 'Server calls per operation', side: 'b', rises: false }] },
+  { title: 'What production defaults do: AWS SDK standard mode before and since 2026', key: 'chart-mechanism',
+    tries: [{ label: "Give A today's base of 0.05 s", metric: 'Latency p99', side: 'a', rises: false }] },
 ];
 
 const WIDE = { width: 1440, height: 900 };

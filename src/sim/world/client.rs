@@ -110,6 +110,8 @@ pub(super) struct Layers {
     /// AWS adaptive mode: every send is paced by the instance's rate
     /// limiter, so it is asked at the moment the send goes.
     paces: bool,
+    /// Envoy's budget: it counts the attempts in flight.
+    counts_in_flight: bool,
     /// The balances of the top layer's budgets added up: with one layer the
     /// series charts their mean.
     level_sum: f64,
@@ -159,6 +161,7 @@ impl Layers {
             instances,
             throttles: matches!(s.budget.kind, BudgetKind::Sre | BudgetKind::AwsAdaptive),
             paces: s.budget.kind == BudgetKind::AwsAdaptive,
+            counts_in_flight: s.budget.kind == BudgetKind::Envoy,
             level_sum: start * f64::from(instances),
         }
     }
@@ -288,7 +291,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             root,
             layer,
             attempts: 0,
-            previous_pause: self.layers.policies[layer as usize].base,
+            previous_pause: self.layers.policies[layer as usize].jitter_start(),
             origin,
             unknown_retried: false,
             waiting: false,
@@ -376,13 +379,18 @@ impl<const PLAIN: bool> World<PLAIN> {
         if !PLAIN && self.layers.throttles && !self.throttle_admits(frame, start, timeout) {
             return;
         }
+        let layer = self.layer(frame);
+        if !PLAIN && self.layers.counts_in_flight {
+            if let Some(budget) = self.budget(frame, layer) {
+                budget.on_send();
+            }
+        }
         let f = &mut self.frames[frame];
         f.attempts += 1;
         f.token = f.token.wrapping_add(1);
         f.waiting = true;
         let (token, first, root) = (f.token, f.attempts == 1, f.root);
         let parent_attempts = f.attempts;
-        let layer = self.layer(frame);
         self.tally.attempts_by_layer[layer] += 1;
         if !PLAIN && self.contention {
             self.work += 1;
@@ -460,6 +468,14 @@ impl<const PLAIN: bool> World<PLAIN> {
                 true
             }
             None => {
+                // A retry the budget granted and the breaker stops gives
+                // its place back.
+                if !first && self.layers.counts_in_flight {
+                    let layer = self.layer(frame);
+                    if let Some(budget) = self.budget(frame, layer) {
+                        budget.release_retry();
+                    }
+                }
                 self.tally.rec.breaker_refusal(now);
                 self.fail(frame, now, Ending::BreakerOpen, FailureKind::Transient);
                 false
@@ -503,6 +519,18 @@ impl<const PLAIN: bool> World<PLAIN> {
         admitted
     }
 
+    /// The frame's attempt is out of flight, answered or timed out: a
+    /// budget that counts what is in flight (Envoy's) hears of it.
+    #[inline(always)] // speed: hot
+    fn answered(&mut self, frame: u32, layer: usize) {
+        if !PLAIN && self.layers.counts_in_flight {
+            let retry = self.frames[frame].attempts > 1;
+            if let Some(budget) = self.budget(frame, layer) {
+                budget.on_answer(retry);
+            }
+        }
+    }
+
     /// Feeds the outcome of the frame's attempt to its layer's breaker.
     fn breaker_outcome(&mut self, frame: u32, now: f64, success: bool) {
         let layer = self.frames[frame].layer as usize;
@@ -532,6 +560,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             self.breaker_outcome(frame, now, true);
         }
         let layer = self.layer(frame);
+        self.answered(frame, layer);
         // Runs without extras have no budget that refunds.
         let cost = self.extras.get(frame).map_or(0.0, |e| e.retry_cost);
         if let Some(budget) = self.budget(frame, layer) {
@@ -563,6 +592,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             self.breaker_outcome(frame, now, false);
         }
         let layer = self.layer(frame);
+        self.answered(frame, layer);
         if let Some(budget) = self.budget(frame, layer) {
             let before = budget.tokens();
             budget.on_failure(now, kind == FailureKind::Throttled);
@@ -590,8 +620,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             Some(&ceiling) => ceiling,
             None => policy.ceiling(retry),
         };
-        let pause = policy.jittered(ceiling, f.previous_pause, &mut f.stream);
-        f.previous_pause = pause;
+        let pause = policy.jittered(ceiling, retry, &mut f.previous_pause, &mut f.stream);
         let pause = if self.s.honour_retry_after && retry_after > pause {
             retry_after
         } else {

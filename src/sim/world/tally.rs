@@ -67,7 +67,7 @@ fn budget_start(config: &BudgetConfig) -> Option<f64> {
         | BudgetKind::AwsQuota
         | BudgetKind::AwsAdaptive
         | BudgetKind::Bucket => Some(Budget::new(config).tokens()),
-        BudgetKind::None | BudgetKind::Ratio | BudgetKind::Sre => None,
+        BudgetKind::None | BudgetKind::Ratio | BudgetKind::Sre | BudgetKind::Envoy => None,
     }
 }
 
