@@ -245,7 +245,7 @@ params! {
 
     Budget: "budget", Text("Retry budget"), Text(""), Budget, BUDGETS.kind(), BUDGETS.position(D.budget.kind), always,
         Some(|s, v| s.budget.kind = BUDGETS.at(v)),
-        Text("Limits retries across a client's operations: a share of recent traffic, a gRPC token bucket, the AWS SDK retry quota, or a bucket each first try fills (Brooker's), or the SRE book's adaptive throttling, which rejects first tries too: its rejections are the client's, counted as refusals, not server failures. The AWS SDK's adaptive mode adds to the quota a rate limiter that, from the first 429 on, holds every send back to a rate that falls at each 429 and climbs back as CUBIC does.");
+        Text("Limits retries across a client's operations: a share of recent traffic, a gRPC token bucket, the AWS SDK retry quota, or a bucket each first try fills (Brooker's), or the SRE book's adaptive throttling, which rejects first tries too: its rejections are the client's, counted as refusals, not server failures. The AWS SDK's adaptive mode adds to the quota a rate limiter that, from the first 429 on, holds every send back to a rate that falls at each 429 and climbs back as CUBIC does. Envoy's budget limits the retries in flight at once, to a share of the requests in flight and at least a minimum.");
     BudgetPercent: "b_pct", Text("Retry share"), Text(""), Budget, number(range::BUDGET_PERCENT, 0.01), D.budget.percent, ratio,
         Some(|s, v| s.budget.percent = v),
         Text("Retries allowed per deposit in the window (0.2 = 20 %).");
