@@ -136,6 +136,10 @@ pub const MIX_WEIGHT: Range = SHARE;
 pub const RETRY_AFTER: Range = Range::new(0.0, 60.0);
 pub const OUTAGE_START: Range = HOUR;
 pub const OUTAGE_DURATION: Range = HOUR;
+/// The workers a capacity loss leaves, the clients a partition cuts off.
+pub const FAULT_SHARE: Range = SHARE;
+/// How many times longer service takes in a latency spike.
+pub const SLOW_FACTOR: Range = Range::new(1.0, 100.0);
 /// Requests served at once; 0 means unlimited.
 pub const WORKERS: Range = Range::new(0.0, 100_000.0);
 pub const QUEUE_LIMIT: Range = Range::new(0.0, 1_000_000.0);

@@ -1119,3 +1119,79 @@ fn envoys_budget_caps_retries_in_flight() {
         );
     }
 }
+
+/// Erlang's loss formula: the share of arrivals a server of `servers`
+/// workers and no queue turns away at `load` erlangs (arrival rate times
+/// mean service time), whatever the service time's distribution.
+fn erlang_b(servers: u32, load: f64) -> f64 {
+    (1..=servers).fold(1.0, |b, k| load * b / (f64::from(k) + load * b))
+}
+
+/// The faults that compose with the outage, each against a formula. A
+/// server of 10 workers of 0.1 s and no queue is offered 50 requests a
+/// second (one attempt each, no failures) for 100 s, the fault in the
+/// middle 40 s; the steady state of the middle 30 s is measured, which
+/// carries some 500 to 1 500 requests: 10 % is allowed.
+/// - Capacity loss to a fifth: 2 workers, 5 erlangs: Erlang's formula
+///   carries 50 (1 - B(2, 5)) = 16.2 a second.
+/// - Latency spike x5: 10 workers of 0.5 s, 25 erlangs: 50 (1 - B(10, 25))
+///   = 19.4 a second.
+/// - Partition of half the clients: the server sees half the requests and
+///   serves nearly all (B(10, 2.5) is under 0.1 %): 25 a second.
+///
+/// Before and after, it carries 50 (1 - B(10, 5)) = 49.1 a second; and
+/// with every fault's length 0 the run is the one without faults, to the
+/// last bit.
+#[test]
+fn capacity_loss_latency_spikes_and_partitions_follow_erlangs_formula() {
+    use retry_playground::{config::Config, simulate};
+    let world = "v=1&attempts=1&timeout=0&rate=50&horizon=100&buckets=100&failure=0&workers=10\
+                 &queue=0&service=constant&service_t=0.1&hop=constant&hop_mean=0";
+    let carried = |fault: &str, from: f64, to: f64| {
+        let (config, notices) = Config::from_link(&format!("{world}&{fault}"));
+        assert!(notices.is_empty(), "{notices:?}");
+        let report = simulate::run(&config);
+        let s = &report.series;
+        let buckets = (0..s.len())
+            .filter(|&i| i as f64 * s.width >= from && (i as f64 + 1.0) * s.width <= to);
+        buckets.map(|i| s.successes[i]).sum::<u64>() as f64 / (to - from)
+    };
+    for (fault, expected) in [
+        (
+            "drop_at=30&drop_for=40&drop_to=0.2",
+            50.0 * (1.0 - erlang_b(2, 5.0)),
+        ),
+        (
+            "slow_at=30&slow_for=40&slow_x=5",
+            50.0 * (1.0 - erlang_b(10, 25.0)),
+        ),
+        (
+            "cut_at=30&cut_for=40&cut_share=0.5",
+            25.0 * (1.0 - erlang_b(10, 2.5)),
+        ),
+    ] {
+        let during = carried(fault, 40.0, 70.0);
+        assert!(
+            (during / expected - 1.0).abs() < 0.1,
+            "{fault}: {during:.1} a second against {expected:.1}"
+        );
+        let after = carried(fault, 75.0, 100.0);
+        let steady = 50.0 * (1.0 - erlang_b(10, 5.0));
+        assert!(
+            (after / steady - 1.0).abs() < 0.1,
+            "{fault} after: {after:.1}"
+        );
+    }
+    let plain = simulate::run(&Config::from_link(world).0);
+    let none = simulate::run(
+        &Config::from_link(&format!(
+            "{world}&drop_for=0&slow_for=0&cut_for=0&drop_to=0.5"
+        ))
+        .0,
+    );
+    assert_eq!(
+        simulate::to_json(&plain),
+        simulate::to_json(&none),
+        "faults of length 0 change nothing"
+    );
+}

@@ -584,6 +584,70 @@ pub(super) mod tests {
     use crate::chart::svg_test::*;
     use crate::sim::run;
 
+    /// Each fault is shaded where it lies in time, on both the load and
+    /// the mechanism chart, and named at the foot of its shade with the
+    /// number that sizes it.
+    #[test]
+    fn each_fault_is_shaded_and_named() {
+        let base = Scenario {
+            horizon: 20.0,
+            outage_duration: 0.0,
+            ..scenario()
+        };
+        for (fault, words, (start, end)) in [
+            (
+                Scenario {
+                    drop_start: 4.0,
+                    drop_duration: 6.0,
+                    drop_to: 0.4,
+                    ..base.clone()
+                },
+                "capacity loss: 40 % of workers left",
+                (4.0, 10.0),
+            ),
+            (
+                Scenario {
+                    slow_start: 2.0,
+                    slow_duration: 5.0,
+                    slow_factor: 3.0,
+                    ..base.clone()
+                },
+                "latency spike: service x3",
+                (2.0, 7.0),
+            ),
+            (
+                Scenario {
+                    cut_start: 8.0,
+                    cut_duration: 10.0,
+                    cut_share: 0.25,
+                    ..base.clone()
+                },
+                "partition: 25 % of clients cut off",
+                (8.0, 18.0),
+            ),
+        ] {
+            let report = run(&fault);
+            let runs = [single(&report, &[], None)];
+            let theme = Theme::light(1.0);
+            for out in [
+                svg(|area| draw_load(area, &runs, &fault, &theme)),
+                svg(|area| crate::chart::draw_mechanism(area, &runs, &fault, &theme)),
+            ] {
+                assert!(out.contains(words), "{words}");
+                let shades = shades(&out, &theme);
+                assert!(!shades.is_empty(), "{words}: shaded");
+                // The plot's frame: its left edge is time 0, the shade's
+                // right edge lies as far along as the fault's end.
+                let mesh = mesh(&out, &theme, 0.0..400.0);
+                let (left, right) = (mesh.vertical[0], mesh.vertical[mesh.vertical.len() - 1]);
+                let per_second = (right - left) / fault.horizon;
+                let [x0, _, x1, _] = shades[0];
+                near(x0, left + start * per_second, &format!("{words}: start"));
+                near(x1, left + end * per_second, &format!("{words}: end"));
+            }
+        }
+    }
+
     #[test]
     fn load_chart_stacks_tries_and_shades_the_outage() {
         let scenario = scenario();

@@ -565,22 +565,57 @@ where
     Ok(())
 }
 
-/// The spans of time in which a scenario's world changes, as `(start,
-/// end)`: its outage and its spike, shaded on the charts of time.
-fn windows(scenario: &Scenario) -> Vec<(f64, f64)> {
+/// What a shaded window of time is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Window {
+    Outage,
+    Spike,
+    CapacityLoss,
+    LatencySpike,
+    Partition,
+}
+
+/// The windows of time a chart of time shades: the outage, the spike, and
+/// the faults that compose with them (a capacity loss, a latency spike, a
+/// partition), each where the world has it.
+fn windows(scenario: &Scenario) -> Vec<(f64, f64, Window)> {
+    let served = scenario.workload != WorkloadKind::Contention;
     let mut spans = Vec::new();
-    if scenario.outage_duration > 0.0 && scenario.workload != WorkloadKind::Contention {
-        spans.push((
-            scenario.outage_start,
-            scenario.outage_start + scenario.outage_duration,
-        ));
-    }
-    if scenario.spike_duration > 0.0 && scenario.workload == WorkloadKind::Poisson {
-        spans.push((
-            scenario.spike_start,
-            scenario.spike_start + scenario.spike_duration,
-        ));
-    }
+    let mut add = |on: bool, start: f64, length: f64, kind| {
+        if on && length > 0.0 {
+            spans.push((start, start + length, kind));
+        }
+    };
+    add(
+        served,
+        scenario.outage_start,
+        scenario.outage_duration,
+        Window::Outage,
+    );
+    add(
+        scenario.workload == WorkloadKind::Poisson,
+        scenario.spike_start,
+        scenario.spike_duration,
+        Window::Spike,
+    );
+    add(
+        served && scenario.workers > 0,
+        scenario.drop_start,
+        scenario.drop_duration,
+        Window::CapacityLoss,
+    );
+    add(
+        served,
+        scenario.slow_start,
+        scenario.slow_duration,
+        Window::LatencySpike,
+    );
+    add(
+        served,
+        scenario.cut_start,
+        scenario.cut_duration,
+        Window::Partition,
+    );
     spans
 }
 
@@ -608,7 +643,7 @@ where
 {
     let (low, high) = (chart.y_range().start, chart.y_range().end);
     let end = chart.x_range().end;
-    for (start, stop) in windows(scenario) {
+    for (start, stop, _) in windows(scenario) {
         chart.draw_series(std::iter::once(Rectangle::new(
             [(start, low), (stop.min(end), high)],
             theme.grid.mix(0.6).filled(),
@@ -617,8 +652,9 @@ where
     Ok(())
 }
 
-/// Names the outage (unless `outage` is false: a chart that said more of
-/// it) and the spike at the foot of their shades, where there is room.
+/// Names each window at the foot of its shade, where there is room: the
+/// outage (unless `outage` is false: a chart that said more of it), the
+/// spike and each fault, with the number that sizes it.
 fn name_windows<DB: DrawingBackend>(
     labels: &mut Labels,
     area: &DrawingArea<DB, Shift>,
@@ -630,17 +666,25 @@ fn name_windows<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let spans = windows(scenario);
     let low = chart.y_range().start;
-    for (start, _) in spans {
-        let is_outage = start == scenario.outage_start && scenario.outage_duration > 0.0;
-        let text = if is_outage {
-            if !outage {
-                continue;
-            }
-            tr("outage").to_string()
-        } else {
-            tf!("spike: {rate}/s", rate = tick(&scenario.spike_rate))
+    for (start, _, kind) in windows(scenario) {
+        let percent = |share: f64| tick(&round3(100.0 * share));
+        let text = match kind {
+            Window::Outage if !outage => continue,
+            Window::Outage => tr("outage").to_string(),
+            Window::Spike => tf!("spike: {rate}/s", rate = tick(&scenario.spike_rate)),
+            Window::CapacityLoss => tf!(
+                "capacity loss: {share} % of workers left",
+                share = percent(scenario.drop_to)
+            ),
+            Window::LatencySpike => tf!(
+                "latency spike: service x{factor}",
+                factor = tick(&scenario.slow_factor)
+            ),
+            Window::Partition => tf!(
+                "partition: {share} % of clients cut off",
+                share = percent(scenario.cut_share)
+            ),
         };
         let (x, bottom) = chart.backend_coord(&(start, low));
         let step = theme.px(13.0) as i32;

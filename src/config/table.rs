@@ -164,6 +164,15 @@ fn with_workers(c: &Config) -> bool {
 fn with_outage(c: &Config) -> bool {
     served(c) && c.get(P::OutageFor) > 0.0
 }
+fn with_drop(c: &Config) -> bool {
+    with_workers(c) && c.get(P::DropFor) > 0.0
+}
+fn with_slow(c: &Config) -> bool {
+    served(c) && c.get(P::SlowFor) > 0.0
+}
+fn with_cut(c: &Config) -> bool {
+    served(c) && c.get(P::CutFor) > 0.0
+}
 fn with_spike(c: &Config) -> bool {
     poisson(c) && c.get(P::SpikeFor) > 0.0
 }
@@ -398,6 +407,33 @@ params! {
     Lost: "lost", Text("Lost responses"), Text(""), Server, number(range::LOST_RESPONSES, 0.01), D.lost_responses, served,
         Some(|s, v| s.lost_responses = v),
         Text("Probability that the server acted but its answer never arrives.");
+    DropAt: "drop_at", Text("Capacity loss starts"), Text("s"), Server, number(range::OUTAGE_START, 0.5), D.drop_start, with_drop,
+        Some(|s, v| s.drop_start = v),
+        Text("When the server starts losing workers.");
+    DropFor: "drop_for", Text("Capacity loss length"), Text("s"), Server, number(range::OUTAGE_DURATION, 0.5), D.drop_duration, with_workers,
+        Some(|s, v| s.drop_duration = v),
+        Text("How long the server works with fewer workers; 0 means no capacity loss.");
+    DropTo: "drop_to", Text("Workers left"), Text(""), Server, number(range::FAULT_SHARE, 0.05), D.drop_to, with_drop,
+        Some(|s, v| s.drop_to = v),
+        Text("The share of its workers the server keeps meanwhile (0.2 = a fifth): requests in service finish, new ones wait for the smaller pool.");
+    SlowAt: "slow_at", Text("Latency spike starts"), Text("s"), Server, number(range::OUTAGE_START, 0.5), D.slow_start, with_slow,
+        Some(|s, v| s.slow_start = v),
+        Text("When service starts taking longer.");
+    SlowFor: "slow_for", Text("Latency spike length"), Text("s"), Server, number(range::OUTAGE_DURATION, 0.5), D.slow_duration, served,
+        Some(|s, v| s.slow_duration = v),
+        Text("How long service takes longer; 0 means no latency spike.");
+    SlowX: "slow_x", Text("Slowdown"), Text("x"), Server, number(range::SLOW_FACTOR, 0.5), D.slow_factor, with_slow,
+        Some(|s, v| s.slow_factor = v),
+        Text("How many times longer a request takes when its service starts in the spike.");
+    CutAt: "cut_at", Text("Partition starts"), Text("s"), Server, number(range::OUTAGE_START, 0.5), D.cut_start, with_cut,
+        Some(|s, v| s.cut_start = v),
+        Text("When part of the clients lose their way to the server.");
+    CutFor: "cut_for", Text("Partition length"), Text("s"), Server, number(range::OUTAGE_DURATION, 0.5), D.cut_duration, served,
+        Some(|s, v| s.cut_duration = v),
+        Text("How long the partition lasts; 0 means none.");
+    CutShare: "cut_share", Text("Clients cut off"), Text(""), Server, number(range::FAULT_SHARE, 0.05), D.cut_share, with_cut,
+        Some(|s, v| s.cut_share = v),
+        Text("The share of the clients whose requests are lost on the way meanwhile: the server never sees them, and their clients wait for their timeout.");
     Hop: "hop", Text("Network time shape"), Text(""), Server, SPREADS.kind(), SPREADS.position(D.hop), always,
         Some(|s, v| s.hop = SPREADS.at(v)),
         Text("Distribution of one network hop.");

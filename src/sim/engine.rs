@@ -60,6 +60,8 @@ pub(crate) enum EventKind {
     WriteArrive,
     /// Contention: the write's answer reaches the client.
     WriteResponse,
+    /// A capacity loss ends: the workers are back.
+    CapacityBack,
 }
 
 /// Kinds by their number, padded to the 16 values of `KIND_BITS` so that
@@ -74,7 +76,7 @@ const KINDS: [EventKind; 1 << KIND_BITS] = [
     EventKind::ReadArrive,
     EventKind::WriteArrive,
     EventKind::WriteResponse,
-    EventKind::Arrival,
+    EventKind::CapacityBack,
     EventKind::Arrival,
     EventKind::Arrival,
     EventKind::Arrival,

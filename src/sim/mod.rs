@@ -230,6 +230,24 @@ pub struct Scenario {
     pub latency_slope: f64,
     /// Probability that a response is lost after the server acted.
     pub lost_responses: f64,
+    /// Capacity loss: from `drop_start`, for `drop_duration` (0 = none),
+    /// the server keeps `drop_to` of its workers (rounded; unlimited
+    /// workers stay unlimited). Requests in service finish; new ones wait
+    /// or are refused until a worker of the smaller pool is free.
+    pub drop_start: f64,
+    pub drop_duration: f64,
+    pub drop_to: f64,
+    /// Latency spike: service that starts from `slow_start`, for
+    /// `slow_duration` (0 = none), takes `slow_factor` times as long.
+    pub slow_start: f64,
+    pub slow_duration: f64,
+    pub slow_factor: f64,
+    /// Partition: from `cut_start`, for `cut_duration` (0 = none), the
+    /// requests of `cut_share` of the clients are lost on the way to the
+    /// server (it never sees them; their clients time out).
+    pub cut_start: f64,
+    pub cut_duration: f64,
+    pub cut_share: f64,
 
     /// The retry policy of every layer.
     pub policy: Policy,
@@ -298,6 +316,15 @@ impl Scenario {
         service_time: 0.05,
         service_sd: 0.01,
         latency_slope: 0.0,
+        drop_start: 30.0,
+        drop_duration: 0.0,
+        drop_to: 0.2,
+        slow_start: 30.0,
+        slow_duration: 0.0,
+        slow_factor: 5.0,
+        cut_start: 30.0,
+        cut_duration: 0.0,
+        cut_share: 0.5,
         lost_responses: 0.0,
         // A bare policy waits forever; the playground's requests time
         // out, so that a hanging server ends attempts.
@@ -386,6 +413,15 @@ impl Scenario {
             service_sd: range::SERVICE_SD.clamp(self.service_sd, d.service_sd),
             latency_slope: range::LATENCY_SLOPE.clamp(self.latency_slope, 0.0),
             lost_responses: range::LOST_RESPONSES.clamp(self.lost_responses, 0.0),
+            drop_start: range::OUTAGE_START.clamp(self.drop_start, d.drop_start),
+            drop_duration: range::OUTAGE_DURATION.clamp(self.drop_duration, 0.0),
+            drop_to: range::FAULT_SHARE.clamp(self.drop_to, d.drop_to),
+            slow_start: range::OUTAGE_START.clamp(self.slow_start, d.slow_start),
+            slow_duration: range::OUTAGE_DURATION.clamp(self.slow_duration, 0.0),
+            slow_factor: range::SLOW_FACTOR.clamp(self.slow_factor, d.slow_factor),
+            cut_start: range::OUTAGE_START.clamp(self.cut_start, d.cut_start),
+            cut_duration: range::OUTAGE_DURATION.clamp(self.cut_duration, 0.0),
+            cut_share: range::FAULT_SHARE.clamp(self.cut_share, d.cut_share),
             policy,
             budget: self.budget.sanitized(),
             breaker: self.breaker.sanitized(),

@@ -262,7 +262,8 @@ mod tests {
                 "sre_window",
                 "cb_window",
                 "instances",
-                "horizon"
+                "horizon",
+                "slow_x"
             ]
         );
         // 1..10 is one order of magnitude; 0..1 starts at zero.

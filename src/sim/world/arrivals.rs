@@ -16,6 +16,8 @@ const SERVER_STREAMS: u64 = 0x9E37_79B9_7F4A_7C15;
 const INSTANCE_STREAMS: u64 = 0xC2B2_AE3D_27D4_EB4F;
 /// Salt of the seed of a closed loop's think times.
 const THINK_STREAMS: u64 = 0x1656_67B1_9E37_79F9;
+/// Which clients a partition cuts off.
+const CUT_STREAMS: u64 = 0x27D4_EB2F_1656_67C5;
 
 /// Where operations come from.
 pub(super) struct Workload {
@@ -138,12 +140,23 @@ impl<const PLAIN: bool> World<PLAIN> {
             0 | 1 => 0,
             instances => self.workload.instances.stream(client).below(instances),
         };
+        // A partition cuts off clients: a closed loop's client, else the
+        // operation's own, drawn once from the seed.
+        let cut = self.s.cut_duration > 0.0 && {
+            let id = if self.s.workload == WorkloadKind::Closed {
+                u64::from(looping)
+            } else {
+                client
+            };
+            Streams::new(self.s.seed ^ CUT_STREAMS).stream(id).uniform() < self.s.cut_share
+        };
         let operation = Operation {
             server: self.workload.servers.stream(client),
             executed: 0,
             outstanding: 0,
             instance,
             looping,
+            cut,
         };
         self.roots.put(root, operation);
         if let Some(tracer) = self.tracer() {

@@ -65,6 +65,8 @@ pub(super) struct Operation {
     /// Closed loop: the client that starts its next operation once this
     /// one ends.
     pub looping: u32,
+    /// A partition cuts this operation's client off.
+    pub cut: bool,
 }
 
 /// What only some runs need of a frame, kept beside it (same index) so that

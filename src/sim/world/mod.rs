@@ -238,7 +238,7 @@ impl Running {
     /// A run of `s`, which must be sanitized.
     pub fn new(s: Scenario) -> Self {
         #[cfg(not(target_arch = "wasm32"))]
-        if runs_alone(&s) && s.layers == 1 {
+        if runs_alone(&s) && s.layers == 1 && !server::faults(&s) {
             let mut world = World::<true>::new(s);
             world.start();
             return Running::Plain(world);
@@ -381,6 +381,10 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// Starts the run: its first arrival. Apart from [`World::new`], so
     /// that a tracer attached in between sees it.
     fn start(&mut self) {
+        if self.server.drops(&self.s) {
+            let back = self.s.drop_start + self.s.drop_duration;
+            self.queue.push(back, EventKind::CapacityBack, 0, 0);
+        }
         if self.s.workload == WorkloadKind::Closed {
             for client in 0..self.s.clients {
                 self.think_then_start(client, 0.0);
@@ -604,6 +608,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             EventKind::ReadArrive => self.read_arrive(index, token, now),
             EventKind::WriteArrive => self.write_arrive(index, token, now),
             EventKind::WriteResponse => self.write_response(index, now),
+            EventKind::CapacityBack => self.capacity_back(now),
         }
     }
 

@@ -49,6 +49,18 @@ pub(super) struct Server {
     /// unknown (the cumulative class weights times `failure`).
     class_below: [f64; 3],
     outage_end: f64,
+    /// The workers a capacity loss leaves, and when it ends.
+    dropped_workers: u32,
+    drop_end: f64,
+    slow_end: f64,
+    cut_end: f64,
+}
+
+/// A latency spike or a partition, which the plain world's copy of the
+/// engine leaves out (a capacity loss needs limited workers, which no plain
+/// world has).
+pub(super) fn faults(s: &Scenario) -> bool {
+    s.slow_duration > 0.0 || s.cut_duration > 0.0
 }
 
 /// Unlimited workers and a latency that does not grow with load: nothing at
@@ -76,11 +88,43 @@ impl Server {
             stateless: stateless(s),
             class_below: mix.map(|share| share * s.failure),
             outage_end: s.outage_start + s.outage_duration,
+            dropped_workers: (f64::from(s.workers) * s.drop_to).round() as u32,
+            drop_end: s.drop_start + s.drop_duration,
+            slow_end: s.slow_start + s.slow_duration,
+            cut_end: s.cut_start + s.cut_duration,
         }
     }
 
     fn in_outage(&self, s: &Scenario, now: f64) -> bool {
         s.outage_duration > 0.0 && now >= s.outage_start && now < self.outage_end
+    }
+
+    /// Whether the scenario has a capacity loss (of limited workers).
+    pub fn drops(&self, s: &Scenario) -> bool {
+        s.drop_duration > 0.0 && s.workers > 0
+    }
+
+    /// The workers the server has at `now`: fewer in a capacity loss.
+    fn workers(&self, s: &Scenario, now: f64) -> u32 {
+        if s.drop_duration > 0.0 && now >= s.drop_start && now < self.drop_end {
+            self.dropped_workers
+        } else {
+            s.workers
+        }
+    }
+
+    /// How many times longer service starting at `now` takes.
+    fn slowdown(&self, s: &Scenario, now: f64) -> f64 {
+        if s.slow_duration > 0.0 && now >= s.slow_start && now < self.slow_end {
+            s.slow_factor
+        } else {
+            1.0
+        }
+    }
+
+    /// Whether a partition cuts a request arriving at `now` off.
+    fn in_cut(&self, s: &Scenario, now: f64) -> bool {
+        s.cut_duration > 0.0 && now >= s.cut_start && now < self.cut_end
     }
 }
 
@@ -92,12 +136,18 @@ impl<const PLAIN: bool> World<PLAIN> {
             tracer.arrived(request, now);
         }
         let s = &self.s;
-        if self.server.in_outage(s, now) {
+        if !PLAIN
+            && self.server.in_cut(s, now)
+            && self.roots[self.server.requests[request].root].cut
+        {
+            // Lost on the way: the server never sees it.
+            self.resolve(request);
+        } else if self.server.in_outage(s, now) {
             match s.outage_mode {
                 OutageMode::FailFast => self.respond_error(request, now, FailureKind::Connection),
                 OutageMode::Hang => self.resolve(request),
             }
-        } else if PLAIN || s.workers == 0 || self.server.busy < s.workers {
+        } else if PLAIN || s.workers == 0 || self.server.busy < self.server.workers(s, now) {
             self.start_service(request, now);
         } else if self.server.waiting.len() < s.queue_limit as usize {
             self.server.requests[request].queued_at = now;
@@ -113,8 +163,11 @@ impl<const PLAIN: bool> World<PLAIN> {
         let s = &self.s;
         let root = self.server.requests[request].root;
         let stream = &mut self.roots[root].server;
-        let service = draw(s.service, s.service_time, s.service_sd, stream)
+        let mut service = draw(s.service, s.service_time, s.service_sd, stream)
             + s.latency_slope * f64::from(self.server.busy);
+        if !PLAIN {
+            service *= self.server.slowdown(s, now);
+        }
         self.tally.rec.occupied(Level::InFlight, now, now + service);
         if let Some(tracer) = self.tracer() {
             tracer.served(request, now, now + service);
@@ -130,8 +183,9 @@ impl<const PLAIN: bool> World<PLAIN> {
     #[inline(always)] // speed: hot
     pub(super) fn service_done(&mut self, request: u32, now: f64) {
         self.server.busy -= 1;
-        // A plain world's server has no queue.
-        let next = if PLAIN {
+        // A plain world's server has no queue; in a capacity loss a worker
+        // that finishes may be one the server lost.
+        let next = if PLAIN || self.server.busy >= self.server.workers(&self.s, now) {
             None
         } else {
             self.server.waiting.pop_front()
@@ -236,6 +290,19 @@ impl<const PLAIN: bool> World<PLAIN> {
             self.tally.wasted_work += service;
         }
         self.release_root_if_done(root);
+    }
+
+    /// A capacity loss ends: the workers it took are back, and take the
+    /// requests that waited.
+    pub(super) fn capacity_back(&mut self, now: f64) {
+        while self.server.busy < self.s.workers {
+            let Some(next) = self.server.waiting.pop_front() else {
+                break;
+            };
+            let queued_at = self.server.requests[next].queued_at;
+            self.tally.rec.occupied(Level::Queue, queued_at, now);
+            self.start_service(next, now);
+        }
     }
 
     /// The server is done with a request that gets no answer.
