@@ -92,6 +92,13 @@ pub struct Policy {
     pub attempt_timeout: Option<f64>,
     /// Overall deadline of the operation, measured from its first attempt.
     pub deadline: Option<f64>,
+    /// Hedged requests instead of retries (gRFC A6's `hedgingPolicy`):
+    /// copies of the call go out `hedge_delay` apart (0: all at once), up
+    /// to `hedge_copies` counting the first; the first answer that is not
+    /// an error that may pass wins. See `sim::world::hedge`.
+    pub hedge: bool,
+    pub hedge_delay: f64,
+    pub hedge_copies: u32,
 }
 
 impl Policy {
@@ -108,6 +115,9 @@ impl Policy {
         jitter_fraction: 0.2,
         attempt_timeout: None,
         deadline: None,
+        hedge: false,
+        hedge_delay: 0.1,
+        hedge_copies: 2,
     };
 }
 

@@ -138,6 +138,10 @@ pub const OUTAGE_START: Range = HOUR;
 pub const OUTAGE_DURATION: Range = HOUR;
 /// The workers a capacity loss leaves, the clients a partition cuts off.
 pub const FAULT_SHARE: Range = SHARE;
+/// Hedging: the delay between copies, and the copies counting the first
+/// (gRFC A6 treats more than 5 as 5).
+pub const HEDGE_DELAY: Range = Range::new(0.0, 60.0);
+pub const HEDGE_COPIES: Range = Range::new(1.0, 5.0);
 /// How many times longer service takes in a latency spike.
 pub const SLOW_FACTOR: Range = Range::new(1.0, 100.0);
 /// Requests served at once; 0 means unlimited.

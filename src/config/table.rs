@@ -164,6 +164,13 @@ fn with_workers(c: &Config) -> bool {
 fn with_outage(c: &Config) -> bool {
     served(c) && c.get(P::OutageFor) > 0.0
 }
+/// Hedging applies to one layer calling a server.
+fn hedgeable(c: &Config) -> bool {
+    served(c) && c.get(P::Layers) == 1.0
+}
+fn hedging(c: &Config) -> bool {
+    hedgeable(c) && SWITCH.at(c.get(P::Hedge))
+}
 fn with_drop(c: &Config) -> bool {
     with_workers(c) && c.get(P::DropFor) > 0.0
 }
@@ -245,6 +252,15 @@ params! {
     Deadline: "deadline", Text("Deadline"), Text("s"), Policy, number(range::DEADLINE, 0.1), seconds_or_zero(D.policy.deadline), always,
         Some(|s, v| s.policy.deadline = seconds_or_none(v)),
         Text("Overall time budget of one operation; 0 means none. No attempt starts once the time left is gone.");
+    Hedge: "hedge", Text("Hedged requests"), Text(""), Policy, SWITCH.kind(), SWITCH.position(D.policy.hedge), hedgeable,
+        Some(|s, v| s.policy.hedge = SWITCH.at(v)),
+        Text("Send copies of a slow call instead of retrying a failed one (gRPC's hedgingPolicy): the first answer wins and the others are cancelled; an error that may pass sends the next copy at once, any other ends the operation. On, the attempts and the backoff are not used; a retry budget gates each copy after the first as it gates retries.");
+    HedgeDelay: "hedge_delay", Text("Hedging delay"), Text("s"), Policy, number(range::HEDGE_DELAY, 0.01), D.policy.hedge_delay, hedging,
+        Some(|s, v| s.policy.hedge_delay = v),
+        Text("How long after a copy the next one goes out while no answer has come; 0 sends them all at once.");
+    HedgeCopies: "hedge_max", Text("Copies"), Text(""), Policy, integer(range::HEDGE_COPIES), D.policy.hedge_copies, hedging,
+        Some(|s, v| s.policy.hedge_copies = v as u32),
+        Text("Copies of the call at most, the first included (gRPC allows 5).");
     HonourRetryAfter: "honour", Text("Honour Retry-After"), Text(""), Policy, SWITCH.kind(), SWITCH.position(D.honour_retry_after), served,
         Some(|s, v| s.honour_retry_after = SWITCH.at(v)),
         Text("Wait at least as long as the server's Retry-After before retrying.");

@@ -62,6 +62,9 @@ pub(crate) enum EventKind {
     WriteResponse,
     /// A capacity loss ends: the workers are back.
     CapacityBack,
+    /// A hedged call's delay is up: the next copy goes, unless an answer
+    /// or a copy came meanwhile.
+    HedgeNext,
 }
 
 /// Kinds by their number, padded to the 16 values of `KIND_BITS` so that
@@ -77,7 +80,7 @@ const KINDS: [EventKind; 1 << KIND_BITS] = [
     EventKind::WriteArrive,
     EventKind::WriteResponse,
     EventKind::CapacityBack,
-    EventKind::Arrival,
+    EventKind::HedgeNext,
     EventKind::Arrival,
     EventKind::Arrival,
     EventKind::Arrival,

@@ -379,6 +379,11 @@ impl Scenario {
             jitter_fraction: range::JITTER_FRACTION.clamp(p.jitter_fraction, dp.jitter_fraction),
             attempt_timeout: optional_time(p.attempt_timeout, range::ATTEMPT_TIMEOUT),
             deadline: optional_time(p.deadline, range::DEADLINE),
+            // One layer calling a server hedges; layers and the shared
+            // row retry.
+            hedge: p.hedge && self.layers == 1 && self.workload != WorkloadKind::Contention,
+            hedge_delay: range::HEDGE_DELAY.clamp(p.hedge_delay, dp.hedge_delay),
+            hedge_copies: range::HEDGE_COPIES.clamp_count(p.hedge_copies),
         };
         Scenario {
             seed: self.seed,
@@ -657,6 +662,7 @@ pub fn contention_policies(base: f64, cap: f64) -> [(&'static str, Policy); 5] {
         jitter_fraction: 0.0,
         attempt_timeout: None,
         deadline: None,
+        ..Policy::DEFAULT
     };
     [
         (

@@ -90,6 +90,13 @@ pub(super) struct Extra {
     /// Contention: the version read by the attempt in flight.
     pub read_version: u64,
     pub write_ok: bool,
+    /// Hedging (`hedge.rs`): the token of the operation's first copy, the
+    /// copies sent, those whose outcome is not known yet, and one bit per
+    /// copy once its outcome (answer or timeout) is in.
+    pub hedge_from: u32,
+    pub copies: u32,
+    pub in_flight: u32,
+    pub answered: u8,
 }
 
 /// The services in the chain: what each layer retries with.
@@ -170,7 +177,7 @@ impl Layers {
 }
 
 /// The failure a client sees for a failure kind.
-fn failure_of(kind: FailureKind, retry_after: f64) -> Failure {
+pub(super) fn failure_of(kind: FailureKind, retry_after: f64) -> Failure {
     let status = |code| Failure::Status {
         code,
         retry_after: (retry_after > 0.0).then_some(retry_after),
@@ -240,7 +247,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     }
 
     #[inline(always)] // speed: hot
-    fn budget(&mut self, frame: u32, layer: usize) -> Option<&mut Budget> {
+    pub(super) fn budget(&mut self, frame: u32, layer: usize) -> Option<&mut Budget> {
         if PLAIN || self.layers.budgets.is_empty() {
             None
         } else {
@@ -319,6 +326,10 @@ impl<const PLAIN: bool> World<PLAIN> {
                 ticket: Ticket::ORDINARY,
                 read_version: 0,
                 write_ok: false,
+                hedge_from: 0,
+                copies: 0,
+                in_flight: 0,
+                answered: 0,
             };
             self.extras.put(index, extra);
         }
@@ -349,6 +360,9 @@ impl<const PLAIN: bool> World<PLAIN> {
             }
         }
         match self.layers.policies[layer].plan_attempt(0, now - origin, 0.0) {
+            Plan::Attempt { timeout, .. } if !PLAIN && self.s.policy.hedge => {
+                self.hedge_start(frame, now, timeout)
+            }
             Plan::Attempt { timeout, .. } => self.begin_attempt(frame, now, timeout),
             Plan::DeadlineExceeded => {
                 self.fail(frame, now, Ending::DeadlineExceeded, FailureKind::Timeout)
@@ -374,7 +388,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// Starts an attempt at `start` (now, or after a pause for calls that go
     /// straight to the network; never in the future with a breaker).
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))] // speed: hot natively
-    fn begin_attempt(&mut self, frame: u32, start: f64, timeout: f64) {
+    pub(super) fn begin_attempt(&mut self, frame: u32, start: f64, timeout: f64) {
         if self.breaker_on() && !self.admit(frame, start) {
             return;
         }
@@ -469,6 +483,12 @@ impl<const PLAIN: bool> World<PLAIN> {
                 self.extras[frame].ticket = ticket;
                 true
             }
+            // A hedge the breaker stops is not sent; the copies in flight
+            // go on.
+            None if !PLAIN && self.s.policy.hedge && !first && self.extras[frame].in_flight > 0 => {
+                self.tally.rec.breaker_refusal(now);
+                false
+            }
             None => {
                 // A retry the budget granted and the breaker stops gives
                 // its place back.
@@ -549,6 +569,12 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// the attempt already has its outcome.
     #[inline(always)] // speed: hot
     pub(super) fn timeout(&mut self, frame: u32, token: u32, now: f64) {
+        if !PLAIN && self.s.policy.hedge {
+            if self.hedge_takes(frame, token) {
+                self.hedge_outcome(frame, now, Some(FailureKind::Timeout), 0.0);
+            }
+            return;
+        }
         let f = &mut self.frames[frame];
         if f.token == token && f.waiting {
             f.waiting = false;
@@ -590,24 +616,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         kind: FailureKind,
         retry_after: f64,
     ) {
-        if self.breaker_on() {
-            self.breaker_outcome(frame, now, false);
-        }
-        let layer = self.layer(frame);
-        self.answered(frame, layer);
-        if let Some(budget) = self.budget(frame, layer) {
-            let before = budget.tokens();
-            budget.on_failure(now, kind == FailureKind::Throttled);
-            let after = budget.tokens();
-            self.budget_changed(layer, now, before, after);
-        }
-        if self.last_layer(layer) {
-            self.tally.rec.failure(now, kind);
-            let root = self.frames[frame].root;
-            if let Some(tracer) = self.tracer() {
-                tracer.answered(root, now, Some(kind));
-            }
-        }
+        let layer = self.failure_heard(frame, now, kind);
         let failure = failure_of(kind, retry_after);
         let f = &mut self.frames[frame];
         if !classify::retryable(&failure, f.unknown_retried) {
@@ -682,6 +691,30 @@ impl<const PLAIN: bool> World<PLAIN> {
         }
     }
 
+    /// What a failed attempt tells its breaker, its budget, the tally and
+    /// the trace; returns the frame's layer.
+    pub(super) fn failure_heard(&mut self, frame: u32, now: f64, kind: FailureKind) -> usize {
+        if self.breaker_on() {
+            self.breaker_outcome(frame, now, false);
+        }
+        let layer = self.layer(frame);
+        self.answered(frame, layer);
+        if let Some(budget) = self.budget(frame, layer) {
+            let before = budget.tokens();
+            budget.on_failure(now, kind == FailureKind::Throttled);
+            let after = budget.tokens();
+            self.budget_changed(layer, now, before, after);
+        }
+        if self.last_layer(layer) {
+            self.tally.rec.failure(now, kind);
+            let root = self.frames[frame].root;
+            if let Some(tracer) = self.tracer() {
+                tracer.answered(root, now, Some(kind));
+            }
+        }
+        layer
+    }
+
     /// Ends a (sub)operation that succeeded; its caller one layer up sees
     /// a successful call.
     fn succeed(&mut self, frame: u32, now: f64) {
@@ -695,7 +728,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// layer up sees what a failed call looks like from outside: the last
     /// error, a 503 when the budget or the breaker said no, a timeout when
     /// the deadline ran out.
-    fn fail(&mut self, frame: u32, now: f64, end: Ending, last: FailureKind) {
+    pub(super) fn fail(&mut self, frame: u32, now: f64, end: Ending, last: FailureKind) {
         if let Some(parent) = self.close(frame, now, end) {
             let seen = match end {
                 Ending::NotRetryable | Ending::OutOfAttempts => last,

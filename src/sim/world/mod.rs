@@ -85,6 +85,7 @@
 mod arrivals;
 mod client;
 mod contention;
+mod hedge;
 mod server;
 mod slab;
 mod tally;
@@ -351,6 +352,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             roots: SideTable::default(),
             extras: SideTable::default(),
             with_extras: contention
+                || s.policy.hedge
                 || layers.count > 1
                 || s.breaker.mode != BreakerMode::Off
                 || matches!(
@@ -609,6 +611,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             EventKind::WriteArrive => self.write_arrive(index, token, now),
             EventKind::WriteResponse => self.write_response(index, now),
             EventKind::CapacityBack => self.capacity_back(now),
+            EventKind::HedgeNext => self.hedge_next(index, token, now),
         }
     }
 

@@ -56,11 +56,11 @@ pub(super) struct Server {
     cut_end: f64,
 }
 
-/// A latency spike or a partition, which the plain world's copy of the
-/// engine leaves out (a capacity loss needs limited workers, which no plain
+/// A latency spike, a partition or hedged requests, which the plain
+/// world's copy of the engine leaves out (a capacity loss needs limited workers, which no plain
 /// world has).
 pub(super) fn faults(s: &Scenario) -> bool {
-    s.slow_duration > 0.0 || s.cut_duration > 0.0
+    s.slow_duration > 0.0 || s.cut_duration > 0.0 || s.policy.hedge
 }
 
 /// Unlimited workers and a latency that does not grow with load: nothing at
@@ -136,7 +136,11 @@ impl<const PLAIN: bool> World<PLAIN> {
             tracer.arrived(request, now);
         }
         let s = &self.s;
-        if !PLAIN
+        if !PLAIN && self.hedge_cancelled(request) {
+            // A copy of an operation that has its answer is cancelled
+            // before the server starts it.
+            self.resolve(request);
+        } else if !PLAIN
             && self.server.in_cut(s, now)
             && self.roots[self.server.requests[request].root].cut
         {
@@ -188,7 +192,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         let next = if PLAIN || self.server.busy >= self.server.workers(&self.s, now) {
             None
         } else {
-            self.server.waiting.pop_front()
+            self.next_waiting()
         };
         if let Some(next) = next {
             let queued_at = self.server.requests[next].queued_at;
@@ -224,7 +228,12 @@ impl<const PLAIN: bool> World<PLAIN> {
         let lost =
             self.s.lost_responses > 0.0 && self.roots[root].server.chance(self.s.lost_responses);
         let f = &self.frames[frame];
-        if lost || f.token != token || !f.waiting {
+        let unwanted = if !PLAIN && self.s.policy.hedge {
+            !self.hedge_wants(frame, token)
+        } else {
+            f.token != token || !f.waiting
+        };
+        if lost || unwanted {
             self.tally.wasted_work += service;
             return self.resolve(request);
         }
@@ -267,6 +276,18 @@ impl<const PLAIN: bool> World<PLAIN> {
         } = self.server.requests[request];
         self.server.requests.free(request);
         self.roots[root].outstanding -= 1;
+        if !PLAIN && self.s.policy.hedge {
+            if self.hedge_takes(frame, token) {
+                let retry_after = match failure {
+                    Some(FailureKind::Throttled | FailureKind::Rejected) => self.s.retry_after,
+                    _ => 0.0,
+                };
+                self.hedge_outcome(frame, now, failure, retry_after);
+            } else {
+                self.tally.wasted_work += service;
+            }
+            return self.release_root_if_done(root);
+        }
         let f = &mut self.frames[frame];
         if f.token == token && f.waiting {
             f.waiting = false;
@@ -296,7 +317,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// requests that waited.
     pub(super) fn capacity_back(&mut self, now: f64) {
         while self.server.busy < self.s.workers {
-            let Some(next) = self.server.waiting.pop_front() else {
+            let Some(next) = self.next_waiting() else {
                 break;
             };
             let queued_at = self.server.requests[next].queued_at;
@@ -305,8 +326,20 @@ impl<const PLAIN: bool> World<PLAIN> {
         }
     }
 
+    /// The next request waiting for a worker that still wants one: copies
+    /// of hedged operations that have their answer are dropped.
+    fn next_waiting(&mut self) -> Option<u32> {
+        while let Some(next) = self.server.waiting.pop_front() {
+            if !self.hedge_cancelled(next) {
+                return Some(next);
+            }
+            self.resolve(next);
+        }
+        None
+    }
+
     /// The server is done with a request that gets no answer.
-    fn resolve(&mut self, request: u32) {
+    pub(super) fn resolve(&mut self, request: u32) {
         let root = self.server.requests[request].root;
         self.server.requests.free(request);
         self.roots[root].outstanding -= 1;
