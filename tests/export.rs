@@ -527,3 +527,42 @@ fn malformed_inputs_give_messages_never_panics() {
     assert!(import::import(&deep).is_err());
     assert!(import::import(&" ".repeat(MAX_INPUT + 1)).is_err());
 }
+
+/// A hedging policy goes to gRPC as A6's `hedgingPolicy` (a method hedges
+/// or retries, not both) and comes back the same; the libraries without
+/// hedging say so, and retry instead.
+#[test]
+fn hedging_exports_as_grpcs_hedging_policy_and_back() {
+    let hedged = config("v=1&hedge=on&hedge_delay=0.3&hedge_max=3");
+    let snippet = export(&hedged, Format::Grpc);
+    let json: Value = serde_json::from_str(&snippet.text).expect("JSON");
+    let method = &json["methodConfig"][0];
+    assert!(method.get("retryPolicy").is_none(), "{}", snippet.text);
+    let hedging = &method["hedgingPolicy"];
+    assert_eq!(hedging["maxAttempts"], 3);
+    assert_eq!(a6_duration(&hedging["hedgingDelay"]), 0.3);
+    let row = snippet
+        .mappings
+        .iter()
+        .find(|m| m.knob == "hedging")
+        .expect("a row");
+    assert_eq!(row.fit, Fit::Exact);
+    let imported = import::import(&snippet.text).expect("reads back");
+    let (back, _) = import::apply(&Config::default(), &imported, false);
+    for p in [P::Hedge, P::HedgeDelay, P::HedgeCopies] {
+        assert_eq!(back.get(p), hedged.get(p), "{p:?}");
+    }
+    for format in Format::ALL.into_iter().filter(|f| *f != Format::Grpc) {
+        let snippet = export(&hedged, format);
+        let row = snippet
+            .mappings
+            .iter()
+            .find(|m| m.knob == "hedging")
+            .expect("a row");
+        assert_eq!(row.fit, Fit::NotExpressible, "{format:?}");
+    }
+    // A pasted retry policy turns hedging off.
+    let retrying = export(&config("v=1"), Format::Grpc).text;
+    let (back, _) = import::apply(&hedged, &import::import(&retrying).expect("reads"), false);
+    assert_eq!(back.get(P::Hedge), 0.0);
+}

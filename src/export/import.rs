@@ -216,7 +216,7 @@ fn grpc(object: &Map<String, Value>) -> Imported {
             }
             method = objects
                 .iter()
-                .find(|m| m.contains_key("retryPolicy"))
+                .find(|m| m.contains_key("retryPolicy") || m.contains_key("hedgingPolicy"))
                 .or(objects.first())
                 .copied();
             if objects.len() > 1 {
@@ -239,10 +239,20 @@ fn grpc(object: &Map<String, Value>) -> Imported {
                     Err(why) => out.problems.push(why),
                 }
             }
+            match method.get("hedgingPolicy") {
+                Some(Value::Object(hedging)) => grpc_hedging_policy(hedging, &mut out),
+                Some(_) => out
+                    .problems
+                    .push(crate::words::tr("hedgingPolicy must be an object").to_string()),
+                None => out.set(
+                    P::Hedge,
+                    SWITCH.position(false),
+                    crate::words::tr("no hedgingPolicy"),
+                ),
+            }
             if method.contains_key("hedgingPolicy") {
-                out.unmapped.push(
-                    crate::words::tr("hedgingPolicy: the playground does not hedge").to_string(),
-                );
+                // gRFC A6: a method hedges or retries, not both.
+                return grpc_throttling(object, out);
             }
             method.get("retryPolicy")
         }
@@ -262,6 +272,47 @@ fn grpc(object: &Map<String, Value>) -> Imported {
             }
         }
     }
+    grpc_throttling(object, out)
+}
+
+/// gRFC A6's `hedgingPolicy`: `maxAttempts` copies (more than 5 are 5),
+/// `hedgingDelay` between them (0 when absent).
+fn grpc_hedging_policy(hedging: &Map<String, Value>, out: &mut Imported) {
+    out.set(P::Hedge, SWITCH.position(true), "hedgingPolicy");
+    match hedging.get("maxAttempts").map(|v| number(v, "maxAttempts")) {
+        Some(Ok(copies)) if copies >= 2.0 => out.set(
+            P::HedgeCopies,
+            copies.min(5.0).floor(),
+            "hedgingPolicy.maxAttempts",
+        ),
+        Some(Ok(copies)) => out.problems.push(crate::tf!(
+            "hedgingPolicy.maxAttempts {copies} must be at least 2",
+            copies = copies
+        )),
+        Some(Err(why)) => out.problems.push(why),
+        None => out
+            .problems
+            .push(crate::words::tr("hedgingPolicy needs maxAttempts").to_string()),
+    }
+    let delay = hedging
+        .get("hedgingDelay")
+        .map_or(Ok(0.0), |v| duration(v, "hedgingDelay"));
+    match delay {
+        Ok(seconds) => out.set(P::HedgeDelay, seconds, "hedgingPolicy.hedgingDelay"),
+        Err(why) => out.problems.push(why),
+    }
+    if hedging.contains_key("nonFatalStatusCodes") {
+        out.unmapped.push(
+            crate::words::tr(
+                "hedgingPolicy.nonFatalStatusCodes: the playground decides what may pass by its own classes",
+            )
+            .to_string(),
+        );
+    }
+}
+
+/// A service config's `retryThrottling`, the token bucket.
+fn grpc_throttling(object: &Map<String, Value>, mut out: Imported) -> Imported {
     match object.get("retryThrottling") {
         Some(Value::Object(throttling)) => {
             let max_tokens = throttling.get("maxTokens").map(|v| number(v, "maxTokens"));

@@ -160,12 +160,13 @@ fn knob_word(knob: &'static str) -> &'static str {
         "attempt timeout" => crate::words::tr("attempt timeout"),
         "deadline" => crate::words::tr("deadline"),
         "budget" => crate::words::tr("budget"),
+        "hedging" => crate::words::tr("hedging"),
         other => other,
     }
 }
 
 /// The knobs every snippet reports on, in this order.
-pub const KNOBS: [&str; 8] = [
+pub const KNOBS: [&str; 9] = [
     "attempts",
     "first pause",
     "multiplier",
@@ -174,13 +175,14 @@ pub const KNOBS: [&str; 8] = [
     "attempt timeout",
     "deadline",
     "budget",
+    "hedging",
 ];
 
 /// Writes the policy of `config` (policy A; pass
 /// [`Config::policy_b_config`] for B) for `format`.
 pub fn export(config: &Config, format: Format) -> Snippet {
     let policy = config.policy();
-    let (text, mappings) = match format {
+    let (text, mut mappings) = match format {
         Format::Grpc => grpc(config, &policy),
         Format::Envoy => envoy(config, &policy),
         Format::Aws => aws(config, &policy),
@@ -190,6 +192,24 @@ pub fn export(config: &Config, format: Format) -> Snippet {
         Format::Backon => backon(config, &policy),
         Format::Go => go(config, &policy),
     };
+    mappings.push(match (policy.hedge, format) {
+        (false, _) => exact("hedging", "none"),
+        (true, Format::Grpc) => exact(
+            "hedging",
+            format!(
+                "hedgingPolicy: maxAttempts {}, hedgingDelay {}",
+                policy.hedge_copies.max(2),
+                proto_duration(policy.hedge_delay)
+            ),
+        ),
+        (true, _) => missing(
+            "hedging",
+            crate::tf!(
+                "{library} sends no hedged copies: the snippet retries with the policy's attempts and backoff instead",
+                library = format.title()
+            ),
+        ),
+    });
     Snippet {
         format,
         text,
@@ -434,7 +454,15 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
     if let Some(deadline) = policy.deadline {
         method += &format!(",\n      \"timeout\": \"{}\"", proto_duration(deadline));
     }
-    if policy.attempts > 1 {
+    if policy.hedge {
+        // gRFC A6: a method hedges or retries, not both; copies after an
+        // UNAVAILABLE or RESOURCE_EXHAUSTED go out at once.
+        method += &format!(
+            ",\n      \"hedgingPolicy\": {{\n        \"maxAttempts\": {},\n        \"hedgingDelay\": \"{}\",\n        \"nonFatalStatusCodes\": [\"UNAVAILABLE\", \"RESOURCE_EXHAUSTED\"]\n      }}",
+            policy.hedge_copies.max(2),
+            proto_duration(policy.hedge_delay)
+        );
+    } else if policy.attempts > 1 {
         method += &format!(
             ",\n      \"retryPolicy\": {{\n        \"maxAttempts\": {attempts},\n        \"initialBackoff\": \"{}\",\n        \"maxBackoff\": \"{}\",\n        \"backoffMultiplier\": {},\n        \"retryableStatusCodes\": [\"UNAVAILABLE\", \"RESOURCE_EXHAUSTED\"]\n      }}",
             proto_duration(base),
