@@ -371,6 +371,52 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
     },
     Chapter {
+        key: "hedge",
+        title: Text("Hedging cuts the tail"),
+        preset: "hedge",
+        change: "",
+        question: Text(
+            "A dependency answers in {service_t} on average, some calls far slower than \
+                   others: one in twenty takes over {service_p95}. Its workers are {busy} busy \
+                   with first tries alone. Policy A sends each call once; policy B sends a \
+                   second copy when no answer has come after {B.hedge_delay}, and takes the \
+                   first answer. Whose latency p99 is lower?",
+        ),
+        answers: &[
+            Text("A's: the copies only add load"),
+            Text("B's"),
+            Text("Neither: too few calls get a copy to matter"),
+        ],
+        judge: Judge::Better(Metric::P99),
+        knob: P::Rate,
+        takeaway: Text(
+            "Hedge a slow call near its 95th percentile: the slowest calls get a second \
+                   chance for a few percent more load.",
+        ),
+    },
+    Chapter {
+        key: "hedge-busy",
+        title: Text("\u{2026}until the server is busy"),
+        preset: "hedge",
+        change: "rate=90",
+        question: Text(
+            "The same dependency, but now first tries alone keep its workers {busy} busy. \
+                   Policy B still sends a second copy after {B.hedge_delay}. Whose latency p99 is \
+                   lower?",
+        ),
+        answers: &[
+            Text("A's: near capacity the copies queue in front of everyone"),
+            Text("B's: hedging still cuts the tail"),
+            Text("Neither"),
+        ],
+        judge: Judge::Better(Metric::P99),
+        knob: P::Rate,
+        takeaway: Text(
+            "Hedge only with capacity to spare: near it, the copies lengthen the queue and \
+                   the tail grows.",
+        ),
+    },
+    Chapter {
         key: "herd",
         title: Text("The thundering herd"),
         preset: "herd",
@@ -770,6 +816,10 @@ pub static MONDAY: &[Rule] = &[
         chapters: &["at-scale"],
     },
     Rule {
+        text: Text("Hedge slow calls near their 95th percentile, and only with capacity to spare."),
+        chapters: &["hedge", "hedge-busy"],
+    },
+    Rule {
         text: Text("Give retries one owner: one layer retries, the others fail fast."),
         chapters: &["layers"],
     },
@@ -1045,6 +1095,8 @@ mod tests {
         ("why-retry", 2),
         ("retry-cost", 1),
         ("timeout", 0),
+        ("hedge", 1),
+        ("hedge-busy", 0),
         ("herd", 1),
         ("jitter", 1),
         ("shared-seed", 1),

@@ -688,6 +688,36 @@ pub static PRESETS: &[Preset] = &[
             expect: falls(Metric::P99, Side::A),
         }],
     },
+    Preset {
+        key: "hedge",
+        title: Text("Hedged requests cut the tail"),
+        lesson: Text(
+            "A dependency answers in {service_t} on average, some calls far slower than \
+                 others (exponentially spread: one in twenty takes over {service_p95}), from \
+                 {workers} workers that first tries alone keep {busy} busy. {if hedge=off}Policy \
+                 A (blue) sends each call once.{else}Policy A (blue) now hedges too.{end} {if \
+                 B.hedge=on}Policy B (orange) sends a second copy when no answer has come after \
+                 {B.hedge_delay} and takes the first answer: {if busy<0.8}the slowest calls get \
+                 a second chance, and the tail is cut, latency p99 {A.p99} for A against \
+                 {B.p99} for B, for {B.load} calls per operation.{else}near capacity the copies \
+                 queue in front of everyone, and the tail grows instead: latency p99 {A.p99} \
+                 for A, {B.p99} for B, at {B.load} calls per operation.{end}{else}Policy B \
+                 (orange) now sends each call once too.{end}",
+        ),
+        link: "v=1&compare=on&attempts=1&timeout=0&rate=50&horizon=120&failure=0&workers=10&queue=10000&service_t=0.1&hop=constant&hop_mean=0&B.hedge=on&B.hedge_delay=0.3",
+        key_chart: ChartId::Latency,
+        sees: Text(
+            "B's curve of latencies reaches 99 % of operations well before A's: the tail \
+               past the hedging delay is cut, for about 5 % more calls.",
+        ),
+        headline: &[Metric::P99, Metric::LoadAmplification],
+        open: &[Group::Policy, Group::Server],
+        try_this: &[TryThis {
+            label: Text("Bring the load near capacity: {rate}"),
+            change: "rate=90",
+            expect: rises(Metric::P99, Side::B),
+        }],
+    },
 ];
 
 /// The preset `config` is, if any: the one none of whose settings it

@@ -38,6 +38,8 @@ use crate::words::{self, Lang, Text};
 
 /// The standard normal's 99th percentile.
 pub const NORMAL_Z99: f64 = 2.326;
+/// The standard normal's 95th percentile.
+pub const NORMAL_Z95: f64 = 1.645;
 
 /// Numbers the settings imply, named in templates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,19 +64,23 @@ pub enum Fact {
     /// mean x ln 100 for an exponential one, mean + 2.33 sd for a normal
     /// one (whose folding at zero is negligible when the mean is a few sd).
     ServiceP99,
+    /// The same at the 95th percentile: mean x ln 20 for an exponential
+    /// time, mean + 1.645 sd for a normal one; where a hedge is sent.
+    ServiceP95,
     /// How busy the workers are with first tries alone: arrivals x mean
     /// service time / workers (0 for unlimited workers).
     Busy,
 }
 
 impl Fact {
-    const ALL: [(&'static str, Fact); 7] = [
+    const ALL: [(&'static str, Fact); 8] = [
         ("budget_bound", Fact::BudgetBound),
         ("quota_retries", Fact::QuotaRetries),
         ("bucket_failures", Fact::BucketFailures),
         ("grid_seeds", Fact::GridSeeds),
         ("classic_retries", Fact::ClassicRetries),
         ("service_p99", Fact::ServiceP99),
+        ("service_p95", Fact::ServiceP95),
         ("busy", Fact::Busy),
     ];
 
@@ -100,14 +106,8 @@ impl Fact {
                     .fold(1.0, f64::max);
                 most - 1.0
             }
-            Fact::ServiceP99 => {
-                let mean = world.get(P::ServiceTime);
-                match world.spread(P::Service) {
-                    Spread::Constant => mean,
-                    Spread::Exponential => mean * 100f64.ln(),
-                    Spread::Normal => mean + NORMAL_Z99 * world.get(P::ServiceSd),
-                }
-            }
+            Fact::ServiceP99 => service_quantile(world, 100.0, NORMAL_Z99),
+            Fact::ServiceP95 => service_quantile(world, 20.0, NORMAL_Z95),
             Fact::Busy => {
                 let workers = world.get(P::Workers);
                 match workers > 0.0 {
@@ -122,10 +122,21 @@ impl Fact {
     pub fn format(self) -> Format {
         match self {
             Fact::BudgetBound => Format::Ratio,
-            Fact::ServiceP99 => Format::Seconds,
+            Fact::ServiceP99 | Fact::ServiceP95 => Format::Seconds,
             Fact::Busy => Format::Share,
             _ => Format::Count,
         }
+    }
+}
+
+/// The service time's quantile that one call in `one_in` exceeds (`z` the
+/// normal's), from its distribution alone.
+fn service_quantile(world: &Config, one_in: f64, z: f64) -> f64 {
+    let mean = world.get(P::ServiceTime);
+    match world.spread(P::Service) {
+        Spread::Constant => mean,
+        Spread::Exponential => mean * one_in.ln(),
+        Spread::Normal => mean + z * world.get(P::ServiceSd),
     }
 }
 

@@ -317,6 +317,8 @@ mod tests {
             Source::Fact(Fact::ServiceP99) => {
                 world.get(P::ServiceTime) + 2.326 * world.get(P::ServiceSd)
             }
+            // The hedging preset's: an exponential service time.
+            Source::Fact(Fact::ServiceP95) => world.get(P::ServiceTime) * 20f64.ln(),
             Source::Fact(Fact::Busy) => {
                 100.0 * world.get(P::Rate) * world.get(P::ServiceTime) / world.get(P::Workers)
             }

@@ -64,6 +64,8 @@ const PRESETS = [
     tries: [{ label: 'Raise the traffic to 200/s', metric: 'Server calls per operation', side: 'b', rises: false }] },
   { title: 'What production defaults do: AWS SDK standard mode before and since 2026', key: 'chart-mechanism',
     tries: [{ label: "Give A today's base of 0.05 s", metric: 'Latency p99', side: 'a', rises: false }] },
+  { title: 'Hedged requests cut the tail', key: 'chart-latency',
+    tries: [{ label: 'Bring the load near capacity: 90/s', metric: 'Latency p99', side: 'b', rises: true }] },
 ];
 
 const WIDE = { width: 1440, height: 900 };
