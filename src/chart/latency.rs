@@ -1,5 +1,6 @@
 //! The latency chart: each policy's operations as a cumulative step curve,
-//! its percentiles and the deadline.
+//! its percentiles and the deadline, over all of them and over their
+//! slowest tenth, where a tail shows.
 
 use crate::tf;
 use crate::words::tr;
@@ -9,8 +10,8 @@ use plotters::prelude::*;
 use crate::sim::LatencyHistogram;
 
 use super::{
-    Axes, Before, DrawResult, Entry, Frame, Plotted, Sample, Theme, axes, blend, dotted, ghost,
-    header, kept_top, message, path, run_colour,
+    Axes, Before, DrawResult, Entry, Frame, Plotted, Sample, Theme, along_axis, axes, blend,
+    dotted, ghost, header, kept_top, message, path, run_colour,
 };
 
 /// The cumulative distribution of finished operations as steps: flat
@@ -43,6 +44,116 @@ fn cdf_steps(latency: &LatencyHistogram, keep: impl Fn(usize, u64) -> u64) -> Ve
 /// How much of a policy's colour shades its successes: light enough for
 /// A's and B's to show through each other.
 const SHADE: f64 = 0.22;
+
+/// Where the tail panel's share axis starts: the slowest tenth.
+const TAIL: f64 = 90.0;
+
+/// The points of a rising curve from where it reaches `floor` on, the
+/// first at the floor: what of it a panel starting there shows.
+fn from_floor(points: Vec<(f64, f64)>, floor: f64) -> Vec<(f64, f64)> {
+    let Some(last_below) = points.iter().rposition(|p| p.1 < floor) else {
+        return points;
+    };
+    let mut kept = points[last_below..].to_vec();
+    kept[0].1 = floor;
+    kept
+}
+
+/// What each panel of the latency chart draws.
+struct Panel<'a> {
+    runs: &'a [Plotted<'a>],
+    before: &'a [Plotted<'a>],
+    x_high: f64,
+    deadlines: &'a [f64],
+}
+
+impl Panel<'_> {
+    /// The curves on shares from `floor` to 100 %, the percentiles that
+    /// fall there and the deadlines; `x_axis` for the panel whose time
+    /// axis is written.
+    fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        theme: &Theme,
+        floor: f64,
+        words: &[&str],
+        x_axis: bool,
+    ) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
+        let y_label = along_axis(area, theme, words)?;
+        let mut chart = axes(
+            area,
+            theme,
+            0.0..self.x_high,
+            floor..100.0,
+            Frame {
+                x_axis,
+                ..Frame::new(tr("operation latency (s)"), y_label)
+            },
+        )?;
+        for (r, was) in self.before.iter().enumerate() {
+            if was.report.latency.total > 0 {
+                path(
+                    &mut chart,
+                    from_floor(cdf_steps(&was.report.latency, |_, count| count), floor),
+                    ghost(theme).stroke_width(theme.px(1.5)),
+                    r == 1,
+                    theme,
+                )?;
+            }
+        }
+        for (r, run) in self.runs.iter().enumerate() {
+            let latency = &run.report.latency;
+            if latency.total == 0 {
+                continue;
+            }
+            let colour = run_colour(theme, r);
+            let failed = &run.report.latency_failed;
+            let succeeded = cdf_steps(latency, |i, count| {
+                count - failed.counts.get(i).copied().unwrap_or(0)
+            });
+            let top = succeeded.last().map_or(0.0, |p| p.1);
+            if top > floor {
+                let mut shade = from_floor(succeeded, floor);
+                shade.push((self.x_high, top));
+                shade.push((self.x_high, floor));
+                chart.draw_series(std::iter::once(Polygon::new(shade, colour.mix(SHADE))))?;
+            }
+            path(
+                &mut chart,
+                from_floor(cdf_steps(latency, |_, count| count), floor),
+                colour.stroke_width(theme.px(2.0)),
+                run.dashed(r),
+                theme,
+            )?;
+            for q in [0.5, 0.99].into_iter().filter(|q| 100.0 * q >= floor) {
+                let filled = q == 0.5;
+                let x = latency.quantile(q);
+                let style = if filled {
+                    colour.filled()
+                } else {
+                    colour.stroke_width(theme.px(2.0))
+                };
+                chart.draw_series(std::iter::once(Circle::new(
+                    (x, 100.0 * q),
+                    theme.px(5.0),
+                    style,
+                )))?;
+            }
+        }
+        for &deadline in self.deadlines {
+            dotted(
+                &mut chart,
+                vec![(deadline, floor), (deadline, 100.0)],
+                theme.foreground.stroke_width(theme.px(2.0)),
+                theme,
+            )?;
+        }
+        Ok(())
+    }
+}
 
 /// The distribution of operation latency as a cumulative step curve per
 /// policy (B dashed), the share that succeeded shaded beneath it (the gap
@@ -129,72 +240,33 @@ where
     }
     area.fill(&theme.background)?;
     let plot = header(area, &entries, theme)?;
-    let mut chart = axes(
-        &plot,
-        theme,
-        0.0..x_high,
-        0.0..100.0,
-        Frame::new(
-            tr("operation latency (s)"),
-            tr("operations finished within (%)"),
-        ),
-    )?;
-    for (r, was) in before.runs.iter().enumerate() {
-        if was.report.latency.total > 0 {
-            path(
-                &mut chart,
-                cdf_steps(&was.report.latency, |_, count| count),
-                ghost(theme).stroke_width(theme.px(1.5)),
-                r == 1,
-                theme,
-            )?;
-        }
-    }
-    for (r, run) in runs.iter().enumerate() {
-        let latency = &run.report.latency;
-        if latency.total == 0 {
-            continue;
-        }
-        let colour = run_colour(theme, r);
-        let failed = &run.report.latency_failed;
-        let succeeded = cdf_steps(latency, |i, count| {
-            count - failed.counts.get(i).copied().unwrap_or(0)
-        });
-        let mut shade = succeeded.clone();
-        let top = shade.last().map_or(0.0, |p| p.1);
-        shade.push((x_high, top));
-        shade.push((x_high, 0.0));
-        chart.draw_series(std::iter::once(Polygon::new(shade, colour.mix(SHADE))))?;
-        path(
-            &mut chart,
-            cdf_steps(latency, |_, count| count),
-            colour.stroke_width(theme.px(2.0)),
-            run.dashed(r),
-            theme,
-        )?;
-        for q in [0.5, 0.99] {
-            let filled = q == 0.5;
-            let x = latency.quantile(q);
-            let style = if filled {
-                colour.filled()
-            } else {
-                colour.stroke_width(theme.px(2.0))
-            };
-            chart.draw_series(std::iter::once(Circle::new(
-                (x, 100.0 * q),
-                theme.px(5.0),
-                style,
-            )))?;
-        }
-    }
-    for deadline in deadlines {
-        dotted(
-            &mut chart,
-            vec![(deadline, 0.0), (deadline, 100.0)],
-            theme.foreground.stroke_width(theme.px(2.0)),
-            theme,
-        )?;
-    }
+    // The whole distribution, and beside it (under it on a phone) its
+    // slowest tenth, where a tail that a change cuts or grows shows.
+    let (width, height) = plot.dim_in_pixel();
+    let stacked = width < theme.px(560.0);
+    let (whole, tail) = if stacked {
+        plot.split_vertically(height * 11 / 20)
+    } else {
+        plot.split_horizontally(width * 3 / 5)
+    };
+    let panel = Panel {
+        runs,
+        before: before.runs,
+        x_high,
+        deadlines: &deadlines,
+    };
+    let words = [
+        tr("operations finished within (%)"),
+        tr("finished within (%)"),
+        tr("finished (%)"),
+    ];
+    panel.draw(&whole, theme, 0.0, &words, !stacked)?;
+    let words = [
+        tr("the slowest tenth: finished within (%)"),
+        tr("slowest tenth (%)"),
+        tr("tail (%)"),
+    ];
+    panel.draw(&tail, theme, TAIL, &words, true)?;
     Ok(Axes {
         tops: [x_high, 0.0],
         floor: 0.0,

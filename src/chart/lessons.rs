@@ -802,6 +802,21 @@ fn the_hedge_reaches_99_percent_first() {
         at_b + 10.0 < at_a,
         "99 % at {at_b} px for B, {at_a} px for A"
     );
+    // The tail panel, on the right, spreads the slowest tenth over the
+    // height: there the p99 rings stand far apart (the rightmost ring of
+    // each colour is the tail panel's).
+    let ring = |colour: RGBColor| {
+        elements(&out, "circle")
+            .into_iter()
+            .filter(|e| attr(e, "stroke") == hex(colour) && attr(e, "fill") == "none")
+            .map(|e| number(&e, "cx"))
+            .fold(f64::NEG_INFINITY, f64::max)
+    };
+    let (ring_a, ring_b) = (ring(run_colour(&theme, 0)), ring(run_colour(&theme, 1)));
+    assert!(
+        ring_a - ring_b > 20.0,
+        "the tail's rings at {ring_b} and {ring_a} px"
+    );
 }
 
 /// A breaker and a bucket in every instance (Brooker 2022): at half
