@@ -223,6 +223,40 @@ fn contention_preset() -> retry_playground::config::Config {
 /// AWS 2015 post under each seed, 2 000 runs as `contention_grid` runs
 /// them. Prints the best and median total of `repeats` grids and the calls
 /// they made.
+/// The map of metastability (`src/map.rs`): 8 x 8 cells for A and B, 3
+/// seeds each, of a world with a boundary (the map test's), and of a
+/// world too big for a run, which spends the map's whole work budget: what
+/// a hostile link costs.
+fn maps() {
+    use retry_playground::config::Config;
+    for (what, link) in [
+        (
+            "map of a world near its boundary",
+            "v=1&compare=on&attempts=5&shape=constant&base=0.001&jitter=none&timeout=1&rate=65\
+             &failure=0&workers=10&queue=1000&service_t=0.1&B.shape=exponential&B.base=0.1\
+             &B.cap=10&B.jitter=full&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
+        ),
+        (
+            "map of a world too big (the whole budget)",
+            "v=1&compare=on&rate=20000&workers=10000&failure=0.5&B.jitter=none",
+        ),
+    ] {
+        let config = Config::from_link(link).0;
+        let start = Instant::now();
+        let map = retry_playground::map::map(&config);
+        let seconds = start.elapsed().as_secs_f64();
+        let missing = map.cells.iter().filter(|c| c.missing.is_some()).count();
+        println!(
+            "{what}: {} cells in {:.2} s, work {} of its budget {} ({:.0} ns per unit), {missing} missing",
+            map.cells.len(),
+            seconds,
+            map.work,
+            map.budget,
+            1e9 * seconds / map.work.max(1) as f64,
+        );
+    }
+}
+
 fn small_runs(repeats: usize) {
     let config = contention_preset();
     let mut totals = Vec::new();
@@ -318,6 +352,7 @@ fn main() {
     contention_table(if quick { 20 } else { 100 });
     small_runs(if quick { 3 } else { 7 });
     setup(if quick { 5 } else { 20 });
+    maps();
     let runs = if quick { 3 } else { 15 };
     measure("reference 1M", &reference(1_000_000), runs);
     measure("everything on 1M", &everything_on(1_000_000), runs);

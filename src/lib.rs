@@ -45,6 +45,7 @@ pub mod course;
 pub mod decimal;
 pub mod export;
 pub mod lesson;
+pub mod map;
 pub mod metrics;
 pub mod policy;
 pub mod presets;

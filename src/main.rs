@@ -7,6 +7,7 @@
 //! retry-playground --csv 'v=1&...'   # the per-bucket series
 //! retry-playground --sweep 'v=1&...' # success and load at failure rates 0-100 %
 //! retry-playground --seeds 'v=1&...' # the lesson's headline numbers over seeds
+//! retry-playground --map 'v=1&...'   # where a capacity loss leaves it broken
 //! retry-playground --params          # the parameter table
 //! retry-playground --course          # the course: questions, the runs' answers
 //! retry-playground --export grpc 'v=1&...'  # policy A as library configuration
@@ -56,6 +57,7 @@ fn main() {
     let known = [
         "--csv",
         "--sweep",
+        "--map",
         "--seeds",
         "--b",
         "--bounds",
@@ -172,6 +174,28 @@ fn main() {
             std::process::exit(1);
         }
         emit(&retry_playground::sweep::to_csv(&config));
+    } else if flag("--map") {
+        if let Some(why) = retry_playground::map::refusal(&config) {
+            eprintln!("{}: {why}", tr("map"));
+            std::process::exit(1);
+        }
+        let map = retry_playground::map::map(&config);
+        let missing = map.cells.iter().filter(|c| c.missing.is_some()).count();
+        if missing > 0 {
+            eprintln!(
+                "{}",
+                crate::tf!(
+                    "map: {missing} cells missing, the work budget of {budget} spent",
+                    missing = missing,
+                    budget = map.budget
+                )
+            );
+        }
+        if flag("--csv") {
+            emit(&map.to_csv());
+        } else {
+            emit(&(map.to_json() + "\n"));
+        }
     } else if flag("--seeds") {
         emit(&(seeds_json(&config) + "\n"));
     } else if flag("--csv") {
@@ -346,7 +370,7 @@ fn adaptive_trace(sequence: &str) -> Result<String, String> {
 }
 
 const USAGE: Text = Text(
-    "usage: retry-playground [--csv | --sweep | --seeds] [LINK] | --params | --course\n\
+    "usage: retry-playground [--csv | --sweep | --seeds | --map [--csv]] [LINK] | --params | --course\n\
     \x20      retry-playground --export grpc|envoy|aws|tenacity|polly|resilience4j|backon|go [--b] [LINK]\n\
     \x20      retry-playground --import FILE [--b] [LINK]\n\
     \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
@@ -355,7 +379,9 @@ const USAGE: Text = Text(
     the report as JSON ({\"a\":..,\"b\":..} in compare mode), or with --csv\n\
     the per-bucket series (A's and B's columns in compare mode), or with\n\
     --sweep the sweep chart's curves, or with --seeds the lesson's headline\n\
-    numbers over the seeds the page measures them on.\n\
+    numbers over the seeds the page measures them on, or with --map the map of\n\
+    metastability: the world with a capacity loss of each length and size,\n\
+    each cell's outcome for A (and B) over 3 seeds, as JSON (CSV with --csv).\n\
     Missing keys take\n\
     their defaults; bad values are fixed and reported on stderr.\n\
     --export writes policy A (B with --b) for a library; notes on what it\n\

@@ -13,7 +13,7 @@ use crate::words::Text;
 
 /// Policy A or policy B of compare mode: whose report a number is read
 /// from, and which of the two is better.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum Side {
     A,
     B,
