@@ -718,6 +718,41 @@ pub static PRESETS: &[Preset] = &[
             expect: rises(Metric::P99, Side::B),
         }],
     },
+    Preset {
+        key: "stability-sim",
+        title: Text("One of two servers crashes: Stability Sim's metastable retries"),
+        lesson: Text(
+            "Stability Sim's metastable-retry example: requests arrive at {rate} at \
+                 {servers} servers behind a balancer, {workers} workers each, {service_t} a \
+                 request on average, and clients time out after {timeout}. The first server \
+                 crashes from {outage_at} for {outage_for}, {if outage=fail-fast}refusing \
+                 every request at once{else}holding every request until its client times \
+                 out{end}. {if attempts=4&shape=constant&base=0.001}Policy A (blue) retries at \
+                 once, up to {attempts} attempts, as the example does{else}Policy A (blue) \
+                 now has its own retries{end}{if outage=fail-fast&attempts=4&shape=constant}: \
+                 the retries bounced off the crashed server pile onto the other, its queue \
+                 outgrows the timeout, and the fleet stays collapsed long after the crash, \
+                 busy with requests nobody waits for: success {A.success}.{else}: success \
+                 {A.success}.{end} {if B.budget=ratio}Policy B (orange) backs off \
+                 exponentially with {B.jitter} jitter under a retry budget of {B.b_pct%} of \
+                 its requests: success {B.success}.{else}Policy B (orange) now has \
+                 {B.budget}: success {B.success}.{end}",
+        ),
+        link: "v=1&compare=on&shape=constant&base=0.001&jitter=none&rate=70&buckets=120&failure=0&outage_at=5&outage_for=5&servers=2&fault_on=one&workers=5&queue=10000&service_t=0.1&B.shape=exponential&B.base=0.1&B.cap=10&B.jitter=full&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
+        key_chart: ChartId::Load,
+        sees: Text(
+            "After the crash A's load stays above the capacity line to the end with its \
+               goodput at zero, while B's falls back under the line and its goodput returns \
+               to what is offered.",
+        ),
+        headline: &[Metric::Success, Metric::LoadAmplification],
+        open: &[Group::Server, Group::Policy],
+        try_this: &[TryThis {
+            label: Text("Let the crashed server hang instead of refusing"),
+            change: "outage=hang",
+            expect: rises(Metric::Success, Side::A),
+        }],
+    },
 ];
 
 /// The preset `config` is, if any: the one none of whose settings it

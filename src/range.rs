@@ -140,6 +140,8 @@ pub const OUTAGE_DURATION: Range = HOUR;
 pub const FAULT_SHARE: Range = SHARE;
 /// Hedging: the delay between copies, and the copies counting the first
 /// (gRFC A6 treats more than 5 as 5).
+/// Servers behind the balancer.
+pub const SERVERS: Range = Range::new(1.0, 100.0);
 pub const HEDGE_DELAY: Range = Range::new(0.0, 60.0);
 pub const HEDGE_COPIES: Range = Range::new(1.0, 5.0);
 /// How many times longer service takes in a latency spike.

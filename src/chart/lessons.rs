@@ -24,6 +24,7 @@
 //! | finagle | `finagles_budget_holds_b_under_half_of_as_calls_in_the_outage` |
 //! | aws-2026 | `todays_aws_quota_runs_dry_sooner` |
 //! | hedge | `the_hedge_reaches_99_percent_first` |
+//! | stability-sim | `one_crashed_server_of_two_leaves_a_collapsed_and_b_recovered` |
 //! | at-scale | `the_bucket_climbs_with_the_instances_and_the_breaker_stays_at_one` |
 
 use plotters::prelude::*;
@@ -817,6 +818,36 @@ fn the_hedge_reaches_99_percent_first() {
         ring_a - ring_b > 20.0,
         "the tail's rings at {ring_b} and {ring_a} px"
     );
+}
+
+/// Stability Sim's metastable retries: two servers of 5 workers of 0.1 s,
+/// 100 a second in all, 70 offered; the first crashes for 5 s. After it,
+/// A's load stays above the 100 a second with no goodput from 30 s on
+/// (`sim_reference::stability_sims_metastable_retry_example_stays_collapsed`
+/// holds it on 11 seeds), B's settles under it with its goodput back
+/// within a fifth of the 70 offered. The chart writes the fleet's capacity
+/// on its line.
+#[test]
+fn one_crashed_server_of_two_leaves_a_collapsed_and_b_recovered() {
+    let preset = preset("stability-sim");
+    assert!(preset.sees.0.contains("above the capacity line to the end"));
+    let runs = jobs::run(&preset.config());
+    let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+    let goodput = |report: &Report| {
+        let s = &report.series;
+        let late = (0..s.len()).filter(|&i| i as f64 * s.width >= 30.0);
+        let (sum, n) = late.fold((0, 0), |(sum, n), i| {
+            (sum + s.operations_succeeded[i], n + 1)
+        });
+        sum as f64 / (n as f64 * s.width)
+    };
+    assert_eq!(goodput(a), 0.0);
+    assert!((goodput(b) / 70.0 - 1.0).abs() < 0.2, "B: {}", goodput(b));
+    assert!(mean_after(a, 30.0) > 100.0, "A: {}/s", mean_after(a, 30.0));
+    assert!(mean_after(b, 30.0) < 100.0, "B: {}/s", mean_after(b, 30.0));
+    let theme = Theme::light(1.0);
+    let out = svg(|area| draw_load(area, &runs.charts(), &runs.scenario, &theme));
+    assert!(out.contains("capacity 100/s"), "the fleet's capacity named");
 }
 
 /// A breaker and a bucket in every instance (Brooker 2022): at half

@@ -4,7 +4,7 @@
 use crate::breaker::BreakerMode;
 use crate::budget::{BudgetKind, RatioBasis};
 use crate::policy::{Jitter, Shape};
-use crate::sim::{OutageMode, Spread, WorkloadKind};
+use crate::sim::{Balance, FaultOn, OutageMode, Spread, WorkloadKind};
 use crate::words::Text;
 
 use super::table::Kind;
@@ -131,6 +131,14 @@ choices! {
         "constant" (Text("Constant")) => Spread::Constant,
         "exponential" (Text("Exponential")) => Spread::Exponential,
         "normal" (Text("Normal")) => Spread::Normal,
+    }
+    BALANCES: Balance {
+        "round-robin" (Text("Round robin")) => Balance::RoundRobin,
+        "random" (Text("At random")) => Balance::Random,
+    }
+    FAULTS_ON: FaultOn {
+        "all" (Text("Every server")) => FaultOn::All,
+        "one" (Text("One server")) => FaultOn::One,
     }
     OUTAGES: OutageMode {
         "fail-fast" (Text("Fail fast")) => OutageMode::FailFast,

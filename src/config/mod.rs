@@ -26,8 +26,8 @@ mod scenario;
 mod table;
 
 pub use choices::{
-    BASES, BREAKERS, BUDGETS, Choices, JITTERS, OUTAGES, SHAPES, SPREADS, SWEEPS, SWITCH,
-    SweepCurves, WORKLOADS,
+    BALANCES, BASES, BREAKERS, BUDGETS, Choices, FAULTS_ON, JITTERS, OUTAGES, SHAPES, SPREADS,
+    SWEEPS, SWITCH, SweepCurves, WORKLOADS,
 };
 pub use embed::{CONTROLS_KEY, EMBED_KEY, Embed, EmbedChart, MAX_EMBED_CONTROLS};
 pub use link::{

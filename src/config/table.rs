@@ -3,8 +3,8 @@
 
 use super::Config;
 use super::choices::{
-    BASES, BREAKERS, BUDGETS, JITTERS, OUTAGES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves,
-    WORKLOADS,
+    BALANCES, BASES, BREAKERS, BUDGETS, FAULTS_ON, JITTERS, OUTAGES, SHAPES, SPREADS, SWEEPS,
+    SWITCH, SweepCurves, WORKLOADS,
 };
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
@@ -170,6 +170,9 @@ fn hedgeable(c: &Config) -> bool {
 }
 fn hedging(c: &Config) -> bool {
     hedgeable(c) && SWITCH.at(c.get(P::Hedge))
+}
+fn fleet(c: &Config) -> bool {
+    served(c) && c.get(P::Servers) > 1.0
 }
 fn with_drop(c: &Config) -> bool {
     with_workers(c) && c.get(P::DropFor) > 0.0
@@ -402,6 +405,15 @@ params! {
     OutageMode: "outage", Text("During the outage"), Text(""), Server, OUTAGES.kind(), OUTAGES.position(D.outage_mode), with_outage,
         Some(|s, v| s.outage_mode = OUTAGES.at(v)),
         Text("Refuse at once, or hang until the client's timeout.");
+    Servers: "servers", Text("Servers"), Text(""), Server, integer(range::SERVERS), D.servers, served,
+        Some(|s, v| s.servers = v as u32),
+        Text("Servers behind a balancer, each with the workers and the queue below of its own.");
+    Balance: "balance", Text("Balancer"), Text(""), Server, BALANCES.kind(), BALANCES.position(D.balance), fleet,
+        Some(|s, v| s.balance = BALANCES.at(v)),
+        Text("How requests are spread over the servers: each to the next in turn, or each to one drawn at random.");
+    FaultOn: "fault_on", Text("Faults hit"), Text(""), Server, FAULTS_ON.kind(), FAULTS_ON.position(D.fault_on), fleet,
+        Some(|s, v| s.fault_on = FAULTS_ON.at(v)),
+        Text("Whether the outage, a capacity loss and a latency spike hit every server or only the first: one of the fleet crashing.");
     Workers: "workers", Text("Workers"), Text(""), Server, integer(range::WORKERS), D.workers, served,
         Some(|s, v| s.workers = v as u32),
         Text("Requests served at once; 0 means unlimited.");

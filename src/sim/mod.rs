@@ -147,6 +147,24 @@ pub enum Spread {
     Normal,
 }
 
+/// How requests are spread over the servers of a fleet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Balance {
+    /// Each request to the next server in turn.
+    RoundRobin,
+    /// Each request to a server drawn at random (from its operation's
+    /// stream).
+    Random,
+}
+
+/// Which servers of a fleet a fault hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultOn {
+    All,
+    /// The first server only: one of the fleet crashes or slows.
+    One,
+}
+
 /// What the server does to requests that arrive during the outage window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OutageMode {
@@ -248,6 +266,13 @@ pub struct Scenario {
     pub cut_start: f64,
     pub cut_duration: f64,
     pub cut_share: f64,
+    /// A fleet behind a balancer: `servers` servers, each with `workers`
+    /// workers and a queue of `queue_limit` of its own; requests spread by
+    /// `balance`; the outage, the capacity loss and the latency spike hit
+    /// the servers `fault_on` says.
+    pub servers: u32,
+    pub balance: Balance,
+    pub fault_on: FaultOn,
 
     /// The retry policy of every layer.
     pub policy: Policy,
@@ -325,6 +350,9 @@ impl Scenario {
         cut_start: 30.0,
         cut_duration: 0.0,
         cut_share: 0.5,
+        servers: 1,
+        balance: Balance::RoundRobin,
+        fault_on: FaultOn::All,
         lost_responses: 0.0,
         // A bare policy waits forever; the playground's requests time
         // out, so that a hanging server ends attempts.
@@ -427,6 +455,9 @@ impl Scenario {
             cut_start: range::OUTAGE_START.clamp(self.cut_start, d.cut_start),
             cut_duration: range::OUTAGE_DURATION.clamp(self.cut_duration, 0.0),
             cut_share: range::FAULT_SHARE.clamp(self.cut_share, d.cut_share),
+            servers: range::SERVERS.clamp_count(self.servers),
+            balance: self.balance,
+            fault_on: self.fault_on,
             policy,
             budget: self.budget.sanitized(),
             breaker: self.breaker.sanitized(),

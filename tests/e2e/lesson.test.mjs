@@ -66,6 +66,8 @@ const PRESETS = [
     tries: [{ label: "Give A today's base of 0.05 s", metric: 'Latency p99', side: 'a', rises: false }] },
   { title: 'Hedged requests cut the tail', key: 'chart-latency',
     tries: [{ label: 'Bring the load near capacity: 90/s', metric: 'Latency p99', side: 'b', rises: true }] },
+  { title: "One of two servers crashes: Stability Sim's metastable retries", key: 'chart-load',
+    tries: [{ label: 'Let the crashed server hang instead of refusing', metric: 'User-visible success', side: 'a', rises: true }] },
 ];
 
 const WIDE = { width: 1440, height: 900 };

@@ -423,6 +423,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             self.work += 1;
             self.tally.rec.attempt(start, first);
             self.roots[root].outstanding += 1;
+            let server = self.pick_server(root);
             let request = self.server.requests.insert(Request {
                 frame,
                 token,
@@ -430,6 +431,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 service: 0.0,
                 failure: None,
                 queued_at: 0.0,
+                server,
             });
             if let Some(tracer) = self.tracer() {
                 tracer.sent(root, Some(request), start);

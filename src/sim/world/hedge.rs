@@ -135,8 +135,12 @@ impl<const PLAIN: bool> World<PLAIN> {
         if kind == FailureKind::Unknown {
             f.unknown_retried = true;
         }
-        // An error that may pass sends the next copy at once.
-        if !self.send_hedge(frame, now) && self.extras[frame].in_flight == 0 {
+        // An error that may pass sends the next copy at once. A breaker
+        // that refuses it with nothing in flight has ended the operation.
+        if !self.send_hedge(frame, now)
+            && !self.frames[frame].finished
+            && self.extras[frame].in_flight == 0
+        {
             let end = if self.extras[frame].copies >= self.s.policy.hedge_copies {
                 Ending::OutOfAttempts
             } else {

@@ -450,7 +450,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// Counts requests still waiting at the server as queued until the
     /// horizon, as a run that stops with work left does.
     fn queue_until(server: &Server, rec: &mut Recorder, horizon: f64) {
-        for &request in &server.waiting {
+        for &request in server.pools.iter().flat_map(|pool| &pool.waiting) {
             let queued_at = server.requests[request].queued_at;
             rec.occupied(Level::Queue, queued_at, horizon);
         }

@@ -16,7 +16,7 @@ use super::slab::Slab;
 use crate::sim::engine::EventKind;
 use crate::sim::recorder::Level;
 use crate::sim::report::FailureKind;
-use crate::sim::{OutageMode, Scenario};
+use crate::sim::{Balance, FaultOn, OutageMode, Scenario};
 
 /// A request on its way to the server, at it, or its answer on the way back.
 #[derive(Debug, Clone, Copy)]
@@ -31,16 +31,27 @@ pub(super) struct Request {
     pub service: f64,
     /// When the request started waiting for a worker.
     pub queued_at: f64,
+    /// The server of the fleet it goes to (0 for a single server).
+    pub server: u16,
 }
 
-/// The server's state.
-pub(super) struct Server {
-    pub requests: Slab<Request>,
+/// One server of the fleet: its workers in use and its queue.
+#[derive(Debug, Default)]
+pub(super) struct Pool {
     /// Requests in service (with a stateless server, also those on their
     /// way to it, which nothing reads then).
     busy: u32,
     /// Requests waiting for a worker.
     pub waiting: VecDeque<u32>,
+}
+
+/// The server's state: the fleet's, one pool a server.
+pub(super) struct Server {
+    pub requests: Slab<Request>,
+    /// Each server's workers and queue, the first the single server's.
+    pub pools: Vec<Pool>,
+    /// The server the next request goes to, round robin.
+    turn: u32,
     /// Unlimited workers and a latency that does not grow with load: a
     /// request's service does not depend on what else is at the server.
     pub stateless: bool,
@@ -54,6 +65,11 @@ pub(super) struct Server {
     drop_end: f64,
     slow_end: f64,
     cut_end: f64,
+}
+
+/// Whether the server faults hit: every one, or only the first.
+fn hit(s: &Scenario, server: u16) -> bool {
+    server == 0 || s.fault_on == FaultOn::All
 }
 
 /// A latency spike, a partition or hedged requests, which the plain
@@ -83,8 +99,8 @@ impl Server {
         };
         Self {
             requests: Slab::default(),
-            busy: 0,
-            waiting: VecDeque::new(),
+            pools: (0..s.servers.max(1)).map(|_| Pool::default()).collect(),
+            turn: 0,
             stateless: stateless(s),
             class_below: mix.map(|share| share * s.failure),
             outage_end: s.outage_start + s.outage_duration,
@@ -95,8 +111,8 @@ impl Server {
         }
     }
 
-    fn in_outage(&self, s: &Scenario, now: f64) -> bool {
-        s.outage_duration > 0.0 && now >= s.outage_start && now < self.outage_end
+    fn in_outage(&self, s: &Scenario, now: f64, server: u16) -> bool {
+        s.outage_duration > 0.0 && now >= s.outage_start && now < self.outage_end && hit(s, server)
     }
 
     /// Whether the scenario has a capacity loss (of limited workers).
@@ -105,8 +121,8 @@ impl Server {
     }
 
     /// The workers the server has at `now`: fewer in a capacity loss.
-    fn workers(&self, s: &Scenario, now: f64) -> u32 {
-        if s.drop_duration > 0.0 && now >= s.drop_start && now < self.drop_end {
+    fn workers(&self, s: &Scenario, now: f64, server: u16) -> u32 {
+        if s.drop_duration > 0.0 && now >= s.drop_start && now < self.drop_end && hit(s, server) {
             self.dropped_workers
         } else {
             s.workers
@@ -114,8 +130,8 @@ impl Server {
     }
 
     /// How many times longer service starting at `now` takes.
-    fn slowdown(&self, s: &Scenario, now: f64) -> f64 {
-        if s.slow_duration > 0.0 && now >= s.slow_start && now < self.slow_end {
+    fn slowdown(&self, s: &Scenario, now: f64, server: u16) -> f64 {
+        if s.slow_duration > 0.0 && now >= s.slow_start && now < self.slow_end && hit(s, server) {
             s.slow_factor
         } else {
             1.0
@@ -146,16 +162,28 @@ impl<const PLAIN: bool> World<PLAIN> {
         {
             // Lost on the way: the server never sees it.
             self.resolve(request);
-        } else if self.server.in_outage(s, now) {
+        } else if self
+            .server
+            .in_outage(s, now, self.server.requests[request].server)
+        {
             match s.outage_mode {
                 OutageMode::FailFast => self.respond_error(request, now, FailureKind::Connection),
                 OutageMode::Hang => self.resolve(request),
             }
-        } else if PLAIN || s.workers == 0 || self.server.busy < self.server.workers(s, now) {
+        } else if PLAIN || s.workers == 0 || {
+            let server = self.server.requests[request].server;
+            self.server.pools[server as usize].busy < self.server.workers(s, now, server)
+        } {
             self.start_service(request, now);
-        } else if self.server.waiting.len() < s.queue_limit as usize {
-            self.server.requests[request].queued_at = now;
-            self.server.waiting.push_back(request);
+        } else if self.server.pools[self.server.requests[request].server as usize]
+            .waiting
+            .len()
+            < s.queue_limit as usize
+        {
+            let r = &mut self.server.requests[request];
+            r.queued_at = now;
+            let server = r.server as usize;
+            self.server.pools[server].waiting.push_back(request);
         } else {
             self.respond_error(request, now, FailureKind::Rejected);
         }
@@ -167,16 +195,18 @@ impl<const PLAIN: bool> World<PLAIN> {
         let s = &self.s;
         let root = self.server.requests[request].root;
         let stream = &mut self.roots[root].server;
+        let server = self.server.requests[request].server;
+        let pool = &mut self.server.pools[server as usize];
         let mut service = draw(s.service, s.service_time, s.service_sd, stream)
-            + s.latency_slope * f64::from(self.server.busy);
+            + s.latency_slope * f64::from(pool.busy);
+        pool.busy += 1;
         if !PLAIN {
-            service *= self.server.slowdown(s, now);
+            service *= self.server.slowdown(s, now, server);
         }
         self.tally.rec.occupied(Level::InFlight, now, now + service);
         if let Some(tracer) = self.tracer() {
             tracer.served(request, now, now + service);
         }
-        self.server.busy += 1;
         self.server.requests[request].service = service;
         self.queue
             .push(now + service, EventKind::ServiceDone, request, 0);
@@ -186,13 +216,15 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// and the answer, failure or success, goes back to the client.
     #[inline(always)] // speed: hot
     pub(super) fn service_done(&mut self, request: u32, now: f64) {
-        self.server.busy -= 1;
+        let server = self.server.requests[request].server;
+        let pool = &mut self.server.pools[server as usize];
+        pool.busy -= 1;
         // A plain world's server has no queue; in a capacity loss a worker
         // that finishes may be one the server lost.
-        let next = if PLAIN || self.server.busy >= self.server.workers(&self.s, now) {
+        let next = if PLAIN || pool.busy >= self.server.workers(&self.s, now, server) {
             None
         } else {
-            self.next_waiting()
+            self.next_waiting(server)
         };
         if let Some(next) = next {
             let queued_at = self.server.requests[next].queued_at;
@@ -316,20 +348,40 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// A capacity loss ends: the workers it took are back, and take the
     /// requests that waited.
     pub(super) fn capacity_back(&mut self, now: f64) {
-        while self.server.busy < self.s.workers {
-            let Some(next) = self.next_waiting() else {
-                break;
-            };
-            let queued_at = self.server.requests[next].queued_at;
-            self.tally.rec.occupied(Level::Queue, queued_at, now);
-            self.start_service(next, now);
+        for server in 0..self.server.pools.len() {
+            while self.server.pools[server].busy < self.s.workers {
+                let Some(next) = self.next_waiting(server as u16) else {
+                    break;
+                };
+                let queued_at = self.server.requests[next].queued_at;
+                self.tally.rec.occupied(Level::Queue, queued_at, now);
+                self.start_service(next, now);
+            }
         }
     }
 
-    /// The next request waiting for a worker that still wants one: copies
-    /// of hedged operations that have their answer are dropped.
-    fn next_waiting(&mut self) -> Option<u32> {
-        while let Some(next) = self.server.waiting.pop_front() {
+    /// The server of the fleet a new request goes to.
+    #[inline(always)] // speed: hot
+    pub(super) fn pick_server(&mut self, root: u32) -> u16 {
+        let servers = self.s.servers;
+        if servers <= 1 {
+            return 0;
+        }
+        let server = match self.s.balance {
+            Balance::RoundRobin => {
+                let turn = self.server.turn;
+                self.server.turn = (turn + 1) % servers;
+                turn
+            }
+            Balance::Random => self.roots[root].server.below(servers),
+        };
+        server as u16
+    }
+
+    /// The next request waiting for a worker of `server` that still wants
+    /// one: copies of hedged operations that have their answer are dropped.
+    fn next_waiting(&mut self, server: u16) -> Option<u32> {
+        while let Some(next) = self.server.pools[server as usize].waiting.pop_front() {
             if !self.hedge_cancelled(next) {
                 return Some(next);
             }

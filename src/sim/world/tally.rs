@@ -5,6 +5,7 @@ use super::World;
 use crate::breaker::Breaker;
 use crate::budget::{Budget, BudgetConfig, BudgetKind};
 use crate::policy::{Jitter, Policy};
+use crate::sim::FaultOn;
 use crate::sim::Scenario;
 use crate::sim::WorkloadKind;
 use crate::sim::recorder::{Recorded, Recorder};
@@ -251,20 +252,43 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
     });
     let workers = s.workers;
     let mean_service = s.service_time;
+    let within = |at: f64, from: f64, length: f64| length > 0.0 && at >= from && at < from + length;
+    // What the fleet can serve in a bucket: each server its workers over
+    // the mean service time, none in the outage, fewer workers in a
+    // capacity loss and slower ones in a latency spike (at the bucket's
+    // middle), each on the servers the faults hit.
+    let capacity = |start: f64, end: f64| {
+        let middle = (start + end) / 2.0;
+        let down = outage.is_some_and(|outage| start < outage.end && end > outage.start);
+        let servers = f64::from(s.servers.max(1));
+        let hit = if s.fault_on == FaultOn::One { 1.0 } else { servers };
+        let unlimited = workers == 0 || mean_service <= 0.0;
+        let each = if unlimited {
+            f64::INFINITY
+        } else {
+            f64::from(workers) / mean_service
+        };
+        let faulted = if down {
+            0.0
+        } else {
+            let mut faulted = each;
+            if !unlimited && within(middle, s.drop_start, s.drop_duration) {
+                faulted = (f64::from(workers) * s.drop_to).round() / mean_service;
+            }
+            if within(middle, s.slow_start, s.slow_duration) {
+                faulted /= s.slow_factor;
+            }
+            faulted
+        };
+        let spared = servers - hit;
+        faulted * hit + if spared > 0.0 { each * spared } else { 0.0 }
+    };
     let Recorded {
         series,
         pauses,
         latency,
         latency_failed,
-    } = rec.finish(|start, end| {
-        if outage.is_some_and(|outage| start < outage.end && end > outage.start) {
-            0.0
-        } else if workers == 0 || mean_service <= 0.0 {
-            f64::INFINITY
-        } else {
-            f64::from(workers) / mean_service
-        }
-    });
+    } = rec.finish(capacity);
     let operations = tally.operations;
     let per_operation = |count: u64| {
         if operations == 0 {
