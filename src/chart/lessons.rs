@@ -848,6 +848,10 @@ fn one_crashed_server_of_two_leaves_a_collapsed_and_b_recovered() {
     let theme = Theme::light(1.0);
     let out = svg(|area| draw_load(area, &runs.charts(), &runs.scenario, &theme));
     assert!(out.contains("capacity 100/s"), "the fleet's capacity named");
+    // One server of two down: the other answers, so the calls sent then
+    // are drawn as load, not as refused outright.
+    assert!(out.contains("outage of one server of 2"));
+    assert!(!out.contains("all refused"));
 }
 
 /// A breaker and a bucket in every instance (Brooker 2022): at half

@@ -7,7 +7,7 @@ use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::sim::{OutageMode, Report, Scenario, WorkloadKind};
+use crate::sim::{FaultOn, OutageMode, Report, Scenario, WorkloadKind};
 
 use super::{
     Axes, Before, DrawResult, Entry, Frame, Labels, LogScale, Plotted, Sample, Theme, along_axis,
@@ -210,9 +210,13 @@ where
         most_duplicates,
         most_duplicates.max(1.0) * 1.15,
     );
+    // The whole server down: not one server of a fleet, whose others
+    // still answer.
+    let whole = scenario.outage_duration > 0.0
+        && scenario.workload != WorkloadKind::Contention
+        && !(scenario.servers > 1 && scenario.fault_on == FaultOn::One);
     let down = |i: usize| {
-        scenario.outage_duration > 0.0
-            && scenario.workload != WorkloadKind::Contention
+        whole
             && left(i) >= scenario.outage_start - 1e-9
             && left(i + 1) <= scenario.outage_start + scenario.outage_duration + 1e-9
     };
@@ -223,9 +227,7 @@ where
             scenario.outage_start,
             scenario.outage_start + scenario.outage_duration,
         );
-        let during =
-            scenario.outage_duration > 0.0 && scenario.workload != WorkloadKind::Contention;
-        if during {
+        if whole {
             calls_within(report, outage)
         } else {
             0

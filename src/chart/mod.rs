@@ -14,7 +14,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::policy::PauseBounds;
-use crate::sim::{Report, Scenario, WorkloadKind};
+use crate::sim::{FaultOn, Report, Scenario, WorkloadKind};
 
 pub type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -671,6 +671,12 @@ where
         let percent = |share: f64| tick(&round3(100.0 * share));
         let text = match kind {
             Window::Outage if !outage => continue,
+            Window::Outage if scenario.servers > 1 && scenario.fault_on == FaultOn::One => {
+                tf!(
+                    "outage of one server of {servers}",
+                    servers = scenario.servers
+                )
+            }
             Window::Outage => tr("outage").to_string(),
             Window::Spike => tf!("spike: {rate}/s", rate = tick(&scenario.spike_rate)),
             Window::CapacityLoss => tf!(

@@ -261,7 +261,11 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
         let middle = (start + end) / 2.0;
         let down = outage.is_some_and(|outage| start < outage.end && end > outage.start);
         let servers = f64::from(s.servers.max(1));
-        let hit = if s.fault_on == FaultOn::One { 1.0 } else { servers };
+        let hit = if s.fault_on == FaultOn::One {
+            1.0
+        } else {
+            servers
+        };
         let unlimited = workers == 0 || mean_service <= 0.0;
         let each = if unlimited {
             f64::INFINITY
