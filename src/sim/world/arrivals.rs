@@ -156,9 +156,11 @@ impl<const PLAIN: bool> World<PLAIN> {
             outstanding: 0,
             instance,
             looping,
-            cut,
         };
         self.roots.put(root, operation);
+        if cut {
+            self.extras[root].cut = true;
+        }
         if let Some(tracer) = self.tracer() {
             tracer.started(root, client, now);
         }

@@ -65,8 +65,6 @@ pub(super) struct Operation {
     /// Closed loop: the client that starts its next operation once this
     /// one ends.
     pub looping: u32,
-    /// A partition cuts this operation's client off.
-    pub cut: bool,
 }
 
 /// What only some runs need of a frame, kept beside it (same index) so that
@@ -94,9 +92,11 @@ pub(super) struct Extra {
     /// copies sent, those whose outcome is not known yet, and one bit per
     /// copy once its outcome (answer or timeout) is in.
     pub hedge_from: u32,
-    pub copies: u32,
-    pub in_flight: u32,
+    pub copies: u8,
+    pub in_flight: u8,
     pub answered: u8,
+    /// A partition cuts the operation's client off (on a root's extra).
+    pub cut: bool,
 }
 
 /// The services in the chain: what each layer retries with.
@@ -330,6 +330,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 copies: 0,
                 in_flight: 0,
                 answered: 0,
+                cut: false,
             };
             self.extras.put(index, extra);
         }
@@ -695,6 +696,7 @@ impl<const PLAIN: bool> World<PLAIN> {
 
     /// What a failed attempt tells its breaker, its budget, the tally and
     /// the trace; returns the frame's layer.
+    #[inline(always)] // speed: hot
     pub(super) fn failure_heard(&mut self, frame: u32, now: f64, kind: FailureKind) -> usize {
         if self.breaker_on() {
             self.breaker_outcome(frame, now, false);

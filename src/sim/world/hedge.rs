@@ -47,7 +47,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         let extra = &mut self.extras[frame];
         extra.copies += 1;
         extra.in_flight += 1;
-        if extra.copies < self.s.policy.hedge_copies.min(MAX_COPIES) {
+        if u32::from(extra.copies) < self.s.policy.hedge_copies.min(MAX_COPIES) {
             let (at, token) = (now + self.s.policy.hedge_delay, self.frames[frame].token);
             if at <= self.current {
                 self.queue
@@ -63,7 +63,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// budget.
     fn send_hedge(&mut self, frame: u32, now: f64) -> bool {
         let policy = &self.s.policy;
-        if self.extras[frame].copies >= policy.hedge_copies.min(MAX_COPIES) {
+        if u32::from(self.extras[frame].copies) >= policy.hedge_copies.min(MAX_COPIES) {
             return false;
         }
         let elapsed = now - self.frames[frame].origin;
@@ -141,7 +141,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             && !self.frames[frame].finished
             && self.extras[frame].in_flight == 0
         {
-            let end = if self.extras[frame].copies >= self.s.policy.hedge_copies {
+            let end = if u32::from(self.extras[frame].copies) >= self.s.policy.hedge_copies {
                 Ending::OutOfAttempts
             } else {
                 Ending::BudgetExhausted

@@ -353,6 +353,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             extras: SideTable::default(),
             with_extras: contention
                 || s.policy.hedge
+                || s.cut_duration > 0.0
                 || layers.count > 1
                 || s.breaker.mode != BreakerMode::Off
                 || matches!(

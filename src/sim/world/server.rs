@@ -111,8 +111,8 @@ impl Server {
         }
     }
 
-    fn in_outage(&self, s: &Scenario, now: f64, server: u16) -> bool {
-        s.outage_duration > 0.0 && now >= s.outage_start && now < self.outage_end && hit(s, server)
+    fn in_outage(&self, s: &Scenario, now: f64) -> bool {
+        s.outage_duration > 0.0 && now >= s.outage_start && now < self.outage_end
     }
 
     /// Whether the scenario has a capacity loss (of limited workers).
@@ -158,24 +158,21 @@ impl<const PLAIN: bool> World<PLAIN> {
             self.resolve(request);
         } else if !PLAIN
             && self.server.in_cut(s, now)
-            && self.roots[self.server.requests[request].root].cut
+            && self.extras[self.server.requests[request].root].cut
         {
             // Lost on the way: the server never sees it.
             self.resolve(request);
-        } else if self
-            .server
-            .in_outage(s, now, self.server.requests[request].server)
-        {
+        } else if self.server.in_outage(s, now) && hit(s, self.server_of(request)) {
             match s.outage_mode {
                 OutageMode::FailFast => self.respond_error(request, now, FailureKind::Connection),
                 OutageMode::Hang => self.resolve(request),
             }
         } else if PLAIN || s.workers == 0 || {
-            let server = self.server.requests[request].server;
+            let server = self.server_of(request);
             self.server.pools[server as usize].busy < self.server.workers(s, now, server)
         } {
             self.start_service(request, now);
-        } else if self.server.pools[self.server.requests[request].server as usize]
+        } else if self.server.pools[self.server_of(request) as usize]
             .waiting
             .len()
             < s.queue_limit as usize
@@ -194,8 +191,8 @@ impl<const PLAIN: bool> World<PLAIN> {
     fn start_service(&mut self, request: u32, now: f64) {
         let s = &self.s;
         let root = self.server.requests[request].root;
+        let server = self.server_of(request);
         let stream = &mut self.roots[root].server;
-        let server = self.server.requests[request].server;
         let pool = &mut self.server.pools[server as usize];
         let mut service = draw(s.service, s.service_time, s.service_sd, stream)
             + s.latency_slope * f64::from(pool.busy);
@@ -216,7 +213,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// and the answer, failure or success, goes back to the client.
     #[inline(always)] // speed: hot
     pub(super) fn service_done(&mut self, request: u32, now: f64) {
-        let server = self.server.requests[request].server;
+        let server = self.server_of(request);
         let pool = &mut self.server.pools[server as usize];
         pool.busy -= 1;
         // A plain world's server has no queue; in a capacity loss a worker
@@ -360,11 +357,22 @@ impl<const PLAIN: bool> World<PLAIN> {
         }
     }
 
+    /// The server of the fleet `request` went to: the only one in a plain
+    /// world.
+    #[inline(always)] // speed: hot
+    fn server_of(&self, request: u32) -> u16 {
+        if PLAIN {
+            0
+        } else {
+            self.server.requests[request].server
+        }
+    }
+
     /// The server of the fleet a new request goes to.
     #[inline(always)] // speed: hot
     pub(super) fn pick_server(&mut self, root: u32) -> u16 {
         let servers = self.s.servers;
-        if servers <= 1 {
+        if PLAIN || servers <= 1 {
             return 0;
         }
         let server = match self.s.balance {
