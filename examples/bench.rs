@@ -243,7 +243,7 @@ fn maps() {
     ] {
         let config = Config::from_link(link).0;
         let start = Instant::now();
-        let map = retry_playground::map::map(&config);
+        let map = retry_playground::map::map(&config, retry_playground::map::Rows::Size);
         let seconds = start.elapsed().as_secs_f64();
         let missing = map.cells.iter().filter(|c| c.missing.is_some()).count();
         println!(

@@ -58,6 +58,7 @@ fn main() {
         "--csv",
         "--sweep",
         "--map",
+        "--by-load",
         "--seeds",
         "--b",
         "--bounds",
@@ -179,7 +180,12 @@ fn main() {
             eprintln!("{}: {why}", tr("map"));
             std::process::exit(1);
         }
-        let map = retry_playground::map::map(&config);
+        let rows = if flag("--by-load") {
+            retry_playground::map::Rows::Load
+        } else {
+            retry_playground::map::Rows::Size
+        };
+        let map = retry_playground::map::map(&config, rows);
         let missing = map.cells.iter().filter(|c| c.missing.is_some()).count();
         if missing > 0 {
             eprintln!(
@@ -370,7 +376,7 @@ fn adaptive_trace(sequence: &str) -> Result<String, String> {
 }
 
 const USAGE: Text = Text(
-    "usage: retry-playground [--csv | --sweep | --seeds | --map [--csv]] [LINK] | --params | --course\n\
+    "usage: retry-playground [--csv | --sweep | --seeds | --map [--by-load] [--csv]] [LINK] | --params | --course\n\
     \x20      retry-playground --export grpc|envoy|aws|tenacity|polly|resilience4j|backon|go [--b] [LINK]\n\
     \x20      retry-playground --import FILE [--b] [LINK]\n\
     \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
@@ -381,7 +387,8 @@ const USAGE: Text = Text(
     --sweep the sweep chart's curves, or with --seeds the lesson's headline\n\
     numbers over the seeds the page measures them on, or with --map the map of\n\
     metastability: the world with a capacity loss of each length and size,\n\
-    each cell's outcome for A (and B) over 3 seeds, as JSON (CSV with --csv).\n\
+    each cell's outcome for A (and B) over 3 seeds, as JSON (CSV with --csv);\n\
+    --by-load puts the arrival rate on the rows instead of the trigger's size.\n\
     Missing keys take\n\
     their defaults; bad values are fixed and reported on stderr.\n\
     --export writes policy A (B with --b) for a library; notes on what it\n\

@@ -33,16 +33,16 @@ fn rank(outcome: Outcome) -> f64 {
 fn the_map_is_monotone_and_backoff_shrinks_the_stuck_region() {
     let (config, notices) = Config::from_link(WORLD);
     assert!(notices.is_empty(), "{notices:?}");
-    let map = map::map(&config);
+    let map = map::map(&config, map::Rows::Size);
     assert_eq!(map.sides, [Side::A, Side::B]);
     assert!(map.cells.iter().all(|c| c.missing.is_none()));
-    let (lengths, sizes) = (map.lengths.len(), map.sizes.len());
+    let (lengths, sizes) = (map.lengths.len(), map.row_values.len());
     let at = |side: Side, size: usize, length: usize| {
         let cell = map
             .cells
             .iter()
             .find(|c| {
-                c.side == side && c.size == map.sizes[size] && c.length == map.lengths[length]
+                c.side == side && c.size == map.row_values[size] && c.length == map.lengths[length]
             })
             .expect("every cell");
         let ranks: Vec<f64> = cell.seeds.iter().map(|s| rank(s.outcome)).collect();
@@ -109,8 +109,8 @@ fn a_map_too_big_for_its_budget_keeps_what_it_computed() {
     assert_eq!(map::refusal(&config), None);
     assert!(map::refusal(&Config::from_link("v=1&workers=0").0).is_some());
     let budget = 5 * retry_playground::simulate::WORK_LIMIT / 2;
-    let map = map::map_within(&config, budget);
-    assert_eq!(map.cells.len(), map.lengths.len() * map.sizes.len());
+    let map = map::map_within(&config, map::Rows::Size, budget);
+    assert_eq!(map.cells.len(), map.lengths.len() * map.row_values.len());
     assert!(
         map.work <= budget + retry_playground::simulate::WORK_LIMIT,
         "{}",
@@ -125,10 +125,51 @@ fn a_map_too_big_for_its_budget_keeps_what_it_computed() {
     assert!(spent > 60, "{spent} cells past the budget");
     // A small world within the same budget is whole.
     let (small, _) = Config::from_link("v=1&rate=5&workers=2&service_t=0.1");
-    let whole = map::map_within(&small, budget);
+    let whole = map::map_within(&small, map::Rows::Size, budget);
     assert!(
         whole.cells.iter().all(|c| c.outcome.is_some()),
         "{:?}",
         whole.work
+    );
+}
+
+/// Against load: the same trigger (60 % of the workers lost) at loads from
+/// 30 % to 100 % of what the workers serve. A lighter load is never harder
+/// to recover from (on average over the seeds, as above), and the retries
+/// at once break at a lighter load than backoff with a budget.
+#[test]
+fn against_load_a_heavier_load_is_never_easier() {
+    let (config, _) = Config::from_link(WORLD);
+    let map = map::map(&config, map::Rows::Load);
+    assert_eq!(map.rows, map::Rows::Load);
+    let rank_at = |side: Side, row: usize, length: usize| {
+        let cell = map
+            .cells
+            .iter()
+            .find(|c| {
+                c.side == side
+                    && c.rate == map.row_values[row] * 100.0
+                    && c.length == map.lengths[length]
+            })
+            .expect("every cell");
+        cell.seeds.iter().map(|s| rank(s.outcome)).sum::<f64>() / cell.seeds.len() as f64
+    };
+    let lightest_broken = |side: Side| {
+        (0..map.row_values.len()).find(|&row| rank_at(side, row, map.lengths.len() - 1) >= 2.0)
+    };
+    for side in [Side::A, Side::B] {
+        for row in 1..map.row_values.len() {
+            for length in 0..map.lengths.len() {
+                assert!(
+                    rank_at(side, row, length) >= rank_at(side, row - 1, length) - 0.34,
+                    "{side:?} row {row} length {length}"
+                );
+            }
+        }
+    }
+    let (a, b) = (lightest_broken(Side::A), lightest_broken(Side::B));
+    assert!(
+        a.is_some() && (b.is_none() || b > a),
+        "A from {a:?}, B from {b:?}"
     );
 }

@@ -73,8 +73,9 @@ fn hit(s: &Scenario, server: u16) -> bool {
 }
 
 /// A latency spike, a partition or hedged requests, which the plain
-/// world's copy of the engine leaves out (a capacity loss needs limited workers, which no plain
-/// world has).
+/// world's copy of the engine leaves out (a capacity loss needs limited
+/// workers, which no plain world has). Only native runs have that copy.
+#[cfg(not(target_arch = "wasm32"))]
 pub(super) fn faults(s: &Scenario) -> bool {
     s.slow_duration > 0.0 || s.cut_duration > 0.0 || s.policy.hedge
 }
