@@ -3,6 +3,7 @@
 //! breakers they ask, and how they end.
 
 use super::World;
+use super::hedge::Hedge;
 use super::server::Request;
 use crate::breaker::{Breaker, BreakerMode, Ticket};
 use crate::budget::{Budget, BudgetKind};
@@ -88,13 +89,6 @@ pub(super) struct Extra {
     /// Contention: the version read by the attempt in flight.
     pub read_version: u64,
     pub write_ok: bool,
-    /// Hedging (`hedge.rs`): the token of the operation's first copy, the
-    /// copies sent, those whose outcome is not known yet, and one bit per
-    /// copy once its outcome (answer or timeout) is in.
-    pub hedge_from: u32,
-    pub copies: u8,
-    pub in_flight: u8,
-    pub answered: u8,
     /// A partition cuts the operation's client off (on a root's extra).
     pub cut: bool,
 }
@@ -326,13 +320,12 @@ impl<const PLAIN: bool> World<PLAIN> {
                 ticket: Ticket::ORDINARY,
                 read_version: 0,
                 write_ok: false,
-                hedge_from: 0,
-                copies: 0,
-                in_flight: 0,
-                answered: 0,
                 cut: false,
             };
             self.extras.put(index, extra);
+            if self.s.policy.hedge {
+                self.hedges.put(index, Hedge::default());
+            }
         }
         index
     }
@@ -488,7 +481,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             }
             // A hedge the breaker stops is not sent; the copies in flight
             // go on.
-            None if !PLAIN && self.s.policy.hedge && !first && self.extras[frame].in_flight > 0 => {
+            None if !PLAIN && self.s.policy.hedge && !first && self.hedges[frame].in_flight > 0 => {
                 self.tally.rec.breaker_refusal(now);
                 false
             }

@@ -27,12 +27,25 @@ use crate::sim::trace::Ending;
 /// Copies one answered-bit mask can tell apart.
 const MAX_COPIES: u32 = 8;
 
+/// What a hedged frame keeps beside its extras: the token of the
+/// operation's first copy, the copies sent, those whose outcome is not
+/// known yet, and one bit per copy once its outcome (answer or timeout) is
+/// in.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Hedge {
+    from: u32,
+    copies: u8,
+    pub in_flight: u8,
+    answered: u8,
+}
+
 impl<const PLAIN: bool> World<PLAIN> {
     /// The first copy of a hedged operation, with `timeout`.
     pub(super) fn hedge_start(&mut self, frame: u32, now: f64, timeout: f64) {
-        let extra = &mut self.extras[frame];
-        extra.hedge_from = self.frames[frame].token.wrapping_add(1);
-        (extra.copies, extra.in_flight, extra.answered) = (0, 0, 0);
+        self.hedges[frame] = Hedge {
+            from: self.frames[frame].token.wrapping_add(1),
+            ..Hedge::default()
+        };
         self.send_copy(frame, now, timeout);
     }
 
@@ -44,10 +57,10 @@ impl<const PLAIN: bool> World<PLAIN> {
             // The breaker or a throttle said no.
             return false;
         }
-        let extra = &mut self.extras[frame];
-        extra.copies += 1;
-        extra.in_flight += 1;
-        if u32::from(extra.copies) < self.s.policy.hedge_copies.min(MAX_COPIES) {
+        let hedge = &mut self.hedges[frame];
+        hedge.copies += 1;
+        hedge.in_flight += 1;
+        if u32::from(hedge.copies) < self.s.policy.hedge_copies.min(MAX_COPIES) {
             let (at, token) = (now + self.s.policy.hedge_delay, self.frames[frame].token);
             if at <= self.current {
                 self.queue
@@ -63,7 +76,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// budget.
     fn send_hedge(&mut self, frame: u32, now: f64) -> bool {
         let policy = &self.s.policy;
-        if u32::from(self.extras[frame].copies) >= policy.hedge_copies.min(MAX_COPIES) {
+        if u32::from(self.hedges[frame].copies) >= policy.hedge_copies.min(MAX_COPIES) {
             return false;
         }
         let elapsed = now - self.frames[frame].origin;
@@ -93,9 +106,9 @@ impl<const PLAIN: bool> World<PLAIN> {
 
     /// Whether the copy of `token` still has an operation waiting for it.
     pub(super) fn hedge_wants(&self, frame: u32, token: u32) -> bool {
-        let (f, extra) = (&self.frames[frame], &self.extras[frame]);
-        let copy = token.wrapping_sub(extra.hedge_from);
-        !f.finished && copy < MAX_COPIES && extra.answered & (1 << copy) == 0
+        let (f, hedge) = (&self.frames[frame], &self.hedges[frame]);
+        let copy = token.wrapping_sub(hedge.from);
+        !f.finished && copy < MAX_COPIES && hedge.answered & (1 << copy) == 0
     }
 
     /// Takes the outcome of the copy of `token` if the operation waits for
@@ -104,9 +117,9 @@ impl<const PLAIN: bool> World<PLAIN> {
         if !self.hedge_wants(frame, token) {
             return false;
         }
-        let extra = &mut self.extras[frame];
-        extra.answered |= 1 << token.wrapping_sub(extra.hedge_from);
-        extra.in_flight -= 1;
+        let hedge = &mut self.hedges[frame];
+        hedge.answered |= 1 << token.wrapping_sub(hedge.from);
+        hedge.in_flight -= 1;
         true
     }
 
@@ -139,9 +152,9 @@ impl<const PLAIN: bool> World<PLAIN> {
         // that refuses it with nothing in flight has ended the operation.
         if !self.send_hedge(frame, now)
             && !self.frames[frame].finished
-            && self.extras[frame].in_flight == 0
+            && self.hedges[frame].in_flight == 0
         {
-            let end = if u32::from(self.extras[frame].copies) >= self.s.policy.hedge_copies {
+            let end = if u32::from(self.hedges[frame].copies) >= self.s.policy.hedge_copies {
                 Ending::OutOfAttempts
             } else {
                 Ending::BudgetExhausted

@@ -125,6 +125,8 @@ pub(crate) struct World<const PLAIN: bool> {
     /// One per frame when `with_extras`, else empty.
     extras: SideTable<Extra>,
     with_extras: bool,
+    /// One per frame when hedging (`hedge.rs`), else empty.
+    hedges: SideTable<hedge::Hedge>,
     /// The server: requests, workers and queue.
     server: Server,
     /// Contention: the row's version.
@@ -351,6 +353,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             frames: Slab::default(),
             roots: SideTable::default(),
             extras: SideTable::default(),
+            hedges: SideTable::default(),
             with_extras: contention
                 || s.policy.hedge
                 || s.cut_duration > 0.0
