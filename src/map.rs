@@ -22,7 +22,7 @@
 
 use serde::Serialize;
 
-use crate::config::{Config, P, SWITCH};
+use crate::config::{Config, P};
 use crate::metrics::Side;
 use crate::sim::Report;
 use crate::simulate;
@@ -272,16 +272,10 @@ pub fn cell(
 /// The policies a map of `config` draws: A's configuration, and B's when
 /// comparing, each alone.
 pub fn policies(config: &Config) -> Vec<(Side, Config)> {
-    let alone = |c: Config| {
-        let mut c = c;
-        c.set(P::Compare, SWITCH.position(false));
-        c
-    };
-    let mut out = vec![(Side::A, alone(config.clone()))];
-    if config.comparing() {
-        out.push((Side::B, alone(config.policy_b_config())));
-    }
-    out
+    [Side::A, Side::B]
+        .into_iter()
+        .zip(config.policies_alone())
+        .collect()
 }
 
 /// The whole map at once, within [`WORK_BUDGET`].

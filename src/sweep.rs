@@ -206,17 +206,12 @@ pub fn curves(config: &Config) -> Vec<SweepCurve> {
             curves
         }
         SweepCurves::Instances => {
-            let mut policies = vec![config.clone()];
-            if config.comparing() {
-                policies.push(config.policy_b_config());
-            }
             let mut curves = Vec::new();
-            for (policy, own) in policies.iter().enumerate() {
+            for (policy, own) in config.policies_alone().iter().enumerate() {
                 for (&(count, colour), &label) in
                     INSTANCE_COUNTS.iter().zip(&INSTANCE_LABELS[policy])
                 {
                     let mut c = own.clone();
-                    c.set(P::Compare, SWITCH.position(false));
                     c.set(P::Instances, f64::from(count));
                     curves.push(SweepCurve {
                         label,

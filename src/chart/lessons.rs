@@ -193,12 +193,7 @@ fn waves_stand_above_capacity_by_their_true_ratio() {
 /// The mean height of a run's load after `from` seconds, on a linear
 /// load chart whose first panel is `panel` (a shade's span fixes time).
 fn mean_after(report: &Report, from: f64) -> f64 {
-    let width = report.series.width;
-    let values: Vec<f64> = (0..report.series.len())
-        .filter(|&i| i as f64 * width >= from)
-        .map(|i| rate(report, i))
-        .collect();
-    values.iter().sum::<f64>() / values.len() as f64
+    mean_between(report, from, f64::INFINITY)
 }
 
 /// The pixels of the filled load of `colour`, as a function of time.

@@ -117,6 +117,19 @@ impl Config {
         self.overrides[index] = Some(value).filter(|v| *v != self.values[index]);
         why
     }
+    /// Each policy's configuration alone, compare mode off: A's, then
+    /// B's when comparing. What a chart that reruns the world once per
+    /// policy runs (the instances sweep, the map).
+    pub fn policies_alone(&self) -> Vec<Config> {
+        let mut policies = vec![self.clone()];
+        if self.comparing() {
+            policies.push(self.policy_b_config());
+        }
+        for policy in &mut policies {
+            policy.set(P::Compare, SWITCH.position(false));
+        }
+        policies
+    }
 
     /// The configuration as policy B sees it: A's world with B's policy,
     /// compare mode off.

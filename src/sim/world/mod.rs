@@ -387,7 +387,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// Starts the run: its first arrival. Apart from [`World::new`], so
     /// that a tracer attached in between sees it.
     fn start(&mut self) {
-        if self.server.drops(&self.s) {
+        if server::drops(&self.s) {
             let back = self.s.drop_start + self.s.drop_duration;
             self.queue.push(back, EventKind::CapacityBack, 0, 0);
         }

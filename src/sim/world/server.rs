@@ -80,6 +80,11 @@ pub(super) fn faults(s: &Scenario) -> bool {
     s.slow_duration > 0.0 || s.cut_duration > 0.0 || s.policy.hedge
 }
 
+/// Whether the scenario has a capacity loss (of limited workers).
+pub(super) fn drops(s: &Scenario) -> bool {
+    s.drop_duration > 0.0 && s.workers > 0
+}
+
 /// Unlimited workers and a latency that does not grow with load: nothing at
 /// the server changes a request's service.
 pub(super) fn stateless(s: &Scenario) -> bool {
@@ -114,11 +119,6 @@ impl Server {
 
     fn in_outage(&self, s: &Scenario, now: f64) -> bool {
         s.outage_duration > 0.0 && now >= s.outage_start && now < self.outage_end
-    }
-
-    /// Whether the scenario has a capacity loss (of limited workers).
-    pub fn drops(&self, s: &Scenario) -> bool {
-        s.drop_duration > 0.0 && s.workers > 0
     }
 
     /// The workers the server has at `now`: fewer in a capacity loss.
