@@ -636,7 +636,7 @@ pub static PRESETS: &[Preset] = &[
                  calls per operation.{else}Policy A (blue) now has {budget}: {A.load} calls per \
                  operation.{end}",
         ),
-        link: "v=1&compare=on&rate=20&failure=0.01&outage_at=20&outage_for=20&B.budget=ratio&B.b_basis=requests",
+        link: "v=1&compare=on&rate=20&failure=0.01&outage_at=20&outage_for=20&workers=0&B.budget=ratio&B.b_basis=requests",
         key_chart: ChartId::Load,
         sees: Text(
             "In the shaded outage A sends more than twice B's calls, all refused at once: B's \
