@@ -19,6 +19,9 @@ pub enum ChartId {
     Mechanism,
     /// Calls and completion time over many seeds, per jitter.
     Contention,
+    /// Where a capacity loss leaves the world broken: trigger length
+    /// against size (or load), a panel per policy.
+    Map,
     /// A lane per followed client, a dot where its request is.
     Replay,
 }
@@ -50,13 +53,14 @@ impl Place {
 
 impl ChartId {
     /// Every chart, in the page's order.
-    pub const ALL: [ChartId; 7] = [
+    pub const ALL: [ChartId; 8] = [
         ChartId::Load,
         ChartId::Pauses,
         ChartId::Latency,
         ChartId::Sweep,
         ChartId::Mechanism,
         ChartId::Contention,
+        ChartId::Map,
         ChartId::Replay,
     ];
 
@@ -69,6 +73,7 @@ impl ChartId {
             ChartId::Sweep => "sweep",
             ChartId::Mechanism => "mechanism",
             ChartId::Contention => "contention",
+            ChartId::Map => "map",
             ChartId::Replay => "replay",
         }
     }
@@ -82,6 +87,7 @@ impl ChartId {
             ChartId::Sweep => "chart-sweep",
             ChartId::Mechanism => "chart-mechanism",
             ChartId::Contention => "chart-contention",
+            ChartId::Map => "chart-map",
             ChartId::Replay => "chart-replay",
         }
     }
@@ -92,7 +98,7 @@ impl ChartId {
     pub const fn home(self) -> Place {
         match self {
             ChartId::Load | ChartId::Pauses | ChartId::Latency | ChartId::Sweep => Place::Below,
-            ChartId::Mechanism | ChartId::Contention => Place::OnRequest,
+            ChartId::Mechanism | ChartId::Contention | ChartId::Map => Place::OnRequest,
             ChartId::Replay => Place::Own,
         }
     }
@@ -164,6 +170,6 @@ mod tests {
             .into_iter()
             .filter(|id| *id != ChartId::Replay.canvas_id())
             .collect();
-        assert_eq!(moving, &charts[..6]);
+        assert_eq!(moving, &charts[..7]);
     }
 }

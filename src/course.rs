@@ -743,6 +743,34 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
     },
     Chapter {
+        key: "trigger",
+        title: Text("The trigger and the map"),
+        preset: "trigger",
+        change: "",
+        question: Text(
+            "A server's workers are {busy} busy with first tries, its clients time out after \
+                   {timeout}, and policy A retries at once. At {drop_at} it loses {drop_lost} of \
+                   its workers for {drop_for}, then has them all back. What share of A's \
+                   operations succeed over the run?",
+        ),
+        answers: &[
+            Text("Under half: the world stays broken after the workers are back"),
+            Text("Most, but not all: it recovers slowly"),
+            Text("Nearly all: it recovers as soon as the workers are back"),
+        ],
+        judge: Judge::Band {
+            metric: Metric::Success,
+            side: Side::A,
+            edges: &[0.5, 0.95],
+        },
+        knob: P::DropFor,
+        takeaway: Text(
+            "A trigger that ends can leave a system broken for good: find on the map the \
+                   triggers your policy does not come back from, and back off with jitter under \
+                   a budget to shrink them.",
+        ),
+    },
+    Chapter {
         key: "defaults",
         title: Text("Production defaults"),
         preset: "aws-sdk",
@@ -818,6 +846,13 @@ pub static MONDAY: &[Rule] = &[
     Rule {
         text: Text("Hedge slow calls near their 95th percentile, and only with capacity to spare."),
         chapters: &["hedge", "hedge-busy"],
+    },
+    Rule {
+        text: Text(
+            "Map the triggers your system does not come back from: retries at once turn a short \
+               capacity loss into a collapse that outlives it.",
+        ),
+        chapters: &["trigger"],
     },
     Rule {
         text: Text("Give retries one owner: one layer retries, the others fail fast."),
@@ -1111,6 +1146,7 @@ mod tests {
         ("contention", 1),
         ("bucket-or-breaker", 1),
         ("at-scale", 2),
+        ("trigger", 0),
         ("defaults", 0),
     ];
 

@@ -180,10 +180,11 @@ fn main() {
             eprintln!("{}: {why}", tr("map"));
             std::process::exit(1);
         }
+        // `--by-load` is `map_by=load` for a link that does not say it.
         let rows = if flag("--by-load") {
             retry_playground::map::Rows::Load
         } else {
-            retry_playground::map::Rows::Size
+            config.map_rows()
         };
         let map = retry_playground::map::map(&config, rows);
         let missing = map.cells.iter().filter(|c| c.missing.is_some()).count();

@@ -24,7 +24,7 @@ use serde::Serialize;
 
 use crate::config::{Config, P};
 use crate::metrics::Side;
-use crate::sim::Report;
+use crate::sim::{self, Report};
 use crate::simulate;
 
 /// The trigger lengths, seconds: the map's columns.
@@ -164,6 +164,29 @@ pub fn cell_config(config: &Config, length: f64, size: f64, rate: f64, seed: u64
     c
 }
 
+/// Where the world of `config` stands on a map of `rows`: its capacity
+/// loss's length and size (or its load, as a share of what the workers
+/// serve), when it has a capacity loss.
+pub fn world_on_map(config: &Config, rows: Rows) -> Option<(f64, f64)> {
+    let length = config.get(P::DropFor);
+    (length > 0.0 && config.get(P::DropTo) < 1.0).then(|| {
+        let row = match rows {
+            Rows::Size => 1.0 - config.get(P::DropTo),
+            Rows::Load => config.get(P::Rate) / serves(config),
+        };
+        (length, row)
+    })
+}
+
+/// The world of the map's cell at `row` and `column` for the page to open:
+/// the link's world and policies with the cell's trigger and rate, on the
+/// link's seed, long enough to show the last window.
+pub fn cell_world(config: &Config, rows: Rows, row: usize, column: usize) -> Option<Config> {
+    let &(_, size, rate) = row_worlds(config, rows).get(row)?;
+    let length = *LENGTHS.get(column)?;
+    Some(cell_config(config, length, size, rate, config.seed()))
+}
+
 /// When the map's trigger starts: the world's capacity loss, if it has
 /// one, else 30 s in, with at least a window before it.
 fn trigger_at(config: &Config) -> f64 {
@@ -219,56 +242,6 @@ fn work_of(report: &Report) -> u64 {
     s.operations + s.first_tries + s.retries
 }
 
-/// One cell for one policy's configuration, within `budget` work; returns
-/// the cell and the work it did.
-pub fn cell(
-    config: &Config,
-    side: Side,
-    (length, size, rate): (f64, f64, f64),
-    budget: u64,
-) -> (Cell, u64) {
-    let mut seeds = Vec::new();
-    let mut work = 0;
-    let mut missing = None;
-    let first = config.seed();
-    for seed in first..first + SEEDS {
-        if work >= budget {
-            missing = Some(Missing::BudgetSpent);
-            break;
-        }
-        let world = cell_config(config, length, size, rate, seed);
-        let limit = (budget - work).min(simulate::WORK_LIMIT);
-        let report = simulate::run_limited(&world, limit);
-        work += work_of(&report);
-        if report.summary.cut.is_some() {
-            // Cut short by what was left of the budget, or by the run's
-            // own bounds.
-            missing = Some(if limit < simulate::WORK_LIMIT {
-                Missing::BudgetSpent
-            } else {
-                Missing::RunCut
-            });
-            break;
-        }
-        seeds.push(judge(&report, trigger_at(config), length, seed));
-    }
-    let outcome = missing.is_none().then(|| {
-        let mut outcomes: Vec<Outcome> = seeds.iter().map(|s| s.outcome).collect();
-        outcomes.sort();
-        outcomes[outcomes.len() / 2]
-    });
-    let cell = Cell {
-        side,
-        length,
-        size,
-        rate,
-        outcome,
-        missing,
-        seeds,
-    };
-    (cell, work)
-}
-
 /// The policies a map of `config` draws: A's configuration, and B's when
 /// comparing, each alone.
 pub fn policies(config: &Config) -> Vec<(Side, Config)> {
@@ -295,40 +268,180 @@ fn row_worlds(config: &Config, rows: Rows) -> Vec<(f64, f64, f64)> {
             } else {
                 LOAD_SIZE
             };
-            let serves = config.get(P::Workers) / config.get(P::ServiceTime).max(1e-9);
             LOADS
                 .iter()
-                .map(|&load| (load, size, load * serves))
+                .map(|&load| (load, size, load * serves(config)))
                 .collect()
         }
     }
 }
 
+/// Operations a second the world's workers serve.
+fn serves(config: &Config) -> f64 {
+    config.get(P::Workers) / config.get(P::ServiceTime).max(1e-9)
+}
+
 /// The whole map within `budget` work: the cells past it are missing.
 pub fn map_within(config: &Config, rows: Rows, budget: u64) -> Map {
-    let mut cells = Vec::new();
-    let mut work = 0;
-    let policies = policies(config);
-    let worlds = row_worlds(config, rows);
-    for &(_, size, rate) in &worlds {
-        for &length in &LENGTHS {
-            for (side, policy) in &policies {
-                let left = budget.saturating_sub(work);
-                let (cell, used) = cell(policy, *side, (length, size, rate), left);
-                work += used;
-                cells.push(cell);
-            }
+    let mut runs = MapRuns::new(config, rows, budget);
+    while !runs.done() {
+        runs.advance(u64::MAX);
+    }
+    runs.map
+}
+
+/// The seed of a cell being run, and its run.
+#[derive(Debug)]
+struct Going {
+    seeds: Vec<SeedOutcome>,
+    seed: u64,
+    /// The work the run may do: what was left of the budget, or a run's
+    /// own limit.
+    limit: u64,
+    run: sim::Run,
+}
+
+/// A map being computed a slice of a run at a time, as the page computes
+/// it between frames: cell by cell, row by row (size), column by column
+/// (length), A's then B's, each seed's run in slices. The cells it has
+/// are final; [`map_within`] is this driven to the end, so the page and
+/// the command line draw the same map.
+#[derive(Debug)]
+pub struct MapRuns {
+    policies: Vec<(Side, Config)>,
+    /// Per row: its value, the share of the workers lost and the rate.
+    worlds: Vec<(f64, f64, f64)>,
+    /// The cells so far.
+    map: Map,
+    current: Option<Going>,
+}
+
+impl MapRuns {
+    pub fn new(config: &Config, rows: Rows, budget: u64) -> MapRuns {
+        let policies = policies(config);
+        let worlds = row_worlds(config, rows);
+        let map = Map {
+            lengths: LENGTHS.to_vec(),
+            rows,
+            row_values: worlds.iter().map(|w| w.0).collect(),
+            at: trigger_at(config),
+            sides: policies.iter().map(|(side, _)| *side).collect(),
+            cells: Vec::with_capacity(worlds.len() * LENGTHS.len() * policies.len()),
+            work: 0,
+            budget,
+        };
+        MapRuns {
+            policies,
+            worlds,
+            map,
+            current: None,
         }
     }
-    Map {
-        lengths: LENGTHS.to_vec(),
-        rows,
-        row_values: worlds.iter().map(|w| w.0).collect(),
-        at: trigger_at(config),
-        sides: policies.iter().map(|(side, _)| *side).collect(),
-        cells,
-        work,
-        budget,
+
+    /// Cells in the whole map.
+    pub fn total(&self) -> usize {
+        self.worlds.len() * LENGTHS.len() * self.policies.len()
+    }
+
+    pub fn done(&self) -> bool {
+        self.map.cells.len() == self.total()
+    }
+
+    /// The map as far as it is computed: its cells are final.
+    pub fn map(&self) -> &Map {
+        &self.map
+    }
+
+    /// The next cell's policy and world: (length, size, rate).
+    fn next_cell(&self) -> (usize, (f64, f64, f64)) {
+        let k = self.map.cells.len();
+        let sides = self.policies.len();
+        let (row, column) = (k / (sides * LENGTHS.len()), k / sides % LENGTHS.len());
+        let (_, size, rate) = self.worlds[row];
+        (k % sides, (LENGTHS[column], size, rate))
+    }
+
+    /// Starts the run of `seed` of the next cell, or, with no work left,
+    /// ends the cell as missing.
+    fn start(&mut self, seeds: Vec<SeedOutcome>, seed: u64) -> bool {
+        if self.map.work >= self.map.budget {
+            self.end_cell(seeds, Some(Missing::BudgetSpent));
+            return false;
+        }
+        let (side, (length, size, rate)) = self.next_cell();
+        let world = cell_config(&self.policies[side].1, length, size, rate, seed);
+        let limit = (self.map.budget - self.map.work).min(simulate::WORK_LIMIT);
+        let run = sim::Run::new(&simulate::scenario_within(&world, limit));
+        self.current = Some(Going {
+            seeds,
+            seed,
+            limit,
+            run,
+        });
+        true
+    }
+
+    fn end_cell(&mut self, seeds: Vec<SeedOutcome>, missing: Option<Missing>) {
+        let (side, (length, size, rate)) = self.next_cell();
+        let outcome = missing.is_none().then(|| {
+            let mut outcomes: Vec<Outcome> = seeds.iter().map(|s| s.outcome).collect();
+            outcomes.sort();
+            outcomes[outcomes.len() / 2]
+        });
+        self.map.cells.push(Cell {
+            side: self.policies[side].0,
+            length,
+            size,
+            rate,
+            outcome,
+            missing,
+            seeds,
+        });
+    }
+
+    /// Advances the run of the next cell by about `work` (see
+    /// [`sim::Run::advance`]); true when that finished a cell.
+    pub fn advance(&mut self, work: u64) -> bool {
+        if self.done() {
+            return false;
+        }
+        if self.current.is_none() {
+            let first = self.policies[self.next_cell().0].1.seed();
+            if !self.start(Vec::new(), first) {
+                return true;
+            }
+        }
+        let going = self.current.as_mut().expect("a seed is being run");
+        if !going.run.advance(work) {
+            return false;
+        }
+        let Going {
+            mut seeds,
+            seed,
+            limit,
+            run,
+        } = self.current.take().expect("a seed is being run");
+        let report = run.finish();
+        self.map.work += work_of(&report);
+        if report.summary.cut.is_some() {
+            // Cut short by what was left of the budget, or by the run's
+            // own bounds.
+            let why = if limit < simulate::WORK_LIMIT {
+                Missing::BudgetSpent
+            } else {
+                Missing::RunCut
+            };
+            self.end_cell(seeds, Some(why));
+            return true;
+        }
+        let length = self.next_cell().1.0;
+        seeds.push(judge(&report, self.map.at, length, seed));
+        let first = self.policies[self.next_cell().0].1.seed();
+        if seed + 1 == first + SEEDS {
+            self.end_cell(seeds, None);
+            return true;
+        }
+        !self.start(seeds, seed + 1)
     }
 }
 

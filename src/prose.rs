@@ -70,10 +70,12 @@ pub enum Fact {
     /// How busy the workers are with first tries alone: arrivals x mean
     /// service time / workers (0 for unlimited workers).
     Busy,
+    /// The share of the workers a capacity loss takes.
+    DropLost,
 }
 
 impl Fact {
-    const ALL: [(&'static str, Fact); 8] = [
+    const ALL: [(&'static str, Fact); 9] = [
         ("budget_bound", Fact::BudgetBound),
         ("quota_retries", Fact::QuotaRetries),
         ("bucket_failures", Fact::BucketFailures),
@@ -82,6 +84,7 @@ impl Fact {
         ("service_p99", Fact::ServiceP99),
         ("service_p95", Fact::ServiceP95),
         ("busy", Fact::Busy),
+        ("drop_lost", Fact::DropLost),
     ];
 
     /// The fact for one policy's settings `config` (of the world `world`,
@@ -115,6 +118,7 @@ impl Fact {
                     false => 0.0,
                 }
             }
+            Fact::DropLost => 1.0 - world.get(P::DropTo),
         }
     }
 
@@ -123,7 +127,7 @@ impl Fact {
         match self {
             Fact::BudgetBound => Format::Ratio,
             Fact::ServiceP99 | Fact::ServiceP95 => Format::Seconds,
-            Fact::Busy => Format::Share,
+            Fact::Busy | Fact::DropLost => Format::Share,
             _ => Format::Count,
         }
     }

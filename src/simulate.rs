@@ -33,10 +33,10 @@ fn within(config: &Config, work_limit: u64) -> Scenario {
     scenario
 }
 
-/// Runs the configuration under `work_limit`, at most [`WORK_LIMIT`]: a
-/// run that shares a budget with others (the map's cells).
-pub fn run_limited(config: &Config, work_limit: u64) -> Report {
-    run_within(config, work_limit.min(WORK_LIMIT))
+/// The scenario of a run under `work_limit`, at most [`WORK_LIMIT`]: a run
+/// that shares a budget with others (the map's cells).
+pub fn scenario_within(config: &Config, work_limit: u64) -> Scenario {
+    within(config, work_limit.min(WORK_LIMIT))
 }
 
 fn run_within(config: &Config, work_limit: u64) -> Report {

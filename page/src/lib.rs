@@ -52,6 +52,7 @@ mod controls;
 mod embed;
 mod language;
 mod lesson_area;
+mod map_chart;
 mod replay;
 mod share;
 mod summary;
@@ -312,6 +313,7 @@ fn listen(document: &Document) -> Result<(), JsValue> {
     }
     share::listen(document)?;
     replay::listen(document)?;
+    map_chart::listen(document)?;
     let window = web_sys::window().ok_or("no window")?;
     let redraw = Closure::<dyn FnMut()>::new(schedule);
     window.add_event_listener_with_callback("resize", redraw.as_ref().unchecked_ref())?;
@@ -423,6 +425,7 @@ fn render() {
             presets::matching(&config).map(|p| p.key),
         ),
         contention: shown(&document, ChartId::Contention),
+        map: shown(&document, ChartId::Map),
     };
     with_app(|app| {
         // A render after the first answers a person (or a resize).
@@ -540,6 +543,12 @@ fn drive(unlimited: bool) {
                     break;
                 }
             }
+            Step::Cell => {
+                if with_app(|app| app.driver.sweep_due(now())) == Some(true) {
+                    map_chart::draw_map(&document, &job);
+                    with_app(|app| app.driver.swept_drawn(now()));
+                }
+            }
             Step::Point => {
                 if with_app(|app| app.driver.sweep_due(now())) == Some(true) {
                     draw_part(&document, &job, Part::Chart(ChartId::Sweep));
@@ -629,6 +638,7 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
                     }
                     None => {}
                 },
+                (ChartId::Map, _, _) => map_chart::draw_map(document, job),
                 (ChartId::Sweep, _, _) => {
                     draw_sweep(document, job);
                     with_app(|app| app.driver.swept_drawn(now()));

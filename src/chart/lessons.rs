@@ -26,6 +26,7 @@
 //! | hedge | `the_hedge_reaches_99_percent_first` |
 //! | stability-sim | `one_crashed_server_of_two_leaves_a_collapsed_and_b_recovered` |
 //! | at-scale | `the_bucket_climbs_with_the_instances_and_the_breaker_stays_at_one` |
+//! | trigger | `the_map_is_deep_for_a_where_the_trigger_stands` |
 
 use plotters::prelude::*;
 
@@ -849,6 +850,93 @@ fn one_crashed_server_of_two_leaves_a_collapsed_and_b_recovered() {
     assert!(!out.contains("all refused"));
 }
 
+/// The trigger and the map: on the map of the preset's world, A stays
+/// broken after the preset's own trigger (the cell under the ring is A's
+/// deepest shade) and after every trigger at least as long and as deep,
+/// the corner around it; B comes back from each of them, at once or late
+/// (the cell is not its deepest shade). The drawing is read back: the
+/// cell under the ring has the shade its outcome says, and the labels
+/// keep apart on a laptop and a phone.
+#[test]
+fn the_map_is_deep_for_a_where_the_trigger_stands() {
+    use crate::map::{self, Outcome};
+    use crate::metrics::Side;
+    let preset = preset("trigger");
+    assert!(preset.sees.0.contains("deep where the ring stands"));
+    let config = preset.config();
+    let map = map::map(&config, config.map_rows());
+    let (length, size) = map::world_on_map(&config, map.rows).expect("a capacity loss");
+    let corner = |side: Side| -> Vec<Option<Outcome>> {
+        map.cells
+            .iter()
+            .filter(|c| c.side == side && c.length >= length && c.size >= size - 1e-9)
+            .map(|c| c.outcome)
+            .collect()
+    };
+    let (a, b) = (corner(Side::A), corner(Side::B));
+    assert!(a.len() >= 4, "{a:?}");
+    assert!(
+        a.iter().all(|&o| o == Some(Outcome::StaysBroken)),
+        "A: {a:?}"
+    );
+    assert!(
+        b.iter().all(|&o| o != Some(Outcome::StaysBroken)),
+        "B: {b:?}"
+    );
+    let theme = Theme::light(1.0);
+    let view = MapView {
+        map: &map,
+        total: map.cells.len(),
+        world: Some((length, size)),
+    };
+    let drawn = std::cell::RefCell::new(MapDrawn::default());
+    let out = svg(|area| {
+        *drawn.borrow_mut() = draw_map(area, &view, &theme)?;
+        Ok(())
+    });
+    let drawn = drawn.into_inner();
+    // A's ring: the first in the foreground's colour of the size the map
+    // draws (the legend's sample is smaller, B's ring comes after).
+    let ring = elements(&out, "circle")
+        .into_iter()
+        .find(|c| attr(c, "stroke") == hex(theme.foreground) && number(c, "r") == 6.0)
+        .expect("the ring");
+    let (x, y) = (number(&ring, "cx"), number(&ring, "cy"));
+    let (side, row, column) = drawn.cell_at(x, y).expect("the ring stands in a cell");
+    assert_eq!(
+        (side, map.lengths[column], map.row_values[row]),
+        (Side::A, length, size)
+    );
+    let fill_at = |x: f64, y: f64| {
+        elements(&out, "rect")
+            .into_iter()
+            .filter(|r| attr(r, "fill") != "none" && attr(r, "fill") != hex(theme.background))
+            .find(|r| {
+                let (left, top) = (number(r, "x"), number(r, "y"));
+                x >= left
+                    && x <= left + number(r, "width")
+                    && y >= top
+                    && y <= top + number(r, "height")
+            })
+            .map(|r| attr(&r, "fill").to_string())
+    };
+    let deep_a = hex(super::deep(&theme, run_colour(&theme, 0)));
+    assert_eq!(fill_at(x, y).as_deref(), Some(deep_a.as_str()));
+    let b_panel = drawn.panels[1];
+    let (bx, by) = (
+        x - drawn.panels[0].left + b_panel.left,
+        y - drawn.panels[0].top + b_panel.top,
+    );
+    let deep_b = hex(super::deep(&theme, run_colour(&theme, 1)));
+    assert_ne!(fill_at(bx, by).as_deref(), Some(deep_b.as_str()));
+    for size in crate::chart::load::tests::SIZES {
+        let out = svg_sized(size.0, |area| {
+            draw_map(area, &view, &Theme::light(size.1)).map(|_| ())
+        });
+        assert_texts_apart(&out, size.0, &format!("the map at {size:?}"));
+    }
+}
+
 /// A breaker and a bucket in every instance (Brooker 2022): at half
 /// failures B's bucket makes about 1.1 calls per operation over 10
 /// instances and about 1.9 over 1 000 (his own code: 1.142 and 1.907;
@@ -910,6 +998,7 @@ struct State {
     runs: Runs,
     curves: Vec<OwnedCurve>,
     grid: Option<ContentionGrid>,
+    map: Option<crate::map::Map>,
 }
 
 impl State {
@@ -929,11 +1018,13 @@ impl State {
             Vec::new()
         };
         let grid = (key == ChartId::Contention).then(|| jobs::contention_grid(&config));
+        let map = (key == ChartId::Map).then(|| crate::map::map(&config, config.map_rows()));
         State {
             config,
             runs,
             curves,
             grid,
+            map,
         }
     }
 
@@ -1013,6 +1104,16 @@ fn draw_key(
                 let grid = state.grid.as_ref().expect("the grid");
                 draw_contention_view(area, grid, &theme, &view)?
             }
+            ChartId::Map => {
+                let map = state.map.as_ref().expect("the map");
+                let view = MapView {
+                    map,
+                    total: map.cells.len(),
+                    world: crate::map::world_on_map(&state.config, map.rows),
+                };
+                draw_map(area, &view, &theme)?;
+                Axes::default()
+            }
             ChartId::Pauses | ChartId::Replay => unreachable!("no preset's key chart"),
         };
         drawn.set(Some(axes));
@@ -1028,7 +1129,10 @@ fn draw_key(
 #[test]
 fn after_each_try_this_the_ghost_is_drawn_and_the_axes_kept() {
     let laptop = ((800, 400), 1.0);
-    for preset in PRESETS {
+    // The map has no state before to show: its cells are the world's
+    // under every trigger, the same after a change of the trigger, and
+    // only its ring moves (`the_map_is_deep_for_a_where_the_trigger_stands`).
+    for preset in PRESETS.iter().filter(|p| p.key_chart != ChartId::Map) {
         let key = preset.key_chart;
         let first = State::of(preset.config(), key);
         let (_, axes) = draw_key(key, &first, None, laptop);

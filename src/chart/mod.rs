@@ -36,6 +36,7 @@ mod latency;
 #[cfg(test)]
 mod lessons;
 mod load;
+mod map;
 mod mechanism;
 mod pauses;
 mod replay;
@@ -46,6 +47,7 @@ mod sweep;
 pub use contention::{ContentionView, draw_contention, draw_contention_view};
 pub use latency::{draw_latency, draw_latency_after};
 pub use load::{LoadDrawn, LoadView, TimeAxis, draw_load, draw_load_view};
+pub use map::{MapDrawn, MapPanel, MapView, draw_map};
 pub use mechanism::{draw_mechanism, draw_mechanism_after};
 pub use pauses::draw_pauses;
 pub use replay::{Lane, ReplayPanel, Spot, Zones, draw_replay, lane_room};

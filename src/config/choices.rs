@@ -3,6 +3,7 @@
 
 use crate::breaker::BreakerMode;
 use crate::budget::{BudgetKind, RatioBasis};
+use crate::map::Rows;
 use crate::policy::{Jitter, Shape};
 use crate::sim::{Balance, FaultOn, OutageMode, Spread, WorkloadKind};
 use crate::words::Text;
@@ -101,6 +102,10 @@ choices! {
         "policies" (Text("The policies A and B")) => SweepCurves::Policies,
         "classic" (Text("Four classic strategies")) => SweepCurves::Classic,
         "instances" (Text("The policies over 10, 100, 1 000 instances")) => SweepCurves::Instances,
+    }
+    MAP_ROWS: Rows {
+        "size" (Text("The share of the workers lost")) => Rows::Size,
+        "load" (Text("The load")) => Rows::Load,
     }
     BUDGETS: BudgetKind {
         "none" (Text("None")) => BudgetKind::None,

@@ -3,11 +3,12 @@
 
 use super::Config;
 use super::choices::{
-    BALANCES, BASES, BREAKERS, BUDGETS, FAULTS_ON, JITTERS, OUTAGES, SHAPES, SPREADS, SWEEPS,
-    SWITCH, SweepCurves, WORKLOADS,
+    BALANCES, BASES, BREAKERS, BUDGETS, FAULTS_ON, JITTERS, MAP_ROWS, OUTAGES, SHAPES, SPREADS,
+    SWEEPS, SWITCH, SweepCurves, WORKLOADS,
 };
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
+use crate::map::Rows;
 use crate::policy::{Jitter, Shape};
 use crate::range::{self, Range};
 use crate::sim::{Scenario, Spread, WorkloadKind};
@@ -374,6 +375,9 @@ params! {
     Sweep: "sweep", Text("Sweep compares"), Text(""), Workload, SWEEPS.kind(), SWEEPS.position(SweepCurves::Policies), always,
         None,
         Text("What the sweep chart draws: this page's policies, or the four classic strategies in this world.");
+    MapBy: "map_by", Text("Map rows"), Text(""), Workload, MAP_ROWS.kind(), MAP_ROWS.position(Rows::Size), always,
+        None,
+        Text("What the rows of the map of metastability vary: the share of the workers a capacity loss takes, or the load, as a share of what the workers serve.");
     Buckets: "buckets", Text("Time buckets"), Text(""), Workload, integer(range::BUCKETS), D.buckets, always,
         Some(|s, v| s.buckets = v as u32),
         Text("Resolution of the load chart.");

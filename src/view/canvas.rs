@@ -86,6 +86,7 @@ mod tests {
                 (ChartId::Sweep, Place::Key),
                 (ChartId::Mechanism, Place::OnRequest),
                 (ChartId::Contention, Place::OnRequest),
+                (ChartId::Map, Place::OnRequest),
             ]
         );
         // The charts on request come out when they carry the lesson.

@@ -31,6 +31,7 @@ use crate::chart;
 use crate::chart_id::ChartId;
 use crate::config::{Config, P};
 use crate::contention::{ContentionGrid, GridRuns};
+use crate::map::{self, MapRuns};
 use crate::policy::PauseBounds;
 use crate::seeds::{SeedRuns, Seeds};
 use crate::sim::{self, Report, Scenario, trace::Trace};
@@ -253,6 +254,8 @@ pub struct Wants {
     pub traced: bool,
     /// The contention chart is on the page: its grid is run too.
     pub contention: bool,
+    /// The map of metastability is on the page: its cells are run too.
+    pub map: bool,
 }
 
 /// Something to draw from a job's results, once they are final.
@@ -281,6 +284,8 @@ pub enum Step {
     Draw(Part),
     /// Everything the page shows but the sweep is final.
     Final,
+    /// The map of metastability gained a cell.
+    Cell,
     /// The sweep gained a point.
     Point,
     /// The sweep is complete.
@@ -358,6 +363,7 @@ enum Task {
     Grid,
     Final,
     Seeds,
+    Map,
     Sweep,
     Swept,
 }
@@ -390,6 +396,8 @@ pub struct Job {
     /// The runs of the seeds after the link's, once the runs of A and B
     /// say what a seed costs.
     seeds: Option<SeedRuns>,
+    /// The map of metastability when it is shown, or why it is not drawn.
+    map: Option<Result<MapRuns, &'static str>>,
     sweep: Result<SweepJob, &'static str>,
     plan: VecDeque<Task>,
 }
@@ -408,11 +416,13 @@ impl Job {
             runs: None,
             grid: None,
             seeds: None,
+            map: None,
             sweep: SweepJob::new(config),
             plan: VecDeque::new(),
         };
         job.start_runs();
         job.start_grid();
+        job.start_map();
         job.plan(key_chart);
         job
     }
@@ -432,6 +442,9 @@ impl Job {
         }
         if wants.contention && job.grid.is_none() {
             job.start_grid();
+        }
+        if wants.map && job.map.is_none() {
+            job.start_map();
         }
         job.plan(key_chart);
         job
@@ -455,6 +468,19 @@ impl Job {
             self.grid = Some(match contention_runs(&self.config) {
                 Ok(runs) => Grid::Going(Box::new(runs)),
                 Err(why) => Grid::Done(Err(why)),
+            });
+        }
+    }
+
+    fn start_map(&mut self) {
+        if self.wants.map {
+            self.map = Some(match map::refusal(&self.config) {
+                Some(why) => Err(why),
+                None => Ok(MapRuns::new(
+                    &self.config,
+                    self.config.map_rows(),
+                    map::WORK_BUDGET,
+                )),
             });
         }
     }
@@ -485,6 +511,11 @@ impl Job {
             Task::Draw(Part::Chart(ChartId::Sweep)),
             Task::Seeds,
             Task::Draw(Part::Spread),
+        ]);
+        if self.map.is_some() {
+            plan.extend([Task::Map, Task::Draw(Part::Chart(ChartId::Map))]);
+        }
+        plan.extend([
             Task::Sweep,
             Task::Draw(Part::Chart(ChartId::Sweep)),
             Task::Swept,
@@ -600,6 +631,18 @@ impl Job {
                         false => Step::Ended,
                     };
                 }
+                Task::Map => match &mut self.map {
+                    Some(Ok(map)) if !map.done() => {
+                        return if map.advance(work) {
+                            Step::Cell
+                        } else {
+                            Step::Ran
+                        };
+                    }
+                    _ => {
+                        self.plan.pop_front();
+                    }
+                },
                 Task::Sweep => match &mut self.sweep {
                     Ok(sweep) if !sweep.done() => {
                         if sweep.advance(work) {
@@ -729,6 +772,12 @@ impl Job {
             .as_ref()
             .filter(|s| s.done())
             .map(SeedRuns::seeds)
+    }
+
+    /// The map of metastability as far as it is computed, or why the page
+    /// does not draw it; none when it is not shown.
+    pub fn map(&self) -> Option<&Result<MapRuns, &'static str>> {
+        self.map.as_ref()
     }
 
     /// The sweep as far as it is computed, or why the page does not sweep.
@@ -928,6 +977,7 @@ mod tests {
         let wants = Wants {
             traced: false,
             contention: true,
+            map: false,
         };
         let mut job = Job::new(&config, wants, ChartId::Contention);
         while job.running() {
@@ -987,6 +1037,7 @@ mod tests {
         let traced = Wants {
             traced: true,
             contention: false,
+            map: false,
         };
         let mut job = Job::renew(Some(job), &config, traced, ChartId::Load);
         assert!(job.traced() && job.running());

@@ -322,6 +322,7 @@ mod tests {
             Source::Fact(Fact::Busy) => {
                 100.0 * world.get(P::Rate) * world.get(P::ServiceTime) / world.get(P::Workers)
             }
+            Source::Fact(Fact::DropLost) => 100.0 * (1.0 - world.get(P::DropTo)),
         }
     }
 

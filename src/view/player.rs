@@ -383,6 +383,7 @@ mod tests {
         let wants = Wants {
             traced: true,
             contention: false,
+            map: false,
         };
         let mut job = Job::new(&config(LINK), wants, ChartId::Load);
         while job.step(1 << 20) != Step::Final {}

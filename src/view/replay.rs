@@ -568,6 +568,7 @@ mod tests {
             let wants = Wants {
                 traced: true,
                 contention: false,
+                map: false,
             };
             let mut job = Job::new(&preset.config(), wants, crate::chart_id::ChartId::Load);
             while job.step(1 << 20) != Step::Final {}
