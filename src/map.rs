@@ -153,12 +153,15 @@ pub fn refusal(config: &Config) -> Option<&'static str> {
 /// `length` seconds losing `size` of the workers, run long enough for the
 /// late window, on `seed`.
 pub fn cell_config(config: &Config, length: f64, size: f64, rate: f64, seed: u64) -> Config {
+    // Rounded to the nanounit: a link of a cell reads 0.2, not
+    // 0.19999999999999996.
+    let tidy = |value: f64| (value * 1e9).round() / 1e9;
     let mut c = config.clone();
-    c.set(P::Rate, rate);
+    c.set(P::Rate, tidy(rate));
     let at = trigger_at(config);
     c.set(P::DropAt, at);
     c.set(P::DropFor, length);
-    c.set(P::DropTo, 1.0 - size);
+    c.set(P::DropTo, tidy(1.0 - size));
     c.set(P::Horizon, at + length + LATE_AFTER + WINDOW);
     c.set(P::Seed, seed as f64);
     c
@@ -185,6 +188,18 @@ pub fn cell_world(config: &Config, rows: Rows, row: usize, column: usize) -> Opt
     let &(_, size, rate) = row_worlds(config, rows).get(row)?;
     let length = *LENGTHS.get(column)?;
     Some(cell_config(config, length, size, rate, config.seed()))
+}
+
+/// What a map of `config` depends on, as a link: the world and policies
+/// without the trigger's length and size and the horizon, which every cell
+/// sets for itself. A state that differs only in those (a cell opened
+/// from the map) has the same map.
+pub fn map_key(config: &Config) -> String {
+    let mut key = config.clone();
+    for p in [P::DropFor, P::DropTo, P::Horizon] {
+        key.set(p, Config::default().get(p));
+    }
+    key.to_link()
 }
 
 /// When the map's trigger starts: the world's capacity loss, if it has

@@ -757,21 +757,17 @@ pub static PRESETS: &[Preset] = &[
         key: "trigger",
         title: Text("The trigger and the map: a capacity loss that outlives itself (OSDI 2022)"),
         lesson: Text(
-            "The trigger of the OSDI metastability experiment: a server whose {workers} \
-                 workers spend {service_t} on a request, with first tries keeping them {busy} \
-                 busy, a deep queue, and clients that time out after {timeout}. At {drop_at} \
-                 it loses {drop_lost} of its workers for {drop_for}. \
-                 {if attempts=5&shape=constant&base=0.001}Policy A (blue) retries at once, up \
-                 to {attempts} attempts: the queue outgrows the timeout, every answer comes \
-                 too late, and the world stays broken with its workers back, busy with \
-                 requests nobody waits for: success {A.success}.{else}Policy A (blue) has \
-                 retries of its own now: success {A.success}.{end} {if B.budget=ratio}Policy \
-                 B (orange) backs off exponentially with {B.jitter} jitter under a retry budget \
-                 of {B.b_pct%} of its requests: success {B.success}.{else}Policy B (orange) now \
-                 has {B.budget}: success {B.success}.{end} The map runs every trigger, short to \
-                 long across, shallow to deep up, on a few seeds each: a deep cell is a trigger \
-                 the world does not come back from. The ring is this world; a click on a cell \
-                 opens that trigger.",
+            "The OSDI metastability experiment's trigger: {workers} workers of {service_t} \
+                 a request, {busy} busy with first tries, and clients that time out after \
+                 {timeout}; at {drop_at} the server loses {drop_lost} of its workers for \
+                 {drop_for}. {if attempts=5&shape=constant&base=0.001}Policy A (blue) retries at \
+                 once: its queue outgrows the timeout, and the world stays broken with its \
+                 workers back: success {A.success}.{else}Policy A (blue) has retries of its own \
+                 now: success {A.success}.{end} {if B.budget=ratio}Policy B (orange) backs off \
+                 with {B.jitter} jitter under a retry budget: success {B.success}.{else}Policy B \
+                 (orange) now has {B.budget}: success {B.success}.{end} Each cell of the map is a \
+                 trigger, longer to the right, deeper up; a deep one never recovers. Click one \
+                 to open it.",
         ),
         link: "v=1&compare=on&attempts=5&shape=constant&base=0.001&jitter=none&rate=65&horizon=100&buckets=100&failure=0&workers=10&queue=1000&service_t=0.1&drop_for=10&drop_to=0.4&B.shape=exponential&B.base=0.1&B.cap=10&B.jitter=full&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
         key_chart: ChartId::Map,

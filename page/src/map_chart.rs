@@ -38,6 +38,22 @@ pub(super) fn draw_map(document: &Document, job: &Job) {
                 DRAWN.with(|d| *d.borrow_mut() = drawn);
                 Ok(())
             });
+            // Where A's grid is, in CSS pixels: for the tests, and for
+            // anyone reading the page's markup.
+            let grid = DRAWN.with(|d| d.borrow().panels.first().copied());
+            if let (Some(p), Some(canvas)) =
+                (grid, document.get_element_by_id(ChartId::Map.canvas_id()))
+            {
+                let s = theme.scale;
+                let text = format!(
+                    "{:.1},{:.1},{:.1},{:.1}",
+                    p.left / s,
+                    p.top / s,
+                    p.cell_width / s,
+                    p.cell_height / s
+                );
+                let _ = canvas.set_attribute("data-grid", &text);
+            }
         }
         Err(why) => {
             DRAWN.with(|d| *d.borrow_mut() = MapDrawn::default());

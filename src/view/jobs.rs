@@ -1,6 +1,7 @@
 //! The work behind the charts, done a slice at a time between the page's
 //! frames: the runs of policies A and B, then the contention chart's grid of
-//! runs, then the sweep's points; and what to draw as each part ends.
+//! runs, the headlines' other seeds, the map of metastability's cells, then
+//! the sweep's points; and what to draw as each part ends.
 //!
 //! ## Why slices on the main thread
 //!
@@ -430,9 +431,21 @@ impl Job {
     /// The job for a state that replaces `old`: the same state keeps what
     /// `old` computed, with the runs again if they must now trace, and
     /// draws it all again (the page was resized, a chart was shown); a
-    /// newer state drops `old`, a stale run and all, and starts afresh.
+    /// newer state drops `old`, a stale run and all, and starts afresh,
+    /// but for the map of metastability when only the trigger changed.
     pub fn renew(old: Option<Job>, config: &Config, wants: Wants, key_chart: ChartId) -> Job {
-        let Some(mut job) = old.filter(|job| job.link == config.to_link()) else {
+        let old = match old {
+            Some(job) if job.link != config.to_link() => {
+                let mut new = Job::new(config, wants, key_chart);
+                // A cell opened from the map has the map it was opened from.
+                if new.map.is_some() && map::map_key(&job.config) == map::map_key(config) {
+                    new.map = job.map;
+                }
+                return new;
+            }
+            old => old,
+        };
+        let Some(mut job) = old else {
             return Job::new(config, wants, key_chart);
         };
         job.wants = wants;
@@ -1065,6 +1078,37 @@ mod tests {
             job.sweep().as_ref().expect("sweeps").link(),
             newer.to_link()
         );
+    }
+
+    /// The map comes after the headlines' seeds, a cell at a time, to the
+    /// map the command line computes; a cell opened from it (another
+    /// trigger, another horizon) keeps the map, another world does not.
+    #[test]
+    fn the_map_goes_cell_by_cell_and_a_cell_opened_from_it_keeps_it() {
+        let config = config("v=1&workers=10&service_t=0.1&rate=30&queue=100&horizon=5");
+        let wants = Wants {
+            map: true,
+            ..Wants::default()
+        };
+        let mut job = Job::new(&config, wants, ChartId::Map);
+        let steps = drive(&mut job, 1_000_000);
+        let cells = steps.iter().filter(|s| **s == Step::Cell).count();
+        let spread = steps.iter().position(|s| *s == Step::Draw(Part::Spread));
+        let first_cell = steps.iter().position(|s| *s == Step::Cell);
+        assert!(spread < first_cell, "{steps:?}");
+        let map = match job.map() {
+            Some(Ok(runs)) => runs.map().clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(cells, map.cells.len());
+        assert_eq!(map, map::map(&config, map::Rows::Size));
+        let opened = map::cell_world(&config, map::Rows::Size, 3, 2).expect("a cell");
+        let mut job = Job::renew(Some(job), &opened, wants, ChartId::Map);
+        assert!(!drive(&mut job, 1_000_000).contains(&Step::Cell));
+        let mut busier = opened.clone();
+        busier.set(P::Rate, 40.0);
+        let mut job = Job::renew(Some(job), &busier, wants, ChartId::Map);
+        assert!(drive(&mut job, 1_000_000).contains(&Step::Cell));
     }
 
     #[test]

@@ -68,6 +68,9 @@ const PRESETS = [
     tries: [{ label: 'Bring the load near capacity: 90/s', metric: 'Latency p99', side: 'b', rises: true }] },
   { title: "One of two servers crashes: Stability Sim's metastable retries", key: 'chart-load',
     tries: [{ label: 'Let the crashed server hang instead of refusing', metric: 'User-visible success', side: 'a', rises: true }] },
+  { title: 'The trigger and the map: a capacity loss that outlives itself (OSDI 2022)', key: 'chart-map',
+    tries: [{ label: 'Shorten the capacity loss to 2 s', metric: 'User-visible success', side: 'a', rises: true },
+      { label: 'Lose a fifth of the workers, not three fifths', metric: 'User-visible success', side: 'a', rises: true }] },
 ];
 
 const WIDE = { width: 1440, height: 900 };

@@ -297,3 +297,34 @@ test('dark mode on a high-DPI screen paints a dark, sharper canvas', async () =>
   assert.ok(size.corner[0] < 60 && size.corner[1] < 60 && size.corner[2] < 60, `background not dark: ${size.corner}`);
   await page.context().close();
 });
+
+// The trigger preset's map: computed cell by cell after the headlines,
+// then a click on A's top-left cell (80 % of the workers lost for 1 s)
+// opens that trigger: the link says it, the map stays (only the trigger
+// changed), and A, which stays broken after the preset's 10 s, recovers.
+test('a click on a cell of the map opens its world', async () => {
+  const link = 'v=1&compare=on&attempts=5&shape=constant&base=0.001&jitter=none&rate=65&horizon=100&buckets=100&failure=0&workers=10&queue=1000&service_t=0.1&drop_for=10&drop_to=0.4&B.shape=exponential&B.base=0.1&B.cap=10&B.jitter=full&B.budget=ratio&B.b_floor=1&B.b_basis=requests';
+  const page = await open(browser, `${base}?${link}`);
+  const start = Date.now();
+  await page.waitForFunction(() => Number(document.body.dataset.mapCells) === 128, null, { timeout: 60000 });
+  console.log(`the map's 128 cells in the page: ${Date.now() - start} ms after the first chart`);
+  const { count, total } = await inked(page, 'chart-map');
+  assert.ok(count > total / 10, `the map is nearly blank: ${count} of ${total}`);
+  const successA = () => page.$$eval('#summary tr', (rows) => rows.find((r) => r.textContent.startsWith('User-visible success')).cells[1].textContent);
+  assert.notEqual(await successA(), '100.0 %');
+  // Where A's grid is, in CSS pixels, as the page drew it.
+  const [left, top, cellW, cellH] = (await page.getAttribute('#chart-map', 'data-grid')).split(',').map(Number);
+  const box = await page.locator('#chart-map').boundingBox();
+  const count0 = await renders(page);
+  await page.mouse.click(box.x + left + cellW / 2, box.y + top + cellH / 2);
+  await rendered(page, count0 + 1);
+  await settled(page);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('drop_for'), '1');
+  // 0.2 of the workers left is the default, which links leave out.
+  assert.equal(url.searchParams.get('drop_to'), null);
+  assert.equal(await page.evaluate(() => document.body.dataset.mapCells), '128', 'the map is kept');
+  assert.equal(await successA(), '100.0 %');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
