@@ -40,12 +40,33 @@ impl Spot {
     }
 }
 
-/// A followed operation at an instant: where it stands, and whether the
-/// call out is a retry.
+/// Hedged copies a lane shows beside its latest call: all of a hedge's
+/// others (gRFC A6 sends at most five copies).
+pub const BESIDE: usize = 4;
+
+/// A followed operation at an instant: where it stands, whether the call
+/// out is a retry or a hedged copy, and, for a hedged operation, where its
+/// other calls still out stand.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Lane {
     pub spot: Spot,
     pub retry: bool,
+    pub copy: bool,
+    /// Earlier calls of a hedge still out, each with whether it is a
+    /// copy (the first is not).
+    pub beside: [Option<(Spot, bool)>; BESIDE],
+}
+
+impl Lane {
+    /// A lane whose one call (or none) stands at `spot`.
+    pub const fn at(spot: Spot, retry: bool) -> Lane {
+        Lane {
+            spot,
+            retry,
+            copy: false,
+            beside: [None; BESIDE],
+        }
+    }
 }
 
 /// One policy's panel: its name ("A", "B", or empty alone), where its
@@ -128,9 +149,11 @@ pub fn lane_room(size: (u32, u32), panels: usize, theme: &Theme) -> usize {
 
 /// Draws the replay at one instant: one panel per policy side by side, on
 /// the same clock. Colour is the policy's, as in every chart; the fill says
-/// the kind: a first try solid, a retry light, a failed answer a ring in
-/// the deeper shade, a pausing client a ring, an operation that ended a
-/// small square (light for a success, grey for a failure).
+/// the kind: a first try solid, a retry light, a hedged copy a light
+/// diamond beside the calls still out, a failed answer a ring (or a
+/// diamond's outline) in the deeper shade, a pausing client a ring, an
+/// operation that ended a small square (light for a success, grey for a
+/// failure).
 pub fn draw_replay<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     panels: &[ReplayPanel<'_>],
@@ -256,10 +279,40 @@ where
     let grey = theme.colour(7);
     let ring = theme.px(1.0);
     for (i, lane) in panel.lanes.iter().enumerate() {
+        let y = px(top + (i as f64 + 0.5) * pitch);
+        // A hedge's calls still out, each where it stands: a copy is a
+        // diamond in the light shade, so copies read as copies, not as
+        // retries after a failure.
+        let calls = lane.beside.iter().flatten().copied();
+        for (spot, copy) in calls.chain([(lane.spot, lane.copy)]) {
+            if !copy {
+                continue;
+            }
+            let Some(x) = zones.x(spot) else { continue };
+            let (x, r) = (px(x), radius as i32 + 1);
+            let diamond = vec![(x, y - r), (x + r, y), (x, y + r), (x - r, y)];
+            match spot {
+                Spot::Returning(_, false) => {
+                    area.draw(&Polygon::new(diamond.clone(), theme.background.filled()))?;
+                    let mut outline = diamond;
+                    outline.push((x, y - r));
+                    area.draw(&PathElement::new(outline, failed.stroke_width(ring)))?;
+                }
+                _ => area.draw(&Polygon::new(diamond, retry.filled()))?,
+            }
+        }
+        for (spot, _) in lane.beside.iter().flatten().filter(|(_, copy)| !copy) {
+            if let Some(x) = zones.x(*spot) {
+                area.draw(&Circle::new((px(x), y), radius, colour.filled()))?;
+            }
+        }
+        if lane.copy {
+            continue;
+        }
         let Some(x) = zones.x(lane.spot) else {
             continue;
         };
-        let centre = (px(x), px(top + (i as f64 + 0.5) * pitch));
+        let centre = (px(x), y);
         let fill = if lane.retry { retry } else { colour };
         match lane.spot {
             Spot::NotYet => {}
@@ -291,7 +344,56 @@ mod tests {
     use crate::chart::svg_test::{attr, elements, hex, number, svg};
 
     fn lane(spot: Spot, retry: bool) -> Lane {
-        Lane { spot, retry }
+        Lane::at(spot, retry)
+    }
+
+    /// A hedge with its first call in service and its copy on the way
+    /// draws both in one lane: the first a solid dot at the workers, the
+    /// copy a light diamond on the wire, in the same row.
+    #[test]
+    fn a_hedges_calls_out_are_all_drawn_the_copy_as_a_diamond() {
+        let theme = Theme::light(1.0);
+        let mut hedged = Lane::at(Spot::Outbound(0.5), false);
+        hedged.copy = true;
+        hedged.beside[0] = Some((Spot::InService, false));
+        let scenario = Scenario {
+            workers: 10,
+            ..Scenario::default()
+        };
+        let out = svg(|area| {
+            draw_replay(
+                area,
+                &[ReplayPanel {
+                    name: "",
+                    lanes: &[hedged],
+                    busy: 1.0,
+                    queued: 0.0,
+                }],
+                &scenario,
+                &theme,
+            )
+        });
+        let colour = run_colour(&theme, 0);
+        let circles = elements(&out, "circle");
+        assert_eq!(circles.len(), 1, "the first call");
+        assert_eq!(attr(&circles[0], "fill"), hex(colour));
+        let zones = Zones::new(800.0);
+        let workers = zones.x(Spot::InService).expect("at the workers");
+        assert!((number(&circles[0], "cx") - workers).abs() < 1.0);
+        let diamonds: Vec<_> = elements(&out, "polygon")
+            .into_iter()
+            .filter(|p| attr(p, "fill") == hex(light(&theme, colour)))
+            .collect();
+        assert_eq!(diamonds.len(), 1, "the copy");
+        let xs: Vec<f64> = attr(&diamonds[0], "points")
+            .split(' ')
+            .filter_map(|p| p.split(',').next()?.parse().ok())
+            .collect();
+        let centre = (xs.iter().copied().fold(f64::INFINITY, f64::min)
+            + xs.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+            / 2.0;
+        let wire = zones.x(Spot::Outbound(0.5)).expect("on the wire");
+        assert!((centre - wire).abs() < 1.5, "{centre} against {wire}");
     }
 
     /// Each dot stands in its lane, in the zone of where its request is:

@@ -98,6 +98,8 @@ pub struct TracedAttempt {
     pub outcome: Outcome,
     /// The pause before the next attempt, if there was one.
     pub pause: f64,
+    /// A hedged copy: sent beside the calls before it, not after them.
+    pub copy: bool,
 }
 
 /// One traced operation.
@@ -147,6 +149,10 @@ pub(crate) struct Tracer {
     by_root: Vec<u32>,
     /// Per slot of the requests' slab: operation and attempt, packed.
     by_request: Vec<u32>,
+    /// The copy the next answer of a hedged operation is for (its root and
+    /// the copy's number): copies answer in any order, not the latest
+    /// first.
+    answering: Option<(u32, u32)>,
 }
 
 fn set(map: &mut Vec<u32>, slot: u32, value: u32) {
@@ -172,6 +178,7 @@ impl Tracer {
             trace: Trace::default(),
             by_root: Vec::new(),
             by_request: Vec::new(),
+            answering: None,
         }
     }
 
@@ -238,6 +245,7 @@ impl Tracer {
                     answered: f64::INFINITY,
                     outcome: Outcome::Pending,
                     pause: f64::INFINITY,
+                    copy: false,
                 });
             }
         }
@@ -268,9 +276,33 @@ impl Tracer {
         }
     }
 
-    /// The client of the operation in `root` learnt its attempt's outcome.
-    pub fn answered(&mut self, root: u32, now: f64, failure: Option<FailureKind>) {
+    /// The latest attempt of the operation in `root` is a hedged copy.
+    pub fn copied(&mut self, root: u32) {
         if let Some(attempt) = self.latest(root) {
+            attempt.copy = true;
+        }
+    }
+
+    /// The next answer of the hedged operation in `root` is its copy
+    /// number `copy` (from 0, the first call)'s.
+    pub fn answering(&mut self, root: u32, copy: u32) {
+        self.answering = Some((root, copy));
+    }
+
+    /// The client of the operation in `root` learnt its attempt's outcome:
+    /// its latest's, or a hedged copy's ([`Tracer::answering`]).
+    pub fn answered(&mut self, root: u32, now: f64, failure: Option<FailureKind>) {
+        let attempt = match self.answering.take() {
+            Some((of, copy)) if of == root => {
+                let operation = get(&self.by_root, root) as usize;
+                self.trace
+                    .operations
+                    .get_mut(operation)
+                    .and_then(|o| o.recorded.get_mut(copy as usize))
+            }
+            _ => self.latest(root),
+        };
+        if let Some(attempt) = attempt {
             attempt.answered = now;
             attempt.outcome = match failure {
                 None => Outcome::Succeeded,

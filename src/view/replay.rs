@@ -11,33 +11,37 @@ pub const MOMENT_PRESETS: [&str; 5] = ["herd", "shared-seed", "storm", "budget",
 
 /// Where `operation` stands at `time`.
 pub fn lane(operation: &TracedOperation, time: f64) -> Lane {
-    let pausing = Lane {
-        spot: Spot::Pausing,
-        retry: false,
-    };
     if time < operation.start {
-        return Lane {
-            spot: Spot::NotYet,
-            retry: false,
-        };
+        return Lane::at(Spot::NotYet, false);
     }
     if time >= operation.end {
         let success = operation.ending == Some(crate::sim::trace::Ending::Succeeded);
-        return Lane {
-            spot: Spot::Done(success),
-            retry: false,
-        };
+        return Lane::at(Spot::Done(success), false);
     }
     // The latest attempt sent by `time`.
     let sent = operation.recorded.partition_point(|a| a.sent <= time);
     let Some(index) = sent.checked_sub(1) else {
-        return pausing;
+        return Lane::at(Spot::Pausing, false);
     };
-    let a = &operation.recorded[index];
-    Lane {
-        spot: attempt_spot(a, time),
-        retry: index > 0,
+    if operation.recorded.iter().any(|a| a.copy) {
+        return hedged(&operation.recorded[..sent], time);
     }
+    Lane::at(attempt_spot(&operation.recorded[index], time), index > 0)
+}
+
+/// A hedged operation's lane: every call still out at `time`, the latest
+/// in front; a client between calls (all out have answered) pauses.
+fn hedged(sent: &[TracedAttempt], time: f64) -> Lane {
+    let mut out = sent.iter().filter(|a| time < a.answered);
+    let Some(latest) = out.next_back() else {
+        return Lane::at(Spot::Pausing, false);
+    };
+    let mut lane = Lane::at(attempt_spot(latest, time), false);
+    lane.copy = latest.copy;
+    for (slot, a) in lane.beside.iter_mut().zip(out) {
+        *slot = Some((attempt_spot(a, time), a.copy));
+    }
+    lane
 }
 
 fn attempt_spot(a: &TracedAttempt, time: f64) -> Spot {
@@ -309,10 +313,7 @@ pub fn lanes(trace: &Trace, shown: &Shown, time: f64) -> Vec<Lane> {
                 .max();
             match latest {
                 Some(i) => self::lane(&trace.operations[i], time),
-                None => Lane {
-                    spot: Spot::NotYet,
-                    retry: false,
-                },
+                None => Lane::at(Spot::NotYet, false),
             }
         })
         .collect()
@@ -456,6 +457,7 @@ mod tests {
             answered,
             outcome: Outcome::Succeeded,
             pause: f64::INFINITY,
+            copy: false,
         }
     }
 
@@ -466,6 +468,45 @@ mod tests {
             .iter()
             .filter(|o| o.recorded.iter().any(|a| a.sent >= from && a.sent < to))
             .count()
+    }
+
+    /// A hedged operation's trace records each copy's own answer, copies
+    /// answering in any order: on the hedge preset's B, every operation
+    /// that succeeded has exactly one successful call, answered when the
+    /// operation ended, every call after the first is a copy, and some
+    /// operation's first call was still out when its copy went; the lane
+    /// then shows both calls, the copy as a copy.
+    #[test]
+    fn a_hedge_traces_each_copys_answer_and_its_lane_shows_every_call_out() {
+        let preset = PRESETS.iter().find(|p| p.key == "hedge").expect("preset");
+        let b = preset.config().policy_b_config();
+        let (_, trace) = sim::run_traced(&crate::simulate::scenario(&b));
+        let mut both_out = 0;
+        for operation in &trace.operations {
+            let calls = &operation.recorded;
+            assert!(calls.iter().skip(1).all(|a| a.copy), "{operation:?}");
+            assert!(!calls[0].copy);
+            if operation.ending == Some(Ending::Succeeded) {
+                let won: Vec<_> = calls
+                    .iter()
+                    .filter(|a| a.outcome == Outcome::Succeeded)
+                    .collect();
+                assert_eq!(won.len(), 1, "{operation:?}");
+                assert_eq!(won[0].answered, operation.end);
+                // Its own answer: it was served before it came back.
+                assert!(won[0].service_end <= won[0].answered, "{operation:?}");
+            }
+            if let [first, copy, ..] = calls[..] {
+                let at = copy.sent;
+                if first.answered > at && at < operation.end {
+                    both_out += 1;
+                    let shown = lane(operation, at);
+                    assert!(shown.copy, "{operation:?}");
+                    assert!(matches!(shown.beside[0], Some((_, false))), "{shown:?}");
+                }
+            }
+        }
+        assert!(both_out > 0, "no copy went while its first call was out");
     }
 
     #[test]

@@ -60,7 +60,14 @@ impl<const PLAIN: bool> World<PLAIN> {
         let hedge = &mut self.hedges[frame];
         hedge.copies += 1;
         hedge.in_flight += 1;
-        if u32::from(hedge.copies) < self.s.policy.hedge_copies.min(MAX_COPIES) {
+        let copies = hedge.copies;
+        if copies > 1 {
+            let root = self.frames[frame].root;
+            if let Some(tracer) = self.tracer() {
+                tracer.copied(root);
+            }
+        }
+        if u32::from(copies) < self.s.policy.hedge_copies.min(MAX_COPIES) {
             let (at, token) = (now + self.s.policy.hedge_delay, self.frames[frame].token);
             if at <= self.current {
                 self.queue
@@ -118,8 +125,13 @@ impl<const PLAIN: bool> World<PLAIN> {
             return false;
         }
         let hedge = &mut self.hedges[frame];
-        hedge.answered |= 1 << token.wrapping_sub(hedge.from);
+        let copy = token.wrapping_sub(hedge.from);
+        hedge.answered |= 1 << copy;
         hedge.in_flight -= 1;
+        let root = self.frames[frame].root;
+        if let Some(tracer) = self.tracer() {
+            tracer.answering(root, copy);
+        }
         true
     }
 
