@@ -764,7 +764,7 @@ pub static PRESETS: &[Preset] = &[
                  once: its queue outgrows the timeout, and the world stays broken with its \
                  workers back: success {A.success}.{else}Policy A (blue) has retries of its own \
                  now: success {A.success}.{end} {if B.budget=ratio}Policy B (orange) backs off \
-                 with {B.jitter} jitter under a retry budget: success {B.success}.{else}Policy B \
+                 exponentially with {B.jitter} jitter under a retry budget: success {B.success}.{else}Policy B \
                  (orange) now has {B.budget}: success {B.success}.{end} Each cell of the map is a \
                  trigger, longer to the right, deeper up; a deep one never recovers. Click one \
                  to open it.",
