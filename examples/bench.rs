@@ -320,6 +320,81 @@ fn setup(batches: usize) {
     println!("set-up: {best_us:.2} us per run (a run of 0 clients, best of {batches} x {batch})");
 }
 
+/// The search for a better policy (`src/search.rs`) on the default world:
+/// the cost of one candidate run by kind of policy, 1 000 candidate runs
+/// (the first 1 000 of the space, one seed each) on 1 and 2 threads, and
+/// the whole search on 1 and 2 threads, whose frontiers must be equal.
+fn frontier() {
+    use retry_playground::config::Config;
+    use retry_playground::search;
+    let config = Config::default();
+    let space = search::candidates(&config, &search::Constraints::default());
+    let per_run = |pairs: &str, repeats: usize| {
+        let world = retry_playground::lesson::apply(&config, &format!("buckets=1&{pairs}"));
+        let scenario = retry_playground::simulate::scenario(&world);
+        let started = Instant::now();
+        for _ in 0..repeats {
+            std::hint::black_box(retry_playground::sim::run(&scenario));
+        }
+        started.elapsed().as_secs_f64() * 1e3 / repeats as f64
+    };
+    for (what, pairs) in [
+        ("plain", "attempts=3&jitter=full"),
+        (
+            "with a budget",
+            "attempts=3&jitter=full&budget=ratio&b_pct=0.1",
+        ),
+        ("with a breaker", "attempts=3&jitter=full&breaker=all"),
+    ] {
+        println!(
+            "frontier: one candidate run {what}: {:.3} ms",
+            per_run(pairs, 200)
+        );
+    }
+    let thousand: Vec<_> = space.iter().take(1000).collect();
+    let mut best = [f64::INFINITY; 2];
+    for (slot, threads) in [(0, 1), (1, 2)] {
+        for _ in 0..3 {
+            let started = Instant::now();
+            std::thread::scope(|scope| {
+                for part in thousand.chunks(thousand.len().div_ceil(threads)) {
+                    scope.spawn(move || {
+                        for candidate in part {
+                            std::hint::black_box(retry_playground::simulate::run(
+                                candidate.config(),
+                            ));
+                        }
+                    });
+                }
+            });
+            best[slot] = best[slot].min(started.elapsed().as_secs_f64());
+        }
+    }
+    println!(
+        "frontier: 1 000 candidate runs of the default world: {:.3} s on 1 thread, {:.3} s on 2 ({:.2}x); {:.3} ms a run",
+        best[0],
+        best[1],
+        best[0] / best[1],
+        best[0] * 1e3 / 1000.0
+    );
+    let mut frontiers = Vec::new();
+    for threads in [1, 2] {
+        let started = Instant::now();
+        let found = search::search_threads(&config, threads);
+        println!(
+            "frontier: the whole search ({} runs of {} policies) on {threads} thread(s): {:.3} s",
+            found.runs,
+            found.total,
+            started.elapsed().as_secs_f64()
+        );
+        frontiers.push(found);
+    }
+    println!(
+        "frontier: the same frontier on 1 and 2 threads: {}",
+        frontiers[0] == frontiers[1]
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let value = |flag: &str| {
@@ -332,6 +407,7 @@ fn main() {
         match only.as_str() {
             "small" => return small_runs(runs.unwrap_or(5)),
             "setup" => return setup(runs.unwrap_or(20)),
+            "frontier" => return frontier(),
             _ => {}
         }
         let operations = value("--ops")
@@ -353,6 +429,7 @@ fn main() {
     small_runs(if quick { 3 } else { 7 });
     setup(if quick { 5 } else { 20 });
     maps();
+    frontier();
     let runs = if quick { 3 } else { 15 };
     measure("reference 1M", &reference(1_000_000), runs);
     measure("everything on 1M", &everything_on(1_000_000), runs);

@@ -52,6 +52,7 @@ pub mod presets;
 pub mod prose;
 pub mod random;
 pub mod range;
+pub mod search;
 pub mod seeds;
 pub mod sim;
 pub mod simulate;

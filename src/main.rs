@@ -46,6 +46,7 @@ fn main() {
         "--quota-trace",
         "--adaptive-trace",
         "--lang",
+        "--threads",
     ];
     let link = args
         .iter()
@@ -59,6 +60,8 @@ fn main() {
         "--sweep",
         "--map",
         "--by-load",
+        "--frontier",
+        "--threads",
         "--seeds",
         "--b",
         "--bounds",
@@ -202,6 +205,36 @@ fn main() {
             emit(&map.to_csv());
         } else {
             emit(&(map.to_json() + "\n"));
+        }
+    } else if flag("--frontier") {
+        if let Some(why) = retry_playground::search::refusal(&config) {
+            eprintln!("{}: {why}", tr("frontier"));
+            std::process::exit(1);
+        }
+        // Every core unless --threads says how many (the benchmark's 1
+        // against 2); the frontier is the same whatever the number.
+        let frontier = match value_of("--threads").map(str::parse::<usize>) {
+            None => retry_playground::search::search(&config),
+            Some(Ok(threads)) if threads > 0 => {
+                retry_playground::search::search_threads(&config, threads)
+            }
+            Some(_) => fail(tr("--threads takes a whole number of threads, 1 or more")),
+        };
+        if frontier.cut > 0 {
+            eprintln!(
+                "{}",
+                tf!(
+                    "frontier: {cut} of {total} policies stopped at their share of the search's work budget of {budget}",
+                    cut = frontier.cut,
+                    total = frontier.total,
+                    budget = frontier.budget
+                )
+            );
+        }
+        if flag("--csv") {
+            emit(&frontier.to_csv());
+        } else {
+            emit(&(frontier.to_json() + "\n"));
         }
     } else if flag("--seeds") {
         emit(&(seeds_json(&config) + "\n"));
@@ -377,7 +410,7 @@ fn adaptive_trace(sequence: &str) -> Result<String, String> {
 }
 
 const USAGE: Text = Text(
-    "usage: retry-playground [--csv | --sweep | --seeds | --map [--by-load] [--csv]] [LINK] | --params | --course\n\
+    "usage: retry-playground [--csv | --sweep | --seeds | --map [--by-load] [--csv] | --frontier [--csv] [--threads N]] [LINK] | --params | --course\n\
     \x20      retry-playground --export grpc|envoy|aws|tenacity|polly|resilience4j|backon|go [--b] [LINK]\n\
     \x20      retry-playground --import FILE [--b] [LINK]\n\
     \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
@@ -390,6 +423,10 @@ const USAGE: Text = Text(
     metastability: the world with a capacity loss of each length and size,\n\
     each cell's outcome for A (and B) over 3 seeds, as JSON (CSV with --csv);\n\
     --by-load puts the arrival rate on the rows instead of the trigger's size.\n\
+    --frontier searches 865 retry policies in the world of LINK over up to 5\n\
+    seeds each, on every core (--threads N for N), and prints every policy\n\
+    measured, the frontier of success against calls per operation, and those\n\
+    that beat policy A, as JSON (CSV with --csv).\n\
     Missing keys take\n\
     their defaults; bad values are fixed and reported on stderr.\n\
     --export writes policy A (B with --b) for a library; notes on what it\n\

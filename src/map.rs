@@ -37,16 +37,9 @@ pub const LOADS: [f64; 8] = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 /// no capacity loss of its own: the OSDI 2022 trigger's 60 %.
 pub const LOAD_SIZE: f64 = 0.6;
 
-/// What a map's rows vary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Rows {
-    /// The share of the workers lost.
-    Size,
-    /// The arrival rate, as a share of what the workers serve; the size is
-    /// the world's own loss or [`LOAD_SIZE`].
-    Load,
-}
+/// What a map's rows vary (the link's `map_by`).
+pub use crate::config::MapRows as Rows;
+
 /// Seeds each cell runs on: the link's and the two after it.
 pub const SEEDS: u64 = 3;
 /// Goodput is back when it reaches this share of what it was before: far

@@ -70,6 +70,9 @@ pub const JITTER_FRACTION: Range = SHARE;
 pub const ATTEMPT_TIMEOUT: Range = Range::new(0.0, 60.0);
 /// Seconds an operation may take; the table's 0 means no deadline.
 pub const DEADLINE: Range = Range::new(0.0, 120.0);
+/// The search's constraints: calls per operation and a latency p99.
+pub const FIND_CALLS: Range = Range::new(0.0, 100.0);
+pub const FIND_P99: Range = Range::new(0.0, 600.0);
 
 // The retry budget.
 

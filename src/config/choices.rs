@@ -3,7 +3,6 @@
 
 use crate::breaker::BreakerMode;
 use crate::budget::{BudgetKind, RatioBasis};
-use crate::map::Rows;
 use crate::policy::{Jitter, Shape};
 use crate::sim::{Balance, FaultOn, OutageMode, Spread, WorkloadKind};
 use crate::words::Text;
@@ -21,6 +20,16 @@ pub enum SweepCurves {
     Instances,
 }
 
+/// What the map of metastability's rows vary: the choice of `map_by`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MapRows {
+    /// The share of the workers lost.
+    Size,
+    /// The arrival rate, as a share of what the workers serve; the size is
+    /// the world's own loss or [`LOAD_SIZE`].
+    Load,
+}
 /// The options of a choice parameter in link order: the word a link writes
 /// for each, the words the page's list shows for it, and the value it
 /// means. A [`Config`](super::Config) stores the position in this list,
@@ -103,9 +112,9 @@ choices! {
         "classic" (Text("Four classic strategies")) => SweepCurves::Classic,
         "instances" (Text("The policies over 10, 100, 1 000 instances")) => SweepCurves::Instances,
     }
-    MAP_ROWS: Rows {
-        "size" (Text("The share of the workers lost")) => Rows::Size,
-        "load" (Text("The load")) => Rows::Load,
+    MAP_ROWS: MapRows {
+        "size" (Text("The share of the workers lost")) => MapRows::Size,
+        "load" (Text("The load")) => MapRows::Load,
     }
     BUDGETS: BudgetKind {
         "none" (Text("None")) => BudgetKind::None,

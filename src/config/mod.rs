@@ -26,8 +26,8 @@ mod scenario;
 mod table;
 
 pub use choices::{
-    BALANCES, BASES, BREAKERS, BUDGETS, Choices, FAULTS_ON, JITTERS, MAP_ROWS, OUTAGES, SHAPES,
-    SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
+    BALANCES, BASES, BREAKERS, BUDGETS, Choices, FAULTS_ON, JITTERS, MAP_ROWS, MapRows, OUTAGES,
+    SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
 };
 pub use embed::{CONTROLS_KEY, EMBED_KEY, Embed, EmbedChart, MAX_EMBED_CONTROLS};
 pub use link::{
@@ -180,7 +180,7 @@ impl Config {
     }
 
     /// What the rows of the map of metastability vary.
-    pub fn map_rows(&self) -> crate::map::Rows {
+    pub fn map_rows(&self) -> MapRows {
         MAP_ROWS.at(self.get(P::MapBy))
     }
 }

@@ -3,12 +3,11 @@
 
 use super::Config;
 use super::choices::{
-    BALANCES, BASES, BREAKERS, BUDGETS, FAULTS_ON, JITTERS, MAP_ROWS, OUTAGES, SHAPES, SPREADS,
-    SWEEPS, SWITCH, SweepCurves, WORKLOADS,
+    BALANCES, BASES, BREAKERS, BUDGETS, FAULTS_ON, JITTERS, MAP_ROWS, MapRows, OUTAGES, SHAPES,
+    SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
 };
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
-use crate::map::Rows;
 use crate::policy::{Jitter, Shape};
 use crate::range::{self, Range};
 use crate::sim::{Scenario, Spread, WorkloadKind};
@@ -23,16 +22,18 @@ pub enum Group {
     Server,
     Layers,
     Randomness,
+    Search,
 }
 
 impl Group {
-    pub const ALL: [Group; 6] = [
+    pub const ALL: [Group; 7] = [
         Group::Policy,
         Group::Budget,
         Group::Workload,
         Group::Server,
         Group::Layers,
         Group::Randomness,
+        Group::Search,
     ];
 
     pub fn title(self) -> Text {
@@ -43,6 +44,7 @@ impl Group {
             Group::Server => Text("Server & faults"),
             Group::Layers => Text("Layers"),
             Group::Randomness => Text("Randomness"),
+            Group::Search => Text("Find a better policy"),
         }
     }
 }
@@ -375,9 +377,18 @@ params! {
     Sweep: "sweep", Text("Sweep compares"), Text(""), Workload, SWEEPS.kind(), SWEEPS.position(SweepCurves::Policies), always,
         None,
         Text("What the sweep chart draws: this page's policies, or the four classic strategies in this world.");
-    MapBy: "map_by", Text("Map rows"), Text(""), Workload, MAP_ROWS.kind(), MAP_ROWS.position(Rows::Size), always,
+    MapBy: "map_by", Text("Map rows"), Text(""), Workload, MAP_ROWS.kind(), MAP_ROWS.position(MapRows::Size), always,
         None,
         Text("What the rows of the map of metastability vary: the share of the workers a capacity loss takes, or the load, as a share of what the workers serve.");
+    FindCalls: "find_calls", Text("At most calls per operation"), Text("x"), Search, number(range::FIND_CALLS, 0.05), 0.0, always,
+        None,
+        Text("The search keeps only the policies that make at most this many server calls per operation on average; 0 means any.");
+    FindP99: "find_p99", Text("At most a latency p99 of"), Text("s"), Search, number(range::FIND_P99, 0.01), 0.0, always,
+        None,
+        Text("The search keeps only the policies whose latency p99 is at most this on average; 0 means any.");
+    FindDeadline: "find_deadline", Text("Within a deadline of"), Text("s"), Search, number(range::DEADLINE, 0.5), 0.0, always,
+        None,
+        Text("Every policy the search tries gives up on an operation after this long; 0 keeps policy A's deadline.");
     Buckets: "buckets", Text("Time buckets"), Text(""), Workload, integer(range::BUCKETS), D.buckets, always,
         Some(|s, v| s.buckets = v as u32),
         Text("Resolution of the load chart.");

@@ -142,6 +142,12 @@ pub fn trace_text() -> String {
     let (_, trace) = retry_playground::sim::run_traced(&scenario);
     // The pinned world hedges nothing: no call is a copy, and without the
     // flag the trace reads as it did before calls had one.
-    assert!(trace.operations.iter().flat_map(|o| &o.recorded).all(|a| !a.copy));
+    assert!(
+        trace
+            .operations
+            .iter()
+            .flat_map(|o| &o.recorded)
+            .all(|a| !a.copy)
+    );
     format!("{trace:?}").replace(", copy: false", "")
 }

@@ -1,0 +1,691 @@
+//! Find a better policy: every retry policy of a grid, run in the world of
+//! the link, and the frontier of user-visible success against server calls
+//! per operation.
+//!
+//! ## The space
+//!
+//! Attempts (1, 2, 3, 5, 8), the backoff's shape (exponential with a cap of
+//! 1 s or 10 s, or constant), its base (10 ms to 1 s), its jitter (none,
+//! full, decorrelated), a retry budget (none, or 10 % or 20 % of requests)
+//! and a circuit breaker (off or on), each otherwise as policy A has it:
+//! [`candidates`] is every combination, a single one for 1 attempt (which
+//! never retries, so nothing else matters), 865 in all, and policy A's own
+//! beside them. Hedging is left out: a policy retries or hedges, and the
+//! search is of retries.
+//!
+//! ## Successive halving over seeds
+//!
+//! A grid and not a cleverer search, because the space is small and every
+//! point of the frontier is of interest, not one optimum; a few seeds per
+//! candidate and not one, so that a winner is not one seed's luck. Judging
+//! 866 candidates on 5 seeds each would be 4 330 runs; successive halving
+//! spends them where the frontier is: every candidate runs on the link's
+//! seed, the better half by Pareto rank (see [`rank`]) on two seeds more,
+//! the better half of those on two more, at most 2 166 runs. Candidates
+//! whose runs have had the very same numbers as an earlier one's behave
+//! alike in this world (a breaker that trips at the first failure makes
+//! the backoff behind it irrelevant): the search follows the first of
+//! them only, so twins neither crowd the halving nor the frontier, and
+//! runs are saved. The frontier is drawn from the candidates run on every
+//! seed, each with its spread; the others are dots of fewer seeds.
+//!
+//! ## Bounds
+//!
+//! The whole search shares one work budget, [`WORK_BUDGET`]: each round's
+//! runs share what is left of it evenly, so a world too big for it stops
+//! its runs early, deterministically, whatever the number of threads, and
+//! the search says how much of the space it measured. Each run is the
+//! candidate's own small world: no time series but one bucket, so a search
+//! asks the simulator for the numbers it ranks by.
+//!
+//! The same rounds run a slice at a time in the page ([`SearchRuns`]) and
+//! on every core on the command line ([`search_threads`]): the runs are
+//! independent and their results are placed by their index, so the
+//! frontier is the same either way.
+
+use serde::Serialize;
+
+use crate::config::{Config, P};
+use crate::lesson;
+use crate::sim;
+use crate::simulate;
+
+/// Work the whole search may do: 30 runs at the page's limit for one, as
+/// the map of metastability.
+pub const WORK_BUDGET: u64 = 30 * simulate::WORK_LIMIT;
+
+/// Seeds added in each round; half the candidates go on to the next.
+const ROUNDS: [u64; 3] = [1, 2, 2];
+/// Seeds a candidate that reaches the last round runs on.
+pub const SEEDS: u64 = 5;
+const _: () = assert!(ROUNDS[0] + ROUNDS[1] + ROUNDS[2] == SEEDS);
+
+/// What the reader asks of a policy.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
+pub struct Constraints {
+    /// At most this many server calls per operation (0: any).
+    pub max_calls: f64,
+    /// A latency p99 of at most this, seconds (0: any).
+    pub max_p99: f64,
+    /// Every candidate's deadline, seconds (0: policy A's).
+    pub deadline: f64,
+}
+
+impl Constraints {
+    /// The constraints the link sets.
+    pub fn of(config: &Config) -> Constraints {
+        Constraints {
+            max_calls: config.get(P::FindCalls),
+            max_p99: config.get(P::FindP99),
+            deadline: config.get(P::FindDeadline),
+        }
+    }
+
+    fn allow(&self, point: &Measure) -> bool {
+        (self.max_calls == 0.0 || point.calls.mean <= self.max_calls)
+            && (self.max_p99 == 0.0 || point.p99.mean <= self.max_p99)
+    }
+}
+
+/// One policy of the space: its settings as link pairs, policy A's being
+/// the rest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub pairs: String,
+    config: Config,
+}
+
+impl Candidate {
+    /// The candidate's world: the link's, with this policy as A's, alone.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+}
+
+/// Every policy of the space for the world of `config` (see the module's
+/// docs), policy A's own first.
+pub fn candidates(config: &Config, constraints: &Constraints) -> Vec<Candidate> {
+    let [own, ..] = &config.policies_alone()[..] else {
+        unreachable!("policy A is always there")
+    };
+    let mut world = own.clone();
+    world.set(P::Buckets, 1.0);
+    if constraints.deadline > 0.0 {
+        world.set(P::Deadline, constraints.deadline);
+    }
+    let mut pairs = vec![String::new(), "attempts=1".to_string()];
+    for attempts in [2, 3, 5, 8] {
+        let shapes = [
+            "shape=exponential&cap=1",
+            "shape=exponential&cap=10",
+            "shape=constant",
+        ];
+        for shape in shapes {
+            for base in [0.01, 0.05, 0.2, 1.0] {
+                for jitter in ["none", "full", "decorrelated"] {
+                    for budget in [
+                        "budget=none",
+                        "budget=ratio&b_pct=0.1",
+                        "budget=ratio&b_pct=0.2",
+                    ] {
+                        for breaker in ["off", "all"] {
+                            pairs.push(format!(
+                                "attempts={attempts}&{shape}&base={base}&jitter={jitter}&{budget}&breaker={breaker}&hedge=off"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    pairs
+        .into_iter()
+        .map(|pairs| Candidate {
+            config: if pairs.is_empty() {
+                world.clone()
+            } else {
+                lesson::apply(&world, &pairs)
+            },
+            pairs,
+        })
+        .collect()
+}
+
+/// A number over the seeds a candidate ran on.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Spread {
+    pub mean: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Spread {
+    fn of(values: impl Iterator<Item = f64> + Clone) -> Spread {
+        let n = values.clone().count().max(1) as f64;
+        Spread {
+            mean: values.clone().sum::<f64>() / n,
+            min: values.clone().fold(f64::INFINITY, f64::min),
+            max: values.fold(f64::NEG_INFINITY, f64::max),
+        }
+    }
+}
+
+/// One run's numbers: what the search ranks by.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RunNumbers {
+    pub seed: u64,
+    pub success: f64,
+    pub calls: f64,
+    pub p99: f64,
+}
+
+/// A candidate as measured: its numbers over its seeds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Measure {
+    pub index: usize,
+    pub pairs: String,
+    pub success: Spread,
+    pub calls: Spread,
+    pub p99: Spread,
+    pub seeds: Vec<RunNumbers>,
+    /// A run stopped at its share of the search's work: not ranked.
+    pub cut: bool,
+    /// The earlier candidate whose every run it matched (followed no
+    /// further), or whose place on the frontier it shares: drawn as that
+    /// one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub same_as: Option<usize>,
+    /// Within the reader's constraints.
+    pub allowed: bool,
+    /// Run on every seed and dominated by no other such candidate.
+    pub frontier: bool,
+}
+
+/// Whether `a` dominates `b`: no worse on success and calls, better on
+/// one.
+fn dominates(a: &Measure, b: &Measure) -> bool {
+    let (sa, sb, ca, cb) = (a.success.mean, b.success.mean, a.calls.mean, b.calls.mean);
+    sa >= sb && ca <= cb && (sa > sb || ca < cb)
+}
+
+/// The Pareto rank of each of `points` (0: dominated by none of them; 1:
+/// only by rank 0; ...), for the halving to keep the candidates nearest
+/// the frontier.
+pub fn rank(points: &[&Measure]) -> Vec<usize> {
+    let mut ranks = vec![usize::MAX; points.len()];
+    let mut left: Vec<usize> = (0..points.len()).collect();
+    let mut layer = 0;
+    while !left.is_empty() {
+        let front: Vec<usize> = left
+            .iter()
+            .copied()
+            .filter(|&i| !left.iter().any(|&j| dominates(points[j], points[i])))
+            .collect();
+        for &i in &front {
+            ranks[i] = layer;
+        }
+        left.retain(|i| !front.contains(i));
+        layer += 1;
+    }
+    ranks
+}
+
+/// One run of the search: a candidate on a seed, within a work limit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Task {
+    candidate: usize,
+    seed: u64,
+    limit: u64,
+}
+
+/// The scenario of a task's run.
+fn scenario(candidates: &[Candidate], task: Task) -> sim::Scenario {
+    let mut config = candidates[task.candidate].config.clone();
+    config.set(P::Seed, task.seed as f64);
+    simulate::scenario_within(&config, task.limit)
+}
+
+/// A run's numbers, and the work it did; `None` when it was cut.
+fn numbers(report: &sim::Report, seed: u64) -> (Option<RunNumbers>, u64) {
+    let s = &report.summary;
+    let work = s.operations + s.first_tries + s.retries;
+    let numbers = s.cut.is_none().then_some(RunNumbers {
+        seed,
+        success: s.success_rate,
+        calls: s.server_calls_per_operation,
+        p99: s.latency_p99,
+    });
+    (numbers, work)
+}
+
+/// The search's state between rounds, shared by the page's slices and the
+/// command line's threads.
+#[derive(Debug)]
+struct Rounds {
+    config: Config,
+    constraints: Constraints,
+    candidates: Vec<Candidate>,
+    /// Each candidate's runs so far; `None` for a run that was cut.
+    runs: Vec<Vec<Option<RunNumbers>>>,
+    /// The earlier candidate each behaves as ([`Rounds::find_twins`]).
+    twin_of: Vec<Option<usize>>,
+    round: usize,
+    work: u64,
+    budget: u64,
+}
+
+impl Rounds {
+    fn new(config: &Config, budget: u64) -> Rounds {
+        let constraints = Constraints::of(config);
+        let candidates = candidates(config, &constraints);
+        Rounds {
+            config: config.clone(),
+            constraints,
+            runs: vec![Vec::new(); candidates.len()],
+            twin_of: vec![None; candidates.len()],
+            candidates,
+            round: 0,
+            work: 0,
+            budget,
+        }
+    }
+
+    /// The runs of the next round, or none when the search is done: every
+    /// candidate first, then the better half of those that ran on every
+    /// seed so far (policy A's own always), each on the next seeds, the
+    /// work left shared evenly among them and the rounds after.
+    fn next_round(&mut self) -> Vec<Task> {
+        let Some(&seeds) = ROUNDS.get(self.round) else {
+            return Vec::new();
+        };
+        let first_seed = self.config.seed() + ROUNDS[..self.round].iter().sum::<u64>();
+        let going: Vec<usize> = if self.round == 0 {
+            (0..self.candidates.len()).collect()
+        } else {
+            self.find_twins();
+            let measured = self.measures();
+            let ran = (first_seed - self.config.seed()) as usize;
+            let whole: Vec<&Measure> = measured
+                .iter()
+                .filter(|m| !m.cut && m.same_as.is_none() && m.seeds.len() == ran)
+                .collect();
+            let ranks = rank(&whole);
+            let mut order: Vec<usize> = (0..whole.len()).collect();
+            // Allowed first, then by rank, then the index: deterministic.
+            order.sort_by_key(|&i| (!whole[i].allowed, ranks[i], whole[i].index));
+            let mut keep: Vec<usize> = order
+                .iter()
+                .take(whole.len().div_ceil(2))
+                .map(|&i| whole[i].index)
+                .collect();
+            if !keep.contains(&0) && whole.iter().any(|m| m.index == 0) {
+                keep.push(0);
+            }
+            keep.sort_unstable();
+            keep
+        };
+        self.round += 1;
+        let planned: u64 = going.len() as u64 * seeds
+            + ROUNDS[self.round..]
+                .iter()
+                .enumerate()
+                .map(|(k, s)| s * (going.len() as u64 >> (k + 1)).max(1))
+                .sum::<u64>();
+        let left = self.budget.saturating_sub(self.work);
+        let limit = (left / planned.max(1)).min(simulate::WORK_LIMIT);
+        going
+            .into_iter()
+            .flat_map(|candidate| {
+                (first_seed..first_seed + seeds).map(move |seed| Task {
+                    candidate,
+                    seed,
+                    limit,
+                })
+            })
+            .collect()
+    }
+
+    /// Marks the candidates whose every run so far has the very numbers of
+    /// an earlier candidate's: in this world they behave alike (a breaker
+    /// that trips at the first failure makes the backoff behind it
+    /// irrelevant), so the search follows the first of them only, and
+    /// twins neither crowd the halving nor the frontier.
+    fn find_twins(&mut self) {
+        let mut first: std::collections::HashMap<Vec<u64>, usize> =
+            std::collections::HashMap::new();
+        for index in 0..self.runs.len() {
+            if self.twin_of[index].is_some() || self.runs[index].is_empty() {
+                continue;
+            }
+            let Some(key) = self.runs[index]
+                .iter()
+                .map(|r| r.map(|r| [r.success, r.calls, r.p99].map(f64::to_bits)))
+                .collect::<Option<Vec<_>>>()
+            else {
+                continue;
+            };
+            match first.entry(key.concat()) {
+                std::collections::hash_map::Entry::Occupied(twin) => {
+                    self.twin_of[index] = Some(*twin.get());
+                }
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(index);
+                }
+            }
+        }
+    }
+
+    fn record(&mut self, task: Task, numbers: Option<RunNumbers>, work: u64) {
+        self.runs[task.candidate].push(numbers);
+        self.work += work;
+    }
+
+    /// Every candidate that ran, as measured so far.
+    fn measures(&self) -> Vec<Measure> {
+        let mut measured: Vec<Measure> = self
+            .runs
+            .iter()
+            .enumerate()
+            .filter(|(_, runs)| !runs.is_empty())
+            .map(|(index, runs)| {
+                let seeds: Vec<RunNumbers> = runs.iter().flatten().copied().collect();
+                let of = |f: fn(&RunNumbers) -> f64| Spread::of(seeds.iter().map(f));
+                let mut m = Measure {
+                    index,
+                    pairs: self.candidates[index].pairs.clone(),
+                    success: of(|r| r.success),
+                    calls: of(|r| r.calls),
+                    p99: of(|r| r.p99),
+                    cut: seeds.len() < runs.len(),
+                    same_as: self.twin_of[index],
+                    seeds,
+                    allowed: false,
+                    frontier: false,
+                };
+                m.allowed = !m.cut && self.constraints.allow(&m);
+                m
+            })
+            .collect();
+        let whole: Vec<usize> = (0..measured.len())
+            .filter(|&i| {
+                let m = &measured[i];
+                m.allowed && m.same_as.is_none() && m.seeds.len() as u64 == SEEDS
+            })
+            .collect();
+        let mut drawn: Vec<usize> = Vec::new();
+        for &i in &whole {
+            if whole.iter().any(|&j| dominates(&measured[j], &measured[i])) {
+                continue;
+            }
+            // One point of the frontier per place on it: a later candidate
+            // with the same means is drawn as the first.
+            let same = |j: &usize| {
+                let (a, b) = (&measured[*j], &measured[i]);
+                a.success.mean == b.success.mean && a.calls.mean == b.calls.mean
+            };
+            match drawn.iter().find(|j| same(j)) {
+                Some(&j) => measured[i].same_as = Some(measured[j].index),
+                None => {
+                    measured[i].frontier = true;
+                    drawn.push(i);
+                }
+            }
+        }
+        measured
+    }
+
+    fn frontier(&self, done: bool) -> Frontier {
+        let measured = self.measures();
+        let runs: usize = self.runs.iter().map(Vec::len).sum();
+        let cut = measured.iter().filter(|m| m.cut).count();
+        Frontier {
+            constraints: self.constraints,
+            total: self.candidates.len(),
+            better: better(&measured),
+            runs,
+            cut,
+            done,
+            work: self.work,
+            budget: self.budget,
+            candidates: measured,
+        }
+    }
+}
+
+/// The search's result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Frontier {
+    pub constraints: Constraints,
+    /// Candidates in the space.
+    pub total: usize,
+    /// Every candidate that ran; policy A's own is index 0.
+    pub candidates: Vec<Measure>,
+    /// Indices into `candidates` of at most three policies that beat A's.
+    pub better: Vec<usize>,
+    /// Runs made, and candidates of which a run stopped at its share.
+    pub runs: usize,
+    pub cut: usize,
+    pub done: bool,
+    pub work: u64,
+    pub budget: u64,
+}
+
+impl Frontier {
+    /// Policy A's own point, when it ran.
+    pub fn yours(&self) -> Option<&Measure> {
+        self.candidates.iter().find(|m| m.index == 0)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a frontier serializes")
+    }
+
+    /// A row per candidate measured.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from(
+            "policy,seeds,success,success_min,success_max,calls,calls_min,calls_max,p99,allowed,frontier,beats_yours\n",
+        );
+        for (k, m) in self.candidates.iter().enumerate() {
+            let policy = if m.index == 0 {
+                "yours".to_string()
+            } else {
+                m.pairs.clone()
+            };
+            out += &format!(
+                "{policy},{},{},{},{},{},{},{},{},{},{},{}\n",
+                m.seeds.len(),
+                m.success.mean,
+                m.success.min,
+                m.success.max,
+                m.calls.mean,
+                m.calls.min,
+                m.calls.max,
+                m.p99.mean,
+                m.allowed,
+                m.frontier,
+                self.better.contains(&k)
+            );
+        }
+        out
+    }
+}
+
+/// A lead that matters: a point more of success, or 5 % fewer calls.
+const SUCCESS_MATTERS: f64 = 0.01;
+const CALLS_MATTER: f64 = 0.05;
+
+/// At most three policies of the frontier that beat A's: on every seed
+/// they share with it no worse on success and calls (within a tenth of
+/// what matters), and on the mean ahead by what matters on one of them.
+/// The most successful, the cheapest and the one between, so that the
+/// three differ.
+fn better(measured: &[Measure]) -> Vec<usize> {
+    let Some(yours) = measured.iter().find(|m| m.index == 0) else {
+        return Vec::new();
+    };
+    if yours.cut {
+        return Vec::new();
+    }
+    let beats = |m: &Measure| {
+        let holds = m.seeds.iter().zip(&yours.seeds).all(|(c, y)| {
+            c.success >= y.success - SUCCESS_MATTERS / 10.0
+                && c.calls <= y.calls * (1.0 + CALLS_MATTER / 10.0)
+        });
+        let matters = m.success.mean >= yours.success.mean + SUCCESS_MATTERS
+            || m.calls.mean <= yours.calls.mean * (1.0 - CALLS_MATTER);
+        m.index != 0 && m.frontier && holds && matters
+    };
+    let mut winners: Vec<usize> = (0..measured.len())
+        .filter(|&k| beats(&measured[k]))
+        .collect();
+    winners.sort_by(|&a, &b| {
+        measured[b]
+            .success
+            .mean
+            .total_cmp(&measured[a].success.mean)
+            .then(measured[a].index.cmp(&measured[b].index))
+    });
+    match winners.len() {
+        0..=3 => winners,
+        n => vec![winners[0], winners[n / 2], winners[n - 1]],
+    }
+}
+
+/// Why the page and the command line do not search `config`, if they do
+/// not: the contention model has no retry policy to vary but its backoff.
+pub fn refusal(config: &Config) -> Option<&'static str> {
+    (config.workload() == crate::sim::WorkloadKind::Contention).then(|| {
+        crate::words::tr(
+            "The contention model races clients for one row: its backoffs are compared on its own chart, not searched.",
+        )
+    })
+}
+
+/// The search run a slice at a time, as the page runs it between frames.
+#[derive(Debug)]
+pub struct SearchRuns {
+    rounds: Rounds,
+    tasks: std::collections::VecDeque<Task>,
+    current: Option<(Task, sim::Run)>,
+    done: bool,
+}
+
+impl SearchRuns {
+    pub fn new(config: &Config) -> SearchRuns {
+        SearchRuns::within(config, WORK_BUDGET)
+    }
+
+    /// The search within `budget` work.
+    pub fn within(config: &Config, budget: u64) -> SearchRuns {
+        let mut rounds = Rounds::new(config, budget);
+        let tasks = rounds.next_round().into();
+        SearchRuns {
+            rounds,
+            tasks,
+            current: None,
+            done: false,
+        }
+    }
+
+    /// Advances the next run by about `work`; true when that finished a
+    /// run.
+    pub fn advance(&mut self, work: u64) -> bool {
+        if self.done {
+            return false;
+        }
+        if self.current.is_none() {
+            if self.tasks.is_empty() {
+                self.tasks = self.rounds.next_round().into();
+            }
+            let Some(task) = self.tasks.pop_front() else {
+                self.done = true;
+                return true;
+            };
+            let run = sim::Run::new(&scenario(&self.rounds.candidates, task));
+            self.current = Some((task, run));
+        }
+        let (_, run) = self.current.as_mut().expect("a run is going");
+        if !run.advance(work) {
+            return false;
+        }
+        let (task, run) = self.current.take().expect("a run is going");
+        let (numbers, used) = numbers(&run.finish(), task.seed);
+        self.rounds.record(task, numbers, used);
+        if self.tasks.is_empty() && self.rounds.round == ROUNDS.len() {
+            self.done = true;
+        }
+        true
+    }
+
+    pub fn done(&self) -> bool {
+        self.done
+    }
+
+    /// The frontier as far as the search got.
+    pub fn frontier(&self) -> Frontier {
+        self.rounds.frontier(self.done)
+    }
+
+    /// The candidates' settings, for applying one as policy B.
+    pub fn pairs(&self, index: usize) -> Option<&str> {
+        self.rounds.candidates.get(index).map(|c| c.pairs.as_str())
+    }
+}
+
+/// The whole search on `threads` threads (at least one): each round's runs
+/// split among them, their results placed by index.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn search_threads(config: &Config, threads: usize) -> Frontier {
+    search_within(config, threads, WORK_BUDGET)
+}
+
+/// [`search_threads`] within `budget` work.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn search_within(config: &Config, threads: usize, budget: u64) -> Frontier {
+    let mut rounds = Rounds::new(config, budget);
+    loop {
+        let tasks = rounds.next_round();
+        if tasks.is_empty() {
+            break;
+        }
+        let candidates = &rounds.candidates;
+        let chunk = tasks.len().div_ceil(threads.max(1));
+        let results: Vec<(Option<RunNumbers>, u64)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = tasks
+                .chunks(chunk.max(1))
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .map(|&task| numbers(&sim::run(&scenario(candidates, task)), task.seed))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("a search thread does not panic"))
+                .collect()
+        });
+        for (task, (numbers, work)) in tasks.into_iter().zip(results) {
+            rounds.record(task, numbers, work);
+        }
+    }
+    rounds.frontier(true)
+}
+
+/// The whole search on every core the machine reports.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn search(config: &Config) -> Frontier {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    search_threads(config, threads)
+}
+
+/// The link of `config` with candidate `pairs` as policy B, compare on.
+pub fn as_b(config: &Config, pairs: &str) -> Config {
+    let b: String = pairs
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| format!("&B.{pair}"))
+        .collect();
+    lesson::apply(config, &format!("compare=on{b}"))
+}
