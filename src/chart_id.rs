@@ -24,6 +24,9 @@ pub enum ChartId {
     Map,
     /// A lane per followed client, a dot where its request is.
     Replay,
+    /// The search for a better policy: success against calls per
+    /// operation, a dot per policy searched.
+    Frontier,
 }
 
 /// Where a chart stands on the page.
@@ -35,7 +38,7 @@ pub enum Place {
     Below,
     /// Behind "More charts": drawn only once opened.
     OnRequest,
-    /// In a panel of its own that never moves: the replay.
+    /// In a panel of its own that never moves: the replay, the search.
     Own,
 }
 
@@ -53,7 +56,7 @@ impl Place {
 
 impl ChartId {
     /// Every chart, in the page's order.
-    pub const ALL: [ChartId; 8] = [
+    pub const ALL: [ChartId; 9] = [
         ChartId::Load,
         ChartId::Pauses,
         ChartId::Latency,
@@ -62,6 +65,7 @@ impl ChartId {
         ChartId::Contention,
         ChartId::Map,
         ChartId::Replay,
+        ChartId::Frontier,
     ];
 
     /// Its word in links (`embed=latency`) and file names (`herd-seed1-latency.png`).
@@ -75,6 +79,7 @@ impl ChartId {
             ChartId::Contention => "contention",
             ChartId::Map => "map",
             ChartId::Replay => "replay",
+            ChartId::Frontier => "frontier",
         }
     }
 
@@ -89,6 +94,7 @@ impl ChartId {
             ChartId::Contention => "chart-contention",
             ChartId::Map => "chart-map",
             ChartId::Replay => "chart-replay",
+            ChartId::Frontier => "chart-frontier",
         }
     }
 
@@ -99,7 +105,7 @@ impl ChartId {
         match self {
             ChartId::Load | ChartId::Pauses | ChartId::Latency | ChartId::Sweep => Place::Below,
             ChartId::Mechanism | ChartId::Contention | ChartId::Map => Place::OnRequest,
-            ChartId::Replay => Place::Own,
+            ChartId::Replay | ChartId::Frontier => Place::Own,
         }
     }
 
@@ -112,10 +118,10 @@ impl ChartId {
         )
     }
 
-    /// Whether it can carry a lesson in the key place (the replay opens
-    /// beside the charts instead).
+    /// Whether it can carry a lesson in the key place (the replay and the
+    /// search open in panels of their own instead).
     pub const fn can_be_key(self) -> bool {
-        !matches!(self, ChartId::Replay)
+        !matches!(self, ChartId::Replay | ChartId::Frontier)
     }
 
     /// The chart whose word this is, ignoring case.
@@ -165,10 +171,11 @@ mod tests {
         let mut all = charts.clone();
         all.sort_unstable();
         assert_eq!(in_page, all, "index.html's canvases against ChartId::ALL");
-        // The page order of the charts that move (the replay's panel comes first).
+        // The page order of the charts that move (the replay's panel comes
+        // first, the search's after the charts).
         let moving: Vec<&str> = canvases
             .into_iter()
-            .filter(|id| *id != ChartId::Replay.canvas_id())
+            .filter(|id| ChartId::from_canvas_id(id).is_some_and(|c| c.home() != Place::Own))
             .collect();
         assert_eq!(moving, &charts[..7]);
     }

@@ -103,17 +103,26 @@ impl Candidate {
 }
 
 /// Every policy of the space for the world of `config` (see the module's
-/// docs), policy A's own first.
+/// docs), after policy A's own and, when comparing, B's own ([`owns`]).
 pub fn candidates(config: &Config, constraints: &Constraints) -> Vec<Candidate> {
-    let [own, ..] = &config.policies_alone()[..] else {
-        unreachable!("policy A is always there")
+    let small = |policy: &Config| {
+        let mut world = policy.clone();
+        world.set(P::Buckets, 1.0);
+        if constraints.deadline > 0.0 {
+            world.set(P::Deadline, constraints.deadline);
+        }
+        world
     };
-    let mut world = own.clone();
-    world.set(P::Buckets, 1.0);
-    if constraints.deadline > 0.0 {
-        world.set(P::Deadline, constraints.deadline);
-    }
-    let mut pairs = vec![String::new(), "attempts=1".to_string()];
+    let mut own: Vec<Candidate> = config
+        .policies_alone()
+        .iter()
+        .map(|policy| Candidate {
+            pairs: String::new(),
+            config: small(policy),
+        })
+        .collect();
+    let world = own[0].config.clone();
+    let mut pairs = vec!["attempts=1".to_string()];
     for attempts in [2, 3, 5, 8] {
         let shapes = [
             "shape=exponential&cap=1",
@@ -138,17 +147,17 @@ pub fn candidates(config: &Config, constraints: &Constraints) -> Vec<Candidate> 
             }
         }
     }
-    pairs
-        .into_iter()
-        .map(|pairs| Candidate {
-            config: if pairs.is_empty() {
-                world.clone()
-            } else {
-                lesson::apply(&world, &pairs)
-            },
-            pairs,
-        })
-        .collect()
+    own.extend(pairs.into_iter().map(|pairs| Candidate {
+        config: lesson::apply(&world, &pairs),
+        pairs,
+    }));
+    own
+}
+
+/// How many of the candidates are the link's own policies: A's, and B's
+/// when comparing, first.
+pub fn owns(config: &Config) -> usize {
+    1 + usize::from(config.comparing())
 }
 
 /// A number over the seeds a candidate ran on.
@@ -210,22 +219,38 @@ fn dominates(a: &Measure, b: &Measure) -> bool {
 
 /// The Pareto rank of each of `points` (0: dominated by none of them; 1:
 /// only by rank 0; ...), for the halving to keep the candidates nearest
-/// the frontier.
+/// the frontier. In two dimensions one pass does it: taken by calls
+/// (fewest first, the more successful first among equal calls), a point
+/// joins the first rank whose most successful point so far does not
+/// dominate it; those points only grow less successful rank by rank, so
+/// every rank before it holds a point that dominates it, and none after.
 pub fn rank(points: &[&Measure]) -> Vec<usize> {
-    let mut ranks = vec![usize::MAX; points.len()];
-    let mut left: Vec<usize> = (0..points.len()).collect();
-    let mut layer = 0;
-    while !left.is_empty() {
-        let front: Vec<usize> = left
-            .iter()
-            .copied()
-            .filter(|&i| !left.iter().any(|&j| dominates(points[j], points[i])))
-            .collect();
-        for &i in &front {
-            ranks[i] = layer;
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (points[a], points[b]);
+        a.calls
+            .mean
+            .total_cmp(&b.calls.mean)
+            .then(b.success.mean.total_cmp(&a.success.mean))
+    });
+    let mut ranks = vec![0; points.len()];
+    // Each rank's most successful point so far (the first such by calls).
+    let mut tops: Vec<&Measure> = Vec::new();
+    for i in order {
+        let p = points[i];
+        let k = tops.iter().position(|top| !dominates(top, p));
+        match k {
+            Some(k) => {
+                if p.success.mean > tops[k].success.mean {
+                    tops[k] = p;
+                }
+                ranks[i] = k;
+            }
+            None => {
+                ranks[i] = tops.len();
+                tops.push(p);
+            }
         }
-        left.retain(|i| !front.contains(i));
-        layer += 1;
     }
     ranks
 }
@@ -318,8 +343,12 @@ impl Rounds {
                 .take(whole.len().div_ceil(2))
                 .map(|&i| whole[i].index)
                 .collect();
-            if !keep.contains(&0) && whole.iter().any(|m| m.index == 0) {
-                keep.push(0);
+            // The link's own policies always: they are what the frontier
+            // is read against.
+            for own in 0..owns(&self.config) {
+                if !keep.contains(&own) && whole.iter().any(|m| m.index == own) {
+                    keep.push(own);
+                }
             }
             keep.sort_unstable();
             keep
@@ -441,7 +470,10 @@ impl Rounds {
         Frontier {
             constraints: self.constraints,
             total: self.candidates.len(),
-            better: better(&measured),
+            better: better(&measured, owns(&self.config)),
+            b: (owns(&self.config) > 1)
+                .then(|| measured.iter().position(|m| m.index == 1))
+                .flatten(),
             runs,
             cut,
             done,
@@ -462,6 +494,8 @@ pub struct Frontier {
     pub candidates: Vec<Measure>,
     /// Indices into `candidates` of at most three policies that beat A's.
     pub better: Vec<usize>,
+    /// The index into `candidates` of policy B's own, in compare mode.
+    pub b: Option<usize>,
     /// Runs made, and candidates of which a run stopped at its share.
     pub runs: usize,
     pub cut: usize,
@@ -486,10 +520,10 @@ impl Frontier {
             "policy,seeds,success,success_min,success_max,calls,calls_min,calls_max,p99,allowed,frontier,beats_yours\n",
         );
         for (k, m) in self.candidates.iter().enumerate() {
-            let policy = if m.index == 0 {
-                "yours".to_string()
-            } else {
-                m.pairs.clone()
+            let policy = match m.index {
+                0 => "A".to_string(),
+                _ if Some(k) == self.b => "B".to_string(),
+                _ => m.pairs.clone(),
             };
             out += &format!(
                 "{policy},{},{},{},{},{},{},{},{},{},{},{}\n",
@@ -517,9 +551,9 @@ const CALLS_MATTER: f64 = 0.05;
 /// At most three policies of the frontier that beat A's: on every seed
 /// they share with it no worse on success and calls (within a tenth of
 /// what matters), and on the mean ahead by what matters on one of them.
-/// The most successful, the cheapest and the one between, so that the
-/// three differ.
-fn better(measured: &[Measure]) -> Vec<usize> {
+/// Each differs from the others by what matters; of more than three, the
+/// most successful, the cheapest and the one between.
+fn better(measured: &[Measure], owns: usize) -> Vec<usize> {
     let Some(yours) = measured.iter().find(|m| m.index == 0) else {
         return Vec::new();
     };
@@ -533,7 +567,7 @@ fn better(measured: &[Measure]) -> Vec<usize> {
         });
         let matters = m.success.mean >= yours.success.mean + SUCCESS_MATTERS
             || m.calls.mean <= yours.calls.mean * (1.0 - CALLS_MATTER);
-        m.index != 0 && m.frontier && holds && matters
+        m.index >= owns && m.frontier && holds && matters
     };
     let mut winners: Vec<usize> = (0..measured.len())
         .filter(|&k| beats(&measured[k]))
@@ -545,9 +579,23 @@ fn better(measured: &[Measure]) -> Vec<usize> {
             .total_cmp(&measured[a].success.mean)
             .then(measured[a].index.cmp(&measured[b].index))
     });
-    match winners.len() {
-        0..=3 => winners,
-        n => vec![winners[0], winners[n / 2], winners[n - 1]],
+    // Different from each other by what matters, too: a policy a hair
+    // from one already listed adds nothing to read.
+    let mut distinct: Vec<usize> = Vec::new();
+    for k in winners {
+        let m = &measured[k];
+        let apart = |o: &usize| {
+            let o = &measured[*o];
+            (m.success.mean - o.success.mean).abs() >= SUCCESS_MATTERS
+                || (m.calls.mean - o.calls.mean).abs() >= CALLS_MATTER * o.calls.mean
+        };
+        if distinct.iter().all(apart) {
+            distinct.push(k);
+        }
+    }
+    match distinct.len() {
+        0..=3 => distinct,
+        n => vec![distinct[0], distinct[n / 2], distinct[n - 1]],
     }
 }
 
@@ -680,12 +728,76 @@ pub fn search(config: &Config) -> Frontier {
     search_threads(config, threads)
 }
 
-/// The link of `config` with candidate `pairs` as policy B, compare on.
-pub fn as_b(config: &Config, pairs: &str) -> Config {
+/// The link pairs that make candidate `pairs` policy B, compare mode on.
+pub fn b_change(pairs: &str) -> String {
     let b: String = pairs
         .split('&')
         .filter(|pair| !pair.is_empty())
         .map(|pair| format!("&B.{pair}"))
         .collect();
-    lesson::apply(config, &format!("compare=on{b}"))
+    format!("compare=on{b}")
+}
+
+/// `config` with candidate `pairs` as policy B.
+pub fn as_b(config: &Config, pairs: &str) -> Config {
+    lesson::apply(config, &b_change(pairs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(index: usize, success: f64, calls: f64) -> Measure {
+        let at = |v| Spread {
+            mean: v,
+            min: v,
+            max: v,
+        };
+        Measure {
+            index,
+            pairs: String::new(),
+            success: at(success),
+            calls: at(calls),
+            p99: at(0.0),
+            seeds: Vec::new(),
+            cut: false,
+            same_as: None,
+            allowed: true,
+            frontier: false,
+        }
+    }
+
+    /// The one-pass ranks are the layers of peeling the non-dominated
+    /// points off again and again, on a grid with ties in both numbers.
+    #[test]
+    fn ranks_are_the_layers_of_non_domination() {
+        let mut points = Vec::new();
+        let mut state = 12_345_u64;
+        for index in 0..300 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let success = ((state >> 33) % 11) as f64 / 10.0;
+            let calls = 1.0 + ((state >> 45) % 9) as f64 / 4.0;
+            points.push(point(index, success, calls));
+        }
+        let refs: Vec<&Measure> = points.iter().collect();
+        let ranks = rank(&refs);
+        // Peeling: a layer is what no point left dominates.
+        let mut left: Vec<usize> = (0..refs.len()).collect();
+        let mut layer = 0;
+        while !left.is_empty() {
+            let front: Vec<usize> = left
+                .iter()
+                .copied()
+                .filter(|&i| !left.iter().any(|&j| dominates(refs[j], refs[i])))
+                .collect();
+            for &i in &front {
+                assert_eq!(ranks[i], layer, "point {i}");
+            }
+            left.retain(|i| !front.contains(i));
+            layer += 1;
+        }
+        assert!(layer > 3, "a grid of several layers: {layer}");
+    }
 }

@@ -54,6 +54,7 @@ mod language;
 mod lesson_area;
 mod map_chart;
 mod replay;
+mod search_panel;
 mod share;
 mod summary;
 mod take_home;
@@ -221,6 +222,15 @@ pub fn panic_for_test() {
     panic!("panic requested by a test");
 }
 
+/// The search for a better policy of the state shown, as JSON, once it
+/// is done (what `--frontier` prints for its link); empty before. Only in
+/// pages built for the tests (feature `test-hooks`).
+#[cfg(feature = "test-hooks")]
+#[wasm_bindgen]
+pub fn frontier_json_for_test() -> String {
+    search_panel::frontier_json().unwrap_or_default()
+}
+
 /// Forgets the states before the one shown and draws it again, as a fresh
 /// page opened on its link would (no ghost, its own axes): what the
 /// end-to-end tests compare with a fresh page; only in pages built for
@@ -314,6 +324,7 @@ fn listen(document: &Document) -> Result<(), JsValue> {
     share::listen(document)?;
     replay::listen(document)?;
     map_chart::listen(document)?;
+    search_panel::listen(document)?;
     let window = web_sys::window().ok_or("no window")?;
     let redraw = Closure::<dyn FnMut()>::new(schedule);
     window.add_event_listener_with_callback("resize", redraw.as_ref().unchecked_ref())?;
@@ -426,6 +437,7 @@ fn render() {
         ),
         contention: shown(&document, ChartId::Contention),
         map: shown(&document, ChartId::Map),
+        search: shown(&document, ChartId::Frontier),
     };
     with_app(|app| {
         // A render after the first answers a person (or a resize).
@@ -549,6 +561,12 @@ fn drive(unlimited: bool) {
                     with_app(|app| app.driver.swept_drawn(now()));
                 }
             }
+            Step::Searched => {
+                if with_app(|app| app.driver.sweep_due(now())) == Some(true) {
+                    search_panel::show(&document, &job);
+                    with_app(|app| app.driver.swept_drawn(now()));
+                }
+            }
             Step::Point => {
                 if with_app(|app| app.driver.sweep_due(now())) == Some(true) {
                     draw_part(&document, &job, Part::Chart(ChartId::Sweep));
@@ -639,6 +657,7 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
                     None => {}
                 },
                 (ChartId::Map, _, _) => map_chart::draw_map(document, job),
+                (ChartId::Frontier, _, _) => search_panel::show(document, job),
                 (ChartId::Sweep, _, _) => {
                     draw_sweep(document, job);
                     with_app(|app| app.driver.swept_drawn(now()));

@@ -1114,7 +1114,9 @@ fn draw_key(
                 draw_map(area, &view, &theme)?;
                 Axes::default()
             }
-            ChartId::Pauses | ChartId::Replay => unreachable!("no preset's key chart"),
+            ChartId::Pauses | ChartId::Replay | ChartId::Frontier => {
+                unreachable!("no preset's key chart")
+            }
         };
         drawn.set(Some(axes));
         Ok(())

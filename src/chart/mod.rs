@@ -32,6 +32,7 @@ fn sort_short_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
 }
 
 mod contention;
+mod frontier;
 mod latency;
 #[cfg(test)]
 mod lessons;
@@ -45,6 +46,7 @@ mod svg_test;
 mod sweep;
 
 pub use contention::{ContentionView, draw_contention, draw_contention_view};
+pub use frontier::{FrontierView, draw_frontier};
 pub use latency::{draw_latency, draw_latency_after};
 pub use load::{LoadDrawn, LoadView, TimeAxis, draw_load, draw_load_view};
 pub use map::{MapDrawn, MapPanel, MapView, draw_map};

@@ -34,6 +34,7 @@ use crate::config::{Config, P};
 use crate::contention::{ContentionGrid, GridRuns};
 use crate::map::{self, MapRuns};
 use crate::policy::PauseBounds;
+use crate::search::{self, SearchRuns};
 use crate::seeds::{SeedRuns, Seeds};
 use crate::sim::{self, Report, Scenario, trace::Trace};
 use crate::simulate;
@@ -257,6 +258,8 @@ pub struct Wants {
     pub contention: bool,
     /// The map of metastability is on the page: its cells are run too.
     pub map: bool,
+    /// The search for a better policy is open: its runs go last.
+    pub search: bool,
 }
 
 /// Something to draw from a job's results, once they are final.
@@ -287,6 +290,8 @@ pub enum Step {
     Final,
     /// The map of metastability gained a cell.
     Cell,
+    /// The search for a better policy made a run.
+    Searched,
     /// The sweep gained a point.
     Point,
     /// The sweep is complete.
@@ -367,6 +372,7 @@ enum Task {
     Map,
     Sweep,
     Swept,
+    Search,
 }
 
 #[derive(Debug)]
@@ -399,6 +405,9 @@ pub struct Job {
     seeds: Option<SeedRuns>,
     /// The map of metastability when it is shown, or why it is not drawn.
     map: Option<Result<MapRuns, &'static str>>,
+    /// The search for a better policy when it is open, or why the page
+    /// does not search.
+    search: Option<Result<SearchRuns, &'static str>>,
     sweep: Result<SweepJob, &'static str>,
     plan: VecDeque<Task>,
 }
@@ -418,12 +427,14 @@ impl Job {
             grid: None,
             seeds: None,
             map: None,
+            search: None,
             sweep: SweepJob::new(config),
             plan: VecDeque::new(),
         };
         job.start_runs();
         job.start_grid();
         job.start_map();
+        job.start_search();
         job.plan(key_chart);
         job
     }
@@ -458,6 +469,9 @@ impl Job {
         }
         if wants.map && job.map.is_none() {
             job.start_map();
+        }
+        if wants.search && job.search.is_none() {
+            job.start_search();
         }
         job.plan(key_chart);
         job
@@ -498,6 +512,15 @@ impl Job {
         }
     }
 
+    fn start_search(&mut self) {
+        if self.wants.search {
+            self.search = Some(match search::refusal(&self.config) {
+                Some(why) => Err(why),
+                None => Ok(SearchRuns::new(&self.config)),
+            });
+        }
+    }
+
     /// The order of work and drawing: the runs, the numbers, the lesson's
     /// chart, the other charts of the runs, the replay, the contention
     /// chart, the headlines over the seeds, then the sweep.
@@ -533,6 +556,11 @@ impl Job {
             Task::Draw(Part::Chart(ChartId::Sweep)),
             Task::Swept,
         ]);
+        // The search last: thousands of small runs, which nothing else on
+        // the page waits for.
+        if self.search.is_some() {
+            plan.extend([Task::Search, Task::Draw(Part::Chart(ChartId::Frontier))]);
+        }
         self.plan = plan;
     }
 
@@ -671,6 +699,18 @@ impl Job {
                     self.plan.pop_front();
                     return Step::Swept;
                 }
+                Task::Search => match &mut self.search {
+                    Some(Ok(runs)) if !runs.done() => {
+                        return if runs.advance(work) {
+                            Step::Searched
+                        } else {
+                            Step::Ran
+                        };
+                    }
+                    _ => {
+                        self.plan.pop_front();
+                    }
+                },
             }
         }
     }
@@ -791,6 +831,12 @@ impl Job {
     /// does not draw it; none when it is not shown.
     pub fn map(&self) -> Option<&Result<MapRuns, &'static str>> {
         self.map.as_ref()
+    }
+
+    /// The search for a better policy as far as it got, or why the page
+    /// does not search; none when it is not open.
+    pub fn search(&self) -> Option<&Result<SearchRuns, &'static str>> {
+        self.search.as_ref()
     }
 
     /// The sweep as far as it is computed, or why the page does not sweep.
@@ -991,6 +1037,7 @@ mod tests {
             traced: false,
             contention: true,
             map: false,
+            search: false,
         };
         let mut job = Job::new(&config, wants, ChartId::Contention);
         while job.running() {
@@ -1051,6 +1098,7 @@ mod tests {
             traced: true,
             contention: false,
             map: false,
+            search: false,
         };
         let mut job = Job::renew(Some(job), &config, traced, ChartId::Load);
         assert!(job.traced() && job.running());

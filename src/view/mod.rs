@@ -25,6 +25,7 @@ pub mod notices;
 pub mod page;
 pub mod player;
 pub mod replay;
+pub mod search;
 pub mod summary;
 
 /// The key a keyboard shortcut reads from a key press: the key's letter on

@@ -384,6 +384,7 @@ mod tests {
             traced: true,
             contention: false,
             map: false,
+            search: false,
         };
         let mut job = Job::new(&config(LINK), wants, ChartId::Load);
         while job.step(1 << 20) != Step::Final {}

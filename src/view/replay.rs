@@ -610,6 +610,7 @@ mod tests {
                 traced: true,
                 contention: false,
                 map: false,
+                search: false,
             };
             let mut job = Job::new(&preset.config(), wants, crate::chart_id::ChartId::Load);
             while job.step(1 << 20) != Step::Final {}

@@ -328,3 +328,43 @@ test('a click on a cell of the map opens its world', async () => {
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+// The search for a better policy on the herd: opened, it runs after the
+// charts and ends with the frontier the command line prints for the same
+// link, byte for byte; a newer state (another seed) mid-search replaces
+// it, and the frontier drawn is the newer one's. A button then makes a
+// policy that beats A's policy B.
+test('the search finds the frontier the command line finds, and a newer state replaces it', async () => {
+  const herd = 'v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full';
+  const binary = path.resolve('target/debug/retry-playground');
+  const native = (link) => {
+    const out = spawnSync(binary, ['--frontier', link], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    assert.equal(out.status, 0, out.stderr);
+    return out.stdout.trim();
+  };
+  const page = await open(browser, `${base}?${herd}`);
+  await settled(page);
+  await page.click('#search > summary');
+  // Mid-search, another seed.
+  await page.waitForFunction(() => /Searching/.test(document.getElementById('search-status').textContent));
+  await openGroup(page, 'randomness');
+  await page.fill('#num-seed', '2');
+  await page.press('#num-seed', 'Enter');
+  const newer = await page.waitForFunction(() => document.body.dataset.searched, null, { timeout: 120000 });
+  const link = new URL(page.url()).search.slice(1);
+  assert.match(link, /seed=2/);
+  assert.equal(await newer.jsonValue(), link, 'the frontier drawn is the newer state\'s');
+  const inPage = await page.evaluate(() => window.wasmBindings.frontier_json_for_test());
+  assert.equal(inPage, native(link));
+  const found = JSON.parse(inPage);
+  assert.ok(found.better.length >= 1, 'something beats A on the herd');
+  assert.equal(await page.locator('#better li').count(), found.better.length);
+  const count = await renders(page);
+  await page.click('#better li:first-child button');
+  await rendered(page, count + 1);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('compare'), 'on');
+  assert.equal(url.searchParams.get('B.jitter'), 'decorrelated');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

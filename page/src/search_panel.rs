@@ -1,0 +1,122 @@
+//! The search for a better policy in its panel: the frontier drawn as the
+//! runs come, how far it got, and the policies that beat A's, each a
+//! button that makes it policy B.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element};
+
+use retry_playground::chart;
+use retry_playground::chart_id::ChartId;
+use retry_playground::view;
+use retry_playground::view::jobs::Job;
+
+use crate::charts::{draw, theme};
+use crate::element;
+use crate::lesson_area::apply_change;
+
+/// Draws the job's search as far as it got, says how far, and lists the
+/// policies that beat A's once it is done.
+pub(super) fn show(document: &Document, job: &Job) {
+    let theme = theme();
+    let Some(search) = job.search() else { return };
+    let status = document.get_element_by_id("search-status");
+    let list = document.get_element_by_id("better");
+    match search {
+        Ok(runs) => {
+            let found = runs.frontier();
+            let view = chart::FrontierView {
+                frontier: &found,
+                b: found.b,
+            };
+            draw(document, ChartId::Frontier, |area| {
+                chart::draw_frontier(area, &view, &theme)
+            });
+            if let Some(status) = &status {
+                status.set_text_content(Some(&view::search::status(&found)));
+            }
+            if let Some(list) = &list {
+                let items = if found.done {
+                    view::search::better(&found, job.config())
+                } else {
+                    Vec::new()
+                };
+                let _ = fill_list(document, list, &items);
+            }
+            if let (Some(body), true) = (document.body(), found.done) {
+                let _ = body.set_attribute("data-searched", job.link());
+            }
+        }
+        Err(why) => {
+            draw(document, ChartId::Frontier, |area| {
+                chart::message(area, &theme, why)
+            });
+            if let Some(status) = &status {
+                status.set_text_content(None);
+            }
+            if let Some(list) = &list {
+                list.set_text_content(None);
+            }
+        }
+    }
+}
+
+/// The list of better policies: each its words and a button, as text
+/// content (nothing from a link becomes markup).
+fn fill_list(
+    document: &Document,
+    list: &Element,
+    items: &[view::search::Better],
+) -> Result<(), JsValue> {
+    list.set_text_content(None);
+    for item in items {
+        let li = element(document, "li", "")?;
+        let words = element(document, "span", "")?;
+        words.set_text_content(Some(&item.label));
+        li.append_child(&words)?;
+        let button = element(document, "button", "")?;
+        button.set_attribute("type", "button")?;
+        button.set_attribute("data-change", &item.change)?;
+        button.set_text_content(Some(retry_playground::words::tr("Use as policy B")));
+        li.append_child(&button)?;
+        list.append_child(&li)?;
+    }
+    Ok(())
+}
+
+/// A button of the list makes its policy B, compare mode on; opening the
+/// panel starts the search.
+pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
+    if let Some(list) = document.get_element_by_id("better") {
+        let click = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
+            let change = event
+                .target()
+                .and_then(|t| t.dyn_into::<Element>().ok())
+                .and_then(|e| e.closest("button").ok().flatten())
+                .and_then(|b| b.get_attribute("data-change"));
+            if let Some(change) = change {
+                apply_change(&change);
+            }
+        });
+        list.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+        click.forget();
+    }
+    if let Some(panel) = document.get_element_by_id("search") {
+        let toggle = Closure::<dyn FnMut()>::new(crate::schedule);
+        panel.add_event_listener_with_callback("toggle", toggle.as_ref().unchecked_ref())?;
+        toggle.forget();
+    }
+    Ok(())
+}
+
+/// The finished search's frontier as JSON, for the tests.
+#[cfg(feature = "test-hooks")]
+pub(super) fn frontier_json() -> Option<String> {
+    crate::with_app(|app| {
+        let Some(Ok(runs)) = app.job.as_ref()?.search() else {
+            return None;
+        };
+        runs.done().then(|| runs.frontier().to_json())
+    })
+    .flatten()
+}
