@@ -43,7 +43,7 @@
 //! independent and their results are placed by their index, so the
 //! frontier is the same either way.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::config::{Config, P};
 use crate::lesson;
@@ -180,7 +180,7 @@ impl Spread {
 }
 
 /// One run's numbers: what the search ranks by.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct RunNumbers {
     pub seed: u64,
     pub success: f64,
@@ -256,11 +256,28 @@ pub fn rank(points: &[&Measure]) -> Vec<usize> {
 }
 
 /// One run of the search: a candidate on a seed, within a work limit.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Task {
-    candidate: usize,
-    seed: u64,
-    limit: u64,
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Task {
+    pub candidate: usize,
+    pub seed: u64,
+    pub limit: u64,
+}
+
+/// What one run found: its numbers (none when it was cut short) and the
+/// work it did.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Ran {
+    pub numbers: Option<RunNumbers>,
+    pub work: u64,
+}
+
+/// Runs `tasks` of the search whose candidates are `candidates`, in order:
+/// what a thread or a worker of the page does with its share of a round.
+pub fn run_tasks(candidates: &[Candidate], tasks: &[Task]) -> Vec<Ran> {
+    tasks
+        .iter()
+        .map(|&task| numbers(&sim::run(&scenario(candidates, task)), task.seed))
+        .collect()
 }
 
 /// The scenario of a task's run.
@@ -270,23 +287,26 @@ fn scenario(candidates: &[Candidate], task: Task) -> sim::Scenario {
     simulate::scenario_within(&config, task.limit)
 }
 
-/// A run's numbers, and the work it did; `None` when it was cut.
-fn numbers(report: &sim::Report, seed: u64) -> (Option<RunNumbers>, u64) {
+/// A run's numbers, and the work it did.
+fn numbers(report: &sim::Report, seed: u64) -> Ran {
     let s = &report.summary;
-    let work = s.operations + s.first_tries + s.retries;
-    let numbers = s.cut.is_none().then_some(RunNumbers {
-        seed,
-        success: s.success_rate,
-        calls: s.server_calls_per_operation,
-        p99: s.latency_p99,
-    });
-    (numbers, work)
+    Ran {
+        numbers: s.cut.is_none().then_some(RunNumbers {
+            seed,
+            success: s.success_rate,
+            calls: s.server_calls_per_operation,
+            p99: s.latency_p99,
+        }),
+        work: s.operations + s.first_tries + s.retries,
+    }
 }
 
-/// The search's state between rounds, shared by the page's slices and the
-/// command line's threads.
+/// The search's state between rounds, shared by the page's slices, the
+/// page's workers and the command line's threads: each asks it for a
+/// round's runs, runs them however it likes, and records what they found
+/// in the round's order.
 #[derive(Debug)]
-struct Rounds {
+pub struct SearchRounds {
     config: Config,
     constraints: Constraints,
     candidates: Vec<Candidate>,
@@ -299,11 +319,12 @@ struct Rounds {
     budget: u64,
 }
 
-impl Rounds {
-    fn new(config: &Config, budget: u64) -> Rounds {
+impl SearchRounds {
+    /// The search of `config` within `budget` work.
+    pub fn new(config: &Config, budget: u64) -> SearchRounds {
         let constraints = Constraints::of(config);
         let candidates = candidates(config, &constraints);
-        Rounds {
+        SearchRounds {
             config: config.clone(),
             constraints,
             runs: vec![Vec::new(); candidates.len()],
@@ -319,7 +340,7 @@ impl Rounds {
     /// candidate first, then the better half of those that ran on every
     /// seed so far (policy A's own always), each on the next seeds, the
     /// work left shared evenly among them and the rounds after.
-    fn next_round(&mut self) -> Vec<Task> {
+    pub fn next_round(&mut self) -> Vec<Task> {
         let Some(&seeds) = ROUNDS.get(self.round) else {
             return Vec::new();
         };
@@ -404,9 +425,21 @@ impl Rounds {
         }
     }
 
-    fn record(&mut self, task: Task, numbers: Option<RunNumbers>, work: u64) {
-        self.runs[task.candidate].push(numbers);
-        self.work += work;
+    /// What a run of the round found; runs are recorded in the round's
+    /// order.
+    pub fn record(&mut self, task: Task, ran: Ran) {
+        self.runs[task.candidate].push(ran.numbers);
+        self.work += ran.work;
+    }
+
+    /// The candidates, for running the tasks.
+    pub fn candidates(&self) -> &[Candidate] {
+        &self.candidates
+    }
+
+    /// Whether every round has been asked for.
+    pub fn last_round_asked(&self) -> bool {
+        self.round == ROUNDS.len()
     }
 
     /// Every candidate that ran, as measured so far.
@@ -463,7 +496,8 @@ impl Rounds {
         measured
     }
 
-    fn frontier(&self, done: bool) -> Frontier {
+    /// The frontier as far as the search got.
+    pub fn frontier(&self, done: bool) -> Frontier {
         let measured = self.measures();
         let runs: usize = self.runs.iter().map(Vec::len).sum();
         let cut = measured.iter().filter(|m| m.cut).count();
@@ -612,7 +646,7 @@ pub fn refusal(config: &Config) -> Option<&'static str> {
 /// The search run a slice at a time, as the page runs it between frames.
 #[derive(Debug)]
 pub struct SearchRuns {
-    rounds: Rounds,
+    rounds: SearchRounds,
     tasks: std::collections::VecDeque<Task>,
     current: Option<(Task, sim::Run)>,
     done: bool,
@@ -625,7 +659,7 @@ impl SearchRuns {
 
     /// The search within `budget` work.
     pub fn within(config: &Config, budget: u64) -> SearchRuns {
-        let mut rounds = Rounds::new(config, budget);
+        let mut rounds = SearchRounds::new(config, budget);
         let tasks = rounds.next_round().into();
         SearchRuns {
             rounds,
@@ -657,9 +691,8 @@ impl SearchRuns {
             return false;
         }
         let (task, run) = self.current.take().expect("a run is going");
-        let (numbers, used) = numbers(&run.finish(), task.seed);
-        self.rounds.record(task, numbers, used);
-        if self.tasks.is_empty() && self.rounds.round == ROUNDS.len() {
+        self.rounds.record(task, numbers(&run.finish(), task.seed));
+        if self.tasks.is_empty() && self.rounds.last_round_asked() {
             self.done = true;
         }
         true
@@ -690,32 +723,26 @@ pub fn search_threads(config: &Config, threads: usize) -> Frontier {
 /// [`search_threads`] within `budget` work.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn search_within(config: &Config, threads: usize, budget: u64) -> Frontier {
-    let mut rounds = Rounds::new(config, budget);
+    let mut rounds = SearchRounds::new(config, budget);
     loop {
         let tasks = rounds.next_round();
         if tasks.is_empty() {
             break;
         }
-        let candidates = &rounds.candidates;
-        let chunk = tasks.len().div_ceil(threads.max(1));
-        let results: Vec<(Option<RunNumbers>, u64)> = std::thread::scope(|scope| {
+        let candidates = rounds.candidates();
+        let chunk = tasks.len().div_ceil(threads.max(1)).max(1);
+        let results: Vec<Ran> = std::thread::scope(|scope| {
             let handles: Vec<_> = tasks
-                .chunks(chunk.max(1))
-                .map(|part| {
-                    scope.spawn(move || {
-                        part.iter()
-                            .map(|&task| numbers(&sim::run(&scenario(candidates, task)), task.seed))
-                            .collect::<Vec<_>>()
-                    })
-                })
+                .chunks(chunk)
+                .map(|part| scope.spawn(move || run_tasks(candidates, part)))
                 .collect();
             handles
                 .into_iter()
                 .flat_map(|h| h.join().expect("a search thread does not panic"))
                 .collect()
         });
-        for (task, (numbers, work)) in tasks.into_iter().zip(results) {
-            rounds.record(task, numbers, work);
+        for (task, ran) in tasks.into_iter().zip(results) {
+            rounds.record(task, ran);
         }
     }
     rounds.frontier(true)
@@ -799,5 +826,41 @@ mod tests {
             layer += 1;
         }
         assert!(layer > 3, "a grid of several layers: {layer}");
+    }
+}
+
+/// A batch of a round's runs, as the page posts it to a worker: the link
+/// whose search it is and the runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Batch {
+    pub link: String,
+    pub tasks: Vec<Task>,
+}
+
+/// What a worker keeps between batches: the candidates of the link it was
+/// last sent, built once per search rather than once per batch.
+#[derive(Debug, Default)]
+pub struct BatchRunner {
+    link: String,
+    candidates: Vec<Candidate>,
+}
+
+impl BatchRunner {
+    /// Runs a batch: the same runs, to the same numbers, as the page's own
+    /// rounds would make of them.
+    pub fn run(&mut self, batch: &Batch) -> Vec<Ran> {
+        if self.link != batch.link || self.candidates.is_empty() {
+            let (config, _) = Config::from_link(&batch.link);
+            self.candidates = candidates(&config, &Constraints::of(&config));
+            self.link = batch.link.clone();
+        }
+        let fits = batch
+            .tasks
+            .iter()
+            .all(|t| t.candidate < self.candidates.len());
+        if !fits {
+            return Vec::new();
+        }
+        run_tasks(&self.candidates, &batch.tasks)
     }
 }

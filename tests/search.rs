@@ -101,6 +101,26 @@ fn on_the_herd_the_search_finds_a_policy_as_good_as_b_and_every_way_agrees() {
     assert!((calls - best.calls.mean).abs() < 1e-12);
 
     assert_eq!(search::search_threads(&config, 1), two);
+    // As the page's workers do it: the rounds asked for here, their runs
+    // in batches of 7 by a runner that knows only the link.
+    let mut rounds = search::SearchRounds::new(&config, search::WORK_BUDGET);
+    let mut runner = search::BatchRunner::default();
+    loop {
+        let tasks = rounds.next_round();
+        if tasks.is_empty() {
+            break;
+        }
+        for batch in tasks.chunks(7) {
+            let batch = search::Batch {
+                link: config.to_link(),
+                tasks: batch.to_vec(),
+            };
+            for (task, ran) in batch.tasks.iter().zip(runner.run(&batch)) {
+                rounds.record(*task, ran);
+            }
+        }
+    }
+    assert_eq!(rounds.frontier(true), two);
     let mut slices = SearchRuns::new(&config);
     while !slices.done() {
         slices.advance(500);

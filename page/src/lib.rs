@@ -55,6 +55,7 @@ mod lesson_area;
 mod map_chart;
 mod replay;
 mod search_panel;
+mod search_workers;
 mod share;
 mod summary;
 mod take_home;
@@ -133,6 +134,10 @@ fn show_if(element: &Element, shown: bool) {
 /// Entry point, called by the generated loader.
 #[wasm_bindgen(start)]
 pub fn start() {
+    // A search worker loads this module too: it has no page to build.
+    if web_sys::window().is_none() {
+        return;
+    }
     std::panic::set_hook(Box::new(show_panic));
     let search = web_sys::window()
         .map(|w| w.location().search().unwrap_or_default())
@@ -437,7 +442,11 @@ fn render() {
         ),
         contention: shown(&document, ChartId::Contention),
         map: shown(&document, ChartId::Map),
-        search: shown(&document, ChartId::Frontier),
+        // On the workers when the page can start them, else in the job.
+        search: {
+            let open = shown(&document, ChartId::Frontier);
+            open && !search_workers::ensure(&document, &config, open)
+        },
     };
     with_app(|app| {
         // A render after the first answers a person (or a resize).

@@ -8,6 +8,8 @@ use web_sys::{Document, Element};
 
 use retry_playground::chart;
 use retry_playground::chart_id::ChartId;
+use retry_playground::config::Config;
+use retry_playground::search::Frontier;
 use retry_playground::view;
 use retry_playground::view::jobs::Job;
 
@@ -16,48 +18,50 @@ use crate::element;
 use crate::lesson_area::apply_change;
 
 /// Draws the job's search as far as it got, says how far, and lists the
-/// policies that beat A's once it is done.
+/// policies that beat A's once it is done: the search of this thread's
+/// slices, where the page has no workers (`search_workers`).
 pub(super) fn show(document: &Document, job: &Job) {
-    let theme = theme();
     let Some(search) = job.search() else { return };
-    let status = document.get_element_by_id("search-status");
-    let list = document.get_element_by_id("better");
     match search {
-        Ok(runs) => {
-            let found = runs.frontier();
-            let view = chart::FrontierView {
-                frontier: &found,
-                b: found.b,
-            };
-            draw(document, ChartId::Frontier, |area| {
-                chart::draw_frontier(area, &view, &theme)
-            });
-            if let Some(status) = &status {
-                status.set_text_content(Some(&view::search::status(&found)));
-            }
-            if let Some(list) = &list {
-                let items = if found.done {
-                    view::search::better(&found, job.config())
-                } else {
-                    Vec::new()
-                };
-                let _ = fill_list(document, list, &items);
-            }
-            if let (Some(body), true) = (document.body(), found.done) {
-                let _ = body.set_attribute("data-searched", job.link());
-            }
-        }
+        Ok(runs) => show_frontier(document, &runs.frontier(), job.config(), job.link()),
         Err(why) => {
+            let theme = theme();
             draw(document, ChartId::Frontier, |area| {
                 chart::message(area, &theme, why)
             });
-            if let Some(status) = &status {
-                status.set_text_content(None);
-            }
-            if let Some(list) = &list {
-                list.set_text_content(None);
+            for id in ["search-status", "better"] {
+                if let Some(element) = document.get_element_by_id(id) {
+                    element.set_text_content(None);
+                }
             }
         }
+    }
+}
+
+/// Draws a search's frontier for state `link`, says how far it got, and
+/// lists the policies that beat A's once it is done.
+pub(super) fn show_frontier(document: &Document, found: &Frontier, config: &Config, link: &str) {
+    let theme = theme();
+    let view = chart::FrontierView {
+        frontier: found,
+        b: found.b,
+    };
+    draw(document, ChartId::Frontier, |area| {
+        chart::draw_frontier(area, &view, &theme)
+    });
+    if let Some(status) = document.get_element_by_id("search-status") {
+        status.set_text_content(Some(&view::search::status(found)));
+    }
+    if let Some(list) = document.get_element_by_id("better") {
+        let items = if found.done {
+            view::search::better(found, config)
+        } else {
+            Vec::new()
+        };
+        let _ = fill_list(document, &list, &items);
+    }
+    if let (Some(body), true) = (document.body(), found.done) {
+        let _ = body.set_attribute("data-searched", link);
     }
 }
 
@@ -109,9 +113,13 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// The finished search's frontier as JSON, for the tests.
+/// The finished search's frontier as JSON, for the tests: the workers'
+/// or the job's.
 #[cfg(feature = "test-hooks")]
 pub(super) fn frontier_json() -> Option<String> {
+    if let Some(json) = crate::search_workers::frontier_json() {
+        return Some(json);
+    }
     crate::with_app(|app| {
         let Some(Ok(runs)) = app.job.as_ref()?.search() else {
             return None;

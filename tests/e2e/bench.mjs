@@ -120,7 +120,46 @@ async function replayFrames() {
 
 // BENCH_PARTS=first,keys,replay,redraw runs only those parts (all by
 // default), e.g. to compare two builds in turn on a busy host.
-const parts = (process.env.BENCH_PARTS || 'first,keys,replay,redraw').split(',');
+// The search for a better policy of the default world (`v=1`: every
+// setting at its default) on the page's
+// workers, as many as the browser says it has cores (1, then 2, set by
+// overriding navigator.hardwareConcurrency before the page loads): the
+// time from opening the panel to the frontier, the runs it made and their
+// cost, what 1 000 runs cost at that rate, and the longest main-thread
+// task meanwhile.
+async function search() {
+  const took = {};
+  for (const cores of (process.env.BENCH_CORES || "1,2").split(",").map(Number)) {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addInitScript((n) => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => n }), cores);
+    const page = await context.newPage();
+    await page.goto(`${base}?v=1`);
+    await settled(page);
+    await swept(page);
+    await page.evaluate(() => {
+      window.benchLongTasks = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.benchLongTasks.push(entry.duration);
+      }).observe({ type: 'longtask' });
+    });
+    await page.click('#search > summary');
+    await page.waitForFunction(() => document.body.dataset.searchMs, null, { timeout: 120000, polling: 1000 });
+    const { ms, workers, runs, longest } = await page.evaluate(() => ({
+      ms: Number(document.body.dataset.searchMs),
+      workers: Number(document.body.dataset.searchWorkers),
+      runs: Number(/in (\d+) runs/.exec(document.getElementById('search-status').textContent)[1]),
+      longest: Math.max(0, ...window.benchLongTasks),
+    }));
+    took[cores] = ms;
+    console.log(`search of the default world on ${workers} worker(s): ${runs} runs in ${ms} ms, `
+      + `${(ms * workers / runs).toFixed(2)} ms a run a worker; 1 000 runs at this rate ${(ms * 1000 / runs).toFixed(0)} ms `
+      + `(target <= 1000 ms on two workers); longest main-thread task ${longest.toFixed(0)} ms (target < 50)`);
+    await context.close();
+  }
+  console.log(`search scaling: 2 workers ${(took[1] / took[2]).toFixed(2)}x one (target >= 1.7x)`);
+}
+
+const parts = (process.env.BENCH_PARTS || 'first,keys,replay,redraw,search').split(',');
 const { server, base } = await serve();
 const browser = await launch();
 try {
@@ -130,6 +169,7 @@ try {
     await keyboardSteps('big world (20 000/s for 120 s, compare on)', BIG);
   }
   if (parts.includes('replay')) await replayFrames();
+  if (parts.includes('search')) await search();
   for (const [name, query, target] of parts.includes('redraw') ? WORKLOADS : []) {
     const page = await open(browser, base + query);
     const runs = query ? 5 : 30;

@@ -354,6 +354,8 @@ test('the search finds the frontier the command line finds, and a newer state re
   const link = new URL(page.url()).search.slice(1);
   assert.match(link, /seed=2/);
   assert.equal(await newer.jsonValue(), link, 'the frontier drawn is the newer state\'s');
+  // On the page's workers, one per core the browser reports.
+  assert.ok(Number(await page.getAttribute('body', 'data-search-workers')) >= 1, 'the search ran on workers');
   const inPage = await page.evaluate(() => window.wasmBindings.frontier_json_for_test());
   assert.equal(inPage, native(link));
   const found = JSON.parse(inPage);

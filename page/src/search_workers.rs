@@ -1,0 +1,301 @@
+//! The search for a better policy on every core: Web Workers that run the
+//! page's own module, posted to them (no second download, no second
+//! compile), as many as the browser reports cores (at most 8).
+//!
+//! The rounds stay here ([`SearchRounds`]): this thread asks for a round's
+//! runs, cuts them into batches, hands a batch to each idle worker and
+//! records what comes back in the round's order, so the frontier is the
+//! one a single thread (or the command line) finds. Messages both ways are
+//! typed values ([`Batch`], [`Ran`]) through serde-wasm-bindgen. A newer
+//! state, or the panel closed, terminates the workers: a stale search
+//! stops at once rather than at its next batch.
+//!
+//! Where the page cannot start workers (no glue to point them at, a
+//! browser that refuses), the job runs the search a slice at a time on
+//! this thread instead (`view::jobs`).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use retry_playground::config::Config;
+use retry_playground::search::{self, Batch, BatchRunner, Frontier, Ran, SearchRounds, Task};
+
+use crate::now;
+
+/// Runs per batch: about a tenth of a second of a default world's runs,
+/// few enough messages not to matter, small enough to share out evenly.
+const BATCH: usize = 24;
+/// Most workers, whatever the browser reports.
+const MOST_WORKERS: usize = 8;
+/// How often a search still going is drawn, ms.
+const DRAW_EVERY_MS: f64 = 200.0;
+
+thread_local! {
+    static POOL: RefCell<Option<Rc<RefCell<Pool>>>> = const { RefCell::new(None) };
+    /// The worker's side: the candidates of the search it was last sent.
+    static RUNNER: RefCell<BatchRunner> = RefCell::new(BatchRunner::default());
+}
+
+/// Runs a batch of a search in a worker: the function the worker script
+/// calls for each message.
+#[wasm_bindgen]
+pub fn search_batch(batch: JsValue) -> Result<JsValue, JsValue> {
+    let batch: Batch = serde_wasm_bindgen::from_value(batch)?;
+    let ran = RUNNER.with(|runner| runner.borrow_mut().run(&batch));
+    Ok(serde_wasm_bindgen::to_value(&ran)?)
+}
+
+struct Pool {
+    link: String,
+    rounds: SearchRounds,
+    workers: Vec<Worker>,
+    /// Each worker's callback, kept alive while the pool is.
+    _listeners: Vec<Closure<dyn FnMut(MessageEvent)>>,
+    /// The round's batches, what came back of each, and how many of them
+    /// (from the first) are recorded.
+    batches: Vec<Vec<Task>>,
+    results: Vec<Option<Vec<Ran>>>,
+    recorded: usize,
+    /// The next batch to hand out, and the batch each worker runs.
+    next: usize,
+    running: Vec<Option<usize>>,
+    done: bool,
+    drawn_at: f64,
+    started: f64,
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        for worker in &self.workers {
+            worker.terminate();
+        }
+    }
+}
+
+/// The glue script's address, which trunk preloads: the workers import it.
+fn glue_url(document: &Document) -> Option<String> {
+    let link = document
+        .query_selector("link[rel=modulepreload]")
+        .ok()
+        .flatten()?;
+    let href = link.get_attribute("href")?;
+    let base = document.base_uri().ok().flatten()?;
+    web_sys::Url::new_with_base(&href, &base)
+        .ok()
+        .map(|u| u.href())
+}
+
+/// How many workers the search gets: the browser's count of cores, at
+/// least one, at most [`MOST_WORKERS`].
+fn worker_count() -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    (cores as usize).clamp(1, MOST_WORKERS)
+}
+
+/// Starts (or keeps) the search of `config` on the workers, or stops the
+/// one going when the panel is closed (`open` false). Returns false when
+/// workers could not be started, so the job searches instead.
+pub(super) fn ensure(document: &Document, config: &Config, open: bool) -> bool {
+    if !open {
+        POOL.with(|p| p.borrow_mut().take());
+        return true;
+    }
+    let link = config.to_link();
+    let same = POOL.with(|p| {
+        p.borrow()
+            .as_ref()
+            .is_some_and(|pool| pool.borrow().link == link)
+    });
+    if same {
+        redraw(document);
+        return true;
+    }
+    POOL.with(|p| p.borrow_mut().take());
+    match start(document, config, link) {
+        Ok(pool) => {
+            POOL.with(|p| *p.borrow_mut() = Some(pool));
+            true
+        }
+        Err(why) => {
+            web_sys::console::warn_1(&why);
+            false
+        }
+    }
+}
+
+fn start(document: &Document, config: &Config, link: String) -> Result<Rc<RefCell<Pool>>, JsValue> {
+    let glue = glue_url(document).ok_or("no glue script to start the workers with")?;
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    let count = worker_count();
+    let mut workers = Vec::with_capacity(count);
+    for _ in 0..count {
+        let worker = Worker::new_with_options("./search-worker.js", &options)?;
+        let hello = js_sys::Object::new();
+        js_sys::Reflect::set(&hello, &"module".into(), &wasm_bindgen::module())?;
+        js_sys::Reflect::set(&hello, &"glue".into(), &glue.clone().into())?;
+        worker.post_message(&hello)?;
+        workers.push(worker);
+    }
+    let mut rounds = SearchRounds::new(config, search::WORK_BUDGET);
+    let first = rounds.next_round();
+    let pool = Rc::new(RefCell::new(Pool {
+        link,
+        rounds,
+        running: vec![None; workers.len()],
+        workers,
+        _listeners: Vec::new(),
+        batches: Vec::new(),
+        results: Vec::new(),
+        recorded: 0,
+        next: 0,
+        done: false,
+        drawn_at: 0.0,
+        started: now(),
+    }));
+    let mut listeners = Vec::new();
+    for index in 0..count {
+        let weak = Rc::downgrade(&pool);
+        let listener = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            if let Some(pool) = weak.upgrade() {
+                answered(&pool, index, event.data());
+            }
+        });
+        pool.borrow().workers[index].set_onmessage(Some(listener.as_ref().unchecked_ref()));
+        listeners.push(listener);
+    }
+    {
+        let mut p = pool.borrow_mut();
+        p._listeners = listeners;
+        p.begin_round(first);
+        p.hand_out()?;
+    }
+    Ok(pool)
+}
+
+impl Pool {
+    fn begin_round(&mut self, tasks: Vec<Task>) {
+        self.batches = tasks.chunks(BATCH).map(<[Task]>::to_vec).collect();
+        self.results = vec![None; self.batches.len()];
+        self.recorded = 0;
+        self.next = 0;
+        if self.batches.is_empty() {
+            self.done = true;
+        }
+    }
+
+    /// Gives each idle worker the next batch.
+    fn hand_out(&mut self) -> Result<(), JsValue> {
+        for worker in 0..self.workers.len() {
+            if self.running[worker].is_some() || self.next >= self.batches.len() {
+                continue;
+            }
+            let batch = Batch {
+                link: self.link.clone(),
+                tasks: self.batches[self.next].clone(),
+            };
+            let message = js_sys::Object::new();
+            js_sys::Reflect::set(
+                &message,
+                &"batch".into(),
+                &serde_wasm_bindgen::to_value(&batch)?,
+            )?;
+            self.workers[worker].post_message(&message)?;
+            self.running[worker] = Some(self.next);
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    /// Records the batches that came back, in order from the first not yet
+    /// recorded; a whole round recorded asks for the next.
+    fn record_ready(&mut self) {
+        while let Some(Some(ran)) = self.results.get(self.recorded) {
+            for (task, ran) in self.batches[self.recorded].iter().zip(ran.clone()) {
+                self.rounds.record(*task, ran);
+            }
+            self.recorded += 1;
+        }
+        if self.recorded == self.batches.len() && !self.done {
+            let tasks = self.rounds.next_round();
+            self.begin_round(tasks);
+        }
+    }
+
+    fn frontier(&self) -> Frontier {
+        self.rounds.frontier(self.done)
+    }
+}
+
+/// A worker's answer: the runs of the batch it had.
+fn answered(pool: &Rc<RefCell<Pool>>, worker: usize, data: JsValue) {
+    let (finished, due) = {
+        let mut p = pool.borrow_mut();
+        let Some(batch) = p.running[worker].take() else {
+            return;
+        };
+        let ran: Vec<Ran> = match serde_wasm_bindgen::from_value(data) {
+            Ok(ran) => ran,
+            Err(why) => {
+                web_sys::console::error_1(&JsValue::from_str(&format!("search worker: {why}")));
+                return;
+            }
+        };
+        if ran.len() != p.batches[batch].len() {
+            web_sys::console::error_1(&"search worker: a batch came back short".into());
+            return;
+        }
+        p.results[batch] = Some(ran);
+        p.record_ready();
+        if let Err(why) = p.hand_out() {
+            web_sys::console::error_1(&why);
+        }
+        let at = now();
+        let due = p.done || at - p.drawn_at >= DRAW_EVERY_MS;
+        if due {
+            p.drawn_at = at;
+        }
+        (p.done, due)
+    };
+    if due {
+        if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+            show(&document, &pool.borrow());
+            if finished {
+                let p = pool.borrow();
+                if let Some(body) = document.body() {
+                    let took = format!("{:.0}", now() - p.started);
+                    let _ = body.set_attribute("data-search-ms", &took);
+                    let _ = body.set_attribute("data-search-workers", &p.workers.len().to_string());
+                }
+            }
+        }
+    }
+}
+
+fn show(document: &Document, pool: &Pool) {
+    let config = Config::from_link(&pool.link).0;
+    crate::search_panel::show_frontier(document, &pool.frontier(), &config, &pool.link);
+}
+
+/// Draws the search going on the workers again (the page was resized).
+pub(super) fn redraw(document: &Document) {
+    POOL.with(|p| {
+        if let Some(pool) = p.borrow().as_ref() {
+            show(document, &pool.borrow());
+        }
+    });
+}
+
+/// The search's frontier as JSON once it is done, for the tests.
+#[cfg(feature = "test-hooks")]
+pub(super) fn frontier_json() -> Option<String> {
+    POOL.with(|p| {
+        let pool = p.borrow();
+        let pool = pool.as_ref()?.borrow();
+        pool.done.then(|| pool.frontier().to_json())
+    })
+}
