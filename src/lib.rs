@@ -24,7 +24,9 @@
 //! again on the next seeds, and when one policy is better), [`lesson`]
 //! (the headline numbers, the lesson that stays, the glossary), [`simulate`] (one run of a
 //! configuration, policies A and B), [`sweep`] (success and load
-//! against the failure rate), [`contention`] (the contention model over
+//! against the failure rate), [`map`] (where a capacity loss leaves the
+//! world broken), [`search`] (find a better policy: the frontier of success
+//! against calls), [`contention`] (the contention model over
 //! many seeds), [`decimal`] (numbers read from text, as `str::parse` reads
 //! them, lighter), [`export`] (the policy as real library configuration, and
 //! back), [`chart`] (drawing, generic over plotters' backends), [`view`]
