@@ -27,7 +27,7 @@ pub enum MapRows {
     /// The share of the workers lost.
     Size,
     /// The arrival rate, as a share of what the workers serve; the size is
-    /// the world's own loss or [`LOAD_SIZE`].
+    /// the world's own loss or [`crate::map::LOAD_SIZE`].
     Load,
 }
 /// The options of a choice parameter in link order: the word a link writes
