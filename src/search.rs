@@ -63,6 +63,9 @@ const _: () = assert!(ROUNDS[0] + ROUNDS[1] + ROUNDS[2] == SEEDS);
 /// What the reader asks of a policy.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
 pub struct Constraints {
+    /// The policies are judged over failure rates from 10 % to 90 %, one a
+    /// seed, not in this world alone.
+    pub over_failures: bool,
     /// At most this many server calls per operation (0: any).
     pub max_calls: f64,
     /// A latency p99 of at most this, seconds (0: any).
@@ -75,6 +78,7 @@ impl Constraints {
     /// The constraints the link sets.
     pub fn of(config: &Config) -> Constraints {
         Constraints {
+            over_failures: config.find_worlds() == crate::config::FindWorlds::Failures,
             max_calls: config.get(P::FindCalls),
             max_p99: config.get(P::FindP99),
             deadline: config.get(P::FindDeadline),
@@ -261,7 +265,15 @@ pub struct Task {
     pub candidate: usize,
     pub seed: u64,
     pub limit: u64,
+    /// The failure rate of the run's world, when the search judges over
+    /// a range of them ([`FAILURES`]); none for the link's own.
+    pub failure: Option<f64>,
 }
+
+/// The failure rates a search over a range of worlds runs at, one per
+/// seed in order: the middle first, then the ends, then between, so that
+/// every round of the halving sees the range widen.
+pub const FAILURES: [f64; SEEDS as usize] = [0.5, 0.1, 0.9, 0.3, 0.7];
 
 /// What one run found: its numbers (none when it was cut short) and the
 /// work it did.
@@ -284,6 +296,9 @@ pub fn run_tasks(candidates: &[Candidate], tasks: &[Task]) -> Vec<Ran> {
 fn scenario(candidates: &[Candidate], task: Task) -> sim::Scenario {
     let mut config = candidates[task.candidate].config.clone();
     config.set(P::Seed, task.seed as f64);
+    if let Some(failure) = task.failure {
+        config.set(P::Failure, failure);
+    }
     simulate::scenario_within(&config, task.limit)
 }
 
@@ -383,6 +398,7 @@ impl SearchRounds {
                 .sum::<u64>();
         let left = self.budget.saturating_sub(self.work);
         let limit = (left / planned.max(1)).min(simulate::WORK_LIMIT);
+        let (start, over) = (self.config.seed(), self.config.find_worlds());
         going
             .into_iter()
             .flat_map(|candidate| {
@@ -390,6 +406,8 @@ impl SearchRounds {
                     candidate,
                     seed,
                     limit,
+                    failure: (over == crate::config::FindWorlds::Failures)
+                        .then(|| FAILURES[(seed - start) as usize]),
                 })
             })
             .collect()

@@ -151,6 +151,41 @@ fn the_constraints_hold_on_the_frontier() {
     );
 }
 
+/// Judged over a range of worlds, policy A's own runs are its runs at
+/// failure rates of 50, 10, 90, 30 and 70 %, one a seed, and every
+/// candidate on the frontier ran at all five.
+#[test]
+fn over_failure_rates_each_seed_is_another_failure_rate() {
+    let (config, notices) = Config::from_link("v=1&rate=20&horizon=10&find_worlds=failures");
+    assert!(notices.is_empty(), "{notices:?}");
+    let found = search::search_threads(&config, 2);
+    assert!(found.constraints.over_failures);
+    let yours = found.yours().expect("A is measured");
+    for (k, (run, failure)) in yours.seeds.iter().zip(search::FAILURES).enumerate() {
+        let mut world = config.clone();
+        world.set(P::Seed, (config.seed() + k as u64) as f64);
+        world.set(P::Buckets, 1.0);
+        world.set(P::Failure, failure);
+        let s = simulate::run(&world).summary;
+        assert_eq!(
+            (run.success, run.calls),
+            (s.success_rate, s.server_calls_per_operation)
+        );
+    }
+    assert!(
+        yours.success.max - yours.success.min > 0.1,
+        "the range shows: {:?}",
+        yours.success
+    );
+    assert!(
+        found
+            .candidates
+            .iter()
+            .filter(|m| m.frontier)
+            .all(|m| m.seeds.len() == 5)
+    );
+}
+
 /// A world too big for the search (every run would reach the work limit)
 /// spends at most the budget, says how many policies it could not
 /// measure, and keeps every candidate it measured; hostile links search

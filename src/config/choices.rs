@@ -30,6 +30,17 @@ pub enum MapRows {
     /// the world's own loss or [`crate::map::LOAD_SIZE`].
     Load,
 }
+/// What the search for a better policy judges a policy over: the choice
+/// of `find_worlds`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FindWorlds {
+    /// This world, on several seeds.
+    This,
+    /// This world at failure rates from 10 % to 90 %, one a seed.
+    Failures,
+}
+
 /// The options of a choice parameter in link order: the word a link writes
 /// for each, the words the page's list shows for it, and the value it
 /// means. A [`Config`](super::Config) stores the position in this list,
@@ -106,6 +117,10 @@ choices! {
     SWITCH: bool {
         "off" (Text("Off")) => false,
         "on" (Text("On")) => true,
+    }
+    FIND_WORLDS: FindWorlds {
+        "this" (Text("This world, on several seeds")) => FindWorlds::This,
+        "failures" (Text("Failure rates from 10 % to 90 %")) => FindWorlds::Failures,
     }
     SWEEPS: SweepCurves {
         "policies" (Text("The policies A and B")) => SweepCurves::Policies,

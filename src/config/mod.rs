@@ -26,8 +26,8 @@ mod scenario;
 mod table;
 
 pub use choices::{
-    BALANCES, BASES, BREAKERS, BUDGETS, Choices, FAULTS_ON, JITTERS, MAP_ROWS, MapRows, OUTAGES,
-    SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
+    BALANCES, BASES, BREAKERS, BUDGETS, Choices, FAULTS_ON, FIND_WORLDS, FindWorlds, JITTERS,
+    MAP_ROWS, MapRows, OUTAGES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
 };
 pub use embed::{CONTROLS_KEY, EMBED_KEY, Embed, EmbedChart, MAX_EMBED_CONTROLS};
 pub use link::{
@@ -177,6 +177,11 @@ impl Config {
     /// What the sweep chart compares.
     pub fn sweep_curves(&self) -> SweepCurves {
         SWEEPS.at(self.get(P::Sweep))
+    }
+
+    /// What the search for a better policy judges a policy over.
+    pub fn find_worlds(&self) -> FindWorlds {
+        FIND_WORLDS.at(self.get(P::FindWorlds))
     }
 
     /// What the rows of the map of metastability vary.

@@ -3,8 +3,8 @@
 
 use super::Config;
 use super::choices::{
-    BALANCES, BASES, BREAKERS, BUDGETS, FAULTS_ON, JITTERS, MAP_ROWS, MapRows, OUTAGES, SHAPES,
-    SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
+    BALANCES, BASES, BREAKERS, BUDGETS, FAULTS_ON, FIND_WORLDS, FindWorlds, JITTERS, MAP_ROWS,
+    MapRows, OUTAGES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
 };
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
@@ -389,6 +389,9 @@ params! {
     FindDeadline: "find_deadline", Text("Within a deadline of"), Text("s"), Search, number(range::DEADLINE, 0.5), 0.0, always,
         None,
         Text("Every policy the search tries gives up on an operation after this long; 0 keeps policy A's deadline.");
+    FindWorlds: "find_worlds", Text("Judge over"), Text(""), Search, FIND_WORLDS.kind(), FIND_WORLDS.position(FindWorlds::This), always,
+        None,
+        Text("Each policy's runs in this world on several seeds, or each at another failure rate from 10 % to 90 %, so that a winner is not tuned to one failure rate.");
     Buckets: "buckets", Text("Time buckets"), Text(""), Workload, integer(range::BUCKETS), D.buckets, always,
         Some(|s, v| s.buckets = v as u32),
         Text("Resolution of the load chart.");

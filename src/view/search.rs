@@ -32,6 +32,10 @@ pub fn status(found: &Frontier) -> String {
     } else {
         tf!("Searching\u{2026} {runs} runs so far.", runs = found.runs)
     };
+    if found.constraints.over_failures {
+        text.push(' ');
+        text += tr("Each policy is judged at failure rates from 10 % to 90 %, one a seed.");
+    }
     if found.cut > 0 {
         text.push(' ');
         text += &tf!(
