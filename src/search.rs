@@ -600,9 +600,9 @@ impl Frontier {
 const SUCCESS_MATTERS: f64 = 0.01;
 const CALLS_MATTER: f64 = 0.05;
 
-/// At most three policies of the frontier that beat A's: on every seed
-/// they share with it no worse on success and calls (within a tenth of
-/// what matters), and on the mean ahead by what matters on one of them.
+/// At most three policies of the frontier that beat A's: on no seed they
+/// share with it worse on success or calls by what matters, and on the
+/// mean ahead by what matters on one of them.
 /// Each differs from the others by what matters; of more than three, the
 /// most successful, the cheapest and the one between.
 fn better(measured: &[Measure], owns: usize) -> Vec<usize> {
@@ -614,8 +614,7 @@ fn better(measured: &[Measure], owns: usize) -> Vec<usize> {
     }
     let beats = |m: &Measure| {
         let holds = m.seeds.iter().zip(&yours.seeds).all(|(c, y)| {
-            c.success >= y.success - SUCCESS_MATTERS / 10.0
-                && c.calls <= y.calls * (1.0 + CALLS_MATTER / 10.0)
+            c.success > y.success - SUCCESS_MATTERS && c.calls < y.calls * (1.0 + CALLS_MATTER)
         });
         let matters = m.success.mean >= yours.success.mean + SUCCESS_MATTERS
             || m.calls.mean <= yours.calls.mean * (1.0 - CALLS_MATTER);

@@ -54,12 +54,16 @@ where
             .iter()
             .filter(|m| !m.cut && !m.seeds.is_empty())
     };
+    // From the fewest calls (under one where a breaker refuses attempts
+    // before they reach the server) to the most.
     let most = ranked().map(|m| m.calls.max).fold(1.0, f64::max);
+    let fewest = ranked().map(|m| m.calls.min).fold(1.0, f64::min);
     let x_high = (most * 1.08).max(1.2);
+    let x_low = (fewest - 0.05 * (x_high - fewest)).max(0.0);
     let mut chart = axes(
         &plot,
         theme,
-        0.9..x_high,
+        x_low..x_high,
         0.0..105.0,
         Frame::new(
             tr("server calls per operation"),
