@@ -469,6 +469,7 @@ mod tests {
                 (Group::Workload, false),
                 (Group::Server, false),
                 (Group::Randomness, false),
+                (Group::Search, false),
             ]
         );
         assert_eq!(group_order(&[]).len(), Group::ALL.len());
