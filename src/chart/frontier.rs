@@ -83,7 +83,9 @@ where
     let mut frontier: Vec<&Measure> = found.candidates.iter().filter(|m| m.frontier).collect();
     frontier.sort_by(|x, y| x.calls.mean.total_cmp(&y.calls.mean));
     let ink = theme.foreground.stroke_width(theme.px(2.0));
-    let thin = theme.foreground.stroke_width(theme.px(1.0));
+    // The spread faint, so that a policy whose seeds disagree widely does
+    // not hide the frontier behind its bars.
+    let thin = blend(theme.background, theme.foreground, 0.3).stroke_width(theme.px(1.0));
     chart.draw_series(std::iter::once(PathElement::new(
         frontier
             .iter()
@@ -128,14 +130,25 @@ where
     if let Some(m) = view.b.and_then(|k| found.candidates.get(k)) {
         ring(m, b, "B")?;
     }
+    // The better policies numbered as the list beside the chart: a badge
+    // up and left of each point, over whatever is drawn there.
     for (n, &k) in found.better.iter().enumerate() {
         let m = &found.candidates[k];
         let (x, y) = chart.backend_coord(&(m.calls.mean, 100.0 * m.success.mean));
+        let badge = (x - theme.px(11.0) as i32, y - theme.px(11.0) as i32);
+        let (base_x, base_y) = area.get_base_pixel();
+        let at = (badge.0 - base_x, badge.1 - base_y);
+        area.draw(&Circle::new(at, theme.px(8.0), theme.background.filled()))?;
+        area.draw(&Circle::new(
+            at,
+            theme.px(8.0),
+            theme.foreground.stroke_width(theme.px(1.0)),
+        ))?;
         label(
             area,
             format!("{}", n + 1),
-            (x - theme.px(6.0) as i32, y + theme.px(4.0) as i32),
-            &font.pos(Pos::new(HPos::Right, VPos::Top)),
+            badge,
+            &font.pos(Pos::new(HPos::Center, VPos::Center)),
         )?;
     }
     if !found.done {
