@@ -444,8 +444,8 @@ fn render() {
         map: shown(&document, ChartId::Map),
         // On the workers when the page can start them, else in the job.
         search: {
-            let open = shown(&document, ChartId::Frontier);
-            open && !search_workers::ensure(&document, &config, open)
+            let open = search_panel::open(&document);
+            !search_workers::ensure(&document, &config, open) && open
         },
     };
     with_app(|app| {

@@ -88,6 +88,14 @@ fn fill_list(
     Ok(())
 }
 
+/// Whether the search's panel is open: only then does the page search (a
+/// closed panel's canvas still has a width).
+pub(super) fn open(document: &Document) -> bool {
+    document
+        .get_element_by_id("search")
+        .is_some_and(|panel| panel.has_attribute("open"))
+}
+
 /// A button of the list makes its policy B, compare mode on; opening the
 /// panel starts the search.
 pub(super) fn listen(document: &Document) -> Result<(), JsValue> {

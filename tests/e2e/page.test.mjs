@@ -344,6 +344,9 @@ test('the search finds the frontier the command line finds, and a newer state re
   };
   const page = await open(browser, `${base}?${herd}`);
   await settled(page);
+  // Closed, the panel starts no worker.
+  const workerFetched = () => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/search-worker.js')));
+  assert.equal(await workerFetched(), false);
   await page.click('#search > summary');
   // Mid-search, another seed.
   await page.waitForFunction(() => /Searching/.test(document.getElementById('search-status').textContent));
