@@ -234,29 +234,35 @@ where
         Side::A => "A: ".to_string(),
         Side::B => "B: ".to_string(),
     };
-    // Two short lines, so that a phone's narrow panel holds them.
-    let lines = [
-        tf!(
-            "{name}stays broken: {broken} of {done}",
-            name = name,
-            broken = count(Outcome::StaysBroken),
-            done = cells.iter().filter(|(_, _, c)| c.outcome.is_some()).count()
-        ),
-        tf!(
-            "recovers late: {late}",
-            late = count(Outcome::RecoveredLate)
-        ),
-    ];
-    for (line, text) in lines.into_iter().enumerate() {
-        area.draw(&Text::new(
-            text,
-            (px(2.0 * s), px((4.0 + 15.0 * line as f64) * s)),
-            small
-                .clone()
-                .color(&deep(theme, colour))
-                .pos(Pos::new(HPos::Left, VPos::Top)),
-        ))?;
+    // One short line that a phone's narrow panel holds in any language:
+    // the policy, then each bad outcome's swatch (as the legend shows it)
+    // and its count, then of how many triggers.
+    let done = cells.iter().filter(|(_, _, c)| c.outcome.is_some()).count();
+    let ink = deep(theme, colour);
+    let text_style = small
+        .clone()
+        .color(&ink)
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    let (mut x, y) = (2.0 * s, 10.0 * s);
+    let word = |text: String, x: &mut f64| -> Result<(), Box<dyn std::error::Error>> {
+        let width = f64::from(area.estimate_text_size(&text, &small)?.0);
+        area.draw(&Text::new(text, (px(*x), px(y)), text_style.clone()))?;
+        *x += width + 6.0 * s;
+        Ok(())
+    };
+    if !name.is_empty() {
+        word(name.trim_end_matches(": ").to_string(), &mut x)?;
     }
+    for outcome in [Outcome::StaysBroken, Outcome::RecoveredLate] {
+        let half = 5.0 * s;
+        area.draw(&Rectangle::new(
+            [(px(x), px(y - half)), (px(x + 2.0 * half), px(y + half))],
+            shade(theme, colour, outcome).filled(),
+        ))?;
+        x += 2.0 * half + 3.0 * s;
+        word(count(outcome).to_string(), &mut x)?;
+    }
+    word(tf!("of {done}", done = done), &mut x)?;
     let corner = |row: usize, column: usize| {
         (
             left + column as f64 * cell_width,
