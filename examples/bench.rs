@@ -408,6 +408,7 @@ fn main() {
             "small" => return small_runs(runs.unwrap_or(5)),
             "setup" => return setup(runs.unwrap_or(20)),
             "frontier" => return frontier(),
+            "maps" => return maps(),
             _ => {}
         }
         let operations = value("--ops")

@@ -52,10 +52,11 @@ pub const BACK: f64 = 0.8;
 const WINDOW: f64 = 10.0;
 const SOON_AFTER: f64 = 5.0;
 const LATE_AFTER: f64 = 50.0;
-/// Work (operations and server attempts) the whole map may do: 30 runs at
+/// Work (operations and server attempts) the whole map may do: 4 runs at
 /// the page's limit for one, a few seconds natively however hostile the
-/// world.
-pub const WORK_BUDGET: u64 = 30 * simulate::WORK_LIMIT;
+/// world (each run at its limit takes about a second), and three times
+/// what the map of the tests' world does (6.5 M).
+pub const WORK_BUDGET: u64 = 4 * simulate::WORK_LIMIT;
 
 /// What became of a world after its trigger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

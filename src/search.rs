@@ -32,9 +32,10 @@
 //! ## Bounds
 //!
 //! The whole search shares one work budget, [`WORK_BUDGET`]: each round's
-//! runs share what is left of it evenly, so a world too big for it stops
-//! its runs early, deterministically, whatever the number of threads, and
-//! the search says how much of the space it measured. Each run is the
+//! runs share what is left of it evenly (a third kept back for the rounds
+//! after), so a world too big for it stops its runs early,
+//! deterministically, whatever the number of threads, and the search says
+//! how much of the space it measured. Each run is the
 //! candidate's own small world: no time series but one bucket, so a search
 //! asks the simulator for the numbers it ranks by.
 //!
@@ -50,9 +51,13 @@ use crate::lesson;
 use crate::sim;
 use crate::simulate;
 
-/// Work the whole search may do: 30 runs at the page's limit for one, as
-/// the map of metastability.
-pub const WORK_BUDGET: u64 = 30 * simulate::WORK_LIMIT;
+/// Work the whole search may do: 10 runs at the page's limit for one.
+/// The first round's runs get about 23 000 units each, which holds the
+/// herd's (16 600: 2 000 clients with their attempts) and the default
+/// world's (12 800) whole; a bigger world's runs stop at their share, and
+/// the search says so. A world whose every run stops there spends about
+/// two thirds of it, a few seconds on two cores.
+pub const WORK_BUDGET: u64 = 10 * simulate::WORK_LIMIT;
 
 /// Seeds added in each round; half the candidates go on to the next.
 const ROUNDS: [u64; 3] = [1, 2, 2];
@@ -390,14 +395,12 @@ impl SearchRounds {
             keep
         };
         self.round += 1;
-        let planned: u64 = going.len() as u64 * seeds
-            + ROUNDS[self.round..]
-                .iter()
-                .enumerate()
-                .map(|(k, s)| s * (going.len() as u64 >> (k + 1)).max(1))
-                .sum::<u64>();
+        // This round's runs share what is left, a third of it kept back
+        // for the rounds after (which run fewer candidates, and fewer still
+        // once twins are found).
+        let runs = going.len() as u64 * seeds;
         let left = self.budget.saturating_sub(self.work);
-        let limit = (left / planned.max(1)).min(simulate::WORK_LIMIT);
+        let limit = (left / (runs + runs / 2).max(1)).min(simulate::WORK_LIMIT);
         let (start, over) = (self.config.seed(), self.config.find_worlds());
         going
             .into_iter()
