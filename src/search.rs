@@ -735,13 +735,13 @@ impl SearchRuns {
 
 /// The whole search on `threads` threads (at least one): each round's runs
 /// split among them, their results placed by index.
-#[cfg(not(target_arch = "wasm32"))]
 pub fn search_threads(config: &Config, threads: usize) -> Frontier {
     search_within(config, threads, WORK_BUDGET)
 }
 
-/// [`search_threads`] within `budget` work.
-#[cfg(not(target_arch = "wasm32"))]
+/// [`search_threads`] within `budget` work. WebAssembly has no threads
+/// here (the page's workers are its own, `page/src/search_workers.rs`):
+/// it runs on one.
 pub fn search_within(config: &Config, threads: usize, budget: u64) -> Frontier {
     let mut rounds = SearchRounds::new(config, budget);
     loop {
@@ -750,17 +750,26 @@ pub fn search_within(config: &Config, threads: usize, budget: u64) -> Frontier {
             break;
         }
         let candidates = rounds.candidates();
-        let chunk = tasks.len().div_ceil(threads.max(1)).max(1);
-        let results: Vec<Ran> = std::thread::scope(|scope| {
-            let handles: Vec<_> = tasks
-                .chunks(chunk)
-                .map(|part| scope.spawn(move || run_tasks(candidates, part)))
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().expect("a search thread does not panic"))
-                .collect()
-        });
+        let threads = if cfg!(target_arch = "wasm32") {
+            1
+        } else {
+            threads.max(1)
+        };
+        let chunk = tasks.len().div_ceil(threads).max(1);
+        let results: Vec<Ran> = if threads == 1 {
+            run_tasks(candidates, &tasks)
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = tasks
+                    .chunks(chunk)
+                    .map(|part| scope.spawn(move || run_tasks(candidates, part)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .flat_map(|h| h.join().expect("a search thread does not panic"))
+                    .collect()
+            })
+        };
         for (task, ran) in tasks.into_iter().zip(results) {
             rounds.record(task, ran);
         }
@@ -769,7 +778,6 @@ pub fn search_within(config: &Config, threads: usize, budget: u64) -> Frontier {
 }
 
 /// The whole search on every core the machine reports.
-#[cfg(not(target_arch = "wasm32"))]
 pub fn search(config: &Config) -> Frontier {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     search_threads(config, threads)
