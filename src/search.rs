@@ -219,6 +219,38 @@ pub struct Measure {
     pub frontier: bool,
 }
 
+#[cfg(test)]
+impl Measure {
+    /// A candidate measured on every seed at exactly these numbers, within
+    /// the constraints and not yet on the frontier: for tests.
+    pub(crate) fn fixed(index: usize, success: f64, calls: f64) -> Measure {
+        let at = |v| Spread {
+            mean: v,
+            min: v,
+            max: v,
+        };
+        Measure {
+            index,
+            pairs: String::new(),
+            success: at(success),
+            calls: at(calls),
+            p99: at(0.1),
+            seeds: (0..SEEDS)
+                .map(|seed| RunNumbers {
+                    seed,
+                    success,
+                    calls,
+                    p99: 0.1,
+                })
+                .collect(),
+            cut: false,
+            same_as: None,
+            allowed: true,
+            frontier: false,
+        }
+    }
+}
+
 /// Whether `a` dominates `b`: no worse on success and calls, better on
 /// one.
 fn dominates(a: &Measure, b: &Measure) -> bool {
@@ -802,26 +834,6 @@ pub fn as_b(config: &Config, pairs: &str) -> Config {
 mod tests {
     use super::*;
 
-    fn point(index: usize, success: f64, calls: f64) -> Measure {
-        let at = |v| Spread {
-            mean: v,
-            min: v,
-            max: v,
-        };
-        Measure {
-            index,
-            pairs: String::new(),
-            success: at(success),
-            calls: at(calls),
-            p99: at(0.0),
-            seeds: Vec::new(),
-            cut: false,
-            same_as: None,
-            allowed: true,
-            frontier: false,
-        }
-    }
-
     /// The one-pass ranks are the layers of peeling the non-dominated
     /// points off again and again, on a grid with ties in both numbers.
     #[test]
@@ -834,7 +846,7 @@ mod tests {
                 .wrapping_add(1);
             let success = ((state >> 33) % 11) as f64 / 10.0;
             let calls = 1.0 + ((state >> 45) % 9) as f64 / 4.0;
-            points.push(point(index, success, calls));
+            points.push(Measure::fixed(index, success, calls));
         }
         let refs: Vec<&Measure> = points.iter().collect();
         let ranks = rank(&refs);

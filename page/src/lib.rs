@@ -546,7 +546,8 @@ fn drive(unlimited: bool) {
             }
             Some(Next::Yield) | None => break,
         };
-        match job.step(chunk) {
+        let step = job.step(chunk);
+        match step {
             Step::Ran => {
                 let took = now() - at;
                 with_app(|app| app.driver.ran(took));
@@ -564,21 +565,15 @@ fn drive(unlimited: bool) {
                     break;
                 }
             }
-            Step::Cell => {
-                if with_app(|app| app.driver.sweep_due(now())) == Some(true) {
-                    map_chart::draw_map(&document, &job);
-                    with_app(|app| app.driver.swept_drawn(now()));
-                }
-            }
-            Step::Searched => {
-                if with_app(|app| app.driver.sweep_due(now())) == Some(true) {
-                    search_panel::show(&document, &job);
-                    with_app(|app| app.driver.swept_drawn(now()));
-                }
-            }
-            Step::Point => {
-                if with_app(|app| app.driver.sweep_due(now())) == Some(true) {
-                    draw_part(&document, &job, Part::Chart(ChartId::Sweep));
+            Step::Cell | Step::Searched | Step::Point => {
+                if with_app(|app| app.driver.growing_chart_due(now())) == Some(true) {
+                    let chart = match step {
+                        Step::Cell => ChartId::Map,
+                        Step::Searched => ChartId::Frontier,
+                        _ => ChartId::Sweep,
+                    };
+                    draw_part(&document, &job, Part::Chart(chart));
+                    with_app(|app| app.driver.growing_chart_drawn(now()));
                 }
             }
             Step::Swept => {
@@ -669,7 +664,7 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
                 (ChartId::Frontier, _, _) => search_panel::show(document, job),
                 (ChartId::Sweep, _, _) => {
                     draw_sweep(document, job);
-                    with_app(|app| app.driver.swept_drawn(now()));
+                    with_app(|app| app.driver.growing_chart_drawn(now()));
                 }
                 // Charts of runs before the runs are done: nothing yet.
                 (

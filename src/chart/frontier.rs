@@ -170,32 +170,12 @@ where
 mod tests {
     use super::*;
     use crate::chart::svg_test::{attr, elements, hex, lines_in, number, svg};
-    use crate::search::{Constraints, Spread};
+    use crate::search::Constraints;
 
     fn measure(index: usize, success: f64, calls: f64, frontier: bool) -> Measure {
-        let at = |v: f64| Spread {
-            mean: v,
-            min: v * 0.98,
-            max: v,
-        };
         Measure {
-            index,
-            pairs: String::new(),
-            success: at(success),
-            calls: at(calls),
-            p99: at(0.1),
-            seeds: (0..crate::search::SEEDS)
-                .map(|seed| crate::search::RunNumbers {
-                    seed,
-                    success,
-                    calls,
-                    p99: 0.1,
-                })
-                .collect(),
-            cut: false,
-            same_as: None,
-            allowed: true,
             frontier,
+            ..Measure::fixed(index, success, calls)
         }
     }
 

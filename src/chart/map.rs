@@ -149,26 +149,23 @@ where
     );
     let done = map.cells.len();
     let missing = map.cells.iter().filter(|c| c.missing.is_some()).count();
-    if done < view.total {
-        entries.push(Entry::new(
-            tf!(
-                "computing\u{2026} {done} of {total} cells",
-                done = done,
-                total = view.total
-            ),
-            theme.foreground,
-            Sample::Words,
-        ));
-    } else if missing > 0 {
-        entries.push(Entry::new(
+    let progress = if done < view.total {
+        Some(tf!(
+            "computing\u{2026} {done} of {total} cells",
+            done = done,
+            total = view.total
+        ))
+    } else {
+        (missing > 0).then(|| {
             tf!(
                 "{missing} of {total} cells missing: the map's work budget is spent or a run reached its bounds",
                 missing = missing,
                 total = view.total
-            ),
-            theme.foreground,
-            Sample::Words,
-        ));
+            )
+        })
+    };
+    if let Some(text) = progress {
+        entries.push(Entry::new(text, theme.foreground, Sample::Words));
     }
     let plot = header(area, &entries, theme)?;
     // Side by side at every width: stacked on a phone, each panel would

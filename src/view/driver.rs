@@ -45,7 +45,7 @@ pub struct Driver {
     /// task started); infinite between a render and its first task.
     progress_shown: f64,
     /// When the sweep was last drawn.
-    sweep_drawn: f64,
+    growing_drawn: f64,
     /// The page still works on the state it opened with, untouched.
     opening: bool,
     /// Final draws so far: every chart but the sweep drawn from finished runs.
@@ -83,7 +83,7 @@ impl Default for Driver {
             chunk: FIRST_CHUNK,
             render_started: 0.0,
             progress_shown: 0.0,
-            sweep_drawn: 0.0,
+            growing_drawn: 0.0,
             opening: true,
             renders: 0,
             partial_draws: 0,
@@ -104,7 +104,7 @@ impl Driver {
         // The first look at progress comes a while after the job's first
         // task: a job done by then never shows any.
         self.progress_shown = f64::INFINITY;
-        self.sweep_drawn = now;
+        self.growing_drawn = now;
     }
 
     /// A task starts at `now`; `unlimited`: it works until the charts are
@@ -162,13 +162,15 @@ impl Driver {
         self.partial_draws
     }
 
-    /// Whether the sweep, which gained a point, is due for a redraw at `now`.
-    pub fn sweep_due(&self, now: f64) -> bool {
-        now - self.sweep_drawn >= PARTIAL_EVERY_MS
+    /// Whether a chart that grows as its runs come (the sweep, the map, the
+    /// search's frontier), which just gained one, is due for a redraw at
+    /// `now`.
+    pub fn growing_chart_due(&self, now: f64) -> bool {
+        now - self.growing_drawn >= PARTIAL_EVERY_MS
     }
 
-    pub fn swept_drawn(&mut self, now: f64) {
-        self.sweep_drawn = now;
+    pub fn growing_chart_drawn(&mut self, now: f64) {
+        self.growing_drawn = now;
     }
 
     /// Every chart but the sweep is final at `now`: returns how many final
@@ -329,11 +331,11 @@ mod tests {
     #[test]
     fn the_sweep_is_redrawn_every_150_ms_while_it_is_computed() {
         let mut driver = answering();
-        assert!(!driver.sweep_due(159.9));
-        assert!(driver.sweep_due(160.0));
-        driver.swept_drawn(300.0);
-        assert!(!driver.sweep_due(449.0));
-        assert!(driver.sweep_due(450.0));
+        assert!(!driver.growing_chart_due(159.9));
+        assert!(driver.growing_chart_due(160.0));
+        driver.growing_chart_drawn(300.0);
+        assert!(!driver.growing_chart_due(449.0));
+        assert!(driver.growing_chart_due(450.0));
         assert_eq!(driver.finished(470.0), (1, 460.0));
     }
 }
