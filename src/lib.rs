@@ -58,6 +58,7 @@ pub mod search;
 pub mod seeds;
 pub mod sim;
 pub mod simulate;
+pub mod sort;
 pub mod sweep;
 pub mod view;
 mod window;

@@ -394,7 +394,7 @@ impl MapRuns {
         let (side, (length, size, rate)) = self.next_cell();
         let outcome = missing.is_none().then(|| {
             let mut outcomes: Vec<Outcome> = seeds.iter().map(|s| s.outcome).collect();
-            outcomes.sort();
+            crate::sort::sort_by_key(&mut outcomes, |&o| o);
             outcomes[outcomes.len() / 2]
         });
         self.map.cells.push(Cell {

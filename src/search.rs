@@ -50,6 +50,7 @@ use crate::config::{Config, P};
 use crate::lesson;
 use crate::sim;
 use crate::simulate;
+use crate::sort;
 
 /// Work the whole search may do: 10 runs at the page's limit for one.
 /// The first round's runs get about 23 000 units each, which holds the
@@ -267,7 +268,7 @@ fn dominates(a: &Measure, b: &Measure) -> bool {
 /// every rank before it holds a point that dominates it, and none after.
 pub fn rank(points: &[&Measure]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..points.len()).collect();
-    order.sort_by(|&a, &b| {
+    sort::sort_by(&mut order, |&a, &b| {
         let (a, b) = (points[a], points[b]);
         a.calls
             .mean
@@ -410,7 +411,9 @@ impl SearchRounds {
             let ranks = rank(&whole);
             let mut order: Vec<usize> = (0..whole.len()).collect();
             // Allowed first, then by rank, then the index: deterministic.
-            order.sort_by_key(|&i| (!whole[i].allowed, ranks[i], whole[i].index));
+            sort::sort_by_key(&mut order, |&i| {
+                (!whole[i].allowed, ranks[i], whole[i].index)
+            });
             let mut keep: Vec<usize> = order
                 .iter()
                 .take(whole.len().div_ceil(2))
@@ -423,7 +426,7 @@ impl SearchRounds {
                     keep.push(own);
                 }
             }
-            keep.sort_unstable();
+            sort::sort_by_key(&mut keep, |&k| k);
             keep
         };
         self.round += 1;
@@ -454,8 +457,9 @@ impl SearchRounds {
     /// irrelevant), so the search follows the first of them only, and
     /// twins neither crowd the halving nor the frontier.
     fn find_twins(&mut self) {
-        let mut first: std::collections::HashMap<Vec<u64>, usize> =
-            std::collections::HashMap::new();
+        // Each distinct run so far and its first candidate: a list, not a
+        // hash map, whose code the page would carry for this alone.
+        let mut firsts: Vec<(Vec<u64>, usize)> = Vec::new();
         for index in 0..self.runs.len() {
             if self.twin_of[index].is_some() || self.runs[index].is_empty() {
                 continue;
@@ -467,13 +471,10 @@ impl SearchRounds {
             else {
                 continue;
             };
-            match first.entry(key.concat()) {
-                std::collections::hash_map::Entry::Occupied(twin) => {
-                    self.twin_of[index] = Some(*twin.get());
-                }
-                std::collections::hash_map::Entry::Vacant(slot) => {
-                    slot.insert(index);
-                }
+            let key = key.concat();
+            match firsts.iter().find(|(k, _)| *k == key) {
+                Some(&(_, first)) => self.twin_of[index] = Some(first),
+                None => firsts.push((key, index)),
             }
         }
     }
@@ -658,7 +659,7 @@ fn better(measured: &[Measure], owns: usize) -> Vec<usize> {
     let mut winners: Vec<usize> = (0..measured.len())
         .filter(|&k| beats(&measured[k]))
         .collect();
-    winners.sort_by(|&a, &b| {
+    sort::sort_by(&mut winners, |&a, &b| {
         measured[b]
             .success
             .mean

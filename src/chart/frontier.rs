@@ -81,7 +81,7 @@ where
         )
     }))?;
     let mut frontier: Vec<&Measure> = found.candidates.iter().filter(|m| m.frontier).collect();
-    frontier.sort_by(|x, y| x.calls.mean.total_cmp(&y.calls.mean));
+    crate::sort::sort_by(&mut frontier, |x, y| x.calls.mean.total_cmp(&y.calls.mean));
     let ink = theme.foreground.stroke_width(theme.px(2.0));
     // The spread faint, so that a policy whose seeds disagree widely does
     // not hide the frontier behind its bars.

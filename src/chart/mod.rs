@@ -18,19 +18,6 @@ use crate::sim::{FaultOn, Report, Scenario, WorkloadKind};
 
 pub type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
-/// Sorts a short list (a chart's rows or labels) in place, stably, by
-/// insertion: core's sorts bring 2 to 4 KB of code per element type into
-/// the page, a lot for lists of a few items.
-fn sort_short_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
-    for i in 1..items.len() {
-        let mut j = i;
-        while j > 0 && key(&items[j - 1]) > key(&items[j]) {
-            items.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-}
-
 mod contention;
 mod frontier;
 mod latency;

@@ -34,7 +34,7 @@ where
             .filter(|h| h.taken > 0)
             .map(|h| h.retry)
             .collect();
-        super::sort_short_by_key(&mut retries, |&retry| retry);
+        crate::sort::sort_by_key(&mut retries, |&retry| retry);
         retries.dedup();
         retries
     };
