@@ -759,11 +759,6 @@ impl SearchRuns {
     pub fn frontier(&self) -> Frontier {
         self.rounds.frontier(self.done)
     }
-
-    /// The candidates' settings, for applying one as policy B.
-    pub fn pairs(&self, index: usize) -> Option<&str> {
-        self.rounds.candidates.get(index).map(|c| c.pairs.as_str())
-    }
 }
 
 /// The whole search on `threads` threads (at least one): each round's runs

@@ -1159,6 +1159,33 @@ mod tests {
         assert!(drive(&mut job, 1_000_000).contains(&Step::Cell));
     }
 
+    /// Where the page has no workers, the job searches last, after the
+    /// sweep, a run at a time, to the frontier the command line finds.
+    #[test]
+    fn the_search_goes_last_run_by_run_to_the_command_lines_frontier() {
+        let config = config("v=1&rate=10&horizon=2");
+        let wants = Wants {
+            search: true,
+            ..Wants::default()
+        };
+        let mut job = Job::new(&config, wants, ChartId::Load);
+        let steps = drive(&mut job, 1_000_000);
+        let swept = steps.iter().position(|s| *s == Step::Swept);
+        let first = steps.iter().position(|s| *s == Step::Searched);
+        assert!(swept < first, "{steps:?}");
+        let found = match job.search() {
+            Some(Ok(runs)) => runs.frontier(),
+            other => panic!("{other:?}"),
+        };
+        assert!(found.done);
+        assert_eq!(found, search::search_threads(&config, 2));
+        assert_eq!(
+            steps.iter().filter(|s| **s == Step::Searched).count(),
+            found.runs,
+            "a step per run"
+        );
+    }
+
     #[test]
     fn progress_is_said_in_seconds_of_the_horizon() {
         let at = |at, horizon| progress_text(Progress::Simulating { at, horizon });
