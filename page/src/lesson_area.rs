@@ -55,6 +55,26 @@ pub(super) fn load(preset: &'static Preset) {
     schedule();
 }
 
+/// A click on a button of `list` that carries a change (`data-change`)
+/// applies it, unless the button says it is disabled: the lesson's "try
+/// this" and the search's better policies.
+pub(super) fn apply_on_click(list: &Element) -> Result<(), JsValue> {
+    let click = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
+        let change = event
+            .target()
+            .and_then(|t| t.dyn_into::<Element>().ok())
+            .and_then(|e| e.closest("button").ok().flatten())
+            .filter(|b| b.get_attribute("aria-disabled").as_deref() != Some("true"))
+            .and_then(|b| b.get_attribute("data-change"));
+        if let Some(change) = change {
+            apply_change(&change);
+        }
+    });
+    list.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+    click.forget();
+    Ok(())
+}
+
 /// Replaces the configuration by one the lesson suggests; the lesson stays.
 pub(super) fn apply_change(change: &str) {
     with_app(|app| {

@@ -62,9 +62,7 @@ mod take_home;
 
 use charts::{draw, draw_of_runs, draw_sweep, place_charts, shown, theme};
 use controls::{build_controls, hear_controls, open_groups, set_param, show_value};
-use lesson_area::{
-    apply_change, build_presets, load, show_headlines, show_lesson, show_lesson_text,
-};
+use lesson_area::{build_presets, load, show_headlines, show_lesson, show_lesson_text};
 use share::{show_notices, sync_link};
 use summary::{show_layers, show_summary};
 
@@ -306,25 +304,16 @@ fn listen(document: &Document) -> Result<(), JsValue> {
         click.forget();
     }
     if let Some(list) = document.get_element_by_id("try-this") {
-        let click = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
-            let change = event
-                .target()
-                .and_then(|t| t.dyn_into::<Element>().ok())
-                .and_then(|e| e.closest("button").ok().flatten())
-                .filter(|b| b.get_attribute("aria-disabled").as_deref() != Some("true"))
-                .and_then(|b| b.get_attribute("data-change"));
-            if let Some(change) = change {
-                apply_change(&change);
-            }
-        });
-        list.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
-        click.forget();
+        lesson_area::apply_on_click(&list)?;
     }
-    // Charts behind "More charts" are drawn once they are shown.
-    if let Some(more) = document.get_element_by_id("more-charts") {
-        let toggle = Closure::<dyn FnMut()>::new(schedule);
-        more.add_event_listener_with_callback("toggle", toggle.as_ref().unchecked_ref())?;
-        toggle.forget();
+    // Charts behind "More charts" are drawn once they are shown; the
+    // search runs while its panel is open.
+    for id in ["more-charts", "search"] {
+        if let Some(panel) = document.get_element_by_id(id) {
+            let toggle = Closure::<dyn FnMut()>::new(schedule);
+            panel.add_event_listener_with_callback("toggle", toggle.as_ref().unchecked_ref())?;
+            toggle.forget();
+        }
     }
     share::listen(document)?;
     replay::listen(document)?;

@@ -2,7 +2,6 @@
 //! runs come, how far it got, and the policies that beat A's, each a
 //! button that makes it policy B.
 
-use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
@@ -15,7 +14,6 @@ use retry_playground::view::jobs::Job;
 
 use crate::charts::{draw, theme};
 use crate::element;
-use crate::lesson_area::apply_change;
 
 /// Draws the job's search as far as it got, says how far, and lists the
 /// policies that beat A's once it is done: the search of this thread's
@@ -96,29 +94,12 @@ pub(super) fn open(document: &Document) -> bool {
         .is_some_and(|panel| panel.has_attribute("open"))
 }
 
-/// A button of the list makes its policy B, compare mode on; opening the
-/// panel starts the search.
+/// A button of the list makes its policy B, compare mode on.
 pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
-    if let Some(list) = document.get_element_by_id("better") {
-        let click = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
-            let change = event
-                .target()
-                .and_then(|t| t.dyn_into::<Element>().ok())
-                .and_then(|e| e.closest("button").ok().flatten())
-                .and_then(|b| b.get_attribute("data-change"));
-            if let Some(change) = change {
-                apply_change(&change);
-            }
-        });
-        list.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
-        click.forget();
+    match document.get_element_by_id("better") {
+        Some(list) => crate::lesson_area::apply_on_click(&list),
+        None => Ok(()),
     }
-    if let Some(panel) = document.get_element_by_id("search") {
-        let toggle = Closure::<dyn FnMut()>::new(crate::schedule);
-        panel.add_event_listener_with_callback("toggle", toggle.as_ref().unchecked_ref())?;
-        toggle.forget();
-    }
-    Ok(())
 }
 
 /// The finished search's frontier as JSON, for the tests: the workers'

@@ -65,6 +65,8 @@ pub fn search_batch(batch: JsValue) -> Result<JsValue, JsValue> {
 
 struct Pool {
     link: String,
+    /// The state searched, read from `link` once.
+    config: Config,
     rounds: SearchRounds,
     workers: Vec<Worker>,
     /// Each worker's callback, kept alive while the pool is.
@@ -159,6 +161,7 @@ fn start(document: &Document, config: &Config, link: String) -> Result<Rc<RefCel
     let first = rounds.next_round();
     let pool = Rc::new(RefCell::new(Pool {
         link,
+        config: config.clone(),
         rounds,
         running: vec![None; workers.len()],
         workers,
@@ -291,8 +294,7 @@ fn answered(pool: &Rc<RefCell<Pool>>, worker: usize, data: JsValue) {
 }
 
 fn show(document: &Document, pool: &Pool) {
-    let config = Config::from_link(&pool.link).0;
-    crate::search_panel::show_frontier(document, &pool.frontier(), &config, &pool.link);
+    crate::search_panel::show_frontier(document, &pool.frontier(), &pool.config, &pool.link);
 }
 
 /// Draws the search going on the workers again (the page was resized).
