@@ -306,12 +306,15 @@ where
             small.pos(Pos::new(HPos::Center, VPos::Top)),
         ))?;
     }
+    // Under the grid's middle, but kept inside the panel: on a phone a
+    // language's longer words would run past the canvas' edge.
+    let axis_name = tr("trigger length (s)");
+    let half = f64::from(area.estimate_text_size(axis_name, &small)?.0) / 2.0;
+    let middle = (left + columns as f64 * cell_width / 2.0)
+        .clamp(half + s, (width - half - s).max(half + s));
     area.draw(&Text::new(
-        tr("trigger length (s)").to_string(),
-        (
-            px(left + columns as f64 * cell_width / 2.0),
-            px(height - 2.0 * s),
-        ),
+        axis_name.to_string(),
+        (px(middle), px(height - 2.0 * s)),
         small.pos(Pos::new(HPos::Center, VPos::Bottom)),
     ))?;
     for (row, value) in map.row_values.iter().enumerate() {
