@@ -4,9 +4,8 @@
 //! workers: see `reference`), and for the same workload with every feature
 //! on. Prints figures; asserts nothing.
 //!
-//! `cargo run --profile bench-native --example bench`, as `scripts/bench`
-//! does: opt-level 3, about 10 % faster here than `--release`, which is
-//! tuned for the page's download size. Each workload runs several times
+//! `cargo run --release --example bench`, as `scripts/bench` does (the
+//! command line's own build, opt-level 3). Each workload runs several times
 //! (15 at 1M operations, 3 at 10M) and prints its best and median run: this
 //! host's speed drifts by up to 2x within seconds, so the best run is the
 //! closest to what the code costs and the median is what the host gave it.
