@@ -7,7 +7,7 @@ use crate::lesson;
 use crate::policy::Shape;
 use crate::search::{self, Frontier, Measure};
 use crate::tf;
-use crate::words::tr;
+use crate::words::{lower, tr};
 
 /// One policy that beats A's, as the page lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,7 +88,7 @@ pub fn describe(policy: &Config) -> String {
         "{n} {n|attempt|attempts}, {backoff}, jitter: {jitter}, {budget}, {breaker}",
         n = attempts,
         backoff = backoff,
-        jitter = JITTERS.labels[policy.get(P::Jitter) as usize].get(),
+        jitter = lower(JITTERS.labels[policy.get(P::Jitter) as usize].get()),
         budget = budget,
         breaker = breaker
     )
@@ -137,7 +137,7 @@ mod tests {
         );
         assert_eq!(
             describe(&policy),
-            "5 attempts, backoff from 1 s capped at 10 s, jitter: Decorrelated, a retry budget of 10 % of requests, no breaker"
+            "5 attempts, backoff from 1 s capped at 10 s, jitter: decorrelated, a retry budget of 10 % of requests, no breaker"
         );
         let constant = lesson::apply(
             &config,
@@ -145,7 +145,7 @@ mod tests {
         );
         assert_eq!(
             describe(&constant),
-            "2 attempts, a constant 0.05 s pause, jitter: None, no retry budget, a circuit breaker"
+            "2 attempts, a constant 0.05 s pause, jitter: none, no retry budget, a circuit breaker"
         );
         assert_eq!(
             describe(&lesson::apply(&config, "attempts=1")),
