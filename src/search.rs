@@ -863,6 +863,82 @@ mod tests {
         }
         assert!(layer > 3, "a grid of several layers: {layer}");
     }
+
+    /// A round's batches cover its runs in order, start at the largest
+    /// and shrink to the smallest, so that two workers finish their last
+    /// batches at most the smallest one's runs apart.
+    #[test]
+    fn batches_shrink_towards_the_end_of_a_round() {
+        for (runs, workers) in [
+            (866, 2),
+            (433, 2),
+            (866, 1),
+            (866, 8),
+            (5, 2),
+            (0, 2),
+            (30, 0),
+        ] {
+            let tasks: Vec<Task> = (0..runs)
+                .map(|candidate| Task {
+                    candidate,
+                    seed: 1,
+                    limit: 1,
+                    failure: None,
+                })
+                .collect();
+            let cut = batches(&tasks, workers);
+            assert_eq!(cut.concat(), tasks, "{runs} runs, {workers} workers");
+            let sizes: Vec<usize> = cut.iter().map(Vec::len).collect();
+            assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{sizes:?}");
+            assert!(
+                sizes.iter().all(|&n| (1..=BATCH_MOST).contains(&n)),
+                "{sizes:?}"
+            );
+            if runs >= 2 * workers.max(1) * BATCH_MOST {
+                assert_eq!(sizes[0], BATCH_MOST, "{sizes:?}");
+            }
+            if runs >= BATCH_LEAST {
+                // Each worker's last batch is the smallest a batch may be.
+                assert!(
+                    sizes
+                        .iter()
+                        .rev()
+                        .take(workers.max(1))
+                        .all(|&n| n <= BATCH_LEAST),
+                    "{sizes:?}"
+                );
+            }
+        }
+    }
+}
+
+/// Runs in a batch the page gives a worker, at most: about a tenth of a
+/// second of a default world's runs, few enough messages not to matter.
+const BATCH_MOST: usize = 24;
+/// And at least, but for a round's last runs.
+const BATCH_LEAST: usize = 4;
+
+/// A round's `tasks` cut into batches, in order, for `workers` that each
+/// take the next batch when they finish one. Each is half a worker's share
+/// of what is left, within [`BATCH_LEAST`] and [`BATCH_MOST`] runs: batches
+/// shrink towards the round's end, so that a worker done with its last
+/// batch waits for the others' last small ones, not for a whole large one
+/// (guided self-scheduling). A round waits for all its runs before the
+/// next, so that wait comes once a round.
+pub fn batches(tasks: &[Task], workers: usize) -> Vec<Vec<Task>> {
+    let mut batches = Vec::new();
+    let mut rest = tasks;
+    while !rest.is_empty() {
+        let size = rest
+            .len()
+            .div_ceil(2 * workers.max(1))
+            .clamp(BATCH_LEAST, BATCH_MOST)
+            .min(rest.len());
+        let (batch, after) = rest.split_at(size);
+        batches.push(batch.to_vec());
+        rest = after;
+    }
+    batches
 }
 
 /// A batch of a round's runs, as the page posts it to a worker: the link

@@ -26,9 +26,6 @@ use retry_playground::search::{self, Batch, BatchRunner, Frontier, Ran, SearchRo
 
 use crate::now;
 
-/// Runs per batch: about a tenth of a second of a default world's runs,
-/// few enough messages not to matter, small enough to share out evenly.
-const BATCH: usize = 24;
 /// Most workers, whatever the browser reports.
 const MOST_WORKERS: usize = 8;
 /// How often a search still going is drawn, ms.
@@ -196,7 +193,7 @@ fn start(document: &Document, config: &Config, link: String) -> Result<Rc<RefCel
 
 impl Pool {
     fn begin_round(&mut self, tasks: Vec<Task>) {
-        self.batches = tasks.chunks(BATCH).map(<[Task]>::to_vec).collect();
+        self.batches = search::batches(&tasks, self.workers.len());
         self.results = vec![None; self.batches.len()];
         self.recorded = 0;
         self.next = 0;
