@@ -36,8 +36,8 @@ where
     area.fill(&theme.background)?;
     let found = view.frontier;
     let (a, b) = (run_colour(theme, 0), run_colour(theme, 1));
-    let dot = blend(theme.background, theme.foreground, 0.35);
-    let faint = blend(theme.background, theme.foreground, 0.15);
+    let dot = blend(theme.background, theme.foreground, 0.45);
+    let faint = blend(theme.background, theme.foreground, 0.28);
     let mut entries = vec![
         Entry::dot(tr("a policy, on every seed"), dot),
         Entry::dot(tr("on fewer seeds"), faint),

@@ -44,6 +44,15 @@ pub fn status(found: &Frontier) -> String {
         );
     }
     if found.done && found.cut < found.total {
+        // Where A's ring stands: A's numbers over the seeds its rivals ran
+        // on, which a headline of fewer seeds may not show.
+        if let Some(yours) = found.yours().filter(|m| !m.cut) {
+            text.push(' ');
+            text += &tf!(
+                "Policy A on the same seeds: {numbers}.",
+                numbers = numbers(yours)
+            );
+        }
         text.push(' ');
         text += &match found.better.len() {
             0 => tr("None beats policy A on both success and calls over the seeds by a margin that matters.").to_string(),
@@ -94,16 +103,24 @@ pub fn describe(policy: &Config) -> String {
     )
 }
 
-/// A measure's numbers over its seeds: the mean and the range.
+/// A measure's numbers over its seeds: the mean and the range, or that
+/// every seed gave the same.
 fn numbers(m: &Measure) -> String {
+    let spread = |low: String, high: String| {
+        if low == high {
+            tr("the same on every seed").to_string()
+        } else {
+            format!("{low}\u{2013}{high}")
+        }
+    };
+    let percent = |v: f64| format!("{:.1}", 100.0 * v);
+    let calls = |v: f64| format!("{v:.2}");
     tf!(
-        "success {success} % ({low}\u{2013}{high}), {calls} calls per operation ({fewest}\u{2013}{most})",
-        success = format!("{:.1}", 100.0 * m.success.mean),
-        low = format!("{:.1}", 100.0 * m.success.min),
-        high = format!("{:.1}", 100.0 * m.success.max),
-        calls = format!("{:.2}", m.calls.mean),
-        fewest = format!("{:.2}", m.calls.min),
-        most = format!("{:.2}", m.calls.max)
+        "success {success} % ({success_spread}), {calls} calls per operation ({calls_spread})",
+        success = percent(m.success.mean),
+        success_spread = spread(percent(m.success.min), percent(m.success.max)),
+        calls = calls(m.calls.mean),
+        calls_spread = spread(calls(m.calls.min), calls(m.calls.max))
     )
 }
 
@@ -150,6 +167,18 @@ mod tests {
         assert_eq!(
             describe(&lesson::apply(&config, "attempts=1")),
             "1 attempt: never retry"
+        );
+    }
+
+    /// A range is written as a range, and one every seed agreed on says so.
+    #[test]
+    fn numbers_say_when_every_seed_gave_the_same() {
+        let mut m = Measure::fixed(3, 1.0, 3.54);
+        m.calls.min = 3.53;
+        m.calls.max = 3.56;
+        assert_eq!(
+            numbers(&m),
+            "success 100.0 % (the same on every seed), 3.54 calls per operation (3.53\u{2013}3.56)"
         );
     }
 }
