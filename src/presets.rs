@@ -141,8 +141,8 @@ pub static PRESETS: &[Preset] = &[
                  spike.{else}Policy A (blue) now has {shape} backoff from {base}.{end} {if \
                  B.shape=exponential}Policy B (orange) backs off exponentially from {B.base}{if \
                  B.jitter!=none} with {B.jitter} jitter{end}, and the system recovers.{else}Policy B (orange) \
-                 now has {B.shape} backoff from {B.base}.{end} Goodput: {A.goodput} for A, {B.goodput} for B, \
-                 of {rate} offered.",
+                 now has {B.shape} backoff from {B.base}.{end} Goodput: {A.goodput} for A, {B.goodput} for B: \
+                 {A.success} and {B.success} of the operations offered succeed.",
         ),
         link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.shape=exponential&B.base=20&B.cap=1000&B.jitter=full",
         key_chart: ChartId::Mechanism,
@@ -455,17 +455,17 @@ pub static PRESETS: &[Preset] = &[
         lesson: Text(
             "Calls arrive at {rate} in all, shared out among {instances} client instances, \
                  each keeping its own state; the dependency fails {failure%} of calls, and each \
-                 operation makes up to {attempts} attempts. {if breaker=off}Policy A (blue) now \
-                 has no breaker: {A.load} calls per operation.{else}{if cb_min=1}Policy A (blue) \
+                 operation makes up to {attempts} attempts. {if breaker=off}Policy A (solid lines) now \
+                 has no breaker: {A.load} calls per operation.{else}{if cb_min=1}Policy A (solid lines) \
                  has a breaker in each instance that stops retries once {cb_ratio%} of the \
                  instance's calls failed: with so little traffic each trips at its first failure, \
                  and the client behaves as if it never retried: {A.load} calls per operation, \
-                 success {A.success}.{else}Policy A's (blue) breaker now needs {cb_min} calls \
-                 before it may open: {A.load} calls per operation, success {A.success}.{end}{end} \
-                 {if B.budget=bucket}Policy B (orange) has a token bucket in each instance, \
+                 success {A.success}.{else}Policy A (solid lines) now needs {cb_min} calls \
+                 before its breaker may open: {A.load} calls per operation, success {A.success}.{end}{end} \
+                 {if B.budget=bucket}Policy B (dashed lines) has a token bucket in each instance, \
                  {B.bk_size} tokens to start with and {B.bk_deposit} more for each first try: \
                  the starting tokens pay for nearly every retry an instance this quiet makes, \
-                 {B.load} calls per operation, success {B.success}.{else}Policy B (orange) now \
+                 {B.load} calls per operation, success {B.success}.{else}Policy B (dashed lines) now \
                  has {B.budget}: {B.load} calls per operation.{end} The sweep reruns both at \
                  every failure rate over three instance counts.",
         ),
@@ -766,8 +766,8 @@ pub static PRESETS: &[Preset] = &[
                  now: success {A.success}.{end} {if B.budget=ratio}Policy B (orange) backs off \
                  exponentially with {B.jitter} jitter under a retry budget: success {B.success}.{else}Policy B \
                  (orange) now has {B.budget}: success {B.success}.{end} Each cell of the map is a \
-                 trigger, longer to the right, deeper up; a deep one never recovers. Click one \
-                 to open it.",
+                 trigger, longer to the right, deeper up: the long, deep ones are those a world \
+                 may never recover from. Click one to open it.",
         ),
         link: "v=1&compare=on&attempts=5&shape=constant&base=0.001&jitter=none&rate=65&horizon=100&buckets=100&failure=0&workers=10&queue=1000&service_t=0.1&drop_for=10&drop_to=0.4&B.shape=exponential&B.base=0.1&B.cap=10&B.jitter=full&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
         key_chart: ChartId::Map,
