@@ -340,7 +340,7 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
     {
         for speed in SPEEDS {
             let option = document.create_element("option")?;
-            option.set_text_content(Some(&format!("{speed}x")));
+            option.set_text_content(Some(&retry_playground::words::number(&format!("{speed}x"))));
             let _ = option.set_attribute("value", &speed.to_string());
             select.append_child(&option)?;
         }

@@ -252,7 +252,7 @@ fn full_jitter_only(policy: &Policy, how: &str) -> Mapping {
             crate::tf!(
                 "{how}; {jitter} jitter cannot be chosen",
                 how = how,
-                jitter = jitter_word(policy.jitter)
+                jitter = jitter_name(policy.jitter)
             ),
         )
     }
@@ -272,7 +272,7 @@ fn grpc_jitter(policy: &Policy) -> Mapping {
         )),
         other => Some(crate::tf!(
             "{jitter} jitter cannot be chosen",
-            jitter = jitter_word(other)
+            jitter = jitter_name(other)
         )),
     };
     if let Some(which) = which {
@@ -321,6 +321,17 @@ fn no_budget(config: &Config, library: &str) -> Mapping {
 /// The first ceiling, which a constant shape or a small cap lowers.
 fn first_ceiling(policy: &Policy) -> f64 {
     policy.ceiling(0)
+}
+
+/// A jitter as a note in words names it: its link word in English, its
+/// label in lower case in another language.
+fn jitter_name(jitter: Jitter) -> String {
+    match crate::words::lang() {
+        crate::words::Lang::En => jitter_word(jitter).to_string(),
+        _ => crate::words::lower(
+            crate::config::JITTERS.labels[crate::config::JITTERS.position(jitter) as usize].get(),
+        ),
+    }
 }
 
 fn jitter_word(jitter: Jitter) -> &'static str {
@@ -924,7 +935,7 @@ fn polly(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             Fit::Approximate,
             crate::tf!(
                 "Polly's exponential jitter is its own decorrelated formula (DecorrelatedJitterBackoffV2, medians near Delay x 2^n), not {jitter} jitter nor the AWS 2015 decorrelated one",
-                jitter = jitter_word(policy.jitter)
+                jitter = jitter_name(policy.jitter)
             ),
         ),
         _ => row(
@@ -933,7 +944,7 @@ fn polly(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             Fit::Approximate,
             crate::tf!(
                 "Polly spreads constant and linear delays by a fixed share of the delay, not {jitter} jitter",
-                jitter = jitter_word(policy.jitter)
+                jitter = jitter_name(policy.jitter)
             ),
         ),
     });
@@ -1027,7 +1038,7 @@ fn resilience4j(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                     } else {
                         crate::tf!(
                             "resilience4j randomises by a proportional factor (interval x (1 +- f)); {jitter} jitter has no counterpart, 0.5 is written",
-                            jitter = jitter_word(jitter)
+                            jitter = jitter_name(jitter)
                         )
                     },
                 ),
@@ -1231,7 +1242,7 @@ fn go(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             Fit::Approximate,
             crate::tf!(
                 "cenkalti/backoff randomises by a proportional factor (interval x (1 +- f)); {jitter} jitter has no counterpart, 0.5 is written",
-                jitter = jitter_word(jitter)
+                jitter = jitter_name(jitter)
             ),
         ),
     };

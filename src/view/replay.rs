@@ -428,7 +428,8 @@ pub fn describe(time: f64, scenario: &Scenario, sides: &[Followed<'_>]) -> Strin
         ),
     };
     for side in &sides[1..] {
-        out += &format!(", {} {}", side.name, calls(side));
+        // "B 39" after A's sentence; Russian needs a dash there.
+        out += &crate::tf!(", {name} {calls}", name = side.name, calls = calls(side));
     }
     out += &if scenario.workers == 0 {
         crate::words::tr("; the server can serve any number at once.").to_string()
