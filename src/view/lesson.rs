@@ -13,7 +13,7 @@ use crate::words::tr;
 
 /// The lesson line when the settings are no preset's.
 pub const OWN_SETTINGS: Text =
-    Text("Your own settings: pick a preset above to start from a lesson again.");
+    Text("These settings are no preset's: pick one above to start from a lesson.");
 
 /// One entry of the preset list.
 #[derive(Debug, Clone, PartialEq, Eq)]
