@@ -296,6 +296,8 @@ where
             &[
                 tr("requests per second (log scale)"),
                 tr("requests/s (log)"),
+                // The ticks' powers of ten say the rest.
+                tr("requests/s"),
             ],
         )?,
     };

@@ -235,18 +235,26 @@ where
             tf!("{n} {n|worker|workers}", n = scenario.workers),
         )
     };
-    area.draw(&heading(
-        server.0,
-        (zones.queue.0 + zones.queue.1) / 2.0,
-        17.0,
-        HPos::Center,
-    ))?;
-    area.draw(&heading(
-        server.1,
-        (zones.workers.0 + zones.workers.1) / 2.0,
-        17.0,
-        HPos::Center,
-    ))?;
+    // A zone's label that would run past it is written smaller, and a
+    // footer without its "all:" if need be (a phone's narrow panel).
+    let fitted = |options: &[String], span: (f64, f64)| {
+        let fits = |text: &String, size: f64| {
+            area.estimate_text_size(text, &theme.font(size))
+                .is_ok_and(|(w, _)| f64::from(w) <= span.1 - span.0)
+        };
+        [12.0, 10.0]
+            .into_iter()
+            .find_map(|size| Some((options.iter().find(|t| fits(t, size))?.clone(), size)))
+            .unwrap_or_else(|| (options[options.len() - 1].clone(), 10.0))
+    };
+    for (text, span) in [(server.0, zones.queue), (server.1, zones.workers)] {
+        let (text, size) = fitted(&[text], span);
+        area.draw(&Text::new(
+            text,
+            (px((span.0 + span.1) / 2.0), px(17.0 * scale)),
+            theme.font(size).pos(Pos::new(HPos::Center, VPos::Top)),
+        ))?;
+    }
     area.draw(&heading(
         tr("server").to_string(),
         (zones.queue.0 + zones.workers.1) / 2.0,
@@ -254,19 +262,20 @@ where
         HPos::Center,
     ))?;
     // The whole run's server, not just the lanes followed.
-    let totals =
-        |value: f64, what: &str| format!("{} {what}", tf!("all: {n}", n = format!("{value:.0}")));
-    let footer = |text: String, span: (f64, f64)| {
+    let footer = |value: f64, what: &str, span: (f64, f64)| {
+        let n = format!("{value:.0}");
+        let whole = format!("{} {what}", tf!("all: {n}", n = n));
+        let (text, size) = fitted(&[whole, format!("{n} {what}")], span);
         Text::new(
             text,
             (px((span.0 + span.1) / 2.0), px(height - 2.0 * scale)),
-            small.pos(Pos::new(HPos::Center, VPos::Bottom)),
+            theme.font(size).pos(Pos::new(HPos::Center, VPos::Bottom)),
         )
     };
     if scenario.workers > 0 {
-        area.draw(&footer(totals(panel.queued, tr("waiting")), zones.queue))?;
+        area.draw(&footer(panel.queued, tr("waiting"), zones.queue))?;
     }
-    area.draw(&footer(totals(panel.busy, tr("busy")), zones.workers))?;
+    area.draw(&footer(panel.busy, tr("busy"), zones.workers))?;
 
     let lanes = panel.lanes.len().max(1) as f64;
     let pitch = (bottom - top) / lanes;
@@ -480,7 +489,8 @@ mod tests {
         let quarter = zones.wire.0 + 0.25 * (zones.wire.1 - zones.wire.0);
         assert!((cx - (400.0 + quarter)).abs() <= 1.0, "{cx}");
         assert!(out.contains("100 workers") && out.contains("queue ≤ 200"));
-        assert!(out.contains("all: 200 waiting"));
+        // "all: 200 waiting", or "200 waiting" where the zone is too narrow.
+        assert!(out.contains("200 waiting"));
     }
 
     /// On a narrow canvas A's panel stands above B's, each full width, so

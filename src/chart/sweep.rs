@@ -162,13 +162,17 @@ where
     for (panel, words, top, value) in [
         (
             &left,
-            [tr("user-visible success (%)"), tr("success (%)")],
+            &[tr("user-visible success (%)"), tr("success (%)")][..],
             105.0,
             success,
         ),
         (
             &right,
-            [tr("server calls per operation"), tr("calls per operation")],
+            &[
+                tr("server calls per operation"),
+                tr("calls per operation"),
+                tr("calls/op"),
+            ][..],
             top_load,
             load,
         ),
@@ -181,7 +185,7 @@ where
             Frame {
                 // Stacked, the lower panel's failure-rate axis serves both.
                 x_axis: !stacked || top != 105.0,
-                ..Frame::new(tr("failure rate (%)"), along_axis(panel, theme, &words)?)
+                ..Frame::new(tr("failure rate (%)"), along_axis(panel, theme, words)?)
             },
         )?;
         if let Some(failure) = view.before_failure {
