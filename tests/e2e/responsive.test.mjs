@@ -129,7 +129,10 @@ test('a long run says how far it got and draws what it simulated, until it is do
 });
 
 test('a small world draws its final charts without ever showing progress', async () => {
-  const page = await open(browser, base);
+  // Five seconds of the default world: done in a few milliseconds, far
+  // under the first look at progress on any machine (a preset's opening,
+  // such as the herd's 2 000 clients, may take longer on a slow one).
+  const page = await open(browser, `${base}?v=1&horizon=5`);
   await settled(page);
   assert.equal(await page.isHidden('#progress'), true);
   assert.equal(await page.evaluate(() => document.body.dataset.partialDraws), undefined);
