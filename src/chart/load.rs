@@ -430,6 +430,12 @@ where
             let x = labels.plot[0];
             labels.put(area, &[run.name.to_string()], &style, x, [plot_top + 4])?;
         }
+        // Each wave's label: the busiest bucket's rate and its ratio to
+        // capacity, then apart the wave's calls over its time (the axis
+        // says when); and the same with the rate and the ratio on lines
+        // of their own, for labels too wide to stand beside the next
+        // wave's (a longer language).
+        let mut placed = Vec::new();
         for wave in waves(report).iter().filter(|w| w.peak < drawn) {
             let peak = total(report, wave.peak);
             let ratio = peak / series.capacity[wave.peak];
@@ -439,25 +445,52 @@ where
             } else {
                 format!("{ratio:.1}")
             };
-            // The busiest bucket's rate, then apart the wave's calls over
-            // its time (the axis says when).
-            let text = vec![
+            let calls = tf!(
+                "{calls} {calls|call|calls} in {t} s",
+                calls = wave.calls,
+                t = tick(&super::round3(left(wave.last + 1) - left(wave.first)))
+            );
+            let wide = vec![
                 tf!(
                     "{peak}/s, {ratio}x capacity",
                     peak = count(peak),
                     ratio = ratio
                 ),
-                tf!(
-                    "{calls} {calls|call|calls} in {t} s",
-                    calls = wave.calls,
-                    t = tick(&super::round3(left(wave.last + 1) - left(wave.first)))
-                ),
+                calls.clone(),
+            ];
+            let narrow = vec![
+                tf!("{peak}/s", peak = count(peak)),
+                tf!("{ratio}x capacity", ratio = ratio),
+                calls,
             ];
             let x = pixel(left(wave.peak + 1), y_high).0;
+            placed.push((x, wide, narrow, series.capacity[wave.peak]));
+        }
+        let gap = placed
+            .windows(2)
+            .map(|w| w[1].0 - w[0].0)
+            .min()
+            .unwrap_or(i32::MAX);
+        let mut widest = 0;
+        for (_, wide, _, _) in &placed {
+            widest = widest.max(area.estimate_text_size(&wide[0], &small)?.0 as i32);
+        }
+        let narrow_first = widest + step > gap;
+        for (x, wide, narrow, capacity) in placed {
             // Above the capacity line, which stays readable under them.
-            let ceiling = pixel(0.0, at(series.capacity[wave.peak])).1 - 2 * step - 4;
-            let rows = from_top(rows).take_while(|top| *top <= ceiling);
-            labels.put(area, &text, &small, x, rows)?;
+            let ceiling = pixel(0.0, at(capacity)).1 - 4;
+            let rows_for = |lines: &[String]| {
+                let last_top = ceiling - lines.len() as i32 * step;
+                from_top(rows).take_while(move |top| *top <= last_top)
+            };
+            let (first, second) = if narrow_first {
+                (narrow, wide)
+            } else {
+                (wide, narrow)
+            };
+            if !labels.put(area, &first, &small, x, rows_for(&first))? {
+                labels.put(area, &second, &small, x, rows_for(&second))?;
+            }
         }
         if capacity_top > 0.0 {
             // At the line's right end, else where the server is back.
@@ -889,6 +922,40 @@ pub(super) mod tests {
     /// call refused at once) is filled: it is an outline, its total said
     /// once on the shade. Each wave's label gives its busiest bucket's
     /// rate against capacity and, apart, its calls over the wave.
+    /// Every wave of the herd is labelled in Russian too, whose labels
+    /// on two lines are too wide to stand beside the next wave's: there
+    /// the rate and the ratio take lines of their own.
+    #[test]
+    fn every_wave_keeps_its_label_in_a_longer_language() {
+        let (scenario, a, b) = herd();
+        let theme = Theme::light(1.0);
+        let runs = compared(&a, &b);
+        let labels = |out: &str, ratio: &str| out.matches(ratio).count();
+        // Wide enough for the narrow labels and not for the wide ones, by
+        // the test backend's estimate of a text's width, which makes
+        // Cyrillic far wider than the page's fonts do.
+        let size = (1400, 460);
+        let english = svg_sized(size, |area| {
+            draw_load_view(area, &runs, &scenario, &theme, &LoadView::default()).map(|_| ())
+        });
+        let table = crate::words::read_table(include_str!("../../i18n/ru.txt")).expect("the table");
+        crate::words::speak_russian(&crate::words::compile(&table)).expect("it reads");
+        let russian = svg_sized(size, |area| {
+            draw_load_view(area, &runs, &scenario, &theme, &LoadView::default()).map(|_| ())
+        });
+        crate::words::speak_english();
+        assert_eq!(
+            labels(&english, "x capacity"),
+            3,
+            "A's three waves in English"
+        );
+        assert_eq!(
+            labels(&russian, "\u{d7} пропускной способности"),
+            3,
+            "A's three waves in Russian"
+        );
+    }
+
     #[test]
     fn herd_waves_stand_above_capacity_by_their_true_ratio() {
         let (scenario, a, b) = herd();
