@@ -187,11 +187,20 @@ where
     let plot = height.saturating_sub(theme.px(12.0) + below + x_area);
     let y_labels = (plot / theme.px(20.0)).clamp(2, 6) as usize;
     let (low, high, log) = (y.start, y.end, frame.log);
+    // Room for the axis' title and its numbers: a log axis' powers of ten
+    // are known now, and one as wide as "10 тыс." needs more than the rest.
+    let mut widest = 0;
+    if log {
+        for power in (low.ceil() as i32)..=(high.floor() as i32) {
+            let text = tick(&10f64.powi(power));
+            widest = widest.max(area.estimate_text_size(&text, &theme.font(12.0))?.0);
+        }
+    }
     let mut chart = ChartBuilder::on(area)
         .margin(theme.px(12.0))
         .margin_bottom(below)
         .x_label_area_size(x_area)
-        .y_label_area_size(theme.px(56.0))
+        .y_label_area_size(theme.px(56.0).max(widest + theme.px(24.0)))
         .build_cartesian_2d(x, y)?;
     let mut mesh = chart.configure_mesh();
     if frame.x_axis {
