@@ -323,8 +323,8 @@ fn first_ceiling(policy: &Policy) -> f64 {
     policy.ceiling(0)
 }
 
-/// A jitter as a note in words names it: its link word in English, its
-/// label in lower case in another language.
+/// How a note names a jitter: by its link word in English, by its label
+/// in lower case in another language.
 fn jitter_name(jitter: Jitter) -> String {
     match crate::words::lang() {
         crate::words::Lang::En => jitter_word(jitter).to_string(),
