@@ -239,7 +239,7 @@ fn read_name(name: &str) -> Option<(Side, Named, bool)> {
 
 /// The words a choice is written in: its link's word in English where it
 /// reads as English, and otherwise its label in lower case.
-fn choice_word(p: P, position: usize) -> Option<String> {
+pub(crate) fn choice_word(p: P, position: usize) -> Option<String> {
     let budget = [
         Text("no retry budget"),
         Text("a ratio budget"),

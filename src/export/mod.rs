@@ -323,15 +323,12 @@ fn first_ceiling(policy: &Policy) -> f64 {
     policy.ceiling(0)
 }
 
-/// How a note names a jitter: by its link word in English, by its label
-/// in lower case in another language.
+/// How a note names a jitter: as the lessons' prose does, by its link word
+/// in English and by its label in lower case in another language.
 fn jitter_name(jitter: Jitter) -> String {
-    match crate::words::lang() {
-        crate::words::Lang::En => jitter_word(jitter).to_string(),
-        _ => crate::words::lower(
-            crate::config::JITTERS.labels[crate::config::JITTERS.position(jitter) as usize].get(),
-        ),
-    }
+    let position = crate::config::JITTERS.position(jitter) as usize;
+    crate::prose::choice_word(P::Jitter, position)
+        .unwrap_or_else(|| jitter_word(jitter).to_string())
 }
 
 fn jitter_word(jitter: Jitter) -> &'static str {

@@ -2,12 +2,12 @@
 //! and each policy that beats A's in words, with the change that makes it
 //! policy B.
 
-use crate::config::{Config, JITTERS, P};
+use crate::config::{Config, P};
 use crate::lesson;
 use crate::policy::Shape;
 use crate::search::{self, Frontier, Measure};
 use crate::tf;
-use crate::words::{lower, tr};
+use crate::words::tr;
 
 /// One policy that beats A's, as the page lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,7 +97,8 @@ pub fn describe(policy: &Config) -> String {
         "{n} {n|attempt|attempts}, {backoff}, jitter: {jitter}, {budget}, {breaker}",
         n = attempts,
         backoff = backoff,
-        jitter = lower(JITTERS.labels[policy.get(P::Jitter) as usize].get()),
+        jitter = crate::prose::choice_word(P::Jitter, policy.get(P::Jitter) as usize)
+            .unwrap_or_default(),
         budget = budget,
         breaker = breaker
     )
