@@ -895,7 +895,7 @@ mod tests {
             );
             for config in configs {
                 let (a, b) = simulate::run_both(&config);
-                let facts = Facts::runs(&config, &a.summary, b.as_ref().map(|b| &b.summary));
+                let facts = Facts::runs(&config, &a, b.as_ref());
                 texts.push((prose::fill(preset.lesson.0, &facts).text, true));
                 for try_this in preset.try_this {
                     let tried = apply(&config, try_this.change);

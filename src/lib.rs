@@ -19,7 +19,8 @@
 //! [`random`] (reproducible streams), [`sim`] (clients, server and faults in
 //! virtual time), [`config`] (the one parameter table and the share-link
 //! codec), [`presets`] (scenarios that teach), [`prose`] (a lesson's text
-//! filled from the settings and the runs), [`metrics`] (the numbers of
+//! filled from the settings and the runs), [`claims`] (what its words may
+//! say happened, each a fact of the runs), [`metrics`] (the numbers of
 //! a report people read, one row each), [`seeds`] (a number measured
 //! again on the next seeds, and when one policy is better), [`lesson`]
 //! (the headline numbers, the lesson that stays, the glossary), [`simulate`] (one run of a
@@ -40,6 +41,7 @@ pub mod breaker;
 pub mod budget;
 pub mod chart;
 pub mod chart_id;
+pub mod claims;
 pub mod classify;
 pub mod config;
 pub mod contention;

@@ -49,7 +49,7 @@ pub const SEEDS: u64 = 3;
 pub const BACK: f64 = 0.8;
 /// Each window's length, and how long after the trigger the last one
 /// ends.
-const WINDOW: f64 = 10.0;
+pub const WINDOW: f64 = 10.0;
 const SOON_AFTER: f64 = 5.0;
 const LATE_AFTER: f64 = 50.0;
 /// Work (operations and server attempts) the whole map may do: 4 runs at
@@ -129,12 +129,22 @@ pub struct Map {
 
 /// Why `config` has no map, if it has none: its trigger is a capacity
 /// loss, which unlimited workers do not have, and the contention model
-/// has no server.
+/// has no server; its judgement compares goodput before and after the
+/// trigger, which a crowd that starts once and is done does not keep up.
 pub fn refusal(config: &Config) -> Option<&'static str> {
-    if config.workload() == crate::sim::WorkloadKind::Contention {
-        return Some(crate::words::tr(
-            "The contention model has no server to lose capacity: it has no map.",
-        ));
+    use crate::sim::WorkloadKind;
+    match config.workload() {
+        WorkloadKind::Contention => {
+            return Some(crate::words::tr(
+                "The contention model has no server to lose capacity: it has no map.",
+            ));
+        }
+        WorkloadKind::Crowd => {
+            return Some(crate::words::tr(
+                "A crowd starts once and is done: it has no steady goodput to lose and win back, so it has no map. Map a world of steady arrivals.",
+            ));
+        }
+        _ => {}
     }
     (config.get(P::Workers) == 0.0).then(|| {
         crate::words::tr(
@@ -202,31 +212,13 @@ fn trigger_at(config: &Config) -> f64 {
     config.get(P::DropAt).max(WINDOW)
 }
 
-/// Goodput over `[from, to)` seconds, from the series' whole buckets.
-fn goodput(report: &Report, from: f64, to: f64) -> f64 {
-    let s = &report.series;
-    let buckets = (0..s.len()).filter(|&i| {
-        let start = i as f64 * s.width;
-        start >= from - 1e-9 && start + s.width <= to + 1e-9
-    });
-    let (mut sum, mut seconds) = (0, 0.0);
-    for i in buckets {
-        sum += s.operations_succeeded[i];
-        seconds += s.width;
-    }
-    if seconds > 0.0 {
-        sum as f64 / seconds
-    } else {
-        0.0
-    }
-}
-
 /// One seed's outcome, from its run.
 pub fn judge(report: &Report, at: f64, length: f64, seed: u64) -> SeedOutcome {
     let end = at + length;
-    let before = goodput(report, at - WINDOW, at);
-    let soon = goodput(report, end + SOON_AFTER, end + SOON_AFTER + WINDOW);
-    let late = goodput(report, end + LATE_AFTER, end + LATE_AFTER + WINDOW);
+    let goodput = |from: f64, to: f64| report.series.goodput(from, to);
+    let before = goodput(at - WINDOW, at);
+    let soon = goodput(end + SOON_AFTER, end + SOON_AFTER + WINDOW);
+    let late = goodput(end + LATE_AFTER, end + LATE_AFTER + WINDOW);
     let outcome = if before <= 0.0 {
         Outcome::NoGoodputBefore
     } else if soon >= BACK * before {

@@ -83,12 +83,15 @@ pub static PRESETS: &[Preset] = &[
         key: "herd",
         title: Text("The thundering herd after an outage"),
         lesson: Text(
-            "{clients} clients fail together while the server is down for {outage_for}. {if jitter=none}Policy \
-                 A (blue) retries without jitter: every retry wave lands at once, far above what the server \
-                 can take.{else}Policy A (blue) now has {jitter} jitter.{end} {if compare=on}{if \
-                 B.jitter!=none}Policy B (orange) is the same with {B.jitter} jitter: the waves melt into \
-                 a hump the server absorbs.{else}Policy B (orange) now has no jitter.{end} Success: \
-                 {A.success} for A, {B.success} for B.{else}Success: {A.success}.{end}",
+            "{clients} clients fail together while the server is down for {outage_for}. {if \
+                jitter=none}Policy A (blue) retries without jitter: every retry wave lands at \
+                once{if A.overloaded}, far above what the server can take{else}, yet none reaches \
+                twice what the server can take{end}.{else}Policy A (blue) now has {jitter} \
+                jitter.{end} {if compare=on}{if B.jitter!=none}Policy B (orange) {if b_differs=1}is \
+                the same with{else}has settings of its own and{end} {B.jitter} jitter{if B.absorbs}: \
+                the waves melt into a hump the server absorbs{end}.{else}Policy B (orange) now has \
+                no jitter.{end} Success: {A.success} for A, {B.success} for B.{else}Success: \
+                {A.success}.{end}",
         ),
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full",
         key_chart: ChartId::Load,
@@ -109,12 +112,14 @@ pub static PRESETS: &[Preset] = &[
         key: "shared-seed",
         title: Text("The shared-seed trap"),
         lesson: Text(
-            "The same herd, {if jitter=B.jitter}both policies with {jitter} jitter{else}A with {jitter} \
-                 jitter, B with {B.jitter}{end}. {if shared=on}Policy A's (blue) clients all seed their \
-                 generator with one constant, so all draw the same 'random' pause and the waves are \
-                 back.{else}Policy A's (blue) clients now have seeds of their own.{end} {if B.shared=off}Policy \
-                 B's (orange) clients each have their own.{else}Policy B's (orange) clients now share \
-                 one.{end} Success: {A.success} for A, {B.success} for B.",
+            "The same herd, {if jitter=B.jitter}both policies with {jitter} jitter{else}A with \
+                {jitter} jitter, B with {B.jitter}{end}. {if shared=on}Policy A's (blue) clients all \
+                seed their generator with one constant, so all draw the same 'random' pause{if \
+                A.overloaded} and the waves are back, far above what the server can take{else}: \
+                their retries land together again, though under twice what the server can \
+                take{end}.{else}Policy A's (blue) clients now have seeds of their own.{end} {if \
+                B.shared=off}Policy B's (orange) clients each have their own.{else}Policy B's \
+                (orange) clients now share one.{end} Success: {A.success} for A, {B.success} for B.",
         ),
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&shared=on&B.shared=off",
         key_chart: ChartId::Load,
@@ -135,14 +140,19 @@ pub static PRESETS: &[Preset] = &[
         key: "storm",
         title: Text("The retry storm that never ends"),
         lesson: Text(
-            "Requests at {rate}, a {spike_for} spike to {spike}, and a server that slows as work piles up and \
-                 works on for clients that gave up. {if shape=constant}Policy A (blue) retries {base} after \
-                 its {timeout} timeout: requests pile up and keep the server collapsed long after the \
-                 spike.{else}Policy A (blue) now has {shape} backoff from {base}.{end} {if \
-                 B.shape=exponential}Policy B (orange) backs off exponentially from {B.base}{if \
-                 B.jitter!=none} with {B.jitter} jitter{end}, and the system recovers.{else}Policy B (orange) \
-                 now has {B.shape} backoff from {B.base}.{end} Goodput: {A.goodput} for A, {B.goodput} for B: \
-                 {A.success} and {B.success} of the operations offered succeed.",
+            "Requests at {rate}, a {spike_for} spike to {spike}, and a server that slows as work \
+                piles up and works on for clients that gave up. {if shape=constant}Policy A (blue) \
+                retries {base} after its {timeout} timeout{if A.stays_broken}: requests pile up and \
+                keep the server collapsed long after the spike{end}{if A.recovers}, and the server \
+                recovers after the spike{end}.{else}Policy A (blue) now has {shape} backoff from \
+                {base}{if A.stays_broken}, and the server still stays collapsed long after the \
+                spike{end}{if A.recovers}, and the system recovers{end}.{end} {if \
+                B.shape=exponential}Policy B (orange) backs off exponentially from {B.base}{if \
+                B.jitter!=none} with {B.jitter} jitter{end}{if B.recovers}, and the system \
+                recovers{end}{if B.stays_broken}, yet the server stays collapsed long after the \
+                spike{end}.{else}Policy B (orange) now has {B.shape} backoff from {B.base}.{end} \
+                Goodput: {A.goodput} for A, {B.goodput} for B: {A.success} and {B.success} of the \
+                operations offered succeed.",
         ),
         link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.shape=exponential&B.base=20&B.cap=1000&B.jitter=full",
         key_chart: ChartId::Mechanism,
@@ -419,20 +429,22 @@ pub static PRESETS: &[Preset] = &[
         key: "timeout",
         title: Text("The timeout below the p99"),
         lesson: Text(
-            "The dependency takes {service_t} on average to answer and about {service_p99} at \
-                 its p99, the time only one call in a hundred exceeds; {if workers!=0}first tries \
-                 alone keep its {workers} workers {busy} busy.{else}its workers are \
-                 unlimited.{end} {if timeout=0}Policy A (blue) now has no timeout: {A.load} calls \
-                 per operation, success {A.success}.{else}{if timeout<service_p99}Policy A (blue) \
-                 gives up on an attempt after {timeout}, below that p99: calls that were going to \
-                 succeed are cut off and retried while the server still does the abandoned work, \
-                 so the load grows to {A.load} calls per operation and success falls to \
-                 {A.success}.{else}Policy A (blue) now waits {timeout}, at or above that p99: \
-                 {A.load} calls per operation, success {A.success}.{end}{end} {if \
-                 B.timeout=0}Policy B (orange) now has no timeout{else}{if \
-                 B.timeout>=service_p99}Policy B (orange) waits {B.timeout}, the p99 plus a \
-                 margin{else}Policy B (orange) now waits only {B.timeout}, below that \
-                 p99{end}{end}: {B.load} calls per operation, success {B.success}.",
+            "The dependency takes {service_t} on average to answer and about {service_p99} at its \
+                p99, the time only one call in a hundred exceeds; {if workers!=0}first tries alone \
+                keep its {workers} workers {busy} busy.{else}its workers are unlimited.{end} {if \
+                timeout=0}Policy A (blue) now has no timeout: {A.load} calls per operation, success \
+                {A.success}.{else}{if timeout<service_p99}Policy A (blue) gives up on an attempt \
+                after {timeout}, below that p99: {if A.amplified}calls that were going to succeed \
+                are cut off and retried while the server still does the abandoned work, so the load \
+                grows to {A.load} calls per operation{else}so few calls take that long that the \
+                retries add little, {A.load} calls per operation{end}{if A.fails}, and success falls \
+                to {A.success}{end}{if A.succeeds}, and success stays at \
+                {A.success}{end}.{else}Policy A (blue) now waits {timeout}, at or above that p99: \
+                {A.load} calls per operation, success {A.success}.{end}{end} {if B.timeout=0}Policy \
+                B (orange) now has no timeout{else}{if B.timeout>=service_p99}Policy B (orange) \
+                waits {B.timeout}, the p99 plus a margin{else}Policy B (orange) now waits only \
+                {B.timeout}, below that p99{end}{end}: {B.load} calls per operation, success \
+                {B.success}.",
         ),
 
         link: "v=1&compare=on&attempts=3&timeout=0.35&horizon=30&buckets=120&failure=0&workers=50&service=normal&service_t=0.3&service_sd=0.1&B.timeout=0.7",
@@ -453,21 +465,23 @@ pub static PRESETS: &[Preset] = &[
         key: "at-scale",
         title: Text("A breaker and a bucket in every client instance"),
         lesson: Text(
-            "Calls arrive at {rate} in all, shared out among {instances} client instances, \
-                 each keeping its own state; the dependency fails {failure%} of calls, and each \
-                 operation makes up to {attempts} attempts. {if breaker=off}Policy A (solid lines) now \
-                 has no breaker: {A.load} calls per operation.{else}{if cb_min=1}Policy A (solid lines) \
-                 has a breaker in each instance that stops retries once {cb_ratio%} of the \
-                 instance's calls failed: with so little traffic each trips at its first failure, \
-                 and the client behaves as if it never retried: {A.load} calls per operation, \
-                 success {A.success}.{else}Policy A (solid lines) now needs {cb_min} calls \
-                 before its breaker may open: {A.load} calls per operation, success {A.success}.{end}{end} \
-                 {if B.budget=bucket}Policy B (dashed lines) has a token bucket in each instance, \
-                 {B.bk_size} tokens to start with and {B.bk_deposit} more for each first try: \
-                 the starting tokens pay for nearly every retry an instance this quiet makes, \
-                 {B.load} calls per operation, success {B.success}.{else}Policy B (dashed lines) now \
-                 has {B.budget}: {B.load} calls per operation.{end} The sweep reruns both at \
-                 every failure rate over three instance counts.",
+            "Calls arrive at {rate} in all, shared out among {instances} client instances, each \
+                keeping its own state; the dependency fails {failure%} of calls, and each operation \
+                makes up to {attempts} attempts. {if breaker=off}Policy A (solid lines) now has no \
+                breaker: {A.load} calls per operation.{else}{if cb_min=1}Policy A (solid lines) has \
+                a breaker in each instance that stops retries once {cb_ratio%} of the instance's \
+                calls failed: with so little traffic each trips at its first failure, and the client \
+                behaves as if it never retried: {A.load} calls per operation, success \
+                {A.success}.{else}Policy A (solid lines) now needs {cb_min} calls before its breaker \
+                may open: {A.load} calls per operation, success {A.success}.{end}{end} {if \
+                B.budget=bucket}Policy B (dashed lines) has a token bucket in each instance, \
+                {B.bk_size} tokens to start with and {B.bk_deposit} more for each first try: {if \
+                B.budget_pays}the starting tokens pay for nearly every retry an instance this quiet \
+                makes{else}each instance's share of the traffic spends its starting tokens, and the \
+                buckets refuse {B.refusals} retries{end}, {B.load} calls per operation, success \
+                {B.success}.{else}Policy B (dashed lines) now has {B.budget}: {B.load} calls per \
+                operation.{end} The sweep reruns both at every failure rate over three instance \
+                counts.",
         ),
         link: "v=1&compare=on&shape=constant&base=0.001&jitter=none&timeout=0&breaker=retries&cb_ratio=0.1&cb_min=1&cb_cool=10&instances=1000&horizon=10&sweep=instances&failure=0.5&workers=0&B.budget=bucket&B.breaker=off",
         key_chart: ChartId::Sweep,
@@ -523,18 +537,18 @@ pub static PRESETS: &[Preset] = &[
         title: Text("Throttling first tries: the SRE book's client-side throttling"),
         lesson: Text(
             "Requests arrive at {rate} at a server of {workers} workers taking {service_t} a \
-                 request on average, which queues up to {queue} and works on requests whose \
-                 clients gave up: first tries alone would keep it {busy} busy{if busy>=1}, more \
-                 than it can serve, so no limit on retries alone can save it{end}. {if \
-                 budget=ratio}Policy A (blue) has a retry budget of {b_pct%} of its requests: \
-                 every first try still goes out, the queue fills with work nobody waits for, \
-                 and {A.success} succeed.{else}Policy A (blue) now has {budget}: {A.success} \
-                 succeed.{end} {if B.budget=sre}Policy B (orange) throttles itself as the SRE \
-                 book says: each client rejects a request, first tries too, while it sends more \
-                 than {B.sre_k} what the server accepts. Those rejections are the client's own \
-                 decision, not server failures: {B.load} calls per operation reach the server, \
-                 and {B.success} succeed.{else}Policy B (orange) now has {B.budget}: {B.load} \
-                 calls per operation, {B.success} succeed.{end}",
+                request on average, which queues up to {queue} and works on requests whose clients \
+                gave up: first tries alone would keep it {busy} busy{if busy>=1}, more than it can \
+                serve, so no limit on retries alone can save it{end}. {if budget=ratio}Policy A \
+                (blue) has a retry budget of {b_pct%} of its requests: every first try still goes \
+                out{if A.wastes}, the queue fills with work nobody waits for,{end} and {A.success} \
+                succeed.{else}Policy A (blue) now has {budget}: {A.success} succeed.{end} {if \
+                B.budget=sre}Policy B (orange) throttles itself as the SRE book says: each client \
+                rejects a request, first tries too, while it sends more than {B.sre_k} what the \
+                server accepts. Those rejections are the client's own decision, not server failures: \
+                {B.load} calls per operation reach the server, and {B.success} succeed.{else}Policy \
+                B (orange) now has {B.budget}: {B.load} calls per operation, {B.success} \
+                succeed.{end}",
         ),
         link: "v=1&compare=on&attempts=3&budget=ratio&rate=150&failure=0&workers=10&queue=1000&service_t=0.1&B.budget=sre",
         key_chart: ChartId::Load,
@@ -556,19 +570,18 @@ pub static PRESETS: &[Preset] = &[
         title: Text("What production defaults do: Polly v8 and resilience4j retry in lockstep"),
         lesson: Text(
             "{clients} clients fail together while the server is down for {outage_for}. {if \
-                 jitter=none&shape=constant}Policy A (blue) retries {if attempts=4&base=2}as \
-                 Polly v8 does out of the box (its RetryStrategyOptions){else}{if \
-                 attempts=3&base=0.5}as resilience4j does out of the box (its \
-                 RetryConfig){else}without jitter{end}{end}: {attempts} attempts a constant \
-                 {base} apart, so every client's retries land together, wave after \
-                 wave.{else}Policy A (blue) now {if jitter=none}backs off {shape} without \
-                 jitter{else}has {jitter} jitter{end}.{end} {if B.jitter=polly}Policy B (orange) \
-                 turns on Polly's UseJitter{if B.shape=exponential} with exponential backoff \
-                 from {B.base}: its DecorrelatedJitterBackoffV2 draws each pause from a curve \
-                 that doubles on average, and the waves melt into a hump the server \
-                 absorbs{else}, a quarter either way around its delay{end}.{else}Policy B \
-                 (orange) now has {B.jitter} jitter.{end} Success: {A.success} for A, \
-                 {B.success} for B.",
+                jitter=none&shape=constant}Policy A (blue) retries {if attempts=4&base=2}as Polly v8 \
+                does out of the box (its RetryStrategyOptions){else}{if attempts=3&base=0.5}as \
+                resilience4j does out of the box (its RetryConfig){else}without jitter{end}{end}: \
+                {attempts} attempts a constant {base} apart, so every client's retries land \
+                together, wave after wave.{else}Policy A (blue) now {if jitter=none}backs off \
+                {shape} without jitter{else}has {jitter} jitter{end}.{end} {if B.jitter=polly}Policy \
+                B (orange) turns on Polly's UseJitter{if B.shape=exponential} with exponential \
+                backoff from {B.base}: its DecorrelatedJitterBackoffV2 draws each pause from a curve \
+                that doubles on average{if B.absorbs}, and the waves melt into a hump the server \
+                absorbs{end}{else}, a quarter either way around its delay{end}.{else}Policy B \
+                (orange) now has {B.jitter} jitter.{end} Success: {A.success} for A, {B.success} for \
+                B.",
         ),
         link: "v=1&compare=on&shape=constant&base=2&cap=60&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.shape=exponential&B.jitter=polly",
         key_chart: ChartId::Load,
@@ -589,21 +602,20 @@ pub static PRESETS: &[Preset] = &[
         key: "envoy",
         title: Text("What production defaults do: Envoy's retries in flight"),
         lesson: Text(
-            "Requests arrive at {rate} at a dependency that fails {failure%} of calls and \
-                 answers in about {service_t}; {if attempts=2}as Envoy does by default, each may \
-                 be retried once{else}each makes up to {attempts} attempts{end}, after a pause \
-                 under {base}. {if \
-                 budget=envoy}{if ev_pct=0}Policy A (blue) has Envoy's default without a \
-                 retry budget, the circuit breaker's max_retries: at most {ev_min} retries in \
-                 flight at once, whatever the traffic, so most retries are refused and success \
-                 stays near what first tries alone give: {A.success}.{else}Policy A (blue) now \
-                 lets {ev_pct%} of the requests in flight be retries: success \
-                 {A.success}.{end}{else}Policy A (blue) now has {budget}: success \
-                 {A.success}.{end} {if B.budget=envoy}Policy B (orange) has Envoy's retry \
-                 budget, retries in flight up to {B.ev_pct%} of the requests in flight and at \
-                 least {B.ev_min}: it grows with the traffic, and {B.success} \
-                 succeed.{else}Policy B (orange) now has {B.budget}: {B.success} \
-                 succeed.{end} The sweep reruns both at every failure rate.",
+            "Requests arrive at {rate} at a dependency that fails {failure%} of calls and answers \
+                in about {service_t}; {if attempts=2}as Envoy does by default, each may be retried \
+                once{else}each makes up to {attempts} attempts{end}, after a pause under {base}. {if \
+                budget=envoy}{if ev_pct=0}Policy A (blue) has Envoy's default without a retry \
+                budget, the circuit breaker's max_retries: at most {ev_min} retries in flight at \
+                once, whatever the traffic, {if A.refuses_most}so most retries are refused and \
+                success stays near what first tries alone give{else}a limit this traffic seldom \
+                fills, so most retries go out{end}: {A.success}.{else}Policy A (blue) now lets \
+                {ev_pct%} of the requests in flight be retries: success \
+                {A.success}.{end}{else}Policy A (blue) now has {budget}: success {A.success}.{end} \
+                {if B.budget=envoy}Policy B (orange) has Envoy's retry budget, retries in flight up \
+                to {B.ev_pct%} of the requests in flight and at least {B.ev_min}: it grows with the \
+                traffic, and {B.success} succeed.{else}Policy B (orange) now has {B.budget}: \
+                {B.success} succeed.{end} The sweep reruns both at every failure rate.",
         ),
         link: "v=1&compare=on&attempts=2&base=0.025&cap=0.25&timeout=0&budget=envoy&ev_pct=0&rate=1000&horizon=20&failure=0.2&workers=0&service_t=0.1&B.ev_pct=0.2",
         key_chart: ChartId::Sweep,
@@ -692,17 +704,18 @@ pub static PRESETS: &[Preset] = &[
         key: "hedge",
         title: Text("Hedged requests cut the tail"),
         lesson: Text(
-            "A dependency answers in {service_t} on average, some calls far slower than \
-                 others (exponentially spread: one in twenty takes over {service_p95}), from \
-                 {workers} workers that first tries alone keep {busy} busy. {if hedge=off}Policy \
-                 A (blue) sends each call once.{else}Policy A (blue) now hedges too.{end} {if \
-                 B.hedge=on}Policy B (orange) sends a second copy when no answer has come after \
-                 {B.hedge_delay} and takes the first answer: {if busy<0.8}the slowest calls get \
-                 a second chance, and the tail is cut, latency p99 {A.p99} for A against \
-                 {B.p99} for B, for {B.load} calls per operation.{else}near capacity the copies \
-                 queue in front of everyone, and the tail grows instead: latency p99 {A.p99} \
-                 for A, {B.p99} for B, at {B.load} calls per operation.{end}{else}Policy B \
-                 (orange) now sends each call once too.{end}",
+            "A dependency answers in {service_t} on average, some calls far slower than others \
+                (exponentially spread: one in twenty takes over {service_p95}), from {workers} \
+                workers that first tries alone keep {busy} busy. {if hedge=off}Policy A (blue) sends \
+                each call once.{else}Policy A (blue) now hedges too.{end} {if B.hedge=on}Policy B \
+                (orange) sends a second copy when no answer has come after {B.hedge_delay} and takes \
+                the first answer: {if B.ahead_p99}the slowest calls get a second chance, and the \
+                tail is cut, latency p99 {A.p99} for A against {B.p99} for B, for {B.load} calls per \
+                operation.{else}{if A.ahead_p99}the copies queue in front of everyone, and the tail \
+                grows instead: latency p99 {A.p99} for A, {B.p99} for B, at {B.load} calls per \
+                operation.{else}the copies gain about what they cost: latency p99 {A.p99} for A, \
+                {B.p99} for B, at {B.load} calls per operation.{end}{end}{else}Policy B (orange) now \
+                sends each call once too.{end}",
         ),
         link: "v=1&compare=on&attempts=1&timeout=0&rate=50&horizon=120&failure=0&workers=10&queue=10000&service_t=0.1&hop=constant&hop_mean=0&B.hedge=on&B.hedge_delay=0.3",
         key_chart: ChartId::Latency,
@@ -722,21 +735,21 @@ pub static PRESETS: &[Preset] = &[
         key: "stability-sim",
         title: Text("One of two servers crashes: Stability Sim's metastable retries"),
         lesson: Text(
-            "Stability Sim's metastable-retry example: requests arrive at {rate} at \
-                 {servers} servers behind a balancer, {workers} workers each, {service_t} a \
-                 request on average, and clients time out after {timeout}. The first server \
-                 crashes from {outage_at} for {outage_for}, {if outage=fail-fast}refusing \
-                 every request at once{else}holding every request until its client times \
-                 out{end}. {if attempts=4&shape=constant&base=0.001}Policy A (blue) retries at \
-                 once, up to {attempts} attempts, as the example does{else}Policy A (blue) \
-                 now has its own retries{end}{if outage=fail-fast&attempts=4&shape=constant}: \
-                 the retries bounced off the crashed server pile onto the other, its queue \
-                 outgrows the timeout, and the fleet stays collapsed long after the crash, \
-                 busy with requests nobody waits for: success {A.success}.{else}: success \
-                 {A.success}.{end} {if B.budget=ratio}Policy B (orange) backs off \
-                 exponentially with {B.jitter} jitter under a retry budget of {B.b_pct%} of \
-                 its requests: success {B.success}.{else}Policy B (orange) now has \
-                 {B.budget}: success {B.success}.{end}",
+            "Stability Sim's metastable-retry example: requests arrive at {rate} at {servers} \
+                servers behind a balancer, {workers} workers each, {service_t} a request on average, \
+                and clients time out after {timeout}. The first server crashes from {outage_at} for \
+                {outage_for}, {if outage=fail-fast}refusing every request at once{else}holding every \
+                request until its client times out{end}. {if \
+                attempts=4&shape=constant&base=0.001}Policy A (blue) retries at once, up to \
+                {attempts} attempts, as the example does{else}Policy A (blue) now has its own \
+                retries{end}{if A.stays_broken&A.wastes}: {if outage=fail-fast}the retries bounced \
+                off the crashed server pile onto the other, its queue outgrows the timeout{else}the \
+                queues outgrow the timeout{end}, and the fleet stays collapsed long after the crash, \
+                busy with requests nobody waits for{end}{if A.recovers}, and the fleet recovers \
+                after the crash{end}: success {A.success}. {if B.budget=ratio}Policy B (orange) \
+                backs off exponentially with {B.jitter} jitter under a retry budget of {B.b_pct%} of \
+                its requests: success {B.success}.{else}Policy B (orange) now has {B.budget}: \
+                success {B.success}.{end}",
         ),
         link: "v=1&compare=on&shape=constant&base=0.001&jitter=none&rate=70&buckets=120&failure=0&outage_at=5&outage_for=5&servers=2&fault_on=one&workers=5&queue=10000&service_t=0.1&B.shape=exponential&B.base=0.1&B.cap=10&B.jitter=full&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
         key_chart: ChartId::Load,
@@ -757,17 +770,19 @@ pub static PRESETS: &[Preset] = &[
         key: "trigger",
         title: Text("The trigger and the map: a capacity loss that outlives itself (OSDI 2022)"),
         lesson: Text(
-            "The OSDI metastability experiment's trigger: {workers} workers of {service_t} \
-                 a request, {busy} busy with first tries, and clients that time out after \
-                 {timeout}; at {drop_at} the server loses {drop_lost} of its workers for \
-                 {drop_for}. {if attempts=5&shape=constant&base=0.001}Policy A (blue) retries at \
-                 once: its queue outgrows the timeout, and the world stays broken with its \
-                 workers back: success {A.success}.{else}Policy A (blue) has retries of its own \
-                 now: success {A.success}.{end} {if B.budget=ratio}Policy B (orange) backs off \
-                 exponentially with {B.jitter} jitter under a retry budget: success {B.success}.{else}Policy B \
-                 (orange) now has {B.budget}: success {B.success}.{end} Each cell of the map is a \
-                 trigger, longer to the right, deeper up: the long, deep ones are those a world \
-                 may never recover from. Click one to open it.",
+            "The OSDI metastability experiment's trigger: {workers} workers of {service_t} a \
+                request, {busy} busy with first tries, and clients that time out after {timeout}; at \
+                {drop_at} the server loses {drop_lost} of its workers for {drop_for}. {if \
+                attempts=5&shape=constant&base=0.001}Policy A (blue) retries at once{else}Policy A \
+                (blue) has retries of its own now{end}{if A.stays_broken}: its queue outgrows the \
+                timeout, and the world stays broken with its workers back{end}{if A.recovers}, and \
+                the world recovers once its workers are back{end}: success {A.success}. {if \
+                B.budget=ratio}Policy B (orange) backs off exponentially with {B.jitter} jitter \
+                under a retry budget{if B.stays_broken}, and still the world stays broken{end}{if \
+                B.recovers}, and the world recovers{end}: success {B.success}.{else}Policy B \
+                (orange) now has {B.budget}: success {B.success}.{end} Each cell of the map is a \
+                trigger, longer to the right, deeper up: the long, deep ones are those a world may \
+                never recover from. Click one to open it.",
         ),
         link: "v=1&compare=on&attempts=5&shape=constant&base=0.001&jitter=none&rate=65&horizon=100&buckets=100&failure=0&workers=10&queue=1000&service_t=0.1&drop_for=10&drop_to=0.4&B.shape=exponential&B.base=0.1&B.cap=10&B.jitter=full&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
         key_chart: ChartId::Map,

@@ -22,18 +22,23 @@
 //!     such as a budget's bound, which the text names as a bound;
 //! - `{if CONDITION}` ... `{else}` ... `{end}`: the first part where the
 //!   condition holds, else the second (`{else}` may be left out); they
-//!   nest. A condition is one or more comparisons joined by `&`, each
-//!   `name OP value` with OP one of `=`, `!=`, `<`, `>=`: the value is
-//!   another name, a choice's word (`jitter=none`) or a number
-//!   (`outage_for!=0`).
+//!   nest. A condition is one or more parts joined by `&`: a comparison
+//!   of settings `name OP value` with OP one of `=`, `!=`, `<`, `>=` (the
+//!   value another name, a choice's word (`jitter=none`) or a number
+//!   (`outage_for!=0`)), or a [`Claim`]'s name (`A.overloaded`,
+//!   `B.ahead_p99`): a fact of that policy's run. A report number is never
+//!   compared: what the runs show is said only through a claim, whose
+//!   threshold is written once. Before the runs a claim is unknown, and a
+//!   part that rests on it shows neither branch but "…".
 //!
 //! No digit is written into a template's text itself: a test reads every
 //! number out of each preset's rendered text and holds it to the value it
 //! was filled from, so a number typed by hand fails it.
 
+use crate::claims::Claim;
 use crate::config::{Config, Kind, P, PARAMS, SWEEPS, SweepCurves};
 use crate::metrics::{Format, Metric, Side};
-use crate::sim::{Spread, Summary};
+use crate::sim::{Report, Spread};
 use crate::words::{self, Lang, Text};
 
 /// The standard normal's 99th percentile.
@@ -72,10 +77,13 @@ pub enum Fact {
     Busy,
     /// The share of the workers a capacity loss takes.
     DropLost,
+    /// The settings in which policy B differs from A: 1 where a text may
+    /// call B "the same with" its one difference.
+    BDiffers,
 }
 
 impl Fact {
-    const ALL: [(&'static str, Fact); 9] = [
+    const ALL: [(&'static str, Fact); 10] = [
         ("budget_bound", Fact::BudgetBound),
         ("quota_retries", Fact::QuotaRetries),
         ("bucket_failures", Fact::BucketFailures),
@@ -85,6 +93,7 @@ impl Fact {
         ("service_p95", Fact::ServiceP95),
         ("busy", Fact::Busy),
         ("drop_lost", Fact::DropLost),
+        ("b_differs", Fact::BDiffers),
     ];
 
     /// The fact for one policy's settings `config` (of the world `world`,
@@ -119,6 +128,9 @@ impl Fact {
                 }
             }
             Fact::DropLost => 1.0 - world.get(P::DropTo),
+            Fact::BDiffers => (0..PARAMS.len())
+                .filter(|&i| world.value_b_at(i) != world.value_at(i))
+                .count() as f64,
         }
     }
 
@@ -164,11 +176,23 @@ pub struct Filled {
     pub source: Source,
 }
 
-/// A template filled in: the text, and the numbers in it in order.
+/// A stretch of the text shown because a claim held: what it may say.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Said {
+    pub side: Side,
+    pub claim: Claim,
+    /// Where in the text, in bytes.
+    pub from: usize,
+    pub to: usize,
+}
+
+/// A template filled in: the text, the numbers in it in order, and the
+/// stretches that claims guard.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Prose {
     pub text: String,
     pub numbers: Vec<Filled>,
+    pub said: Vec<Said>,
 }
 
 /// What a template is filled from: the settings, and the runs' summaries
@@ -177,8 +201,8 @@ pub struct Prose {
 pub struct Facts<'a> {
     config: &'a Config,
     b_config: Config,
-    a: Option<&'a Summary>,
-    b: Option<&'a Summary>,
+    a: Option<&'a Report>,
+    b: Option<&'a Report>,
 }
 
 impl<'a> Facts<'a> {
@@ -192,8 +216,8 @@ impl<'a> Facts<'a> {
         }
     }
 
-    /// The settings and the runs: A's summary, and B's in compare mode.
-    pub fn runs(config: &'a Config, a: &'a Summary, b: Option<&'a Summary>) -> Facts<'a> {
+    /// The settings and the runs: A's report, and B's in compare mode.
+    pub fn runs(config: &'a Config, a: &'a Report, b: Option<&'a Report>) -> Facts<'a> {
         Facts {
             a: Some(a),
             b,
@@ -214,6 +238,7 @@ enum Named {
     Param(P),
     Metric(Metric),
     Fact(Fact),
+    Claim(Claim),
 }
 
 /// A name of a template read: whose, what, and in per cent or not.
@@ -231,6 +256,8 @@ fn read_name(name: &str) -> Option<(Side, Named, bool)> {
         Named::Param(P::ALL[index])
     } else if let Some(metric) = Metric::ALL.into_iter().find(|m| m.key() == key) {
         Named::Metric(metric)
+    } else if let Some(claim) = Claim::named(key) {
+        Named::Claim(claim)
     } else {
         Named::Fact(Fact::ALL.iter().find(|(k, _)| *k == key)?.1)
     };
@@ -238,7 +265,7 @@ fn read_name(name: &str) -> Option<(Side, Named, bool)> {
 }
 
 /// The words a choice is written in: its link's word in English where it
-/// reads as English, and otherwise its label in lower case.
+/// reads as English, and otherwise its label as it reads mid-sentence.
 pub(crate) fn choice_word(p: P, position: usize) -> Option<String> {
     let budget = [
         Text("no retry budget"),
@@ -257,7 +284,7 @@ pub(crate) fn choice_word(p: P, position: usize) -> Option<String> {
     };
     match words::lang() {
         Lang::En => words.get(position).map(|w| w.to_string()),
-        _ => labels.get(position).map(|l| words::lower(l.get())),
+        _ => labels.get(position).map(|l| words::lower_first(l.get())),
     }
 }
 
@@ -268,15 +295,27 @@ impl Facts<'_> {
         let config = self.config(side);
         match *named {
             Named::Param(p) => Some(config.get(p)),
-            Named::Metric(metric) => {
-                let summary = match side {
-                    Side::A => self.a,
-                    Side::B => self.b.or(self.a),
-                };
-                Some(metric.read(summary?))
-            }
+            Named::Metric(metric) => Some(metric.value(self.report(side)?)),
             Named::Fact(fact) => Some(fact.value(config, self.config)),
+            Named::Claim(_) => None,
         }
+    }
+
+    /// The run of policy `side`: A's for B while not comparing.
+    fn report(&self, side: Side) -> Option<&Report> {
+        match side {
+            Side::A => self.a,
+            Side::B => self.b.or(self.a),
+        }
+    }
+
+    /// Whether a claim holds of a policy's run; `None` before the runs.
+    fn claim(&self, side: Side, claim: Claim) -> Option<bool> {
+        let other = match side {
+            Side::A => self.b,
+            Side::B => self.b.and(self.a),
+        };
+        Some(claim.holds(side, self.config(side), self.report(side)?, other))
     }
 
     /// A name's value as a number, for a condition.
@@ -314,56 +353,89 @@ impl Facts<'_> {
             }
             Named::Metric(metric) => (metric.format(value), Source::Metric(metric)),
             Named::Fact(fact) => (fact.format().headline(value), Source::Fact(fact)),
+            Named::Claim(_) => return None,
         };
         Some((printed, Some(Filled { side, source })))
     }
 
-    /// Whether a condition holds: comparisons joined by `&`. Read by
-    /// bytes and split without slicing, which keeps the page free of the
-    /// code that reports a slice through a character (and of the Unicode
-    /// tables that report needs).
-    fn holds(&self, condition: &str) -> bool {
-        condition.split('&').all(|comparison| {
-            let comparison = comparison.trim_ascii();
-            let bytes = comparison.as_bytes();
-            let Some(at) = bytes.iter().position(|b| b"!=<>".contains(b)) else {
-                return false;
-            };
-            let op = (bytes[at], bytes.get(at + 1) == Some(&b'='));
-            let width = if op.1 && op.0 != b'=' { 2 } else { 1 };
-            let Some((left, right)) = comparison.split_at_checked(at) else {
-                return false;
-            };
-            let right = right.get(width..).unwrap_or("");
-            let Some(x) = self.number(left) else {
-                return false;
-            };
-            // The value: another name, else a word or a number as the
-            // left name's parameter reads it.
-            let y = self.number(right).or_else(|| match read_name(left) {
-                Some((_, Named::Param(p), _)) => p.param().parse(right).ok(),
-                _ => crate::decimal::parse_f64(right),
-            });
-            let Some(y) = y else {
-                return false;
-            };
-            match op {
-                (b'!', true) => x != y,
-                (b'>', true) => x >= y,
-                (b'=', _) => x == y,
-                (b'<', false) => x < y,
-                _ => false,
+    /// Whether a condition holds: parts joined by `&`, each a claim or a
+    /// comparison of settings; `None` when a claim it rests on is unknown
+    /// (before the runs) and no part is false. The claims it makes where
+    /// it holds go to `claims`.
+    fn holds(&self, condition: &str, claims: &mut Vec<(Side, Claim)>) -> Option<bool> {
+        let mut known = true;
+        for part in condition.split('&') {
+            let part = part.trim_ascii();
+            if let Some((side, Named::Claim(claim), _)) = read_name(part) {
+                match self.claim(side, claim) {
+                    Some(true) => claims.push((side, claim)),
+                    Some(false) => return Some(false),
+                    None => known = false,
+                }
+            } else if !self.compares(part) {
+                return Some(false);
             }
-        })
+        }
+        known.then_some(true)
+    }
+
+    /// Whether a comparison of settings holds. Read by bytes and split
+    /// without slicing, which keeps the page free of the code that reports
+    /// a slice through a character (and of the Unicode tables that report
+    /// needs). A report number compared holds nowhere: the runs speak
+    /// through claims.
+    fn compares(&self, comparison: &str) -> bool {
+        let bytes = comparison.as_bytes();
+        let Some(at) = bytes.iter().position(|b| b"!=<>".contains(b)) else {
+            return false;
+        };
+        let op = (bytes[at], bytes.get(at + 1) == Some(&b'='));
+        let width = if op.1 && op.0 != b'=' { 2 } else { 1 };
+        let Some((left, right)) = comparison.split_at_checked(at) else {
+            return false;
+        };
+        let right = right.get(width..).unwrap_or("");
+        if matches!(read_name(left), Some((_, Named::Metric(_), _))) {
+            return false;
+        }
+        let Some(x) = self.number(left) else {
+            return false;
+        };
+        // The value: another name, else a word or a number as the left
+        // name's parameter reads it.
+        let y = self.number(right).or_else(|| match read_name(left) {
+            Some((_, Named::Param(p), _)) => p.param().parse(right).ok(),
+            _ => crate::decimal::parse_f64(right),
+        });
+        let Some(y) = y else {
+            return false;
+        };
+        match op {
+            (b'!', true) => x != y,
+            (b'>', true) => x >= y,
+            (b'=', _) => x == y,
+            (b'<', false) => x < y,
+            _ => false,
+        }
     }
 }
 
-/// One open `{if}`: whether the text around it is shown, and whether its
-/// condition held.
+/// One open `{if}`: whether the text around it is shown, whether its
+/// condition held (`None`: unknown before the runs), and the claims its
+/// first part may make, from where that part starts.
 struct Open {
     outer: bool,
-    held: bool,
+    held: Option<bool>,
     in_else: bool,
+    claims: Vec<(Side, Claim)>,
+    from: usize,
+}
+
+impl Open {
+    /// Whether the text at this point is shown.
+    fn shows(&self) -> bool {
+        self.outer && self.held.is_some_and(|held| held != self.in_else)
+    }
 }
 
 /// Fills `template` from `facts` (see the module's docs). A name that
@@ -373,7 +445,20 @@ struct Open {
 pub fn fill(template: &str, facts: &Facts) -> Prose {
     let mut prose = Prose::default();
     let mut open: Vec<Open> = Vec::new();
-    let shown = |open: &[Open]| open.last().is_none_or(|o| o.outer && (o.held != o.in_else));
+    let shown = |open: &[Open]| open.last().is_none_or(Open::shows);
+    // The claims of a first part that was shown guard what it wrote.
+    let close = |last: &Open, prose: &mut Prose| {
+        if last.shows() && !last.in_else {
+            let to = prose.text.len();
+            let said = last.claims.iter().map(|&(side, claim)| Said {
+                side,
+                claim,
+                from: last.from,
+                to,
+            });
+            prose.said.extend(said);
+        }
+    };
     let mut rest = template;
     while let Some((text, after)) = rest.split_once('{') {
         if shown(&open) {
@@ -388,17 +473,32 @@ pub fn fill(template: &str, facts: &Facts) -> Prose {
         rest = after;
         if let Some(condition) = tag.strip_prefix("if ") {
             let outer = shown(&open);
+            let mut claims = Vec::new();
+            let held = match outer {
+                true => facts.holds(condition, &mut claims),
+                false => Some(false),
+            };
+            if outer && held.is_none() {
+                prose.text.push('\u{2026}');
+            }
             open.push(Open {
                 outer,
-                held: outer && facts.holds(condition),
+                held,
                 in_else: false,
+                claims,
+                from: prose.text.len(),
             });
         } else if tag == "else" {
+            if let Some(last) = open.last() {
+                close(last, &mut prose);
+            }
             if let Some(last) = open.last_mut() {
                 last.in_else = true;
             }
         } else if tag == "end" {
-            open.pop();
+            if let Some(last) = open.pop() {
+                close(&last, &mut prose);
+            }
         } else if shown(&open) {
             // `{name|form|form}`: the word that goes with the value.
             let (name, forms) = match tag.split_once('|') {
@@ -508,7 +608,7 @@ mod tests {
         );
         let (a, b) = crate::simulate::run_both(&config);
         let b = b.expect("comparing");
-        let facts = Facts::runs(&config, &a.summary, Some(&b.summary));
+        let facts = Facts::runs(&config, &a, Some(&b));
         let prose = fill(
             "{A.success} {B.load}; {B.budget_bound}, {quota_retries}.",
             &facts,

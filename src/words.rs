@@ -329,6 +329,23 @@ pub fn lower(text: &str) -> String {
     text.chars().map(lower_letter).collect()
 }
 
+/// A label as it reads inside a Russian sentence: its first letter in
+/// lower case where it is a Russian capital opening a word ("Полный" is
+/// "полный"), and every other letter as it is, so names keep theirs
+/// ("Polly (UseJitter)", "AWS SDK").
+pub fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    let (Some(first), second) = (chars.next(), chars.clone().next()) else {
+        return String::new();
+    };
+    let russian_capital = matches!(first, '\u{410}'..='\u{42f}' | '\u{401}');
+    let opens_word = second.is_none_or(|c| lower_letter(c) == c);
+    match russian_capital && opens_word {
+        true => std::iter::once(lower_letter(first)).chain(chars).collect(),
+        false => text.to_string(),
+    }
+}
+
 /// A letter in lower case, as [`lower`] writes it.
 pub fn lower_letter(c: char) -> char {
     match c {
@@ -537,6 +554,11 @@ mod tests {
     fn lower_case_covers_both_alphabets() {
         assert_eq!(lower("Attempts"), "attempts");
         assert_eq!(lower("Базовая ЗАДЕРЖКА, Ёж"), "базовая задержка, ёж");
+        assert_eq!(lower_first("Полный"), "полный");
+        assert_eq!(lower_first("Ёмкий Polly"), "ёмкий Polly");
+        assert_eq!(lower_first("Polly (UseJitter)"), "Polly (UseJitter)");
+        assert_eq!(lower_first("ДКР"), "ДКР");
+        assert_eq!(lower_first(""), "");
     }
 
     #[test]

@@ -173,3 +173,19 @@ fn against_load_a_heavier_load_is_never_easier() {
         "A from {a:?}, B from {b:?}"
     );
 }
+
+/// An analysis that does not fit the world says so in words: the herd, a
+/// crowd of one-shot clients, has no steady goodput to lose and win back,
+/// so the map refuses it (it drew 64 of 64 cells "stays broken" for a
+/// policy that recovers); the same world with steady arrivals is mapped.
+#[test]
+fn the_map_refuses_a_crowd_in_words() {
+    let herd = retry_playground::presets::PRESETS
+        .iter()
+        .find(|p| p.key == "herd")
+        .expect("the herd preset");
+    let why = map::refusal(&herd.config()).expect("a crowd has no map");
+    assert!(why.contains("steady"), "{why}");
+    let (steady, _) = Config::from_link(&format!("{}&workload=poisson", herd.link));
+    assert_eq!(map::refusal(&steady), None);
+}

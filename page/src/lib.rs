@@ -679,10 +679,9 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
             let Some(runs) = job.runs() else { return };
             let config = job.config();
             let origin = with_app(|app| app.origin).flatten();
-            let b = runs.b.as_ref().map(|b| &b.summary);
             show_lesson_text(
                 document,
-                &view::lesson::lesson_text(origin, config, &runs.a.summary, b),
+                &view::lesson::lesson_text(origin, config, &runs.a, runs.b.as_ref()),
             );
             show_numbers_over_seeds(document, job);
             show_summary(document, &view::summary::summary(&runs.a, runs.b.as_ref()));

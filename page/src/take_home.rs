@@ -206,7 +206,15 @@ fn save_picture(chart_id: ChartId) {
     context.set_font(&font);
     let measure = |text: &str| context.measure_text(text).map_or(0.0, |m| m.width());
     let mut lines = Vec::new();
-    for line in view::downloads::picture_lines(&config, &caption, &link) {
+    // A map still computing is drawn as far as it got, and says so.
+    let partial = with_app(|app| match app.job.as_ref().and_then(|job| job.map()) {
+        Some(Ok(runs)) if chart_id == ChartId::Map && !runs.done() => {
+            Some((runs.map().cells.len(), runs.total()))
+        }
+        _ => None,
+    })
+    .flatten();
+    for line in view::downloads::picture_lines(&config, &caption, &link, partial) {
         let colour = view::downloads::picture_colour(&theme, line.side);
         for text in view::downloads::wrap(&line.text, f64::from(width) - 2.0 * pad, measure) {
             lines.push((text, colour.clone()));

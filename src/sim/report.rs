@@ -364,6 +364,25 @@ impl Series {
     pub fn failures(&self, i: usize) -> u64 {
         self.failed.0.iter().map(|column| column[i]).sum()
     }
+
+    /// Operations that succeeded a second over `[from, to)` seconds, from
+    /// the buckets wholly inside it (0 when none is).
+    pub fn goodput(&self, from: f64, to: f64) -> f64 {
+        let buckets = (0..self.len()).filter(|&i| {
+            let start = i as f64 * self.width;
+            start >= from - 1e-9 && start + self.width <= to + 1e-9
+        });
+        let (mut sum, mut seconds) = (0, 0.0);
+        for i in buckets {
+            sum += self.operations_succeeded[i];
+            seconds += self.width;
+        }
+        if seconds > 0.0 {
+            sum as f64 / seconds
+        } else {
+            0.0
+        }
+    }
 }
 
 /// Pauses taken before one retry number, in equal-width bins from 0.

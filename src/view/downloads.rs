@@ -132,13 +132,29 @@ pub struct PictureLine {
 }
 
 /// The lines under a chart's picture, so it reads on its own in a design
-/// review: what the chart shows, which policy each colour is, and the link
-/// that reproduces it.
-pub fn picture_lines(config: &Config, caption: &str, link: &str) -> Vec<PictureLine> {
+/// review: what the chart shows, whether it was still being computed
+/// (`partial`: the cells it had of all of them), which policy each colour
+/// is, and the link that reproduces it.
+pub fn picture_lines(
+    config: &Config,
+    caption: &str,
+    link: &str,
+    partial: Option<(usize, usize)>,
+) -> Vec<PictureLine> {
     let mut lines = vec![PictureLine {
         text: caption.trim().to_string(),
         side: None,
     }];
+    if let Some((done, total)) = partial {
+        lines.push(PictureLine {
+            text: crate::tf!(
+                "Partial: {done} of {total} cells were computed when this picture was taken.",
+                done = done,
+                total = total
+            ),
+            side: None,
+        });
+    }
     lines.push(PictureLine {
         text: policy_line(config, Side::A),
         side: Some(Side::A),
@@ -372,7 +388,7 @@ mod tests {
     #[test]
     fn the_picture_says_what_it_shows_whose_colours_and_where_from() {
         let single = config("v=1&attempts=3&jitter=none");
-        let lines = picture_lines(&single, "  Load over time. ", "https://x/?v=1");
+        let lines = picture_lines(&single, "  Load over time. ", "https://x/?v=1", None);
         let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
         assert_eq!(texts[0], "Load over time.");
         assert!(
@@ -393,8 +409,15 @@ mod tests {
         assert_eq!(lines.len(), 3);
 
         let compare = config("v=1&compare=on&B.attempts=6");
-        let lines = picture_lines(&compare, "c", "l");
+        let lines = picture_lines(&compare, "c", "l", None);
         assert_eq!(lines.len(), 4);
+        // A map taken before its last cell says it is partial.
+        let partial = picture_lines(&compare, "c", "l", Some((74, 128)));
+        assert_eq!(partial.len(), 5);
+        assert_eq!(
+            partial[1].text,
+            "Partial: 74 of 128 cells were computed when this picture was taken."
+        );
         assert_eq!(lines[2].side, Some(Side::B));
         assert!(lines[2].text.starts_with("Policy B (orange): attempts 6, "));
         assert!(lines[1].text.starts_with("Policy A (blue): attempts 4, "));

@@ -7,7 +7,7 @@ use crate::lesson;
 use crate::metrics::Metric;
 use crate::presets::{Expect, PRESETS, Preset};
 use crate::prose::{self, Facts};
-use crate::sim::Summary;
+use crate::sim::Report;
 use crate::words::Text;
 use crate::words::tr;
 
@@ -135,13 +135,13 @@ pub fn lesson_view(origin: Option<&'static Preset>, config: &Config) -> LessonVi
 }
 
 /// The lesson's text once the runs are done: every number filled from
-/// the settings and from A's and B's summaries on the link's seed, the
-/// ones the charts draw.
+/// the settings and from A's and B's reports on the link's seed, the
+/// ones the charts draw, and every claim measured on them.
 pub fn lesson_text(
     origin: Option<&'static Preset>,
     config: &Config,
-    a: &Summary,
-    b: Option<&Summary>,
+    a: &Report,
+    b: Option<&Report>,
 ) -> String {
     match lesson::lesson_state(origin, config) {
         Some(state) => prose::fill(state.preset.lesson.get(), &Facts::runs(config, a, b)).text,
@@ -323,6 +323,9 @@ mod tests {
                 100.0 * world.get(P::Rate) * world.get(P::ServiceTime) / world.get(P::Workers)
             }
             Source::Fact(Fact::DropLost) => 100.0 * (1.0 - world.get(P::DropTo)),
+            Source::Fact(Fact::BDiffers) => (0..crate::config::PARAMS.len())
+                .filter(|&i| world.value_b_at(i) != world.value_at(i))
+                .count() as f64,
         }
     }
 
@@ -395,8 +398,7 @@ mod tests {
             for (when, config) in &states {
                 let what = format!("{} {when}", preset.key);
                 let runs = simulate::run_both(config);
-                let facts =
-                    Facts::runs(config, &runs.0.summary, runs.1.as_ref().map(|b| &b.summary));
+                let facts = Facts::runs(config, &runs.0, runs.1.as_ref());
                 let filled = prose::fill(preset.lesson.0, &facts);
                 assert!(
                     !filled.text.contains(['{', '}', '\u{2026}']),
@@ -405,12 +407,7 @@ mod tests {
                 );
                 assert_eq!(
                     filled.text,
-                    lesson_text(
-                        Some(preset),
-                        config,
-                        &runs.0.summary,
-                        runs.1.as_ref().map(|b| &b.summary)
-                    )
+                    lesson_text(Some(preset), config, &runs.0, runs.1.as_ref())
                 );
                 check_numbers(&what, &filled, config, &runs);
                 for try_this in preset.try_this {
@@ -422,17 +419,164 @@ mod tests {
         }
     }
 
+    /// The values a knob's test runs: both ends of its range and three
+    /// between (in ratios where its slider moves in ratios), and the
+    /// value it has; every option of a choice.
+    fn knob_values(p: P, now: f64) -> Vec<f64> {
+        let param = p.param();
+        let (min, max, whole) = match param.kind {
+            crate::config::Kind::Choice(words, _) => {
+                return (0..words.len()).map(|i| i as f64).collect();
+            }
+            crate::config::Kind::Number { min, max, .. } => (min, max, false),
+            crate::config::Kind::Integer { min, max } => (min, max, true),
+        };
+        let log = crate::view::controls::log_range(param).is_some();
+        let mut values: Vec<f64> = (0..5)
+            .map(|i| {
+                let t = f64::from(i) / 4.0;
+                let value = match log {
+                    true => min * (max / min).powf(t),
+                    false => min + (max - min) * t,
+                };
+                if whole { value.round() } else { value }
+            })
+            .collect();
+        values.push(now);
+        values
+    }
+
+    /// Holds one filled lesson to its runs: every number is the runs' or
+    /// the settings' (see `check_numbers`), and words that state a claim
+    /// show only where that claim, measured on the runs, guards them.
+    fn check_claims(what: &str, prose: &prose::Prose) -> Vec<String> {
+        let mut wrong = Vec::new();
+        for claim in crate::claims::Claim::with_phrases() {
+            for phrase in claim.phrases() {
+                for (at, _) in prose.text.match_indices(phrase) {
+                    let guarded = prose
+                        .said
+                        .iter()
+                        .any(|said| said.claim == claim && said.from <= at && at < said.to);
+                    if !guarded {
+                        wrong.push(format!(
+                            "{what}: '{phrase}' ({claim:?}) is said where the runs do not bear it out: '{}'",
+                            prose.text
+                        ));
+                    }
+                }
+            }
+        }
+        wrong
+    }
+
+    /// The states a reader reaches from a preset by one move: each "try
+    /// this", and the first control of each group the lesson opens moved
+    /// across its range.
+    fn preset_moves(preset: &Preset) -> Vec<(String, Config)> {
+        let start = preset.config();
+        let mut states: Vec<(String, Config)> = preset
+            .try_this
+            .iter()
+            .map(|t| {
+                (
+                    format!("after '{}'", t.change),
+                    lesson::apply(&start, t.change),
+                )
+            })
+            .collect();
+        for group in preset.open {
+            let first = P::ALL.iter().copied().find(|p| {
+                let param = p.param();
+                param.group == *group && *p != P::Compare && (param.applies)(&start)
+            });
+            let Some(p) = first else { continue };
+            for value in knob_values(p, start.get(p)) {
+                let mut moved = start.clone();
+                moved.set(p, value);
+                states.push((format!("{}={value}", p.param().key), moved));
+            }
+        }
+        states
+    }
+
+    /// Every sentence of every lesson stays true as a reader moves the
+    /// knobs: for every preset, after each "try this" and with the first
+    /// control of each group it opens at five values across its range, and
+    /// for every chapter with its knob across its range, each number is
+    /// the runs' and each claim a fact of them, in English; the Russian
+    /// makes the same claims from the same runs, with as many numbers.
+    #[test]
+    fn every_sentence_holds_across_every_knob() {
+        let table = crate::words::read_table(include_str!("../../i18n/ru.txt")).expect("the table");
+        let russian = crate::words::compile(&table);
+        let mut states: Vec<(String, &Preset, Config)> = Vec::new();
+        for preset in PRESETS {
+            states.push((format!("{} as it is", preset.key), preset, preset.config()));
+            for (when, config) in preset_moves(preset) {
+                states.push((format!("{} {when}", preset.key), preset, config));
+            }
+        }
+        for chapter in crate::course::CHAPTERS {
+            let start = chapter.config();
+            for value in knob_values(chapter.knob, start.get(chapter.knob)) {
+                let mut moved = start.clone();
+                moved.set(chapter.knob, value);
+                let what = format!(
+                    "chapter {} {}={value}",
+                    chapter.key,
+                    chapter.knob.param().key
+                );
+                states.push((what, chapter.preset(), moved));
+            }
+        }
+        let mut wrong = Vec::new();
+        for (what, preset, config) in &states {
+            let runs = simulate::run_both(config);
+            let facts = Facts::runs(config, &runs.0, runs.1.as_ref());
+            let english = prose::fill(preset.lesson.0, &facts);
+            check_numbers(what, &english, config, &runs);
+            wrong.extend(check_claims(what, &english));
+            crate::words::speak_russian(&russian).expect("it reads");
+            let ru = prose::fill(preset.lesson.get(), &facts);
+            crate::words::speak_english();
+            let claims =
+                |p: &prose::Prose| -> Vec<_> { p.said.iter().map(|s| (s.side, s.claim)).collect() };
+            assert_eq!(
+                claims(&ru),
+                claims(&english),
+                "{what}: the Russian claims otherwise: '{}'",
+                ru.text
+            );
+            // The same numbers, in the order the Russian sentence puts them.
+            assert_eq!(
+                ru.numbers.len(),
+                english.numbers.len(),
+                "{what}: '{}'",
+                ru.text
+            );
+            assert!(
+                english.numbers.iter().all(|n| ru.numbers.contains(n)),
+                "{what}: '{}'",
+                ru.text
+            );
+        }
+        let count = states.len();
+        assert!(
+            wrong.is_empty(),
+            "{} in {count} states:\n{}",
+            wrong.len(),
+            wrong.join("\n")
+        );
+    }
+
     /// A number the runs do not give fails the check above.
     #[test]
     #[should_panic(expected = "not filled in")]
     fn a_number_typed_by_hand_fails() {
         let config = preset("herd").config();
         let runs = simulate::run_both(&config);
-        let facts = Facts::runs(
-            &config,
-            &runs.0.summary,
-            runs.1.as_ref().map(|b| &b.summary),
-        );
+        let facts = Facts::runs(&config, &runs.0, runs.1.as_ref());
         let prose = prose::fill("{clients} clients, 5 of them slow.", &facts);
         check_numbers("typed", &prose, &config, &runs);
     }
@@ -445,12 +589,7 @@ mod tests {
             let preset = preset(key);
             let config = lesson::apply(&preset.config(), change);
             let (a, b) = simulate::run_both(&config);
-            lesson_text(
-                Some(preset),
-                &config,
-                &a.summary,
-                b.as_ref().map(|b| &b.summary),
-            )
+            lesson_text(Some(preset), &config, &a, b.as_ref())
         };
         let herd = says("herd", "");
         assert!(
