@@ -11,9 +11,11 @@
 //!
 //! A chapter is in the link as `chapter=KEY`; alone (besides `v`) it opens
 //! the chapter's own world, with settings it opens those settings inside
-//! the chapter. `present=on` asks for the layout for a room.
+//! the chapter. `present=on` asks for the layout for a room. A preset's
+//! short link is `preset=KEY`: its world, with any settings of the link
+//! over it.
 
-pub use crate::config::{CHAPTER_KEY, PRESENT_KEY};
+pub use crate::config::{CHAPTER_KEY, PRESENT_KEY, PRESET_KEY};
 use crate::config::{
     CONTROLS_KEY, Config, EMBED_KEY, LANG_KEY, MAX_PAIRS, Notice, P, clip, percent_decode,
 };
@@ -216,6 +218,7 @@ pub fn opened(address: &str) -> Opened {
     let query = address.split_once('?').map_or(address, |(_, query)| query);
     let mut notices = Vec::new();
     let mut place = None;
+    let mut preset = None;
     let mut presenting = false;
     let mut settings = false;
     // Only the language: as bare as no query at all.
@@ -228,6 +231,15 @@ pub fn opened(address: &str) -> Opened {
         bare &= key == LANG_KEY;
         match key.as_str() {
             CHAPTER_KEY => place = Some(Place::find(&value).ok_or(value)),
+            PRESET_KEY => {
+                let word = value.trim();
+                preset = Some(
+                    PRESETS
+                        .iter()
+                        .find(|p| p.key.eq_ignore_ascii_case(word))
+                        .ok_or(value),
+                );
+            }
             PRESENT_KEY => presenting = value.trim().eq_ignore_ascii_case("on"),
             // The version and the embed's pairs are no settings of the world.
             LINK_VERSION_KEY | EMBED_KEY | CONTROLS_KEY | LANG_KEY => {}
@@ -246,7 +258,21 @@ pub fn opened(address: &str) -> Opened {
             Place::Chapter(&CHAPTERS[0])
         })
     });
-    let (read, mut read_notices) = Config::from_link(query);
+    // A preset's world under the link's settings; an unknown one is none.
+    let preset = preset.and_then(|found| {
+        found
+            .map_err(|word| {
+                notices.push(Notice {
+                    key: PRESET_KEY.to_string(),
+                    message: crate::tf!("no preset '{word}'; ignored", word = clip(&word)),
+                });
+            })
+            .ok()
+    });
+    let (read, mut read_notices) = match preset {
+        Some(preset) if place.is_none() => Config::from_link(&format!("{}&{query}", preset.link)),
+        _ => Config::from_link(query),
+    };
     let config = match (place, settings) {
         // A chapter's own world: no version to read it as.
         (Some(place), false) => {
@@ -274,6 +300,15 @@ pub fn opened(address: &str) -> Opened {
 pub fn open(address: &str) -> (Config, Vec<Notice>) {
     let opened = opened(address);
     (opened.config, opened.notices)
+}
+
+/// The short link of `config` when it is exactly a preset's world:
+/// `preset=KEY`.
+pub fn preset_link(config: &Config) -> Option<String> {
+    PRESETS
+        .iter()
+        .find(|p| p.config() == *config)
+        .map(|p| format!("{PRESET_KEY}={}", p.key))
 }
 
 /// The link of `config` shown at `place`: the chapter's word alone while
@@ -981,6 +1016,34 @@ mod tests {
             };
             assert_eq!(changed, expected, "{key}");
         }
+    }
+
+    /// `preset=KEY` is a preset's short link: alone its world, with
+    /// settings those over it, in any case; an unknown one says so and is
+    /// ignored; a chapter beside it wins. Every preset's world gives its
+    /// short link back, and a changed world none.
+    #[test]
+    fn a_preset_opens_by_its_short_link() {
+        for preset in PRESETS {
+            let link = preset_link(&preset.config()).expect("a preset's world");
+            assert_eq!(link, format!("preset={}", preset.key));
+            assert_eq!(open(&link), (preset.config(), vec![]), "{link}");
+            assert_eq!(open(&format!("v=1&{link}&lang=ru")).0, preset.config());
+        }
+        let herd = &PRESETS[0];
+        assert_eq!(open("preset=HERD").0, herd.config());
+        let (more, notices) = open("preset=herd&clients=300");
+        assert_eq!(notices, []);
+        assert_eq!(more, lesson::apply(&herd.config(), "clients=300"));
+        assert_eq!(preset_link(&more), None);
+        let (unknown, notices) = open("preset=nothing&attempts=2");
+        assert_eq!(unknown, Config::from_link("attempts=2").0);
+        let said: Vec<&Notice> = notices.iter().filter(|n| n.key == "preset").collect();
+        assert_eq!(said.len(), 1, "{notices:?}");
+        assert!(said[0].message.contains("no preset 'nothing'"));
+        let chapter = &CHAPTERS[1];
+        let opened = opened(&format!("preset=herd&chapter={}", chapter.key));
+        assert_eq!(opened.config, chapter.config());
     }
 
     #[test]

@@ -118,6 +118,17 @@ pub(super) fn page_link(config: &Config, document: &Document) -> String {
     format!("{link}&{pairs}")
 }
 
+/// The link Copy link puts on the clipboard for `config` when it is
+/// exactly a preset's world, outside the course and an embed: its short
+/// link, `?preset=herd`. Every other state copies the address bar.
+pub(super) fn copied_link(config: &Config) -> Option<String> {
+    let plain = with_app(|app| app.course.is_none()).unwrap_or(false) && embedded(|_| ()).is_none();
+    let short = retry_playground::course::preset_link(config).filter(|_| plain)?;
+    let location = web_sys::window()?.location();
+    let page = format!("{}{}", location.origin().ok()?, location.pathname().ok()?);
+    Some(format!("{page}{}", language::href(&short)))
+}
+
 /// The `<iframe>` snippet that embeds the current state: the chart shown
 /// first (the replay while it is open) and the controls in play.
 pub(super) fn snippet_text() -> String {

@@ -42,8 +42,9 @@ impl Copying {
     /// the clipboard was asked.
     fn text(self) -> String {
         match self {
-            Copying::Link => web_sys::window()
-                .and_then(|w| w.location().href().ok())
+            Copying::Link => with_app(|app| app.page.config().clone())
+                .and_then(|config| embed::copied_link(&config))
+                .or_else(|| web_sys::window().and_then(|w| w.location().href().ok()))
                 .unwrap_or_default(),
             Copying::Snippet => embed::snippet_text(),
         }

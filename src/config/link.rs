@@ -20,6 +20,9 @@ pub const MAX_PAIRS: usize = 200;
 /// The key that names a chapter of the course: `chapter=herd`
 /// (`crate::course` reads it).
 pub const CHAPTER_KEY: &str = "chapter";
+/// The key that names a preset: `preset=herd` alone opens its world, and
+/// with settings those settings over it (`crate::course` reads it).
+pub const PRESET_KEY: &str = "preset";
 /// The key that asks for the presenting layout: `present=on`.
 pub const PRESENT_KEY: &str = "present";
 /// The key of the language a link asks for, `lang=ru`: it changes the words
@@ -103,7 +106,7 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
             continue;
         }
         // How the course shows the settings, not what they are.
-        if key == CHAPTER_KEY || key == PRESENT_KEY {
+        if key == CHAPTER_KEY || key == PRESENT_KEY || key == PRESET_KEY {
             continue;
         }
         if key == LANG_KEY {

@@ -31,8 +31,8 @@ pub use choices::{
 };
 pub use embed::{CONTROLS_KEY, EMBED_KEY, Embed, EmbedChart, MAX_EMBED_CONTROLS};
 pub use link::{
-    CHAPTER_KEY, LANG_KEY, LINK_VERSION, MAX_PAIRS, PRESENT_KEY, clip, link_lang, percent_decode,
-    read_link, with_lang,
+    CHAPTER_KEY, LANG_KEY, LINK_VERSION, MAX_PAIRS, PRESENT_KEY, PRESET_KEY, clip, link_lang,
+    percent_decode, read_link, with_lang,
 };
 pub use table::{Group, Kind, P, PARAMS, Param};
 

@@ -108,6 +108,16 @@ fn pair(rng: &mut Rng) -> String {
     if rng.chance(0.01) {
         return format!("present={}", rng.pick(&["on", "off", "ON", "", "<b>"]));
     }
+    // A preset's short link: known, in another case, or not.
+    if rng.chance(0.02) {
+        let preset = rng.pick(PRESETS).key;
+        let word = match rng.below(3) {
+            0 => preset.to_uppercase(),
+            1 => rng.pick(&["nope", "<b>x</b>", "", "custom"]).to_string(),
+            _ => preset.to_string(),
+        };
+        return format!("preset={word}");
+    }
     // The language: one the page speaks, or a word it does not.
     if rng.chance(0.02) {
         let words = [

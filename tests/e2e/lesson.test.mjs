@@ -358,7 +358,8 @@ test('Copy link without a clipboard shows the link selected and says so', async 
     const f = document.getElementById('copy-field');
     return { shown: !f.hidden, value: f.value, selected: document.activeElement === f && f.selectionStart === 0 && f.selectionEnd === f.value.length };
   });
-  assert.deepEqual(field, { shown: true, value: page.url(), selected: true });
+  // The default page is exactly the first preset: its short link.
+  assert.deepEqual(field, { shown: true, value: new URL('?preset=herd', page.url()).href, selected: true });
   assert.doesNotMatch(await page.textContent('#copy-status'), /copied/i);
   assert.match(await page.textContent('#copy-status'), /selected/);
   assert.deepEqual(page.problems, []);
@@ -376,8 +377,30 @@ test('Copy link refused by the browser does not claim it copied', async () => {
   await page.click('#copy-link');
   await page.waitForFunction(() => document.getElementById('copy-status').textContent.length > 0);
   assert.doesNotMatch(await page.textContent('#copy-status'), /copied/i);
-  assert.equal(await page.inputValue('#copy-field'), page.url());
+  assert.equal(await page.inputValue('#copy-field'), new URL('?preset=herd', page.url()).href);
   assert.equal(await page.isVisible('#copy-field'), true);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a preset\'s short link opens its world in a fresh page, and a moved knob copies the whole link', async () => {
+  const page = await open(browser, base, {
+    before: (p) => p.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });
+      document.execCommand = () => false;
+    }),
+  });
+  const full = await page.evaluate(() => document.body.dataset.link);
+  const fresh = await open(browser, new URL('?preset=herd', page.url()).href);
+  assert.equal(await fresh.evaluate(() => document.body.dataset.link), full, 'the same world');
+  assert.equal(new URL(fresh.url()).search, `?${full}`, 'the address bar writes the whole link');
+  await fresh.context().close();
+  await page.fill('#num-attempts', '7');
+  await page.press('#num-attempts', 'Enter');
+  await page.waitForFunction(() => /attempts=7&/.test(location.search));
+  await openShare(page);
+  await page.click('#copy-link');
+  assert.equal(await page.inputValue('#copy-field'), page.url(), 'no longer the preset');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
