@@ -42,16 +42,6 @@ fn is_open(document: &Document) -> bool {
         .is_some_and(|d| d.has_attribute("open"))
 }
 
-fn reduced_motion() -> bool {
-    web_sys::window()
-        .and_then(|w| {
-            w.match_media("(prefers-reduced-motion: reduce)")
-                .ok()
-                .flatten()
-        })
-        .is_some_and(|q| q.matches())
-}
-
 /// Whether the replay can be seen: open, and not hidden by an embed of
 /// another chart. Only then does the load chart mark its instant.
 fn shown(document: &Document) -> bool {
@@ -118,11 +108,8 @@ pub(super) fn prepare(document: &Document, config: &Config, preset: Option<&str>
 /// changed (at the preset's moment), then a frame.
 pub(super) fn show(document: &Document, config: &Config, preset: Option<&str>, runs: &Runs) {
     let link = config.to_link();
-    let (fresh, paint_now) = with_player(|p| {
-        p.show(&link, is_open(document), reduced_motion(), || {
-            Clip::new(&link, preset, runs)
-        })
-    });
+    let (fresh, paint_now) =
+        with_player(|p| p.show(&link, is_open(document), || Clip::new(&link, preset, runs)));
     if let Some(fresh) = fresh {
         if fresh.shared {
             // The start rewrote the address: give it its instant back.
@@ -132,9 +119,6 @@ pub(super) fn show(document: &Document, config: &Config, preset: Option<&str>, r
         show_speed(document);
         // The load chart was drawn before the replay had an instant: mark it.
         redraw_load(document);
-        if fresh.playing {
-            request_frame();
-        }
     }
     if paint_now {
         paint(document);

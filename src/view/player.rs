@@ -115,12 +115,14 @@ pub enum Fold {
     Close,
 }
 
-/// A new clip [`Player::show`] made.
+/// A new clip [`Player::show`] made. It stands still: a replay moves
+/// only when the reader presses Play, whoever opened it, so nothing moves
+/// for a reader who asked for reduced motion and a reader reaching for
+/// Play never stops it instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fresh {
     /// It opened at a shared instant, which the address should carry again.
     pub shared: bool,
-    pub playing: bool,
 }
 
 /// What a frame does.
@@ -244,14 +246,12 @@ impl Player {
     }
 
     /// The traced runs of `link` are done and the fold is `open`: a new
-    /// clip if the link is new (made by `clip`, playing unless opened at a
-    /// moment or `reduced_motion`). Returns the new clip's news, and
-    /// whether there is a clip of `link` to paint.
+    /// clip if the link is new (made by `clip`, still until Play). Returns
+    /// the new clip's news, and whether there is a clip of `link` to paint.
     pub fn show(
         &mut self,
         link: &str,
         open: bool,
-        reduced_motion: bool,
         clip: impl FnOnce() -> Option<Clip>,
     ) -> (Option<Fresh>, bool) {
         if !open {
@@ -265,11 +265,9 @@ impl Player {
             if let Some(time) = pending.shared {
                 clip.time = time.min(clip.horizon());
             }
-            // Opened by the reader, it plays.
-            clip.playing = !pending.moment && !reduced_motion;
+            clip.playing = false;
             fresh = Some(Fresh {
                 shared: pending.shared.is_some(),
-                playing: clip.playing,
             });
             self.clip = Some(clip);
         }
@@ -391,35 +389,37 @@ mod tests {
         job
     }
 
-    fn shown(player: &mut Player, reduced_motion: bool) -> (Option<Fresh>, bool) {
+    fn shown(player: &mut Player) -> (Option<Fresh>, bool) {
         let job = traced_job();
         let runs = job.runs().expect("the runs are done");
-        player.show(LINK, true, reduced_motion, || Clip::new(LINK, None, runs))
+        player.show(LINK, true, || Clip::new(LINK, None, runs))
     }
 
+    /// Nothing moves until the reader presses Play: not a replay the
+    /// reader opened, not one a moment opened.
     #[test]
-    fn a_replay_opened_by_the_reader_plays_and_one_at_a_moment_stands_still() {
+    fn a_replay_stands_still_until_play_whoever_opened_it() {
         let mut player = Player::default();
         assert_eq!(player.prepare(LINK, false), Fold::Keep);
         // Closed, nothing shows; the pending replay waits for the fold.
-        assert_eq!(player.show(LINK, false, false, || None), (None, false));
-        let (fresh, paint) = shown(&mut player, false);
+        assert_eq!(player.show(LINK, false, || None), (None, false));
+        let (fresh, paint) = shown(&mut player);
+        assert_eq!(fresh, Some(Fresh { shared: false }));
+        assert!(paint);
+        assert_eq!(player.clip().map(|c| c.playing), Some(false));
         assert_eq!(
-            fresh,
-            Some(Fresh {
-                shared: false,
-                playing: true
+            player.frame(1000.0, true),
+            Some(Frame::Paint {
+                playing: false,
+                load_due: false
             })
         );
-        assert!(paint);
-        // Reduced motion: still.
-        let mut player = Player::default();
-        player.prepare(LINK, false);
-        assert_eq!(shown(&mut player, true).0.map(|f| f.playing), Some(false));
+        assert_eq!(player.toggle(), Some(true));
         // A moment opens the fold, still.
         let mut player = Player::default();
         assert_eq!(player.prepare(LINK, true), Fold::Open);
-        assert_eq!(shown(&mut player, false).0.map(|f| f.playing), Some(false));
+        shown(&mut player);
+        assert_eq!(player.clip().map(|c| c.playing), Some(false));
         // The same state again keeps it; other settings close it.
         assert_eq!(player.prepare(LINK, true), Fold::Keep);
         assert_eq!(player.prepare("v=1&rate=21", false), Fold::Close);
@@ -430,21 +430,15 @@ mod tests {
     fn a_shared_instant_opens_the_first_replay_there_once() {
         let mut player = Player::new(Some(4.25));
         assert_eq!(player.prepare(LINK, false), Fold::Open);
-        let (fresh, _) = shown(&mut player, false);
-        assert_eq!(
-            fresh,
-            Some(Fresh {
-                shared: true,
-                playing: false
-            })
-        );
+        let (fresh, _) = shown(&mut player);
+        assert_eq!(fresh, Some(Fresh { shared: true }));
         assert_eq!(player.still_instant(), Some(4.25));
         assert_eq!(player.cursor(true), Some(4.25));
         assert_eq!(player.cursor(false), None);
         // Past the horizon, it opens at the horizon.
         let mut player = Player::new(Some(1e9));
         player.prepare(LINK, false);
-        shown(&mut player, false);
+        shown(&mut player);
         assert_eq!(player.still_instant(), Some(10.0));
     }
 
@@ -452,11 +446,12 @@ mod tests {
     fn the_clock_follows_the_wall_times_the_speed_and_stops_at_the_horizon() {
         let mut player = Player::default();
         player.prepare(LINK, false);
-        shown(&mut player, false);
+        shown(&mut player);
         let start = player.clip().map(|c| c.time).expect("a clip");
         assert_eq!(start, 0.0);
         // Whatever speed suits the world, the reader's choice counts.
         player.set_speed(1.0);
+        assert_eq!(player.toggle(), Some(true), "Play");
         // The first frame only starts the clock.
         assert_eq!(
             player.frame(1000.0, true),
@@ -512,7 +507,7 @@ mod tests {
         // Before any replay, a click opens the fold and waits for its runs.
         assert_eq!(player.click_load(50.0, false), Click::OpenAndWait);
         assert_eq!(player.prepare(LINK, false), Fold::Open);
-        shown(&mut player, false);
+        shown(&mut player);
         assert_eq!(player.still_instant(), Some(5.0));
         player.toggle();
         assert_eq!(player.step(1.0), Some(()));
