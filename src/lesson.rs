@@ -43,7 +43,47 @@ pub struct Headline {
 /// seed's values, each policy's range, and the better side where the
 /// seeds say one is. `measuring`: the seeds after the first are still
 /// being run, so one seed is all there is yet, and nothing is judged.
+///
+/// The first number is the one the lesson rests on, and two rules keep
+/// the others from undercutting it once the seeds are measured:
+/// - a policy behind on the first number gets no "better" on another
+///   (A's shorter p99 is no win while A fails most operations);
+/// - a number both policies give alike on every seed ("0.0 %" against
+///   "0.0 %") is left out: it says nothing the lesson needs.
 pub fn headlines(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Headline> {
+    let mut lines = measured(metrics, seeds, measuring);
+    let ranged = seeds.count() > 1 && !measuring;
+    if let (Some(rests), Some(&first)) = (lines.first().and_then(|l| l.better), metrics.first()) {
+        for line in lines.iter_mut().skip(1) {
+            if line.better.is_some_and(|side| side != rests) {
+                line.better = None;
+                line.seeds = crate::tf!(
+                    "Over {count} seeds: ahead here, but behind on {first}, which the lesson rests on",
+                    count = seeds.count(),
+                    first = crate::words::lower(first.label())
+                );
+            }
+        }
+    }
+    let alike = |metric: Metric| {
+        let format = metric.number().format;
+        let written: Vec<String> = [Side::A, Side::B]
+            .into_iter()
+            .flat_map(|side| seeds.values(metric, side))
+            .map(|x| format.headline(x))
+            .collect();
+        !seeds.b.is_empty() && written.iter().all(|w| *w == written[0])
+    };
+    let mut index = 0;
+    lines.retain(|_| {
+        index += 1;
+        index == 1 || !ranged || !alike(metrics[index - 1])
+    });
+    lines
+}
+
+/// Each of `metrics` over the seeds, before the rules of [`headlines`].
+fn measured(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Headline> {
     let count = seeds.count();
     let first = seeds.first;
     let ranged = count > 1 && !measuring;
@@ -701,6 +741,52 @@ mod tests {
         let lines = headlines(&[Metric::Success], &pair(&eight), false);
         assert_eq!(lines[0].better, None);
         assert_eq!(lines[0].seeds, "Over 10 seeds: no real difference");
+    }
+
+    /// The headline rules, on constructed seeds: B ahead on the first
+    /// number (success) keeps A from a "better" on p99; a number alike
+    /// on every seed for both is left out, unless it is the first.
+    #[test]
+    fn headlines_carry_the_number_the_lesson_rests_on() {
+        let (a, _) = simulate::run_both(&preset("lost-response").config());
+        let run = |success: f64, p99: f64, duplicates: u64| {
+            let mut summary = a.summary.clone();
+            summary.success_rate = success;
+            summary.latency_p99 = p99;
+            summary.duplicates = duplicates;
+            seeds::numbers(&summary)
+        };
+        let seeds = Seeds {
+            first: 1,
+            a: (0..10).map(|_| run(0.22, 6.31, 0)).collect(),
+            b: (0..10).map(|_| run(0.96, 9.0, 0)).collect(),
+            planned: 10,
+        };
+        let metrics = [Metric::Success, Metric::P99, Metric::Duplicates];
+        let lines = headlines(&metrics, &seeds, false);
+        assert_eq!(
+            lines.len(),
+            2,
+            "0 duplicates against 0 on every seed: left out"
+        );
+        assert_eq!(lines[0].better, Some(Side::B));
+        assert_eq!(lines[1].label, Metric::P99.label());
+        assert_eq!(lines[1].better, None, "A is behind on success");
+        assert_eq!(
+            lines[1].seeds,
+            "Over 10 seeds: ahead here, but behind on user-visible success, which the lesson rests on"
+        );
+        // While measuring, and as the first number, nothing is left out.
+        assert_eq!(headlines(&metrics, &seeds, true).len(), 3);
+        let first = headlines(&[Metric::Duplicates], &seeds, false);
+        assert_eq!(first.len(), 1);
+        // A policy ahead on both keeps both marks.
+        let both = Seeds {
+            b: (0..10).map(|_| run(0.96, 3.0, 0)).collect(),
+            ..seeds
+        };
+        let lines = headlines(&metrics, &both, false);
+        assert_eq!(lines[1].better, Some(Side::B));
     }
 
     /// Per preset, policies that differ only by noise are no real
