@@ -195,6 +195,29 @@ pub struct Prose {
     pub said: Vec<Said>,
 }
 
+impl Prose {
+    /// The words of a claim ([`Claim::phrases`]) that the text says outside
+    /// every stretch that claim guards: what it says that its runs do not
+    /// bear out. Empty for a text true of its runs.
+    pub fn unguarded(&self) -> Vec<(Claim, &'static str)> {
+        let mut wrong = Vec::new();
+        for claim in Claim::with_phrases() {
+            for phrase in claim.phrases() {
+                for (at, _) in self.text.match_indices(phrase) {
+                    let guarded = self
+                        .said
+                        .iter()
+                        .any(|said| said.claim == claim && said.from <= at && at < said.to);
+                    if !guarded {
+                        wrong.push((claim, *phrase));
+                    }
+                }
+            }
+        }
+        wrong
+    }
+}
+
 /// What a template is filled from: the settings, and the runs' summaries
 /// once they are done.
 #[derive(Debug)]

@@ -17,6 +17,8 @@ use std::collections::BTreeMap;
 use common::links::hostile_link;
 use retry_playground::config::{Config, MAX_PAIRS, Notice, PARAMS};
 use retry_playground::course;
+use retry_playground::presets::PRESETS;
+use retry_playground::prose::{self, Facts};
 use retry_playground::seeds::{MOST_SEEDS, SeedRuns};
 use retry_playground::sim::{
     self, COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, Report, in_flight_bytes,
@@ -81,6 +83,24 @@ fn check_link(link: &str, index: u64) {
         reports.push(report);
     }
     check_seeds(&config, &reports, index);
+    check_lesson(&config, &reports, index);
+}
+
+/// A reader who opened a preset and then moved knobs as far as these
+/// links go keeps the preset's lesson (`lesson_text` with it as the
+/// origin): filled from these runs, it states no claim they do not bear
+/// out, and leaves no placeholder.
+fn check_lesson(config: &Config, reports: &[Report], index: u64) {
+    let preset = &PRESETS[index as usize % PRESETS.len()];
+    let facts = Facts::runs(config, &reports[0], reports.get(1));
+    let prose = prose::fill(preset.lesson.get(), &facts);
+    assert_eq!(prose.unguarded(), [], "{}: '{}'", preset.key, prose.text);
+    assert!(
+        !prose.text.contains(['{', '}']),
+        "{}: '{}'",
+        preset.key,
+        prose.text
+    );
 }
 
 /// The headlines' other seeds share one budget of work, whatever the

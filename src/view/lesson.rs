@@ -450,24 +450,16 @@ mod tests {
     /// the settings' (see `check_numbers`), and words that state a claim
     /// show only where that claim, measured on the runs, guards them.
     fn check_claims(what: &str, prose: &prose::Prose) -> Vec<String> {
-        let mut wrong = Vec::new();
-        for claim in crate::claims::Claim::with_phrases() {
-            for phrase in claim.phrases() {
-                for (at, _) in prose.text.match_indices(phrase) {
-                    let guarded = prose
-                        .said
-                        .iter()
-                        .any(|said| said.claim == claim && said.from <= at && at < said.to);
-                    if !guarded {
-                        wrong.push(format!(
-                            "{what}: '{phrase}' ({claim:?}) is said where the runs do not bear it out: '{}'",
-                            prose.text
-                        ));
-                    }
-                }
-            }
-        }
-        wrong
+        prose
+            .unguarded()
+            .into_iter()
+            .map(|(claim, phrase)| {
+                format!(
+                    "{what}: '{phrase}' ({claim:?}) is said where the runs do not bear it out: '{}'",
+                    prose.text
+                )
+            })
+            .collect()
     }
 
     /// The states a reader reaches from a preset by one move: each "try
