@@ -21,6 +21,7 @@ use crate::seeds::{self, Seeds, Verdict};
 /// is better (see [`seeds`] for the rule).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Headline {
+    pub metric: Metric,
     pub label: &'static str,
     /// Glossary key of the term the label uses.
     pub term: Option<&'static str>,
@@ -49,8 +50,14 @@ pub struct Headline {
 /// - a policy behind on the first number gets no "better" on another
 ///   (A's shorter p99 is no win while A fails most operations);
 /// - a number both policies give alike on every seed ("0.0 %" against
-///   "0.0 %") is left out: it says nothing the lesson needs.
-pub fn headlines(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Headline> {
+///   "0.0 %") is left out: it says nothing the lesson needs, unless a
+///   "try this" of the lesson moves it (`moved`), whose before it is.
+pub fn headlines(
+    metrics: &[Metric],
+    moved: &[Metric],
+    seeds: &Seeds,
+    measuring: bool,
+) -> Vec<Headline> {
     let mut lines = measured(metrics, seeds, measuring);
     let ranged = seeds.count() > 1 && !measuring;
     if let (Some(rests), Some(&first)) = (lines.first().and_then(|l| l.better), metrics.first()) {
@@ -74,10 +81,9 @@ pub fn headlines(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Head
             .collect();
         !seeds.b.is_empty() && written.iter().all(|w| *w == written[0])
     };
-    let mut index = 0;
-    lines.retain(|_| {
-        index += 1;
-        index == 1 || !ranged || !alike(metrics[index - 1])
+    let first = metrics.first().copied();
+    lines.retain(|line| {
+        Some(line.metric) == first || !ranged || moved.contains(&line.metric) || !alike(line.metric)
     });
     lines
 }
@@ -112,6 +118,7 @@ fn measured(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Headline>
                 })
             };
             let mut line = Headline {
+                metric,
                 label: metric.label(),
                 term: metric.term(),
                 a: metric.format(seeds.a[0][metric as usize]),
@@ -651,7 +658,7 @@ mod tests {
         // While the seeds are measured: the link's seed, nothing judged.
         let b = b.as_ref().map(|b| &b.summary);
         let first = Seeds::first(config.seed(), &a.summary, b);
-        let pending = headlines(&[Metric::Success, Metric::P99], &first, true);
+        let pending = headlines(&[Metric::Success, Metric::P99], &[], &first, true);
         assert_eq!(pending.len(), 2);
         let success = &pending[0];
         assert_eq!(success.label, "User-visible success");
@@ -666,7 +673,7 @@ mod tests {
         // full jitter letting more of the herd through on every seed.
         let measured = seeds::over_seeds(&config);
         assert_eq!(measured.count(), 10);
-        let lines = headlines(&[Metric::Success, Metric::P99], &measured, false);
+        let lines = headlines(&[Metric::Success, Metric::P99], &[], &measured, false);
         assert_eq!((&lines[0].a, &lines[0].b), (&success.a, &success.b));
         let (low, high) = measured.range(Metric::Success, Side::A).expect("A ran");
         assert!(low <= a.summary.success_rate && a.summary.success_rate <= high);
@@ -692,7 +699,7 @@ mod tests {
         assert!(lines[1].rule.contains("more than 5 %"));
         // Without B there is nothing to compare, only a range.
         let alone = seeds::over_seeds(&apply(&config, "compare=off"));
-        let line = &headlines(&[Metric::Success], &alone, false)[0];
+        let line = &headlines(&[Metric::Success], &[], &alone, false)[0];
         assert_eq!((&line.b, line.better, &line.range_b), (&None, None, &None));
         assert_eq!(line.seeds, "Range over 10 seeds");
     }
@@ -738,7 +745,7 @@ mod tests {
             Some(Verdict::Better(Side::A, 10))
         );
         assert_eq!(pair(&[0.02; 10]).verdict(Metric::Retried), None);
-        let lines = headlines(&[Metric::Success], &pair(&eight), false);
+        let lines = headlines(&[Metric::Success], &[], &pair(&eight), false);
         assert_eq!(lines[0].better, None);
         assert_eq!(lines[0].seeds, "Over 10 seeds: no real difference");
     }
@@ -763,7 +770,7 @@ mod tests {
             planned: 10,
         };
         let metrics = [Metric::Success, Metric::P99, Metric::Duplicates];
-        let lines = headlines(&metrics, &seeds, false);
+        let lines = headlines(&metrics, &[], &seeds, false);
         assert_eq!(
             lines.len(),
             2,
@@ -776,16 +783,20 @@ mod tests {
             lines[1].seeds,
             "Over 10 seeds: ahead here, but behind on user-visible success, which the lesson rests on"
         );
-        // While measuring, and as the first number, nothing is left out.
-        assert_eq!(headlines(&metrics, &seeds, true).len(), 3);
-        let first = headlines(&[Metric::Duplicates], &seeds, false);
+        // While measuring, as the first number, or as the number a "try
+        // this" moves, nothing is left out.
+        assert_eq!(headlines(&metrics, &[], &seeds, true).len(), 3);
+        let moved = headlines(&metrics, &[Metric::Duplicates], &seeds, false);
+        assert_eq!(moved.len(), 3);
+        assert_eq!(moved[2].metric, Metric::Duplicates);
+        let first = headlines(&[Metric::Duplicates], &[], &seeds, false);
         assert_eq!(first.len(), 1);
         // A policy ahead on both keeps both marks.
         let both = Seeds {
             b: (0..10).map(|_| run(0.96, 3.0, 0)).collect(),
             ..seeds
         };
-        let lines = headlines(&metrics, &both, false);
+        let lines = headlines(&metrics, &[], &both, false);
         assert_eq!(lines[1].better, Some(Side::B));
     }
 
@@ -808,9 +819,9 @@ mod tests {
                 b: here.a.clone(),
                 ..here.clone()
             };
-            for line in headlines(preset.headline, &noise, false)
+            for line in headlines(preset.headline, &[], &noise, false)
                 .iter()
-                .chain(&headlines(preset.headline, &same, false))
+                .chain(&headlines(preset.headline, &[], &same, false))
             {
                 assert_eq!(line.better, None, "{}: {}", preset.key, line.label);
                 if line.seeds != format!("Range over {} seeds", here.count()) {

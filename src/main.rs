@@ -300,25 +300,30 @@ fn course_json() -> String {
 /// near, as the page opens it) over the seeds the page measures them on:
 /// each policy's value on every seed, and what the page shows of them.
 fn seeds_json(config: &Config) -> String {
-    let metrics = view::lesson::lesson_view(view::lesson::opened_preset(config), config).headline;
+    let lesson = view::lesson::lesson_view(view::lesson::opened_preset(config), config);
     let measured = seeds::over_seeds(config);
-    let headlines: Vec<serde_json::Value> = lesson::headlines(metrics, &measured, false)
-        .iter()
-        .zip(metrics)
-        .map(|(line, metric)| {
-            serde_json::json!({
-                "label": line.label,
-                "a": line.a,
-                "b": line.b,
-                "range_a": line.range_a,
-                "range_b": line.range_b,
-                "better": line.better.map(|side| if side == lesson::Side::A { "A" } else { "B" }),
-                "seeds": line.seeds,
-                "values_a": measured.values(*metric, lesson::Side::A).collect::<Vec<_>>(),
-                "values_b": measured.values(*metric, lesson::Side::B).collect::<Vec<_>>(),
-            })
+    let headlines: Vec<serde_json::Value> = lesson::headlines(
+        lesson.headline,
+        &lesson.moved(),
+        &measured,
+        false,
+    )
+    .iter()
+    .map(|line| {
+        let metric = line.metric;
+        serde_json::json!({
+            "label": line.label,
+            "a": line.a,
+            "b": line.b,
+            "range_a": line.range_a,
+            "range_b": line.range_b,
+            "better": line.better.map(|side| if side == lesson::Side::A { "A" } else { "B" }),
+            "seeds": line.seeds,
+            "values_a": measured.values(metric, lesson::Side::A).collect::<Vec<_>>(),
+            "values_b": measured.values(metric, lesson::Side::B).collect::<Vec<_>>(),
         })
-        .collect();
+    })
+    .collect();
     let count = measured.count() as u64;
     let seeds: Vec<u64> = (0..count).map(|k| measured.first.wrapping_add(k)).collect();
     serde_json::json!({ "seeds": seeds, "headlines": headlines }).to_string()

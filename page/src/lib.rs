@@ -706,7 +706,7 @@ fn show_numbers_over_seeds(document: &Document, job: &Job) {
     let Some(runs) = job.runs() else { return };
     let config = job.config();
     let origin = with_app(|app| app.origin).flatten();
-    let metrics = view::lesson::lesson_view(origin, config).headline;
+    let lesson = view::lesson::lesson_view(origin, config);
     let first;
     let (seeds, measuring) = match job.seeds() {
         Some(seeds) => (seeds, false),
@@ -716,7 +716,8 @@ fn show_numbers_over_seeds(document: &Document, job: &Job) {
             (&first, true)
         }
     };
-    show_headlines(document, &lesson::headlines(metrics, seeds, measuring));
+    let lines = lesson::headlines(lesson.headline, &lesson.moved(), seeds, measuring);
+    show_headlines(document, &lines);
 }
 
 /// The contention chart of state `link`, with the headlines' own run (A's)

@@ -274,7 +274,7 @@ pub fn evidence(chapter: &Chapter, seeds: &Seeds) -> String {
     let metric = match chapter.judge {
         Judge::Better(metric) | Judge::Band { metric, .. } => metric,
     };
-    let Some(line) = lesson::headlines(&[metric], seeds, false).pop() else {
+    let Some(line) = lesson::headlines(&[metric], &[], seeds, false).pop() else {
         return String::new();
     };
     let label = lowercase_first(line.label);

@@ -72,6 +72,14 @@ pub struct TryButton {
     pub expect: &'static Expect,
 }
 
+impl LessonView {
+    /// The numbers its "try this" buttons promise to move: headlines
+    /// that stay however alike the policies are before the change.
+    pub fn moved(&self) -> Vec<Metric> {
+        self.try_this.iter().map(|t| t.expect.metric).collect()
+    }
+}
+
 /// What the lesson area shows for the current settings, and what the
 /// lesson puts first: its chart, its numbers, its controls.
 #[derive(Debug, Clone, PartialEq)]
