@@ -1,6 +1,12 @@
 //! The load chart: first tries and retries stacked over time against the
 //! server's capacity, the outage shaded, the herd's waves labelled, and,
 //! where an action ran twice, the duplicates as they add up.
+//!
+//! On a log axis heights do not add: retries stacked on first tries read as
+//! a sliver even where they are most of the calls (72 % of A's on the
+//! metastable preset). There each bar stands at its true load, and the
+//! first tries fill their share of its height: a bar three quarters light
+//! is three quarters retries, whatever the axis.
 
 use crate::tf;
 use crate::words::tr;
@@ -242,10 +248,16 @@ where
     let (first, first_b) = both(&|c| c);
     let (retried, retried_b) = both(&|c| light(theme, c));
     let (failed, failed_b) = both(&|c| deep(theme, c));
-    let mut entries = vec![
-        Entry::area(tr("first tries"), first).and(first_b),
-        Entry::area(tr("retries"), retried).and(retried_b),
-    ];
+    let mut entries = match axis.floor > 0.0 {
+        false => vec![
+            Entry::area(tr("first tries"), first).and(first_b),
+            Entry::area(tr("retries"), retried).and(retried_b),
+        ],
+        true => vec![
+            Entry::area(tr("first tries: their share of each bar"), first).and(first_b),
+            Entry::area(tr("retries"), retried).and(retried_b),
+        ],
+    };
     if runs.iter().any(|run| sent_down(run.report) > 0) {
         entries.push(Entry::line(tr("sent while the server was down"), first, false).and(first_b));
     }
@@ -326,17 +338,19 @@ where
         )?;
         shade_windows(&mut chart, scenario, theme)?;
 
-        let stepped = |values: &dyn Fn(usize) -> f64| {
+        // A step per bucket at the heights `drawn_at` gives, on the axis.
+        let steps = |drawn_at: &dyn Fn(usize) -> f64| {
             let mut points = Vec::with_capacity(2 * drawn + 2);
             points.push((0.0, y_low));
             for i in 0..drawn {
-                let value = at(values(i));
+                let value = drawn_at(i);
                 points.push((left(i), value));
                 points.push((left(i + 1).min(until), value));
             }
             points.push((left(drawn).min(until), y_low));
             points
         };
+        let stepped = |values: &dyn Fn(usize) -> f64| steps(&|i| at(values(i)));
         let line = |values: &dyn Fn(usize) -> f64| {
             let mut points = stepped(values);
             points.remove(0);
@@ -366,8 +380,19 @@ where
             stepped(&|i| up(total(report, i), i)),
             light(theme, colour).filled(),
         )))?;
+        // First tries: stacked under the retries on a linear axis; their
+        // share of each bar's height on a log one.
+        let first_tries = |i: usize| -> f64 {
+            let all = up(total(report, i), i);
+            let first = up(rate(s.first_tries[i]), i);
+            match log {
+                None => at(first),
+                Some(_) if all > 0.0 => y_low + (at(all) - y_low) * first / all,
+                Some(_) => y_low,
+            }
+        };
         chart.draw_series(std::iter::once(Polygon::new(
-            stepped(&|i| up(rate(s.first_tries[i]), i)),
+            steps(&first_tries),
             colour.filled(),
         )))?;
         path(
@@ -954,6 +979,58 @@ pub(super) mod tests {
             3,
             "A's three waves in Russian"
         );
+    }
+
+    /// No stacked fill on a log axis: on the herd's, each bar stands at
+    /// its true load and the first tries fill their share of its height,
+    /// so a bar of retries alone is all light and one of first tries
+    /// alone all solid; the legend says what the solid part is.
+    #[test]
+    fn on_a_log_axis_first_tries_fill_their_share_of_each_bar() {
+        let (scenario, a, b) = herd();
+        let theme = Theme::light(1.0);
+        let runs = compared(&a, &b);
+        let drawn = std::cell::Cell::new(None);
+        let out = svg(|area| {
+            let view = LoadView::default();
+            drawn.set(Some(draw_load_view(area, &runs, &scenario, &theme, &view)?));
+            Ok(())
+        });
+        assert!(drawn.get().expect("drawn").axes.floor > 0.0, "a log axis");
+        assert!(out.contains("first tries: their share of each bar"));
+        let colour = run_colour(&theme, 0);
+        // A's bars, by the x of each step: the light one's top (the load)
+        // and the solid one's (the first tries' share).
+        let tops = |fill: RGBColor| -> Vec<(f64, f64)> {
+            let polygon = elements(&out, "polygon")
+                .into_iter()
+                .find(|e| attr(e, "fill") == hex(fill))
+                .expect("A's fill");
+            points(&polygon)
+        };
+        let (load, first) = (tops(light(&theme, colour)), tops(colour));
+        assert_eq!(load.len(), first.len(), "a step of each per bucket");
+        let bottom = load[0].1;
+        let mut checked = 0;
+        for (k, (l, f)) in load.iter().zip(&first).enumerate().skip(1) {
+            let i = (k - 1) / 2;
+            if i >= a.series.len() || i < 51 {
+                continue; // after the outage, where the server takes what comes
+            }
+            let (tries, retries) = (a.series.first_tries[i], a.series.retries[i]);
+            if tries + retries == 0 {
+                continue;
+            }
+            let share = tries as f64 / (tries + retries) as f64;
+            let drawn_share = (bottom - f.1) / (bottom - l.1);
+            assert!(
+                (drawn_share - share).abs() < 0.02,
+                "bucket {i}: first tries {share:.3} of the calls, drawn {drawn_share:.3} of the bar"
+            );
+            checked += 1;
+        }
+        // The herd's waves after the outage: a dozen buckets with calls.
+        assert!(checked >= 10, "{checked} buckets checked");
     }
 
     #[test]
