@@ -64,9 +64,11 @@ pub fn headlines(
         for line in lines.iter_mut().skip(1) {
             if line.better.is_some_and(|side| side != rests) {
                 line.better = None;
+                let name = if rests == Side::A { 'B' } else { 'A' };
                 line.seeds = crate::tf!(
-                    "Over {count} seeds: ahead here, but behind on {first}, which the lesson rests on",
+                    "Over {count} seeds: {name} ahead here, but behind on {first}, the number the lesson rests on",
                     count = seeds.count(),
+                    name = name,
                     first = crate::words::lower(first.label())
                 );
             }
@@ -781,7 +783,7 @@ mod tests {
         assert_eq!(lines[1].better, None, "A is behind on success");
         assert_eq!(
             lines[1].seeds,
-            "Over 10 seeds: ahead here, but behind on user-visible success, which the lesson rests on"
+            "Over 10 seeds: A ahead here, but behind on user-visible success, the number the lesson rests on"
         );
         // While measuring, as the first number, or as the number a "try
         // this" moves, nothing is left out.
