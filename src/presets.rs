@@ -467,21 +467,20 @@ pub static PRESETS: &[Preset] = &[
         lesson: Text(
             "Calls arrive at {rate} in all, shared out among {instances} client instances, each \
                 keeping its own state; the dependency fails {failure%} of calls, and each operation \
-                makes up to {attempts} attempts. {if breaker=off}Policy A (solid lines) now has no \
-                breaker: {A.load} calls per operation.{else}{if cb_min=1}Policy A (solid lines) has \
-                a breaker in each instance that stops retries once {cb_ratio%} of the instance's \
-                calls failed: with so little traffic each trips at its first failure, and the client \
-                behaves as if it never retried: {A.load} calls per operation, success \
-                {A.success}.{else}Policy A (solid lines) now needs {cb_min} calls before its breaker \
-                may open: {A.load} calls per operation, success {A.success}.{end}{end} {if \
-                B.budget=bucket}Policy B (dashed lines) has a token bucket in each instance, \
-                {B.bk_size} tokens to start with and {B.bk_deposit} more for each first try: {if \
-                B.budget_pays}the starting tokens pay for nearly every retry an instance this quiet \
-                makes{else}each instance's share of the traffic spends its starting tokens, and the \
-                buckets refuse {B.refusals} retries{end}, {B.load} calls per operation, success \
-                {B.success}.{else}Policy B (dashed lines) now has {B.budget}: {B.load} calls per \
-                operation.{end} The sweep reruns both at every failure rate over three instance \
-                counts.",
+                makes up to {attempts} attempts. {if breaker=off}Policy A (blue) now has no breaker: \
+                {A.load} calls per operation.{else}{if cb_min=1}Policy A (blue) has a breaker in \
+                each instance that stops retries once {cb_ratio%} of the instance's calls failed: \
+                with so little traffic each trips at its first failure, and the client behaves as if \
+                it never retried: {A.load} calls per operation, success {A.success}.{else}Policy A \
+                (blue) now needs {cb_min} calls before its breaker may open: {A.load} calls per \
+                operation, success {A.success}.{end}{end} {if B.budget=bucket}Policy B (orange) has \
+                a token bucket in each instance, {B.bk_size} tokens to start with and {B.bk_deposit} \
+                more for each first try: {if B.budget_pays}the starting tokens pay for nearly every \
+                retry an instance this quiet makes{else}each instance's share of the traffic spends \
+                its starting tokens, and the buckets refuse {B.refusals} retries{end}, {B.load} \
+                calls per operation, success {B.success}.{else}Policy B (orange) now has {B.budget}: \
+                {B.load} calls per operation.{end} The sweep reruns both at every failure rate over \
+                three instance counts, each a paler or deeper tone of the policy's colour.",
         ),
         link: "v=1&compare=on&shape=constant&base=0.001&jitter=none&timeout=0&breaker=retries&cb_ratio=0.1&cb_min=1&cb_cool=10&instances=1000&horizon=10&sweep=instances&failure=0.5&workers=0&B.budget=bucket&B.breaker=off",
         key_chart: ChartId::Sweep,

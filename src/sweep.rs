@@ -162,11 +162,13 @@ const CLASSIC: [Strategy; 4] = [
     },
 ];
 
-/// The client instance counts of an instances sweep, each with its colour
-/// (none of the policies' own: the colour is the count here, and B's
-/// curves are dashed), after Brooker's 2022 runs over 10, 100 and 1 000
-/// clients: the same total load, shared ever more thinly.
-const INSTANCE_COUNTS: [(u32, usize); 3] = [(10, 7), (100, 2), (1000, 6)];
+/// The client instance counts of an instances sweep, after Brooker's 2022
+/// runs over 10, 100 and 1 000 clients: the same total load, shared ever
+/// more thinly. Each policy's curves keep its hue, pale to deep as the
+/// count grows (the palette's tones, `chart::POLICY_TONES`), B's dashed.
+const INSTANCE_COUNTS: [u32; 3] = [10, 100, 1000];
+/// The palette's tones of A's and of B's curves, count by count.
+pub(crate) const INSTANCE_TONES: [[usize; 3]; 2] = [[9, 0, 10], [11, 4, 12]];
 
 /// The legend's names of an instances sweep's curves, A's then B's.
 const INSTANCE_LABELS: [[Text; 3]; 2] = [
@@ -208,8 +210,11 @@ pub fn curves(config: &Config) -> Vec<SweepCurve> {
         SweepCurves::Instances => {
             let mut curves = Vec::new();
             for (policy, own) in config.policies_alone().iter().enumerate() {
-                for (&(count, colour), &label) in
-                    INSTANCE_COUNTS.iter().zip(&INSTANCE_LABELS[policy])
+                let tones = INSTANCE_TONES[policy];
+                for ((&count, colour), &label) in INSTANCE_COUNTS
+                    .iter()
+                    .zip(tones)
+                    .zip(&INSTANCE_LABELS[policy])
                 {
                     let mut c = own.clone();
                     c.set(P::Instances, f64::from(count));

@@ -979,8 +979,12 @@ fn the_bucket_climbs_with_the_instances_and_the_breaker_stays_at_one() {
     let right = &mesh.vertical[mesh.vertical.len() / 2..];
     let x = right[0] + 0.5 * (right[right.len() - 1] - right[0]);
     let y = |value: f64| mesh.bottom - value / axes.tops[0] * (mesh.bottom - mesh.top);
-    // A's curve over the same count has the same colour (solid, B's
-    // dashed) and stands lower: B's point is the higher of the two.
+    // Every curve in its policy's hue, a tone per count: A's blue, B's
+    // orange (dashed), so a point of B's tone is B's alone.
+    for (k, curve) in state.curves.iter().enumerate() {
+        let tones = crate::chart::POLICY_TONES[k / 3];
+        assert_eq!(curve.colour, tones[k % 3], "{}", curve.name);
+    }
     for curve in &state.curves[3..] {
         let highest = elements(&out, "circle")
             .into_iter()

@@ -48,7 +48,9 @@ pub struct Theme {
     pub background: RGBColor,
     pub foreground: RGBColor,
     pub grid: RGBColor,
-    pub palette: [RGBColor; 9],
+    /// Okabe-Ito's nine, then the policies' own colours paler and deeper
+    /// ([`POLICY_TONES`]).
+    pub palette: [RGBColor; 13],
     /// The replay's cursor: a colour no data is drawn in, so the instant
     /// is never read as a series.
     pub cursor: RGBColor,
@@ -68,26 +70,45 @@ const OKABE_ITO: [RGBColor; 9] = [
     RGBColor(240, 228, 66),  // yellow
 ];
 
+/// The palette's indices of each policy's tones, A's then B's, from pale
+/// to deep: its own colour in the middle. Curves of one policy over
+/// several counts (an instances sweep's) keep the policy's hue, so blue is
+/// A and orange B on every chart, and their tone tells the count.
+pub const POLICY_TONES: [[usize; 3]; 2] = [[9, 0, 10], [11, 4, 12]];
+
+/// Okabe-Ito's colours and, after them, the policies' tones.
+fn with_tones(base: [RGBColor; 9], background: RGBColor, foreground: RGBColor) -> [RGBColor; 13] {
+    let (a, b) = (base[0], base[4]);
+    let pale = |c| blend(background, c, 0.5);
+    let deeper = |c| blend(c, foreground, 0.45);
+    let mut palette = [base[0]; 13];
+    palette[..9].copy_from_slice(&base);
+    palette[9..].copy_from_slice(&[pale(a), deeper(a), pale(b), deeper(b)]);
+    palette
+}
+
 impl Theme {
     pub fn light(scale: f64) -> Self {
+        let (background, foreground) = (RGBColor(255, 255, 255), RGBColor(34, 34, 34));
         Self {
-            background: RGBColor(255, 255, 255),
-            foreground: RGBColor(34, 34, 34),
+            background,
+            foreground,
             grid: RGBColor(228, 228, 228),
-            palette: OKABE_ITO,
+            palette: with_tones(OKABE_ITO, background, foreground),
             cursor: RGBColor(190, 0, 140),
             scale,
         }
     }
 
     pub fn dark(scale: f64) -> Self {
-        let mut palette = OKABE_ITO;
-        palette[0] = RGBColor(64, 160, 230); // the darker blue is too dim on black
+        let mut base = OKABE_ITO;
+        base[0] = RGBColor(64, 160, 230); // the darker blue is too dim on black
+        let (background, foreground) = (RGBColor(24, 26, 30), RGBColor(225, 225, 225));
         Self {
-            background: RGBColor(24, 26, 30),
-            foreground: RGBColor(225, 225, 225),
+            background,
+            foreground,
             grid: RGBColor(58, 60, 66),
-            palette,
+            palette: with_tones(base, background, foreground),
             cursor: RGBColor(255, 110, 210),
             scale,
         }
@@ -920,6 +941,24 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A is blue and B orange on every chart: the tones curves of one
+    /// policy take are that policy's hue, pale to deep around its own
+    /// colour, in both themes; the instances sweep draws with them.
+    #[test]
+    fn the_policies_tones_keep_their_hue() {
+        assert_eq!(crate::sweep::INSTANCE_TONES, POLICY_TONES);
+        for theme in [Theme::light(1.0), Theme::dark(1.0)] {
+            for (side, tones) in POLICY_TONES.iter().enumerate() {
+                let own = run_colour(&theme, side);
+                assert_eq!(theme.colour(tones[1]), own);
+                let [pale, deep] = [tones[0], tones[2]].map(|i| theme.colour(i));
+                assert_eq!(pale, blend(theme.background, own, 0.5));
+                assert_eq!(deep, blend(own, theme.foreground, 0.45));
+                assert!(pale != own && deep != own && pale != deep);
+            }
+        }
+    }
     use crate::chart::svg_test::*;
 
     #[test]
