@@ -124,6 +124,15 @@ for (const [name, viewport] of [['laptop', WIDE], ['phone', PHONE]]) {
       assert.match(state.verdict, /Over \d+ seeds/, `${where}: the verdict is measured over seeds`);
       // The verdict is read out: focus moved to it.
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'verdict', `${where}: focus on the verdict`);
+      if (name === 'phone') {
+        // The chart on the first screen, and the knob within a screen of it.
+        const at = await page.evaluate(() => {
+          const box = (e) => { const r = e.getBoundingClientRect(); return { top: r.top + scrollY, bottom: r.bottom + scrollY }; };
+          return { chart: box(document.querySelector('#key-slot canvas')), knob: box(document.querySelector('#knob .param')) };
+        });
+        assert.ok(at.chart.bottom <= viewport.height, `${where}: the chart ends at ${at.chart.bottom} px`);
+        assert.ok(at.knob.bottom - at.chart.top <= viewport.height, `${where}: the knob ends ${at.knob.bottom - at.chart.top} px below the chart's top`);
+      }
       if (name === 'laptop') {
         assert.deepEqual(await audit(page), [], `${where}: axe, light, after the reveal`);
         await page.emulateMedia({ colorScheme: 'dark' });
