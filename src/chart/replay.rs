@@ -236,7 +236,7 @@ where
         )
     };
     // A zone's label that would run past it is written smaller, and a
-    // footer without its "all:" if need be (a phone's narrow panel).
+    // footer in its short form if need be (a phone's narrow panel).
     let fitted = |options: &[String], span: (f64, f64)| {
         let fits = |text: &String, size: f64| {
             area.estimate_text_size(text, &theme.font(size))
@@ -261,11 +261,22 @@ where
         2.0,
         HPos::Center,
     ))?;
-    // The whole run's server, not just the lanes followed.
-    let footer = |value: f64, what: &str, span: (f64, f64)| {
+    // What the lanes drawn hold, and the whole run's server: a herd's
+    // server may hold a hundred while the few lanes followed show none,
+    // and the footer must not read as a count of the boxes above it.
+    let footer = |value: f64, at: Spot, what: &str, span: (f64, f64)| {
         let n = format!("{value:.0}");
-        let whole = format!("{} {what}", tf!("all: {n}", n = n));
-        let (text, size) = fitted(&[whole, format!("{n} {what}")], span);
+        let shown = panel.lanes.iter().filter(|l| l.spot == at).count();
+        let options = [
+            tf!(
+                "{what}: {shown} shown, {n} in all",
+                what = what,
+                shown = shown,
+                n = n
+            ),
+            tf!("{what}: {shown} / {n}", what = what, shown = shown, n = n),
+        ];
+        let (text, size) = fitted(&options, span);
         Text::new(
             text,
             (px((span.0 + span.1) / 2.0), px(height - 2.0 * scale)),
@@ -273,9 +284,19 @@ where
         )
     };
     if scenario.workers > 0 {
-        area.draw(&footer(panel.queued, tr("waiting"), zones.queue))?;
+        area.draw(&footer(
+            panel.queued,
+            Spot::Queued,
+            tr("waiting"),
+            zones.queue,
+        ))?;
     }
-    area.draw(&footer(panel.busy, tr("busy"), zones.workers))?;
+    area.draw(&footer(
+        panel.busy,
+        Spot::InService,
+        tr("busy"),
+        zones.workers,
+    ))?;
 
     let lanes = panel.lanes.len().max(1) as f64;
     let pitch = (bottom - top) / lanes;
@@ -489,8 +510,17 @@ mod tests {
         let quarter = zones.wire.0 + 0.25 * (zones.wire.1 - zones.wire.0);
         assert!((cx - (400.0 + quarter)).abs() <= 1.0, "{cx}");
         assert!(out.contains("100 workers") && out.contains("queue ≤ 200"));
-        // "all: 200 waiting", or "200 waiting" where the zone is too narrow.
-        assert!(out.contains("200 waiting"));
+        // What the lanes drawn hold beside the whole server's: "waiting:
+        // 1 shown, 200 in all", or "waiting: 1 / 200" where the zone is
+        // too narrow.
+        assert!(
+            out.contains("waiting: 1 shown, 200 in all") || out.contains("waiting: 1 / 200"),
+            "A's one queued lane of the server's 200"
+        );
+        assert!(
+            out.contains("busy: 0 shown, 40 in all") || out.contains("busy: 0 / 40"),
+            "none of B's lanes in service, of the server's 40"
+        );
     }
 
     /// On a narrow canvas A's panel stands above B's, each full width, so
