@@ -428,8 +428,10 @@ mod tests {
     }
 
     /// The values a knob's test runs: both ends of its range and three
-    /// between (in ratios where its slider moves in ratios), and the
-    /// value it has; every option of a choice.
+    /// between (in ratios where its slider moves in ratios), the value it
+    /// has and, around it, where a reader nudges it first (half, 1.3
+    /// times and twice: the timeout chapter's 0.35 s as 0.175, 0.455 and
+    /// 0.7 s); every option of a choice.
     fn knob_values(p: P, now: f64) -> Vec<f64> {
         let param = p.param();
         let (min, max, whole) = match param.kind {
@@ -451,6 +453,11 @@ mod tests {
             })
             .collect();
         values.push(now);
+        for nudge in [0.5, 1.3, 2.0] {
+            let value = (now * nudge).clamp(min, max);
+            values.push(if whole { value.round() } else { value });
+        }
+        values.dedup();
         values
     }
 
