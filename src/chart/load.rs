@@ -981,22 +981,29 @@ pub(super) mod tests {
         );
     }
 
+    /// The herd's A and B, their load chart drawn in `theme`, and its axes.
+    fn herd_drawn(theme: &Theme) -> (Report, Report, String, Axes) {
+        let (scenario, a, b) = herd();
+        let runs = compared(&a, &b);
+        let drawn = std::cell::Cell::new(None);
+        let out = svg(|area| {
+            let view = LoadView::default();
+            drawn.set(Some(draw_load_view(area, &runs, &scenario, theme, &view)?));
+            Ok(())
+        });
+        let axes = drawn.get().expect("drawn").axes;
+        (a, b, out, axes)
+    }
+
     /// No stacked fill on a log axis: on the herd's, each bar stands at
     /// its true load and the first tries fill their share of its height,
     /// so a bar of retries alone is all light and one of first tries
     /// alone all solid; the legend says what the solid part is.
     #[test]
     fn on_a_log_axis_first_tries_fill_their_share_of_each_bar() {
-        let (scenario, a, b) = herd();
         let theme = Theme::light(1.0);
-        let runs = compared(&a, &b);
-        let drawn = std::cell::Cell::new(None);
-        let out = svg(|area| {
-            let view = LoadView::default();
-            drawn.set(Some(draw_load_view(area, &runs, &scenario, &theme, &view)?));
-            Ok(())
-        });
-        assert!(drawn.get().expect("drawn").axes.floor > 0.0, "a log axis");
+        let (a, _, out, axes) = herd_drawn(&theme);
+        assert!(axes.floor > 0.0, "a log axis");
         assert!(out.contains("first tries: their share of each bar"));
         let colour = run_colour(&theme, 0);
         // A's bars, by the x of each step: the light one's top (the load)
@@ -1035,16 +1042,8 @@ pub(super) mod tests {
 
     #[test]
     fn herd_waves_stand_above_capacity_by_their_true_ratio() {
-        let (scenario, a, b) = herd();
         let theme = Theme::light(1.0);
-        let runs = compared(&a, &b);
-        let drawn = std::cell::Cell::new(None);
-        let out = svg(|area| {
-            let view = LoadView::default();
-            drawn.set(Some(draw_load_view(area, &runs, &scenario, &theme, &view)?));
-            Ok(())
-        });
-        let axis = drawn.get().expect("drawn").axes;
+        let (a, b, out, axis) = herd_drawn(&theme);
         let width = a.series.width;
         let rate = |report: &Report, i: usize| {
             (report.series.first_tries[i] + report.series.retries[i]) as f64 / width
