@@ -208,6 +208,14 @@ fn recovery(config: &Config, report: &Report) -> Option<bool> {
 mod tests {
     use super::*;
 
+    fn preset_link(key: &str) -> &'static str {
+        crate::presets::PRESETS
+            .iter()
+            .find(|p| p.key == key)
+            .expect("the preset")
+            .link
+    }
+
     fn runs(link: &str) -> (Config, Report, Option<Report>) {
         let (config, notices) = Config::from_link(link);
         assert_eq!(notices, [], "{link}");
@@ -229,7 +237,7 @@ mod tests {
     /// whose waves fit under the capacity, does not.
     #[test]
     fn overload_is_measured_against_the_capacity_line() {
-        let herd = "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full";
+        let herd = preset_link("herd");
         let (config, a, b) = runs(herd);
         let b = b.expect("comparing");
         assert!(Claim::Overloaded.holds(Side::A, &config, &a, Some(&b)));
@@ -248,7 +256,7 @@ mod tests {
     /// and recovers from one of 2 s; a world without a trigger is neither.
     #[test]
     fn broken_and_recovered_are_the_maps_judgement_at_the_runs_end() {
-        let trigger = "v=1&compare=on&attempts=5&shape=constant&base=0.001&jitter=none&rate=65&horizon=100&buckets=100&failure=0&workers=10&queue=1000&service_t=0.1&drop_for=10&drop_to=0.4&B.shape=exponential&B.base=0.1&B.cap=10&B.jitter=full&B.budget=ratio&B.b_floor=1&B.b_basis=requests";
+        let trigger = preset_link("trigger");
         let (config, a, b) = runs(trigger);
         let b = b.expect("comparing");
         assert!(Claim::StaysBroken.holds(Side::A, &config, &a, Some(&b)));
