@@ -554,7 +554,8 @@ pub static PRESETS: &[Preset] = &[
         sees: Text(
             "A sends more than one and a half times what the server can serve, its capacity \
                line, all the way through; B, throttling itself, sends less than the server \
-               can serve.",
+               can serve, and the grey band above its calls is what its clients refused \
+               themselves.",
         ),
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Budget, Group::Server],
@@ -614,14 +615,14 @@ pub static PRESETS: &[Preset] = &[
                 {if B.budget=envoy}Policy B (orange) has Envoy's retry budget, retries in flight up \
                 to {B.ev_pct%} of the requests in flight and at least {B.ev_min}: it grows with the \
                 traffic, and {B.success} succeed.{else}Policy B (orange) now has {B.budget}: \
-                {B.success} succeed.{end} The sweep reruns both at every failure rate.",
+                {B.success} succeed.{end}",
         ),
         link: "v=1&compare=on&attempts=2&base=0.025&cap=0.25&timeout=0&budget=envoy&ev_pct=0&rate=1000&horizon=20&failure=0.2&workers=0&service_t=0.1&B.ev_pct=0.2",
-        key_chart: ChartId::Sweep,
+        key_chart: ChartId::Load,
         sees: Text(
-            "Across failure rates A's success lies close above one minus the rate, as if it \
-               hardly retried, while B's stays near one minus its square, as retrying once \
-               gives, until its budget binds past a failure rate of about 20 %.",
+            "A's calls stand barely above its first tries: the grey band over them, taller than \
+               its retries, is what its own limit refused; B's retries, the paler band, go out, and \
+               little of it is refused.",
         ),
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Budget, Group::Workload],
@@ -651,7 +652,8 @@ pub static PRESETS: &[Preset] = &[
         key_chart: ChartId::Load,
         sees: Text(
             "In the shaded outage A sends more than twice B's calls, all refused at once: B's \
-               budget holds back every retry past its share and its floor.",
+               budget holds back every retry past its share and its floor, the grey band \
+               above its calls.",
         ),
         headline: &[
             Metric::LoadAmplification,
@@ -681,11 +683,11 @@ pub static PRESETS: &[Preset] = &[
                  sooner: latency p99 {A.p99} for A, {B.p99} for B.",
         ),
         link: "v=1&compare=on&attempts=3&base=1&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20&B.base=0.05&B.q_cost=14&B.q_tcost=14",
-        key_chart: ChartId::Mechanism,
+        key_chart: ChartId::Latency,
         sees: Text(
-            "In the shaded outage B's quota runs dry sooner than A's, each of its retries \
-               costing almost three times as much, and both then refuse their retries, \
-               dotted above their calls.",
+            "Most operations of both finish at once, the curves together; in the slowest tenth, \
+               the wide panel, B's curve reaches 99 % of operations far to the left of A's: its \
+               retries pause under ceilings a twentieth as high.",
         ),
         headline: &[
             Metric::P99,

@@ -661,8 +661,34 @@ fn throttling_first_tries_keeps_b_under_capacity() {
 #[test]
 fn envoys_default_hardly_retries_and_its_budget_retries_once() {
     let preset = preset("envoy");
-    assert!(preset.sees.0.contains("as if it hardly retried"));
-    assert!(preset.sees.0.contains("near one minus its square"));
+    assert!(
+        preset
+            .sees
+            .0
+            .contains("the grey band over them, taller than its retries")
+    );
+    assert!(preset.sees.0.contains("little of it is refused"));
+    // The key chart: A's refused retries outnumber those it sent, B's
+    // sent retries those it refused, and the grey band is drawn.
+    let runs = jobs::run(&preset.config());
+    let (a, b) = (
+        &runs.a.summary,
+        &runs.b.as_ref().expect("comparing").summary,
+    );
+    assert!(a.budget_refusals > a.retries, "A: {a:?}");
+    assert!(b.retries > 4 * b.budget_refusals, "B: {b:?}");
+    let theme = Theme::light(1.0);
+    let out = svg(|area| draw_load(area, &runs.charts(), &runs.scenario, &theme));
+    assert!(out.contains("refused by its own budget, never sent"));
+    let grey = hex(crate::chart::load::refused_fill(&theme));
+    assert!(
+        elements(&out, "polygon")
+            .iter()
+            .filter(|e| attr(e, "fill") == grey)
+            .count()
+            == 2
+    );
+    // The sweep, behind "More charts", reruns both at every failure rate.
     let state = State::of(preset.config(), ChartId::Sweep);
     assert_eq!(state.curves.len(), 2);
     let (a, b) = (&state.curves[0].points, &state.curves[1].points);
@@ -734,7 +760,12 @@ fn finagles_budget_holds_b_under_half_of_as_calls_in_the_outage() {
 #[test]
 fn todays_aws_quota_runs_dry_sooner() {
     let preset = preset("aws-2026");
-    assert!(preset.sees.0.contains("B's quota runs dry sooner than A's"));
+    assert!(
+        preset
+            .sees
+            .0
+            .contains("B's curve reaches 99 % of operations far to the left of A's")
+    );
     let runs = jobs::run(&preset.config());
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
     let start = (runs.scenario.outage_start / a.series.width) as usize;
@@ -747,6 +778,26 @@ fn todays_aws_quota_runs_dry_sooner() {
     assert!(dry_b < dry_a, "B dry at bucket {dry_b}, A at {dry_a}");
     assert!(a.summary.budget_refusals > 0 && b.summary.budget_refusals > 0);
     assert!(b.summary.retries < a.summary.retries);
+    // The key chart, the latency's: the medians alike, the p99s apart,
+    // so the slowest tenth takes the wide panel, and there B's p99 ring
+    // stands well left of A's.
+    let charts = runs.charts();
+    assert!(super::latency::differ_in_the_tail(&charts));
+    assert!(b.summary.latency_p99 < 0.5 * a.summary.latency_p99);
+    let theme = Theme::light(1.0);
+    let out = svg(|area| draw_latency(area, &charts, &theme));
+    let ring = |colour: RGBColor| {
+        elements(&out, "circle")
+            .into_iter()
+            .filter(|e| attr(e, "stroke") == hex(colour) && attr(e, "fill") == "none")
+            .map(|e| number(&e, "cx"))
+            .fold(f64::NEG_INFINITY, f64::max)
+    };
+    let (ring_a, ring_b) = (ring(run_colour(&theme, 0)), ring(run_colour(&theme, 1)));
+    assert!(
+        ring_a - ring_b > 40.0,
+        "the tail's rings at {ring_b} and {ring_a} px"
+    );
 }
 
 /// Hedging at half load: 10 workers of 0.1 s on average (exponential),
@@ -1176,4 +1227,54 @@ fn after_each_try_this_the_ghost_is_drawn_and_the_axes_kept() {
             }
         }
     }
+}
+
+/// Whether the segment from `a` to `b` passes through `rect` (left, top,
+/// right, bottom), kept a pixel inside its edges for the rounding.
+fn crosses(rect: [f64; 4], a: (f64, f64), b: (f64, f64)) -> bool {
+    let [left, top, right, bottom] = [rect[0] + 1.0, rect[1] + 1.0, rect[2] - 1.0, rect[3] - 1.0];
+    let steps = ((b.0 - a.0).abs().max((b.1 - a.1).abs()).ceil() as usize).max(1);
+    (0..=steps).any(|k| {
+        let t = k as f64 / steps as f64;
+        let (x, y) = (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1));
+        (left..=right).contains(&x) && (top..=bottom).contains(&y)
+    })
+}
+
+/// Every preset's key chart as it opens, at the laptop's and the phone's
+/// sizes: its words keep apart from one another and inside the chart,
+/// and none stands over a line of A's or B's data (a line through a
+/// word's box is data the word hides).
+#[test]
+fn every_key_chart_keeps_its_words_apart_and_off_its_lines() {
+    let mut over = Vec::new();
+    for preset in PRESETS {
+        let state = State::of(preset.config(), preset.key_chart);
+        for size in crate::chart::load::tests::SIZES {
+            let (out, _) = draw_key(preset.key_chart, &state, None, size);
+            let what = format!("{} at {size:?}", preset.key);
+            assert_texts_apart(&out, size.0, &what);
+            let theme = Theme::light(size.1);
+            let lines: Vec<Vec<(f64, f64)>> = (0..2)
+                .flat_map(|r| {
+                    let colour = run_colour(&theme, r);
+                    [colour, crate::chart::deep(&theme, colour)]
+                })
+                .flat_map(|colour| lines_in(&out, colour))
+                .collect();
+            for text in texts(&out) {
+                let segments = lines.iter().flat_map(|line| line.windows(2));
+                if let Some(hit) = segments
+                    .into_iter()
+                    .find(|w| crosses(text.rect, w[0], w[1]))
+                {
+                    over.push(format!(
+                        "{what}: {:?} at {:?} over {hit:?}",
+                        text.text, text.rect
+                    ));
+                }
+            }
+        }
+    }
+    assert!(over.is_empty(), "words over data:\n{}", over.join("\n"));
 }

@@ -17,8 +17,8 @@ use crate::sim::{FaultOn, OutageMode, Report, Scenario, WorkloadKind};
 
 use super::{
     Axes, Before, DrawResult, Entry, Frame, Labels, LogScale, Plotted, Sample, Theme, along_axis,
-    axes, calls_within, count, deep, dotted, ghost, header, kept_top, light, path, run_colour,
-    shade_unsimulated, shade_windows, simulated_until, tick,
+    axes, blend, calls_within, count, deep, dotted, ghost, header, kept_top, light, path,
+    run_colour, shade_unsimulated, shade_windows, simulated_until, tick,
 };
 
 /// Above this many times its capacity, the load axis is logarithmic.
@@ -187,8 +187,16 @@ where
     };
     let ghosts = view.before.runs;
     let everything = || runs.iter().chain(ghosts).map(|run| run.report);
+    // What the callers asked of the client: its calls and, above them,
+    // what its own budget refused and never sent (the SRE throttle's
+    // first tries too).
+    let asked = |report: &Report, i: usize| {
+        let refused = report.series.budget_refusals.get(i).copied().unwrap_or(0);
+        total(report, i) + rate(refused)
+    };
+    let refuses = |report: &Report| report.series.budget_refusals.iter().any(|r| *r > 0);
     let needed = everything()
-        .flat_map(|report| (0..report.series.len().min(buckets)).map(move |i| total(report, i)))
+        .flat_map(|report| (0..report.series.len().min(buckets)).map(move |i| asked(report, i)))
         .fold(0.0, f64::max);
     let axis = match view.before.axes {
         Some(before) if needed <= before.tops[0] => before,
@@ -261,6 +269,12 @@ where
     if runs.iter().any(|run| sent_down(run.report) > 0) {
         entries.push(Entry::line(tr("sent while the server was down"), first, false).and(first_b));
     }
+    if runs.iter().any(|run| refuses(run.report)) {
+        entries.push(Entry::area(
+            tr("refused by its own budget, never sent"),
+            refused_fill(theme),
+        ));
+    }
     entries.push(Entry::new(tr("failed answers"), failed, Sample::Dotted).and(failed_b));
     entries.push(Entry::line(tr("goodput"), theme.foreground, false));
     if capacity_top > 0.0 {
@@ -273,7 +287,9 @@ where
     }
     let body = header(area, &entries, theme)?;
     let (panels_area, strip) = if most_duplicates > 0.0 {
-        let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 * 13 / 20);
+        // Half the height: an action run twice is the story wherever
+        // one was.
+        let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 / 2);
         (top, Some(bottom))
     } else {
         (body.clone(), None)
@@ -374,6 +390,20 @@ where
                 theme,
             )?;
         }
+        // Above the calls, up to what was asked: the budget's refusals,
+        // a range and not a stack, so the same on a log axis.
+        if refuses(report) {
+            let mut band = stepped(&|i| asked(report, i));
+            band.remove(0);
+            band.pop();
+            let mut under = line(&|i| total(report, i));
+            under.reverse();
+            band.extend(under);
+            chart.draw_series(std::iter::once(Polygon::new(
+                band,
+                refused_fill(theme).filled(),
+            )))?;
+        }
         // Filled where the server was up: what it had to take.
         let up = |value: f64, i: usize| if down(i) { 0.0 } else { value };
         chart.draw_series(std::iter::once(Polygon::new(
@@ -441,8 +471,14 @@ where
             )))?;
         }
 
-        // Words on the data, in the order they matter, none over another.
+        // Words on the data, in the order they matter, none over another
+        // nor over this policy's lines.
         let mut labels = Labels::on(&chart, theme);
+        labels.avoid(&chart, &line(&|i| total(report, i)));
+        labels.avoid(&chart, &line(&|i| rate(s.failures(i))));
+        if refuses(report) {
+            labels.avoid(&chart, &line(&|i| asked(report, i)));
+        }
         let [_, plot_top, plot_right, plot_bottom] = labels.plot;
         let small = theme.font(11.0);
         let step = theme.px(13.0) as i32;
@@ -453,7 +489,7 @@ where
             // Which policy's panel, first: it is sure of its place.
             let style = theme.font(13.0).color(&colour);
             let x = labels.plot[0];
-            labels.put(area, &[run.name.to_string()], &style, x, [plot_top + 4])?;
+            labels.put_anyway(area, &[run.name.to_string()], &style, x, [plot_top + 4])?;
         }
         // Each wave's label: the busiest bucket's rate and its ratio to
         // capacity, then apart the wave's calls over its time (the axis
@@ -525,7 +561,7 @@ where
             if !labels.put(area, &text, &small, plot_right, rows)? {
                 let back = scenario.outage_start + scenario.outage_duration;
                 let x = pixel(if sent_down > 0 { back } else { 0.0 }, y_low).0;
-                labels.put(area, &text, &small, x, rows)?;
+                labels.put_anyway(area, &text, &small, x, rows)?;
             }
         }
         if sent_down > 0 {
@@ -534,21 +570,22 @@ where
             } else {
                 tr("none answered")
             };
-            let text = vec![tf!(
+            let text = tf!(
                 "outage: {calls} calls sent, {what}",
                 calls = count(sent_down as f64),
                 what = what
-            )];
+            );
             let x = pixel(scenario.outage_start, y_low).0;
-            let bottom_up = (1..rows).map(|k| plot_bottom - 4 - k * step);
-            labels.put(area, &text, &small, x, bottom_up)?;
+            let bottom_up: Vec<i32> = (1..rows).map(|k| plot_bottom - 4 - k * step).collect();
+            let forms = super::one_line_or_two(text);
+            labels.put_named(area, &forms, &small, x, &bottom_up)?;
         }
         super::name_windows(&mut labels, area, &chart, scenario, sent_down == 0, theme)?;
         if let Some(at_time) = cursor {
             let text = vec![tf!("replay at {t} s", t = tick(&super::round3(at_time)))];
             let style = small.clone().color(&theme.cursor);
             let x = pixel(at_time, y_low).0;
-            labels.put(area, &text, &style, x, from_top(rows))?;
+            labels.put_anyway(area, &text, &style, x, from_top(rows))?;
         }
         time_axis.left = f64::from(pixel(0.0, y_low).0);
         time_axis.right = f64::from(pixel(horizon, y_low).0);
@@ -564,15 +601,19 @@ where
             Frame::new(tr("time (s)"), y_label),
         )?;
         let mut labels = Labels::on(&chart, theme);
+        let cumulative = |report: &Report| -> Vec<(f64, f64)> {
+            so_far(report)
+                .into_iter()
+                .enumerate()
+                .flat_map(|(i, sum)| [(left(i), sum), (left(i + 1), sum)])
+                .collect()
+        };
+        // The words stand off every line, now's and before's.
+        for report in everything() {
+            labels.avoid(&chart, &cumulative(report));
+        }
         for (r, run) in runs.iter().enumerate() {
             let colour = run_colour(theme, r);
-            let cumulative = |report: &Report| -> Vec<(f64, f64)> {
-                so_far(report)
-                    .into_iter()
-                    .enumerate()
-                    .flat_map(|(i, sum)| [(left(i), sum), (left(i + 1), sum)])
-                    .collect()
-            };
             if let Some(was) = ghosts.get(r) {
                 path(
                     &mut chart,
@@ -615,13 +656,18 @@ where
             };
             let style = theme.font(11.0).color(&colour);
             let step = theme.px(13.0) as i32;
-            // By the line's end, else by its middle.
+            // By the line's end, else by its middle, else at the left:
+            // as near its height as no line is.
             let middle = chart.backend_coord(&(horizon / 2.0, 0.0)).0;
-            for x in [x, middle] {
-                let rows = (0..6).flat_map(|k| [y - step - 4 - k * step, y + 4 + k * step]);
-                if labels.put(area, &text, &style, x, rows)? {
-                    break;
-                }
+            let [plot_left, plot_top, _, plot_bottom] = labels.plot;
+            let reach = (plot_bottom - plot_top) / step + 1;
+            let rows = || (0..reach).flat_map(|k| [y - step - 4 - k * step, y + 4 + k * step]);
+            let mut put = false;
+            for x in [x, middle, plot_left] {
+                put = put || labels.put(area, &text, &style, x, rows())?;
+            }
+            if !put {
+                labels.put_anyway(area, &text, &style, x, rows())?;
             }
         }
     }
@@ -640,6 +686,12 @@ where
         },
     })
 }
+/// The fill of what a client's own budget refused: grey, the colour of
+/// no policy, for calls that never reached the server.
+pub(super) fn refused_fill(theme: &Theme) -> RGBColor {
+    blend(theme.background, theme.foreground, 0.25)
+}
+
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;

@@ -259,8 +259,15 @@ where
         let in_progress = run.report.summary.in_progress();
         shade_unsimulated(&mut chart, (until, horizon), in_progress, theme)?;
     }
-    // The outage's calls, said on its shade: where the policies differ.
+    // The outage's calls, said on its shade: where the policies differ;
+    // no words over a policy's lines.
     let mut labels = Labels::on(&chart, theme);
+    for run in runs {
+        labels.avoid(&chart, &stepped(&top_values(run.report)));
+        if with_budget && run.report.summary.budget_refusals > 0 {
+            labels.avoid(&chart, &stepped(&asked(run.report)));
+        }
+    }
     let outage_told = with_budget && scenario.outage_duration > 0.0;
     if outage_told {
         let window = (
@@ -278,7 +285,7 @@ where
         let x = chart.backend_coord(&(window.0, 0.0)).0;
         let plot_top = labels.plot[1];
         let rows = (0..8).map(|k| plot_top + 4 + k * step);
-        labels.put(area, &text, &theme.font(11.0), x, rows)?;
+        labels.put_anyway(area, &text, &theme.font(11.0), x, rows)?;
     }
     super::name_windows(&mut labels, area, &chart, scenario, !outage_told, theme)?;
 
@@ -352,6 +359,9 @@ where
         }
     }
     let mut labels = Labels::on(&chart, theme);
+    for run in runs {
+        labels.avoid(&chart, &stepped(&run.report.series.budget_level));
+    }
     for (r, run) in runs.iter().enumerate() {
         let s = &run.report.series;
         if s.budget_level.is_empty() {
@@ -368,15 +378,18 @@ where
         // The moment the budget first said no.
         if let Some(i) = s.budget_refusals.iter().position(|n| *n > 0) {
             let at = i as f64 * width;
-            let text = vec![format!(
+            let text = format!(
                 "{}{}",
                 run.prefix(),
                 tf!("retries refused from {t} s", t = tick(&at))
-            )];
+            );
             let (x, y) = chart.backend_coord(&(at, s.budget_level[i]));
             let step = theme.px(13.0) as i32;
-            let rows = (0..8).flat_map(|k| [y - 2 * step - k * step, y + step + k * step]);
-            labels.put(area, &text, &theme.font(11.0).color(&colour), x, rows)?;
+            let rows: Vec<i32> = (0..12)
+                .flat_map(|k| [y - 2 * step - k * step, y + step + k * step])
+                .collect();
+            let forms = super::one_line_or_two(text);
+            labels.put_named(area, &forms, &theme.font(11.0).color(&colour), x, &rows)?;
         }
     }
     Ok(Axes {

@@ -354,6 +354,9 @@ fn overlap(a: &Rect, b: &Rect) -> bool {
 struct Labels {
     plot: Rect,
     taken: Vec<Rect>,
+    /// Where lines of data run ([`Labels::avoid`]): a label goes there
+    /// only when the plot has no clear place for it at all.
+    data: Vec<Rect>,
     backing: RGBAColor,
     /// The least height of a line of text.
     line: i32,
@@ -367,16 +370,30 @@ impl Labels {
         Labels {
             plot: [left, top, left + width as i32, top + height as i32],
             taken: Vec::new(),
+            data: Vec::new(),
             backing: theme.background.mix(0.8),
             line: theme.px(13.0) as i32,
         }
     }
 
+    /// Keeps later labels off a line of data: `points` on the chart's
+    /// coordinates, each segment's box taken.
+    fn avoid<DB: DrawingBackend>(&mut self, chart: &Chart<'_, DB>, points: &[(f64, f64)]) {
+        let pixels: Vec<(i32, i32)> = points.iter().map(|p| chart.backend_coord(p)).collect();
+        for pair in pixels.windows(2) {
+            let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+            self.data
+                .push([x0.min(x1), y0.min(y1) - 1, x0.max(x1), y0.max(y1) + 1]);
+        }
+    }
+
     /// Draws `lines` on `area` (the whole chart's, in backend pixels) at
     /// the first of `rows` (the top of the text) where they fit, to the
-    /// right of `x` or else ending at its left; false when nowhere. The
-    /// words stand on a backing of the background, so lines of data do
-    /// not cross them.
+    /// right of `x` or else ending at its left, clear of data; else at
+    /// the plot's clear place nearest the first offered, no further aside
+    /// than the label is wide (so that it still names what it stands
+    /// by); false when nowhere. The words stand on a backing of the
+    /// background.
     fn put<DB: DrawingBackend>(
         &mut self,
         area: &DrawingArea<DB, Shift>,
@@ -390,7 +407,51 @@ impl Labels {
     {
         // One body whatever the rows' iterator (a copy per kind would
         // weigh on the page).
-        self.put_at(area, lines, style, x, &mut rows.into_iter())
+        self.put_at(area, lines, style, x, &mut rows.into_iter(), false)
+    }
+
+    /// [`Labels::put`], and where the plot has no clear place, over data
+    /// at the first place offered: for words the chart cannot lose.
+    fn put_anyway<DB: DrawingBackend>(
+        &mut self,
+        area: &DrawingArea<DB, Shift>,
+        lines: &[String],
+        style: &TextStyle<'_>,
+        x: i32,
+        rows: impl IntoIterator<Item = i32>,
+    ) -> Result<bool, Box<dyn std::error::Error>>
+    where
+        DB::ErrorType: 'static,
+    {
+        self.put_at(area, lines, style, x, &mut rows.into_iter(), true)
+    }
+
+    /// [`Labels::put`] for words that name what they speak of ("outage:
+    /// …", "A: …"), in one of their `forms` (one line, then broken in
+    /// two), clear anywhere along the plot at the rows offered; left out
+    /// only where the plot has no clear place at all, rather than hide
+    /// the data.
+    fn put_named<DB: DrawingBackend>(
+        &mut self,
+        area: &DrawingArea<DB, Shift>,
+        forms: &[Vec<String>],
+        style: &TextStyle<'_>,
+        x: i32,
+        rows: &[i32],
+    ) -> Result<bool, Box<dyn std::error::Error>>
+    where
+        DB::ErrorType: 'static,
+    {
+        let [left, _, right, _] = self.plot;
+        for lines in forms {
+            let along = (0..=8).map(|k| left + (right - left) * k / 8);
+            for x in std::iter::once(x).chain(along) {
+                if self.put(area, lines, style, x, rows.iter().copied())? {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 
     fn put_at<DB: DrawingBackend>(
@@ -400,6 +461,7 @@ impl Labels {
         style: &TextStyle<'_>,
         x: i32,
         rows: &mut dyn Iterator<Item = i32>,
+        over_data: bool,
     ) -> Result<bool, Box<dyn std::error::Error>>
     where
         DB::ErrorType: 'static,
@@ -412,41 +474,86 @@ impl Labels {
             line = line.max(h as i32);
         }
         let (gap, height) = (3, line * lines.len() as i32);
-        for top in rows {
-            for left in [x + 2 * gap, x - 2 * gap - width] {
-                let rect = [
-                    left - gap,
-                    top - gap,
-                    left + width + gap,
-                    top + height + gap,
-                ];
-                let plot = self.plot;
-                let inside = rect[0] >= plot[0]
-                    && rect[1] >= plot[1]
-                    && rect[2] <= plot[2]
-                    && rect[3] <= plot[3];
-                if !inside || self.taken.iter().any(|other| overlap(other, &rect)) {
-                    continue;
-                }
-                self.taken.push(rect);
-                let (bx, by) = area.get_base_pixel();
-                area.draw(&Rectangle::new(
-                    [(rect[0] - bx, rect[1] - by), (rect[2] - bx, rect[3] - by)],
-                    self.backing.filled(),
-                ))?;
-                for (i, text) in lines.iter().enumerate() {
-                    label(
-                        area,
-                        text.clone(),
-                        (left, top + i as i32 * line),
-                        &style.pos(Pos::new(HPos::Left, VPos::Top)),
-                    )?;
-                }
-                return Ok(true);
-            }
+        let box_at = |left: i32, top: i32| {
+            [
+                left - gap,
+                top - gap,
+                left + width + gap,
+                top + height + gap,
+            ]
+        };
+        let offered: Vec<Rect> = rows
+            .flat_map(|top| [box_at(x + 2 * gap, top), box_at(x - 2 * gap - width, top)])
+            .collect();
+        let plot = self.plot;
+        let fits = |rect: &Rect, taken: &[Rect]| {
+            rect[0] >= plot[0]
+                && rect[1] >= plot[1]
+                && rect[2] <= plot[2]
+                && rect[3] <= plot[3]
+                && !taken.iter().any(|other| overlap(other, rect))
+        };
+        let clear = |rect: &Rect| fits(rect, &self.taken) && fits(rect, &self.data);
+        let nearest = || {
+            let (want_x, want_y) = offered.first().map_or((0, 0), |r| (r[0], r[1]));
+            let mut grid: Vec<Rect> = (plot[1]..plot[3])
+                .step_by(line.max(1) as usize)
+                .flat_map(|top| {
+                    (plot[0]..plot[2])
+                        .step_by(8)
+                        .map(move |left| box_at(left + gap, top + gap))
+                })
+                .filter(|rect| (rect[0] - want_x).abs() <= width + 2 * gap && clear(rect))
+                .collect();
+            grid.sort_by_key(|r| (r[0] - want_x).abs() + 2 * (r[1] - want_y).abs());
+            grid.first().copied()
+        };
+        let chosen = offered
+            .iter()
+            .copied()
+            .find(|rect| clear(rect))
+            .or_else(|| (!offered.is_empty()).then(nearest).flatten())
+            .or_else(|| {
+                let mut over = offered.iter().copied().filter(|_| over_data);
+                over.find(|rect| fits(rect, &self.taken))
+            });
+        let Some(rect) = chosen else {
+            return Ok(false);
+        };
+        self.taken.push(rect);
+        let (bx, by) = area.get_base_pixel();
+        area.draw(&Rectangle::new(
+            [(rect[0] - bx, rect[1] - by), (rect[2] - bx, rect[3] - by)],
+            self.backing.filled(),
+        ))?;
+        let (left, top) = (rect[0] + gap, rect[1] + gap);
+        for (i, text) in lines.iter().enumerate() {
+            label(
+                area,
+                text.clone(),
+                (left, top + i as i32 * line),
+                &style.pos(Pos::new(HPos::Left, VPos::Top)),
+            )?;
         }
-        Ok(false)
+        Ok(true)
     }
+}
+
+/// A label's forms for [`Labels::put_named`]: on one line, then broken
+/// in two at the space nearest its middle.
+fn one_line_or_two(text: String) -> Vec<Vec<String>> {
+    let middle = text.chars().count() / 2;
+    let space = text
+        .char_indices()
+        .filter(|(_, c)| *c == ' ')
+        .enumerate()
+        .min_by_key(|(_, (at, _))| text[..*at].chars().count().abs_diff(middle))
+        .map(|(_, (at, _))| at);
+    let mut forms = vec![vec![text.clone()]];
+    if let Some(at) = space {
+        forms.push(vec![text[..at].to_string(), text[at + 1..].to_string()]);
+    }
+    forms
 }
 
 /// One policy's run, as the charts draw it. In compare mode there are two:
@@ -503,7 +610,7 @@ fn light(theme: &Theme, colour: RGBColor) -> RGBColor {
 }
 
 /// The deeper shade of a policy's colour: its failed answers.
-fn deep(theme: &Theme, colour: RGBColor) -> RGBColor {
+pub(super) fn deep(theme: &Theme, colour: RGBColor) -> RGBColor {
     blend(colour, theme.foreground, 0.45)
 }
 
@@ -715,8 +822,8 @@ where
         };
         let (x, bottom) = chart.backend_coord(&(start, low));
         let step = theme.px(13.0) as i32;
-        let rows = (1..6).map(|k| bottom - 4 - k * step);
-        labels.put(area, &[text], &theme.font(11.0), x, rows)?;
+        let rows = (1..(bottom - labels.plot[1]) / step).map(|k| bottom - 4 - k * step);
+        labels.put_anyway(area, &[text], &theme.font(11.0), x, rows)?;
     }
     Ok(())
 }

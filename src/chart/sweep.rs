@@ -239,6 +239,14 @@ where
             )?;
         }
         let mut labels = Labels::on(&chart, theme);
+        for curve in curves {
+            let line: Vec<(f64, f64)> = curve
+                .points
+                .iter()
+                .map(|p| (100.0 * p.failure, value(p)))
+                .collect();
+            labels.avoid(&chart, &line);
+        }
         let step = theme.px(13.0) as i32;
         let small = theme.font(11.0);
         for (index, point) in view.mark.iter().flat_map(|m| m.headlines) {
@@ -258,10 +266,10 @@ where
                 curve.name
             };
             let (x, y) = chart.backend_coord(&at);
-            let rows = (0..10).flat_map(|k| [y + step - k * step, y - 2 * step - k * step]);
+            let rows = (0..20).flat_map(|k| [y + step + k * step, y - 2 * step - k * step]);
             // In the curve's colour: on a narrow panel a label may stand
             // nearer the other policy's ring than its own.
-            labels.put(
+            labels.put_anyway(
                 area,
                 &[tf!("headlines: {name}", name = name)],
                 &small.clone().color(&colour),
@@ -278,7 +286,7 @@ where
             )];
             let [plot_left, plot_top, _, plot_bottom] = labels.plot;
             let rows = (0..(plot_bottom - plot_top) / step).map(|k| plot_top + 4 + k * step);
-            labels.put(area, &text, &small, plot_left, rows)?;
+            labels.put_anyway(area, &text, &small, plot_left, rows)?;
         }
     }
     Ok(Axes {
