@@ -246,13 +246,28 @@ where
                 colour.stroke_width(theme.px(2.0)),
             )))?;
             let (x, y) = chart.backend_coord(&(0.0, middle));
-            let style = theme.font(12.0).color(&colour);
-            label(
-                panel,
-                tr("A (headlines)"),
-                (x - theme.px(80.0) as i32, y),
-                &style.pos(Pos::new(HPos::Left, VPos::Center)),
-            )?;
+            // One run, where the rows above hold a cluster of seeds each:
+            // said, so that a run outside its cluster reads as one; sized
+            // as the rows' names are, to the row's height.
+            let pitch = f64::from((chart.backend_coord(&(0.0, middle + 1.0)).1 - y).abs());
+            let size = (pitch / theme.scale / 2.6).clamp(7.0, 12.0);
+            let step = (0.6 * size * theme.scale).round() as i32;
+            let lines = if size >= 10.0 {
+                vec![(tr("A (headlines)"), -step), (tr("one run"), step)]
+            } else {
+                vec![(tr("A (headlines)"), 0)]
+            };
+            for (text, dy) in lines {
+                label(
+                    panel,
+                    text,
+                    (x - theme.px(80.0) as i32, y + dy),
+                    &theme
+                        .font(size)
+                        .color(&colour)
+                        .pos(Pos::new(HPos::Left, VPos::Center)),
+                )?;
+            }
             let (mx, my) = chart.backend_coord(&at);
             label(
                 panel,
@@ -360,6 +375,8 @@ mod tests {
             Ok(())
         });
         assert_eq!(out.matches("A (headlines)").count(), 2);
+        // One run, where each row above is a cluster of seeds: said.
+        assert_eq!(out.matches("one run").count(), 2);
         assert!(out.contains(&format!(">\n{}\n<", tick(&round3(before.0)))));
         let rings = |out: &str, colour: RGBColor| -> Vec<(f64, f64)> {
             elements(out, "circle")
