@@ -73,12 +73,27 @@ fn paint_load(
 ) -> Option<TimeAxis> {
     let theme = theme();
     let time = Cell::new(None);
-    crate::charts::draw_of_runs(document, ChartId::Load, link, &|area, before| {
-        let view = chart::LoadView { cursor: at, before };
-        let drawn = chart::draw_load_view(area, runs, scenario, &theme, &view)?;
-        time.set(Some(drawn.time));
-        Ok(drawn.axes)
-    });
+    let strip = Cell::new(false);
+    let paint = || {
+        crate::charts::draw_of_runs(document, ChartId::Load, link, &|area, before| {
+            let view = chart::LoadView { cursor: at, before };
+            let drawn = chart::draw_load_view(area, runs, scenario, &theme, &view)?;
+            time.set(Some(drawn.time));
+            // The duplicates' strip has an axis of its own.
+            strip.set(drawn.axes.tops[1] > 0.0);
+            Ok(drawn.axes)
+        });
+    };
+    paint();
+    // A chart with the duplicates' strip stands taller on a phone (the
+    // style sheet's `with-strip`): drawn again at its new size.
+    if let Some(figure) = document.get_element_by_id("figure-load") {
+        let list = figure.class_list();
+        if list.contains("with-strip") != strip.get() {
+            let _ = list.toggle_with_force("with-strip", strip.get());
+            paint();
+        }
+    }
     time.get()
 }
 

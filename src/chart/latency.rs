@@ -242,12 +242,14 @@ where
     let plot = header(area, &entries, theme)?;
     // The whole distribution, and beside it (under it on a phone) its
     // slowest tenth, where a tail that a change cuts or grows shows. The
-    // larger share goes to the tail where the policies differ only there.
+    // wider share goes to the tail where the policies differ only there.
     let (width, height) = plot.dim_in_pixel();
     let stacked = width < theme.px(560.0);
     let tail_wide = differ_in_the_tail(runs);
     let (whole, tail) = if stacked {
-        plot.split_vertically(height * if tail_wide { 9 } else { 11 } / 20)
+        // On a phone both plots equally tall: the narrow width is what
+        // is short, not the height.
+        plot.split_vertically(super::even_split(height, 1, 2, theme))
     } else {
         plot.split_horizontally(width * if tail_wide { 2 } else { 3 } / 5)
     };

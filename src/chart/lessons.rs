@@ -1278,3 +1278,114 @@ fn every_key_chart_keeps_its_words_apart_and_off_its_lines() {
     }
     assert!(over.is_empty(), "words over data:\n{}", over.join("\n"));
 }
+
+/// The height of each plot in `svg`, top to bottom: a plot's y axis is a
+/// vertical line in the foreground colour from its top to its bottom.
+fn plot_heights(svg: &str, theme: &Theme) -> Vec<f64> {
+    let foreground = hex(theme.foreground);
+    let mut spans: Vec<(f64, f64)> = elements(svg, "line")
+        .into_iter()
+        .filter(|e| attr(e, "stroke") == foreground)
+        .map(|e| {
+            let (x1, y1, x2, y2) = (
+                number(&e, "x1"),
+                number(&e, "y1"),
+                number(&e, "x2"),
+                number(&e, "y2"),
+            );
+            (x1, y1, x2, y2)
+        })
+        .chain(
+            lines_in(svg, theme.foreground)
+                .into_iter()
+                .filter_map(|line| {
+                    let (first, last) = (*line.first()?, *line.last()?);
+                    Some((first.0, first.1, last.0, last.1))
+                }),
+        )
+        .filter(|(x1, y1, x2, y2)| (x1 - x2).abs() < 0.5 && (y1 - y2).abs() > 80.0)
+        .map(|(_, y1, _, y2)| (y1.min(y2), y1.max(y2)))
+        .collect();
+    spans.sort_by(|a, b| a.partial_cmp(b).expect("pixels"));
+    spans.dedup_by(|a, b| (a.0 - b.0).abs() < 1.0 && (a.1 - b.1).abs() < 1.0);
+    spans
+        .into_iter()
+        .map(|(top, bottom)| bottom - top)
+        .collect()
+}
+
+/// The height of each of the map's grids drawn at `size`: the panels
+/// stand side by side, each a grid of cells.
+fn map_heights(state: &State, size: (u32, u32), theme: &Theme) -> Vec<f64> {
+    let map = state.map.as_ref().expect("the map");
+    let view = MapView {
+        map,
+        total: map.cells.len(),
+        world: crate::map::world_on_map(&state.config, map.rows),
+    };
+    let drawn = std::cell::Cell::new(None);
+    svg_sized(size, |area| {
+        drawn.set(Some(draw_map(area, &view, theme)?));
+        Ok(())
+    });
+    let drawn = drawn.take().expect("drawn");
+    drawn
+        .panels
+        .iter()
+        .map(|p| p.cell_height * p.rows as f64)
+        .collect()
+}
+
+/// The key chart's size on a phone (390x844) as the page's style sheet
+/// gives it, in CSS pixels, drawn at twice the pixels: `responsive.test.mjs`
+/// holds the page to it.
+pub(crate) const PHONE_KEY: (u32, u32) = (358, 506);
+
+/// The same with the duplicates' strip under the load: three plots.
+pub(crate) const PHONE_KEY_WITH_STRIP: (u32, u32) = (358, 620);
+
+/// On a phone every plot of every preset's key chart, and of every
+/// chapter's (its preset's key chart in the chapter's world), is at least
+/// 160 CSS pixels tall: two panels, a strip or a tail each readable.
+#[test]
+fn on_a_phone_every_panel_of_every_key_chart_is_160_px_tall() {
+    let scale = 2.0;
+    let theme = Theme::light(scale);
+    let mut short = Vec::new();
+    let presets = PRESETS.iter().map(|p| (p.key, p, p.config()));
+    let chapters = crate::course::CHAPTERS
+        .iter()
+        .map(|c| (c.key, c.preset(), c.config()));
+    for (key, preset, config) in presets.chain(chapters) {
+        let state = State::of(config, preset.key_chart);
+        let strip = preset.key_chart == ChartId::Load
+            && state
+                .runs
+                .charts()
+                .iter()
+                .any(|r| r.report.summary.duplicates > 0);
+        let css = if strip {
+            PHONE_KEY_WITH_STRIP
+        } else {
+            PHONE_KEY
+        };
+        let size = (css.0 * 2, css.1 * 2);
+        let (out, _) = draw_key(preset.key_chart, &state, None, (size, scale));
+        let heights: Vec<f64> = if preset.key_chart == ChartId::Map {
+            map_heights(&state, size, &theme)
+        } else {
+            plot_heights(&out, &theme)
+        };
+        let heights: Vec<f64> = heights.iter().map(|h| h / scale).collect();
+        println!("{key}: {heights:.0?}");
+        assert!(!heights.is_empty(), "{key}: no plot found");
+        if heights.iter().any(|h| *h < 160.0) {
+            short.push(format!("{key}: {heights:.0?}"));
+        }
+    }
+    assert!(
+        short.is_empty(),
+        "panels under 160 px:\n{}",
+        short.join("\n")
+    );
+}

@@ -287,9 +287,15 @@ where
     }
     let body = header(area, &entries, theme)?;
     let (panels_area, strip) = if most_duplicates > 0.0 {
-        // Half the height: an action run twice is the story wherever
-        // one was.
-        let (top, bottom) = body.split_vertically(body.dim_in_pixel().1 / 2);
+        // Half the height: an action run twice is the story wherever one
+        // was; on a phone, three plots as tall as one another.
+        let (width, height) = body.dim_in_pixel();
+        let split = if width < theme.px(560.0) {
+            super::even_split(height, runs.len() as u32, runs.len() as u32 + 1, theme)
+        } else {
+            height / 2
+        };
+        let (top, bottom) = body.split_vertically(split);
         (top, Some(bottom))
     } else {
         (body.clone(), None)

@@ -60,7 +60,8 @@ where
         .any(|run| !run.report.series.budget_level.is_empty());
     let (top, bottom) = if with_budget {
         let (_, height) = area.dim_in_pixel();
-        let (a, b) = area.split_vertically(height * 11 / 20);
+        // Halves: the balance below has its own legend and the time axis.
+        let (a, b) = area.split_vertically(height / 2);
         (a, Some(b))
     } else {
         (area.clone(), None)

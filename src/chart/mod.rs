@@ -539,6 +539,13 @@ impl Labels {
     }
 }
 
+/// Where to split `height` between panels stacked one over another, the
+/// lowest carrying the time axis ([`axes`]'s 48 pixels more), so that
+/// `above` of `panels` plots stand as tall as each below them.
+fn even_split(height: u32, above: u32, panels: u32, theme: &Theme) -> u32 {
+    height.saturating_sub(theme.px(48.0)) * above / panels.max(1)
+}
+
 /// A label's forms for [`Labels::put_named`]: on one line, then broken
 /// in two at the space nearest its middle.
 fn one_line_or_two(text: String) -> Vec<Vec<String>> {

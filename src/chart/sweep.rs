@@ -152,7 +152,7 @@ where
     let (width, height) = body.dim_in_pixel();
     let stacked = width < theme.px(560.0);
     let (left, right) = if stacked {
-        body.split_vertically(height / 2)
+        body.split_vertically(super::even_split(height, 1, 2, theme))
     } else {
         body.split_horizontally(width / 2)
     };
