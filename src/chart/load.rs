@@ -598,7 +598,8 @@ where
     }
 
     if let Some(strip) = strip {
-        let y_label = along_axis(&strip, theme, &[tr("duplicates so far"), tr("duplicates")])?;
+        let words = [tr("duplicates so far"), tr("duplicates")];
+        let y_label = super::along_axis_over(&strip, theme, &words, theme.px(52.0))?;
         let mut chart = axes(
             &strip,
             theme,

@@ -281,12 +281,14 @@ where
         } else {
             tf!("outage: {calls} calls sent", calls = sent(0))
         };
-        let text = vec![text];
         let step = theme.px(13.0) as i32;
         let x = chart.backend_coord(&(window.0, 0.0)).0;
-        let plot_top = labels.plot[1];
-        let rows = (0..8).map(|k| plot_top + 4 + k * step);
-        labels.put_anyway(area, &text, &theme.font(11.0), x, rows)?;
+        let [_, plot_top, _, plot_bottom] = labels.plot;
+        let rows: Vec<i32> = (0..(plot_bottom - plot_top) / step)
+            .map(|k| plot_top + 4 + k * step)
+            .collect();
+        let forms = super::one_line_or_two(text);
+        labels.put_named(area, &forms, &theme.font(11.0), x, &rows)?;
     }
     super::name_windows(&mut labels, area, &chart, scenario, !outage_told, theme)?;
 

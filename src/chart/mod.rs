@@ -276,7 +276,21 @@ fn along_axis<'w, DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let room = area.dim_in_pixel().1 as i32 - theme.px(24.0) as i32;
+    along_axis_over(area, theme, words, 0)
+}
+
+/// [`along_axis`] for a plot that leaves `below` pixels of its area to
+/// a time axis under it.
+fn along_axis_over<'w, DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    theme: &Theme,
+    words: &[&'w str],
+    below: u32,
+) -> Result<&'w str, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    let room = area.dim_in_pixel().1 as i32 - theme.px(24.0) as i32 - below as i32;
     for word in words {
         if area.estimate_text_size(word, &theme.font(13.0))?.0 as i32 <= room {
             return Ok(word);
