@@ -1241,16 +1241,23 @@ fn crosses(rect: [f64; 4], a: (f64, f64), b: (f64, f64)) -> bool {
     })
 }
 
-/// Every preset's key chart as it opens, at the laptop's and the phone's
-/// sizes: its words keep apart from one another and inside the chart,
+/// Every preset's key chart as it opens, at the laptop's sizes and the
+/// phone's key chart's: its words keep apart from one another and inside the chart,
 /// and none stands over a line of A's or B's data (a line through a
 /// word's box is data the word hides).
 #[test]
 fn every_key_chart_keeps_its_words_apart_and_off_its_lines() {
     let mut over = Vec::new();
+    // The laptop's sizes, and the phone's key chart as the page sizes it
+    // (a phone's other charts are shorter, 362x318: `SIZES`).
+    let phone = ((PHONE_KEY.0 * 2, PHONE_KEY.1 * 2), 2.0);
+    let laptop = crate::chart::load::tests::SIZES
+        .into_iter()
+        .filter(|(_, scale)| *scale == 1.0);
+    let sizes: Vec<((u32, u32), f64)> = laptop.chain([phone]).collect();
     for preset in PRESETS {
         let state = State::of(preset.config(), preset.key_chart);
-        for size in crate::chart::load::tests::SIZES {
+        for &size in &sizes {
             let (out, _) = draw_key(preset.key_chart, &state, None, size);
             let what = format!("{} at {size:?}", preset.key);
             assert_texts_apart(&out, size.0, &what);

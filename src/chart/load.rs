@@ -543,11 +543,14 @@ where
             widest = widest.max(area.estimate_text_size(&wide[0], &small)?.0 as i32);
         }
         let narrow_first = widest + step > gap;
-        for (x, wide, narrow, capacity) in placed {
+        for (k, (x, wide, narrow, capacity)) in placed.into_iter().enumerate() {
             // Above the capacity line, which stays readable under them.
             let ceiling = pixel(0.0, at(capacity)).1 - 4;
+            // With no row above it (a narrow panel, a long language), the
+            // top row, from which [`Labels::put`] looks for the nearest
+            // clear place.
             let rows_for = |lines: &[String]| {
-                let last_top = ceiling - lines.len() as i32 * step;
+                let last_top = (ceiling - lines.len() as i32 * step).max(plot_top + 4);
                 from_top(rows).take_while(move |top| *top <= last_top)
             };
             let (first, second) = if narrow_first {
@@ -555,8 +558,15 @@ where
             } else {
                 (wide, narrow)
             };
-            if !labels.put(area, &first, &small, x, rows_for(&first))? {
-                labels.put(area, &second, &small, x, rows_for(&second))?;
+            if !labels.put(area, &first, &small, x, rows_for(&first))?
+                && !labels.put(area, &second, &small, x, rows_for(&second))?
+                && k == 0
+            {
+                // The first wave's ratio is the lesson's number: said
+                // even where only data leaves it room (a phone's narrow
+                // panel in a long language).
+                let narrow = if narrow_first { &first } else { &second };
+                labels.put_anyway(area, narrow, &small, x, rows_for(narrow))?;
             }
         }
         if capacity_top > 0.0 {
