@@ -365,12 +365,17 @@ fn overlap(a: &Rect, b: &Rect) -> bool {
 /// to the first place offered where it lies wholly inside the plot and
 /// clear of every label placed before it, or is left out. Whatever is
 /// placed first (the lesson's moment) is sure of its place.
+/// The width of a column of [`Labels::data`], in pixels.
+const COLUMN: usize = 16;
+
 struct Labels {
     plot: Rect,
     taken: Vec<Rect>,
-    /// Where lines of data run ([`Labels::avoid`]): a label goes there
-    /// only when the plot has no clear place for it at all.
-    data: Vec<Rect>,
+    /// Where lines of data run ([`Labels::avoid`]), by columns of
+    /// [`COLUMN`] pixels across the plot, so that a place is checked only
+    /// against the data beneath it: a label goes there only when the plot
+    /// has no clear place for it at all.
+    data: Vec<Vec<Rect>>,
     backing: RGBAColor,
     /// The least height of a line of text.
     line: i32,
@@ -384,10 +389,24 @@ impl Labels {
         Labels {
             plot: [left, top, left + width as i32, top + height as i32],
             taken: Vec::new(),
-            data: Vec::new(),
+            data: vec![Vec::new(); (width as usize).div_ceil(COLUMN) + 1],
             backing: theme.background.mix(0.8),
             line: theme.px(13.0) as i32,
         }
+    }
+
+    /// The columns of [`Labels::data`] that `rect` spans (clamped to the
+    /// plot: data and places outside it share its edge columns).
+    fn columns(&self, rect: &Rect) -> std::ops::RangeInclusive<usize> {
+        let last = self.data.len().saturating_sub(1);
+        let column = |x: i32| ((x - self.plot[0]).max(0) as usize / COLUMN).min(last);
+        column(rect[0])..=column(rect[2])
+    }
+
+    /// Whether `rect` lies clear of every line of data.
+    fn off_data(&self, rect: &Rect) -> bool {
+        self.columns(rect)
+            .all(|c| !self.data[c].iter().any(|other| overlap(other, rect)))
     }
 
     /// Keeps later labels off a line of data: `points` on the chart's
@@ -396,8 +415,10 @@ impl Labels {
         let pixels: Vec<(i32, i32)> = points.iter().map(|p| chart.backend_coord(p)).collect();
         for pair in pixels.windows(2) {
             let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
-            self.data
-                .push([x0.min(x1), y0.min(y1) - 1, x0.max(x1), y0.max(y1) + 1]);
+            let rect = [x0.min(x1), y0.min(y1) - 1, x0.max(x1), y0.max(y1) + 1];
+            for column in self.columns(&rect) {
+                self.data[column].push(rect);
+            }
         }
     }
 
@@ -507,7 +528,7 @@ impl Labels {
                 && rect[3] <= plot[3]
                 && !taken.iter().any(|other| overlap(other, rect))
         };
-        let clear = |rect: &Rect| fits(rect, &self.taken) && fits(rect, &self.data);
+        let clear = |rect: &Rect| fits(rect, &self.taken) && self.off_data(rect);
         let nearest = || {
             let (want_x, want_y) = offered.first().map_or((0, 0), |r| (r[0], r[1]));
             let mut grid: Vec<Rect> = (plot[1]..plot[3])

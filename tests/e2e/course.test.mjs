@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { servePage, open } from './harness.mjs';
+import { servePage, open, STATE_WAIT } from './harness.mjs';
 
 let base, browser;
 servePage((served) => ({ base, browser } = served));
@@ -57,7 +57,7 @@ async function drawn(page) {
 
 // A page navigated to has started its simulator and hears keys.
 async function started(page) {
-  await page.waitForFunction(() => document.documentElement.classList.contains('course') && document.body.dataset.renders, null, { timeout: 15000 });
+  await page.waitForFunction(() => document.documentElement.classList.contains('course') && document.body.dataset.renders, null, STATE_WAIT);
 }
 
 // Presses a key with nothing focused that takes keys (the page's body).
@@ -220,8 +220,8 @@ test('a chapter is presented to a room with a key, and stays presented on', asyn
   await Promise.all([page.waitForURL(/chapter=jitter/), press(page, 'n')]);
   assert.match(page.url(), /present=on/);
   // The next chapter is a page of its own: presented once it has started.
-  await page.waitForFunction(() => document.documentElement.classList.contains('presenting'), null, { timeout: 15000 });
-  await page.waitForFunction(() => document.body.dataset.renders !== undefined, null, { timeout: 15000 });
+  await page.waitForFunction(() => document.documentElement.classList.contains('presenting'), null, STATE_WAIT);
+  await page.waitForFunction(() => document.body.dataset.renders !== undefined, null, STATE_WAIT);
   await press(page, 'Escape');
   await page.waitForURL((u) => !u.searchParams.has('present'));
   await page.context().close();

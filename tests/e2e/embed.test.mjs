@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { servePage, open, inked, pixels, openShare } from './harness.mjs';
+import { servePage, open, inked, pixels, openShare, STATE_WAIT } from './harness.mjs';
 
 let base, browser;
 servePage((served) => ({ base, browser } = served));
@@ -28,7 +28,7 @@ async function embedded(query, { colorScheme = 'light' } = {}) {
     <iframe src="${base}?${query}" width="${WIDTH}" height="${HEIGHT}" style="border:0; display:block"
       title="Retry playground"></iframe></body>`);
   const frame = await (await page.waitForSelector('iframe')).contentFrame();
-  await frame.waitForFunction(() => Number(document.body.dataset.renders || 0) >= 1, null, { timeout: 15000 });
+  await frame.waitForFunction(() => Number(document.body.dataset.renders || 0) >= 1, null, STATE_WAIT);
   return { page, frame };
 }
 
