@@ -146,8 +146,9 @@ where
 
 /// Load over time, one panel per policy on the same axes: first tries
 /// (solid) and retries (lighter) stacked in the policy's colour, its
-/// failed answers (503s, timeouts, refused connections) dotted, goodput
-/// and the server's capacity (labelled in calls a second, the axis'
+/// failed answers (503s, timeouts, refused connections) dotted, what its
+/// own budget refused to send grey above its calls, goodput and the
+/// server's capacity (labelled in calls a second, the axis'
 /// unit) as lines, outage and spike windows shaded. What was sent while
 /// the server was down is drawn as an outline only: the server did no
 /// work for it, and its total over the outage is said once on the shade.

@@ -364,10 +364,9 @@ fn overlap(a: &Rect, b: &Rect) -> bool {
 /// Words placed on a plot so that none covers another: each label goes
 /// to the first place offered where it lies wholly inside the plot and
 /// clear of every label placed before it, or is left out. Whatever is
-/// placed first (the lesson's moment) is sure of its place.
-/// The width of a column of [`Labels::data`], in pixels.
-const COLUMN: usize = 16;
-
+/// placed first (the lesson's moment) is sure of its place. Lines of data
+/// registered with [`Labels::avoid`] are kept clear too, as far as the
+/// plot has room ([`Labels::put`], [`Labels::put_anyway`]).
 struct Labels {
     plot: Rect,
     taken: Vec<Rect>,
@@ -529,9 +528,10 @@ impl Labels {
                 && !taken.iter().any(|other| overlap(other, rect))
         };
         let clear = |rect: &Rect| fits(rect, &self.taken) && self.off_data(rect);
-        let nearest = || {
-            let (want_x, want_y) = offered.first().map_or((0, 0), |r| (r[0], r[1]));
-            let mut grid: Vec<Rect> = (plot[1]..plot[3])
+        // The plot's clear place nearest the first offered, on a grid of
+        // rows and 8-pixel steps, no further aside than the label's width.
+        let nearest = |&(want_x, want_y): &(i32, i32)| {
+            (plot[1]..plot[3])
                 .step_by(line.max(1) as usize)
                 .flat_map(|top| {
                     (plot[0]..plot[2])
@@ -539,18 +539,16 @@ impl Labels {
                         .map(move |left| box_at(left + gap, top + gap))
                 })
                 .filter(|rect| (rect[0] - want_x).abs() <= width + 2 * gap && clear(rect))
-                .collect();
-            grid.sort_by_key(|r| (r[0] - want_x).abs() + 2 * (r[1] - want_y).abs());
-            grid.first().copied()
+                .min_by_key(|r| (r[0] - want_x).abs() + 2 * (r[1] - want_y).abs())
         };
         let chosen = offered
             .iter()
             .copied()
             .find(|rect| clear(rect))
-            .or_else(|| (!offered.is_empty()).then(nearest).flatten())
+            .or_else(|| offered.first().and_then(|r| nearest(&(r[0], r[1]))))
             .or_else(|| {
-                let mut over = offered.iter().copied().filter(|_| over_data);
-                over.find(|rect| fits(rect, &self.taken))
+                let over = |rect: &Rect| over_data && fits(rect, &self.taken);
+                offered.iter().copied().find(over)
             });
         let Some(rect) = chosen else {
             return Ok(false);
@@ -573,6 +571,9 @@ impl Labels {
         Ok(true)
     }
 }
+
+/// The width of a column of [`Labels::data`], in pixels.
+const COLUMN: usize = 16;
 
 /// Where to split `height` between panels stacked one over another, the
 /// lowest carrying the time axis ([`axes`]'s 48 pixels more), so that
