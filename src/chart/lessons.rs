@@ -197,6 +197,16 @@ fn mean_after(report: &Report, from: f64) -> f64 {
     mean_between(report, from, f64::INFINITY)
 }
 
+/// Where the rightmost ring of `colour` stands (pixels): on the latency
+/// chart, that policy's p99 in the tail panel.
+fn rightmost_ring(out: &str, colour: RGBColor) -> f64 {
+    elements(out, "circle")
+        .into_iter()
+        .filter(|e| attr(e, "stroke") == hex(colour) && attr(e, "fill") == "none")
+        .map(|e| number(&e, "cx"))
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
 /// The pixels of the filled load of `colour`, as a function of time.
 fn filled_heights(out: &str, fill: RGBColor) -> Vec<(f64, f64)> {
     elements(out, "polygon")
@@ -786,14 +796,8 @@ fn todays_aws_quota_runs_dry_sooner() {
     assert!(b.summary.latency_p99 < 0.5 * a.summary.latency_p99);
     let theme = Theme::light(1.0);
     let out = svg(|area| draw_latency(area, &charts, &theme));
-    let ring = |colour: RGBColor| {
-        elements(&out, "circle")
-            .into_iter()
-            .filter(|e| attr(e, "stroke") == hex(colour) && attr(e, "fill") == "none")
-            .map(|e| number(&e, "cx"))
-            .fold(f64::NEG_INFINITY, f64::max)
-    };
-    let (ring_a, ring_b) = (ring(run_colour(&theme, 0)), ring(run_colour(&theme, 1)));
+    let ring = |r| rightmost_ring(&out, run_colour(&theme, r));
+    let (ring_a, ring_b) = (ring(0), ring(1));
     assert!(
         ring_a - ring_b > 40.0,
         "the tail's rings at {ring_b} and {ring_a} px"
@@ -853,14 +857,8 @@ fn the_hedge_reaches_99_percent_first() {
     // The tail panel, on the right, spreads the slowest tenth over the
     // height: there the p99 rings stand far apart (the rightmost ring of
     // each colour is the tail panel's).
-    let ring = |colour: RGBColor| {
-        elements(&out, "circle")
-            .into_iter()
-            .filter(|e| attr(e, "stroke") == hex(colour) && attr(e, "fill") == "none")
-            .map(|e| number(&e, "cx"))
-            .fold(f64::NEG_INFINITY, f64::max)
-    };
-    let (ring_a, ring_b) = (ring(run_colour(&theme, 0)), ring(run_colour(&theme, 1)));
+    let ring = |r| rightmost_ring(&out, run_colour(&theme, r));
+    let (ring_a, ring_b) = (ring(0), ring(1));
     assert!(
         ring_a - ring_b > 20.0,
         "the tail's rings at {ring_b} and {ring_a} px"
