@@ -28,6 +28,11 @@ use crate::metrics::{Metric, Side};
 use crate::presets::{PRESETS, Preset};
 use crate::seeds::{Seeds, Verdict};
 
+/// The chapters on the course's path, the first of [`CHAPTERS`]: about
+/// 50 minutes of a 90-minute workshop. The rest are extras, each a detour
+/// from the core chapter of its rule.
+pub const CORE: usize = 12;
+
 /// The key of the last page, the rules: `chapter=monday`.
 pub const MONDAY_KEY: &str = "monday";
 
@@ -100,7 +105,27 @@ pub struct Chapter {
     pub judge: Judge,
     /// The one setting the chapter is about (policy A's, or the world's).
     pub knob: P,
+    /// The knob's range in the chapter, for a number: one that teaches,
+    /// somewhere in which the runs' answer moves (a test holds it). A
+    /// choice offers all its choices.
+    pub teaches: Option<(f64, f64)>,
     pub takeaway: Text,
+    /// For the person who teaches it to a room.
+    pub notes: Notes,
+}
+
+/// What the person who teaches a chapter needs and the room does not
+/// see: what to ask, the guess most people make first, the minutes.
+#[derive(Debug, PartialEq)]
+pub struct Notes {
+    /// What to ask the room before the show of hands, or after the reveal.
+    pub ask: Text,
+    /// The answer most engineers guess first (its index).
+    pub wrong: usize,
+    /// Why that guess tempts, after "most guess ...": its clause.
+    pub tempting: Text,
+    /// Minutes the chapter takes in a room, question to takeaway.
+    pub minutes: u32,
 }
 
 impl Chapter {
@@ -116,12 +141,57 @@ impl Chapter {
         lesson::apply(&self.preset().config(), self.change)
     }
 
-    /// Its place in the course, from 1.
-    pub fn number(&self) -> usize {
+    /// Its place in [`CHAPTERS`], from 0.
+    fn position(&self) -> usize {
         CHAPTERS
             .iter()
             .position(|c| std::ptr::eq(c, self))
-            .map_or(0, |i| i + 1)
+            .unwrap_or(0)
+    }
+
+    /// On the core path, which a room takes in 90 minutes.
+    pub fn is_core(&self) -> bool {
+        self.position() < CORE
+    }
+
+    /// Its place on the core path, from 1: an extra's is its home's.
+    pub fn number(&self) -> usize {
+        self.home().position() + 1
+    }
+
+    /// The core chapter an extra is a detour from: the last core chapter
+    /// of its rule, or of the nearest rule before it that has one. A core
+    /// chapter is its own home.
+    pub fn home(&self) -> &'static Chapter {
+        if self.is_core() {
+            return &CHAPTERS[self.position()];
+        }
+        let rule = MONDAY
+            .iter()
+            .position(|r| r.chapters.contains(&self.key))
+            .unwrap_or(0);
+        MONDAY[..=rule]
+            .iter()
+            .rev()
+            .find_map(|r| {
+                r.chapters
+                    .iter()
+                    .filter_map(|key| CHAPTERS[..CORE].iter().find(|c| c.key == *key))
+                    .max_by_key(|c| c.position())
+            })
+            .unwrap_or(&CHAPTERS[0])
+    }
+
+    /// The extras whose home this chapter is, in the course's order.
+    pub fn extras(&self) -> impl Iterator<Item = &'static Chapter> + '_ {
+        CHAPTERS[CORE..]
+            .iter()
+            .filter(move |c| std::ptr::eq(c.home(), self))
+    }
+
+    /// Minutes the core path takes in a room.
+    pub fn core_minutes() -> u32 {
+        CHAPTERS[..CORE].iter().map(|c| c.notes.minutes).sum()
     }
 
     /// The answer its runs bear out over `seeds`.
@@ -165,25 +235,33 @@ impl Place {
             .map(Place::Chapter)
     }
 
-    /// Its position: chapters from 0, the last page after them.
+    /// Its position on the core path: its chapters from 0, the last page
+    /// after them; an extra stands where its home does.
     pub fn index(self) -> usize {
         match self {
             Place::Chapter(chapter) => chapter.number() - 1,
-            Place::Monday => CHAPTERS.len(),
+            Place::Monday => CORE,
         }
     }
 
     fn at(index: usize) -> Option<Place> {
-        match CHAPTERS.get(index) {
+        match CHAPTERS[..CORE].get(index) {
             Some(chapter) => Some(Place::Chapter(chapter)),
-            None => (index == CHAPTERS.len()).then_some(Place::Monday),
+            None => (index == CORE).then_some(Place::Monday),
         }
     }
 
+    /// The place before: on the path the chapter before, from an extra
+    /// its home.
     pub fn back(self) -> Option<Place> {
-        self.index().checked_sub(1).and_then(Place::at)
+        match self {
+            Place::Chapter(chapter) if !chapter.is_core() => Some(Place::Chapter(chapter.home())),
+            _ => self.index().checked_sub(1).and_then(Place::at),
+        }
     }
 
+    /// The place after: on the path the next chapter, from an extra the
+    /// chapter after its home.
     pub fn next(self) -> Option<Place> {
         Place::at(self.index() + 1)
     }
@@ -336,7 +414,7 @@ pub static CHAPTERS: &[Chapter] = &[
                    of B's operations succeed?",
         ),
         answers: &[
-            Text("About 80 %, like A's: a retry fails as often as a first try"),
+            Text("About 80 %, like A's"),
             Text("About 90 %"),
             Text("About 99 %"),
         ],
@@ -345,36 +423,55 @@ pub static CHAPTERS: &[Chapter] = &[
             side: Side::B,
             edges: &[0.85, 0.95],
         },
-        knob: P::Attempts,
+        knob: P::Failure,
+        teaches: Some((0.05, 0.6)),
         takeaway: Text(
             "Retry failures that come and go independently: each attempt is a fresh chance, \
                    so a few attempts recover nearly all of them.",
         ),
+        notes: Notes {
+            ask: Text(
+                "Before the hands: is a retry more likely to fail than a first try? After: who has seen retries make an outage worse?",
+            ),
+            wrong: 0,
+            tempting: Text(
+                "a retry is expected to fail as the first try did, though here each call fails on its own.",
+            ),
+            minutes: 4,
+        },
     },
     Chapter {
-        key: "retry-cost",
-        title: Text("What a retry costs"),
+        key: "which-errors",
+        title: Text("Which errors to retry"),
         preset: "why-retry",
-        change: "failure=1",
+        change: "failure=0.3&mix_503=0.5&mix_400=0.5&B.attempts=4",
         question: Text(
-            "Now the dependency is down and fails every call; B still makes up to \
-                   {B.attempts} attempts. How many calls does each of B's operations make to it?",
+            "A dependency fails {failure%} of calls, each call independently of the others; \
+                   {permanent%} of its failures are 400 Bad Request, the rest 503 Service \
+                   Unavailable. Policy B retries what a retry may cure, up to {B.attempts} \
+                   attempts. What share of B's operations succeed?",
         ),
-        answers: &[
-            Text("One: the first failure tells B it is down"),
-            Text("Three, one per attempt"),
-            Text("More than three"),
-        ],
+        answers: &[Text("About 70 %"), Text("About 85 %"), Text("About 99 %")],
         judge: Judge::Band {
-            metric: Metric::LoadAmplification,
+            metric: Metric::Success,
             side: Side::B,
-            edges: &[1.5, 3.5],
+            edges: &[0.76, 0.92],
         },
-        knob: P::Failure,
+        knob: P::Mix400,
+        teaches: Some((0.0, 1.0)),
         takeaway: Text(
-            "When the dependency is down, every retry is extra load on it: bound the \
-                   attempts.",
+            "Retry what may pass (a 503, a 429 after its Retry-After, a timeout), never a \
+                   4xx: a bad request fails the same way on every attempt, so its retries only \
+                   add load.",
         ),
+        notes: Notes {
+            ask: Text("Which status codes does your retry policy retry? Who retries a 400?"),
+            wrong: 2,
+            tempting: Text(
+                "every failure is counted as one a retry cures, but a 400 fails the same way on every attempt.",
+            ),
+            minutes: 4,
+        },
     },
     Chapter {
         key: "timeout",
@@ -391,8 +488,8 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         answers: &[
             Text("Most of them fail"),
-            Text("More fail than B's, but most still succeed"),
-            Text("Nothing much: the slow calls are retried and succeed"),
+            Text("More fail than B's, but most get through"),
+            Text("Hardly any fail"),
         ],
         judge: Judge::Band {
             metric: Metric::Success,
@@ -400,10 +497,203 @@ pub static CHAPTERS: &[Chapter] = &[
             edges: &[0.5, 0.95],
         },
         knob: P::Timeout,
+        teaches: Some((0.2, 1.0)),
         takeaway: Text(
-            "Set each attempt's timeout from the dependency's p99 plus a margin: a shorter \
-                   one cuts off calls about to succeed, and the server does their work again.",
+            "Set an attempt's timeout from measured latency, well above the median: one near it cuts off calls about to succeed, and the server does their work again. The p99 plus a margin is a safe choice.",
         ),
+        notes: Notes {
+            ask: Text(
+                "Where do your timeouts come from: a measured p99, or a round number? After the reveal, move the timeout and find where success comes back.",
+            ),
+            wrong: 2,
+            tempting: Text(
+                "a retry looks like a free second chance, but a timeout near the median cuts off calls about to succeed.",
+            ),
+            minutes: 5,
+        },
+    },
+    Chapter {
+        key: "deadline",
+        title: Text("The deadline"),
+        preset: "deadline",
+        change: "",
+        question: Text(
+            "The user waits at most {deadline}; {lost%} of the answers never arrive, and the \
+                   rest come back in about {service_t}. Both policies make up to {attempts} \
+                   attempts; A waits up to {timeout} for each, B {B.timeout}. Which gets more \
+                   operations done in time?",
+        ),
+        answers: &[
+            Text("A, with the longer timeout"),
+            Text("B, with the shorter timeout"),
+            Text("Neither"),
+        ],
+        judge: Judge::Better(Metric::Success),
+        knob: P::Timeout,
+        teaches: Some((0.2, 2.0)),
+        takeaway: Text(
+            "Fit the attempts into the deadline: a timeout as long as the deadline leaves no \
+                   time to retry.",
+        ),
+        notes: Notes {
+            ask: Text(
+                "What is the user's deadline for your busiest call, and how many of your attempts fit in it?",
+            ),
+            wrong: 0,
+            tempting: Text(
+                "a longer wait per attempt feels safer, but one long wait leaves no time for a second attempt.",
+            ),
+            minutes: 4,
+        },
+    },
+    Chapter {
+        key: "jitter",
+        title: Text("Jitter"),
+        preset: "herd",
+        change: "",
+        question: Text(
+            "{clients} clients fail together while the server is down for {outage_for}, and \
+                   retry up to {attempts} attempts, backing off exponentially. Policy A draws no \
+                   jitter; policy B draws each pause at random between zero and its ceiling (full \
+                   jitter). Which gets more operations through?",
+        ),
+
+        answers: &[
+            Text("A, without jitter"),
+            Text("B, with full jitter"),
+            Text("Neither"),
+        ],
+        judge: Judge::Better(Metric::Success),
+        knob: P::Clients,
+        teaches: Some((100.0, 4000.0)),
+        takeaway: Text(
+            "Back off with full jitter, so retries spread out instead of arriving as one \
+                   wave.",
+        ),
+        notes: Notes {
+            ask: Text(
+                "Point at the spikes on the chart: what is each one? Then move the clients: when does jitter stop mattering?",
+            ),
+            wrong: 2,
+            tempting: Text(
+                "the same clients make the same retries, but without jitter each wave of them arrives in the same instant.",
+            ),
+            minutes: 5,
+        },
+    },
+    Chapter {
+        key: "backoff-for",
+        title: Text("What backoff is for"),
+        preset: "closed-loop",
+        change: "",
+        question: Text(
+            "{clients} clients each start their next operation about {think} after their last \
+                   one ended. The dependency is down for {outage_for}; each operation makes up to \
+                   {attempts} attempts. Policy A retries {base} after each failure; policy B backs \
+                   off exponentially from {B.base} with {B.jitter} jitter. Which sends fewer calls \
+                   to the dependency?",
+        ),
+        answers: &[Text("A"), Text("B"), Text("Neither")],
+        judge: Judge::Better(Metric::Calls),
+        knob: P::OutageFor,
+        teaches: Some((0.0, 40.0)),
+        takeaway: Text(
+            "Backoff sheds load only where clients wait for their answers: it slows a closed \
+                   loop down.",
+        ),
+        notes: Notes {
+            ask: Text(
+                "Do your clients wait for their answers, or do requests keep coming whatever happens?",
+            ),
+            wrong: 0,
+            tempting: Text(
+                "A's operations end sooner, but each one that ends starts the next at once, while B's clients sit in their pauses.",
+            ),
+            minutes: 4,
+        },
+    },
+    Chapter {
+        key: "budget",
+        title: Text("The retry budget"),
+        preset: "budget",
+        change: "",
+        question: Text(
+            "Requests arrive at {rate}, then for {spike_for} at {spike}, at a server that \
+                   slows as work piles up; both policies retry {base} after each timeout of \
+                   {timeout}, up to {attempts} attempts. Policy B may retry only {B.b_pct%} of its \
+                   recent requests. Which makes fewer calls per operation?",
+        ),
+
+        answers: &[Text("A"), Text("B"), Text("Neither")],
+        judge: Judge::Better(Metric::LoadAmplification),
+        knob: P::SpikeRate,
+        teaches: Some((40.0, 120.0)),
+        takeaway: Text("Add a retry budget: it caps the extra load however bad the day gets."),
+        notes: Notes {
+            ask: Text("What caps your retries on a bad day today: the attempts alone?"),
+            wrong: 2,
+            tempting: Text(
+                "a budget sounds like a delay, but the retries it refuses are never sent.",
+            ),
+            minutes: 4,
+        },
+    },
+    Chapter {
+        key: "layers",
+        title: Text("One owner of retries"),
+        preset: "layers",
+        change: "",
+        question: Text(
+            "{layers} services in a chain each make up to {attempts} attempts, and the \
+                   dependency at the bottom always fails. How many calls reach it for each user \
+                   request?",
+        ),
+        answers: &[Text("3"), Text("9"), Text("27")],
+        judge: Judge::Band {
+            metric: Metric::BottomCalls,
+            side: Side::A,
+            edges: &[6.0, 18.0],
+        },
+        knob: P::Layers,
+        teaches: Some((1.0, 5.0)),
+        takeaway: Text("Let one layer own the retries; the layers under it try once."),
+        notes: Notes {
+            ask: Text("How many layers between your users and your database retry on their own?"),
+            wrong: 1,
+            tempting: Text("the layers' attempts are added instead of multiplied."),
+            minutes: 3,
+        },
+    },
+    Chapter {
+        key: "idempotency",
+        title: Text("Idempotency"),
+        preset: "lost-response",
+        change: "",
+        question: Text(
+            "Each operation ships an order. The server ships it, then {lost%} of its answers \
+                   are lost on the way back; the client times out after {timeout} and retries. \
+                   Policy A sends no idempotency key; policy B sends one key (an operation's ID, \
+                   which the server checks for repeats) with every attempt of an operation. Which \
+                   ships fewer orders twice?",
+        ),
+        answers: &[Text("A"), Text("B"), Text("Neither")],
+        judge: Judge::Better(Metric::Duplicates),
+        knob: P::Lost,
+        teaches: Some((0.0, 0.5)),
+        takeaway: Text(
+            "Retry only what is idempotent, or make it so: one idempotency key per \
+                   operation, the same on every attempt.",
+        ),
+        notes: Notes {
+            ask: Text(
+                "Which of your calls change something, and which of them carry an idempotency key?",
+            ),
+            wrong: 2,
+            tempting: Text(
+                "a retry feels like asking again, but the server already acted on the request whose answer was lost.",
+            ),
+            minutes: 4,
+        },
     },
     Chapter {
         key: "hedge",
@@ -417,39 +707,126 @@ pub static CHAPTERS: &[Chapter] = &[
                    second copy when no answer has come after {B.hedge_delay}, and takes the \
                    first answer. Whose latency p99 is lower?",
         ),
-        answers: &[
-            Text("A's: the copies only add load"),
-            Text("B's"),
-            Text("Neither: too few calls get a copy to matter"),
-        ],
+        answers: &[Text("A's"), Text("B's"), Text("Neither")],
         judge: Judge::Better(Metric::P99),
         knob: P::Rate,
+        teaches: Some((10.0, 95.0)),
         takeaway: Text(
             "Hedge a slow call near its 95th percentile: the slowest calls get a second \
                    chance for a few percent more load.",
         ),
+        notes: Notes {
+            ask: Text("What would you hedge, and at which percentile of its latency?"),
+            wrong: 0,
+            tempting: Text(
+                "a copy looks like pure load, but only the slowest few percent of calls get one.",
+            ),
+            minutes: 4,
+        },
     },
     Chapter {
-        key: "hedge-busy",
-        title: Text("\u{2026}until the server is busy"),
-        preset: "hedge",
-        change: "rate=90",
+        key: "recover",
+        title: Text("Recovering from a collapse"),
+        preset: "recover",
+        change: "",
         question: Text(
-            "The same dependency, but now first tries alone keep its workers {busy} busy. \
-                   Policy B still sends a second copy after {B.hedge_delay}. Whose latency p99 is \
-                   lower?",
+            "A server's workers are {busy} busy with first tries; clients time out after \
+                   {timeout} and retry at once. At {drop_at} it loses {drop_lost} of its workers \
+                   for {drop_for}. At {spike_at} the operators turn every new request away at the \
+                   door for {spike_for}, then let the traffic back in. What share of the \
+                   operations succeed over the run?",
+        ),
+        answers: &[Text("Under half"), Text("Over half")],
+        judge: Judge::Band {
+            metric: Metric::Success,
+            side: Side::A,
+            edges: &[0.5],
+        },
+        knob: P::SpikeFor,
+        teaches: Some((0.0, 20.0)),
+        takeaway: Text(
+            "To bring a collapsed service back, take the load off longer than its queue takes \
+                   to drain: a shorter pause leaves the queue full of work nobody waits for, and \
+                   the collapse goes on.",
+        ),
+        notes: Notes {
+            ask: Text(
+                "When a service is stuck, what does your runbook do: restart it, add capacity, or turn traffic away? For how long?",
+            ),
+            wrong: 1,
+            tempting: Text(
+                "a pause looks like enough, but when the traffic returns the queue still holds work nobody waits for.",
+            ),
+            minutes: 5,
+        },
+    },
+    Chapter {
+        key: "monitor",
+        title: Text("What to watch"),
+        preset: "why-retry",
+        change: "failure=0.3",
+        question: Text(
+            "A dependency starts failing {failure%} of calls, each call independently of the \
+                   others. Policy B makes up to {B.attempts} attempts. Against one call per \
+                   operation without retries, how much more load does B put on the dependency?",
         ),
         answers: &[
-            Text("A's: near capacity the copies queue in front of everyone"),
-            Text("B's: hedging still cuts the tail"),
-            Text("Neither"),
+            Text("Less than a tenth more"),
+            Text("A tenth to a half more"),
+            Text("More than half again"),
         ],
-        judge: Judge::Better(Metric::P99),
-        knob: P::Rate,
+        judge: Judge::Band {
+            metric: Metric::LoadAmplification,
+            side: Side::B,
+            edges: &[1.1, 1.5],
+        },
+        knob: P::Failure,
+        teaches: Some((0.02, 0.6)),
         takeaway: Text(
-            "Hedge only with capacity to spare: near it, the copies lengthen the queue and \
-                   the tail grows.",
+            "Watch calls per operation and budget refusals beside success: retries hold \
+                   success up while they multiply the load, so the load is where a sick \
+                   dependency shows first.",
         ),
+        notes: Notes {
+            ask: Text(
+                "Which of these is on your dashboard: success, calls per operation, budget refusals?",
+            ),
+            wrong: 0,
+            tempting: Text(
+                "success stays high, so the load is expected to as well, but every failure the retries make up for is another call.",
+            ),
+            minutes: 4,
+        },
+    },
+    Chapter {
+        key: "retry-cost",
+        title: Text("What a retry costs"),
+        preset: "why-retry",
+        change: "failure=1",
+        question: Text(
+            "Now the dependency is down and fails every call; B still makes up to \
+                   {B.attempts} attempts. How many calls does each of B's operations make to it?",
+        ),
+        answers: &[Text("One"), Text("Three"), Text("More than three")],
+        judge: Judge::Band {
+            metric: Metric::LoadAmplification,
+            side: Side::B,
+            edges: &[1.5, 3.5],
+        },
+        knob: P::Failure,
+        teaches: Some((0.0, 1.0)),
+        takeaway: Text(
+            "When the dependency is down, every retry is extra load on it: bound the \
+                   attempts.",
+        ),
+        notes: Notes {
+            ask: Text("What does your client do while its dependency is down?"),
+            wrong: 0,
+            tempting: Text(
+                "a client is expected to notice an outage, but a plain retry policy does not.",
+            ),
+            minutes: 2,
+        },
     },
     Chapter {
         key: "herd",
@@ -474,34 +851,19 @@ pub static CHAPTERS: &[Chapter] = &[
             edges: &[0.5, 0.9],
         },
         knob: P::Clients,
+        teaches: Some((100.0, 4000.0)),
         takeaway: Text(
             "Clients that fail together retry together: never let a crowd back off in \
                    lockstep, or each wave lands at once.",
         ),
-    },
-    Chapter {
-        key: "jitter",
-        title: Text("Jitter"),
-        preset: "herd",
-        change: "",
-        question: Text(
-            "{clients} clients fail together while the server is down for {outage_for}, and \
-                   retry up to {attempts} attempts, backing off exponentially. Policy A draws no \
-                   jitter; policy B draws each pause at random between zero and its ceiling (full \
-                   jitter). Which gets more operations through?",
-        ),
-
-        answers: &[
-            Text("A: without jitter its retries come back sooner"),
-            Text("B, with full jitter"),
-            Text("Neither: the waves are the same size"),
-        ],
-        judge: Judge::Better(Metric::Success),
-        knob: P::Jitter,
-        takeaway: Text(
-            "Back off with full jitter, so retries spread out instead of arriving as one \
-                   wave.",
-        ),
+        notes: Notes {
+            ask: Text("What happens when a whole fleet restarts at once?"),
+            wrong: 2,
+            tempting: Text(
+                "the server is back long before the clients give up, but each wave of retries lands in one instant.",
+            ),
+            minutes: 3,
+        },
     },
     Chapter {
         key: "shared-seed",
@@ -513,13 +875,22 @@ pub static CHAPTERS: &[Chapter] = &[
                    their random generator with the same constant; B's clients each have a seed of \
                    their own. Which gets more operations through?",
         ),
-        answers: &[Text("A"), Text("B"), Text("Neither: both have jitter")],
+        answers: &[Text("A"), Text("B"), Text("Neither")],
         judge: Judge::Better(Metric::Success),
-        knob: P::SharedSeed,
+        knob: P::Clients,
+        teaches: Some((100.0, 4000.0)),
         takeaway: Text(
             "Seed each client's random generator separately: with a shared seed, jitter is \
                    no jitter at all.",
         ),
+        notes: Notes {
+            ask: Text("Where do your clients get the seed of their random generator?"),
+            wrong: 2,
+            tempting: Text(
+                "both have jitter, but a shared seed draws the same pauses in every client.",
+            ),
+            minutes: 3,
+        },
     },
     Chapter {
         key: "storm",
@@ -536,35 +907,48 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         answers: &[Text("A's"), Text("B's"), Text("Both come back")],
         judge: Judge::Better(Metric::Goodput),
-        knob: P::Shape,
+        knob: P::Base,
+        teaches: Some((0.001, 20.0)),
         takeaway: Text(
-            "Back off exponentially: a short, fixed pause keeps an overloaded server \
-                   overloaded.",
+            "What ends the storm is the length of the pause, not its shape: a pause of a millisecond keeps an overloaded server overloaded, exponential or not. Back off for seconds, with jitter.",
         ),
+        notes: Notes {
+            ask: Text(
+                "B differs from A in its shape, its jitter and its pause: which of them ends the storm? After the reveal, switch A's shape alone, then raise its base.",
+            ),
+            wrong: 2,
+            tempting: Text(
+                "the spike ends, so the load should fall with it, but A's retries keep the server overloaded.",
+            ),
+            minutes: 4,
+        },
     },
     Chapter {
-        key: "backoff-for",
-        title: Text("What backoff is for"),
-        preset: "closed-loop",
-        change: "",
+        key: "contention",
+        title: Text("Contention"),
+        preset: "contention",
+        change: "compare=on&jitter=none&B.jitter=full",
         question: Text(
-            "{clients} clients each start their next operation about {think} after their last \
-                   one ended. The dependency is down for {outage_for}; each operation makes up to \
-                   {attempts} attempts. Policy A retries {base} after each failure; policy B backs \
-                   off exponentially from {B.base} with {B.jitter} jitter. Which sends fewer calls \
-                   to the dependency?",
+            "{clients} clients update one row; whoever loses the race backs off and starts \
+                   over. Policy A backs off exponentially without jitter, policy B with full \
+                   jitter. Whose last client is done first?",
         ),
-        answers: &[
-            Text("A: its operations end sooner"),
-            Text("B: a client waiting out its pause starts nothing new"),
-            Text("Neither: each operation makes the same attempts"),
-        ],
-        judge: Judge::Better(Metric::Calls),
-        knob: P::Shape,
+        answers: &[Text("A's"), Text("B's"), Text("Neither")],
+        judge: Judge::Better(Metric::Completion),
+        knob: P::Clients,
+        teaches: Some((2.0, 100.0)),
         takeaway: Text(
-            "Backoff sheds load only where clients wait for their answers: it slows a closed \
-                   loop down.",
+            "Under contention, back off with jitter: it cuts both the calls and the time \
+                   until the last client is done.",
         ),
+        notes: Notes {
+            ask: Text("Where do your clients race for one row or one lock?"),
+            wrong: 2,
+            tempting: Text(
+                "the same clients do the same work, but in lockstep they collide again and again.",
+            ),
+            minutes: 3,
+        },
     },
     Chapter {
         key: "open-loop",
@@ -577,151 +961,22 @@ pub static CHAPTERS: &[Chapter] = &[
                    each failure, B backs off exponentially from {B.base}. Which sends fewer calls \
                    to the dependency?",
         ),
-        answers: &[
-            Text("A"),
-            Text("B: backoff spreads the retries out"),
-            Text("Neither: the same arrivals make the same attempts, only later"),
-        ],
+        answers: &[Text("A"), Text("B"), Text("Neither")],
         judge: Judge::Better(Metric::Calls),
         knob: P::Workload,
+        teaches: None,
         takeaway: Text(
             "Against arrivals that do not wait, backoff only moves retries later: bound them \
                    with a budget.",
         ),
-    },
-    Chapter {
-        key: "budget",
-        title: Text("The retry budget"),
-        preset: "budget",
-        change: "",
-        question: Text(
-            "Requests arrive at {rate}, then for {spike_for} at {spike}, at a server that \
-                   slows as work piles up; both policies retry {base} after each timeout of \
-                   {timeout}, up to {attempts} attempts. Policy B may retry only {B.b_pct%} of its \
-                   recent requests. Which makes fewer calls per operation?",
-        ),
-
-        answers: &[
-            Text("A"),
-            Text("B"),
-            Text("Neither: a budget only delays the retries; they all go out later"),
-        ],
-        judge: Judge::Better(Metric::LoadAmplification),
-        knob: P::Budget,
-        takeaway: Text("Add a retry budget: it caps the extra load however bad the day gets."),
-    },
-    Chapter {
-        key: "throttle",
-        title: Text("Throttling first tries"),
-        preset: "throttle",
-        change: "",
-        question: Text(
-            "Requests arrive at {rate} at a server that can serve about {workers} at a time \
-                   in {service_t} each, with a queue of {queue}: first tries alone would keep it \
-                   {busy} busy. Policy A has a retry budget of {b_pct%}; policy B's clients \
-                   throttle themselves as the SRE book says, turning away requests, first tries \
-                   too, while they send more than {B.sre_k} what the server accepts. Which gets \
-                   more operations through?",
-        ),
-        answers: &[
-            Text("A: B turns away its own users' requests"),
-            Text("B"),
-            Text("Neither: the server can serve only so much"),
-        ],
-        judge: Judge::Better(Metric::Success),
-        knob: P::Rate,
-        takeaway: Text(
-            "In an overload, first tries alone swamp the server: throttle them at the client, \
-                   and count those rejections apart from the server's failures.",
-        ),
-    },
-    Chapter {
-        key: "layers",
-        title: Text("One owner of retries"),
-        preset: "layers",
-        change: "",
-        question: Text(
-            "{layers} services in a chain each make up to {attempts} attempts, and the \
-                   dependency at the bottom always fails. How many calls reach it for each user \
-                   request?",
-        ),
-        answers: &[Text("3"), Text("9"), Text("27")],
-        judge: Judge::Band {
-            metric: Metric::BottomCalls,
-            side: Side::A,
-            edges: &[6.0, 18.0],
+        notes: Notes {
+            ask: Text("Which of your clients wait for their answers, and which do not?"),
+            wrong: 1,
+            tempting: Text(
+                "backoff sounds like less load, but every arrival still makes its attempts, only later.",
+            ),
+            minutes: 3,
         },
-        knob: P::Layers,
-        takeaway: Text("Let one layer own the retries; the layers under it try once."),
-    },
-    Chapter {
-        key: "idempotency",
-        title: Text("Idempotency"),
-        preset: "lost-response",
-        change: "",
-        question: Text(
-            "Each operation ships an order. The server ships it, then {lost%} of its answers \
-                   are lost on the way back; the client times out after {timeout} and retries. \
-                   Policy A sends no idempotency key; policy B sends one key (an operation's ID, \
-                   which the server checks for repeats) with every attempt of an operation. Which \
-                   ships fewer orders twice?",
-        ),
-        answers: &[
-            Text("A"),
-            Text("B"),
-            Text("Neither: a retry only asks again for a lost answer"),
-        ],
-        judge: Judge::Better(Metric::Duplicates),
-        knob: P::IdempotencyKey,
-        takeaway: Text(
-            "Retry only what is idempotent, or make it so: one idempotency key per \
-                   operation, the same on every attempt.",
-        ),
-    },
-    Chapter {
-        key: "deadline",
-        title: Text("The deadline"),
-        preset: "deadline",
-        change: "",
-        question: Text(
-            "The user waits at most {deadline}; {lost%} of the answers never arrive, and the \
-                   rest come back in about {service_t}. Both policies make up to {attempts} \
-                   attempts; A waits up to {timeout} for each, B {B.timeout}. Which gets more \
-                   operations done in time?",
-        ),
-        answers: &[
-            Text("A: each attempt has more time"),
-            Text("B: more attempts fit in the deadline"),
-            Text("Neither"),
-        ],
-        judge: Judge::Better(Metric::Success),
-        knob: P::Timeout,
-        takeaway: Text(
-            "Fit the attempts into the deadline: a timeout as long as the deadline leaves no \
-                   time to retry.",
-        ),
-    },
-    Chapter {
-        key: "contention",
-        title: Text("Contention"),
-        preset: "contention",
-        change: "compare=on&jitter=none&B.jitter=full",
-        question: Text(
-            "{clients} clients update one row; whoever loses the race backs off and starts \
-                   over. Policy A backs off exponentially without jitter, policy B with full \
-                   jitter. Whose last client is done first?",
-        ),
-        answers: &[
-            Text("A's"),
-            Text("B's"),
-            Text("Neither: they finish together"),
-        ],
-        judge: Judge::Better(Metric::Completion),
-        knob: P::Jitter,
-        takeaway: Text(
-            "Under contention, back off with jitter: it cuts both the calls and the time \
-                   until the last client is done.",
-        ),
     },
     Chapter {
         key: "bucket-or-breaker",
@@ -739,71 +994,26 @@ pub static CHAPTERS: &[Chapter] = &[
         answers: &[
             Text("A, the token bucket"),
             Text("B, the breaker"),
-            Text("Neither: both let the retries through"),
+            Text("Neither"),
         ],
         judge: Judge::Better(Metric::Success),
         knob: P::Failure,
+        teaches: Some((0.0, 1.0)),
         takeaway: Text(
             "Know where your throttle stops retries: a token bucket once failures outrun \
                    what successes earn back, a breaker only past its trip ratio; both stop them in \
                    an outage.",
         ),
-    },
-    Chapter {
-        key: "at-scale",
-        title: Text("Your breaker at scale"),
-        preset: "at-scale",
-        change: "",
-        question: Text(
-            "Calls arrive at {rate} in all, shared out among {instances} client instances, \
-                   and the dependency fails {failure%} of them. Each of policy B's instances has \
-                   its own token bucket: {B.bk_size} tokens to start with, {B.bk_deposit} more for each \
-                   first try, one for each retry. Up to {attempts} attempts: how many calls does \
-                   each of B's operations make?",
-        ),
-        answers: &[
-            Text("About 1.1: the bucket stops most retries"),
-            Text("About 1.5"),
-            Text("About 1.9, as plain retries make"),
-        ],
-        judge: Judge::Band {
-            metric: Metric::LoadAmplification,
-            side: Side::B,
-            edges: &[1.3, 1.7],
+        notes: Notes {
+            ask: Text(
+                "Which of the two does your stack ship, and at what failure rate does it stop retries?",
+            ),
+            wrong: 2,
+            tempting: Text(
+                "both look like the same switch, but they stop retries at very different failure rates.",
+            ),
+            minutes: 4,
         },
-        knob: P::Instances,
-        takeaway: Text(
-            "Size a budget or a breaker for the traffic one instance sees: spread thin, a \
-                   bucket retries everything and a breaker nothing.",
-        ),
-    },
-    Chapter {
-        key: "trigger",
-        title: Text("The trigger and the map"),
-        preset: "trigger",
-        change: "",
-        question: Text(
-            "A server's workers are {busy} busy with first tries, its clients time out after \
-                   {timeout}, and policy A retries at once. At {drop_at} it loses {drop_lost} of \
-                   its workers for {drop_for}, then has them all back. What share of A's \
-                   operations succeed over the run?",
-        ),
-        answers: &[
-            Text("Under half: the world stays broken after the workers are back"),
-            Text("Most, but not all: it recovers slowly"),
-            Text("Nearly all: it recovers as soon as the workers are back"),
-        ],
-        judge: Judge::Band {
-            metric: Metric::Success,
-            side: Side::A,
-            edges: &[0.5, 0.95],
-        },
-        knob: P::DropFor,
-        takeaway: Text(
-            "A trigger that ends can leave a system broken for good: find on the map the \
-                   triggers your policy does not come back from, and back off with jitter under \
-                   a budget to shrink them.",
-        ),
     },
     Chapter {
         key: "defaults",
@@ -817,17 +1027,149 @@ pub static CHAPTERS: &[Chapter] = &[
                    makes fewer calls per operation: A, with the quota, or B, the same client \
                    without it?",
         ),
-        answers: &[
-            Text("A: the quota runs dry and it stops retrying"),
-            Text("B"),
-            Text("About the same: that many tokens outlast the outage"),
-        ],
+        answers: &[Text("A"), Text("B"), Text("About the same")],
         judge: Judge::Better(Metric::LoadAmplification),
-        knob: P::Quota,
+        knob: P::OutageFor,
+        teaches: Some((0.0, 40.0)),
         takeaway: Text(
             "The AWS SDK's standard mode ships a retry quota: keep it on, and watch its \
                    refusals.",
         ),
+        notes: Notes {
+            ask: Text("Which retry mode does your AWS SDK run, and who watches its quota?"),
+            wrong: 2,
+            tempting: Text(
+                "a quota of hundreds of tokens sounds like plenty, but at the cost of a retry it lasts a few dozen retries.",
+            ),
+            minutes: 3,
+        },
+    },
+    Chapter {
+        key: "throttle",
+        title: Text("Throttling first tries"),
+        preset: "throttle",
+        change: "",
+        question: Text(
+            "Requests arrive at {rate} at a server that can serve about {workers} at a time \
+                   in {service_t} each, with a queue of {queue}: first tries alone would keep it \
+                   {busy} busy. Policy A has a retry budget of {b_pct%}; policy B's clients \
+                   throttle themselves as the SRE book says, turning away requests, first tries \
+                   too, while they send more than {B.sre_k} what the server accepts. Which gets \
+                   more operations through?",
+        ),
+        answers: &[Text("A"), Text("B"), Text("Neither")],
+        judge: Judge::Better(Metric::Success),
+        knob: P::Rate,
+        teaches: Some((50.0, 200.0)),
+        takeaway: Text(
+            "In an overload, first tries alone swamp the server: throttle them at the client, \
+                   and count those rejections apart from the server's failures.",
+        ),
+        notes: Notes {
+            ask: Text("Would you turn away your own users' requests at the client?"),
+            wrong: 0,
+            tempting: Text(
+                "turning requests away looks like failing them, but it keeps the server serving the rest.",
+            ),
+            minutes: 3,
+        },
+    },
+    Chapter {
+        key: "at-scale",
+        title: Text("Your breaker at scale"),
+        preset: "at-scale",
+        change: "",
+        question: Text(
+            "Calls arrive at {rate} in all, shared out among {instances} client instances, \
+                   and the dependency fails {failure%} of them. Each of policy B's instances has \
+                   its own token bucket: {B.bk_size} tokens to start with, {B.bk_deposit} more for each \
+                   first try, one for each retry. Up to {attempts} attempts: how many calls does \
+                   each of B's operations make?",
+        ),
+        answers: &[Text("About 1.1"), Text("About 1.5"), Text("About 1.9")],
+        judge: Judge::Band {
+            metric: Metric::LoadAmplification,
+            side: Side::B,
+            edges: &[1.3, 1.7],
+        },
+        knob: P::Instances,
+        teaches: Some((1.0, 1000.0)),
+        takeaway: Text(
+            "Size a budget or a breaker for the traffic one instance sees: spread thin, a \
+                   bucket retries everything and a breaker nothing.",
+        ),
+        notes: Notes {
+            ask: Text("Over how many instances is the traffic of your budget's clients spread?"),
+            wrong: 0,
+            tempting: Text(
+                "the bucket stops retries for one client, but spread over many instances each sees too little traffic for it to act.",
+            ),
+            minutes: 3,
+        },
+    },
+    Chapter {
+        key: "hedge-busy",
+        title: Text("\u{2026}until the server is busy"),
+        preset: "hedge",
+        change: "rate=90",
+        question: Text(
+            "The same dependency, but now first tries alone keep its workers {busy} busy. \
+                   Policy B still sends a second copy after {B.hedge_delay}. Whose latency p99 is \
+                   lower?",
+        ),
+        answers: &[Text("A's"), Text("B's"), Text("Neither")],
+        judge: Judge::Better(Metric::P99),
+        knob: P::Rate,
+        teaches: Some((10.0, 95.0)),
+        takeaway: Text(
+            "Hedge only with capacity to spare: near it, the copies lengthen the queue and \
+                   the tail grows.",
+        ),
+        notes: Notes {
+            ask: Text("How busy is the service you would hedge at its peak?"),
+            wrong: 1,
+            tempting: Text(
+                "hedging cut the tail in the chapter before, but near capacity every copy queues in front of a first try.",
+            ),
+            minutes: 3,
+        },
+    },
+    Chapter {
+        key: "trigger",
+        title: Text("The trigger and the map"),
+        preset: "trigger",
+        change: "",
+        question: Text(
+            "A server's workers are {busy} busy with first tries, its clients time out after \
+                   {timeout}, and policy A retries at once. At {drop_at} it loses {drop_lost} of \
+                   its workers for {drop_for}, then has them all back. What share of A's \
+                   operations succeed over the run?",
+        ),
+        answers: &[
+            Text("Under half"),
+            Text("Most, but not all"),
+            Text("Nearly all"),
+        ],
+        judge: Judge::Band {
+            metric: Metric::Success,
+            side: Side::A,
+            edges: &[0.5, 0.95],
+        },
+        knob: P::DropFor,
+        teaches: Some((0.0, 30.0)),
+        takeaway: Text(
+            "A trigger that ends can leave a system broken for good: find on the map the \
+                   triggers your policy does not come back from, and back off with jitter under \
+                   a budget to shrink them.",
+        ),
+        notes: Notes {
+            ask: Text("Which capacity loss has your system not come back from?"),
+            wrong: 2,
+            tempting: Text(
+                "the workers come back, but the queue of work nobody waits for does not drain.",
+            ),
+            minutes: 4,
+        },
     },
 ];
 
@@ -836,26 +1178,24 @@ pub static CHAPTERS: &[Chapter] = &[
 pub static MONDAY: &[Rule] = &[
     Rule {
         text: Text(
-            "Retry failures that may pass (a timeout, a 503, a 429), never a bad request: a \
-               transient failure's retry is a fresh chance.",
+            "Retry failures that may pass (a timeout, a 503, a 429 after its Retry-After), never a 4xx: a bad request fails the same way every time.",
         ),
-        chapters: &["why-retry"],
+        chapters: &["why-retry", "which-errors"],
     },
     Rule {
         text: Text(
-            "Bound the attempts and the time: a few attempts, a timeout from the p99 plus a \
-               margin, a deadline they all fit in.",
+            "Bound the attempts and the time: a few attempts, a timeout well above the median, a deadline they all fit in.",
         ),
-        chapters: &["retry-cost", "timeout", "deadline"],
+        chapters: &["timeout", "deadline", "retry-cost"],
     },
     Rule {
         text: Text("Back off exponentially, with full jitter, each client with a seed of its own."),
         chapters: &[
-            "herd",
             "jitter",
+            "backoff-for",
+            "herd",
             "shared-seed",
             "storm",
-            "backoff-for",
             "contention",
         ],
     },
@@ -863,12 +1203,11 @@ pub static MONDAY: &[Rule] = &[
         text: Text(
             "Add a retry budget, a token bucket or a breaker, and keep the one your SDK ships.",
         ),
-        chapters: &["budget", "bucket-or-breaker", "open-loop", "defaults"],
+        chapters: &["budget", "open-loop", "bucket-or-breaker", "defaults"],
     },
     Rule {
         text: Text(
-            "In an overload, throttle first tries at the client, and count its rejections apart \
-               from the server's failures.",
+            "In an overload, throttle first tries at the client, and count its rejections apart from the server's failures.",
         ),
         chapters: &["throttle"],
     },
@@ -879,33 +1218,30 @@ pub static MONDAY: &[Rule] = &[
         chapters: &["at-scale"],
     },
     Rule {
-        text: Text("Hedge slow calls near their 95th percentile, and only with capacity to spare."),
-        chapters: &["hedge", "hedge-busy"],
-    },
-    Rule {
-        text: Text(
-            "Map the triggers your system does not come back from: retries at once turn a short \
-               capacity loss into a collapse that outlives it.",
-        ),
-        chapters: &["trigger"],
-    },
-    Rule {
         text: Text("Give retries one owner: one layer retries, the others fail fast."),
         chapters: &["layers"],
     },
     Rule {
         text: Text(
-            "Send an idempotency key with every operation that changes something, the same key \
-               on every attempt.",
+            "Send an idempotency key with every operation that changes something, the same key on every attempt.",
         ),
         chapters: &["idempotency"],
     },
     Rule {
+        text: Text("Hedge slow calls near their 95th percentile, and only with capacity to spare."),
+        chapters: &["hedge", "hedge-busy"],
+    },
+    Rule {
         text: Text(
-            "Watch retries per operation and budget refusals: if success barely grew while the \
-               load did, revisit the policy.",
+            "When a service collapses, take the load off longer than its queue takes to drain, and map the triggers your policy does not come back from.",
         ),
-        chapters: &["retry-cost", "timeout", "budget", "defaults"],
+        chapters: &["recover", "trigger"],
+    },
+    Rule {
+        text: Text(
+            "Watch calls per operation and budget refusals beside success: if success barely grew while the load did, revisit the policy.",
+        ),
+        chapters: &["monitor"],
     },
 ];
 
@@ -1084,18 +1420,19 @@ mod tests {
                 (back.place, back.config, back.presenting),
                 (Some(place), turned, true)
             );
-            assert_eq!(place.index(), i);
-            assert_eq!(chapter.number(), i + 1);
+            if chapter.is_core() {
+                assert_eq!((place.index(), chapter.number()), (i, i + 1));
+            }
         }
         assert_eq!(Place::Chapter(&CHAPTERS[0]).back(), None);
         assert_eq!(
-            Place::Chapter(CHAPTERS.last().expect("chapters")).next(),
+            Place::Chapter(&CHAPTERS[CORE - 1]).next(),
             Some(Place::Monday)
         );
         assert_eq!(Place::Monday.next(), None);
         assert_eq!(
             Place::Monday.back(),
-            Some(Place::Chapter(CHAPTERS.last().expect("chapters")))
+            Some(Place::Chapter(&CHAPTERS[CORE - 1]))
         );
     }
 
@@ -1191,26 +1528,29 @@ mod tests {
     /// longer holds and this fails.
     const LESSONS: &[(&str, usize)] = &[
         ("why-retry", 2),
-        ("retry-cost", 1),
+        ("which-errors", 1),
         ("timeout", 0),
-        ("hedge", 1),
-        ("hedge-busy", 0),
-        ("herd", 1),
+        ("deadline", 1),
         ("jitter", 1),
-        ("shared-seed", 1),
-        ("storm", 1),
         ("backoff-for", 1),
-        ("open-loop", 2),
         ("budget", 1),
-        ("throttle", 1),
         ("layers", 2),
         ("idempotency", 1),
-        ("deadline", 1),
+        ("hedge", 1),
+        ("recover", 0),
+        ("monitor", 1),
+        ("retry-cost", 1),
+        ("herd", 1),
+        ("shared-seed", 1),
+        ("storm", 1),
         ("contention", 1),
+        ("open-loop", 2),
         ("bucket-or-breaker", 1),
-        ("at-scale", 2),
-        ("trigger", 0),
         ("defaults", 0),
+        ("throttle", 1),
+        ("at-scale", 2),
+        ("hedge-busy", 0),
+        ("trigger", 0),
     ];
 
     /// Every chapter's answer is what its runs show on its seeds: a
@@ -1248,6 +1588,192 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The keys of the course's chapters before the core path: each still
+    /// opens its chapter, in the same world.
+    const KEYS_BEFORE: &[&str] = &[
+        "why-retry",
+        "retry-cost",
+        "timeout",
+        "hedge",
+        "hedge-busy",
+        "herd",
+        "jitter",
+        "shared-seed",
+        "storm",
+        "backoff-for",
+        "open-loop",
+        "budget",
+        "throttle",
+        "layers",
+        "idempotency",
+        "deadline",
+        "contention",
+        "bucket-or-breaker",
+        "at-scale",
+        "trigger",
+        "defaults",
+    ];
+
+    /// The core path: at most 12 chapters a room takes in about 50
+    /// minutes, in the order of the last page's rules; every other chapter
+    /// an extra, one step from its home and back to the path.
+    #[test]
+    fn the_core_path_is_twelve_chapters_in_the_rules_order() {
+        assert!(CORE <= 12 && CORE < CHAPTERS.len());
+        let core: Vec<&str> = CHAPTERS[..CORE].iter().map(|c| c.key).collect();
+        assert_eq!(
+            core,
+            [
+                "why-retry",
+                "which-errors",
+                "timeout",
+                "deadline",
+                "jitter",
+                "backoff-for",
+                "budget",
+                "layers",
+                "idempotency",
+                "hedge",
+                "recover",
+                "monitor"
+            ]
+        );
+        // Grouped as the last page groups its rules: a rule's core chapters
+        // come after every earlier rule's.
+        let rule_of = |key: &str| MONDAY.iter().position(|r| r.chapters.contains(&key));
+        let rules: Vec<_> = core.iter().map(|k| rule_of(k).expect("a rule")).collect();
+        assert!(rules.windows(2).all(|w| w[0] <= w[1]), "{rules:?}");
+        for (minutes, chapter) in CHAPTERS.iter().map(|c| (c.notes.minutes, c)) {
+            assert!((2..=5).contains(&minutes), "{}: {minutes} min", chapter.key);
+        }
+        let minutes = Chapter::core_minutes();
+        assert!(
+            (40..=60).contains(&minutes),
+            "the core path takes {minutes} min"
+        );
+        for (i, chapter) in CHAPTERS.iter().enumerate() {
+            let place = Place::Chapter(chapter);
+            if i < CORE {
+                assert!(chapter.is_core() && std::ptr::eq(chapter.home(), chapter));
+                assert_eq!(place.index(), i);
+                continue;
+            }
+            let home = chapter.home();
+            assert!(home.is_core(), "{}", chapter.key);
+            assert_eq!(place.back(), Some(Place::Chapter(home)), "{}", chapter.key);
+            assert_eq!(place.next(), Place::Chapter(home).next(), "{}", chapter.key);
+            assert!(home.extras().any(|e| std::ptr::eq(e, chapter)));
+        }
+        assert_eq!(
+            Place::Monday.back(),
+            Some(Place::Chapter(&CHAPTERS[CORE - 1]))
+        );
+        assert_eq!(
+            Place::Chapter(&CHAPTERS[CORE - 1]).next(),
+            Some(Place::Monday)
+        );
+        for key in KEYS_BEFORE {
+            let opened = opened(&format!("chapter={key}"));
+            match opened.place {
+                Some(Place::Chapter(chapter)) => assert_eq!(chapter.key, *key),
+                other => panic!("{key} opens {other:?}"),
+            }
+            assert_eq!(opened.notices, [], "{key}");
+        }
+    }
+
+    /// An option names an answer; the reason is the reveal's. No option
+    /// carries a word of the chapter's takeaway that its question does not
+    /// already use, nor a clause after a colon.
+    #[test]
+    fn no_option_carries_its_own_explanation() {
+        // Words that explain nothing by themselves.
+        const FUNCTION: &[&str] = &["about", "under", "their", "which", "other", "every"];
+        let words = |text: &str| -> Vec<String> {
+            text.split(|c: char| !c.is_alphanumeric())
+                .filter(|w| w.chars().count() >= 5)
+                .map(str::to_lowercase)
+                .filter(|w| !FUNCTION.contains(&w.as_str()))
+                .collect()
+        };
+        for chapter in CHAPTERS {
+            let asked = words(chapter.question.0);
+            let told = words(chapter.takeaway.0);
+            for answer in chapter.answers {
+                assert!(!answer.0.contains(':'), "{}: '{answer}'", chapter.key);
+                for word in words(answer.0) {
+                    assert!(
+                        asked.contains(&word) || !told.contains(&word),
+                        "{}: '{answer}' says '{word}', which the takeaway explains",
+                        chapter.key
+                    );
+                }
+            }
+        }
+    }
+
+    /// Each chapter's knob moves the runs' answer somewhere in its
+    /// teaching range: at one of its ends, or for a choice at one of its
+    /// choices, the answer differs from the chapter's own. The range
+    /// holds the chapter's own value and lies in the knob's.
+    #[test]
+    fn every_knob_moves_the_answer_within_its_teaching_range() {
+        for chapter in CHAPTERS {
+            let config = chapter.config();
+            let own = config.get(chapter.knob);
+            let values: Vec<f64> = match (chapter.teaches, chapter.knob.param().kind) {
+                (Some((low, high)), crate::config::Kind::Number { min, max, .. })
+                | (Some((low, high)), crate::config::Kind::Integer { min, max }) => {
+                    assert!(
+                        min <= low && low <= own && own <= high && high <= max,
+                        "{}",
+                        chapter.key
+                    );
+                    vec![low, high]
+                }
+                (None, crate::config::Kind::Choice(words, _)) => {
+                    (0..words.len()).map(|i| i as f64).collect()
+                }
+                (teaches, _) => panic!("{}: a range {teaches:?} for this knob", chapter.key),
+            };
+            let answer = chapter.answer(&over_seeds(&config));
+            let moved: Vec<_> = values
+                .iter()
+                .map(|&value| {
+                    let mut there = config.clone();
+                    there.set(chapter.knob, value);
+                    chapter.answer(&over_seeds(&there))
+                })
+                .collect();
+            assert!(
+                moved.iter().any(|m| *m != answer),
+                "{}: the answer stays {answer:?} over {values:?}",
+                chapter.key
+            );
+        }
+    }
+
+    /// The guess the notes say most make first is an answer, and not the
+    /// one the runs bear out: else it is no wrong guess.
+    #[test]
+    fn the_notes_wrong_guess_is_not_the_runs_answer() {
+        for chapter in CHAPTERS {
+            assert!(
+                chapter.notes.wrong < chapter.answers.len(),
+                "{}",
+                chapter.key
+            );
+            let seeds = over_seeds(&chapter.config());
+            assert_ne!(
+                chapter.answer(&seeds),
+                Some(chapter.notes.wrong),
+                "{}",
+                chapter.key
+            );
+            assert!(!chapter.notes.ask.0.is_empty() && !chapter.notes.tempting.0.is_empty());
         }
     }
 }

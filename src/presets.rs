@@ -398,12 +398,14 @@ pub static PRESETS: &[Preset] = &[
         title: Text("Why retry at all: a flaky dependency"),
         lesson: Text(
             "A dependency fails {failure%} of calls{if failure<1}, each call independently of \
-                 the others, so a retry fails no more often than a first try{end}. {if attempts=1}Policy A (blue) \
+                 the others, so a retry fails no more often than a first try{end}{if permanent>0}; \
+                 {permanent%} of its failures are Bad Request, which no retry cures{end}. {if attempts=1}Policy A (blue) \
                  never retries: {A.success} of its operations succeed.{else}Policy A (blue) now \
                  makes up to {attempts} attempts: {A.success} succeed, at {A.load} calls per \
                  operation.{end} {if B.attempts=1}Policy B (orange) now never retries either: \
                  {B.success} succeed.{else}Policy B (orange) makes up to {B.attempts} attempts and \
-                 fails only when every one of them fails: {B.success} succeed, at {B.load} calls \
+                 {if permanent>0}stops at a Bad Request or when every one of them fails{else}fails only \
+                 when every one of them fails{end}: {B.success} succeed, at {B.load} calls \
                  per operation{if failure=1}: when nothing can succeed, every retry is pure extra \
                  load{end}.{end} The sweep chart reruns this world at every failure rate; the mark \
                  shows this one.",
@@ -802,6 +804,42 @@ pub static PRESETS: &[Preset] = &[
             TryThis {
                 label: Text("Lose a fifth of the workers, not three fifths"),
                 change: "drop_to=0.8",
+                expect: rises(Metric::Success, Side::A),
+            },
+        ],
+    },
+    Preset {
+        key: "recover",
+        title: Text("Recovering from a collapse: how long to turn the traffic away"),
+        lesson: Text(
+            "The trigger's world, policy A alone: {workers} workers of {service_t} a request, \
+                {busy} busy with first tries, clients that time out after {timeout} and retry at \
+                once{if drop_for>0}; at {drop_at} the server loses {drop_lost} of its workers for \
+                {drop_for}{end}. {if spike_for>0}At {spike_at} the operators turn every new \
+                request away for {spike_for}{if A.recovers}: long enough for the queue to drain, \
+                and the world recovers{end}{if A.stays_broken}: too short to drain a queue of \
+                {queue} requests nobody waits for, and the world stays broken{end}{else}No one \
+                turns the traffic away{if A.stays_broken}, and the world stays broken{end}{end}: \
+                success {A.success}. The load chart shows the gap at the door and what the \
+                retries do after it.",
+        ),
+        link: "v=1&attempts=5&shape=constant&base=0.001&jitter=none&rate=65&spike=0&spike_at=50&spike_for=5&horizon=100&buckets=100&failure=0&workers=10&queue=1000&service_t=0.1&drop_for=10&drop_to=0.4",
+        key_chart: ChartId::Load,
+        sees: Text(
+            "The load falls to nothing in the gap at the door, and the retries are back at \
+               their height as soon as the traffic returns.",
+        ),
+        headline: &[Metric::Success, Metric::LoadAmplification],
+        open: &[Group::Workload, Group::Server],
+        try_this: &[
+            TryThis {
+                label: Text("Turn the traffic away for {spike_for}"),
+                change: "spike_for=15",
+                expect: rises(Metric::Success, Side::A),
+            },
+            TryThis {
+                label: Text("A queue of {queue}, not a thousand"),
+                change: "queue=100",
                 expect: rises(Metric::Success, Side::A),
             },
         ],

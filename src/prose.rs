@@ -77,13 +77,16 @@ pub enum Fact {
     Busy,
     /// The share of the workers a capacity loss takes.
     DropLost,
+    /// The share of the server's failures that are a 4xx, which no retry
+    /// cures: its weight over all the mix's weights.
+    Permanent,
     /// The settings in which policy B differs from A: 1 where a text may
     /// call B "the same with" its one difference.
     BDiffers,
 }
 
 impl Fact {
-    const ALL: [(&'static str, Fact); 10] = [
+    const ALL: [(&'static str, Fact); 11] = [
         ("budget_bound", Fact::BudgetBound),
         ("quota_retries", Fact::QuotaRetries),
         ("bucket_failures", Fact::BucketFailures),
@@ -93,6 +96,7 @@ impl Fact {
         ("service_p95", Fact::ServiceP95),
         ("busy", Fact::Busy),
         ("drop_lost", Fact::DropLost),
+        ("permanent", Fact::Permanent),
         ("b_differs", Fact::BDiffers),
     ];
 
@@ -128,6 +132,16 @@ impl Fact {
                 }
             }
             Fact::DropLost => 1.0 - world.get(P::DropTo),
+            Fact::Permanent => {
+                let all: f64 = [P::Mix503, P::Mix429, P::Mix400, P::Mix500]
+                    .into_iter()
+                    .map(|p| world.get(p))
+                    .sum();
+                match all > 0.0 {
+                    true => world.get(P::Mix400) / all,
+                    false => 0.0,
+                }
+            }
             Fact::BDiffers => (0..PARAMS.len())
                 .filter(|&i| world.value_b_at(i) != world.value_at(i))
                 .count() as f64,
@@ -139,7 +153,7 @@ impl Fact {
         match self {
             Fact::BudgetBound => Format::Ratio,
             Fact::ServiceP99 | Fact::ServiceP95 => Format::Seconds,
-            Fact::Busy | Fact::DropLost => Format::Share,
+            Fact::Busy | Fact::DropLost | Fact::Permanent => Format::Share,
             _ => Format::Count,
         }
     }

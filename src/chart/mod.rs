@@ -849,6 +849,10 @@ where
                 )
             }
             Window::Outage => tr("outage").to_string(),
+            // A spike of nothing is the door closed: traffic turned away.
+            Window::Spike if scenario.spike_rate == 0.0 => {
+                tr("every new request turned away").to_string()
+            }
             Window::Spike => tf!("spike: {rate}/s", rate = tick(&scenario.spike_rate)),
             Window::CapacityLoss => tf!(
                 "capacity loss: {share} % of workers left",
@@ -865,8 +869,20 @@ where
         };
         let (x, bottom) = chart.backend_coord(&(start, low));
         let step = theme.px(13.0) as i32;
-        let rows = (1..(bottom - labels.plot[1]) / step).map(|k| bottom - 4 - k * step);
-        labels.put_anyway(area, &[text], &theme.font(11.0), x, rows)?;
+        let rows: Vec<i32> = (1..(bottom - labels.plot[1]) / step)
+            .map(|k| bottom - 4 - k * step)
+            .collect();
+        // On one line, else on two by its start, else over data: a
+        // window's name is not to be lost.
+        let style = theme.font(11.0);
+        let forms = one_line_or_two(text);
+        let mut put = false;
+        for lines in &forms {
+            put = put || labels.put(area, lines, &style, x, rows.iter().copied())?;
+        }
+        if !put {
+            labels.put_anyway(area, &forms[0], &style, x, rows)?;
+        }
     }
     Ok(())
 }

@@ -6,7 +6,7 @@
 //! natively; the page crate copies [`CourseView`] into the DOM.
 
 use crate::config::{Config, P};
-use crate::course::{self, CHAPTERS, Chapter, Judge, MONDAY, Place};
+use crate::course::{self, CORE, Chapter, Judge, MONDAY, Place};
 use crate::lesson;
 use crate::metrics::Side;
 use crate::prose::{self, Facts};
@@ -27,7 +27,12 @@ pub struct Course {
     revealed: bool,
     /// What the seeds of the asked settings bear out, once measured.
     answer: Option<Answer>,
+    /// The room's show of hands per answer, as the presenter counted it.
+    hands: Vec<u32>,
 }
+
+/// The most hands one answer can have: a large hall, not a typo's worth.
+pub const MOST_HANDS: u32 = 10_000;
 
 /// The answer the runs bear out, and what they measured.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,6 +81,24 @@ pub struct CourseView {
     pub playground: String,
     /// The last page's rules; empty in a chapter.
     pub rules: Vec<RuleView>,
+    /// In a core chapter, the extras that go deeper into it.
+    pub extras: Vec<Link>,
+    /// For the person who teaches; none on the last page.
+    pub notes: Option<NotesView>,
+    /// Per answer, the room's hands in words ("7 hands, 35 %"), once any
+    /// were counted; empty before.
+    pub room: Vec<String>,
+}
+
+/// A chapter's notes for the person who teaches it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotesView {
+    pub minutes: String,
+    pub ask: &'static str,
+    /// The guess most make first, and why it tempts.
+    pub wrong: String,
+    /// The answer the runs bear out, once measured.
+    pub runs: Option<String>,
 }
 
 /// The heading of the last page.
@@ -90,7 +113,37 @@ impl Course {
             picked: None,
             revealed: false,
             answer: None,
+            hands: Vec::new(),
         }
+    }
+
+    /// The room's hands for one answer, as the presenter typed them: out of
+    /// range is cut to what a room can hold.
+    pub fn set_hands(&mut self, index: usize, count: u32) {
+        let answers = self.chapter().map_or(0, |c| c.answers.len());
+        if index < answers {
+            self.hands.resize(answers, 0);
+            self.hands[index] = count.min(MOST_HANDS);
+        }
+    }
+
+    /// The room's hands per answer, words per answer: none before a hand
+    /// is counted.
+    fn room(&self) -> Vec<String> {
+        let total: u32 = self.hands.iter().sum();
+        if total == 0 {
+            return Vec::new();
+        }
+        self.hands
+            .iter()
+            .map(|&n| {
+                let share = crate::metrics::Format::Share.headline(f64::from(n) / f64::from(total));
+                match n {
+                    1 => tf!("1 hand, {share}", share = share),
+                    _ => tf!("{n} hands, {share}", n = n, share = share),
+                }
+            })
+            .collect()
     }
 
     /// The preset whose lesson the chapter shows.
@@ -163,7 +216,7 @@ impl Course {
             href: course::link(place, &place.config(), self.presenting),
             text: title(place).to_string(),
         };
-        let total = CHAPTERS.len();
+        let total = CORE;
         let mut view = CourseView {
             of: String::new(),
             title: title(self.place),
@@ -179,14 +232,40 @@ impl Course {
             next: self.place.next().map(to),
             playground: config.to_link(),
             rules: Vec::new(),
+            extras: Vec::new(),
+            notes: None,
+            room: self.room(),
         };
         match self.chapter() {
             Some(chapter) => {
-                view.of = tf!(
-                    "Chapter {n} of {total}",
-                    n = chapter.number(),
-                    total = total
-                );
+                view.of = match chapter.is_core() {
+                    true => tf!(
+                        "Chapter {n} of {total}",
+                        n = chapter.number(),
+                        total = total
+                    ),
+                    false => tf!("Extra, after chapter {n}", n = chapter.number()),
+                };
+                view.extras = chapter
+                    .extras()
+                    .map(|extra| to(Place::Chapter(extra)))
+                    .collect();
+                let runs = self.answer.as_ref().and_then(|a| a.index);
+                view.notes = Some(NotesView {
+                    minutes: tf!("{minutes} min in a room", minutes = chapter.notes.minutes),
+                    ask: chapter.notes.ask.get(),
+                    wrong: tf!(
+                        "Most guess \u{201c}{guess}\u{201d}: {why}",
+                        guess = chapter.answers[chapter.notes.wrong],
+                        why = chapter.notes.tempting
+                    ),
+                    runs: runs.map(|i| {
+                        tf!(
+                            "The runs show \u{201c}{shown}\u{201d}.",
+                            shown = chapter.answers[i]
+                        )
+                    }),
+                });
                 view.question =
                     prose::fill(chapter.question.get(), &Facts::settings(&self.asked)).text;
                 view.answers = chapter.answers;
@@ -304,12 +383,20 @@ pub fn evidence(chapter: &Chapter, seeds: &Seeds) -> String {
             )
         }
         (Judge::Better(_), Some(b)) => {
-            tf!(
+            let said = tf!(
                 "{seeds}. {label} {a} for A, {b} for B.",
                 seeds = line.seeds,
                 label = line.label,
                 a = a,
                 b = b
+            );
+            format!(
+                "{said} {}",
+                tr(
+                    "Each seed runs A and B on the same world with the same random draws, so a \
+                    lead on nearly every seed is the policy's, not luck, even where the two ranges \
+                    overlap."
+                )
             )
         }
     }
@@ -326,6 +413,7 @@ fn lowercase_first(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::course::CHAPTERS;
     use crate::seeds::over_seeds;
 
     fn chapter(key: &str) -> Place {
@@ -343,10 +431,10 @@ mod tests {
             .position(|c| c.key == "jitter")
             .expect("jitter")
             + 1;
-        assert_eq!(view.of, format!("Chapter {number} of {}", CHAPTERS.len()));
+        assert_eq!(view.of, format!("Chapter {number} of {CORE}"));
         assert!(!view.revealed && view.verdict.is_none());
         assert!(!view.question.is_empty() && view.answers.len() == 3);
-        assert_eq!(view.knob, Some(P::Jitter));
+        assert_eq!(view.knob, Some(P::Clients));
         assert!(!course.reveal(), "no reveal before a guess");
         course.pick(7);
         assert!(!course.reveal(), "no such answer");
@@ -470,7 +558,7 @@ mod tests {
         }
         assert_eq!(
             monday.back.expect("a chapter before").text,
-            CHAPTERS.last().expect("chapters").title.0
+            CHAPTERS[CORE - 1].title.0
         );
     }
 }

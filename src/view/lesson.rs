@@ -331,6 +331,14 @@ mod tests {
                 100.0 * world.get(P::Rate) * world.get(P::ServiceTime) / world.get(P::Workers)
             }
             Source::Fact(Fact::DropLost) => 100.0 * (1.0 - world.get(P::DropTo)),
+            // The why-retry world's mix: 503s and 400s alone.
+            Source::Fact(Fact::Permanent) => {
+                100.0 * world.get(P::Mix400)
+                    / (world.get(P::Mix400)
+                        + world.get(P::Mix503)
+                        + world.get(P::Mix429)
+                        + world.get(P::Mix500))
+            }
             Source::Fact(Fact::BDiffers) => (0..crate::config::PARAMS.len())
                 .filter(|&i| world.value_b_at(i) != world.value_at(i))
                 .count() as f64,
