@@ -275,13 +275,47 @@ impl Place {
     }
 }
 
+/// How a chapter is shown: to a reader, to a room (`present=on`, large
+/// type, the room's tally and a code to follow on a phone), or as the
+/// presenter's own view (`present=notes`, the notes the room does not see).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Present {
+    #[default]
+    Off,
+    Room,
+    Notes,
+}
+
+impl Present {
+    /// The mode a link's `present=` names; anything else is off.
+    pub fn read(word: &str) -> Present {
+        let word = word.trim();
+        if word.eq_ignore_ascii_case("on") {
+            Present::Room
+        } else if word.eq_ignore_ascii_case("notes") {
+            Present::Notes
+        } else {
+            Present::Off
+        }
+    }
+
+    /// Its word in a link, none when off.
+    pub fn word(self) -> Option<&'static str> {
+        match self {
+            Present::Off => None,
+            Present::Room => Some("on"),
+            Present::Notes => Some("notes"),
+        }
+    }
+}
+
 /// What an address opens.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Opened {
     pub config: Config,
     /// The chapter or last page it asks for.
     pub place: Option<Place>,
-    pub presenting: bool,
+    pub present: Present,
     pub notices: Vec<Notice>,
 }
 
@@ -297,7 +331,7 @@ pub fn opened(address: &str) -> Opened {
     let mut notices = Vec::new();
     let mut place = None;
     let mut preset = None;
-    let mut presenting = false;
+    let mut present = Present::Off;
     let mut settings = false;
     // Only the language: as bare as no query at all.
     let mut bare = true;
@@ -318,7 +352,7 @@ pub fn opened(address: &str) -> Opened {
                         .ok_or(value),
                 );
             }
-            PRESENT_KEY => presenting = value.trim().eq_ignore_ascii_case("on"),
+            PRESENT_KEY => present = Present::read(&value),
             // The version and the embed's pairs are no settings of the world.
             LINK_VERSION_KEY | EMBED_KEY | CONTROLS_KEY | LANG_KEY => {}
             _ => settings = true,
@@ -369,7 +403,7 @@ pub fn opened(address: &str) -> Opened {
     Opened {
         config,
         place,
-        presenting,
+        present,
         notices,
     }
 }
@@ -391,13 +425,13 @@ pub fn preset_link(config: &Config) -> Option<String> {
 
 /// The link of `config` shown at `place`: the chapter's word alone while
 /// the settings are its own, else the word and the settings.
-pub fn link(place: Place, config: &Config, presenting: bool) -> String {
+pub fn link(place: Place, config: &Config, present: Present) -> String {
     let mut link = format!("{CHAPTER_KEY}={}", place.key());
     if place.config() != *config {
         link = format!("{}&{link}", config.to_link());
     }
-    if presenting {
-        link.push_str(&format!("&{PRESENT_KEY}=on"));
+    if let Some(word) = present.word() {
+        link.push_str(&format!("&{PRESENT_KEY}={word}"));
     }
     link
 }
@@ -1396,7 +1430,15 @@ mod tests {
         );
         let own = opened("?v=1&clients=100&chapter=jitter&present=on");
         assert_eq!(own.config, Config::from_link("v=1&clients=100").0);
-        assert!(own.presenting);
+        assert_eq!(own.present, Present::Room);
+        assert_eq!(
+            opened("?chapter=jitter&present=notes").present,
+            Present::Notes
+        );
+        assert_eq!(
+            opened("?chapter=jitter&present=%3Cb%3E").present,
+            Present::Off
+        );
         assert_eq!(opened("?chapter=monday").place, Some(Place::Monday));
         // An unknown chapter is said, and the course opens at its start.
         let unknown = opened("?chapter=%3Cb%3Enope");
@@ -1410,15 +1452,15 @@ mod tests {
         for (i, chapter) in CHAPTERS.iter().enumerate() {
             let place = Place::Chapter(chapter);
             assert_eq!(
-                link(place, &chapter.config(), false),
+                link(place, &chapter.config(), Present::Off),
                 format!("chapter={}", chapter.key)
             );
             let turned = lesson::apply(&chapter.config(), "seed=7");
-            let shared = link(place, &turned, true);
+            let shared = link(place, &turned, Present::Room);
             let back = opened(&shared);
             assert_eq!(
-                (back.place, back.config, back.presenting),
-                (Some(place), turned, true)
+                (back.place, back.config, back.present),
+                (Some(place), turned, Present::Room)
             );
             if chapter.is_core() {
                 assert_eq!((place.index(), chapter.number()), (i, i + 1));

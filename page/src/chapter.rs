@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlInputElement, KeyboardEvent};
 
-use retry_playground::course::Opened;
+use retry_playground::course::{Opened, Present};
 use retry_playground::tf;
 use retry_playground::view::{self, course::Course};
 use retry_playground::words::{Text, tr};
@@ -27,15 +27,30 @@ pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Cours
     let Some(place) = opened.place else {
         return Ok(None);
     };
-    let course = Course::new(place, opened.presenting, &opened.config);
+    let course = Course::new(place, opened.present, &opened.config);
     let view = course.view(&opened.config);
     if let Some(root) = document.document_element() {
         root.class_list().add_1("course")?;
         root.class_list()
             .toggle_with_force("monday", !view.rules.is_empty())?;
         root.class_list()
-            .toggle_with_force("presenting", opened.presenting)?;
+            .toggle_with_force("presenting", opened.present == Present::Room)?;
+        root.class_list()
+            .toggle_with_force("notes", opened.present == Present::Notes)?;
     }
+    if let Some(notes) = document.get_element_by_id("presenter-notes") {
+        show_if(
+            &notes,
+            opened.present == Present::Notes && view.notes.is_some(),
+        );
+    }
+    if let Some(notes) = &view.notes {
+        set_text(document, "notes-minutes", &notes.minutes);
+        set_text(document, "notes-ask", notes.ask);
+        set_text(document, "notes-wrong", &notes.wrong);
+    }
+    build_extras(document, &view)?;
+    draw_follow(document, &course.follow_link(&opened.config));
     for id in ["course", "course-after"] {
         if let Some(section) = document.get_element_by_id(id) {
             show_if(&section, true);
@@ -50,6 +65,14 @@ pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Cours
     if let (Some(slot), Some(p)) = (document.get_element_by_id("knob"), view.knob) {
         if let Some(row) = document.get_element_by_id(&view::controls::row_id(p.param())) {
             slot.append_child(&row)?;
+        }
+        // The slider spans the range that teaches; the box takes any number.
+        let slider_id = view::controls::widget_id(p.param(), view::controls::Role::Slider);
+        if let (Some(slider), Some((min, max))) =
+            (document.get_element_by_id(&slider_id), &view.knob_slider)
+        {
+            slider.set_attribute("min", min)?;
+            slider.set_attribute("max", max)?;
         }
     }
     set_text(document, "chapter-of", &view.of);
@@ -76,6 +99,8 @@ fn build_answers(document: &Document, answers: &[Text]) -> Result<(), JsValue> {
         return Ok(());
     };
     for (index, answer) in answers.iter().enumerate() {
+        // The answer to pick, and beside it the room's hands for it.
+        let row = element(document, "div", "answer-row")?;
         let label = element(document, "label", "answer")?;
         label.set_attribute("data-runs", tr("what the runs show"))?;
         let input = element(document, "input", "")?;
@@ -86,9 +111,110 @@ fn build_answers(document: &Document, answers: &[Text]) -> Result<(), JsValue> {
         let text = element(document, "span", "answer-text")?;
         text.set_text_content(Some(answer.get()));
         label.append_child(&text)?;
-        list.append_child(&label)?;
+        row.append_child(&label)?;
+        let hands = element(document, "input", "hands")?;
+        hands.set_attribute("type", "number")?;
+        hands.set_attribute("min", "0")?;
+        hands.set_attribute(
+            "max",
+            &retry_playground::view::course::MOST_HANDS.to_string(),
+        )?;
+        hands.set_attribute("inputmode", "numeric")?;
+        hands.set_attribute("data-answer", &index.to_string())?;
+        hands.set_attribute(
+            "aria-label",
+            &tf!(
+                "The room's hands for \u{201c}{answer}\u{201d}",
+                answer = answer
+            ),
+        )?;
+        hands.set_attribute("placeholder", tr("hands"))?;
+        row.append_child(&hands)?;
+        let room = element(document, "span", "room")?;
+        row.append_child(&room)?;
+        list.append_child(&row)?;
     }
     Ok(())
+}
+
+/// In a core chapter, the extras that go deeper into it.
+fn build_extras(document: &Document, view: &view::course::CourseView) -> Result<(), JsValue> {
+    let Some(list) = document.get_element_by_id("extras") else {
+        return Ok(());
+    };
+    for (i, extra) in view.extras.iter().enumerate() {
+        if i > 0 {
+            list.append_with_str_1(", ")?;
+        }
+        let anchor = element(document, "a", "")?;
+        anchor.set_attribute("href", &language::href(&extra.href))?;
+        anchor.set_text_content(Some(&extra.text));
+        list.append_child(&anchor)?;
+    }
+    show_if(&list, !view.extras.is_empty());
+    Ok(())
+}
+
+/// The whole address of a link's query, as a phone or paper needs it.
+fn absolute(query: &str) -> String {
+    let href = language::href(query);
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return href;
+    };
+    let base = format!(
+        "{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_default()
+    );
+    match href.strip_prefix("./") {
+        Some(rest) => format!("{base}{rest}"),
+        None => format!("{base}{href}"),
+    }
+}
+
+/// The chapter's link for the room's phones, in words and as a QR code:
+/// dark squares on a light ground, whatever the page's colours.
+fn draw_follow(document: &Document, link: &str) {
+    let address = absolute(link);
+    if let Some(anchor) = document.get_element_by_id("follow-link") {
+        let _ = anchor.set_attribute("href", &address);
+        anchor.set_text_content(Some(&address));
+    }
+    let Some(code) = retry_playground::view::qr::code(&address) else {
+        return;
+    };
+    let Some(canvas) = document
+        .get_element_by_id("follow-code")
+        .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+    else {
+        return;
+    };
+    let quiet = retry_playground::view::qr::QUIET;
+    let squares = code.size + 2 * quiet;
+    // Whole pixels per square: a scanner reads crisp edges.
+    let unit = 6;
+    let side = (squares * unit) as u32;
+    canvas.set_width(side);
+    canvas.set_height(side);
+    let Some(context) = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+    else {
+        return;
+    };
+    context.set_fill_style_str("#ffffff");
+    context.fill_rect(0.0, 0.0, f64::from(side), f64::from(side));
+    context.set_fill_style_str("#000000");
+    for y in 0..code.size {
+        for x in 0..code.size {
+            if code.at(x, y) {
+                let at = |i: usize| ((i + quiet) * unit) as f64;
+                context.fill_rect(at(x), at(y), unit as f64, unit as f64);
+            }
+        }
+    }
 }
 
 fn build_rules(document: &Document, view: &view::course::CourseView) -> Result<(), JsValue> {
@@ -105,6 +231,7 @@ fn build_rules(document: &Document, view: &view::course::CourseView) -> Result<(
             let line = element(document, "li", "")?;
             let anchor = element(document, "a", "")?;
             anchor.set_attribute("href", &language::href(&chapter.href))?;
+            anchor.set_attribute("data-url", &absolute(&chapter.href))?;
             anchor.set_text_content(Some(&chapter.text));
             line.append_child(&anchor)?;
             line.append_with_str_1(&format!(": {takeaway}"))?;
@@ -114,6 +241,9 @@ fn build_rules(document: &Document, view: &view::course::CourseView) -> Result<(
         list.append_child(&item)?;
     }
     show_if(&list, !view.rules.is_empty());
+    if let Some(handout) = document.get_element_by_id("handout") {
+        show_if(&handout, !view.rules.is_empty());
+    }
     Ok(())
 }
 
@@ -135,6 +265,31 @@ fn listen(document: &Document) -> Result<(), JsValue> {
         });
         answers.add_event_listener_with_callback("change", change.as_ref().unchecked_ref())?;
         change.forget();
+        // The room's hands, typed by the presenter: a count, anything else
+        // none.
+        let input = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
+            let Some(field) = event
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+                .filter(|f| f.class_list().contains("hands"))
+            else {
+                return;
+            };
+            let index = field
+                .get_attribute("data-answer")
+                .and_then(|i| i.parse().ok());
+            let count = field.value().trim().parse::<u32>().unwrap_or(0);
+            if let Some(index) = index {
+                with_app(|app| {
+                    if let Some(course) = app.course.as_mut() {
+                        course.set_hands(index, count);
+                    }
+                });
+                show();
+            }
+        });
+        answers.add_event_listener_with_callback("input", input.as_ref().unchecked_ref())?;
+        input.forget();
     }
     if let Some(form) = document.get_element_by_id("prediction") {
         let submit = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
@@ -167,6 +322,15 @@ fn listen(document: &Document) -> Result<(), JsValue> {
             click.forget();
         }
     }
+    if let Some(button) = document.get_element_by_id("print-handout") {
+        let click = Closure::<dyn FnMut()>::new(|| {
+            if let Some(window) = web_sys::window() {
+                let _ = window.print();
+            }
+        });
+        button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+        click.forget();
+    }
     let keys = Closure::<dyn FnMut(KeyboardEvent)>::new(on_key);
     document.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref())?;
     keys.forget();
@@ -183,7 +347,7 @@ fn toggle(class: &str) {
     if class == "presenting" {
         with_app(|app| {
             if let Some(course) = app.course.as_mut() {
-                course.presenting = on;
+                course.present = if on { Present::Room } else { Present::Off };
             }
         });
         sync_link();
@@ -296,6 +460,35 @@ pub(super) fn show() {
                 input.set_disabled(view.revealed);
             }
         }
+    }
+    if let Ok(rooms) = document.query_selector_all("#answers .room") {
+        for index in 0..rooms.length() {
+            if let Some(room) = rooms.get(index) {
+                let words = view.room.get(index as usize).map(String::as_str);
+                room.set_text_content(Some(words.unwrap_or("")));
+            }
+        }
+    }
+    if let Some(runs) = view.notes.as_ref().and_then(|n| n.runs.as_deref()) {
+        set_text(&document, "notes-runs", runs);
+    }
+    let presenting = document
+        .document_element()
+        .is_some_and(|r| r.class_list().contains("presenting"));
+    if let Some(follow) = document.get_element_by_id("follow") {
+        show_if(&follow, presenting && view.notes.is_some());
+    }
+    if let Some(open) = document.get_element_by_id("open-notes") {
+        let notes = with_app(|app| {
+            app.course
+                .as_ref()
+                .map(|c| retry_playground::course::link(c.place, app.page.config(), Present::Notes))
+        })
+        .flatten();
+        if let Some(notes) = &notes {
+            let _ = open.set_attribute("href", &language::href(notes));
+        }
+        show_if(&open, presenting && view.notes.is_some());
     }
     if let Some(verdict) = document.get_element_by_id("verdict") {
         if let Some(text) = &view.verdict {

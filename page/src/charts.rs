@@ -164,7 +164,10 @@ pub(super) fn theme() -> Theme {
     let dark = web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
         .is_some_and(|q| q.matches());
-    view::canvas::theme(dark, device_pixel_ratio())
+    let presenting = crate::document()
+        .document_element()
+        .is_some_and(|r| r.class_list().contains("presenting"));
+    view::canvas::theme(dark, device_pixel_ratio(), presenting)
 }
 
 /// Whether a chart is on the page: one behind a closed "More charts" has

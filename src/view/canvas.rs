@@ -29,9 +29,15 @@ pub fn pixel_scale(device_pixel_ratio: f64) -> f64 {
     device_pixel_ratio.clamp(1.0, 4.0)
 }
 
-/// The charts' colours for the person's colour scheme and screen.
-pub fn theme(dark: bool, device_pixel_ratio: f64) -> Theme {
-    let scale = pixel_scale(device_pixel_ratio);
+/// How much larger a chart's words and lines are in front of a room: the
+/// smallest text, 11 px, reads at 20 px from the back of it.
+pub const PRESENTING_ZOOM: f64 = 20.0 / 11.0;
+
+/// The charts' colours for the person's colour scheme and screen, and
+/// their words' size: larger in front of a room.
+pub fn theme(dark: bool, device_pixel_ratio: f64, presenting: bool) -> Theme {
+    let zoom = if presenting { PRESENTING_ZOOM } else { 1.0 };
+    let scale = pixel_scale(device_pixel_ratio) * zoom;
     if dark {
         Theme::dark(scale)
     } else {
@@ -121,9 +127,17 @@ mod tests {
         assert_eq!(canvas_size(640, 300, 0.5), (640, 300));
         assert_eq!(canvas_size(100, 100, 9.0), (800, 600));
         assert_eq!(canvas_size(333, 333, 1.5), (500, 500));
-        assert_eq!(theme(true, 3.0).scale, 3.0);
-        assert_eq!(theme(false, 1.0).background, Theme::light(1.0).background);
-        assert_eq!(theme(true, 1.0).background, Theme::dark(1.0).background);
+        assert_eq!(theme(true, 3.0, false).scale, 3.0);
+        // In front of a room the smallest words, 11 px, are drawn at 20.
+        assert_eq!((11.0 * theme(false, 1.0, true).scale).round(), 20.0);
+        assert_eq!(
+            theme(false, 1.0, false).background,
+            Theme::light(1.0).background
+        );
+        assert_eq!(
+            theme(true, 1.0, false).background,
+            Theme::dark(1.0).background
+        );
     }
 
     #[test]

@@ -6,12 +6,13 @@
 //! natively; the page crate copies [`CourseView`] into the DOM.
 
 use crate::config::{Config, P};
-use crate::course::{self, CORE, Chapter, Judge, MONDAY, Place};
+use crate::course::{self, CORE, Chapter, Judge, MONDAY, Place, Present};
 use crate::lesson;
 use crate::metrics::Side;
 use crate::prose::{self, Facts};
 use crate::seeds::Seeds;
 use crate::tf;
+use crate::view::controls;
 use crate::words::Text;
 use crate::words::tr;
 
@@ -19,7 +20,7 @@ use crate::words::tr;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Course {
     pub place: Place,
-    pub presenting: bool,
+    pub present: Present,
     /// The settings the question was asked about: the ones the page
     /// opened with (the knob shows only after the reveal).
     asked: Config,
@@ -75,6 +76,9 @@ pub struct CourseView {
     pub runs: Option<usize>,
     pub takeaway: &'static str,
     pub knob: Option<P>,
+    /// The knob's slider ends in the chapter, as slider positions: its
+    /// teaching range, not the playground's.
+    pub knob_slider: Option<(String, String)>,
     pub back: Option<Link>,
     pub next: Option<Link>,
     /// The same settings in the whole playground.
@@ -105,10 +109,10 @@ pub struct NotesView {
 pub const MONDAY_TITLE: Text = Text("What to do on Monday");
 
 impl Course {
-    pub fn new(place: Place, presenting: bool, config: &Config) -> Course {
+    pub fn new(place: Place, present: Present, config: &Config) -> Course {
         Course {
             place,
-            presenting,
+            present,
             asked: config.clone(),
             picked: None,
             revealed: false,
@@ -194,7 +198,13 @@ impl Course {
 
     /// The link of `config` shown here.
     pub fn link(&self, config: &Config) -> String {
-        course::link(self.place, config, self.presenting)
+        course::link(self.place, config, self.present)
+    }
+
+    /// The link a room follows on its phones: the chapter as a reader
+    /// sees it, its settings when they changed.
+    pub fn follow_link(&self, config: &Config) -> String {
+        course::link(self.place, config, Present::Off)
     }
 
     /// The link that embeds this chapter in another page: its question,
@@ -202,7 +212,7 @@ impl Course {
     pub fn embed_link(&self, config: &Config) -> String {
         format!(
             "{}&{}",
-            course::link(self.place, config, false),
+            course::link(self.place, config, Present::Off),
             crate::config::EMBED_KEY
         )
     }
@@ -213,7 +223,7 @@ impl Course {
 
     pub fn view(&self, config: &Config) -> CourseView {
         let to = |place: Place| Link {
-            href: course::link(place, &place.config(), self.presenting),
+            href: course::link(place, &place.config(), self.present),
             text: title(place).to_string(),
         };
         let total = CORE;
@@ -228,6 +238,7 @@ impl Course {
             runs: None,
             takeaway: "",
             knob: None,
+            knob_slider: None,
             back: self.place.back().map(to),
             next: self.place.next().map(to),
             playground: config.to_link(),
@@ -271,6 +282,10 @@ impl Course {
                 view.answers = chapter.answers;
                 view.takeaway = chapter.takeaway.get();
                 view.knob = Some(chapter.knob);
+                view.knob_slider = chapter.teaches.map(|(low, high)| {
+                    let at = |v| controls::slider_position(chapter.knob.param(), v).to_string();
+                    (at(low), at(high))
+                });
                 view.verdict = self.revealed.then(|| self.verdict(chapter));
                 view.runs = self
                     .answer
@@ -424,7 +439,7 @@ mod tests {
     fn the_reveal_waits_for_a_guess_and_the_guess_for_nothing_after() {
         let place = chapter("jitter");
         let config = place.config();
-        let mut course = Course::new(place, false, &config);
+        let mut course = Course::new(place, Present::Off, &config);
         let view = course.view(&config);
         let number = CHAPTERS
             .iter()
@@ -435,6 +450,11 @@ mod tests {
         assert!(!view.revealed && view.verdict.is_none());
         assert!(!view.question.is_empty() && view.answers.len() == 3);
         assert_eq!(view.knob, Some(P::Clients));
+        // The clients' slider is logarithmic: its ends are positions.
+        let slider = view.knob_slider.clone().expect("a teaching range");
+        let value =
+            |at: &str| controls::slider_value(P::Clients.param(), at.parse().expect("a position"));
+        assert_eq!((value(&slider.0), value(&slider.1)), (100.0, 4000.0));
         assert!(!course.reveal(), "no reveal before a guess");
         course.pick(7);
         assert!(!course.reveal(), "no such answer");
@@ -459,7 +479,7 @@ mod tests {
         let seeds = over_seeds(&config);
         let right = place_answer(place, &seeds);
         for (guess, agrees) in [(right, true), ((right + 1) % 3, false)] {
-            let mut course = Course::new(place, false, &config);
+            let mut course = Course::new(place, Present::Off, &config);
             course.pick(guess);
             course.reveal();
             // Seeds of other settings decide nothing.
@@ -495,7 +515,7 @@ mod tests {
     fn a_chapters_embed_opens_the_chapter_embedded() {
         let place = chapter("layers");
         let config = lesson::apply(&place.config(), "layers=4");
-        let course = Course::new(place, true, &config);
+        let course = Course::new(place, Present::Room, &config);
         let snippet = crate::view::embed::chapter_snippet(
             "https://example.org/",
             &course.embed_link(&config),
@@ -512,8 +532,8 @@ mod tests {
             .expect("the page's address");
         let opened = course::opened(query);
         assert_eq!(
-            (opened.place, opened.config, opened.presenting),
-            (Some(place), config, false)
+            (opened.place, opened.config, opened.present),
+            (Some(place), config, Present::Off)
         );
         assert_eq!(
             crate::config::read_link(query).1.map(|e| e.chart),
@@ -534,13 +554,13 @@ mod tests {
     #[test]
     fn back_and_on_and_the_last_page() {
         let first = Place::Chapter(&CHAPTERS[0]);
-        let view = Course::new(first, true, &first.config()).view(&first.config());
+        let view = Course::new(first, Present::Room, &first.config()).view(&first.config());
         assert_eq!(view.back, None);
         let next = view.next.expect("a next chapter");
         assert_eq!(next.href, format!("chapter={}&present=on", CHAPTERS[1].key));
         assert_eq!(next.text, CHAPTERS[1].title.0);
         assert_eq!(view.playground, first.config().to_link());
-        let monday = Course::new(Place::Monday, false, &Place::Monday.config())
+        let monday = Course::new(Place::Monday, Present::Off, &Place::Monday.config())
             .view(&Place::Monday.config());
         assert_eq!(monday.title, MONDAY_TITLE.0);
         assert!(monday.revealed && monday.knob.is_none());

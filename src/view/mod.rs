@@ -24,6 +24,7 @@ pub mod lesson;
 pub mod notices;
 pub mod page;
 pub mod player;
+pub mod qr;
 pub mod replay;
 pub mod search;
 pub mod summary;

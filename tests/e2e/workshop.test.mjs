@@ -1,0 +1,192 @@
+// The course in front of a room, in both languages: the presenter counts
+// the room's hands per answer and the page shows them beside the runs'
+// answer; the chart's words are at least 20 px on a 1920x1080 projector;
+// the QR code on the screen decodes (jsQR, in this process) to the
+// chapter's link, which opens the chapter on a phone; the presenter's
+// notes are in a view of their own that the room's screen does not show;
+// the last page prints as a handout of the rules, each chapter's takeaway
+// and its whole address. axe-core finds nothing on any of them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import jsQR from 'jsqr';
+import { servePage, open, STATE_WAIT } from './harness.mjs';
+
+let base, browser;
+servePage((served) => ({ base, browser } = served));
+
+const PROJECTOR = { width: 1920, height: 1080 };
+const LAPTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const AXE = fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
+const OUT = path.resolve(import.meta.dirname, 'out');
+
+async function audit(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }));
+  return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
+
+// Records the size of every font the key chart's canvas draws with, in
+// CSS pixels: the canvas backend sets `font` before each text.
+function recordFonts(page) {
+  return page.addInitScript(() => {
+    window.keyFonts = [];
+    const font = Object.getOwnPropertyDescriptor(CanvasRenderingContext2D.prototype, 'font');
+    Object.defineProperty(CanvasRenderingContext2D.prototype, 'font', {
+      set(value) {
+        if (this.canvas.closest?.('#key-slot')) {
+          const px = /([\d.]+)px/.exec(value);
+          if (px) window.keyFonts.push(Number(px[1]) / devicePixelRatio);
+        }
+        font.set.call(this, value);
+      },
+      get() { return font.get.call(this); },
+    });
+  });
+}
+
+// The room's words beside each answer, and the answer the runs bear out.
+async function tally(page) {
+  return page.evaluate(() => ({
+    room: [...document.querySelectorAll('#answers .answer-row')].map((row) => {
+      const room = row.querySelector('.room');
+      return room.getClientRects().length ? room.textContent : '';
+    }),
+    runs: [...document.querySelectorAll('#answers .answer-row')].findIndex((row) => row.querySelector('.answer.runs')),
+  }));
+}
+
+for (const lang of ['en', 'ru']) {
+  const q = lang === 'ru' ? '&lang=ru' : '';
+
+  test(`a chapter in front of a room (${lang}): hands beside the runs, 20 px chart words, a code to follow`, { timeout: 300000 }, async () => {
+    const page = await open(browser, `${base}?chapter=jitter&present=on${q}`, { viewport: PROJECTOR, before: recordFonts });
+    await page.waitForFunction(() => document.documentElement.classList.contains('presenting'), null, STATE_WAIT);
+    // The show of hands, typed per answer; a field emptied is no count.
+    const hands = [7, 3, 0];
+    const fields = await page.$$('#answers .hands');
+    assert.equal(fields.length, 3, 'a count per answer');
+    for (const [i, field] of fields.entries()) await field.fill(String(hands[i]));
+    await fields[2].fill('4');
+    await fields[2].fill('');
+    let shown = await tally(page);
+    const total = hands.reduce((a, b) => a + b, 0);
+    for (const [i, words] of shown.room.entries()) {
+      const [count, share] = (words.match(/\d+(?:[.,]\d+)?/g) ?? []).map((n) => Number(n.replace(',', '.')));
+      assert.equal(count, hands[i], `answer ${i}: '${words}'`);
+      assert.ok(Math.abs(share - (100 * hands[i]) / total) < 0.5, `answer ${i}: '${words}' against ${(100 * hands[i]) / total} %`);
+    }
+    // The guess, the reveal: the runs' answer is marked beside the room's.
+    await page.check('#answers label:nth-child(1) input');
+    await page.click('#reveal');
+    await page.waitForFunction(() => document.getElementById('verdict').dataset.answered === 'true', null, STATE_WAIT);
+    await page.waitForFunction(() => window.keyFonts.length > 0, null, STATE_WAIT);
+    shown = await tally(page);
+    assert.ok(shown.runs >= 0, 'the runs\' answer is marked');
+    assert.ok(shown.room.every((w, i) => w.startsWith(String(hands[i]))), `the room's hands stay: ${shown.room}`);
+    // The chart's smallest words, as drawn, from the back of the room.
+    const smallest = await page.evaluate(() => Math.min(...window.keyFonts));
+    assert.ok(smallest >= 20 - 1e-9, `the chart's smallest text is ${smallest} px`);
+    fs.mkdirSync(OUT, { recursive: true });
+    await page.screenshot({ path: path.join(OUT, `workshop-room-${lang}.png`) });
+    // The code on the screen is the chapter's link, without the room's layout.
+    const follow = await page.$eval('#follow-link', (a) => a.getAttribute('href'));
+    assert.equal(follow, `${base}?chapter=jitter${q}`);
+    const image = await page.$eval('#follow-code', (c) => {
+      const data = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+      return { data: [...data.data], width: c.width, height: c.height };
+    });
+    const decoded = jsQR(Uint8ClampedArray.from(image.data), image.width, image.height);
+    assert.equal(decoded?.data, follow, 'the QR code decodes to the chapter\'s link');
+    assert.deepEqual(await audit(page), [], 'axe, the room\'s screen with its tally');
+    assert.deepEqual(page.problems, []);
+    // The room's phones open it, asking the question, as a reader sees it.
+    const phone = await open(browser, decoded.data, { viewport: PHONE });
+    const opened = await phone.evaluate(() => ({
+      presenting: document.documentElement.classList.contains('presenting'),
+      title: document.getElementById('chapter-title').textContent,
+      answers: document.querySelectorAll('#answers input[type=radio]').length,
+      wide: document.documentElement.scrollWidth,
+    }));
+    assert.equal(opened.presenting, false);
+    assert.equal(opened.answers, 3);
+    assert.equal(opened.title, await page.$eval('#chapter-title', (h) => h.textContent));
+    assert.ok(opened.wide <= PHONE.width, `no sideways scroll: ${opened.wide} px`);
+    await phone.screenshot({ path: path.join(OUT, `workshop-phone-${lang}.png`) });
+    await phone.context().close();
+    await page.context().close();
+  });
+
+  test(`the presenter's notes are a view of their own (${lang})`, { timeout: 300000 }, async () => {
+    const room = await open(browser, `${base}?chapter=jitter&present=on${q}`, { viewport: LAPTOP });
+    assert.equal(await room.$eval('#presenter-notes', (n) => n.getClientRects().length), 0, 'the room sees no notes');
+    const href = await room.$eval('#open-notes', (a) => a.getAttribute('href'));
+    assert.match(href, /present=notes/);
+    await room.context().close();
+    for (const viewport of [LAPTOP, PROJECTOR]) {
+      const page = await open(browser, `${base}${href}`, { viewport });
+      const notes = await page.waitForFunction(() => {
+        const runs = document.getElementById('notes-runs').textContent;
+        return runs && {
+          seen: document.getElementById('presenter-notes').getClientRects().length > 0,
+          minutes: document.getElementById('notes-minutes').textContent,
+          ask: document.getElementById('notes-ask').textContent,
+          wrong: document.getElementById('notes-wrong').textContent,
+          runs,
+          presenting: document.documentElement.classList.contains('presenting'),
+        };
+      }, null, STATE_WAIT).then((h) => h.jsonValue());
+      assert.equal(notes.seen, true);
+      assert.equal(notes.presenting, false);
+      assert.match(notes.minutes, /\d/);
+      assert.ok(notes.ask.length > 20 && notes.wrong.length > 20, JSON.stringify(notes));
+      // The runs' answer is one of the chapter's answers, computed, and not
+      // the guess the notes call the common one.
+      const answers = await page.$$eval('#answers .answer-text', (all) => all.map((a) => a.textContent));
+      const named = (text) => answers.findIndex((a) => text.includes(`\u201c${a}\u201d`) || text.includes(`\u00ab${a}\u00bb`));
+      assert.ok(named(notes.runs) >= 0, notes.runs);
+      assert.notEqual(named(notes.runs), named(notes.wrong), `${notes.runs} / ${notes.wrong}`);
+      // Its next chapter keeps the presenter's view.
+      assert.match(await page.$eval('#chapter-next', (a) => a.getAttribute('href')), /present=notes/);
+      assert.deepEqual(await audit(page), [], `axe, the presenter's view at ${viewport.width}`);
+      await page.screenshot({ path: path.join(OUT, `workshop-notes-${viewport.width}-${lang}.png`) });
+      assert.deepEqual(page.problems, []);
+      await page.context().close();
+    }
+  });
+
+  test(`the last page prints as a handout (${lang})`, { timeout: 300000 }, async () => {
+    const page = await open(browser, `${base}?chapter=monday${q}`, { viewport: LAPTOP });
+    assert.ok(await page.$eval('#print-handout', (b) => b.getClientRects().length > 0), 'a button prints it');
+    await page.emulateMedia({ media: 'print' });
+    const printed = await page.evaluate(() => {
+      const seen = (e) => !!e && e.getClientRects().length > 0;
+      const links = [...document.querySelectorAll('#rules a')];
+      return {
+        header: seen(document.querySelector('header')),
+        button: seen(document.getElementById('print-handout')),
+        rules: document.querySelectorAll('#rules > li').length,
+        links: links.map((a) => ({ after: getComputedStyle(a, '::after').content, url: a.dataset.url, href: a.getAttribute('href') })),
+        takeaways: [...document.querySelectorAll('#rules .rule-chapters li')].map((li) => li.textContent),
+      };
+    });
+    assert.equal(printed.header, false, 'no page header on paper');
+    assert.equal(printed.button, false, 'no button on paper');
+    assert.ok(printed.rules >= 10, `${printed.rules} rules`);
+    assert.ok(printed.links.length >= 24, `every chapter: ${printed.links.length} links`);
+    for (const link of printed.links) {
+      assert.ok(link.url.startsWith(base) && link.url.endsWith(link.href), JSON.stringify(link));
+      assert.ok(link.after.includes(link.url), `the whole address printed: ${link.after}`);
+    }
+    assert.ok(printed.takeaways.every((t) => t.length > 40), 'each chapter with its takeaway');
+    assert.deepEqual(await audit(page), [], 'axe, the handout in print');
+    await page.screenshot({ path: path.join(OUT, `workshop-handout-${lang}.png`), fullPage: true });
+    const pdf = await page.pdf({ format: 'A4' });
+    assert.ok(pdf.length > 10000, `a handout of ${pdf.length} bytes`);
+    fs.writeFileSync(path.join(OUT, `workshop-handout-${lang}.pdf`), pdf);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+}
