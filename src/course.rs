@@ -543,7 +543,7 @@ pub static CHAPTERS: &[Chapter] = &[
             tempting: Text(
                 "a retry looks like a free second chance, but a timeout near the median cuts off calls about to succeed.",
             ),
-            minutes: 5,
+            minutes: 4,
         },
     },
     Chapter {
@@ -612,7 +612,7 @@ pub static CHAPTERS: &[Chapter] = &[
             tempting: Text(
                 "the same clients make the same retries, but without jitter each wave of them arrives in the same instant.",
             ),
-            minutes: 5,
+            minutes: 4,
         },
     },
     Chapter {
@@ -791,7 +791,7 @@ pub static CHAPTERS: &[Chapter] = &[
             tempting: Text(
                 "a pause looks like enough, but when the traffic returns the queue still holds work nobody waits for.",
             ),
-            minutes: 5,
+            minutes: 4,
         },
     },
     Chapter {
@@ -1689,7 +1689,7 @@ mod tests {
         let rules: Vec<_> = core.iter().map(|k| rule_of(k).expect("a rule")).collect();
         assert!(rules.windows(2).all(|w| w[0] <= w[1]), "{rules:?}");
         for (minutes, chapter) in CHAPTERS.iter().map(|c| (c.notes.minutes, c)) {
-            assert!((2..=5).contains(&minutes), "{}: {minutes} min", chapter.key);
+            assert!((2..=4).contains(&minutes), "{}: {minutes} min", chapter.key);
         }
         let minutes = Chapter::core_minutes();
         assert!(
