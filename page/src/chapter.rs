@@ -266,8 +266,11 @@ fn listen(document: &Document) -> Result<(), JsValue> {
         answers.add_event_listener_with_callback("change", change.as_ref().unchecked_ref())?;
         change.forget();
         // The room's hands, typed by the presenter: a count, anything else
-        // none.
-        let input = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
+        // none; told to the chapter's other windows (the presenter's view
+        // and the room's screen), which count the same.
+        let room = web_sys::BroadcastChannel::new(ROOM_CHANNEL)?;
+        let told = room.clone();
+        let input = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
             let Some(field) = event
                 .target()
                 .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
@@ -280,16 +283,27 @@ fn listen(document: &Document) -> Result<(), JsValue> {
                 .and_then(|i| i.parse().ok());
             let count = field.value().trim().parse::<u32>().unwrap_or(0);
             if let Some(index) = index {
-                with_app(|app| {
-                    if let Some(course) = app.course.as_mut() {
-                        course.set_hands(index, count);
-                    }
+                let message = with_app(|app| {
+                    let course = app.course.as_mut()?;
+                    course.set_hands(index, count);
+                    Some(tally_message(course.place.key(), course.hands()))
                 });
+                if let Some(Some(message)) = message {
+                    let _ = told.post_message(&JsValue::from_str(&message));
+                }
                 show();
             }
         });
         answers.add_event_listener_with_callback("input", input.as_ref().unchecked_ref())?;
         input.forget();
+        let heard =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|event: web_sys::MessageEvent| {
+                if let Some(message) = event.data().as_string() {
+                    hear_tally(&message);
+                }
+            });
+        room.set_onmessage(Some(heard.as_ref().unchecked_ref()));
+        heard.forget();
     }
     if let Some(form) = document.get_element_by_id("prediction") {
         let submit = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
@@ -335,6 +349,47 @@ fn listen(document: &Document) -> Result<(), JsValue> {
     document.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref())?;
     keys.forget();
     Ok(())
+}
+
+/// The channel a chapter's windows in one browser share the room's
+/// tally on.
+const ROOM_CHANNEL: &str = "retry-playground-room";
+
+/// The tally as a message: the chapter's key, then the hands per answer.
+fn tally_message(key: &str, hands: &[u32]) -> String {
+    let counts: Vec<String> = hands.iter().map(u32::to_string).collect();
+    format!("{key}|{}", counts.join(","))
+}
+
+/// Another window's tally, taken when it is of this chapter: counts the
+/// course cuts to what a room holds, anything unreadable none.
+fn hear_tally(message: &str) {
+    let Some((key, counts)) = message.split_once('|') else {
+        return;
+    };
+    let counts: Vec<u32> = counts.split(',').map(|c| c.parse().unwrap_or(0)).collect();
+    let applied = with_app(|app| {
+        let course = app.course.as_mut().filter(|c| c.place.key() == key)?;
+        for (index, &count) in counts.iter().enumerate() {
+            course.set_hands(index, count);
+        }
+        Some(course.hands().to_vec())
+    })
+    .flatten();
+    let Some(hands) = applied else {
+        return;
+    };
+    if let Ok(fields) = crate::document().query_selector_all("#answers .hands") {
+        for index in 0..fields.length() {
+            let field = fields
+                .get(index)
+                .and_then(|f| f.dyn_into::<HtmlInputElement>().ok());
+            if let (Some(field), Some(count)) = (field, hands.get(index as usize)) {
+                field.set_value(&count.to_string());
+            }
+        }
+    }
+    show();
 }
 
 /// Turns the presenting layout or all the settings on or off.

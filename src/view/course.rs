@@ -131,7 +131,12 @@ impl Course {
         }
     }
 
-    /// The room's hands per answer, words per answer: none before a hand
+    /// The room's hands per answer, as counted.
+    pub fn hands(&self) -> &[u32] {
+        &self.hands
+    }
+
+    /// The room's hands per answer: none before a hand
     /// is counted.
     fn room(&self) -> Vec<String> {
         let total: u32 = self.hands.iter().sum();
@@ -580,5 +585,32 @@ mod tests {
             monday.back.expect("a chapter before").text,
             CHAPTERS[CORE - 1].title.0
         );
+    }
+
+    /// The room's tally: counts per answer as typed, cut to a hall's
+    /// worth, nothing shown before a hand is counted, and each answer's
+    /// share of all the hands.
+    #[test]
+    fn the_rooms_tally_counts_and_shares_the_hands() {
+        let place = chapter("jitter");
+        let config = place.config();
+        let mut course = Course::new(place, Present::Room, &config);
+        assert!(course.view(&config).room.is_empty());
+        course.set_hands(0, 3);
+        course.set_hands(1, 9);
+        course.set_hands(7, 5);
+        assert_eq!(course.hands(), [3, 9, 0]);
+        assert_eq!(
+            course.view(&config).room,
+            ["3 hands, 25.0 %", "9 hands, 75.0 %", "0 hands, 0.0 %"]
+        );
+        course.set_hands(2, u32::MAX);
+        assert_eq!(course.hands()[2], MOST_HANDS);
+        course.set_hands(0, 1);
+        assert!(course.view(&config).room[0].starts_with("1 hand, "));
+        let monday = Course::new(Place::Monday, Present::Room, &Place::Monday.config());
+        let mut monday = monday;
+        monday.set_hands(0, 4);
+        assert!(monday.hands().is_empty(), "the last page asks nothing");
     }
 }

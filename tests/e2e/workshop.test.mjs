@@ -119,14 +119,18 @@ for (const lang of ['en', 'ru']) {
     await page.context().close();
   });
 
-  test(`the presenter's notes are a view of their own (${lang})`, { timeout: 300000 }, async () => {
-    const room = await open(browser, `${base}?chapter=jitter&present=on${q}`, { viewport: LAPTOP });
-    assert.equal(await room.$eval('#presenter-notes', (n) => n.getClientRects().length), 0, 'the room sees no notes');
-    const href = await room.$eval('#open-notes', (a) => a.getAttribute('href'));
-    assert.match(href, /present=notes/);
-    await room.context().close();
+  test(`the presenter's notes are a view of their own, with the room's tally (${lang})`, { timeout: 300000 }, async () => {
     for (const viewport of [LAPTOP, PROJECTOR]) {
-      const page = await open(browser, `${base}${href}`, { viewport });
+      // The room's screen, and in the same browser the presenter's view.
+      const room = await open(browser, `${base}?chapter=jitter&present=on${q}`, { viewport: PROJECTOR });
+      assert.equal(await room.$eval('#presenter-notes', (n) => n.getClientRects().length), 0, 'the room sees no notes');
+      const href = await room.$eval('#open-notes', (a) => a.getAttribute('href'));
+      assert.match(href, /present=notes/);
+      const page = await room.context().newPage();
+      page.problems = [];
+      page.on('pageerror', (error) => page.problems.push(String(error)));
+      await page.setViewportSize(viewport);
+      await page.goto(`${base}${href}`);
       const notes = await page.waitForFunction(() => {
         const runs = document.getElementById('notes-runs').textContent;
         return runs && {
@@ -148,12 +152,22 @@ for (const lang of ['en', 'ru']) {
       const named = (text) => answers.findIndex((a) => text.includes(`\u201c${a}\u201d`) || text.includes(`\u00ab${a}\u00bb`));
       assert.ok(named(notes.runs) >= 0, notes.runs);
       assert.notEqual(named(notes.runs), named(notes.wrong), `${notes.runs} / ${notes.wrong}`);
+      // The presenter counts the hands in their view; the room's screen
+      // shows the same count.
+      const fields = await page.$$('#answers .hands');
+      await fields[0].fill('5');
+      await fields[1].fill('15');
+      await room.waitForFunction(() => [...document.querySelectorAll('#answers .room')].map((r) => r.textContent).join('|').includes('15'), null, STATE_WAIT);
+      const mirrored = await room.$$eval('#answers .room', (all) => all.map((r) => r.textContent));
+      const own = await page.$$eval('#answers .room', (all) => all.map((r) => r.textContent));
+      assert.deepEqual(mirrored, own, 'the room sees the presenter\'s tally');
+      assert.ok(own[1].startsWith('15') && /75[.,]0/.test(own[1]), own[1]);
       // Its next chapter keeps the presenter's view.
       assert.match(await page.$eval('#chapter-next', (a) => a.getAttribute('href')), /present=notes/);
       assert.deepEqual(await audit(page), [], `axe, the presenter's view at ${viewport.width}`);
       await page.screenshot({ path: path.join(OUT, `workshop-notes-${viewport.width}-${lang}.png`) });
-      assert.deepEqual(page.problems, []);
-      await page.context().close();
+      assert.deepEqual([...page.problems, ...room.problems], []);
+      await room.context().close();
     }
   });
 
