@@ -554,6 +554,10 @@ pub(super) fn show() {
         show_if(&verdict, view.verdict.is_some());
         let _ = verdict.set_attribute("data-answered", if shown_answer { "true" } else { "false" });
     }
+    if let Some(paired) = document.get_element_by_id("paired") {
+        paired.set_text_content(view.paired);
+        show_if(&paired, view.paired.is_some());
+    }
     show_steps(&document, &view);
     if let Some(anchor) = document.get_element_by_id("to-playground") {
         let _ = anchor.set_attribute("href", &language::href(&view.playground));

@@ -74,6 +74,9 @@ pub struct CourseView {
     pub verdict: Option<String>,
     /// After the reveal, once measured: the answer the runs bear out.
     pub runs: Option<usize>,
+    /// After the reveal of a verdict between A and B: why a lead on the
+    /// paired seeds counts where the two ranges overlap.
+    pub paired: Option<&'static str>,
     pub takeaway: &'static str,
     pub knob: Option<P>,
     /// The knob's slider ends in the chapter, as slider positions: its
@@ -104,6 +107,12 @@ pub struct NotesView {
     /// The answer the runs bear out, once measured.
     pub runs: Option<String>,
 }
+
+/// Why a verdict between A and B holds where their ranges overlap.
+pub const PAIRED: Text = Text(
+    "Each seed runs A and B on the same world with the same random draws, so a lead on \
+     nearly every seed is the policy's, not luck, even where the two ranges overlap.",
+);
 
 /// The heading of the last page.
 pub const MONDAY_TITLE: Text = Text("What to do on Monday");
@@ -241,6 +250,7 @@ impl Course {
             revealed: self.revealed,
             verdict: None,
             runs: None,
+            paired: None,
             takeaway: "",
             knob: None,
             knob_slider: None,
@@ -292,6 +302,8 @@ impl Course {
                     (at(low), at(high))
                 });
                 view.verdict = self.revealed.then(|| self.verdict(chapter));
+                view.paired = (self.revealed && matches!(chapter.judge, Judge::Better(_)))
+                    .then(|| PAIRED.get());
                 view.runs = self
                     .answer
                     .as_ref()
@@ -403,20 +415,12 @@ pub fn evidence(chapter: &Chapter, seeds: &Seeds) -> String {
             )
         }
         (Judge::Better(_), Some(b)) => {
-            let said = tf!(
+            tf!(
                 "{seeds}. {label} {a} for A, {b} for B.",
                 seeds = line.seeds,
                 label = line.label,
                 a = a,
                 b = b
-            );
-            format!(
-                "{said} {}",
-                tr(
-                    "Each seed runs A and B on the same world with the same random draws, so a \
-                    lead on nearly every seed is the policy's, not luck, even where the two ranges \
-                    overlap."
-                )
             )
         }
     }

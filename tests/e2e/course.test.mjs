@@ -187,7 +187,7 @@ test('the playground offers the course on its first screen, and a chapter the pl
   await Promise.all([page.waitForURL(/chapter=why-retry/), page.click('#start-course')]);
   await drawn(page);
   // Turn the knob after the reveal, then take the state to the playground.
-  await page.check('#answers label:nth-child(1) input');
+  await page.check('#answers .answer-row:nth-child(1) input[type=radio]');
   await page.click('#reveal');
   const knob = await page.$eval('#knob .param', (p) => p.id);
   assert.equal(knob, 'param-failure');

@@ -225,7 +225,7 @@ test('a chapter embedded in a 600x400 frame asks first, then shows its chart who
   });
   assert.equal(asked.hidden, true, 'the chart waits for an answer');
   assert.ok(asked.questionBottom <= HEIGHT, `the question at ${asked.questionBottom} px`);
-  await frame.check('#answers label:nth-child(2) input');
+  await frame.check('#answers .answer-row:nth-child(2) input[type=radio]');
   await frame.click('#reveal');
   await frame.waitForFunction(() => document.getElementById('verdict').dataset.answered === 'true', null, { timeout: 30000 });
   await frame.waitForFunction(() => document.body.dataset.link !== undefined);

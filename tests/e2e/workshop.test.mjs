@@ -79,7 +79,7 @@ for (const lang of ['en', 'ru']) {
       assert.ok(Math.abs(share - (100 * hands[i]) / total) < 0.5, `answer ${i}: '${words}' against ${(100 * hands[i]) / total} %`);
     }
     // The guess, the reveal: the runs' answer is marked beside the room's.
-    await page.check('#answers label:nth-child(1) input');
+    await page.check('#answers .answer-row:nth-child(1) input[type=radio]');
     await page.click('#reveal');
     await page.waitForFunction(() => document.getElementById('verdict').dataset.answered === 'true', null, STATE_WAIT);
     await page.waitForFunction(() => window.keyFonts.length > 0, null, STATE_WAIT);
