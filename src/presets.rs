@@ -818,10 +818,11 @@ pub static PRESETS: &[Preset] = &[
                 {drop_for}{end}. {if spike_for>0}At {spike_at} the operators turn every new \
                 request away for {spike_for}{if A.recovers}: long enough for the queue to drain, \
                 and the world recovers{end}{if A.stays_broken}: too short to drain a queue of \
-                {queue} requests nobody waits for, and the world stays broken{end}{else}No one \
+                {queue}{if A.wastes} requests nobody waits for{end}, and the world stays \
+                broken{end}{else}No one \
                 turns the traffic away{if A.stays_broken}, and the world stays broken{end}{end}: \
-                success {A.success}. The load chart shows the gap at the door and what the \
-                retries do after it.",
+                success {A.success}.{if spike_for>0} The load chart shows the gap at the door \
+                and what the retries do after it.{end}",
         ),
         link: "v=1&attempts=5&shape=constant&base=0.001&jitter=none&rate=65&spike=0&spike_at=50&spike_for=5&horizon=100&buckets=100&failure=0&workers=10&queue=1000&service_t=0.1&drop_for=10&drop_to=0.4",
         key_chart: ChartId::Load,

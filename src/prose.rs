@@ -450,6 +450,7 @@ impl Facts<'_> {
         match op {
             (b'!', true) => x != y,
             (b'>', true) => x >= y,
+            (b'>', false) => x > y,
             (b'=', _) => x == y,
             (b'<', false) => x < y,
             _ => false,
@@ -630,6 +631,10 @@ mod tests {
             "both."
         );
         assert_eq!(text("{if timeout<deadline}short{end}."), ".");
+        assert_eq!(
+            text("{if timeout>deadline}long{end}{if timeout>1}er{end}"),
+            "er"
+        );
         assert_eq!(
             text("{if jitter!=none}a{else}b{if B.deadline!=0}c{else}d{end}e{end}f"),
             "bdef"
