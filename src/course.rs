@@ -1795,6 +1795,12 @@ mod tests {
                 "{}: the answer stays {answer:?} over {values:?}",
                 chapter.key
             );
+            // `-- --nocapture` prints the table the course's notes quote.
+            println!(
+                "{:18} {}={own}: {answer:?}; at {values:?}: {moved:?}",
+                chapter.key,
+                chapter.knob.param().key
+            );
         }
     }
 

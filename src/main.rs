@@ -277,12 +277,15 @@ fn course_json() -> String {
             let answer = chapter.answer(&measured);
             serde_json::json!({
                 "number": chapter.number(),
+                "core": chapter.is_core(),
+                "minutes": chapter.notes.minutes,
                 "key": chapter.key,
                 "link": format!("chapter={}", chapter.key),
                 "title": chapter.title,
                 "question": prose::fill(chapter.question.get(), &Facts::settings(&config)).text,
                 "answers": chapter.answers,
                 "knob": chapter.knob.param().key,
+                "teaches": chapter.teaches.map(|(low, high)| [low, high]),
                 "answer": answer.map(|i| chapter.answers[i]),
                 "measured": view::course::evidence(chapter, &measured),
                 "takeaway": chapter.takeaway,
