@@ -268,7 +268,8 @@ fn listen(document: &Document) -> Result<(), JsValue> {
         // The room's hands, typed by the presenter: a count, anything else
         // none; told to the chapter's other windows (the presenter's view
         // and the room's screen), which count the same.
-        let room = web_sys::BroadcastChannel::new(ROOM_CHANNEL)?;
+        // A browser without the channel still counts, alone.
+        let room = web_sys::BroadcastChannel::new(ROOM_CHANNEL).ok();
         let told = room.clone();
         let input = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
             let Some(field) = event
@@ -286,9 +287,9 @@ fn listen(document: &Document) -> Result<(), JsValue> {
                 let message = with_app(|app| {
                     let course = app.course.as_mut()?;
                     course.set_hands(index, count);
-                    Some(tally_message(course.place.key(), course.hands()))
+                    Some(course.tally_message())
                 });
-                if let Some(Some(message)) = message {
+                if let (Some(Some(message)), Some(told)) = (message, &told) {
                     let _ = told.post_message(&JsValue::from_str(&message));
                 }
                 show();
@@ -302,7 +303,9 @@ fn listen(document: &Document) -> Result<(), JsValue> {
                     hear_tally(&message);
                 }
             });
-        room.set_onmessage(Some(heard.as_ref().unchecked_ref()));
+        if let Some(room) = &room {
+            room.set_onmessage(Some(heard.as_ref().unchecked_ref()));
+        }
         heard.forget();
     }
     if let Some(form) = document.get_element_by_id("prediction") {
@@ -355,28 +358,14 @@ fn listen(document: &Document) -> Result<(), JsValue> {
 /// tally on.
 const ROOM_CHANNEL: &str = "retry-playground-room";
 
-/// The tally as a message: the chapter's key, then the hands per answer.
-fn tally_message(key: &str, hands: &[u32]) -> String {
-    let counts: Vec<String> = hands.iter().map(u32::to_string).collect();
-    format!("{key}|{}", counts.join(","))
-}
-
-/// Another window's tally, taken when it is of this chapter: counts the
-/// course cuts to what a room holds, anything unreadable none.
+/// Another window's tally, shown here when it is of this chapter.
 fn hear_tally(message: &str) {
-    let Some((key, counts)) = message.split_once('|') else {
-        return;
-    };
-    let counts: Vec<u32> = counts.split(',').map(|c| c.parse().unwrap_or(0)).collect();
-    let applied = with_app(|app| {
-        let course = app.course.as_mut().filter(|c| c.place.key() == key)?;
-        for (index, &count) in counts.iter().enumerate() {
-            course.set_hands(index, count);
-        }
-        Some(course.hands().to_vec())
+    let hands = with_app(|app| {
+        let course = app.course.as_mut()?;
+        course.hear_tally(message).then(|| course.hands().to_vec())
     })
     .flatten();
-    let Some(hands) = applied else {
+    let Some(hands) = hands else {
         return;
     };
     if let Ok(fields) = crate::document().query_selector_all("#answers .hands") {

@@ -145,6 +145,28 @@ impl Course {
         &self.hands
     }
 
+    /// The tally as told to the chapter's other windows: the place's key,
+    /// then the hands per answer (`jitter|7,3,0`).
+    pub fn tally_message(&self) -> String {
+        let counts: Vec<String> = self.hands.iter().map(u32::to_string).collect();
+        format!("{}|{}", self.place.key(), counts.join(","))
+    }
+
+    /// Another window's tally, taken when it is of this place: counts cut
+    /// to a hall's worth, anything unreadable none. Whether it was taken.
+    pub fn hear_tally(&mut self, message: &str) -> bool {
+        let Some((key, counts)) = message.split_once('|') else {
+            return false;
+        };
+        if key != self.place.key() {
+            return false;
+        }
+        for (index, count) in counts.split(',').enumerate() {
+            self.set_hands(index, count.trim().parse().unwrap_or(0));
+        }
+        true
+    }
+
     /// The room's hands per answer: none before a hand
     /// is counted.
     fn room(&self) -> Vec<String> {
@@ -612,6 +634,14 @@ mod tests {
         assert_eq!(course.hands()[2], MOST_HANDS);
         course.set_hands(0, 1);
         assert!(course.view(&config).room[0].starts_with("1 hand, "));
+        // Told to another window of the chapter, and to no other chapter's.
+        let mut other = Course::new(place, Present::Notes, &config);
+        assert!(other.hear_tally(&course.tally_message()));
+        assert_eq!(other.hands(), course.hands());
+        assert!(other.hear_tally("jitter|2,x,99999999999"));
+        assert_eq!(other.hands(), [2, 0, 0]);
+        assert!(!other.hear_tally("herd|5,5,5") && !other.hear_tally("nonsense"));
+        assert_eq!(other.hands(), [2, 0, 0]);
         let monday = Course::new(Place::Monday, Present::Room, &Place::Monday.config());
         let mut monday = monday;
         monday.set_hands(0, 4);
