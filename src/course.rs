@@ -1,7 +1,10 @@
 //! The course: the presets in an order from the simple to the subtle, each
 //! a chapter that asks a question before it shows the answer, with the one
 //! setting it is about, and a one-line takeaway. The takeaways gather into
-//! a last page, the rules to apply on Monday.
+//! a last page, the rules to apply on Monday. The first [`CORE`] chapters
+//! are the path a room takes in a 90-minute workshop, in the order of the
+//! rules; the others are extras, each a detour from the core chapter of
+//! its rule. Each chapter carries notes for the person who teaches it.
 //!
 //! A chapter's answer is never written down: each answer is a claim about
 //! the chapter's runs ([`Judge`]), and the one that holds is computed from
@@ -11,7 +14,8 @@
 //!
 //! A chapter is in the link as `chapter=KEY`; alone (besides `v`) it opens
 //! the chapter's own world, with settings it opens those settings inside
-//! the chapter. `present=on` asks for the layout for a room. A preset's
+//! the chapter. `present=on` asks for the layout for a room,
+//! `present=notes` for the presenter's own view with the notes. A preset's
 //! short link is `preset=KEY`: its world, with any settings of the link
 //! over it.
 
@@ -187,11 +191,6 @@ impl Chapter {
         CHAPTERS[CORE..]
             .iter()
             .filter(move |c| std::ptr::eq(c.home(), self))
-    }
-
-    /// Minutes the core path takes in a room.
-    pub fn core_minutes() -> u32 {
-        CHAPTERS[..CORE].iter().map(|c| c.notes.minutes).sum()
     }
 
     /// The answer its runs bear out over `seeds`.
@@ -1691,7 +1690,7 @@ mod tests {
         for (minutes, chapter) in CHAPTERS.iter().map(|c| (c.notes.minutes, c)) {
             assert!((2..=4).contains(&minutes), "{}: {minutes} min", chapter.key);
         }
-        let minutes = Chapter::core_minutes();
+        let minutes: u32 = CHAPTERS[..CORE].iter().map(|c| c.notes.minutes).sum();
         assert!(
             (40..=60).contains(&minutes),
             "the core path takes {minutes} min"

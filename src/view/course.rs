@@ -167,22 +167,18 @@ impl Course {
         true
     }
 
-    /// The room's hands per answer: none before a hand
-    /// is counted.
+    /// The room's hands per answer in words: none before a hand is
+    /// counted.
     fn room(&self) -> Vec<String> {
         let total: u32 = self.hands.iter().sum();
         if total == 0 {
             return Vec::new();
         }
+        let share =
+            |n: u32| crate::metrics::Format::Share.headline(f64::from(n) / f64::from(total));
         self.hands
             .iter()
-            .map(|&n| {
-                let share = crate::metrics::Format::Share.headline(f64::from(n) / f64::from(total));
-                match n {
-                    1 => tf!("1 hand, {share}", share = share),
-                    _ => tf!("{n} hands, {share}", n = n, share = share),
-                }
-            })
+            .map(|&n| tf!("{n} {n|hand|hands}, {share}", n = n, share = share(n)))
             .collect()
     }
 
