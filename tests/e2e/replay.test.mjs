@@ -10,7 +10,13 @@ servePage((served) => ({ base, browser } = served));
 const HERD = 'v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full';
 
 const at = (page) => page.evaluate(() => Number(document.body.dataset.replayAt));
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// Lets the page draw `count` frames: the replay moves once a frame while
+// it plays, so a replay still after them stands still by construction, on
+// a fast host or a slow one, not after some milliseconds of wall clock.
+const frames = (page, count) => page.evaluate((n) => new Promise((resolve) => {
+  const step = () => (--n <= 0 ? resolve() : requestAnimationFrame(step));
+  requestAnimationFrame(step);
+}), count);
 
 async function scrubTo(page, position) {
   await page.evaluate((value) => {
@@ -32,7 +38,7 @@ test('the herd opens its replay still, just before the first wave after the outa
   assert.equal(await page.inputValue('#replay-speed'), '0.1', 'the speed the wave suits');
   assert.equal(await page.textContent('#replay-play'), 'Play');
   const shot = await pixels(page, 'chart-replay');
-  await sleep(400);
+  await frames(page, 30);
   assert.equal(await at(page), first, 'nothing moves before the reader asks');
   assert.equal(await pixels(page, 'chart-replay'), shot);
   assert.deepEqual(page.problems, []);
@@ -101,7 +107,7 @@ test('pressing play changes the replay over time, and pause stops it', async () 
   assert.equal(await page.textContent('#replay-play'), 'Pause');
   await page.click('#replay-play');
   const stopped = await at(page);
-  await sleep(300);
+  await frames(page, 30);
   assert.equal(await at(page), stopped);
   assert.deepEqual(page.problems, []);
   await page.context().close();
