@@ -143,9 +143,8 @@ fn build_extras(document: &Document, view: &view::course::CourseView) -> Result<
         return Ok(());
     };
     for (i, extra) in view.extras.iter().enumerate() {
-        if i > 0 {
-            list.append_with_str_1(", ")?;
-        }
+        // The built page keeps no space after the heading's span.
+        list.append_with_str_1(if i == 0 { " " } else { ", " })?;
         let anchor = element(document, "a", "")?;
         anchor.set_attribute("href", &language::href(&extra.href))?;
         anchor.set_text_content(Some(&extra.text));

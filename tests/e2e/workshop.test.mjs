@@ -116,6 +116,12 @@ for (const lang of ['en', 'ru']) {
     assert.ok(opened.wide <= PHONE.width, `no sideways scroll: ${opened.wide} px`);
     await phone.screenshot({ path: path.join(OUT, `workshop-phone-${lang}.png`) });
     await phone.context().close();
+    // The last core chapter of a rule links its extras, after their
+    // heading and a space.
+    const deeper = await open(browser, `${base}?chapter=backoff-for${q}`, { viewport: LAPTOP });
+    const extras = await deeper.$eval('#extras', (p) => ({ text: p.textContent, links: p.querySelectorAll('a').length }));
+    assert.ok(extras.links === 4 && /^[^:]+: \S/.test(extras.text), JSON.stringify(extras));
+    await deeper.context().close();
     await page.context().close();
   });
 
