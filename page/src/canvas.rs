@@ -73,6 +73,16 @@ struct Styles {
     font_changed: Cell<bool>,
 }
 
+/// A canvas's 2D context, if the browser gives one.
+pub(crate) fn context_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    use wasm_bindgen::JsCast;
+    canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+}
+
 /// A canvas to draw on with plotters.
 pub(crate) struct Canvas {
     context: CanvasRenderingContext2d,

@@ -195,12 +195,7 @@ fn draw_follow(document: &Document, link: &str) {
     let side = (squares * unit) as u32;
     canvas.set_width(side);
     canvas.set_height(side);
-    let Some(context) = canvas
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
-    else {
+    let Some(context) = crate::canvas::context_2d(&canvas) else {
         return;
     };
     context.set_fill_style_str("#ffffff");

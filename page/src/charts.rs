@@ -218,12 +218,7 @@ fn draw_with(
         canvas.set_width(width);
         canvas.set_height(height);
     }
-    let Some(context) = canvas
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
-    else {
+    let Some(context) = crate::canvas::context_2d(&canvas) else {
         return;
     };
     let area = Canvas::new(&canvas, context).into_drawing_area();

@@ -7,9 +7,7 @@
 use plotters::style::RGBColor;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{
-    CanvasRenderingContext2d, Document, Element, HtmlCanvasElement, HtmlTextAreaElement,
-};
+use web_sys::{Document, Element, HtmlCanvasElement, HtmlTextAreaElement};
 
 use retry_playground::chart_id::ChartId;
 use retry_playground::export::Format;
@@ -198,7 +196,7 @@ fn save_picture(chart_id: ChartId) {
     let theme = theme();
     let (font, line_height, pad) = view::downloads::picture_text(theme.scale);
     let width = canvas.width();
-    let Some(context) = context_of(&picture) else {
+    let Some(context) = crate::canvas::context_2d(&picture) else {
         return;
     };
     // Lay the text out first: the canvas's height depends on it, and
@@ -247,14 +245,6 @@ fn save_picture(chart_id: ChartId) {
             tr("The browser did not let the page make the picture."),
         ),
     }
-}
-
-fn context_of(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
-    canvas
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
 }
 
 fn chosen_format(document: &Document) -> Format {
