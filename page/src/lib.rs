@@ -183,6 +183,15 @@ fn begin(search: &str) -> Result<(), JsValue> {
             frame_pending: false,
         })
     });
+    #[cfg(feature = "test-hooks")]
+    {
+        let first = web_sys::window()
+            .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str("testWorkPerTask")).ok())
+            .and_then(|v| v.as_f64());
+        if let Some(work) = first {
+            pace_for_test(work as u32);
+        }
+    }
     listen(&document)?;
     listen_for_tasks()?;
     if let Some(starting) = document.get_element_by_id("starting") {
@@ -232,6 +241,18 @@ pub fn panic_for_test() {
 #[wasm_bindgen]
 pub fn frontier_json_for_test() -> String {
     search_panel::frontier_json().unwrap_or_default()
+}
+
+/// Caps the work of each of the page's tasks at `work` (0 lifts the
+/// cap): a run that is long by construction, which the tests watch while
+/// it goes and then let end, whatever the host's speed; only in pages
+/// built for them (feature `test-hooks`). A page reads
+/// `window.testWorkPerTask` as its first cap, for a test that watches its
+/// opening run.
+#[cfg(feature = "test-hooks")]
+#[wasm_bindgen]
+pub fn pace_for_test(work: u32) {
+    with_app(|app| app.driver.pace((work > 0).then_some(u64::from(work))));
 }
 
 /// Forgets the states before the one shown and draws it again, as a fresh
@@ -502,7 +523,7 @@ pub(crate) fn finish_now() {
 /// posts the next task if work is left. A newer job that appeared
 /// meanwhile replaces this one.
 fn drive(unlimited: bool) {
-    let Some((mut job, task)) = with_app(|app| {
+    let Some((mut job, mut task)) = with_app(|app| {
         let task = app.driver.task(now(), unlimited);
         app.job.take().map(|job| (job, task))
     })
@@ -539,6 +560,7 @@ fn drive(unlimited: bool) {
         match step {
             Step::Ran => {
                 let took = now() - at;
+                task.worked(chunk);
                 with_app(|app| app.driver.ran(took));
             }
             Step::Ended => {}

@@ -52,6 +52,10 @@ pub struct Driver {
     renders: u32,
     /// Draws of runs still going, for tests.
     partial_draws: u32,
+    /// At most this much work per sliced task: a run long by construction,
+    /// for the tests that watch one while it goes, whatever the host's
+    /// speed ([`Driver::pace`]).
+    per_task: Option<u64>,
 }
 
 /// One task of the job: when it started and how long it may work.
@@ -64,6 +68,15 @@ pub struct Task {
     pub sliced: bool,
     /// Whether it is a task of the opening state.
     pub opening: bool,
+    /// Work this task may still ask for ([`Driver::pace`]).
+    allowance: u64,
+}
+
+impl Task {
+    /// The task asked for `work` and got it done.
+    pub fn worked(&mut self, work: u64) {
+        self.allowance = self.allowance.saturating_sub(work);
+    }
 }
 
 /// What a task does next.
@@ -87,6 +100,7 @@ impl Default for Driver {
             opening: true,
             renders: 0,
             partial_draws: 0,
+            per_task: None,
         }
     }
 }
@@ -123,7 +137,19 @@ impl Driver {
             budget,
             sliced: !unlimited,
             opening: self.opening,
+            allowance: match (unlimited, self.per_task) {
+                (false, Some(work)) => work,
+                _ => u64::MAX,
+            },
         }
+    }
+
+    /// Caps the work of every sliced task from the next one on (`None`
+    /// lifts the cap): the tests' way to make a run long by construction
+    /// rather than by the host's speed, and to let it end when they are
+    /// done looking.
+    pub fn pace(&mut self, per_task: Option<u64>) {
+        self.per_task = per_task;
     }
 
     /// What the task does at `now`. `going`: the job's runs are still
@@ -131,7 +157,7 @@ impl Driver {
     /// step is a draw.
     pub fn next(&self, task: &Task, now: f64, going: bool, drawing_next: bool) -> Next {
         let worked = now - task.started;
-        if worked >= task.budget {
+        if worked >= task.budget || task.allowance == 0 {
             return Next::Yield;
         }
         let due = task.sliced && going && now - self.progress_shown >= PARTIAL_EVERY_MS;
@@ -141,7 +167,7 @@ impl Driver {
         if due {
             return Next::DrawSoFar;
         }
-        Next::Work(self.chunk)
+        Next::Work(self.chunk.min(task.allowance))
     }
 
     /// A slice of simulation took `took` ms: only a whole slice tells what
@@ -286,6 +312,31 @@ mod tests {
         let task = driver.task(549.9, false);
         assert_eq!(
             driver.next(&task, 549.9, true, false),
+            Next::Work(FIRST_CHUNK)
+        );
+    }
+
+    #[test]
+    fn a_paced_task_asks_for_no_more_than_its_allowance_then_yields() {
+        let mut driver = answering();
+        driver.pace(Some(100));
+        let mut task = driver.task(0.0, false);
+        assert_eq!(driver.next(&task, 0.0, true, false), Next::Work(100));
+        task.worked(60);
+        assert_eq!(driver.next(&task, 0.1, true, false), Next::Work(40));
+        task.worked(40);
+        assert_eq!(driver.next(&task, 0.2, true, false), Next::Yield);
+        // A task that must end the charts is never paced, nor are tasks
+        // once the cap is lifted.
+        let unlimited = driver.task(1.0, true);
+        assert_eq!(
+            driver.next(&unlimited, 1.0, true, false),
+            Next::Work(FIRST_CHUNK)
+        );
+        driver.pace(None);
+        let task = driver.task(2.0, false);
+        assert_eq!(
+            driver.next(&task, 2.0, true, false),
             Next::Work(FIRST_CHUNK)
         );
     }

@@ -17,7 +17,8 @@ const CHARTS = ['chart-load', 'chart-pauses', 'chart-latency', 'chart-sweep', 'c
 // Polls `check` (async, run in the page) until it holds. waitForFunction
 // takes the promise an async function returns for a true value at once.
 async function until(page, check, arg, what) {
-  const deadline = Date.now() + 15000;
+  // A bound on a wait for a state, as STATE_WAIT is, not a measure of speed.
+  const deadline = Date.now() + 90000;
   while (!(await page.evaluate(check, arg))) {
     assert.ok(Date.now() < deadline, `timed out waiting until ${what}`);
     await page.waitForTimeout(200);
@@ -43,8 +44,18 @@ async function cached(page) {
 async function everyChartDrawn(page) {
   await page.evaluate(() => { document.getElementById('more-charts').open = true; });
   await page.waitForFunction(() => document.body.dataset.swept === location.search.slice(1), null, { timeout: 30000 });
-  await page.waitForFunction(() => document.getElementById('chart-contention').width > 0);
-  await page.waitForTimeout(200);
+  // The contention chart is drawn once its group opened: wait for ink on
+  // every chart, then say which one is blank if any stays so.
+  await page.waitForFunction((ids) => ids.every((id) => {
+    const canvas = document.getElementById(id);
+    if (!canvas.width) return false;
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let count = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) count++;
+    }
+    return count > data.length / 400;
+  }), CHARTS, { timeout: 30000 }).catch(() => {});
   for (const id of CHARTS) {
     const { count, total } = await inked(page, id);
     assert.ok(count > total / 100, `${id} is blank offline: ${count} of ${total} pixels inked`);

@@ -81,18 +81,26 @@ test('twenty keyboard steps on a big world leave no task over 50 ms, and the cha
   await page.context().close();
 });
 
+// Work per task that makes the big world's runs take many minutes: tests
+// that watch a run while it goes set it (a test hook), so the run is long
+// by construction and not by the host's speed, then lift it to let the
+// run end.
+const PACE = 64;
+
 test('a newer state replaces a run still going: the charts end on it, drawn once', async () => {
   const page = await open(browser, base + BIG);
   await final(page);
   const count = await renders(page);
   const partial = async () => page.evaluate(() => Number(document.body.dataset.partialDraws || 0));
+  await page.evaluate((work) => window.wasmBindings.pace_for_test(work), PACE);
   await page.focus('#in-attempts');
   await page.keyboard.press('ArrowRight');
   // The run of attempts=5 is going: drawn so far, not final.
   const drawnSoFar = await partial();
   await page.waitForFunction((n) => Number(document.body.dataset.partialDraws || 0) > n, drawnSoFar, LONG);
-  assert.equal(await renders(page), count, 'the run of attempts=5 already ended: not a long run');
+  assert.equal(await renders(page), count, `the run of attempts=5 ended at ${PACE} units of work a task`);
   await page.keyboard.press('ArrowRight');
+  await page.evaluate(() => window.wasmBindings.pace_for_test(0));
   await final(page);
   assert.match(page.url(), /attempts=6&/);
   assert.equal(await renders(page), count + 1, 'the replaced run drew its final charts too');
@@ -107,6 +115,8 @@ test('a long run says how far it got and draws what it simulated, until it is do
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems = [];
   page.on('pageerror', (error) => problems.push(String(error)));
+  // Paced from its first task (the page reads this at its start).
+  await page.addInitScript((work) => { window.testWorkPerTask = work; }, PACE);
   await page.goto(base + BIG);
   await page.waitForFunction(() => Number(document.body.dataset.partialDraws || 0) >= 2, null, LONG);
   const going = await page.evaluate(() => ({
@@ -114,10 +124,11 @@ test('a long run says how far it got and draws what it simulated, until it is do
     progress: document.getElementById('progress').textContent,
     shown: !document.getElementById('progress').hidden,
   }));
-  assert.equal(going.renders, 0, 'final before any progress was shown: not a long run');
+  assert.equal(going.renders, 0, `final at ${PACE} units of work a task`);
   assert.ok(going.shown, 'no progress shown while the run goes');
   assert.match(going.progress, /^Simulating\u2026 \d+ s of 120 s$/);
   const soFar = await pixels(page, 'chart-load');
+  await page.evaluate(() => window.wasmBindings.pace_for_test(0));
   await rendered(page, 1);
   await settled(page);
   assert.equal(await page.isHidden('#progress'), true, 'the progress stays after the run');
