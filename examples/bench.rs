@@ -222,7 +222,7 @@ fn contention_preset() -> retry_playground::config::Config {
 /// AWS 2015 post under each seed, 2 000 runs as `contention_grid` runs
 /// them. Prints the best and median total of `repeats` grids and the calls
 /// they made.
-/// The map of metastability (`src/map.rs`): 8 x 8 cells for A and B, 3
+/// The map of metastability (`crates/analyses/src/map.rs`): 8 x 8 cells for A and B, 3
 /// seeds each, of a world with a boundary (the map test's), and of a
 /// world too big for a run, which spends the map's whole work budget: what
 /// a hostile link costs.
@@ -319,7 +319,7 @@ fn setup(batches: usize) {
     println!("set-up: {best_us:.2} us per run (a run of 0 clients, best of {batches} x {batch})");
 }
 
-/// The search for a better policy (`src/search.rs`) on the default world:
+/// The search for a better policy (`crates/analyses/src/search.rs`) on the default world:
 /// the cost of one candidate run by kind of policy, 1 000 candidate runs
 /// (the space's policies in turn, one seed each) on 1 and 2 threads, and
 /// the whole search on 1 and 2 threads, whose frontiers must be equal.

@@ -36,32 +36,12 @@
 //! (`page/`): it only copies what `view` decided into the page, and this
 //! library, pure, is tested natively.
 
-pub mod adaptive;
-pub mod breaker;
-pub mod budget;
-pub mod chart;
-pub mod chart_id;
-pub mod claims;
-pub mod classify;
-pub mod config;
-pub mod contention;
-pub mod course;
-pub mod decimal;
-pub mod export;
-pub mod lesson;
-pub mod map;
-pub mod metrics;
-pub mod policy;
-pub mod presets;
-pub mod prose;
-pub mod random;
-pub mod range;
-pub mod search;
-pub mod seeds;
-pub mod sim;
-pub mod simulate;
-pub mod sort;
-pub mod sweep;
-pub mod view;
-mod window;
-pub mod words;
+pub use retry_analyses::{contention, map, search, seeds, sweep};
+pub use retry_core::{
+    adaptive, breaker, budget, chart_id, classify, decimal, policy, random, range, sort, tf, words,
+};
+pub use retry_draw as chart;
+pub use retry_export as export;
+pub use retry_sim::{config, metrics, sim, simulate};
+pub use retry_teach::{claims, course, lesson, presets, prose};
+pub use retry_view as view;

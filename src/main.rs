@@ -389,7 +389,7 @@ fn quota_trace(config: &Config, sequence: &str) -> Result<String, String> {
     .to_string())
 }
 
-/// Feeds the AWS SDK adaptive mode's rate limiter (`src/adaptive.rs`) the
+/// Feeds the AWS SDK adaptive mode's rate limiter (`crates/core/src/adaptive.rs`) the
 /// responses of `sequence`, `time:outcome` apart by commas (`t` a
 /// throttle, `s` any other answer), and prints the fill rate after each.
 fn adaptive_trace(sequence: &str) -> Result<String, String> {

@@ -1,4 +1,4 @@
-//! The map of metastability (`src/map.rs`) on a world that has a boundary:
+//! The map of metastability (`crates/analyses/src/map.rs`) on a world that has a boundary:
 //! 65 requests a second at 10 workers of 0.1 s (100 a second) with a deep
 //! queue and a 1 s timeout, so that a capacity loss that lets the queue
 //! grow past the timeout leaves the clients timing out and retrying on a

@@ -1,5 +1,6 @@
-//! The library's top-level modules import one another without a cycle, so
-//! each can be read (and changed) knowing only the modules below it.
+//! Each crate's top-level modules import one another without a cycle, so
+//! each can be read (and changed) knowing only the modules below it; the
+//! crates themselves keep their order by their manifests (tests/crates.rs).
 //!
 //! The graph is read from the source: a module depends on another when its
 //! code (comments and `#[cfg(test)]` modules aside) names `crate::other`.
@@ -98,8 +99,19 @@ fn graph(src: &Path) -> Graph {
         let text = std::fs::read_to_string(&path).expect("a readable source file");
         let code = code(&text);
         let deps = graph.entry(top.clone()).or_default();
-        for (at, _) in code.match_indices("crate::") {
-            let name: String = code[at + "crate::".len()..]
+        // In a top-level module's own file, `super::` is the crate's root.
+        let parts = relative.components().count();
+        let at_top = parts == 1 || (parts == 2 && relative.ends_with("mod.rs"));
+        let roots: &[&str] = if at_top {
+            &["crate::", "super::"]
+        } else {
+            &["crate::"]
+        };
+        for (at, root) in roots
+            .iter()
+            .flat_map(|root| code.match_indices(root).map(move |(at, _)| (at, *root)))
+        {
+            let name: String = code[at + root.len()..]
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
                 .collect();
@@ -139,17 +151,33 @@ fn layers(graph: &Graph) -> Result<Vec<String>, Vec<String>> {
 
 #[test]
 fn top_level_modules_import_one_another_without_a_cycle() {
-    let graph = graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
-    assert!(
-        graph.contains_key("sim") && graph.contains_key("view"),
-        "{graph:?}"
-    );
-    let order = layers(&graph).unwrap_or_else(|cycle| {
-        panic!("these modules import one another in a cycle: {cycle:?}\n{graph:#?}")
-    });
-    for module in &order {
-        let deps: Vec<&str> = graph[module].iter().map(String::as_str).collect();
-        println!("{module:>10} -> {}", deps.join(" "));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut sources: Vec<_> = std::fs::read_dir(root.join("crates"))
+        .expect("crates/")
+        .flatten()
+        .map(|entry| entry.path().join("src"))
+        .collect();
+    sources.sort();
+    sources.push(root.join("src"));
+    for src in sources {
+        // The layers below, re-exported at a crate's root, are no nodes
+        // of its graph: the crates' order holds them (tests/crates.rs).
+        let graph = graph(&src);
+        let order = layers(&graph).unwrap_or_else(|cycle| {
+            panic!(
+                "{}: these modules import one another in a cycle: {cycle:?}\n{graph:#?}",
+                src.display()
+            )
+        });
+        println!("{}", src.display());
+        for module in &order {
+            let deps: Vec<&str> = graph[module]
+                .iter()
+                .filter(|d| graph.contains_key(*d))
+                .map(String::as_str)
+                .collect();
+            println!("{module:>12} -> {}", deps.join(" "));
+        }
     }
 }
 

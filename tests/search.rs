@@ -1,4 +1,4 @@
-//! The search for a better policy (`src/search.rs`): what it finds on the
+//! The search for a better policy (`crates/analyses/src/search.rs`): what it finds on the
 //! herd, that its frontier is a frontier, that the page's slices and the
 //! command line's threads find the same one, and that a hostile world
 //! cannot make it unbounded.

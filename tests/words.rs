@@ -27,7 +27,7 @@ fn messages() -> BTreeMap<String, String> {
 fn places() -> BTreeMap<String, Vec<String>> {
     let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut files = Vec::new();
-    for dir in ["src", "page/src"] {
+    for dir in ["src", "crates", "page/src"] {
         rust_files(Path::new(dir), &mut files);
     }
     files.sort();
@@ -306,7 +306,7 @@ fn page_file(places: &[String]) -> Option<&'static str> {
     let only = |prefix: &str| places.iter().all(|p| p.starts_with(prefix));
     if only("src/main.rs") {
         None
-    } else if only("src/export/") {
+    } else if only("crates/export/") {
         Some("www/ru-take-home.words")
     } else {
         Some("www/ru.words")

@@ -5,13 +5,13 @@
 
 use std::cell::RefCell;
 
-use retry_playground::chart::{self, Axes, OwnedCurve, Plotted};
-use retry_playground::chart_id::ChartId;
-use retry_playground::config::Config;
-use retry_playground::contention::ContentionGrid;
-use retry_playground::sim::Report;
-use retry_playground::view;
-use retry_playground::view::before::Memory;
+use retry_view as view;
+use retry_view::before::Memory;
+use retry_view::chart::{self, Axes, OwnedCurve, Plotted};
+use retry_view::chart_id::ChartId;
+use retry_view::config::Config;
+use retry_view::contention::ContentionGrid;
+use retry_view::sim::Report;
 
 use crate::with_app;
 

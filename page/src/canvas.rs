@@ -20,7 +20,7 @@ use plotters_backend::{
 use wasm_bindgen::JsValue;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-use retry_playground::view;
+use retry_view as view;
 
 /// Why the canvas refused a call.
 pub(crate) struct CanvasError(String);

@@ -12,10 +12,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlInputElement, KeyboardEvent};
 
-use retry_playground::course::{Opened, Present};
-use retry_playground::tf;
-use retry_playground::view::{self, course::Course};
-use retry_playground::words::{Text, tr};
+use retry_teach::course::{Opened, Present};
+use retry_view::tf;
+use retry_view::words::{Text, tr};
+use retry_view::{self as view, course::Course};
 
 use crate::controls::hear_controls;
 use crate::share::sync_link;
@@ -115,10 +115,7 @@ fn build_answers(document: &Document, answers: &[Text]) -> Result<(), JsValue> {
         let hands = element(document, "input", "hands")?;
         hands.set_attribute("type", "number")?;
         hands.set_attribute("min", "0")?;
-        hands.set_attribute(
-            "max",
-            &retry_playground::view::course::MOST_HANDS.to_string(),
-        )?;
+        hands.set_attribute("max", &retry_view::course::MOST_HANDS.to_string())?;
         hands.set_attribute("inputmode", "numeric")?;
         hands.set_attribute("data-answer", &index.to_string())?;
         hands.set_attribute(
@@ -179,7 +176,7 @@ fn draw_follow(document: &Document, link: &str) {
         let _ = anchor.set_attribute("href", &address);
         anchor.set_text_content(Some(&address));
     }
-    let Some(code) = retry_playground::view::qr::code(&address) else {
+    let Some(code) = retry_view::qr::code(&address) else {
         return;
     };
     let Some(canvas) = document
@@ -188,7 +185,7 @@ fn draw_follow(document: &Document, link: &str) {
     else {
         return;
     };
-    let quiet = retry_playground::view::qr::QUIET;
+    let quiet = retry_view::qr::QUIET;
     let squares = code.size + 2 * quiet;
     // Whole pixels per square: a scanner reads crisp edges.
     let unit = 6;
@@ -520,7 +517,7 @@ pub(super) fn show() {
         let notes = with_app(|app| {
             app.course
                 .as_ref()
-                .map(|c| retry_playground::course::link(c.place, app.page.config(), Present::Notes))
+                .map(|c| retry_teach::course::link(c.place, app.page.config(), Present::Notes))
         })
         .flatten();
         if let Some(notes) = &notes {

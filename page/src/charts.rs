@@ -8,11 +8,11 @@ use web_sys::{Document, HtmlCanvasElement};
 
 use std::cell::Cell;
 
-use retry_playground::chart::{self, OwnedCurve, Theme};
-use retry_playground::chart_id::{ChartId, Place};
-use retry_playground::config::P;
-use retry_playground::sweep;
-use retry_playground::view::{self, jobs::Job};
+use retry_view::chart::{self, OwnedCurve, Theme};
+use retry_view::chart_id::{ChartId, Place};
+use retry_view::config::P;
+use retry_view::sweep;
+use retry_view::{self as view, jobs::Job};
 
 use crate::before;
 use crate::canvas::Canvas;

@@ -5,12 +5,12 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement};
 
-use retry_playground::config::{Group, P, PARAMS};
-use retry_playground::lesson;
-use retry_playground::presets::Preset;
-use retry_playground::tf;
-use retry_playground::view::{
-    self,
+use retry_teach::lesson;
+use retry_view::config::{Group, P, PARAMS};
+use retry_view::presets::Preset;
+use retry_view::tf;
+use retry_view::{
+    self as view,
     controls::{Control, Role, Widgets},
 };
 

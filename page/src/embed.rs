@@ -12,9 +12,9 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use web_sys::Document;
 
-use retry_playground::chart_id::ChartId;
-use retry_playground::config::{self, Config, Embed, EmbedChart};
-use retry_playground::view::{self, embed as decide};
+use retry_view::chart_id::ChartId;
+use retry_view::config::{self, Config, Embed, EmbedChart};
+use retry_view::{self as view, embed as decide};
 
 use crate::{language, show_if, with_app};
 
@@ -123,7 +123,7 @@ pub(super) fn page_link(config: &Config, document: &Document) -> String {
 /// link, `?preset=herd`. Every other state copies the address bar.
 pub(super) fn copied_link(config: &Config) -> Option<String> {
     let plain = with_app(|app| app.course.is_none()).unwrap_or(false) && embedded(|_| ()).is_none();
-    let short = retry_playground::course::preset_link(config).filter(|_| plain)?;
+    let short = retry_teach::course::preset_link(config).filter(|_| plain)?;
     let location = web_sys::window()?.location();
     let page = format!("{}{}", location.origin().ok()?, location.pathname().ok()?);
     Some(format!("{page}{}", language::href(&short)))

@@ -17,8 +17,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, Node};
 
-use retry_playground::config::{link_lang, with_lang};
-use retry_playground::words::{self, Lang, READ_ATTRIBUTES, collapsed, tr};
+use retry_view::config::{link_lang, with_lang};
+use retry_view::words::{self, Lang, READ_ATTRIBUTES, collapsed, tr};
 
 use crate::element;
 

@@ -5,10 +5,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlSelectElement};
 
-use retry_playground::lesson::{self, Headline};
-use retry_playground::presets::Preset;
-use retry_playground::view;
-use retry_playground::words::tr;
+use retry_teach::lesson::{self, Headline};
+use retry_view as view;
+use retry_view::presets::Preset;
+use retry_view::words::tr;
 
 use crate::controls::{explained, label_with_term, open_groups};
 use crate::share::{show_notices, sync_link};

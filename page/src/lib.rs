@@ -3,7 +3,7 @@
 //!
 //! It is deliberately thin: [`view`] decides what to show, this crate
 //! copies it into the DOM and wires events back. On load it reads the link
-//! into a [`Config`](retry_playground::config::Config), builds one control per row of
+//! into a [`Config`](retry_view::config::Config), builds one control per row of
 //! the parameter table, runs and draws. On every input it updates the `Config`, rewrites the
 //! address bar with `replaceState` (one history entry per visit, not per
 //! pixel of a drag) and asks for one render per animation frame, however
@@ -27,16 +27,16 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
-use retry_playground::chart;
-use retry_playground::chart_id::ChartId;
-use retry_playground::config::{P, PARAMS};
-use retry_playground::course;
-use retry_playground::lesson;
-use retry_playground::presets::{self, Preset};
-use retry_playground::seeds;
-use retry_playground::simulate;
-use retry_playground::view::{
-    self,
+use retry_teach::course;
+use retry_teach::lesson;
+use retry_view::chart;
+use retry_view::chart_id::ChartId;
+use retry_view::config::{P, PARAMS};
+use retry_view::presets::{self, Preset};
+use retry_view::seeds;
+use retry_view::simulate;
+use retry_view::{
+    self as view,
     driver::{Driver, Next},
     jobs::{Job, Part, Step, Wants},
     page::Page,
@@ -635,7 +635,7 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
     match part {
         Part::Chart(chart) => {
             let runs = job.runs();
-            let charts = runs.map(view::jobs::Runs::charts);
+            let charts = runs.map(view::chart::Runs::charts);
             let link = job.link();
             // The lesson's chart now shows this state: the one shown so
             // far is the state before it.
@@ -747,15 +747,15 @@ fn show_numbers_over_seeds(document: &Document, job: &Job) {
 fn draw_contention(
     document: &Document,
     link: &str,
-    grid: &retry_playground::contention::ContentionGrid,
-    runs: Option<&view::jobs::Runs>,
+    grid: &retry_view::contention::ContentionGrid,
+    runs: Option<&view::chart::Runs>,
 ) {
     let theme = theme();
     let headline = runs.map(|runs| {
         let s = &runs.a.summary;
         ((s.first_tries + s.retries) as f64, s.finished_at)
     });
-    let paint = |was: Option<(&retry_playground::contention::ContentionGrid, (f64, f64))>, axes| {
+    let paint = |was: Option<(&retry_view::contention::ContentionGrid, (f64, f64))>, axes| {
         let view = chart::ContentionView {
             headline,
             before: was.map(|(grid, _)| grid),
@@ -791,7 +791,7 @@ fn describe_key_chart(
     document: &Document,
     key: ChartId,
     origin: Option<&'static Preset>,
-    config: &retry_playground::config::Config,
+    config: &retry_view::config::Config,
 ) {
     let sentence = origin
         .filter(|p| p.key_chart == key && presets::matching(config).is_some_and(|m| m.key == p.key))

@@ -7,10 +7,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement, MouseEvent};
 
-use retry_playground::chart::{self, MapDrawn};
-use retry_playground::chart_id::ChartId;
-use retry_playground::map;
-use retry_playground::view::jobs::Job;
+use retry_view::chart::{self, MapDrawn};
+use retry_view::chart_id::ChartId;
+use retry_view::jobs::Job;
+use retry_view::map;
 
 use crate::charts::{draw, theme};
 use crate::share::{show_notices, sync_link};

@@ -9,18 +9,18 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
 
-use retry_playground::chart::{self, ReplayPanel, TimeAxis};
-use retry_playground::chart_id::ChartId;
-use retry_playground::config::Config;
-use retry_playground::decimal::parse_f64;
-use retry_playground::sim::Scenario;
-use retry_playground::view::replay::{self as scene, SPEEDS};
-use retry_playground::view::{
-    self,
-    jobs::Runs,
+use retry_view::chart::{self, ReplayPanel, TimeAxis};
+use retry_view::chart_id::ChartId;
+use retry_view::config::Config;
+use retry_view::decimal::parse_f64;
+use retry_view::replay::{self as scene, SPEEDS};
+use retry_view::sim::Scenario;
+use retry_view::words::tr;
+use retry_view::{
+    self as view,
+    chart::Runs,
     player::{Click, Clip, Fold, Frame, Player},
 };
-use retry_playground::words::tr;
 
 use crate::charts::{draw, theme};
 use crate::{document, now};
@@ -339,7 +339,7 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
     {
         for speed in SPEEDS {
             let option = document.create_element("option")?;
-            option.set_text_content(Some(&retry_playground::words::number(&format!("{speed}x"))));
+            option.set_text_content(Some(&retry_view::words::number(&format!("{speed}x"))));
             let _ = option.set_attribute("value", &speed.to_string());
             select.append_child(&option)?;
         }
@@ -387,7 +387,7 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
         let keys =
             Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(|event: web_sys::KeyboardEvent| {
                 let key = event.key();
-                match retry_playground::view::shortcut(&key, &event.code()) {
+                match retry_view::shortcut(&key, &event.code()) {
                     "k" | "K" => {
                         event.prevent_default();
                         toggle_play();

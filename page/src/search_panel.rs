@@ -5,12 +5,12 @@
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
-use retry_playground::chart;
-use retry_playground::chart_id::ChartId;
-use retry_playground::config::Config;
-use retry_playground::search::Frontier;
-use retry_playground::view;
-use retry_playground::view::jobs::Job;
+use retry_analyses::search::Frontier;
+use retry_view as view;
+use retry_view::chart;
+use retry_view::chart_id::ChartId;
+use retry_view::config::Config;
+use retry_view::jobs::Job;
 
 use crate::charts::{draw, theme};
 use crate::element;
@@ -79,7 +79,7 @@ fn fill_list(
         let button = element(document, "button", "")?;
         button.set_attribute("type", "button")?;
         button.set_attribute("data-change", &item.change)?;
-        button.set_text_content(Some(retry_playground::words::tr("Use as policy B")));
+        button.set_text_content(Some(retry_view::words::tr("Use as policy B")));
         li.append_child(&button)?;
         list.append_child(&li)?;
     }

@@ -21,8 +21,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use retry_playground::config::Config;
-use retry_playground::search::{self, Batch, BatchRunner, Frontier, Ran, SearchRounds, Task};
+use retry_analyses::search::{self, Batch, BatchRunner, Frontier, Ran, SearchRounds, Task};
+use retry_view::config::Config;
 
 use crate::now;
 

@@ -5,9 +5,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlInputElement};
 
-use retry_playground::config::Notice;
-use retry_playground::view;
-use retry_playground::words::tr;
+use retry_view as view;
+use retry_view::config::Notice;
+use retry_view::words::tr;
 
 use crate::{clipboard, document, embed, language, show_if, with_app};
 

@@ -3,7 +3,7 @@
 
 use web_sys::{Document, Element};
 
-use retry_playground::view;
+use retry_view as view;
 
 use crate::controls::label_with_term;
 use crate::{element, show_if};

@@ -9,11 +9,11 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlTextAreaElement};
 
-use retry_playground::chart_id::ChartId;
-use retry_playground::export::Format;
-use retry_playground::tf;
-use retry_playground::view;
-use retry_playground::words::tr;
+use retry_view as view;
+use retry_view::chart_id::ChartId;
+use retry_view::export::Format;
+use retry_view::tf;
+use retry_view::words::tr;
 
 use crate::charts::theme;
 use crate::clipboard;

@@ -136,7 +136,8 @@ function part(name) {
   const segments = path.split('::');
   const crate = segments[0];
   if (segments.length < 2 || !crate) return 'unnamed (shims, compiler intrinsics)';
-  if (crate === 'retry_playground') return `retry_playground::${segments[1]}`;
+  // The workspace's crates (retry_core, retry_sim, ...) by module.
+  if (crate.startsWith('retry_')) return `${crate}::${segments[1]}`;
   if (['core', 'alloc', 'std'].includes(crate)) {
     const has = (...words) => words.some((word) => plain.includes(word));
     if (has('flt2dec', 'fmt::float', 'f64 as core::fmt', 'f32 as core::fmt')) return 'std: float formatting';

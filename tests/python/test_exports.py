@@ -15,12 +15,12 @@
   the ceilings the playground reads from a pasted `retry_mode = standard`
   and the ceilings of the aws-sdk preset: one base delay everywhere.
 - botocore's standard-mode retry quota (botocore.retries.standard) and the
-  playground's AWS quota model (src/budget.rs, through the command line's
+  playground's AWS quota model (crates/core/src/budget.rs, through the command line's
   --quota-trace) are fed the same operations and must end with the same
   remaining capacity, the same retries and the same refused retries.
 - botocore's adaptive mode (botocore.retries.adaptive: ClientRateLimiter,
   CubicCalculator, RateClocker, TokenBucket, its clock replaced) and the
-  playground's rate limiter (src/adaptive.rs, through --adaptive-trace) are
+  playground's rate limiter (crates/core/src/adaptive.rs, through --adaptive-trace) are
   fed the same timestamped responses and must agree on the fill rate after
   every one.
 
@@ -149,7 +149,7 @@ class BackoffContext:
 
 
 def preset_link(key):
-    """A preset's link, as src/presets.rs writes it."""
+    """A preset's link, as crates/teach/src/presets.rs writes it."""
     text = open(os.path.join(ROOT, "src", "presets.rs")).read()
     after = text[text.index(f'key: "{key}"'):]
     start = after.index('link: "') + len('link: "')
@@ -259,7 +259,7 @@ class HttpResponse:
 def test_botocore_adaptive_rate_matches_the_playground():
     """botocore's adaptive mode (ClientRateLimiter over CubicCalculator,
     RateClocker and TokenBucket, wired as botocore.retries.adaptive wires
-    them, its clock replaced) and the playground's (src/adaptive.rs, through
+    them, its clock replaced) and the playground's (crates/core/src/adaptive.rs, through
     --adaptive-trace) get the same timestamped responses; after each, the
     fill rates must agree to 1e-9 of their size (the same arithmetic in the
     same order; only the cube root's last bits may differ)."""

@@ -1,0 +1,858 @@
+//! Reading a real configuration in: a gRPC service config (JSON), an Envoy
+//! route retry policy (JSON) or an AWS shared config section (ini text)
+//! becomes settings of policy A or B, with what was mapped, what was not and
+//! why, as plain data.
+//!
+//! The text is untrusted: it is size-limited, every problem becomes a
+//! message, and nothing here panics or echoes more than a short clip of it.
+//! Envoy's YAML is not read: the only YAML crates that would do it are
+//! larger than the page's budget allows, and `yq -o=json` converts it.
+
+use super::Format;
+use crate::budget::BudgetKind;
+use crate::config::{BUDGETS, Config, JITTERS, P, PARAMS, SHAPES, SWITCH, clip};
+use crate::decimal::parse_f64;
+use crate::policy::{Jitter, Shape};
+use serde_json::{Map, Value};
+
+/// Longer text is refused unread: no retry configuration is this large.
+pub const MAX_INPUT: usize = 64 * 1024;
+
+/// One playground setting an import produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Setting {
+    pub param: P,
+    pub value: f64,
+    /// The library's setting it came from, for the "mapped" list.
+    pub from: String,
+}
+
+/// What an import found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    pub format: Format,
+    pub settings: Vec<Setting>,
+    /// Settings that were read but mean nothing to the playground, or only
+    /// something close: each says why.
+    pub unmapped: Vec<String>,
+    /// Values that were present but wrong, each with its reason.
+    pub problems: Vec<String>,
+}
+
+impl Imported {
+    fn new(format: Format) -> Self {
+        Self {
+            format,
+            settings: Vec::new(),
+            unmapped: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    fn set(&mut self, param: P, value: f64, from: impl Into<String>) {
+        self.settings.push(Setting {
+            param,
+            value,
+            from: from.into(),
+        });
+    }
+
+    /// The "mapped" list: one line per setting.
+    pub fn mapped(&self) -> Vec<String> {
+        self.settings
+            .iter()
+            .map(|s| {
+                let param = s.param.param();
+                format!("{} -> {} = {}", s.from, param.key, param.format(s.value))
+            })
+            .collect()
+    }
+}
+
+/// Reads `text`, guessing its format. `Err` only when nothing could be read
+/// at all; otherwise problems are listed in the result.
+pub fn import(text: &str) -> Result<Imported, String> {
+    if text.len() > MAX_INPUT {
+        return Err(crate::tf!(
+            "the text is {bytes} bytes; a retry configuration fits in {MAX_INPUT}",
+            bytes = text.len(),
+            MAX_INPUT = MAX_INPUT
+        ));
+    }
+    let trimmed = text.trim_start_matches('\u{feff}').trim();
+    if trimmed.is_empty() {
+        return Err(crate::words::tr(
+            "nothing to read: paste a gRPC service config, an Envoy retry \
+            policy (JSON) or an AWS config section",
+        )
+        .to_string());
+    }
+    if trimmed.starts_with('{') {
+        let value: Value = serde_json::from_str(trimmed)
+            .map_err(|error| crate::tf!("not valid JSON: {error}", error = error))?;
+        let Value::Object(object) = value else {
+            return Err(crate::words::tr("the JSON is not an object").to_string());
+        };
+        if object.contains_key("methodConfig")
+            || object.contains_key("retryPolicy")
+            || object.contains_key("maxAttempts")
+            || object.contains_key("retryThrottling")
+        {
+            return Ok(grpc(&object));
+        }
+        if [
+            "retry_policy",
+            "num_retries",
+            "retry_on",
+            "retry_back_off",
+            "retryPolicy",
+        ]
+        .iter()
+        .any(|key| object.contains_key(*key))
+        {
+            return Ok(envoy(&object));
+        }
+        return Err(crate::words::tr(
+            "a JSON object, but neither a gRPC service config \
+            (methodConfig, retryThrottling) nor an Envoy retry policy (retry_policy, \
+            num_retries)",
+        )
+        .to_string());
+    }
+    if trimmed.starts_with('[')
+        && !trimmed.starts_with("[default")
+        && !trimmed.starts_with("[profile")
+        && serde_json::from_str::<Value>(trimmed).is_ok()
+    {
+        return Err(
+            crate::words::tr("the JSON is a list; paste the service config object").to_string(),
+        );
+    }
+    if ["retry_policy:", "num_retries:", "retry_back_off:"]
+        .iter()
+        .any(|key| trimmed.contains(key))
+    {
+        return Err(crate::words::tr(
+            "this looks like Envoy YAML, which is not read here: convert \
+            it to JSON (yq -o=json) and paste that",
+        )
+        .to_string());
+    }
+    aws(trimmed)
+}
+
+/// Applies an import to policy A (or B, switching compare mode on) of
+/// `config`; returns the new configuration and why values were clamped.
+pub fn apply(config: &Config, imported: &Imported, to_b: bool) -> (Config, Vec<String>) {
+    let mut next = config.clone();
+    let mut clamped = Vec::new();
+    if to_b {
+        next.set(P::Compare, SWITCH.position(true));
+    }
+    for setting in &imported.settings {
+        let index = setting.param as usize;
+        let why = if to_b {
+            next.set_b_at(index, setting.value)
+        } else {
+            next.set_at(index, setting.value)
+        };
+        if let Some(why) = why {
+            clamped.push(format!("{}: {why}", PARAMS[index].key));
+        }
+    }
+    (next, clamped)
+}
+
+/// A protobuf JSON duration, `"0.1s"`: decimal seconds with an `s`, as
+/// gRFC A6 and Envoy's API write them.
+fn duration(value: &Value, name: &str) -> Result<f64, String> {
+    let Value::String(text) = value else {
+        return Err(crate::tf!(
+            "{name} must be a string such as \"0.1s\"",
+            name = name
+        ));
+    };
+    let Some(number) = text.trim().strip_suffix('s') else {
+        return Err(crate::tf!(
+            "{name} '{text}' must end in s (seconds)",
+            name = name,
+            text = clip(text)
+        ));
+    };
+    let valid = !number.is_empty()
+        && number.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && number.matches('.').count() <= 1;
+    match parse_f64(number) {
+        Some(seconds) if valid && seconds.is_finite() => Ok(seconds),
+        _ => Err(crate::tf!(
+            "{name} '{text}' is not a number of seconds",
+            name = name,
+            text = clip(text)
+        )),
+    }
+}
+
+fn number(value: &Value, name: &str) -> Result<f64, String> {
+    value
+        .as_f64()
+        .filter(|n| n.is_finite())
+        .ok_or_else(|| crate::tf!("{name} must be a number", name = name))
+}
+
+/// Reads a gRFC A6 service config (grpc/proposal, A6-client-retries.md):
+/// the first method config with a retry policy, and the retry throttling.
+fn grpc(object: &Map<String, Value>) -> Imported {
+    let mut out = Imported::new(Format::Grpc);
+    let mut method: Option<&Map<String, Value>> = None;
+    match object.get("methodConfig") {
+        Some(Value::Array(methods)) => {
+            let objects: Vec<&Map<String, Value>> =
+                methods.iter().filter_map(Value::as_object).collect();
+            if objects.len() < methods.len() {
+                out.problems.push(
+                    crate::words::tr("methodConfig entries that are not objects were skipped")
+                        .to_string(),
+                );
+            }
+            method = objects
+                .iter()
+                .find(|m| m.contains_key("retryPolicy") || m.contains_key("hedgingPolicy"))
+                .or(objects.first())
+                .copied();
+            if objects.len() > 1 {
+                out.unmapped.push(crate::tf!(
+                    "{count} method configs: only the first with a retryPolicy was read",
+                    count = objects.len()
+                ));
+            }
+        }
+        Some(_) => out
+            .problems
+            .push(crate::words::tr("methodConfig must be a list").to_string()),
+        None => {}
+    }
+    let retry_policy = match method {
+        Some(method) => {
+            if let Some(timeout) = method.get("timeout") {
+                match duration(timeout, "timeout") {
+                    Ok(seconds) => out.set(P::Deadline, seconds, "timeout"),
+                    Err(why) => out.problems.push(why),
+                }
+            }
+            match method.get("hedgingPolicy") {
+                Some(Value::Object(hedging)) => grpc_hedging_policy(hedging, &mut out),
+                Some(_) => out
+                    .problems
+                    .push(crate::words::tr("hedgingPolicy must be an object").to_string()),
+                None => out.set(
+                    P::Hedge,
+                    SWITCH.position(false),
+                    crate::words::tr("no hedgingPolicy"),
+                ),
+            }
+            if method.contains_key("hedgingPolicy") {
+                // gRFC A6: a method hedges or retries, not both.
+                return grpc_throttling(object, out);
+            }
+            method.get("retryPolicy")
+        }
+        None => object.get("retryPolicy"),
+    };
+    match retry_policy {
+        Some(Value::Object(policy)) => grpc_retry_policy(policy, &mut out),
+        // A bare retry policy is read too.
+        None if object.contains_key("maxAttempts") => grpc_retry_policy(object, &mut out),
+        Some(_) => out
+            .problems
+            .push(crate::words::tr("retryPolicy must be an object").to_string()),
+        None => {
+            if !object.contains_key("retryThrottling") {
+                out.problems
+                    .push(crate::words::tr("no retryPolicy found: nothing to retry").to_string());
+            }
+        }
+    }
+    grpc_throttling(object, out)
+}
+
+/// gRFC A6's `hedgingPolicy`: `maxAttempts` copies (more than 5 are 5),
+/// `hedgingDelay` between them (0 when absent).
+fn grpc_hedging_policy(hedging: &Map<String, Value>, out: &mut Imported) {
+    out.set(P::Hedge, SWITCH.position(true), "hedgingPolicy");
+    match hedging.get("maxAttempts").map(|v| number(v, "maxAttempts")) {
+        Some(Ok(copies)) if copies >= 2.0 => out.set(
+            P::HedgeCopies,
+            copies.min(5.0).floor(),
+            "hedgingPolicy.maxAttempts",
+        ),
+        Some(Ok(copies)) => out.problems.push(crate::tf!(
+            "hedgingPolicy.maxAttempts {copies} must be at least 2",
+            copies = copies
+        )),
+        Some(Err(why)) => out.problems.push(why),
+        None => out
+            .problems
+            .push(crate::words::tr("hedgingPolicy needs maxAttempts").to_string()),
+    }
+    let delay = hedging
+        .get("hedgingDelay")
+        .map_or(Ok(0.0), |v| duration(v, "hedgingDelay"));
+    match delay {
+        Ok(seconds) => out.set(P::HedgeDelay, seconds, "hedgingPolicy.hedgingDelay"),
+        Err(why) => out.problems.push(why),
+    }
+    if hedging.contains_key("nonFatalStatusCodes") {
+        out.unmapped.push(
+            crate::words::tr(
+                "hedgingPolicy.nonFatalStatusCodes: the playground decides what may pass by its own classes",
+            )
+            .to_string(),
+        );
+    }
+}
+
+/// A service config's `retryThrottling`, the token bucket.
+fn grpc_throttling(object: &Map<String, Value>, mut out: Imported) -> Imported {
+    match object.get("retryThrottling") {
+        Some(Value::Object(throttling)) => {
+            let max_tokens = throttling.get("maxTokens").map(|v| number(v, "maxTokens"));
+            let ratio = throttling
+                .get("tokenRatio")
+                .map(|v| number(v, "tokenRatio"));
+            match (max_tokens, ratio) {
+                (Some(Ok(max_tokens)), Some(Ok(ratio))) => {
+                    if max_tokens <= 0.0 || max_tokens > 1000.0 {
+                        out.problems.push(crate::tf!(
+                            "maxTokens {max_tokens} is outside (0, 1000]",
+                            max_tokens = max_tokens
+                        ));
+                    } else if ratio <= 0.0 {
+                        out.problems.push(crate::tf!(
+                            "tokenRatio {ratio} must be above 0",
+                            ratio = ratio
+                        ));
+                    } else {
+                        out.set(
+                            P::Budget,
+                            BUDGETS.position(BudgetKind::TokenBucket),
+                            "retryThrottling",
+                        );
+                        out.set(P::Tokens, max_tokens, "retryThrottling.maxTokens");
+                        out.set(P::TokenRatio, ratio, "retryThrottling.tokenRatio");
+                    }
+                }
+                (Some(Err(why)), _) | (_, Some(Err(why))) => out.problems.push(why),
+                _ => out.problems.push(
+                    crate::words::tr("retryThrottling needs maxTokens and tokenRatio").to_string(),
+                ),
+            }
+        }
+        Some(_) => out
+            .problems
+            .push(crate::words::tr("retryThrottling must be an object").to_string()),
+        None => out.set(
+            P::Budget,
+            BUDGETS.position(BudgetKind::None),
+            crate::words::tr("no retryThrottling"),
+        ),
+    }
+    out
+}
+
+fn grpc_retry_policy(policy: &Map<String, Value>, out: &mut Imported) {
+    match policy.get("maxAttempts").map(|v| number(v, "maxAttempts")) {
+        Some(Ok(attempts)) if attempts < 2.0 => out.problems.push(crate::tf!(
+            "maxAttempts {attempts} must be at least 2 (gRFC A6)",
+            attempts = attempts
+        )),
+        Some(Ok(attempts)) => {
+            let used = attempts.min(5.0).floor();
+            if used != attempts {
+                out.unmapped.push(crate::tf!(
+                    "maxAttempts {attempts}: gRPC clients use {used}",
+                    attempts = attempts,
+                    used = used
+                ));
+            }
+            out.set(P::Attempts, used, "maxAttempts");
+        }
+        Some(Err(why)) => out.problems.push(why),
+        None => out
+            .problems
+            .push(crate::words::tr("retryPolicy.maxAttempts is required").to_string()),
+    }
+    for (key, param) in [("initialBackoff", P::Base), ("maxBackoff", P::Cap)] {
+        match policy.get(key).map(|v| duration(v, key)) {
+            Some(Ok(seconds)) if seconds > 0.0 => out.set(param, seconds, key),
+            Some(Ok(_)) => out
+                .problems
+                .push(crate::tf!("{key} must be above 0", key = key)),
+            Some(Err(why)) => out.problems.push(why),
+            None => out
+                .problems
+                .push(crate::tf!("retryPolicy.{key} is required", key = key)),
+        }
+    }
+    match policy
+        .get("backoffMultiplier")
+        .map(|v| number(v, "backoffMultiplier"))
+    {
+        Some(Ok(factor)) if factor <= 0.0 => out
+            .problems
+            .push(crate::words::tr("backoffMultiplier must be above 0").to_string()),
+        Some(Ok(1.0)) => {
+            out.set(
+                P::Shape,
+                SHAPES.position(Shape::Constant),
+                "backoffMultiplier 1",
+            );
+        }
+        Some(Ok(factor)) => {
+            out.set(
+                P::Shape,
+                SHAPES.position(Shape::Exponential),
+                "backoffMultiplier",
+            );
+            out.set(P::Multiplier, factor, "backoffMultiplier");
+        }
+        Some(Err(why)) => out.problems.push(why),
+        None => out
+            .problems
+            .push(crate::words::tr("retryPolicy.backoffMultiplier is required").to_string()),
+    }
+    out.set(
+        P::Jitter,
+        JITTERS.position(Jitter::Proportional),
+        crate::words::tr("gRPC's jitter (x random(0.8, 1.2))"),
+    );
+    out.set(
+        P::JitterFraction,
+        0.2,
+        crate::words::tr("gRPC's jitter (x random(0.8, 1.2))"),
+    );
+    match policy.get("retryableStatusCodes") {
+        Some(Value::Array(codes)) if !codes.is_empty() => out.unmapped.push(crate::tf!(
+            "retryableStatusCodes ({count} codes): the playground retries 429/503-like failures and timeouts by its own classes",
+            count = codes.len()
+        )),
+        _ => out.problems.push(
+            crate::words::tr("retryableStatusCodes must be a non-empty list (gRFC A6)")
+                .to_string(),
+        ),
+    }
+    if policy.contains_key("perAttemptRecvTimeout") {
+        out.unmapped
+            .push(crate::words::tr("perAttemptRecvTimeout: not read").to_string());
+    }
+}
+
+/// Reads an Envoy route retry policy (envoyproxy/envoy,
+/// api/envoy/config/route/v3/route_components.proto), bare or under
+/// `retry_policy`, with the route's `timeout` beside it.
+fn envoy(object: &Map<String, Value>) -> Imported {
+    let mut out = Imported::new(Format::Envoy);
+    if let Some(timeout) = object.get("timeout") {
+        match duration(timeout, "timeout") {
+            Ok(seconds) => out.set(P::Deadline, seconds, crate::words::tr("route timeout")),
+            Err(why) => out.problems.push(why),
+        }
+    }
+    let policy = match object.get("retry_policy").or(object.get("retryPolicy")) {
+        Some(Value::Object(policy)) => policy,
+        Some(_) => {
+            out.problems
+                .push(crate::words::tr("retry_policy must be an object").to_string());
+            return out;
+        }
+        None => object,
+    };
+    match policy.get("num_retries").or(policy.get("numRetries")) {
+        Some(value) => match number(value, "num_retries") {
+            Ok(retries) if retries >= 0.0 => {
+                out.set(P::Attempts, retries.floor() + 1.0, "num_retries + 1")
+            }
+            Ok(_) => out
+                .problems
+                .push(crate::words::tr("num_retries must not be negative").to_string()),
+            Err(why) => out.problems.push(why),
+        },
+        // Envoy's default is one retry.
+        None => out.set(
+            P::Attempts,
+            2.0,
+            crate::words::tr("num_retries (default 1) + 1"),
+        ),
+    }
+    if let Some(timeout) = policy
+        .get("per_try_timeout")
+        .or(policy.get("perTryTimeout"))
+    {
+        match duration(timeout, "per_try_timeout") {
+            Ok(seconds) => out.set(P::Timeout, seconds, "per_try_timeout"),
+            Err(why) => out.problems.push(why),
+        }
+    }
+    // Envoy's defaults: 25 ms base, ten times the base as the cap.
+    let mut base = 0.025;
+    let mut cap = None;
+    match policy.get("retry_back_off").or(policy.get("retryBackOff")) {
+        Some(Value::Object(back_off)) => {
+            match back_off
+                .get("base_interval")
+                .or(back_off.get("baseInterval"))
+                .map(|v| duration(v, "base_interval"))
+            {
+                Some(Ok(seconds)) if seconds > 0.0 => base = seconds,
+                Some(Ok(_)) => out
+                    .problems
+                    .push(crate::words::tr("base_interval must be above 0").to_string()),
+                Some(Err(why)) => out.problems.push(why),
+                None => out
+                    .problems
+                    .push(crate::words::tr("retry_back_off.base_interval is required").to_string()),
+            }
+            match back_off
+                .get("max_interval")
+                .or(back_off.get("maxInterval"))
+                .map(|v| duration(v, "max_interval"))
+            {
+                Some(Ok(seconds)) if seconds > 0.0 => cap = Some(seconds),
+                Some(Ok(_)) => out
+                    .problems
+                    .push(crate::words::tr("max_interval must be above 0").to_string()),
+                Some(Err(why)) => out.problems.push(why),
+                None => {}
+            }
+        }
+        Some(_) => out
+            .problems
+            .push(crate::words::tr("retry_back_off must be an object").to_string()),
+        None => {}
+    }
+    out.set(P::Base, base, "retry_back_off.base_interval");
+    out.set(
+        P::Cap,
+        cap.unwrap_or(10.0 * base),
+        "retry_back_off.max_interval",
+    );
+    out.set(
+        P::Shape,
+        SHAPES.position(Shape::Exponential),
+        crate::words::tr("Envoy's backoff"),
+    );
+    out.set(P::Multiplier, 2.0, crate::words::tr("Envoy's backoff"));
+    out.set(
+        P::Jitter,
+        JITTERS.position(Jitter::Full),
+        crate::words::tr("Envoy's jitter (always full)"),
+    );
+    for key in [
+        "retry_on",
+        "retriable_status_codes",
+        "retry_host_predicate",
+        "rate_limited_retry_back_off",
+        "retriable_headers",
+    ] {
+        if policy.contains_key(key) {
+            out.unmapped.push(crate::tf!(
+                "{key}: the playground decides what is retryable by its own classes",
+                key = key
+            ));
+        }
+    }
+    // The cluster's `circuit_breakers` (Cluster.circuit_breakers in
+    // envoy.config.cluster.v3), and the key the playground's own exports
+    // wrote for it before they used Envoy's name.
+    if let Some(budget) = object
+        .get("circuit_breakers")
+        .or_else(|| object.get("cluster_circuit_breakers"))
+        .and_then(|c| c.get("thresholds"))
+        .and_then(|t| t.get(0))
+        .and_then(|t| t.get("retry_budget"))
+    {
+        let percent = budget
+            .get("budget_percent")
+            .and_then(|p| p.get("value"))
+            .map_or(Ok(20.0), |v| number(v, "budget_percent.value"));
+        // A bare integer in proto3 JSON, or a string holding one.
+        let least = budget
+            .get("min_retry_concurrency")
+            .map_or(Ok(3.0), |v| number(v, "min_retry_concurrency"));
+        match (percent, least) {
+            (Ok(percent), Ok(least)) if (0.0..=100.0).contains(&percent) => {
+                out.set(
+                    P::Budget,
+                    BUDGETS.position(BudgetKind::Envoy),
+                    "retry_budget",
+                );
+                out.set(
+                    P::EnvoyPercent,
+                    percent / 100.0,
+                    "retry_budget.budget_percent",
+                );
+                out.set(P::EnvoyMin, least, "retry_budget.min_retry_concurrency");
+            }
+            (Ok(percent), Ok(_)) => out.problems.push(crate::tf!(
+                "budget_percent {percent} is outside 0..100",
+                percent = percent
+            )),
+            (Err(why), _) | (_, Err(why)) => out.problems.push(why),
+        }
+    }
+    out
+}
+
+/// Reads an AWS shared config section (the AWS SDKs and Tools Reference
+/// Guide, "Retry behavior"; botocore/configprovider.py reads `retry_mode`
+/// and `max_attempts`). The first section holding either is used.
+fn aws(text: &str) -> Result<Imported, String> {
+    let mut out = Imported::new(Format::Aws);
+    let mut sections: Vec<(String, Vec<(String, String)>)> = vec![(String::new(), Vec::new())];
+    for (number, line) in text.lines().enumerate().take(2000) {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
+            continue;
+        }
+        if let Some(name) = line.strip_prefix('[') {
+            match name.strip_suffix(']') {
+                Some(name) => sections.push((name.trim().to_string(), Vec::new())),
+                None => out.problems.push(crate::tf!(
+                    "line {line}: '{text}' is not a section header",
+                    line = number + 1,
+                    text = clip(line)
+                )),
+            }
+            continue;
+        }
+        match line.split_once('=') {
+            Some((key, value)) => {
+                if let Some((_, pairs)) = sections.last_mut() {
+                    pairs.push((key.trim().to_ascii_lowercase(), value.trim().to_string()));
+                }
+            }
+            None => out.problems.push(crate::tf!(
+                "line {line}: '{text}' is not key = value",
+                line = number + 1,
+                text = clip(line)
+            )),
+        }
+    }
+    let Some((_, pairs)) = sections.iter().find(|(_, pairs)| {
+        pairs
+            .iter()
+            .any(|(key, _)| key == "retry_mode" || key == "max_attempts")
+    }) else {
+        return Err(crate::words::tr(
+            "neither a JSON configuration nor an AWS config section with \
+            retry_mode or max_attempts",
+        )
+        .to_string());
+    };
+    let mut mode = "legacy".to_string();
+    for (key, value) in pairs {
+        match key.as_str() {
+            "retry_mode" => mode = value.to_ascii_lowercase(),
+            "max_attempts" => match parse_f64(value) {
+                Some(attempts) if attempts >= 1.0 && attempts.fract() == 0.0 => {
+                    out.set(P::Attempts, attempts, "max_attempts")
+                }
+                _ => out.problems.push(crate::tf!(
+                    "max_attempts '{value}' must be a whole number of at least 1",
+                    value = clip(value)
+                )),
+            },
+            _ => {}
+        }
+    }
+    // botocore/retries/standard.py, ExponentialBackoff: full jitter under
+    // min(0.05 s x 2^i, 20 s) for errors that are not throttling.
+    let standard = |out: &mut Imported, from: &str| {
+        out.set(
+            P::Shape,
+            SHAPES.position(Shape::Exponential),
+            from.to_string(),
+        );
+        out.set(
+            P::Base,
+            0.05,
+            crate::tf!("{from} (base 50 ms)", from = from),
+        );
+        out.set(P::Multiplier, 2.0, from.to_string());
+        out.set(P::Cap, 20.0, crate::tf!("{from} (cap 20 s)", from = from));
+        out.set(P::Jitter, JITTERS.position(Jitter::Full), from.to_string());
+        out.set(
+            P::Budget,
+            BUDGETS.position(BudgetKind::AwsQuota),
+            crate::tf!("{from} (retry quota)", from = from),
+        );
+        out.set(
+            P::Quota,
+            500.0,
+            crate::tf!("{from} (quota 500)", from = from),
+        );
+        out.unmapped.push(
+            crate::words::tr(
+                "throttling errors wait under 1 s x 2^i in standard \
+            mode; the playground has one base",
+            )
+            .to_string(),
+        );
+        out.unmapped.push(
+            crate::words::tr(
+                "the quota's costs differ between SDK versions (5 and \
+            10 after a timeout in the 2020 standard, 14 and 5 after throttling in current \
+            botocore); the playground's are kept",
+            )
+            .to_string(),
+        );
+    };
+    match mode.as_str() {
+        "standard" => standard(&mut out, "retry_mode = standard"),
+        "adaptive" => {
+            standard(&mut out, "retry_mode = adaptive");
+            // Standard mode's quota, with the client's rate limiter.
+            out.settings.retain(|s| s.param != P::Budget);
+            out.set(
+                P::Budget,
+                BUDGETS.position(BudgetKind::AwsAdaptive),
+                crate::tf!(
+                    "{from} (quota and rate limiter)",
+                    from = "retry_mode = adaptive"
+                ),
+            );
+        }
+        "legacy" => {
+            // botocore/data/_retry.json: rand(0, 1) x 2^(n-1) seconds, no quota.
+            out.set(
+                P::Shape,
+                SHAPES.position(Shape::Exponential),
+                "retry_mode = legacy",
+            );
+            out.set(
+                P::Base,
+                1.0,
+                crate::words::tr("retry_mode = legacy (base 1 s)"),
+            );
+            out.set(P::Multiplier, 2.0, "retry_mode = legacy");
+            out.set(
+                P::Jitter,
+                JITTERS.position(Jitter::Full),
+                "retry_mode = legacy",
+            );
+            out.set(
+                P::Budget,
+                BUDGETS.position(BudgetKind::None),
+                crate::words::tr("retry_mode = legacy (no quota)"),
+            );
+            out.unmapped.push(
+                crate::words::tr("legacy mode's pause has no cap; the playground's cap is kept")
+                    .to_string(),
+            );
+        }
+        other => out.problems.push(crate::tf!(
+            "retry_mode '{mode}' must be standard, adaptive or legacy",
+            mode = clip(other)
+        )),
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_grpc_service_config() {
+        let text = r#"{"methodConfig":[{"name":[{"service":"x"}],"timeout":"2.5s",
+            "retryPolicy":{"maxAttempts":7,"initialBackoff":"0.2s","maxBackoff":"3s",
+            "backoffMultiplier":1.5,"retryableStatusCodes":["UNAVAILABLE"]}}],
+            "retryThrottling":{"maxTokens":20,"tokenRatio":0.25}}"#;
+        let imported = import(text).expect("a valid config");
+        assert_eq!(imported.format, Format::Grpc);
+        assert!(imported.problems.is_empty(), "{:?}", imported.problems);
+        let (config, clamped) = apply(&Config::default(), &imported, false);
+        assert!(clamped.is_empty(), "{clamped:?}");
+        let policy = config.policy();
+        assert_eq!(policy.attempts, 5, "A6 clamps 7 to 5");
+        assert_eq!(
+            (policy.base, policy.cap, policy.multiplier),
+            (0.2, 3.0, 1.5)
+        );
+        assert_eq!(policy.deadline, Some(2.5));
+        assert_eq!(config.budget_kind(), BudgetKind::TokenBucket);
+        assert_eq!(config.get(P::TokenRatio), 0.25);
+        assert!(
+            imported
+                .unmapped
+                .iter()
+                .any(|u| u.contains("maxAttempts 7"))
+        );
+    }
+
+    #[test]
+    fn bad_values_give_messages() {
+        let text = r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":"x","initialBackoff":"100ms",
+            "maxBackoff":1,"backoffMultiplier":-1,"retryableStatusCodes":[]}}]}"#;
+        let imported = import(text).expect("JSON that is a service config");
+        assert_eq!(imported.problems.len(), 5, "{:?}", imported.problems);
+        assert!(import("{").is_err());
+        assert!(
+            import("retry_policy:\n  num_retries: 3")
+                .expect_err("YAML is refused")
+                .contains("YAML")
+        );
+        assert!(import(&"x".repeat(MAX_INPUT + 1)).is_err());
+    }
+
+    #[test]
+    fn reads_envoy_and_aws() {
+        let envoy = import(
+            r#"{"retry_policy":{"num_retries":3,"per_try_timeout":"0.5s",
+            "retry_back_off":{"base_interval":"0.1s"}}}"#,
+        )
+        .expect("an Envoy policy");
+        let (config, _) = apply(&Config::default(), &envoy, true);
+        let b = config.policy_b_config().policy();
+        assert_eq!((b.attempts, b.base, b.cap), (4, 0.1, 1.0));
+        assert_eq!(b.attempt_timeout, Some(0.5));
+        assert!(config.comparing());
+        let aws = import(
+            "# mine\n[profile x]\nregion = eu-west-1\nretry_mode = standard\nmax_attempts = 6\n",
+        )
+        .expect("an AWS section");
+        let (config, _) = apply(&Config::default(), &aws, false);
+        assert_eq!(config.policy().attempts, 6);
+        assert_eq!(config.budget_kind(), BudgetKind::AwsQuota);
+        assert!(import("[default]\nregion = x\n").is_err());
+        let adaptive = import("[profile x]\nretry_mode = adaptive\n").expect("an AWS section");
+        let (config, _) = apply(&Config::default(), &adaptive, false);
+        assert_eq!(config.budget_kind(), BudgetKind::AwsAdaptive);
+    }
+
+    /// The retry budget is the cluster's `circuit_breakers`, as Envoy names
+    /// it; the key older exports of the playground wrote still reads.
+    #[test]
+    fn reads_envoys_retry_budget_under_its_own_name_and_the_old_one() {
+        for key in ["circuit_breakers", "cluster_circuit_breakers"] {
+            let text = format!(
+                r#"{{"retry_policy":{{"num_retries":2}},"{key}":{{"thresholds":[{{"retry_budget":
+                {{"budget_percent":{{"value":25}}}}}}]}}}}"#
+            );
+            let imported = import(&text).expect("an Envoy policy");
+            let (config, _) = apply(&Config::default(), &imported, false);
+            assert_eq!(config.budget_kind(), BudgetKind::Envoy, "{key}");
+            assert_eq!(config.get(P::EnvoyPercent), 0.25, "{key}");
+            assert_eq!(config.get(P::EnvoyMin), 3.0, "Envoy's default, {key}");
+        }
+        let exported = crate::export(
+            &Config::from_link("v=1&budget=ratio&b_pct=0.3").0,
+            crate::Format::Envoy,
+        );
+        assert!(
+            exported.text.contains("\"circuit_breakers\""),
+            "{}",
+            exported.text
+        );
+        assert!(!exported.text.contains("cluster_circuit_breakers"));
+    }
+}

@@ -1,0 +1,225 @@
+//! The one parameter table and the configurations it describes.
+//!
+//! Every knob of the playground is declared once, in [`PARAMS`]: its key in a
+//! share link, label, unit, range (from [`crate::range`], which the
+//! simulator clamps to as well), step, default, help, and the field of the
+//! simulator's scenario it sets. The link codec, validation and clamping,
+//! the controls on the page, the command line and the mapping to the
+//! simulator are all generated from it, so a link can never hold a value
+//! the page cannot show, and a new parameter is its row and its field.
+//!
+//! A [`Config`] is one value per parameter. A link is its query string,
+//! `v=1&attempts=4&base=0.1&...`: the version `v` pins the defaults, and
+//! only values that differ from them are written out. Reading a link never fails:
+//! missing keys take their defaults, bad values are clamped or replaced and
+//! reported as [`Notice`]s, unknown keys are reported and ignored.
+//!
+//! By concern: `table` declares the parameters and when each applies,
+//! `choices` the options of those that are choices, `link` writes and
+//! reads links, `embed` reads what an embedded page asks to show, and
+//! `scenario` turns a configuration into the simulator's scenario.
+
+mod choices;
+mod embed;
+mod link;
+mod scenario;
+mod table;
+
+pub use choices::{
+    BALANCES, BASES, BREAKERS, BUDGETS, Choices, FAULTS_ON, FIND_WORLDS, FindWorlds, JITTERS,
+    MAP_ROWS, MapRows, OUTAGES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
+};
+pub use embed::{CONTROLS_KEY, EMBED_KEY, Embed, EmbedChart, MAX_EMBED_CONTROLS};
+pub use link::{
+    CHAPTER_KEY, LANG_KEY, LINK_VERSION, MAX_PAIRS, PRESENT_KEY, PRESET_KEY, clip, link_lang,
+    percent_decode, read_link, with_lang,
+};
+pub use table::{Group, Kind, P, PARAMS, Param};
+
+use crate::breaker::BreakerMode;
+use crate::budget::BudgetKind;
+use crate::policy::{Jitter, Shape};
+use crate::sim::{Spread, WorkloadKind};
+
+/// Something the link reader fixed or ignored, to tell the person.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    pub key: String,
+    pub message: String,
+}
+
+/// One value per parameter, always valid.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    values: Vec<f64>,
+    /// Compare mode's policy B: where it differs from A, per parameter.
+    /// Only parameters of one client's policy ([`Param::per_policy`]) have
+    /// overrides; everything else, the world, is shared.
+    overrides: Vec<Option<f64>>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            values: PARAMS.iter().map(|p| p.default).collect(),
+            overrides: vec![None; PARAMS.len()],
+        }
+    }
+}
+
+impl Config {
+    pub fn get(&self, p: P) -> f64 {
+        self.values[p as usize]
+    }
+
+    /// Sets a value, sanitized; returns why it changed, if it did.
+    pub fn set(&mut self, p: P, value: f64) -> Option<String> {
+        self.set_at(p as usize, value)
+    }
+
+    pub fn value_at(&self, index: usize) -> f64 {
+        self.values[index]
+    }
+
+    pub fn set_at(&mut self, index: usize, value: f64) -> Option<String> {
+        let (value, why) = PARAMS[index].sanitize(value);
+        self.values[index] = value;
+        // B keeps only real differences from A.
+        if self.overrides[index] == Some(value) {
+            self.overrides[index] = None;
+        }
+        why
+    }
+
+    pub fn comparing(&self) -> bool {
+        self.switch(P::Compare)
+    }
+
+    /// Whether the sweep draws the four classic strategies.
+    pub fn classic_sweep(&self) -> bool {
+        self.sweep_curves() == SweepCurves::Classic
+    }
+
+    /// Policy B's value of parameter `index` (A's where B does not differ).
+    pub fn value_b_at(&self, index: usize) -> f64 {
+        self.overrides[index].unwrap_or(self.values[index])
+    }
+
+    /// Sets policy B's value; a value equal to A's removes the difference.
+    /// Parameters that are not per policy are left alone.
+    pub fn set_b_at(&mut self, index: usize, value: f64) -> Option<String> {
+        if !PARAMS[index].per_policy() {
+            return Some(
+                crate::words::tr("is shared by both policies; set it without B.").to_string(),
+            );
+        }
+        let (value, why) = PARAMS[index].sanitize(value);
+        self.overrides[index] = Some(value).filter(|v| *v != self.values[index]);
+        why
+    }
+    /// Each policy's configuration alone, compare mode off: A's, then
+    /// B's when comparing. What a chart that reruns the world once per
+    /// policy runs (the instances sweep, the map).
+    pub fn policies_alone(&self) -> Vec<Config> {
+        let mut policies = vec![self.clone()];
+        if self.comparing() {
+            policies.push(self.policy_b_config());
+        }
+        for policy in &mut policies {
+            policy.set(P::Compare, SWITCH.position(false));
+        }
+        policies
+    }
+
+    /// The configuration as policy B sees it: A's world with B's policy,
+    /// compare mode off.
+    pub fn policy_b_config(&self) -> Config {
+        let mut b = Config::default();
+        for index in 0..PARAMS.len() {
+            b.values[index] = self.value_b_at(index);
+        }
+        b.values[P::Compare as usize] = SWITCH.position(false);
+        b
+    }
+
+    pub fn shape(&self) -> Shape {
+        SHAPES.at(self.get(P::Shape))
+    }
+
+    pub fn jitter(&self) -> Jitter {
+        JITTERS.at(self.get(P::Jitter))
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.get(P::Seed) as u64
+    }
+
+    fn switch(&self, p: P) -> bool {
+        SWITCH.at(self.get(p))
+    }
+
+    pub fn spread(&self, p: P) -> Spread {
+        SPREADS.at(self.get(p))
+    }
+
+    pub fn budget_kind(&self) -> BudgetKind {
+        BUDGETS.at(self.get(P::Budget))
+    }
+
+    pub fn breaker_mode(&self) -> BreakerMode {
+        BREAKERS.at(self.get(P::Breaker))
+    }
+
+    pub fn workload(&self) -> WorkloadKind {
+        WORKLOADS.at(self.get(P::Workload))
+    }
+
+    /// What the sweep chart compares.
+    pub fn sweep_curves(&self) -> SweepCurves {
+        SWEEPS.at(self.get(P::Sweep))
+    }
+
+    /// What the search for a better policy judges a policy over.
+    pub fn find_worlds(&self) -> FindWorlds {
+        FIND_WORLDS.at(self.get(P::FindWorlds))
+    }
+
+    /// What the rows of the map of metastability vary.
+    pub fn map_rows(&self) -> MapRows {
+        MAP_ROWS.at(self.get(P::MapBy))
+    }
+}
+
+/// `config` with the link pairs of `change` (for example
+/// `"B.budget=token-bucket"`) applied on top.
+pub fn apply(config: &Config, change: &str) -> Config {
+    Config::from_link(&format!("{}&{change}", config.to_link())).0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn b_follows_a_where_it_does_not_differ() {
+        let (mut config, _) = Config::from_link("v=1&compare=on&B.jitter=none");
+        config.set(P::Attempts, 7.0);
+        let b = config.policy_b_config();
+        assert_eq!(b.get(P::Attempts), 7.0);
+        assert_eq!(b.jitter(), Jitter::None);
+        assert!(!b.comparing());
+    }
+
+    #[test]
+    fn a_difference_ends_when_a_catches_up_with_b() {
+        let (mut config, _) = Config::from_link("v=1&compare=on&jitter=none&B.jitter=full");
+        config.set(P::Jitter, 1.0);
+        assert_eq!(config.to_link(), "v=1&compare=on");
+        config.set(P::Jitter, 0.0);
+        assert_eq!(
+            config.policy_b_config().jitter(),
+            Jitter::None,
+            "B follows A again"
+        );
+    }
+}

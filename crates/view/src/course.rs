@@ -1,0 +1,646 @@
+//! What the course area shows: where the reader is, the question and its
+//! answers, whether the reveal is shown, what the runs said of the guess,
+//! the one knob, the way back and on; and the last page's rules.
+//!
+//! The reader's guess and the answer are plain state here, tested
+//! natively; the page crate copies [`CourseView`] into the DOM.
+
+use crate::config::{Config, P};
+use crate::controls;
+use crate::metrics::Side;
+use crate::prose::{self, Facts};
+use crate::seeds::Seeds;
+use crate::tf;
+use crate::words::Text;
+use crate::words::tr;
+use retry_teach::course::{self, CORE, Chapter, Judge, MONDAY, Place, Present};
+use retry_teach::lesson;
+
+/// The reader's way through one chapter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Course {
+    pub place: Place,
+    pub present: Present,
+    /// The settings the question was asked about: the ones the page
+    /// opened with (the knob shows only after the reveal).
+    asked: Config,
+    picked: Option<usize>,
+    revealed: bool,
+    /// What the seeds of the asked settings bear out, once measured.
+    answer: Option<Answer>,
+    /// The room's show of hands per answer, as the presenter counted it.
+    hands: Vec<u32>,
+}
+
+/// The most hands one answer can have: a large hall, not a typo's worth.
+pub const MOST_HANDS: u32 = 10_000;
+
+/// The answer the runs bear out, and what they measured.
+#[derive(Debug, Clone, PartialEq)]
+struct Answer {
+    index: Option<usize>,
+    evidence: String,
+}
+
+/// A link with the words it is shown as.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Link {
+    /// The query string, without `?`.
+    pub href: String,
+    pub text: String,
+}
+
+/// One rule of the last page, and the chapters that showed it with their
+/// takeaways.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleView {
+    pub text: &'static str,
+    pub chapters: Vec<(Link, &'static str)>,
+}
+
+/// What the course area shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CourseView {
+    /// "Chapter 3 of 14", or the last page's heading.
+    pub of: String,
+    pub title: &'static str,
+    /// Filled from the settings; empty on the last page.
+    pub question: String,
+    pub answers: &'static [Text],
+    pub picked: Option<usize>,
+    /// The chart, its numbers and its lesson are shown.
+    pub revealed: bool,
+    /// After the reveal: what the runs said of the guess.
+    pub verdict: Option<String>,
+    /// After the reveal, once measured: the answer the runs bear out.
+    pub runs: Option<usize>,
+    /// After the reveal of a verdict between A and B: why a lead on the
+    /// paired seeds counts where the two ranges overlap.
+    pub paired: Option<&'static str>,
+    pub takeaway: &'static str,
+    pub knob: Option<P>,
+    /// The knob's slider ends in the chapter, as slider positions: its
+    /// teaching range, not the playground's.
+    pub knob_slider: Option<(String, String)>,
+    pub back: Option<Link>,
+    pub next: Option<Link>,
+    /// The same settings in the whole playground.
+    pub playground: String,
+    /// The last page's rules; empty in a chapter.
+    pub rules: Vec<RuleView>,
+    /// In a core chapter, the extras that go deeper into it.
+    pub extras: Vec<Link>,
+    /// For the person who teaches; none on the last page.
+    pub notes: Option<NotesView>,
+    /// Per answer, the room's hands in words ("7 hands, 35 %"), once any
+    /// were counted; empty before.
+    pub room: Vec<String>,
+}
+
+/// A chapter's notes for the person who teaches it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotesView {
+    pub minutes: String,
+    pub ask: &'static str,
+    /// The guess most make first, and why it tempts.
+    pub wrong: String,
+    /// The answer the runs bear out, once measured.
+    pub runs: Option<String>,
+}
+
+/// Why a verdict between A and B holds where their ranges overlap.
+pub const PAIRED: Text = Text(
+    "Each seed runs A and B on the same world with the same random draws, so a lead on \
+     nearly every seed is the policy's, not luck, even where the two ranges overlap.",
+);
+
+/// The heading of the last page.
+pub const MONDAY_TITLE: Text = Text("What to do on Monday");
+
+impl Course {
+    pub fn new(place: Place, present: Present, config: &Config) -> Course {
+        Course {
+            place,
+            present,
+            asked: config.clone(),
+            picked: None,
+            revealed: false,
+            answer: None,
+            hands: Vec::new(),
+        }
+    }
+
+    /// The room's hands for one answer, as the presenter typed them: out of
+    /// range is cut to what a room can hold.
+    pub fn set_hands(&mut self, index: usize, count: u32) {
+        let answers = self.chapter().map_or(0, |c| c.answers.len());
+        if index < answers {
+            self.hands.resize(answers, 0);
+            self.hands[index] = count.min(MOST_HANDS);
+        }
+    }
+
+    /// The room's hands per answer, as counted.
+    pub fn hands(&self) -> &[u32] {
+        &self.hands
+    }
+
+    /// The tally as told to the chapter's other windows: the place's key,
+    /// then the hands per answer (`jitter|7,3,0`).
+    pub fn tally_message(&self) -> String {
+        let counts: Vec<String> = self.hands.iter().map(u32::to_string).collect();
+        format!("{}|{}", self.place.key(), counts.join(","))
+    }
+
+    /// Another window's tally, taken when it is of this place: counts cut
+    /// to a hall's worth, anything unreadable none. Whether it was taken.
+    pub fn hear_tally(&mut self, message: &str) -> bool {
+        let Some((key, counts)) = message.split_once('|') else {
+            return false;
+        };
+        if key != self.place.key() {
+            return false;
+        }
+        for (index, count) in counts.split(',').enumerate() {
+            self.set_hands(index, count.trim().parse().unwrap_or(0));
+        }
+        true
+    }
+
+    /// The room's hands per answer in words: none before a hand is
+    /// counted.
+    fn room(&self) -> Vec<String> {
+        let total: u32 = self.hands.iter().sum();
+        if total == 0 {
+            return Vec::new();
+        }
+        let share =
+            |n: u32| crate::metrics::Format::Share.headline(f64::from(n) / f64::from(total));
+        self.hands
+            .iter()
+            .map(|&n| tf!("{n} {n|hand|hands}, {share}", n = n, share = share(n)))
+            .collect()
+    }
+
+    /// The preset whose lesson the chapter shows.
+    pub fn preset(&self) -> Option<&'static crate::presets::Preset> {
+        self.chapter().map(Chapter::preset)
+    }
+
+    fn chapter(&self) -> Option<&'static Chapter> {
+        match self.place {
+            Place::Chapter(chapter) => Some(chapter),
+            Place::Monday => None,
+        }
+    }
+
+    /// The reader's guess, before the reveal; after it the guess stays.
+    pub fn pick(&mut self, index: usize) {
+        let answers = self.chapter().map_or(0, |c| c.answers.len());
+        if !self.revealed && index < answers {
+            self.picked = Some(index);
+        }
+    }
+
+    /// Shows what happens, once there is a guess to hold it to.
+    pub fn reveal(&mut self) -> bool {
+        self.revealed |= self.picked.is_some();
+        self.revealed
+    }
+
+    /// The seeds of a state measured: they decide the answer when the state
+    /// is the one the question was asked about.
+    pub fn measured(&mut self, config: &Config, seeds: &Seeds) {
+        let Some(chapter) = self.chapter() else {
+            return;
+        };
+        if *config != self.asked || self.answer.is_some() {
+            return;
+        }
+        self.answer = Some(Answer {
+            index: chapter.answer(seeds),
+            evidence: evidence(chapter, seeds),
+        });
+    }
+
+    /// Whether the reveal has a verdict yet.
+    pub fn answered(&self) -> bool {
+        self.answer.is_some()
+    }
+
+    /// The link of `config` shown here.
+    pub fn link(&self, config: &Config) -> String {
+        course::link(self.place, config, self.present)
+    }
+
+    /// The link a room follows on its phones: the chapter as a reader
+    /// sees it, its settings when they changed.
+    pub fn follow_link(&self, config: &Config) -> String {
+        course::link(self.place, config, Present::Off)
+    }
+
+    /// The link that embeds this chapter in another page: its question,
+    /// its chart once answered, its knob; never presenting.
+    pub fn embed_link(&self, config: &Config) -> String {
+        format!(
+            "{}&{}",
+            course::link(self.place, config, Present::Off),
+            crate::config::EMBED_KEY
+        )
+    }
+
+    pub fn title(&self) -> &'static str {
+        title(self.place)
+    }
+
+    pub fn view(&self, config: &Config) -> CourseView {
+        let to = |place: Place| Link {
+            href: course::link(place, &place.config(), self.present),
+            text: title(place).to_string(),
+        };
+        let total = CORE;
+        let mut view = CourseView {
+            of: String::new(),
+            title: title(self.place),
+            question: String::new(),
+            answers: &[],
+            picked: self.picked,
+            revealed: self.revealed,
+            verdict: None,
+            runs: None,
+            paired: None,
+            takeaway: "",
+            knob: None,
+            knob_slider: None,
+            back: self.place.back().map(to),
+            next: self.place.next().map(to),
+            playground: config.to_link(),
+            rules: Vec::new(),
+            extras: Vec::new(),
+            notes: None,
+            room: self.room(),
+        };
+        match self.chapter() {
+            Some(chapter) => {
+                view.of = match chapter.is_core() {
+                    true => tf!(
+                        "Chapter {n} of {total}",
+                        n = chapter.number(),
+                        total = total
+                    ),
+                    false => tf!("Extra, after chapter {n}", n = chapter.number()),
+                };
+                view.extras = chapter
+                    .extras()
+                    .map(|extra| to(Place::Chapter(extra)))
+                    .collect();
+                let runs = self.answer.as_ref().and_then(|a| a.index);
+                view.notes = Some(NotesView {
+                    minutes: tf!("{minutes} min in a room", minutes = chapter.notes.minutes),
+                    ask: chapter.notes.ask.get(),
+                    wrong: tf!(
+                        "Most guess \u{201c}{guess}\u{201d}: {why}",
+                        guess = chapter.answers[chapter.notes.wrong],
+                        why = chapter.notes.tempting
+                    ),
+                    runs: runs.map(|i| {
+                        tf!(
+                            "The runs show \u{201c}{shown}\u{201d}.",
+                            shown = chapter.answers[i]
+                        )
+                    }),
+                });
+                view.question =
+                    prose::fill(chapter.question.get(), &Facts::settings(&self.asked)).text;
+                view.answers = chapter.answers;
+                view.takeaway = chapter.takeaway.get();
+                view.knob = Some(chapter.knob);
+                view.knob_slider = chapter.teaches.map(|(low, high)| {
+                    let at = |v| controls::slider_position(chapter.knob.param(), v).to_string();
+                    (at(low), at(high))
+                });
+                view.verdict = self.revealed.then(|| self.verdict(chapter));
+                view.paired = (self.revealed && matches!(chapter.judge, Judge::Better(_)))
+                    .then(|| PAIRED.get());
+                view.runs = self
+                    .answer
+                    .as_ref()
+                    .and_then(|a| a.index)
+                    .filter(|_| self.revealed);
+            }
+            None => {
+                view.of = tf!("After chapter {total}", total = total);
+                // On from the course: the playground, every setting open.
+                view.next = Some(Link {
+                    href: String::new(),
+                    text: tr("the playground").to_string(),
+                });
+                view.revealed = true;
+                view.rules = MONDAY
+                    .iter()
+                    .map(|rule| RuleView {
+                        text: rule.text.get(),
+                        chapters: rule
+                            .chapters
+                            .iter()
+                            .filter_map(|key| Place::find(key))
+                            .map(|place| (to(place), takeaway(place)))
+                            .collect(),
+                    })
+                    .collect();
+            }
+        }
+        view
+    }
+
+    fn verdict(&self, chapter: &Chapter) -> String {
+        let said = self.picked.map_or("", |i| chapter.answers[i].get());
+        let Some(answer) = &self.answer else {
+            return tf!(
+                "You said \u{201c}{said}\u{201d}. Measuring the answer over the seeds\u{2026}",
+                said = said
+            );
+        };
+        let held = match answer.index {
+            Some(index) if Some(index) == self.picked => {
+                tf!(
+                    "You said \u{201c}{said}\u{201d}, and the runs agree.",
+                    said = said
+                )
+            }
+            Some(index) => tf!(
+                "You said \u{201c}{said}\u{201d}; the runs show \u{201c}{shown}\u{201d}.",
+                said = said,
+                shown = chapter.answers[index]
+            ),
+            None => tf!(
+                "You said \u{201c}{said}\u{201d}; the runs show none of the answers.",
+                said = said
+            ),
+        };
+        format!("{held} {}", answer.evidence)
+    }
+}
+
+fn takeaway(place: Place) -> &'static str {
+    match place {
+        Place::Chapter(chapter) => chapter.takeaway.get(),
+        Place::Monday => "",
+    }
+}
+
+/// A place's title.
+pub fn title(place: Place) -> &'static str {
+    match place {
+        Place::Chapter(chapter) => chapter.title.get(),
+        Place::Monday => MONDAY_TITLE.get(),
+    }
+}
+
+/// What the seeds measured, in a sentence: each policy's range of the
+/// judged number and what the seeds say, as the headlines say it.
+pub fn evidence(chapter: &Chapter, seeds: &Seeds) -> String {
+    let metric = match chapter.judge {
+        Judge::Better(metric) | Judge::Band { metric, .. } => metric,
+    };
+    let Some(line) = lesson::headlines(&[metric], &[], seeds, false).pop() else {
+        return String::new();
+    };
+    let label = lowercase_first(line.label);
+    let of = |range: &Option<String>, value: &str| match range.as_deref() {
+        None => value.to_string(),
+        Some(same) if same == tr("the same on every seed") => value.to_string(),
+        Some(range) => range.to_string(),
+    };
+    let a = of(&line.range_a, &line.a);
+    let b = line.b.as_deref().map(|b| of(&line.range_b, b));
+    let count = seeds.count();
+    match (chapter.judge, b) {
+        (Judge::Band { side: Side::B, .. }, Some(b)) => {
+            tf!(
+                "Over {count} seeds, B's {label}: {b}.",
+                count = count,
+                label = label,
+                b = b
+            )
+        }
+        (Judge::Band { .. }, _) | (_, None) => {
+            tf!(
+                "Over {count} seeds, A's {label}: {a}.",
+                count = count,
+                label = label,
+                a = a
+            )
+        }
+        (Judge::Better(_), Some(b)) => {
+            tf!(
+                "{seeds}. {label} {a} for A, {b} for B.",
+                seeds = line.seeds,
+                label = line.label,
+                a = a,
+                b = b
+            )
+        }
+    }
+}
+
+fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seeds::over_seeds;
+    use retry_teach::course::CHAPTERS;
+
+    fn chapter(key: &str) -> Place {
+        Place::find(key).expect("a chapter of that key")
+    }
+
+    #[test]
+    fn the_reveal_waits_for_a_guess_and_the_guess_for_nothing_after() {
+        let place = chapter("jitter");
+        let config = place.config();
+        let mut course = Course::new(place, Present::Off, &config);
+        let view = course.view(&config);
+        let number = CHAPTERS
+            .iter()
+            .position(|c| c.key == "jitter")
+            .expect("jitter")
+            + 1;
+        assert_eq!(view.of, format!("Chapter {number} of {CORE}"));
+        assert!(!view.revealed && view.verdict.is_none());
+        assert!(!view.question.is_empty() && view.answers.len() == 3);
+        assert_eq!(view.knob, Some(P::Clients));
+        // The clients' slider is logarithmic: its ends are positions.
+        let slider = view.knob_slider.clone().expect("a teaching range");
+        let value =
+            |at: &str| controls::slider_value(P::Clients.param(), at.parse().expect("a position"));
+        assert_eq!((value(&slider.0), value(&slider.1)), (100.0, 4000.0));
+        assert!(!course.reveal(), "no reveal before a guess");
+        course.pick(7);
+        assert!(!course.reveal(), "no such answer");
+        course.pick(0);
+        assert!(course.reveal());
+        course.pick(2);
+        let view = course.view(&config);
+        assert_eq!(view.picked, Some(0), "the guess stays after the reveal");
+        assert!(
+            view.verdict
+                .expect("a verdict after the reveal")
+                .contains("Measuring")
+        );
+    }
+
+    /// The verdict is the runs': the guess that holds is agreed with, the
+    /// one that does not is told what the runs show, with the numbers.
+    #[test]
+    fn the_verdict_is_what_the_seeds_of_the_asked_settings_show() {
+        let place = chapter("jitter");
+        let config = place.config();
+        let seeds = over_seeds(&config);
+        let right = place_answer(place, &seeds);
+        for (guess, agrees) in [(right, true), ((right + 1) % 3, false)] {
+            let mut course = Course::new(place, Present::Off, &config);
+            course.pick(guess);
+            course.reveal();
+            // Seeds of other settings decide nothing.
+            let other = lesson::apply(&config, "clients=100");
+            course.measured(&other, &over_seeds(&other));
+            assert!(!course.answered());
+            course.measured(&config, &seeds);
+            let verdict = course
+                .view(&config)
+                .verdict
+                .expect("a verdict after the reveal");
+            assert_eq!(verdict.contains("the runs agree"), agrees, "{verdict}");
+            assert!(verdict.contains("Over 10 seeds"), "{verdict}");
+            if !agrees {
+                let Place::Chapter(c) = place else {
+                    unreachable!()
+                };
+                assert!(verdict.contains(c.answers[right].0), "{verdict}");
+            }
+        }
+    }
+
+    fn place_answer(place: Place, seeds: &Seeds) -> usize {
+        match place {
+            Place::Chapter(chapter) => chapter.answer(seeds).expect("an answer"),
+            Place::Monday => unreachable!(),
+        }
+    }
+
+    /// The embed code of a chapter opens the chapter, embedded, in a
+    /// fresh page: the same place and settings, not presenting.
+    #[test]
+    fn a_chapters_embed_opens_the_chapter_embedded() {
+        let place = chapter("layers");
+        let config = lesson::apply(&place.config(), "layers=4");
+        let course = Course::new(place, Present::Room, &config);
+        let snippet = crate::embed::chapter_snippet(
+            "https://example.org/",
+            &course.embed_link(&config),
+            course.title(),
+            Some(crate::words::Lang::Ru),
+        );
+        let src = snippet
+            .split('"')
+            .nth(1)
+            .expect("a src")
+            .replace("&amp;", "&");
+        let query = src
+            .strip_prefix("https://example.org/")
+            .expect("the page's address");
+        let opened = course::opened(query);
+        assert_eq!(
+            (opened.place, opened.config, opened.present),
+            (Some(place), config, Present::Off)
+        );
+        assert_eq!(
+            crate::config::read_link(query).1.map(|e| e.chart),
+            Some(crate::config::EmbedChart::Lesson)
+        );
+        // The embed speaks the language the reader chose, and it is no setting.
+        assert_eq!(
+            crate::config::link_lang(query),
+            Some(crate::words::Lang::Ru)
+        );
+        assert_eq!(opened.notices, []);
+        assert!(
+            snippet.contains("title=\"Retry playground: One owner of retries\""),
+            "{snippet}"
+        );
+    }
+
+    #[test]
+    fn back_and_on_and_the_last_page() {
+        let first = Place::Chapter(&CHAPTERS[0]);
+        let view = Course::new(first, Present::Room, &first.config()).view(&first.config());
+        assert_eq!(view.back, None);
+        let next = view.next.expect("a next chapter");
+        assert_eq!(next.href, format!("chapter={}&present=on", CHAPTERS[1].key));
+        assert_eq!(next.text, CHAPTERS[1].title.0);
+        assert_eq!(view.playground, first.config().to_link());
+        let monday = Course::new(Place::Monday, Present::Off, &Place::Monday.config())
+            .view(&Place::Monday.config());
+        assert_eq!(monday.title, MONDAY_TITLE.0);
+        assert!(monday.revealed && monday.knob.is_none());
+        assert_eq!(monday.next.expect("on to the playground").href, "");
+        assert_eq!(monday.rules.len(), MONDAY.len());
+        let linked: Vec<_> = monday.rules.iter().flat_map(|r| &r.chapters).collect();
+        assert!(linked.len() >= CHAPTERS.len());
+        // Every chapter's takeaway gathers here.
+        for chapter in CHAPTERS {
+            assert!(
+                linked.iter().any(|(_, t)| *t == chapter.takeaway.0),
+                "{}",
+                chapter.key
+            );
+        }
+        assert_eq!(
+            monday.back.expect("a chapter before").text,
+            CHAPTERS[CORE - 1].title.0
+        );
+    }
+
+    /// The room's tally: counts per answer as typed, cut to a hall's
+    /// worth, nothing shown before a hand is counted, and each answer's
+    /// share of all the hands.
+    #[test]
+    fn the_rooms_tally_counts_and_shares_the_hands() {
+        let place = chapter("jitter");
+        let config = place.config();
+        let mut course = Course::new(place, Present::Room, &config);
+        assert!(course.view(&config).room.is_empty());
+        course.set_hands(0, 3);
+        course.set_hands(1, 9);
+        course.set_hands(7, 5);
+        assert_eq!(course.hands(), [3, 9, 0]);
+        assert_eq!(
+            course.view(&config).room,
+            ["3 hands, 25.0 %", "9 hands, 75.0 %", "0 hands, 0.0 %"]
+        );
+        course.set_hands(2, u32::MAX);
+        assert_eq!(course.hands()[2], MOST_HANDS);
+        course.set_hands(0, 1);
+        assert!(course.view(&config).room[0].starts_with("1 hand, "));
+        // Told to another window of the chapter, and to no other chapter's.
+        let mut other = Course::new(place, Present::Notes, &config);
+        assert!(other.hear_tally(&course.tally_message()));
+        assert_eq!(other.hands(), course.hands());
+        assert!(other.hear_tally("jitter|2,x,99999999999"));
+        assert_eq!(other.hands(), [2, 0, 0]);
+        assert!(!other.hear_tally("herd|5,5,5") && !other.hear_tally("nonsense"));
+        assert_eq!(other.hands(), [2, 0, 0]);
+        let monday = Course::new(Place::Monday, Present::Room, &Place::Monday.config());
+        let mut monday = monday;
+        monday.set_hands(0, 4);
+        assert!(monday.hands().is_empty(), "the last page asks nothing");
+    }
+}

@@ -1,0 +1,336 @@
+//! The numbers of a run: the summary table, the calls per layer, and the
+//! colour classes and names of each policy's numbers.
+
+use crate::config::Config;
+use crate::metrics::{Metric, Side};
+use crate::sim::Report;
+
+/// The `data-side` and class of a policy's numbers: its colour.
+pub fn side_class(side: Side) -> &'static str {
+    match side {
+        Side::A => "side-a",
+        Side::B => "side-b",
+    }
+}
+
+/// A policy's name beside its number.
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::A => "A",
+        Side::B => "B",
+    }
+}
+
+/// The colour class of a summary heading: A's and B's columns.
+pub fn heading_class(heading: &str) -> &'static str {
+    match heading {
+        "A" => side_class(Side::A),
+        "B" => side_class(Side::B),
+        _ => "",
+    }
+}
+
+/// One row of the summary table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SummaryRow {
+    pub label: &'static str,
+    /// The glossary entry that explains the label, if one does.
+    pub term: Option<&'static str>,
+    /// The cells after the label: policy A's value, then in compare mode
+    /// B's and B - A.
+    pub cells: Vec<String>,
+}
+
+/// The summary table: the numbers that matter, what the users saw against
+/// what it cost.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SummaryTable {
+    pub headings: &'static [&'static str],
+    pub rows: Vec<SummaryRow>,
+}
+
+/// The summary's rows, in order: what the users saw, then what it cost.
+const ROWS: [Metric; 11] = [
+    Metric::Operations,
+    Metric::Success,
+    Metric::AttemptsPerOperation,
+    Metric::LoadAmplification,
+    Metric::Retried,
+    Metric::BudgetRefusals,
+    Metric::DeadlineExceeded,
+    Metric::Duplicates,
+    Metric::P50,
+    Metric::P99,
+    Metric::WastedWork,
+];
+
+/// The summary of policy A, or in compare mode of A, B and B - A.
+pub fn summary(a: &Report, b: Option<&Report>) -> SummaryTable {
+    let headings: &'static [&'static str] = if b.is_some() {
+        &["", "A", "B", "B - A"]
+    } else {
+        &["", "value"]
+    };
+    let mut rows = Vec::with_capacity(ROWS.len());
+    for metric in ROWS {
+        let number = metric.number();
+        let (format, value) = (number.format, metric.value(a));
+        let mut cells = vec![format.cell(value)];
+        if let Some(b) = b {
+            let b = metric.value(b);
+            cells.push(format.cell(b));
+            cells.push(format.delta(b - value));
+        }
+        rows.push(SummaryRow {
+            label: metric.table_label(),
+            term: number.term,
+            cells,
+        });
+    }
+    SummaryTable { headings, rows }
+}
+
+/// One layer's line of the layers view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayerLine {
+    /// Calls this layer made per top-level request.
+    pub per_request: f64,
+    /// Its bar's length, in % of the longest bar of the view.
+    pub bar_percent: f64,
+    pub text: String,
+}
+
+impl LayerLine {
+    /// The bar's `style` attribute.
+    pub fn bar_style(&self) -> String {
+        format!("width: {:.1}%", self.bar_percent)
+    }
+}
+
+/// The layers of one policy's run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayerList {
+    /// The bars' class: policy B's are drawn apart.
+    pub bar_class: &'static str,
+    pub lines: Vec<LayerLine>,
+}
+
+/// Calls each layer makes per top-level request, next to what `a^L` says
+/// they would be if every call failed. `None` when no run has a chain of
+/// layers: the view is then hidden.
+pub fn layers(config: &Config, a: &Report, b: Option<&Report>) -> Option<Vec<LayerList>> {
+    layers_kept(config, a, b, 0.0).map(|(lists, _)| lists)
+}
+
+/// [`layers`] with bars on a scale of at least `kept` calls per request
+/// (the scale of the view before a change: 27 against 3 stays 27 long
+/// once both make 3), and the scale they are drawn on.
+pub fn layers_kept(
+    config: &Config,
+    a: &Report,
+    b: Option<&Report>,
+    kept: f64,
+) -> Option<(Vec<LayerList>, f64)> {
+    let chained = |r: &Report| r.summary.attempts_by_layer.len() >= 2;
+    if !chained(a) && !b.is_some_and(chained) {
+        return None;
+    }
+    let per_request = |r: &Report, calls: u64| calls as f64 / r.summary.operations.max(1) as f64;
+    let runs = match b {
+        Some(b) => vec![
+            ("A: ", config.clone(), a),
+            ("B: ", config.policy_b_config(), b),
+        ],
+        None => vec![("", config.clone(), a)],
+    };
+    // Bars share one scale across both policies, so their lengths compare.
+    let mut longest = kept.max(1.0);
+    for (_, _, report) in &runs {
+        for calls in &report.summary.attempts_by_layer {
+            longest = longest.max(per_request(report, *calls));
+        }
+    }
+    let mut lists = Vec::with_capacity(runs.len());
+    for (prefix, side, report) in &runs {
+        let scenario = side.scenario();
+        let attempts = f64::from(scenario.policy.attempts);
+        let mut lines = Vec::with_capacity(report.summary.attempts_by_layer.len());
+        for (layer, calls) in report.summary.attempts_by_layer.iter().enumerate() {
+            let per_request = per_request(report, *calls);
+            // Worst case, every call failing: the top layer makes a calls;
+            // below it each layer multiplies by a, or by 1 if only the top
+            // retries.
+            let worst = if scenario.only_top_retries {
+                attempts
+            } else {
+                attempts.powi(layer as i32 + 1)
+            };
+            let formula = if scenario.only_top_retries || layer == 0 {
+                format!("{attempts}")
+            } else {
+                format!("{attempts}^{} = {worst}", layer + 1)
+            };
+            lines.push(LayerLine {
+                per_request,
+                bar_percent: 100.0 * per_request / longest,
+                text: format!(
+                    "{prefix}{}",
+                    crate::tf!(
+                        "layer {n}: {calls} calls per request (at 100 % failure: {formula})",
+                        n = layer + 1,
+                        calls = format!("{per_request:.2}"),
+                        formula = formula
+                    )
+                ),
+            });
+        }
+        lists.push(LayerList {
+            bar_class: if *prefix == "B: " { "bar bar-b" } else { "bar" },
+            lines,
+        });
+    }
+    Some((lists, longest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::{config, preset, report};
+    use crate::simulate;
+
+    #[test]
+    fn summary_rows_of_one_policy() {
+        let summary = summary(&report(200, &[250, 400], 0.9, 1.5), None);
+        assert_eq!(summary.headings, ["", "value"]);
+        let rows: Vec<(&str, Vec<&str>)> = summary
+            .rows
+            .iter()
+            .map(|r| (r.label, r.cells.iter().map(String::as_str).collect()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("Operations", vec!["200"]),
+                ("User-visible success", vec!["90.0 %"]),
+                ("Attempts per operation", vec!["1.250"]),
+                ("Calls at the bottom layer per operation", vec!["2.000"]),
+                ("Operations retried", vec!["25.0 %"]),
+                ("Budget refusals", vec!["3"]),
+                ("Deadline exceeded", vec!["0"]),
+                ("Duplicates", vec!["2"]),
+                ("Latency p50 (s)", vec!["0.013"]),
+                ("Latency p99 (s)", vec!["1.500"]),
+                ("Wasted server work", vec!["12.5 %"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn summary_rows_compare_b_with_a() {
+        let a = report(200, &[250, 400], 0.9, 1.5);
+        let b = report(200, &[220, 220], 0.95, 0.75);
+        let summary = summary(&a, Some(&b));
+        assert_eq!(summary.headings, ["", "A", "B", "B - A"]);
+        let cells = |label: &str| {
+            summary
+                .rows
+                .iter()
+                .find(|r| r.label == label)
+                .expect("a row")
+                .cells
+                .clone()
+        };
+        assert_eq!(cells("Operations"), ["200", "200", "0"]);
+        // Shares differ by percentage points, not per cent.
+        assert_eq!(
+            cells("User-visible success"),
+            ["90.0 %", "95.0 %", "+5.0 pp"]
+        );
+        assert_eq!(cells("Wasted server work"), ["12.5 %", "12.5 %", "0.0 pp"]);
+        assert_eq!(
+            cells("Calls at the bottom layer per operation"),
+            ["2.000", "1.100", "-0.900"]
+        );
+        assert_eq!(cells("Latency p99 (s)"), ["1.500", "0.750", "-0.750"]);
+    }
+
+    #[test]
+    fn three_layers_of_three_attempts_make_27_calls() {
+        let config = preset("layers").config();
+        let (a, b) = simulate::run_both(&config);
+        let lists = layers(&config, &a, b.as_ref()).expect("three layers are shown");
+        let texts: Vec<Vec<&str>> = lists
+            .iter()
+            .map(|l| l.lines.iter().map(|line| line.text.as_str()).collect())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                vec![
+                    "A: layer 1: 3.00 calls per request (at 100 % failure: 3)",
+                    "A: layer 2: 9.00 calls per request (at 100 % failure: 3^2 = 9)",
+                    "A: layer 3: 27.00 calls per request (at 100 % failure: 3^3 = 27)",
+                ],
+                vec![
+                    "B: layer 1: 3.00 calls per request (at 100 % failure: 3)",
+                    "B: layer 2: 3.00 calls per request (at 100 % failure: 3)",
+                    "B: layer 3: 3.00 calls per request (at 100 % failure: 3)",
+                ],
+            ]
+        );
+        assert_eq!(
+            lists.iter().map(|l| l.bar_class).collect::<Vec<_>>(),
+            ["bar", "bar bar-b"]
+        );
+        // One scale for both: A's 27 is the longest bar, B's 3 a ninth of it.
+        let styles: Vec<String> = lists
+            .iter()
+            .flat_map(|l| &l.lines)
+            .map(LayerLine::bar_style)
+            .collect();
+        assert_eq!(
+            styles,
+            [
+                "width: 11.1%",
+                "width: 33.3%",
+                "width: 100.0%",
+                "width: 11.1%",
+                "width: 11.1%",
+                "width: 11.1%"
+            ]
+        );
+    }
+
+    /// After "let only A's top layer retry" the bars keep the scale of
+    /// 27 calls: A's 3 stand as short as B's did, not at full width.
+    #[test]
+    fn a_change_keeps_the_layers_scale() {
+        let config = preset("layers").config();
+        let (a, b) = simulate::run_both(&config);
+        let (_, scale) = layers_kept(&config, &a, b.as_ref(), 0.0).expect("layers");
+        assert_eq!(scale, 27.0);
+        let changed = retry_teach::lesson::apply(&config, "top_only=on");
+        let (a, b) = simulate::run_both(&changed);
+        let (lists, kept) = layers_kept(&changed, &a, b.as_ref(), scale).expect("layers");
+        assert_eq!(kept, 27.0);
+        assert!(
+            lists
+                .iter()
+                .flat_map(|l| &l.lines)
+                .all(|line| line.bar_style() == "width: 11.1%")
+        );
+        let (fresh, _) = layers_kept(&changed, &a, b.as_ref(), 0.0).expect("layers");
+        assert_eq!(
+            fresh[0].lines[2].bar_style(),
+            "width: 100.0%",
+            "alone, 3 is the longest"
+        );
+    }
+
+    #[test]
+    fn one_layer_hides_the_layers_view() {
+        let config = config("v=1&rate=10&horizon=5");
+        let (a, _) = simulate::run_both(&config);
+        assert_eq!(layers(&config, &a, None), None);
+    }
+}

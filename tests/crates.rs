@@ -1,0 +1,97 @@
+//! The workspace's crates depend on one another in one order, lowest
+//! first: each may use only the crates before it, in its code and in its
+//! tests alike. Cargo refuses a cycle; this holds the order itself, so a
+//! lower crate cannot start leaning on a higher one by a new line in its
+//! manifest. `cargo test --test crates -- --nocapture` prints the graph.
+
+use std::fs;
+use std::path::Path;
+
+/// The crates in their order, with the folder of each manifest.
+const ORDER: [(&str, &str); 9] = [
+    ("retry-core", "crates/core"),
+    ("retry-sim", "crates/sim"),
+    ("retry-analyses", "crates/analyses"),
+    ("retry-teach", "crates/teach"),
+    ("retry-draw", "crates/draw"),
+    ("retry-export", "crates/export"),
+    ("retry-view", "crates/view"),
+    ("retry-playground-page", "page"),
+    ("retry-playground", "."),
+];
+
+/// The workspace crates a manifest names in any of its dependency tables.
+fn workspace_dependencies(manifest: &str) -> Vec<String> {
+    let mut deps = Vec::new();
+    let mut in_dependencies = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            // The workspace's own table lists every crate for the members
+            // to inherit: it is nobody's dependency.
+            let table = line.trim_matches(['[', ']']);
+            in_dependencies = table.ends_with("dependencies") && table != "workspace.dependencies";
+            continue;
+        }
+        if !in_dependencies {
+            continue;
+        }
+        let name = line.split(['=', '.', ' ']).next().unwrap_or("");
+        if name.starts_with("retry-") {
+            deps.push(name.to_string());
+        }
+    }
+    deps
+}
+
+fn manifest(folder: &str) -> String {
+    fs::read_to_string(Path::new(folder).join("Cargo.toml")).expect("a manifest")
+}
+
+#[test]
+fn each_crate_depends_only_on_the_crates_below_it() {
+    for (rank, (name, folder)) in ORDER.iter().enumerate() {
+        let text = manifest(folder);
+        assert!(
+            text.contains(&format!("name = \"{name}\"")),
+            "{folder}/Cargo.toml is not {name}"
+        );
+        let deps = workspace_dependencies(&text);
+        for dep in &deps {
+            let below = ORDER[..rank].iter().any(|(lower, _)| lower == dep);
+            assert!(below, "{name} depends on {dep}, which is not below it");
+        }
+        println!("{name:>22} -> {}", deps.join(" "));
+    }
+}
+
+#[test]
+fn every_crate_of_the_workspace_has_its_place_in_the_order() {
+    let mut folders: Vec<String> = fs::read_dir("crates")
+        .expect("crates/")
+        .flatten()
+        .filter(|e| e.path().join("Cargo.toml").exists())
+        .map(|e| format!("crates/{}", e.file_name().to_string_lossy()))
+        .collect();
+    folders.sort();
+    let mut placed: Vec<String> = ORDER
+        .iter()
+        .map(|(_, folder)| folder.to_string())
+        .filter(|f| f.starts_with("crates/"))
+        .collect();
+    placed.sort();
+    assert_eq!(folders, placed);
+}
+
+#[test]
+fn a_dependency_is_read_in_every_form_a_manifest_writes_it() {
+    let text = "[workspace.dependencies]\nretry-draw = { path = \"d\" }\n\
+                [package]\nname = \"x\"\n[dependencies]\nretry-core.workspace = true\n\
+                retry-sim = { path = \"../sim\" }\nserde = \"1\"\n\
+                [dev-dependencies]\nretry-teach.workspace = true\n\
+                [target.'cfg(target_arch = \"wasm32\")'.dependencies]\nretry-view = { path = \"v\" }\n\
+                [features]\nretry-x = []\n";
+    assert_eq!(
+        workspace_dependencies(text),
+        ["retry-core", "retry-sim", "retry-teach", "retry-view"]
+    );
+}
