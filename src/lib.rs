@@ -36,7 +36,7 @@
 //! (`page/`): it only copies what `view` decided into the page, and this
 //! library, pure, is tested natively.
 
-pub use retry_analyses::{contention, map, search, seeds, sweep};
+pub use retry_analyses::{ANALYSES, Analysis, contention, map, search, seeds, sliced, sweep};
 pub use retry_core::{
     adaptive, breaker, budget, chart_id, classify, decimal, policy, random, range, sort, tf, words,
 };

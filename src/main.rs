@@ -25,7 +25,7 @@ use retry_playground::course;
 use retry_playground::export::{self, Format, import};
 use retry_playground::simulate;
 use retry_playground::words::{self, Lang, Text, tr};
-use retry_playground::{lesson, seeds, tf, view};
+use retry_playground::{ANALYSES, lesson, seeds, tf, view};
 
 /// The Russian table, every message the command line can say among them.
 const RUSSIAN: &str = include_str!("../i18n/ru.txt");
@@ -40,14 +40,11 @@ fn main() {
             .and_then(|i| args.get(i + 1))
             .map(String::as_str)
     };
-    let takes_value = [
-        "--export",
-        "--import",
-        "--quota-trace",
-        "--adaptive-trace",
-        "--lang",
-        "--threads",
-    ];
+    let takes_value: Vec<&str> = OPTIONS
+        .iter()
+        .filter(|(_, value)| *value)
+        .map(|(name, _)| *name)
+        .collect();
     let link = args
         .iter()
         .enumerate()
@@ -55,22 +52,6 @@ fn main() {
             !a.starts_with("--") && (*i == 0 || !takes_value.contains(&args[i - 1].as_str()))
         })
         .map_or("", |(_, a)| a.as_str());
-    let known = [
-        "--csv",
-        "--sweep",
-        "--map",
-        "--by-load",
-        "--frontier",
-        "--threads",
-        "--seeds",
-        "--b",
-        "--bounds",
-        "--export",
-        "--import",
-        "--quota-trace",
-        "--adaptive-trace",
-        "--lang",
-    ];
     match value_of("--lang").map(|word| (word, Lang::from_code(word))) {
         None | Some((_, Some(Lang::En))) => {}
         Some((_, Some(Lang::Ru))) => {
@@ -96,11 +77,11 @@ fn main() {
     }
     if let Some(unknown) = args
         .iter()
-        .find(|a| a.starts_with("--") && !known.contains(&a.as_str()))
+        .find(|a| a.starts_with("--") && !OPTIONS.iter().any(|(name, _)| name == a))
     {
         fail(&tf!("unknown option {option}", option = unknown));
     }
-    for option in takes_value {
+    for option in takes_value.iter().copied() {
         if flag(option) && value_of(option).is_none() {
             fail(&tf!("{option} needs a value", option = option));
         }
@@ -108,6 +89,17 @@ fn main() {
     let (config, notices) = course::open(link);
     for notice in &notices {
         eprintln!("{}: {}", notice.key, notice.message);
+    }
+    // The page's refusals hold here too, with the page's words: a world
+    // without a failure rate has no sweep to print, and a link costs a
+    // terminal no more than it costs a browser tab.
+    for analysis in ANALYSES {
+        if flag(&format!("--{}", analysis.word)) {
+            if let Some(why) = (analysis.refusal)(&config) {
+                eprintln!("{}: {why}", analysis.label);
+                std::process::exit(1);
+            }
+        }
     }
     // --b picks compare mode's policy B for --export, --bounds and --import.
     let policy_b = flag("--b");
@@ -170,19 +162,8 @@ fn main() {
             Err(why) => fail(&why),
         }
     } else if flag("--sweep") {
-        // The page's refusals hold here too, with the page's words: a link
-        // costs a terminal no more than it costs a browser tab, and a world
-        // without a failure rate has no sweep to print.
-        if let Some(why) = retry_playground::sweep::refusal(&config) {
-            eprintln!("{}: {why}", tr("sweep"));
-            std::process::exit(1);
-        }
         emit(&retry_playground::sweep::to_csv(&config));
     } else if flag("--map") {
-        if let Some(why) = retry_playground::map::refusal(&config) {
-            eprintln!("{}: {why}", tr("map"));
-            std::process::exit(1);
-        }
         // `--by-load` is `map_by=load` for a link that does not say it.
         let rows = if flag("--by-load") {
             retry_playground::map::Rows::Load
@@ -207,10 +188,6 @@ fn main() {
             emit(&(map.to_json() + "\n"));
         }
     } else if flag("--frontier") {
-        if let Some(why) = retry_playground::search::refusal(&config) {
-            eprintln!("{}: {why}", tr("frontier"));
-            std::process::exit(1);
-        }
         // Every core unless --threads says how many (the benchmark's 1
         // against 2); the frontier is the same whatever the number.
         let frontier = match value_of("--threads").map(str::parse::<usize>) {
@@ -248,6 +225,30 @@ fn main() {
         emit(&(simulate::both_to_json(&a, b.as_ref()) + "\n"));
     }
 }
+
+/// Every option the command line reads, once, and whether the word after
+/// it is its value; the usage names each (a test holds it), and each
+/// analysis has its word's option.
+const OPTIONS: [(&str, bool); 18] = [
+    ("--csv", false),
+    ("--sweep", false),
+    ("--seeds", false),
+    ("--map", false),
+    ("--by-load", false),
+    ("--frontier", false),
+    ("--threads", true),
+    ("--b", false),
+    ("--bounds", false),
+    ("--export", true),
+    ("--import", true),
+    ("--quota-trace", true),
+    ("--adaptive-trace", true),
+    ("--lang", true),
+    ("--params", false),
+    ("--course", false),
+    ("--help", false),
+    ("-h", false),
+];
 
 fn fail(message: &str) -> ! {
     eprintln!("{message}\n{USAGE}");
@@ -484,5 +485,25 @@ fn print_params() {
 fn say_where_cut(a: &retry_playground::sim::Report, b: Option<&retry_playground::sim::Report>) {
     if let Some(text) = simulate::limit_text(a, b) {
         eprintln!("{}: {text}", tr("cut"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_usage_names_every_option_and_every_analysis_has_one() {
+        for (name, _) in OPTIONS {
+            let named = USAGE
+                .get()
+                .split(|c: char| !(c == '-' || c.is_alphanumeric()))
+                .any(|word| word == name);
+            assert!(named || name == "--help" || name == "-h", "{name}");
+        }
+        for analysis in ANALYSES {
+            let flag = format!("--{}", analysis.word);
+            assert!(OPTIONS.iter().any(|(name, _)| *name == flag), "{flag}");
+        }
     }
 }

@@ -16,6 +16,7 @@ use retry_playground::sim::{
     self, COST_PER_WORK, CutReason, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, Report, in_flight_bytes,
 };
 use retry_playground::simulate;
+use retry_playground::sliced::{Slice, Sliced};
 use retry_playground::sweep;
 
 /// A work limit small enough for a debug build.
@@ -214,7 +215,7 @@ fn seeds_after_a_small_first_seed_share_one_budget() {
     let link = "v=1&layers=8&attempts=50&rate=20000&horizon=3600&workers=0&failure=1\
                 &breaker=all&cb_min=1&cb_cool=0";
     let mut runs = SeedRuns::within(&config(link), &tiny.summary, None, SMALL_WORK_LIMIT);
-    while !runs.advance(1_000) {}
+    while runs.step(1_000) != Slice::Done {}
     let (seeds, spent) = (runs.seeds(), runs.spent());
     assert_eq!((seeds.planned, seeds.count()), (10, 1), "{spent:?}");
     assert_eq!(spent.runs, 1);
@@ -233,7 +234,7 @@ fn a_cut_first_seed_is_the_only_seed() {
     let first = run_within(link, SMALL_WORK_LIMIT);
     assert!(first.summary.truncated);
     let mut runs = SeedRuns::new(&config(link), &first.summary, None);
-    assert!(runs.advance(u64::MAX));
+    assert_eq!(runs.step(u64::MAX), Slice::Done);
     assert_eq!((runs.seeds().planned, runs.seeds().count()), (1, 1));
     assert_eq!(runs.spent().runs, 0);
 }

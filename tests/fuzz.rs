@@ -24,6 +24,7 @@ use retry_playground::sim::{
     self, COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, Report, in_flight_bytes,
 };
 use retry_playground::simulate;
+use retry_playground::sliced::{Slice, Sliced};
 
 const SEED: u64 = 20_240_611;
 /// Links per test function; the two functions run on two threads.
@@ -110,7 +111,7 @@ fn check_seeds(config: &Config, reports: &[Report], index: u64) {
     let (a, b) = (&reports[0].summary, reports.get(1).map(|b| &b.summary));
     let mut seeds = SeedRuns::within(config, a, b, WORK_LIMIT);
     let mut slices = 0;
-    while !seeds.advance(300) {
+    while seeds.step(300) != Slice::Done {
         slices += 1;
         assert!(slices < 1_000_000, "seeds that never end");
     }
@@ -130,7 +131,7 @@ fn check_seeds(config: &Config, reports: &[Report], index: u64) {
     }
     if index % REPEAT_EVERY == 0 {
         let mut whole = SeedRuns::within(config, a, b, WORK_LIMIT);
-        while !whole.advance(u64::MAX) {}
+        whole.to_end();
         assert_eq!(whole.seeds(), measured, "seeds not deterministic");
     }
 }

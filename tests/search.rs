@@ -9,6 +9,7 @@ use retry_playground::config::{Config, P};
 use retry_playground::presets::PRESETS;
 use retry_playground::search::{self, Frontier, Measure, SearchRuns};
 use retry_playground::simulate;
+use retry_playground::sliced::{Slice, Sliced};
 
 fn herd() -> Config {
     PRESETS
@@ -101,30 +102,47 @@ fn on_the_herd_the_search_finds_a_policy_as_good_as_b_and_every_way_agrees() {
     assert!((calls - best.calls.mean).abs() < 1e-12);
 
     assert_eq!(search::search_threads(&config, 1), two);
-    // As the page's workers do it: the rounds asked for here, their runs
-    // in batches of 7 by a runner that knows only the link.
-    let mut rounds = search::SearchRounds::new(&config, search::WORK_BUDGET);
+    // As the page's worker pool does it, with answers out of order: three
+    // workers, each running its batches by a runner that knows only the
+    // link, and each time the answer of a batch picked at random among
+    // those out comes back first.
     let mut runner = search::BatchRunner::default();
-    loop {
-        let tasks = rounds.next_round();
-        if tasks.is_empty() {
-            break;
-        }
-        for batch in tasks.chunks(7) {
-            let batch = search::Batch {
-                link: config.to_link(),
-                tasks: batch.to_vec(),
+    let mut dispatch = search::Dispatch::new(&config, search::WORK_BUDGET, 3);
+    let mut out: Vec<(usize, search::Batch)> = Vec::new();
+    let mut order = fastrand::Rng::with_seed(7);
+    let mut overtaken = 0;
+    while !dispatch.done() {
+        while out.len() < 3 {
+            let Some(handed) = dispatch.hand_out() else {
+                break;
             };
-            for (task, ran) in batch.tasks.iter().zip(runner.run(&batch)) {
-                rounds.record(*task, ran);
-            }
+            out.push(handed);
+        }
+        let pick = order.usize(..out.len());
+        overtaken += usize::from(out.iter().any(|(n, _)| *n < out[pick].0));
+        let (number, batch) = out.swap_remove(pick);
+        let ran = runner.run(&batch);
+        if overtaken == 1 {
+            // A short answer, or one given twice, is refused.
+            assert!(dispatch.answered(number, ran[1..].to_vec()).is_err());
+        }
+        dispatch
+            .answered(number, ran.clone())
+            .expect("an answer handed out");
+        assert!(dispatch.answered(number, ran).is_err());
+    }
+    assert!(overtaken > 10, "answers overtook others {overtaken} times");
+    assert_eq!(dispatch.frontier(), two);
+    let mut slices = SearchRuns::new(&config);
+    let mut units = 0;
+    loop {
+        match slices.step(500) {
+            Slice::Working => {}
+            Slice::Unit => units += 1,
+            Slice::Done => break,
         }
     }
-    assert_eq!(rounds.frontier(true), two);
-    let mut slices = SearchRuns::new(&config);
-    while !slices.done() {
-        slices.advance(500);
-    }
+    assert!(slices.done() && units > 100, "{units} runs");
     assert_eq!(slices.frontier(), two);
 }
 

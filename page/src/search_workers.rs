@@ -2,8 +2,9 @@
 //! page's own module, posted to them (no second download, no second
 //! compile), as many as the browser reports cores (at most 8).
 //!
-//! The rounds stay here ([`SearchRounds`]): this thread asks for a round's
-//! runs, cuts them into batches, hands a batch to each idle worker and
+//! The rounds stay on this thread, in a [`Dispatch`] (the library's, tested
+//! natively with answers out of order): it cuts a round's runs into
+//! batches, this module hands one to each idle worker, and the dispatch
 //! records what comes back in the round's order, so the frontier is the
 //! one a single thread (or the command line) finds. Messages both ways are
 //! typed values ([`Batch`], [`Ran`]) through serde-wasm-bindgen. A newer
@@ -21,7 +22,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use retry_analyses::search::{self, Batch, BatchRunner, Frontier, Ran, SearchRounds, Task};
+use retry_analyses::search::{self, Batch, BatchRunner, Dispatch, Frontier, Ran};
 use retry_view::config::Config;
 
 use crate::now;
@@ -64,19 +65,12 @@ struct Pool {
     link: String,
     /// The state searched, read from `link` once.
     config: Config,
-    rounds: SearchRounds,
+    dispatch: Dispatch,
     workers: Vec<Worker>,
     /// Each worker's callback, kept alive while the pool is.
     _listeners: Vec<Closure<dyn FnMut(MessageEvent)>>,
-    /// The round's batches, what came back of each, and how many of them
-    /// (from the first) are recorded.
-    batches: Vec<Vec<Task>>,
-    results: Vec<Option<Vec<Ran>>>,
-    recorded: usize,
-    /// The next batch to hand out, and the batch each worker runs.
-    next: usize,
+    /// The batch each worker runs.
     running: Vec<Option<usize>>,
-    done: bool,
     drawn_at: f64,
     started: f64,
 }
@@ -154,20 +148,13 @@ fn start(document: &Document, config: &Config, link: String) -> Result<Rc<RefCel
         worker.post_message(&hello)?;
         workers.push(worker);
     }
-    let mut rounds = SearchRounds::new(config, search::WORK_BUDGET);
-    let first = rounds.next_round();
     let pool = Rc::new(RefCell::new(Pool {
         link,
         config: config.clone(),
-        rounds,
+        dispatch: Dispatch::new(config, search::WORK_BUDGET, count),
         running: vec![None; workers.len()],
         workers,
         _listeners: Vec::new(),
-        batches: Vec::new(),
-        results: Vec::new(),
-        recorded: 0,
-        next: 0,
-        done: false,
         drawn_at: 0.0,
         started: now(),
     }));
@@ -185,32 +172,20 @@ fn start(document: &Document, config: &Config, link: String) -> Result<Rc<RefCel
     {
         let mut p = pool.borrow_mut();
         p._listeners = listeners;
-        p.begin_round(first);
         p.hand_out()?;
     }
     Ok(pool)
 }
 
 impl Pool {
-    fn begin_round(&mut self, tasks: Vec<Task>) {
-        self.batches = search::batches(&tasks, self.workers.len());
-        self.results = vec![None; self.batches.len()];
-        self.recorded = 0;
-        self.next = 0;
-        if self.batches.is_empty() {
-            self.done = true;
-        }
-    }
-
     /// Gives each idle worker the next batch.
     fn hand_out(&mut self) -> Result<(), JsValue> {
         for worker in 0..self.workers.len() {
-            if self.running[worker].is_some() || self.next >= self.batches.len() {
+            if self.running[worker].is_some() {
                 continue;
             }
-            let batch = Batch {
-                link: self.link.clone(),
-                tasks: self.batches[self.next].clone(),
+            let Some((number, batch)) = self.dispatch.hand_out() else {
+                break;
             };
             let message = js_sys::Object::new();
             js_sys::Reflect::set(
@@ -219,29 +194,13 @@ impl Pool {
                 &serde_wasm_bindgen::to_value(&batch)?,
             )?;
             self.workers[worker].post_message(&message)?;
-            self.running[worker] = Some(self.next);
-            self.next += 1;
+            self.running[worker] = Some(number);
         }
         Ok(())
     }
 
-    /// Records the batches that came back, in order from the first not yet
-    /// recorded; a whole round recorded asks for the next.
-    fn record_ready(&mut self) {
-        while let Some(Some(ran)) = self.results.get(self.recorded) {
-            for (task, ran) in self.batches[self.recorded].iter().zip(ran.clone()) {
-                self.rounds.record(*task, ran);
-            }
-            self.recorded += 1;
-        }
-        if self.recorded == self.batches.len() && !self.done {
-            let tasks = self.rounds.next_round();
-            self.begin_round(tasks);
-        }
-    }
-
     fn frontier(&self) -> Frontier {
-        self.rounds.frontier(self.done)
+        self.dispatch.frontier()
     }
 }
 
@@ -259,21 +218,19 @@ fn answered(pool: &Rc<RefCell<Pool>>, worker: usize, data: JsValue) {
                 return;
             }
         };
-        if ran.len() != p.batches[batch].len() {
-            web_sys::console::error_1(&"search worker: a batch came back short".into());
+        if let Err(why) = p.dispatch.answered(batch, ran) {
+            web_sys::console::error_1(&JsValue::from_str(&format!("search worker: {why}")));
             return;
         }
-        p.results[batch] = Some(ran);
-        p.record_ready();
         if let Err(why) = p.hand_out() {
             web_sys::console::error_1(&why);
         }
         let at = now();
-        let due = p.done || at - p.drawn_at >= DRAW_EVERY_MS;
+        let due = p.dispatch.done() || at - p.drawn_at >= DRAW_EVERY_MS;
         if due {
             p.drawn_at = at;
         }
-        (p.done, due)
+        (p.dispatch.done(), due)
     };
     if due {
         if let Some(document) = web_sys::window().and_then(|w| w.document()) {
@@ -309,6 +266,6 @@ pub(super) fn frontier_json() -> Option<String> {
     POOL.with(|p| {
         let pool = p.borrow();
         let pool = pool.as_ref()?.borrow();
-        pool.done.then(|| pool.frontier().to_json())
+        pool.dispatch.done().then(|| pool.frontier().to_json())
     })
 }

@@ -11,6 +11,7 @@
 use crate::config::Config;
 use crate::sim::{self, WorkloadKind};
 use crate::simulate::WORK_LIMIT;
+use crate::sliced::{Slice, Sliced};
 use crate::words::tr;
 
 /// Seeds the contention chart runs each backoff over: it shows what holds
@@ -153,7 +154,7 @@ impl GridRuns {
     /// Advances the current run by `work` (see [`sim::Run::advance`]),
     /// starting it if need be and keeping its numbers once it ends; true
     /// once every run has ended.
-    pub fn advance(&mut self, work: u64) -> bool {
+    fn advance(&mut self, work: u64) -> bool {
         let seeds = self.grid.seeds.len();
         if self.finished >= self.total() {
             return true;
@@ -189,9 +190,49 @@ impl GridRuns {
     }
 }
 
+impl Sliced for GridRuns {
+    /// A unit is one run of the grid.
+    fn step(&mut self, work: u64) -> Slice {
+        let before = self.finished;
+        let all = self.advance(work);
+        Slice::of(all, self.finished > before)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A slice that ends a run says so, the last says everything is done,
+    /// and slices after it do nothing.
+    #[test]
+    fn the_grid_goes_a_run_at_a_time_to_done() {
+        let (config, _) = Config::from_link(
+            "v=1&attempts=50&base=0.01&cap=2&workload=contention&clients=5&horizon=10",
+        );
+        let mut runs = GridRuns::new(&config, 2);
+        let total = runs.total();
+        let mut slices = Vec::new();
+        loop {
+            let slice = runs.step(u64::MAX);
+            slices.push(slice);
+            if slice == Slice::Done {
+                break;
+            }
+        }
+        assert_eq!(slices.len(), total, "{slices:?}");
+        assert!(slices[..total - 1].iter().all(|s| *s == Slice::Unit));
+        assert_eq!(runs.step(u64::MAX), Slice::Done);
+        assert_eq!(runs.finished(), total);
+        // In small slices the same runs take more of them, to the same grid.
+        let mut small = GridRuns::new(&config, 2);
+        let mut working = 0;
+        while small.step(1) != Slice::Done {
+            working += 1;
+        }
+        assert!(working > total, "{working} slices");
+        assert_eq!(small.finish(), runs.finish());
+    }
 
     /// The grid runs each variant under every seed on the page's world,
     /// and the post's averages hold: full jitter makes fewer calls than

@@ -14,8 +14,50 @@ pub use retry_core::{
 };
 pub use retry_sim::{config, metrics, sim, simulate};
 
+use retry_core::words::Text;
+use retry_sim::config::Config;
+
 pub mod contention;
 pub mod map;
 pub mod search;
 pub mod seeds;
+pub mod sliced;
 pub mod sweep;
+
+/// An analysis the command line runs by its word (`--sweep`), with its
+/// refusal of a world it does not fit, in the page's words: a link costs
+/// a terminal no more than it costs a browser tab.
+#[derive(Debug, Clone, Copy)]
+pub struct Analysis {
+    /// The word: the command line's `--word`, the word of its files.
+    pub word: &'static str,
+    /// What its messages in the terminal start with, in the reader's
+    /// language.
+    pub label: Text,
+    /// Why it does not run a world, if it does not.
+    pub refusal: fn(&Config) -> Option<&'static str>,
+}
+
+/// Every analysis the command line runs, once.
+pub const ANALYSES: [Analysis; 4] = [
+    Analysis {
+        word: "sweep",
+        label: Text("sweep"),
+        refusal: sweep::refusal,
+    },
+    Analysis {
+        word: "seeds",
+        label: Text("seeds"),
+        refusal: |_| None,
+    },
+    Analysis {
+        word: "map",
+        label: Text("map"),
+        refusal: map::refusal,
+    },
+    Analysis {
+        word: "frontier",
+        label: Text("frontier"),
+        refusal: search::refusal,
+    },
+];

@@ -26,6 +26,7 @@ use crate::config::{Config, P};
 use crate::metrics::Side;
 use crate::sim::{self, Report};
 use crate::simulate;
+use crate::sliced::{Slice, Sliced};
 
 /// The trigger lengths, seconds: the map's columns.
 pub const LENGTHS: [f64; 8] = [1.0, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0];
@@ -402,7 +403,7 @@ impl MapRuns {
 
     /// Advances the run of the next cell by about `work` (see
     /// [`sim::Run::advance`]); true when that finished a cell.
-    pub fn advance(&mut self, work: u64) -> bool {
+    fn advance(&mut self, work: u64) -> bool {
         if self.done() {
             return false;
         }
@@ -493,5 +494,16 @@ fn word(outcome: Outcome) -> &'static str {
         Outcome::RecoveredLate => "recovered-late",
         Outcome::StaysBroken => "stays-broken",
         Outcome::NoGoodputBefore => "no-goodput-before",
+    }
+}
+
+impl Sliced for MapRuns {
+    /// A unit is one cell of the map.
+    fn step(&mut self, work: u64) -> Slice {
+        if self.done() {
+            return Slice::Done;
+        }
+        let cell = self.advance(work);
+        Slice::of(self.done(), cell)
     }
 }

@@ -49,6 +49,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::{Config, P};
 use crate::sim;
 use crate::simulate;
+use crate::sliced::{Slice, Sliced};
 use crate::sort;
 
 /// Work the whole search may do: 10 runs at the page's limit for one.
@@ -724,7 +725,7 @@ impl SearchRuns {
 
     /// Advances the next run by about `work`; true when that finished a
     /// run.
-    pub fn advance(&mut self, work: u64) -> bool {
+    fn advance(&mut self, work: u64) -> bool {
         if self.done {
             return false;
         }
@@ -939,6 +940,111 @@ pub fn batches(tasks: &[Task], workers: usize) -> Vec<Vec<Task>> {
         rest = after;
     }
     batches
+}
+
+impl Sliced for SearchRuns {
+    /// A unit is one run of one candidate on one seed.
+    fn step(&mut self, work: u64) -> Slice {
+        if self.done {
+            return Slice::Done;
+        }
+        let ran = self.advance(work);
+        Slice::of(self.done, ran)
+    }
+}
+
+/// A search spread over workers that answer in any order: the rounds cut
+/// into [`batches`], each handed out once, and their runs recorded in the
+/// round's own order whatever order the answers come in, so the frontier
+/// is the one a single thread finds. The page's worker pool holds one and
+/// only posts and receives messages.
+#[derive(Debug)]
+pub struct Dispatch {
+    link: String,
+    workers: usize,
+    rounds: SearchRounds,
+    /// The round's batches, what came back of each, how many of them (from
+    /// the first) are recorded, and the next to hand out.
+    batches: Vec<Vec<Task>>,
+    results: Vec<Option<Vec<Ran>>>,
+    recorded: usize,
+    next: usize,
+    done: bool,
+}
+
+impl Dispatch {
+    /// The search of `config` within `budget`, for `workers` workers.
+    pub fn new(config: &Config, budget: u64, workers: usize) -> Dispatch {
+        let mut dispatch = Dispatch {
+            link: config.to_link(),
+            workers,
+            rounds: SearchRounds::new(config, budget),
+            batches: Vec::new(),
+            results: Vec::new(),
+            recorded: 0,
+            next: 0,
+            done: false,
+        };
+        dispatch.next_round();
+        dispatch
+    }
+
+    fn next_round(&mut self) {
+        let tasks = self.rounds.next_round();
+        self.batches = batches(&tasks, self.workers);
+        self.results = vec![None; self.batches.len()];
+        self.recorded = 0;
+        self.next = 0;
+        self.done = self.batches.is_empty();
+    }
+
+    /// The next batch to hand out, with its number to answer it by; none
+    /// while the round's last batches are out (the next round needs them).
+    pub fn hand_out(&mut self) -> Option<(usize, Batch)> {
+        let tasks = self.batches.get(self.next)?.clone();
+        self.next += 1;
+        Some((
+            self.next - 1,
+            Batch {
+                link: self.link.clone(),
+                tasks,
+            },
+        ))
+    }
+
+    /// The runs of batch `number` came back. They are recorded once every
+    /// batch before theirs is; a whole round recorded starts the next.
+    /// An answer that fits no batch handed out is refused.
+    pub fn answered(&mut self, number: usize, ran: Vec<Ran>) -> Result<(), &'static str> {
+        let fits = self
+            .batches
+            .get(number)
+            .is_some_and(|tasks| number < self.next && tasks.len() == ran.len());
+        if !fits || self.results[number].is_some() {
+            return Err("a batch came back that was not handed out, or short");
+        }
+        self.results[number] = Some(ran);
+        while let Some(Some(ran)) = self.results.get_mut(self.recorded) {
+            for (task, ran) in self.batches[self.recorded].iter().zip(std::mem::take(ran)) {
+                self.rounds.record(*task, ran);
+            }
+            self.recorded += 1;
+        }
+        if self.recorded == self.batches.len() && !self.done {
+            self.next_round();
+        }
+        Ok(())
+    }
+
+    /// Whether every round is recorded.
+    pub fn done(&self) -> bool {
+        self.done
+    }
+
+    /// The frontier as far as the search got.
+    pub fn frontier(&self) -> Frontier {
+        self.rounds.frontier(self.done)
+    }
 }
 
 /// A batch of a round's runs, as the page posts it to a worker: the link

@@ -38,6 +38,7 @@ use crate::config::Config;
 use crate::metrics::{Better, Format, Metric, Side};
 use crate::sim::{self, COST_PER_WORK, Summary};
 use crate::simulate;
+use crate::sliced::{Slice, Sliced};
 
 /// Most seeds a number is measured on: ten say whether a lead holds
 /// ("nine in ten") and where the number lies, and cost a small world
@@ -258,7 +259,7 @@ impl SeedRuns {
     /// Advances the current run by `work` (see [`sim::Run::advance`]),
     /// starting it if need be and keeping its summary once it ends; true
     /// once the seeds are done.
-    pub fn advance(&mut self, work: u64) -> bool {
+    fn advance(&mut self, work: u64) -> bool {
         if self.done() {
             return true;
         }
@@ -337,4 +338,13 @@ pub fn over_seeds(config: &Config) -> Seeds {
     let mut runs = SeedRuns::new(config, &a.summary, b.as_ref().map(|b| &b.summary));
     while !runs.advance(u64::MAX) {}
     runs.finish()
+}
+
+impl Sliced for SeedRuns {
+    /// A unit is one policy's run of one seed.
+    fn step(&mut self, work: u64) -> Slice {
+        let before = self.spent.runs;
+        let all = self.advance(work);
+        Slice::of(all, self.spent.runs > before)
+    }
 }

@@ -7,7 +7,7 @@
 //! The layers below are re-exported at the root under their own names, so
 //! a path reads the same in every crate of the workspace.
 
-pub use retry_analyses::{contention, map, search, seeds, sweep};
+pub use retry_analyses::{contention, map, search, seeds, sliced, sweep};
 pub use retry_core::{
     adaptive, breaker, budget, chart_id, classify, decimal, policy, random, range, sort, tf, words,
 };

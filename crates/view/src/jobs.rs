@@ -36,6 +36,7 @@ use crate::map::{self, MapRuns};
 use crate::seeds::{SeedRuns, Seeds};
 use crate::sim::{self, Report, trace::Trace};
 use crate::simulate;
+use crate::sliced::{Slice, Sliced};
 use crate::sweep;
 use retry_analyses::search::{self, SearchRuns};
 
@@ -59,7 +60,7 @@ fn contention_calls(clients: u32) -> f64 {
 /// clients for the page to run a hundred worlds at once).
 pub fn contention_grid(config: &Config) -> Result<ContentionGrid, String> {
     let mut runs = contention_runs(config)?;
-    while !runs.advance(u64::MAX) {}
+    runs.to_end();
     Ok(runs.finish())
 }
 
@@ -121,7 +122,7 @@ impl SweepJob {
     /// [`sim::Run::advance`]); true when that finished a point. The next
     /// point is of the curve that has fewest, so all curves grow together
     /// and "computing k of n points" is true of each.
-    pub fn advance(&mut self, work: u64) -> bool {
+    fn advance(&mut self, work: u64) -> bool {
         if self.current.is_none() {
             let next = self
                 .points
@@ -147,15 +148,6 @@ impl SweepJob {
         true
     }
 
-    /// Computes the next point whole; false once all are done.
-    pub fn step(&mut self) -> bool {
-        if self.done() {
-            return false;
-        }
-        while !self.advance(u64::MAX) {}
-        true
-    }
-
     pub fn done(&self) -> bool {
         self.points.iter().all(|p| p.len() == sweep::POINTS)
     }
@@ -178,6 +170,26 @@ impl SweepJob {
     pub fn csv(&self) -> Option<String> {
         self.done()
             .then(|| sweep::csv_of(&self.curves, &self.points))
+    }
+}
+
+impl Sliced for SweepJob {
+    /// A unit is one point of one curve.
+    fn step(&mut self, work: u64) -> Slice {
+        if self.done() {
+            return Slice::Done;
+        }
+        let point = self.advance(work);
+        Slice::of(self.done(), point)
+    }
+}
+
+/// The step of a job whose growing chart (the map, the sweep, the
+/// frontier) gained `unit` in a slice, or only worked.
+fn unit_or_ran(slice: Slice, unit: Step) -> Step {
+    match slice {
+        Slice::Working => Step::Ran,
+        Slice::Unit | Slice::Done => unit,
     }
 }
 
@@ -561,18 +573,17 @@ impl Job {
                         self.plan.pop_front();
                         continue;
                     };
-                    let finished = runs.finished();
-                    if runs.advance(work) {
-                        let Some(Grid::Going(runs)) = self.grid.take() else {
-                            unreachable!("the grid was going");
-                        };
-                        self.grid = Some(Grid::Done(Ok(runs.finish())));
-                        self.plan.pop_front();
-                        return Step::Ended;
-                    }
-                    return match runs.finished() == finished {
-                        true => Step::Ran,
-                        false => Step::Ended,
+                    return match runs.step(work) {
+                        Slice::Working => Step::Ran,
+                        Slice::Unit => Step::Ended,
+                        Slice::Done => {
+                            let Some(Grid::Going(runs)) = self.grid.take() else {
+                                unreachable!("the grid was going");
+                            };
+                            self.grid = Some(Grid::Done(Ok(runs.finish())));
+                            self.plan.pop_front();
+                            Step::Ended
+                        }
                     };
                 }
                 Task::Final => {
@@ -594,23 +605,18 @@ impl Job {
                             runs.b.as_ref().map(|b| &b.summary),
                         )
                     });
-                    let finished = seeds.finished();
-                    if seeds.advance(work) {
-                        self.plan.pop_front();
-                        return Step::Ended;
-                    }
-                    return match seeds.finished() == finished {
-                        true => Step::Ran,
-                        false => Step::Ended,
+                    return match seeds.step(work) {
+                        Slice::Working => Step::Ran,
+                        Slice::Unit => Step::Ended,
+                        Slice::Done => {
+                            self.plan.pop_front();
+                            Step::Ended
+                        }
                     };
                 }
                 Task::Map => match &mut self.map {
                     Some(Ok(map)) if !map.done() => {
-                        return if map.advance(work) {
-                            Step::Cell
-                        } else {
-                            Step::Ran
-                        };
+                        return unit_or_ran(map.step(work), Step::Cell);
                     }
                     _ => {
                         self.plan.pop_front();
@@ -618,10 +624,7 @@ impl Job {
                 },
                 Task::Sweep => match &mut self.sweep {
                     Ok(sweep) if !sweep.done() => {
-                        if sweep.advance(work) {
-                            return Step::Point;
-                        }
-                        return Step::Ran;
+                        return unit_or_ran(sweep.step(work), Step::Point);
                     }
                     _ => {
                         self.plan.pop_front();
@@ -633,11 +636,7 @@ impl Job {
                 }
                 Task::Search => match &mut self.search {
                     Some(Ok(runs)) if !runs.done() => {
-                        return if runs.advance(work) {
-                            Step::Searched
-                        } else {
-                            Step::Ran
-                        };
+                        return unit_or_ran(runs.step(work), Step::Searched);
                     }
                     _ => {
                         self.plan.pop_front();
@@ -807,8 +806,12 @@ mod tests {
         let mut job = SweepJob::new(&config).expect("small enough to sweep");
         assert_eq!(job.link(), config.to_link());
         let mut steps = 0;
-        while job.step() {
+        let mut last = Slice::Working;
+        while last != Slice::Done {
+            // A whole point at a time: every slice ends a unit.
+            last = job.step(u64::MAX);
             steps += 1;
+            assert_eq!(last == Slice::Done, steps == 2 * sweep::POINTS);
             assert_eq!(job.done(), steps == 2 * sweep::POINTS);
             // Both curves grow together, so "k of n points" holds for each.
             let counts: Vec<usize> = job.curves().iter().map(|c| c.points.len()).collect();

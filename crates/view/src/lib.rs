@@ -13,7 +13,7 @@
 //! modules and the search, whose names this crate's own modules take, are
 //! named by their crates (`retry_teach::course`, `retry_analyses::search`).
 
-pub use retry_analyses::{contention, map, seeds, sweep};
+pub use retry_analyses::{contention, map, seeds, sliced, sweep};
 pub use retry_core::{
     adaptive, breaker, budget, chart_id, classify, decimal, policy, random, range, sort, tf, words,
 };
