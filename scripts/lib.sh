@@ -52,6 +52,25 @@ need_chromium() {
   fi
 }
 
+# Firefox ESR and WebKitGTK for tests/e2e/engines.test.mjs: Firefox over
+# WebDriver BiDi, WebKit through WebKitWebDriver driving MiniBrowser, which
+# needs an X server (Xvfb). Bookworm puts WebKitWebDriver in /usr/bin;
+# other releases only in /usr/lib/<multiarch>/webkit2gtk-4.1/, beside
+# MiniBrowser, so that folder is looked in too.
+webkit_driver() {
+  command -v WebKitWebDriver || ls /usr/lib/*-linux-gnu/webkit2gtk-4.1/WebKitWebDriver 2>/dev/null | head -n 1
+}
+
+need_other_engines() {
+  if command -v firefox-esr >/dev/null && [ -n "$(webkit_driver)" ] && command -v Xvfb >/dev/null; then
+    say "firefox-esr, WebKitWebDriver and Xvfb: present"
+  else
+    say "firefox-esr, WebKitWebDriver and Xvfb: installing from Debian"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr webkit2gtk-driver xvfb
+  fi
+}
+
 # playwright-core and the test harness need Node.js 20.11 or later.
 need_node() {
   if ! command -v node >/dev/null || ! command -v npm >/dev/null; then

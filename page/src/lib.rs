@@ -539,7 +539,11 @@ fn drive(unlimited: bool) {
     let search = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
-    if search.strip_prefix('?') != Some(embed::page_link(job.config(), &document).as_str()) {
+    // The address bar carries the reader's language: compared without it,
+    // the two never matched, and a browser that counts address changes
+    // (WebKit refuses more than 100 in 10 s) kept an older state's link.
+    let shown = language::carried(&embed::page_link(job.config(), &document));
+    if search.strip_prefix('?') != Some(shown.as_str()) {
         sync_link();
     }
     loop {

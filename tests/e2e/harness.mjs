@@ -6,7 +6,8 @@ import path from 'node:path';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
-const root = path.resolve(import.meta.dirname, '../../dist');
+// The built page: dist/, or another build's folder in DIST.
+const root = path.resolve(process.env.DIST || path.join(import.meta.dirname, '../../dist'));
 const types = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',
@@ -30,15 +31,25 @@ export function servePage(ready) {
   });
 }
 
-export async function serve() {
+// `prelude`, a script's source, runs first in every page served: before
+// the page's own scripts, so that it sees all they do.
+export async function serve({ prelude } = {}) {
   if (!fs.existsSync(path.join(root, 'index.html'))) {
-    throw new Error('dist/index.html is missing: run `trunk build --release` first');
+    throw new Error(`${path.join(root, 'index.html')} is missing: run \`trunk build --release\` first`);
   }
   const server = http.createServer((request, response) => {
     const url = new URL(request.url, 'http://localhost');
     const file = path.join(root, path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ''));
     const target = fs.existsSync(file) && fs.statSync(file).isFile() ? file : path.join(root, 'index.html');
     response.writeHead(200, { 'content-type': types[path.extname(target)] ?? 'application/octet-stream' });
+    if (prelude && target.endsWith('.html')) {
+      // Trunk's minified page has no <head> tag: the charset comes first.
+      const html = fs.readFileSync(target, 'utf8');
+      const at = html.search(/<meta charset[^>]*>/i);
+      const after = at < 0 ? html.indexOf('>', html.search(/<html/i)) + 1 : html.indexOf('>', at) + 1;
+      response.end(`${html.slice(0, after)}<script>${prelude}</script>${html.slice(after)}`);
+      return;
+    }
     fs.createReadStream(target).pipe(response);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
