@@ -299,6 +299,13 @@ fn no_two_messages_share_a_key() {
     }
 }
 
+/// The course's own files: their words come with a chapter's address.
+const COURSE: [&str; 3] = [
+    "crates/teach/src/course.rs",
+    "crates/view/src/course.rs",
+    "page/src/chapter.rs",
+];
+
 /// Which file of Russian words the page downloads a message in, if any:
 /// the messages of a library's configuration come when "Take it home"
 /// opens; the command line's own are never the page's.
@@ -308,6 +315,11 @@ fn page_file(places: &[String]) -> Option<&'static str> {
         None
     } else if only("crates/export/") {
         Some("www/ru-take-home.words")
+    } else if places
+        .iter()
+        .all(|p| COURSE.iter().any(|file| p.starts_with(file)))
+    {
+        Some("www/ru-course.words")
     } else {
         Some("www/ru.words")
     }
@@ -318,7 +330,11 @@ fn the_page_downloads_the_table_compiled() {
     let places = places();
     let table = table();
     let update = std::env::var_os("UPDATE_WORDS").is_some();
-    for file in ["www/ru.words", "www/ru-take-home.words"] {
+    for file in [
+        "www/ru.words",
+        "www/ru-take-home.words",
+        "www/ru-course.words",
+    ] {
         let entries: Vec<Entry> = table
             .iter()
             .filter(|e| places.get(&e.english).and_then(|p| page_file(p)) == Some(file))

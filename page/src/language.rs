@@ -78,11 +78,19 @@ fn browser() -> Option<Lang> {
 /// `retryPlaygroundRussian`, a promise of their text).
 /// (`then` is boxed so that the page is built by one copy of its code.)
 pub(super) fn speak(lang: Lang, then: Box<dyn FnOnce()>) {
-    let asked = web_sys::window()
-        .filter(|_| lang == Lang::Ru)
-        .and_then(|w| js_sys::Reflect::get(&w, &"retryPlaygroundRussian".into()).ok())
-        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
-    match asked {
+    let asked = |name: &str| {
+        web_sys::window()
+            .filter(|_| lang == Lang::Ru)
+            .and_then(|w| js_sys::Reflect::get(&w, &name.into()).ok())
+            .and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
+    };
+    // A chapter's words (index.html asks for them with a chapter's
+    // address) after the first screen's.
+    let then: Box<dyn FnOnce()> = match asked("retryPlaygroundCourse") {
+        Some(course) => Box::new(move || learn(course, then)),
+        None => then,
+    };
+    match asked("retryPlaygroundRussian") {
         Some(asked) => learn(asked, then),
         None => then(),
     }

@@ -189,8 +189,9 @@ const loaded = loadedFiles().map((name) => {
   const bytes = fs.readFileSync(path.join(dist, name));
   return { name, bytes, raw: bytes.length, gzip: gz(bytes) };
 });
-// A language's words are loaded only by a page in that language, and
-// those of "Take it home" only once it opens (page/src/language.rs).
+// A language's words are loaded only by a page in that language, those
+// of "Take it home" only once it opens and the course's only with a
+// chapter's address (page/src/language.rs).
 const words = fs.readdirSync(dist).filter((name) => name.endsWith('.words')).sort().map((name) => {
   const bytes = fs.readFileSync(path.join(dist, name));
   return { name, bytes, raw: bytes.length, gzip: gz(bytes) };
@@ -202,10 +203,11 @@ console.log(`page weight: the ${files.length} files dist/index.html loads (${gzi
 for (const file of files) console.log(`  ${kb(file.raw)} raw ${kb(file.gzip)} gzip  ${file.name}`);
 console.log(`  total ${kb(total)} gzip, budget ${kb(BUDGET)}: what an English reader downloads`);
 for (const file of words) {
-  const when = file.name.includes('take-home') ? 'once "Take it home" opens' : 'at once';
+  const when = file.name.includes('take-home') ? 'once "Take it home" opens'
+    : file.name.includes('course') ? 'once a chapter opens' : 'at once';
   console.log(`  ${kb(file.raw)} raw ${kb(file.gzip)} gzip  ${file.name}: a Russian reader's, ${when}`);
 }
-const russian = words.filter((file) => !file.name.includes('take-home')).reduce((sum, file) => sum + file.gzip, 0);
+const russian = words.filter((file) => !/take-home|course/.test(file.name)).reduce((sum, file) => sum + file.gzip, 0);
 console.log(`  a Russian reader downloads ${kb(russian).trim()} more than an English one`);
 
 const wasm = files.find((file) => file.name.endsWith('.wasm'));

@@ -375,7 +375,7 @@ pub fn opened(address: &str) -> Opened {
             .map_err(|word| {
                 notices.push(Notice {
                     key: PRESET_KEY.to_string(),
-                    message: crate::tf!("no preset '{word}'; ignored", word = clip(&word)),
+                    message: crate::presets::no_preset(&clip(&word)),
                 });
             })
             .ok()

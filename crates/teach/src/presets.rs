@@ -875,6 +875,13 @@ pub fn changed_settings(preset: &Preset, config: &Config) -> usize {
         .sum()
 }
 
+/// What a link's `preset=` says when its word names no preset: here, not
+/// with the course that reads the address, because the playground shows it
+/// (and its Russian comes with the first screen's words).
+pub fn no_preset(word: &str) -> String {
+    crate::tf!("no preset '{word}'; ignored", word = word)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
