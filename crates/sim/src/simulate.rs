@@ -91,7 +91,8 @@ pub fn limit_text(a: &Report, b: Option<&Report>) -> Option<String> {
     // The simulator's own words, which start with an ASCII letter or digit;
     // the ASCII case keeps Unicode's case tables (about 9 KB gzip) out of
     // the page.
-    let mut letters = cut.words.chars();
+    let words = cut.words();
+    let mut letters = words.chars();
     let first = letters.next().map(|c| c.to_ascii_uppercase());
     Some(crate::tf!(
         "{why}; the run stopped there. Shorten the horizon or lower the rate to see it whole.",
@@ -341,12 +342,11 @@ mod tests {
         let b = a.clone();
         assert_eq!(limit_text(&a, Some(&b)), None);
         a.summary.truncated = true;
-        a.summary.cut = Some(Cut {
-            reason: CutReason::Work,
-            at: 12.5,
-            message: "more than 3000000 operations and attempts by t = 12.50 s".to_string(),
-            words: "more than 3000000 operations and attempts by t = 12.50 s".to_string(),
-        });
+        a.summary.cut = Some(Cut::new(CutReason::Work, 12.5, [3_000_000, 0, 0]));
+        assert_eq!(
+            a.summary.cut.as_ref().map(|c| c.message.as_str()),
+            Some("more than 3000000 operations and attempts by t = 12.50 s")
+        );
         assert_eq!(
             limit_text(&b, Some(&a)).as_deref(),
             Some(

@@ -6,6 +6,8 @@
 
 use std::ops::{Index, IndexMut};
 
+use crate::words::{self, Text};
+
 /// Why a server call failed, as the client saw it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FailureKind {
@@ -267,7 +269,26 @@ pub enum CutReason {
     Memory,
 }
 
-/// Where a run was cut short, and why, in words a person can act on.
+impl CutReason {
+    /// What a person reads of it, with its numbers' places.
+    fn template(self) -> Text {
+        match self {
+            CutReason::Work => Text("more than {limit} operations and attempts by t = {at} s"),
+            CutReason::Time => {
+                Text("{events} events by t = {at} s, about as much computing as a run may take")
+            }
+            CutReason::Memory => Text(
+                "more than {calls} requests in flight at t = {at} s: the server is drowning, \
+                 which is itself the lesson",
+            ),
+        }
+    }
+}
+
+/// Where a run was cut short, and why, in words a person can act on. The
+/// simulator keeps the reason and its numbers; the words are made where
+/// they are read ([`Cut::words`]), so a report is the same whatever
+/// language the thread that ran it spoke.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Cut {
     pub reason: CutReason,
@@ -276,9 +297,45 @@ pub struct Cut {
     /// In English, whatever the page's language: the report is the same
     /// in every language.
     pub message: String,
-    /// The message in the language of the run's thread, for the page.
+    /// The numbers the words name: the run's work limit, the events it
+    /// handled, and the calls in flight.
     #[serde(skip)]
-    pub words: String,
+    pub numbers: [u64; 3],
+}
+
+impl Cut {
+    /// Cut for `reason` at `at`, with the run's work limit, its events and
+    /// its calls in flight.
+    pub fn new(reason: CutReason, at: f64, numbers: [u64; 3]) -> Cut {
+        Cut {
+            reason,
+            at,
+            message: Cut::fill(reason, at, numbers, true),
+            numbers,
+        }
+    }
+
+    /// The words of `reason`, in English or in the reader's language.
+    fn fill(reason: CutReason, at: f64, [limit, events, calls]: [u64; 3], english: bool) -> String {
+        let time = format!("{at:.2}");
+        let values: [(&str, &dyn std::fmt::Display); 4] = [
+            ("limit", &limit),
+            ("events", &events),
+            ("calls", &calls),
+            ("at", &time),
+        ];
+        let template = reason.template();
+        if english {
+            words::fill_english(template.english(), &values)
+        } else {
+            words::fill(template.get(), &values)
+        }
+    }
+
+    /// The message in the reader's language, made now.
+    pub fn words(&self) -> String {
+        Cut::fill(self.reason, self.at, self.numbers, false)
+    }
 }
 
 /// Per-bucket series over `[0, horizon]`: bucket `i` covers

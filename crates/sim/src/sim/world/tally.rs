@@ -11,7 +11,6 @@ use crate::sim::WorkloadKind;
 use crate::sim::recorder::{Recorded, Recorder};
 use crate::sim::report::{Cut, CutReason, PAUSE_HISTOGRAMS, Report, Summary};
 use crate::sim::trace::Ending;
-use crate::words::{self, Text};
 
 /// One count per [`Ending`], indexed by it.
 #[derive(Debug, Clone, Default)]
@@ -192,32 +191,13 @@ impl<const PLAIN: bool> World<PLAIN> {
         }
     }
 
-    /// Where and why the run stopped, in words for the person who sent the
-    /// link.
+    /// Where and why the run stopped.
     pub(super) fn cut(&self, reason: CutReason, calls: u64, at: f64) -> Cut {
-        let template = match reason {
-            CutReason::Work => Text("more than {limit} operations and attempts by t = {at} s"),
-            CutReason::Time => {
-                Text("{events} events by t = {at} s, about as much computing as a run may take")
-            }
-            CutReason::Memory => Text(
-                "more than {calls} requests in flight at t = {at} s: the server is drowning, \
-                 which is itself the lesson",
-            ),
-        };
-        let time = format!("{at:.2}");
-        let values: [(&str, &dyn std::fmt::Display); 4] = [
-            ("limit", &self.s.work_limit),
-            ("events", &self.events_handled()),
-            ("calls", &calls),
-            ("at", &time),
-        ];
-        Cut {
+        Cut::new(
             reason,
             at,
-            message: words::fill_english(template.english(), &values),
-            words: words::fill(template.get(), &values),
-        }
+            [self.s.work_limit, self.events_handled(), calls],
+        )
     }
 }
 
