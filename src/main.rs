@@ -94,9 +94,9 @@ fn main() {
     // without a failure rate has no sweep to print, and a link costs a
     // terminal no more than it costs a browser tab.
     for analysis in ANALYSES {
-        if flag(&format!("--{}", analysis.word)) {
+        if flag(&format!("--{}", analysis.word.english())) {
             if let Some(why) = (analysis.refusal)(&config) {
-                eprintln!("{}: {why}", analysis.label);
+                eprintln!("{}: {why}", analysis.word);
                 std::process::exit(1);
             }
         }
@@ -502,7 +502,7 @@ mod tests {
             assert!(named || name == "--help" || name == "-h", "{name}");
         }
         for analysis in ANALYSES {
-            let flag = format!("--{}", analysis.word);
+            let flag = format!("--{}", analysis.word.english());
             assert!(OPTIONS.iter().any(|(name, _)| *name == flag), "{flag}");
         }
     }

@@ -12,8 +12,9 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 
-// 1 KB = 1000 bytes throughout.
-const BUDGET = 120_000;
+// 1 KB = 1000 bytes throughout. The first screen's budget: an English
+// reader's every file before the first chart.
+const BUDGET = 200_000;
 const repo = path.resolve(import.meta.dirname, '../..');
 const dist = path.resolve(process.argv[2] ?? path.join(repo, 'dist'));
 
@@ -209,6 +210,10 @@ for (const file of words) {
 }
 const russian = words.filter((file) => !/take-home|course/.test(file.name)).reduce((sum, file) => sum + file.gzip, 0);
 console.log(`  a Russian reader downloads ${kb(russian).trim()} more than an English one`);
+// Every module opened: the search's worker script and every file of words.
+const worker = fs.existsSync(path.join(dist, 'search-worker.js')) ? gz(fs.readFileSync(path.join(dist, 'search-worker.js'))) : 0;
+const whole = total + worker + words.reduce((sum, file) => sum + file.gzip, 0);
+console.log(`  with every module opened (the search's workers, "Take it home", the course, in Russian): ${kb(whole).trim()} gzip`);
 
 const wasm = files.find((file) => file.name.endsWith('.wasm'));
 if (wasm) {

@@ -29,11 +29,9 @@ pub mod sweep;
 /// a terminal no more than it costs a browser tab.
 #[derive(Debug, Clone, Copy)]
 pub struct Analysis {
-    /// The word: the command line's `--word`, the word of its files.
-    pub word: &'static str,
-    /// What its messages in the terminal start with, in the reader's
-    /// language.
-    pub label: Text,
+    /// Its word, in English the command line's `--word`; its messages in
+    /// the terminal start with it in the reader's language.
+    pub word: Text,
     /// Why it does not run a world, if it does not.
     pub refusal: fn(&Config) -> Option<&'static str>,
 }
@@ -41,23 +39,19 @@ pub struct Analysis {
 /// Every analysis the command line runs, once.
 pub const ANALYSES: [Analysis; 4] = [
     Analysis {
-        word: "sweep",
-        label: Text("sweep"),
+        word: Text("sweep"),
         refusal: sweep::refusal,
     },
     Analysis {
-        word: "seeds",
-        label: Text("seeds"),
+        word: Text("seeds"),
         refusal: |_| None,
     },
     Analysis {
-        word: "map",
-        label: Text("map"),
+        word: Text("map"),
         refusal: map::refusal,
     },
     Analysis {
-        word: "frontier",
-        label: Text("frontier"),
+        word: Text("frontier"),
         refusal: search::refusal,
     },
 ];

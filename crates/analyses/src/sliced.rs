@@ -1,8 +1,8 @@
 //! The one way every long computation goes a slice at a time: asked for
 //! about so much work (the unit of [`sim::Run::advance`](crate::sim::Run::advance)),
 //! it says whether it is still working, ended a unit (a run, a cell of the
-//! map, a point of the sweep) or is done. The page's job and the command
-//! line drive every analysis by this alone.
+//! map, a point of the sweep) or is done. The page's job drives every
+//! analysis by this alone.
 //!
 //! The sweep ([`crate::sweep`]'s points, run by the page's job), the
 //! contention grid ([`crate::contention::GridRuns`]), the other seeds
