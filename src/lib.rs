@@ -1,40 +1,18 @@
-//! A playground for retry policies.
+//! A playground for retry policies: the workspace's crates under one name,
+//! for the command line, the examples and the tests. The vocabulary every
+//! crate shares (operation, attempt, pause, deadline, timeout, retry
+//! budget, circuit breaker, goodput, load) is `retry_core`'s.
 //!
-//! Vocabulary, used the same way in every module:
-//!
-//! - an **operation** is what a user asked for; an **attempt** is one call
-//!   made for it; `attempts` counts the first call, so it yields
-//!   `attempts - 1` **pauses** before the retries;
-//! - the **deadline** is the time budget of the whole operation, the
-//!   **timeout** that of one attempt;
-//! - a **retry budget** limits retries across operations; a **circuit
-//!   breaker** refuses attempts while most recent ones failed;
-//! - **goodput** is the rate of successful operations, **load** the rate of
-//!   attempts reaching the server.
-//!
-//! Modules: [`policy`] (backoff and jitter), [`budget`] (retry budgets),
-//! [`range`] (the range of every value of a scenario, for the table and
-//! the simulator alike),
-//! [`breaker`] (circuit breakers), [`classify`] (what may be retried),
-//! [`random`] (reproducible streams), [`sim`] (clients, server and faults in
-//! virtual time), [`config`] (the one parameter table and the share-link
-//! codec), [`presets`] (scenarios that teach), [`prose`] (a lesson's text
-//! filled from the settings and the runs), [`claims`] (what its words may
-//! say happened, each a fact of the runs), [`metrics`] (the numbers of
-//! a report people read, one row each), [`seeds`] (a number measured
-//! again on the next seeds, and when one policy is better), [`lesson`]
-//! (the headline numbers, the lesson that stays, the glossary), [`simulate`] (one run of a
-//! configuration, policies A and B), [`sweep`] (success and load
-//! against the failure rate), [`map`] (where a capacity loss leaves the
-//! world broken), [`search`] (find a better policy: the frontier of success
-//! against calls), [`contention`] (the contention model over
-//! many seeds), [`decimal`] (numbers read from text, as `str::parse` reads
-//! them, lighter), [`export`] (the policy as real library configuration, and
-//! back), [`chart`] (drawing, generic over plotters' backends), [`view`]
-//! (what the page shows: controls, summary, layers, lesson, notices,
-//! downloads, the replay's scene). The browser is the page crate's
-//! (`page/`): it only copies what `view` decided into the page, and this
-//! library, pure, is tested natively.
+//! By crate, lowest first (each depends only on those before it):
+//! `retry_core` ([`policy`], [`budget`], [`breaker`], [`classify`],
+//! [`random`], [`range`], [`decimal`], [`words`]), `retry_sim` ([`sim`],
+//! [`config`], [`simulate`], [`metrics`]), `retry_analyses` ([`sweep`],
+//! [`contention`], [`seeds`], [`map`], [`search`], [`sliced`]),
+//! `retry_teach` ([`presets`], [`prose`], [`claims`], [`lesson`],
+//! [`course`]), `retry_draw` ([`chart`]), `retry_export` ([`export`]) and
+//! `retry_view` ([`view`]: what the page shows, decided without a browser).
+//! The browser is the page crate's (`page/`): it only copies what `view`
+//! decided into the page, and every crate here, pure, is tested natively.
 
 pub use retry_analyses::{ANALYSES, Analysis, contention, map, search, seeds, sliced, sweep};
 pub use retry_core::{

@@ -150,7 +150,7 @@ class BackoffContext:
 
 def preset_link(key):
     """A preset's link, as crates/teach/src/presets.rs writes it."""
-    text = open(os.path.join(ROOT, "src", "presets.rs")).read()
+    text = open(os.path.join(ROOT, "crates", "teach", "src", "presets.rs")).read()
     after = text[text.index(f'key: "{key}"'):]
     start = after.index('link: "') + len('link: "')
     return after[start:after.index('"', start)]
