@@ -242,11 +242,7 @@ impl Course {
     /// The link that embeds this chapter in another page: its question,
     /// its chart once answered, its knob; never presenting.
     pub fn embed_link(&self, config: &Config) -> String {
-        format!(
-            "{}&{}",
-            course::link(self.place, config, Present::Off),
-            crate::config::EMBED_KEY
-        )
+        format!("{}&{}", self.follow_link(config), crate::config::EMBED_KEY)
     }
 
     pub fn title(&self) -> &'static str {
