@@ -188,54 +188,318 @@ impl Default for BudgetConfig {
     }
 }
 
-/// A retry budget's state.
+/// A retry budget's state: the kind's own rule, and what every kind shares
+/// (the parameters, the refusals, AWS adaptive mode's rate limiter).
 #[derive(Debug, Clone)]
 pub struct Budget {
     config: BudgetConfig,
-    /// Token bucket balance or AWS quota balance.
-    tokens: f64,
-    window: SlidingWindow<2>,
+    rule: Rule,
     /// AWS adaptive mode's rate limiter.
     limiter: Option<RateLimiter>,
     /// Attempts it refused (retries, and first tries SRE throttling rejects).
     refusals: u64,
-    /// Envoy: its layer's attempts in flight, and the retries holding a
-    /// place (granted and not yet answered).
-    in_flight: u32,
-    retries_held: u32,
+}
+
+/// What a budget kind does at each event of its client's life. Each kind
+/// is its own type and says only what it reacts to; the rest is "nothing"
+/// here, once.
+trait Kind {
+    /// One of its layer's attempts left.
+    fn on_send(&mut self) {}
+    /// One of its layer's attempts has its answer, or timed out.
+    fn on_answer(&mut self, _retry: bool) {}
+    /// A granted retry that will not be sent gives its place back.
+    fn release_retry(&mut self) {}
+    /// A new operation sent its first try.
+    fn on_first_try(&mut self, _now: f64) {}
+    /// An attempt succeeded; `retry_cost` is what its retry withdrew.
+    fn on_success(&mut self, _now: f64, _retry_cost: f64) {}
+    /// An attempt failed.
+    fn on_failure(&mut self) {}
+    /// Whether an attempt may leave at `now` (`draw` uniform on [0, 1)).
+    fn admits(&mut self, _now: f64, _draw: f64) -> bool {
+        true
+    }
+    /// A retry's cost, withdrawn, or `None`: refused.
+    fn charge(&mut self, now: f64, after_timeout: bool) -> Option<f64>;
+    /// Its balance of tokens, for the kinds that keep one.
+    fn balance(&self) -> Option<f64> {
+        None
+    }
+}
+
+/// Each [`BudgetKind`]'s rule, with only its own parameters and state.
+#[derive(Debug, Clone)]
+enum Rule {
+    Unlimited(Unlimited),
+    Ratio(Ratio),
+    TokenBucket(TokenBucket),
+    Quota(Quota),
+    Bucket(Bucket),
+    Sre(Sre),
+    Envoy(Envoy),
+}
+
+/// Calls one [`Kind`] method on whichever rule a budget has.
+macro_rules! each {
+    ($rule:expr, $k:ident => $call:expr) => {
+        match $rule {
+            Rule::Unlimited($k) => $call,
+            Rule::Ratio($k) => $call,
+            Rule::TokenBucket($k) => $call,
+            Rule::Quota($k) => $call,
+            Rule::Bucket($k) => $call,
+            Rule::Sre($k) => $call,
+            Rule::Envoy($k) => $call,
+        }
+    };
+}
+
+impl Rule {
+    fn new(c: &BudgetConfig) -> Rule {
+        match c.kind {
+            BudgetKind::None => Rule::Unlimited(Unlimited),
+            BudgetKind::Ratio => Rule::Ratio(Ratio {
+                percent: c.percent,
+                floor: c.min_per_second * c.window,
+                basis: c.basis,
+                window: SlidingWindow::new(c.window),
+            }),
+            BudgetKind::TokenBucket => Rule::TokenBucket(TokenBucket {
+                max: c.max_tokens,
+                ratio: c.token_ratio,
+                tokens: c.max_tokens,
+            }),
+            BudgetKind::AwsQuota | BudgetKind::AwsAdaptive => Rule::Quota(Quota {
+                quota: c.quota,
+                retry_cost: c.retry_cost,
+                timeout_cost: c.timeout_cost,
+                no_retry_increment: c.no_retry_increment,
+                tokens: c.quota,
+            }),
+            BudgetKind::Bucket => Rule::Bucket(Bucket {
+                size: c.bucket_size,
+                deposit: c.bucket_deposit,
+                tokens: c.bucket_size,
+            }),
+            BudgetKind::Sre => Rule::Sre(Sre {
+                k: c.sre_k,
+                window: SlidingWindow::new(c.sre_window),
+            }),
+            BudgetKind::Envoy => Rule::Envoy(Envoy {
+                percent: c.envoy_percent,
+                min: c.envoy_min,
+                in_flight: 0,
+                retries_held: 0,
+            }),
+        }
+    }
+}
+
+/// No budget: only the per-operation attempt limit applies.
+#[derive(Debug, Clone)]
+struct Unlimited;
+
+impl Kind for Unlimited {
+    fn charge(&mut self, _now: f64, _after_timeout: bool) -> Option<f64> {
+        Some(0.0)
+    }
 }
 
 /// The ratio budget's counters: what earns retries, and retries made.
 const DEPOSITS: usize = 0;
 const RETRIES: usize = 1;
+
+/// Retries in the window at most `percent` of its deposits plus the floor
+/// (`min_per_second` x the window's length).
+#[derive(Debug, Clone)]
+struct Ratio {
+    percent: f64,
+    floor: f64,
+    basis: RatioBasis,
+    window: SlidingWindow<2>,
+}
+
+impl Kind for Ratio {
+    fn on_first_try(&mut self, now: f64) {
+        if self.basis == RatioBasis::Requests {
+            self.window.add(now, DEPOSITS);
+        }
+    }
+    fn on_success(&mut self, now: f64, _retry_cost: f64) {
+        if self.basis == RatioBasis::Successes {
+            self.window.add(now, DEPOSITS);
+        }
+    }
+    fn charge(&mut self, now: f64, _after_timeout: bool) -> Option<f64> {
+        self.window.slide(now);
+        let allowance = self.percent * self.window.total(DEPOSITS) as f64 + self.floor;
+        ((self.window.total(RETRIES) as f64) < allowance).then(|| {
+            self.window.add(now, RETRIES);
+            0.0
+        })
+    }
+}
+
+/// gRPC's retry throttling (gRFC A6): a failure takes a token, a success
+/// gives back `ratio`; a retry goes while the balance is above half.
+#[derive(Debug, Clone)]
+struct TokenBucket {
+    max: f64,
+    ratio: f64,
+    tokens: f64,
+}
+
+impl Kind for TokenBucket {
+    fn on_success(&mut self, _now: f64, _retry_cost: f64) {
+        self.tokens = (self.tokens + self.ratio).min(self.max);
+    }
+    fn on_failure(&mut self) {
+        self.tokens = (self.tokens - 1.0).max(0.0);
+    }
+    fn charge(&mut self, _now: f64, _after_timeout: bool) -> Option<f64> {
+        (self.tokens > self.max / 2.0).then_some(0.0)
+    }
+    fn balance(&self) -> Option<f64> {
+        Some(self.tokens)
+    }
+}
+
+/// The AWS SDK's retry quota (standard and adaptive modes): a retry
+/// withdraws its cost, a success refunds it, or adds a little when it
+/// needed no retry.
+#[derive(Debug, Clone)]
+struct Quota {
+    quota: f64,
+    retry_cost: f64,
+    timeout_cost: f64,
+    no_retry_increment: f64,
+    tokens: f64,
+}
+
+impl Kind for Quota {
+    fn on_success(&mut self, _now: f64, retry_cost: f64) {
+        let refund = if retry_cost > 0.0 {
+            retry_cost
+        } else {
+            self.no_retry_increment
+        };
+        self.tokens = (self.tokens + refund).min(self.quota);
+    }
+    fn charge(&mut self, _now: f64, after_timeout: bool) -> Option<f64> {
+        let cost = if after_timeout {
+            self.timeout_cost
+        } else {
+            self.retry_cost
+        };
+        (self.tokens >= cost).then(|| {
+            self.tokens -= cost;
+            cost
+        })
+    }
+    fn balance(&self) -> Option<f64> {
+        Some(self.tokens)
+    }
+}
+
+/// Brooker's adaptive bucket: a first try deposits, a retry takes 1 while
+/// the balance is above 1.
+#[derive(Debug, Clone)]
+struct Bucket {
+    size: f64,
+    deposit: f64,
+    tokens: f64,
+}
+
+impl Kind for Bucket {
+    fn on_first_try(&mut self, _now: f64) {
+        self.tokens = (self.tokens + self.deposit).min(self.size);
+    }
+    fn charge(&mut self, _now: f64, _after_timeout: bool) -> Option<f64> {
+        (self.tokens > 1.0).then(|| {
+            self.tokens -= 1.0;
+            0.0
+        })
+    }
+    fn balance(&self) -> Option<f64> {
+        Some(self.tokens)
+    }
+}
+
 /// SRE throttling's counters: requests meant to be sent, and those the
 /// backend accepted.
 const REQUESTS: usize = 0;
 const ACCEPTS: usize = 1;
+
+/// The SRE book's client-side throttling: it rejects attempts before they
+/// leave; retries are otherwise free.
+#[derive(Debug, Clone)]
+struct Sre {
+    k: f64,
+    window: SlidingWindow<2>,
+}
+
+impl Kind for Sre {
+    fn on_success(&mut self, now: f64, _retry_cost: f64) {
+        self.window.add(now, ACCEPTS);
+    }
+    fn admits(&mut self, now: f64, draw: f64) -> bool {
+        self.window.slide(now);
+        let requests = self.window.total(REQUESTS) as f64;
+        let accepts = self.window.total(ACCEPTS) as f64;
+        let reject = ((requests - self.k * accepts) / (requests + 1.0)).max(0.0);
+        self.window.add(now, REQUESTS);
+        draw >= reject
+    }
+    fn charge(&mut self, _now: f64, _after_timeout: bool) -> Option<f64> {
+        Some(0.0)
+    }
+}
+
+/// Envoy's retry budget: retries in flight at most `max(min, percent x
+/// attempts in flight)`; a retry holds its place until its answer.
+#[derive(Debug, Clone)]
+struct Envoy {
+    percent: f64,
+    min: f64,
+    in_flight: u32,
+    retries_held: u32,
+}
+
+impl Kind for Envoy {
+    fn on_send(&mut self) {
+        self.in_flight += 1;
+    }
+    fn on_answer(&mut self, retry: bool) {
+        self.in_flight = self.in_flight.saturating_sub(1);
+        if retry {
+            self.release_retry();
+        }
+    }
+    fn release_retry(&mut self) {
+        self.retries_held = self.retries_held.saturating_sub(1);
+    }
+    fn charge(&mut self, _now: f64, _after_timeout: bool) -> Option<f64> {
+        let allowed = (self.percent * f64::from(self.in_flight))
+            .floor()
+            .max(self.min);
+        (f64::from(self.retries_held) < allowed).then(|| {
+            self.retries_held += 1;
+            0.0
+        })
+    }
+}
 
 impl Budget {
     /// A budget at its starting balance, of the parameters
     /// [sanitized](BudgetConfig::sanitized).
     pub fn new(config: &BudgetConfig) -> Self {
         let config = config.sanitized();
-        let tokens = match config.kind {
-            BudgetKind::TokenBucket => config.max_tokens,
-            BudgetKind::AwsQuota | BudgetKind::AwsAdaptive => config.quota,
-            BudgetKind::Bucket => config.bucket_size,
-            BudgetKind::None | BudgetKind::Ratio | BudgetKind::Sre | BudgetKind::Envoy => 0.0,
-        };
-        let window = match config.kind {
-            BudgetKind::Sre => config.sre_window,
-            _ => config.window,
-        };
         Self {
-            window: SlidingWindow::new(window),
+            rule: Rule::new(&config),
             limiter: (config.kind == BudgetKind::AwsAdaptive).then(|| RateLimiter::new(0.0)),
             refusals: 0,
-            in_flight: 0,
-            retries_held: 0,
             config,
-            tokens,
         }
     }
 
@@ -244,46 +508,36 @@ impl Budget {
         &self.config
     }
 
-    /// The token-bucket or quota balance (0 for the other kinds).
+    /// The balance of a budget that keeps one (gRPC's token bucket, the
+    /// AWS SDK's retry quota, Brooker's bucket); none for the others.
+    pub fn balance(&self) -> Option<f64> {
+        each!(&self.rule, k => k.balance())
+    }
+
+    /// The [balance](Budget::balance), 0 for the kinds that keep none.
     pub fn tokens(&self) -> f64 {
-        self.tokens
+        self.balance().unwrap_or(0.0)
     }
 
     /// One of its layer's attempts left (Envoy counts them in flight).
     pub fn on_send(&mut self) {
-        if self.config.kind == BudgetKind::Envoy {
-            self.in_flight += 1;
-        }
+        each!(&mut self.rule, k => k.on_send())
     }
 
     /// One of its layer's attempts has its answer, or timed out: out of
     /// flight, and a retry's place is given back (Envoy).
     pub fn on_answer(&mut self, retry: bool) {
-        if self.config.kind == BudgetKind::Envoy {
-            self.in_flight = self.in_flight.saturating_sub(1);
-            if retry {
-                self.release_retry();
-            }
-        }
+        each!(&mut self.rule, k => k.on_answer(retry))
     }
 
     /// A granted retry that will not be sent gives its place back (Envoy).
     pub fn release_retry(&mut self) {
-        self.retries_held = self.retries_held.saturating_sub(1);
+        each!(&mut self.rule, k => k.release_retry())
     }
 
     /// A new operation sent its first try.
     pub fn on_first_try(&mut self, now: f64) {
-        match self.config.kind {
-            BudgetKind::Ratio if self.config.basis == RatioBasis::Requests => {
-                self.window.add(now, DEPOSITS);
-            }
-            BudgetKind::Bucket => {
-                self.tokens =
-                    (self.tokens + self.config.bucket_deposit).min(self.config.bucket_size);
-            }
-            _ => {}
-        }
+        each!(&mut self.rule, k => k.on_first_try(now))
     }
 
     /// An attempt succeeded. `retry_cost` is what the retry that produced it
@@ -292,26 +546,7 @@ impl Budget {
         if let Some(limiter) = &mut self.limiter {
             limiter.on_response(now, false);
         }
-        match self.config.kind {
-            BudgetKind::None | BudgetKind::Bucket | BudgetKind::Envoy => {}
-            BudgetKind::Sre => self.window.add(now, ACCEPTS),
-            BudgetKind::Ratio => {
-                if self.config.basis == RatioBasis::Successes {
-                    self.window.add(now, DEPOSITS);
-                }
-            }
-            BudgetKind::TokenBucket => {
-                self.tokens = (self.tokens + self.config.token_ratio).min(self.config.max_tokens);
-            }
-            BudgetKind::AwsQuota | BudgetKind::AwsAdaptive => {
-                let refund = if retry_cost > 0.0 {
-                    retry_cost
-                } else {
-                    self.config.no_retry_increment
-                };
-                self.tokens = (self.tokens + refund).min(self.config.quota);
-            }
-        }
+        each!(&mut self.rule, k => k.on_success(now, retry_cost))
     }
 
     /// An attempt failed (any class; `throttled` for a 429, which AWS
@@ -320,9 +555,7 @@ impl Budget {
         if let Some(limiter) = &mut self.limiter {
             limiter.on_response(now, throttled);
         }
-        if self.config.kind == BudgetKind::TokenBucket {
-            self.tokens = (self.tokens - 1.0).max(0.0);
-        }
+        each!(&mut self.rule, k => k.on_failure())
     }
 
     /// Whether a throttle that rejects before sending lets an attempt go at
@@ -330,15 +563,7 @@ impl Budget {
     /// `draw`, uniform on [0, 1), falls below the rejection probability;
     /// the other kinds let every attempt go.
     pub fn admits(&mut self, now: f64, draw: f64) -> bool {
-        if self.config.kind != BudgetKind::Sre {
-            return true;
-        }
-        self.window.slide(now);
-        let requests = self.window.total(REQUESTS) as f64;
-        let accepts = self.window.total(ACCEPTS) as f64;
-        let reject = ((requests - self.config.sre_k * accepts) / (requests + 1.0)).max(0.0);
-        self.window.add(now, REQUESTS);
-        let admitted = draw >= reject;
+        let admitted = each!(&mut self.rule, k => k.admits(now, draw));
         self.refusals += u64::from(!admitted);
         admitted
     }
@@ -351,7 +576,7 @@ impl Budget {
     /// Whether the budget rejects attempts before they leave (SRE
     /// throttling), first tries included.
     pub fn throttles(&self) -> bool {
-        self.config.kind == BudgetKind::Sre
+        matches!(self.rule, Rule::Sre(_))
     }
 
     /// How long a send at `now`, first try or retry, waits for AWS adaptive
@@ -373,56 +598,9 @@ impl Budget {
     /// (`Some(0.0)` when the kind has no costs) or `None`: no budget, fail
     /// fast. `after_timeout` selects the AWS timeout cost.
     pub fn try_retry(&mut self, now: f64, after_timeout: bool) -> Option<f64> {
-        let cost = self.charge(now, after_timeout);
+        let cost = each!(&mut self.rule, k => k.charge(now, after_timeout));
         self.refusals += u64::from(cost.is_none());
         cost
-    }
-
-    fn charge(&mut self, now: f64, after_timeout: bool) -> Option<f64> {
-        match self.config.kind {
-            BudgetKind::None | BudgetKind::Sre => Some(0.0),
-            BudgetKind::Ratio => {
-                self.window.slide(now);
-                let allowance = self.config.percent * self.window.total(DEPOSITS) as f64
-                    + self.config.min_per_second * self.config.window;
-                if (self.window.total(RETRIES) as f64) < allowance {
-                    self.window.add(now, RETRIES);
-                    Some(0.0)
-                } else {
-                    None
-                }
-            }
-            BudgetKind::TokenBucket => (self.tokens > self.config.max_tokens / 2.0).then_some(0.0),
-            BudgetKind::Envoy => {
-                let share = (self.config.envoy_percent * f64::from(self.in_flight)).floor();
-                let allowed = share.max(self.config.envoy_min);
-                (f64::from(self.retries_held) < allowed).then(|| {
-                    self.retries_held += 1;
-                    0.0
-                })
-            }
-            BudgetKind::Bucket => {
-                if self.tokens > 1.0 {
-                    self.tokens -= 1.0;
-                    Some(0.0)
-                } else {
-                    None
-                }
-            }
-            BudgetKind::AwsQuota | BudgetKind::AwsAdaptive => {
-                let cost = if after_timeout {
-                    self.config.timeout_cost
-                } else {
-                    self.config.retry_cost
-                };
-                if self.tokens >= cost {
-                    self.tokens -= cost;
-                    Some(cost)
-                } else {
-                    None
-                }
-            }
-        }
     }
 }
 
