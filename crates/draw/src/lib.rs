@@ -24,7 +24,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::policy::PauseBounds;
-use crate::sim::{FaultOn, Report, Scenario, WorkloadKind};
+use crate::sim::{Fault, FaultOn, FaultWindow, Report, Scenario};
 
 pub type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -748,60 +748,6 @@ where
     Ok(())
 }
 
-/// What a shaded window of time is.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Window {
-    Outage,
-    Spike,
-    CapacityLoss,
-    LatencySpike,
-    Partition,
-}
-
-/// The windows of time a chart of time shades: the outage, the spike, and
-/// the faults that compose with them (a capacity loss, a latency spike, a
-/// partition), each where the world has it.
-fn windows(scenario: &Scenario) -> Vec<(f64, f64, Window)> {
-    let served = scenario.workload != WorkloadKind::Contention;
-    let mut spans = Vec::new();
-    let mut add = |on: bool, start: f64, length: f64, kind| {
-        if on && length > 0.0 {
-            spans.push((start, start + length, kind));
-        }
-    };
-    add(
-        served,
-        scenario.outage_start,
-        scenario.outage_duration,
-        Window::Outage,
-    );
-    add(
-        scenario.workload == WorkloadKind::Poisson,
-        scenario.spike_start,
-        scenario.spike_duration,
-        Window::Spike,
-    );
-    add(
-        served && scenario.workers > 0,
-        scenario.drop_start,
-        scenario.drop_duration,
-        Window::CapacityLoss,
-    );
-    add(
-        served,
-        scenario.slow_start,
-        scenario.slow_duration,
-        Window::LatencySpike,
-    );
-    add(
-        served,
-        scenario.cut_start,
-        scenario.cut_duration,
-        Window::Partition,
-    );
-    spans
-}
-
 /// Calls a run sent in the buckets that lie wholly within `(start, end)`.
 fn calls_within(report: &Report, (start, end): (f64, f64)) -> u64 {
     let s = &report.series;
@@ -815,7 +761,7 @@ fn calls_within(report: &Report, (start, end): (f64, f64)) -> u64 {
     total
 }
 
-/// Shades a scenario's [`windows`] over the whole height of a chart of time.
+/// Shades a scenario's [faults](Scenario::faults) over the whole height of a chart of time.
 fn shade_windows<'a, DB: DrawingBackend + 'a>(
     chart: &mut Chart<'a, DB>,
     scenario: &Scenario,
@@ -826,7 +772,10 @@ where
 {
     let (low, high) = (chart.y_range().start, chart.y_range().end);
     let end = chart.x_range().end;
-    for (start, stop, _) in windows(scenario) {
+    for FaultWindow {
+        start, end: stop, ..
+    } in scenario.faults()
+    {
         chart.draw_series(std::iter::once(Rectangle::new(
             [(start, low), (stop.min(end), high)],
             theme.grid.mix(0.6).filled(),
@@ -850,31 +799,31 @@ where
     DB::ErrorType: 'static,
 {
     let low = chart.y_range().start;
-    for (start, _, kind) in windows(scenario) {
+    for FaultWindow { start, fault, .. } in scenario.faults() {
         let percent = |share: f64| tick(&round3(100.0 * share));
-        let text = match kind {
-            Window::Outage if !outage => continue,
-            Window::Outage if scenario.servers > 1 && scenario.fault_on == FaultOn::One => {
+        let text = match fault {
+            Fault::Outage if !outage => continue,
+            Fault::Outage if scenario.servers > 1 && scenario.fault_on == FaultOn::One => {
                 tf!(
                     "outage of one server of {servers}",
                     servers = scenario.servers
                 )
             }
-            Window::Outage => tr("outage").to_string(),
+            Fault::Outage => tr("outage").to_string(),
             // A spike of nothing is the door closed: traffic turned away.
-            Window::Spike if scenario.spike_rate == 0.0 => {
+            Fault::Spike if scenario.spike_rate == 0.0 => {
                 tr("every new request turned away").to_string()
             }
-            Window::Spike => tf!("spike: {rate}/s", rate = tick(&scenario.spike_rate)),
-            Window::CapacityLoss => tf!(
+            Fault::Spike => tf!("spike: {rate}/s", rate = tick(&scenario.spike_rate)),
+            Fault::CapacityLoss => tf!(
                 "capacity loss: {share} % of workers left",
                 share = percent(scenario.drop_to)
             ),
-            Window::LatencySpike => tf!(
+            Fault::LatencySpike => tf!(
                 "latency spike: service x{factor}",
                 factor = tick(&scenario.slow_factor)
             ),
-            Window::Partition => tf!(
+            Fault::Partition => tf!(
                 "partition: {share} % of clients cut off",
                 share = percent(scenario.cut_share)
             ),

@@ -13,7 +13,7 @@ use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::sim::{FaultOn, OutageMode, Report, Scenario, WorkloadKind};
+use crate::sim::{Fault, FaultOn, OutageMode, Report, Scenario};
 
 use super::{
     Axes, Before, DrawResult, Entry, Frame, Labels, LogScale, Plotted, Sample, Theme, along_axis,
@@ -227,27 +227,15 @@ where
     );
     // The whole server down: not one server of a fleet, whose others
     // still answer.
-    let whole = scenario.outage_duration > 0.0
-        && scenario.workload != WorkloadKind::Contention
-        && !(scenario.servers > 1 && scenario.fault_on == FaultOn::One);
-    let down = |i: usize| {
-        whole
-            && left(i) >= scenario.outage_start - 1e-9
-            && left(i + 1) <= scenario.outage_start + scenario.outage_duration + 1e-9
-    };
+    let whole = scenario
+        .fault(Fault::Outage)
+        .filter(|_| !(scenario.servers > 1 && scenario.fault_on == FaultOn::One));
+    let down =
+        |i: usize| whole.is_some_and(|w| left(i) >= w.start - 1e-9 && left(i + 1) <= w.end + 1e-9);
     // What was sent while the server was down (a cut run sent nothing
     // after it stopped, as far as its series know).
-    let sent_down = |report: &Report| -> u64 {
-        let outage = (
-            scenario.outage_start,
-            scenario.outage_start + scenario.outage_duration,
-        );
-        if whole {
-            calls_within(report, outage)
-        } else {
-            0
-        }
-    };
+    let sent_down =
+        |report: &Report| -> u64 { whole.map_or(0, |w| calls_within(report, (w.start, w.end))) };
 
     // One legend over every panel: a kind both policies draw is one line
     // with A's sample and B's.

@@ -9,7 +9,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::budget::BudgetKind;
-use crate::sim::{Report, Scenario};
+use crate::sim::{Fault, Report, Scenario};
 
 use super::{
     Axes, Before, DrawResult, Entry, Frame, Labels, Plotted, Sample, Theme, along_axis, axes,
@@ -269,12 +269,10 @@ where
             labels.avoid(&chart, &stepped(&asked(run.report)));
         }
     }
-    let outage_told = with_budget && scenario.outage_duration > 0.0;
-    if outage_told {
-        let window = (
-            scenario.outage_start,
-            scenario.outage_start + scenario.outage_duration,
-        );
+    let outage = scenario.fault(Fault::Outage).filter(|_| with_budget);
+    let outage_told = outage.is_some();
+    if let Some(outage) = outage {
+        let window = (outage.start, outage.end);
         let sent = |r: usize| count(calls_within(runs[r].report, window) as f64);
         let text = if runs.len() > 1 {
             tf!("outage: A sent {a} calls, B {b}", a = sent(0), b = sent(1))

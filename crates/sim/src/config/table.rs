@@ -10,7 +10,7 @@ use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
 use crate::policy::{Jitter, Shape};
 use crate::range::{self, Range};
-use crate::sim::{Scenario, Spread, WorkloadKind};
+use crate::sim::{Fault, Scenario, Spread, WorkloadKind};
 use crate::words::Text;
 
 /// Where a parameter sits on the page.
@@ -164,9 +164,6 @@ fn normal_service(c: &Config) -> bool {
 fn with_workers(c: &Config) -> bool {
     served(c) && c.get(P::Workers) > 0.0
 }
-fn with_outage(c: &Config) -> bool {
-    served(c) && c.get(P::OutageFor) > 0.0
-}
 /// Hedging applies to one layer calling a server.
 fn hedgeable(c: &Config) -> bool {
     served(c) && c.get(P::Layers) == 1.0
@@ -177,17 +174,43 @@ fn hedging(c: &Config) -> bool {
 fn fleet(c: &Config) -> bool {
     served(c) && c.get(P::Servers) > 1.0
 }
-fn with_drop(c: &Config) -> bool {
-    with_workers(c) && c.get(P::DropFor) > 0.0
+/// Whether the world can have a fault: its length applies ([`Fault::fits`]).
+fn fits(c: &Config, fault: Fault) -> bool {
+    fault.fits(c.workload(), c.get(P::Workers) as u32)
 }
-fn with_slow(c: &Config) -> bool {
-    served(c) && c.get(P::SlowFor) > 0.0
+/// Whether the world has a fault: its start and size apply.
+fn has(c: &Config, fault: Fault, length: P) -> bool {
+    fits(c, fault) && c.get(length) > 0.0
 }
-fn with_cut(c: &Config) -> bool {
-    served(c) && c.get(P::CutFor) > 0.0
+fn outage_fits(c: &Config) -> bool {
+    fits(c, Fault::Outage)
+}
+fn with_outage(c: &Config) -> bool {
+    has(c, Fault::Outage, P::OutageFor)
+}
+fn spike_fits(c: &Config) -> bool {
+    fits(c, Fault::Spike)
 }
 fn with_spike(c: &Config) -> bool {
-    poisson(c) && c.get(P::SpikeFor) > 0.0
+    has(c, Fault::Spike, P::SpikeFor)
+}
+fn drop_fits(c: &Config) -> bool {
+    fits(c, Fault::CapacityLoss)
+}
+fn with_drop(c: &Config) -> bool {
+    has(c, Fault::CapacityLoss, P::DropFor)
+}
+fn slow_fits(c: &Config) -> bool {
+    fits(c, Fault::LatencySpike)
+}
+fn with_slow(c: &Config) -> bool {
+    has(c, Fault::LatencySpike, P::SlowFor)
+}
+fn cut_fits(c: &Config) -> bool {
+    fits(c, Fault::Partition)
+}
+fn with_cut(c: &Config) -> bool {
+    has(c, Fault::Partition, P::CutFor)
 }
 fn with_layers(c: &Config) -> bool {
     served(c) && c.get(P::Layers) > 1.0
@@ -356,7 +379,7 @@ params! {
     SpikeAt: "spike_at", Text("Spike starts"), Text("s"), Workload, number(range::SPIKE_START, 0.5), D.spike_start, with_spike,
         Some(|s, v| s.spike_start = v),
         Text("When the spike begins.");
-    SpikeFor: "spike_for", Text("Spike length"), Text("s"), Workload, number(range::SPIKE_DURATION, 0.5), D.spike_duration, poisson,
+    SpikeFor: "spike_for", Text("Spike length"), Text("s"), Workload, number(range::SPIKE_DURATION, 0.5), D.spike_duration, spike_fits,
         Some(|s, v| s.spike_duration = v),
         Text("How long the spike lasts; 0 means no spike.");
     Clients: "clients", Text("Clients"), Text(""), Workload, integer(range::CLIENTS), D.clients, crowd,
@@ -417,7 +440,7 @@ params! {
     OutageAt: "outage_at", Text("Outage starts"), Text("s"), Server, number(range::OUTAGE_START, 0.5), D.outage_start, with_outage,
         Some(|s, v| s.outage_start = v),
         Text("When the outage begins.");
-    OutageFor: "outage_for", Text("Outage length"), Text("s"), Server, number(range::OUTAGE_DURATION, 0.5), D.outage_duration, served,
+    OutageFor: "outage_for", Text("Outage length"), Text("s"), Server, number(range::OUTAGE_DURATION, 0.5), D.outage_duration, outage_fits,
         Some(|s, v| s.outage_duration = v),
         Text("How long every request fails; 0 means no outage.");
     OutageMode: "outage", Text("During the outage"), Text(""), Server, OUTAGES.kind(), OUTAGES.position(D.outage_mode), with_outage,
@@ -456,7 +479,7 @@ params! {
     DropAt: "drop_at", Text("Capacity loss starts"), Text("s"), Server, number(range::OUTAGE_START, 0.5), D.drop_start, with_drop,
         Some(|s, v| s.drop_start = v),
         Text("When the server starts losing workers.");
-    DropFor: "drop_for", Text("Capacity loss length"), Text("s"), Server, number(range::OUTAGE_DURATION, 0.5), D.drop_duration, with_workers,
+    DropFor: "drop_for", Text("Capacity loss length"), Text("s"), Server, number(range::OUTAGE_DURATION, 0.5), D.drop_duration, drop_fits,
         Some(|s, v| s.drop_duration = v),
         Text("How long the server works with fewer workers; 0 means no capacity loss.");
     DropTo: "drop_to", Text("Workers left"), Text(""), Server, number(range::FAULT_SHARE, 0.05), D.drop_to, with_drop,
@@ -465,7 +488,7 @@ params! {
     SlowAt: "slow_at", Text("Latency spike starts"), Text("s"), Server, number(range::OUTAGE_START, 0.5), D.slow_start, with_slow,
         Some(|s, v| s.slow_start = v),
         Text("When service starts taking longer.");
-    SlowFor: "slow_for", Text("Latency spike length"), Text("s"), Server, number(range::OUTAGE_DURATION, 0.5), D.slow_duration, served,
+    SlowFor: "slow_for", Text("Latency spike length"), Text("s"), Server, number(range::OUTAGE_DURATION, 0.5), D.slow_duration, slow_fits,
         Some(|s, v| s.slow_duration = v),
         Text("How long service takes longer; 0 means no latency spike.");
     SlowX: "slow_x", Text("Slowdown"), Text("x"), Server, number(range::SLOW_FACTOR, 0.5), D.slow_factor, with_slow,
@@ -474,7 +497,7 @@ params! {
     CutAt: "cut_at", Text("Partition starts"), Text("s"), Server, number(range::OUTAGE_START, 0.5), D.cut_start, with_cut,
         Some(|s, v| s.cut_start = v),
         Text("When part of the clients lose their way to the server.");
-    CutFor: "cut_for", Text("Partition length"), Text("s"), Server, number(range::OUTAGE_DURATION, 0.5), D.cut_duration, served,
+    CutFor: "cut_for", Text("Partition length"), Text("s"), Server, number(range::OUTAGE_DURATION, 0.5), D.cut_duration, cut_fits,
         Some(|s, v| s.cut_duration = v),
         Text("How long the partition lasts; 0 means none.");
     CutShare: "cut_share", Text("Clients cut off"), Text(""), Server, number(range::FAULT_SHARE, 0.05), D.cut_share, with_cut,

@@ -97,6 +97,7 @@
 //!   A plain `#[inline]` is only a hint and carries no tag.
 
 mod engine;
+pub mod fault;
 mod recorder;
 mod report;
 pub mod trace;
@@ -107,6 +108,7 @@ pub use report::{
     Report, Series, Summary,
 };
 
+pub use fault::{Fault, FaultWindow};
 pub use world::{COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, in_flight_bytes};
 
 use crate::breaker::BreakerConfig;

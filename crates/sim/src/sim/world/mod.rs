@@ -94,7 +94,7 @@ use super::engine::{Event, EventKind, Queue};
 use super::recorder::{Level, Recorder};
 use super::report::{CutReason, Report};
 use super::trace::{Trace, Tracer};
-use super::{Scenario, Spread, WorkloadKind};
+use super::{Fault, Scenario, Spread, WorkloadKind};
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
 use crate::random::Stream;
@@ -356,7 +356,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             hedges: SideTable::default(),
             with_extras: contention
                 || s.policy.hedge
-                || s.cut_duration > 0.0
+                || s.fault(Fault::Partition).is_some()
                 || layers.count > 1
                 || s.breaker.mode != BreakerMode::Off
                 || matches!(
@@ -387,9 +387,8 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// Starts the run: its first arrival. Apart from [`World::new`], so
     /// that a tracer attached in between sees it.
     fn start(&mut self) {
-        if server::drops(&self.s) {
-            let back = self.s.drop_start + self.s.drop_duration;
-            self.queue.push(back, EventKind::CapacityBack, 0, 0);
+        if let Some(loss) = self.s.fault(Fault::CapacityLoss) {
+            self.queue.push(loss.end, EventKind::CapacityBack, 0, 0);
         }
         if self.s.workload == WorkloadKind::Closed {
             for client in 0..self.s.clients {

@@ -16,7 +16,7 @@ use super::slab::Slab;
 use crate::sim::engine::EventKind;
 use crate::sim::recorder::Level;
 use crate::sim::report::FailureKind;
-use crate::sim::{Balance, FaultOn, OutageMode, Scenario};
+use crate::sim::{Balance, Fault, FaultOn, FaultWindow, OutageMode, Scenario};
 
 /// A request on its way to the server, at it, or its answer on the way back.
 #[derive(Debug, Clone, Copy)]
@@ -59,12 +59,12 @@ pub(super) struct Server {
     /// `class_below[0]` transient, then throttled, then permanent, else
     /// unknown (the cumulative class weights times `failure`).
     class_below: [f64; 3],
-    outage_end: f64,
-    /// The workers a capacity loss leaves, and when it ends.
+    /// The faults the world has, and the workers a capacity loss leaves.
+    outage: Option<FaultWindow>,
+    capacity_loss: Option<FaultWindow>,
     dropped_workers: u32,
-    drop_end: f64,
-    slow_end: f64,
-    cut_end: f64,
+    latency_spike: Option<FaultWindow>,
+    partition: Option<FaultWindow>,
 }
 
 /// Whether the server faults hit: every one, or only the first.
@@ -77,12 +77,7 @@ fn hit(s: &Scenario, server: u16) -> bool {
 /// workers, which no plain world has). Only native runs have that copy.
 #[cfg(not(target_arch = "wasm32"))]
 pub(super) fn faults(s: &Scenario) -> bool {
-    s.slow_duration > 0.0 || s.cut_duration > 0.0 || s.policy.hedge
-}
-
-/// Whether the scenario has a capacity loss (of limited workers).
-pub(super) fn drops(s: &Scenario) -> bool {
-    s.drop_duration > 0.0 && s.workers > 0
+    s.fault(Fault::LatencySpike).is_some() || s.fault(Fault::Partition).is_some() || s.policy.hedge
 }
 
 /// Unlimited workers and a latency that does not grow with load: nothing at
@@ -109,21 +104,21 @@ impl Server {
             turn: 0,
             stateless: stateless(s),
             class_below: mix.map(|share| share * s.failure),
-            outage_end: s.outage_start + s.outage_duration,
+            outage: s.fault(Fault::Outage),
+            capacity_loss: s.fault(Fault::CapacityLoss),
             dropped_workers: (f64::from(s.workers) * s.drop_to).round() as u32,
-            drop_end: s.drop_start + s.drop_duration,
-            slow_end: s.slow_start + s.slow_duration,
-            cut_end: s.cut_start + s.cut_duration,
+            latency_spike: s.fault(Fault::LatencySpike),
+            partition: s.fault(Fault::Partition),
         }
     }
 
-    fn in_outage(&self, s: &Scenario, now: f64) -> bool {
-        s.outage_duration > 0.0 && now >= s.outage_start && now < self.outage_end
+    fn in_outage(&self, now: f64) -> bool {
+        self.outage.is_some_and(|w| w.holds(now))
     }
 
     /// The workers the server has at `now`: fewer in a capacity loss.
     fn workers(&self, s: &Scenario, now: f64, server: u16) -> u32 {
-        if s.drop_duration > 0.0 && now >= s.drop_start && now < self.drop_end && hit(s, server) {
+        if self.capacity_loss.is_some_and(|w| w.holds(now)) && hit(s, server) {
             self.dropped_workers
         } else {
             s.workers
@@ -132,7 +127,7 @@ impl Server {
 
     /// How many times longer service starting at `now` takes.
     fn slowdown(&self, s: &Scenario, now: f64, server: u16) -> f64 {
-        if s.slow_duration > 0.0 && now >= s.slow_start && now < self.slow_end && hit(s, server) {
+        if self.latency_spike.is_some_and(|w| w.holds(now)) && hit(s, server) {
             s.slow_factor
         } else {
             1.0
@@ -140,8 +135,8 @@ impl Server {
     }
 
     /// Whether a partition cuts a request arriving at `now` off.
-    fn in_cut(&self, s: &Scenario, now: f64) -> bool {
-        s.cut_duration > 0.0 && now >= s.cut_start && now < self.cut_end
+    fn in_cut(&self, now: f64) -> bool {
+        self.partition.is_some_and(|w| w.holds(now))
     }
 }
 
@@ -158,12 +153,12 @@ impl<const PLAIN: bool> World<PLAIN> {
             // before the server starts it.
             self.resolve(request);
         } else if !PLAIN
-            && self.server.in_cut(s, now)
+            && self.server.in_cut(now)
             && self.extras[self.server.requests[request].root].cut
         {
             // Lost on the way: the server never sees it.
             self.resolve(request);
-        } else if self.server.in_outage(s, now) && hit(s, self.server_of(request)) {
+        } else if self.server.in_outage(now) && hit(s, self.server_of(request)) {
             match s.outage_mode {
                 OutageMode::FailFast => self.respond_error(request, now, FailureKind::Connection),
                 OutageMode::Hang => self.resolve(request),

@@ -3,14 +3,14 @@
 
 use super::World;
 use crate::breaker::Breaker;
-use crate::budget::{Budget, BudgetConfig, BudgetKind};
+use crate::budget::{Budget, BudgetConfig};
 use crate::policy::{Jitter, Policy};
-use crate::sim::FaultOn;
 use crate::sim::Scenario;
 use crate::sim::WorkloadKind;
 use crate::sim::recorder::{Recorded, Recorder};
 use crate::sim::report::{Cut, CutReason, PAUSE_HISTOGRAMS, Report, Summary};
 use crate::sim::trace::Ending;
+use crate::sim::{Fault, FaultOn, FaultWindow};
 
 /// One count per [`Ending`], indexed by it.
 #[derive(Debug, Clone, Default)]
@@ -62,20 +62,7 @@ fn pause_range(policy: &Policy, retries: u32) -> f64 {
 /// The starting balance of a budget that keeps one (gRPC's token bucket,
 /// the AWS SDK's retry quota, Brooker's bucket); none for the others.
 fn budget_start(config: &BudgetConfig) -> Option<f64> {
-    match config.kind {
-        BudgetKind::TokenBucket
-        | BudgetKind::AwsQuota
-        | BudgetKind::AwsAdaptive
-        | BudgetKind::Bucket => Some(Budget::new(config).tokens()),
-        BudgetKind::None | BudgetKind::Ratio | BudgetKind::Sre | BudgetKind::Envoy => None,
-    }
-}
-
-/// A span of time, `[start, end)`.
-#[derive(Debug, Clone, Copy)]
-struct Window {
-    start: f64,
-    end: f64,
+    Budget::new(config).balance()
 }
 
 impl Tally {
@@ -226,13 +213,12 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
         rec.budget_refusals,
         rec.breaker_refusals,
     );
-    let outage = (s.outage_duration > 0.0).then_some(Window {
-        start: s.outage_start,
-        end: s.outage_start + s.outage_duration,
-    });
+    let outage = s.fault(Fault::Outage);
+    let capacity_loss = s.fault(Fault::CapacityLoss);
+    let latency_spike = s.fault(Fault::LatencySpike);
+    let holds = |fault: Option<FaultWindow>, at: f64| fault.is_some_and(|w| w.holds(at));
     let workers = s.workers;
     let mean_service = s.service_time;
-    let within = |at: f64, from: f64, length: f64| length > 0.0 && at >= from && at < from + length;
     // What the fleet can serve in a bucket: each server its workers over
     // the mean service time, none in the outage, fewer workers in a
     // capacity loss and slower ones in a latency spike (at the bucket's
@@ -256,10 +242,10 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
             0.0
         } else {
             let mut faulted = each;
-            if !unlimited && within(middle, s.drop_start, s.drop_duration) {
+            if !unlimited && holds(capacity_loss, middle) {
                 faulted = (f64::from(workers) * s.drop_to).round() / mean_service;
             }
-            if within(middle, s.slow_start, s.slow_duration) {
+            if holds(latency_spike, middle) {
                 faulted /= s.slow_factor;
             }
             faulted
