@@ -1,18 +1,17 @@
-//! The search for a better policy on every core: Web Workers that run the
-//! page's own module, posted to them (no second download, no second
-//! compile), as many as the browser reports cores (at most 8).
+//! The search for a better policy on every core: Web Workers, as many as
+//! the browser reports cores (at most 8), that run the search's own module
+//! (`worker/`, built for speed), fetched once the search opens.
 //!
 //! The rounds stay on this thread, in a [`Dispatch`] (the library's, tested
 //! natively with answers out of order): it cuts a round's runs into
 //! batches, this module hands one to each idle worker, and the dispatch
 //! records what comes back in the round's order, so the frontier is the
 //! one a single thread (or the command line) finds. Messages both ways are
-//! typed values ([`Batch`], [`Ran`]) through serde-wasm-bindgen. A newer
+//! typed values ([`search::Batch`], [`Ran`]) through serde-wasm-bindgen. A newer
 //! state, or the panel closed, terminates the workers: a stale search
 //! stops at once rather than at its next batch.
 //!
-//! Where the page cannot start workers (no glue to point them at, a
-//! browser that refuses), the job runs the search a slice at a time on
+//! Where the page cannot start workers (a browser that refuses), the job runs the search a slice at a time on
 //! this thread instead (`view::jobs`).
 
 use std::cell::RefCell;
@@ -22,7 +21,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use retry_analyses::search::{self, Batch, BatchRunner, Dispatch, Frontier, Ran};
+use retry_analyses::search::{self, Dispatch, Frontier, Ran};
 use retry_view::config::Config;
 
 use crate::now;
@@ -32,33 +31,8 @@ const MOST_WORKERS: usize = 8;
 /// How often a search still going is drawn, ms.
 const DRAW_EVERY_MS: f64 = 200.0;
 
-/// What a worker grows its memory by before its first run: growing a
-/// WebAssembly memory changes the process's mappings, which stalls every
-/// other worker's thread of the process meanwhile, and runs that grow it
-/// bit by bit made two workers 1.2 times as fast as one; grown once, 1.56
-/// (tests/e2e/bench.mjs). The pages are only touched as runs use them.
-const PREGROW_BYTES: usize = 64 << 20;
-
 thread_local! {
-    /// Whether this worker's memory was grown once for all its runs.
-    static PREGROWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     static POOL: RefCell<Option<Rc<RefCell<Pool>>>> = const { RefCell::new(None) };
-    /// The worker's side: the candidates of the search it was last sent.
-    static RUNNER: RefCell<BatchRunner> = RefCell::new(BatchRunner::default());
-}
-
-/// Runs a batch of a search in a worker: the function the worker script
-/// calls for each message.
-#[wasm_bindgen]
-pub fn search_batch(batch: JsValue) -> Result<JsValue, JsValue> {
-    PREGROWN.with(|grown| {
-        if !grown.replace(true) {
-            drop(Vec::<u8>::with_capacity(PREGROW_BYTES));
-        }
-    });
-    let batch: Batch = serde_wasm_bindgen::from_value(batch)?;
-    let ran = RUNNER.with(|runner| runner.borrow_mut().run(&batch));
-    Ok(serde_wasm_bindgen::to_value(&ran)?)
 }
 
 struct Pool {
@@ -81,19 +55,6 @@ impl Drop for Pool {
             worker.terminate();
         }
     }
-}
-
-/// The glue script's address, which trunk preloads: the workers import it.
-fn glue_url(document: &Document) -> Option<String> {
-    let link = document
-        .query_selector("link[rel=modulepreload]")
-        .ok()
-        .flatten()?;
-    let href = link.get_attribute("href")?;
-    let base = document.base_uri().ok().flatten()?;
-    web_sys::Url::new_with_base(&href, &base)
-        .ok()
-        .map(|u| u.href())
 }
 
 /// How many workers the search gets: the browser's count of cores, at
@@ -122,7 +83,7 @@ pub(super) fn ensure(document: &Document, config: &Config, open: bool) -> bool {
         return true;
     }
     POOL.with(|p| p.borrow_mut().take());
-    match start(document, config, link) {
+    match start(config, link) {
         Ok(pool) => {
             POOL.with(|p| *p.borrow_mut() = Some(pool));
             true
@@ -134,19 +95,13 @@ pub(super) fn ensure(document: &Document, config: &Config, open: bool) -> bool {
     }
 }
 
-fn start(document: &Document, config: &Config, link: String) -> Result<Rc<RefCell<Pool>>, JsValue> {
-    let glue = glue_url(document).ok_or("no glue script to start the workers with")?;
+fn start(config: &Config, link: String) -> Result<Rc<RefCell<Pool>>, JsValue> {
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
     let count = worker_count();
     let mut workers = Vec::with_capacity(count);
     for _ in 0..count {
-        let worker = Worker::new_with_options("./search-worker.js", &options)?;
-        let hello = js_sys::Object::new();
-        js_sys::Reflect::set(&hello, &"module".into(), &wasm_bindgen::module())?;
-        js_sys::Reflect::set(&hello, &"glue".into(), &glue.clone().into())?;
-        worker.post_message(&hello)?;
-        workers.push(worker);
+        workers.push(Worker::new_with_options("./search-worker.js", &options)?);
     }
     let pool = Rc::new(RefCell::new(Pool {
         link,

@@ -25,20 +25,24 @@ async function until(page, check, arg, what) {
   }
 }
 
+// What the search's workers load once the search opens, kept before.
+const SEARCH_FILES = ['search-worker.js', 'retry-playground-worker.js', 'retry-playground-worker_bg.wasm'];
+
 // Waits until the service worker controls the page and its cache holds the
-// page and every file the page loaded from its own origin.
+// page, every file the page loaded from its own origin and the search's.
 async function cached(page) {
-  await until(page, async () => {
+  await until(page, async (search) => {
     if (!navigator.serviceWorker.controller) return false;
     const files = performance.getEntriesByType('resource').map((entry) => new URL(entry.name))
       .filter((url) => url.origin === location.origin && !url.pathname.endsWith('/sw.js'))
-      .map((url) => url.origin + url.pathname);
+      .map((url) => url.origin + url.pathname)
+      .concat(search.map((name) => new URL(name, location).href));
     const keys = await caches.keys();
     if (keys.length !== 1) return false;
     const cache = await caches.open(keys[0]);
     const held = (await cache.keys()).map((request) => request.url);
-    return files.length >= 3 && [new URL('./', location).href, ...files].every((file) => held.includes(file));
-  }, null, 'the page and its files are cached');
+    return files.length >= 6 && [new URL('./', location).href, ...files].every((file) => held.includes(file));
+  }, SEARCH_FILES, 'the page and its files are cached');
 }
 
 async function everyChartDrawn(page) {
@@ -62,7 +66,7 @@ async function everyChartDrawn(page) {
   }
 }
 
-test('after one visit the page opens and draws every chart offline', async () => {
+test('after one visit the page opens, draws every chart and searches offline', async () => {
   const { server, base } = await serve();
   const link = 'v=1&attempts=5&rate=80&horizon=10&failure=0.2&seed=3';
   const page = await open(browser, `${base}?${link}`);
@@ -80,6 +84,11 @@ test('after one visit the page opens and draws every chart offline', async () =>
   assert.equal(await page.evaluate(() => location.search), `?${link}`);
   assert.equal(await page.isHidden('#starting'), true);
   await everyChartDrawn(page);
+  // The search, never opened online: its workers' module comes from the
+  // cache, and the search ends on them.
+  await page.click('#search > summary');
+  await page.waitForFunction(() => document.body.dataset.searchMs, null, { timeout: 120000 });
+  assert.ok(Number(await page.getAttribute('body', 'data-search-workers')) >= 1, 'the search ran on workers');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

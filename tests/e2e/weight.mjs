@@ -30,9 +30,14 @@ const gz = (bytes) => (gzipTool === 'gzip -9'
 const kb = (bytes) => (bytes / 1000).toFixed(1).padStart(7) + ' KB';
 const pct = (part, whole) => `${((100 * part) / whole).toFixed(1).padStart(5)} %`;
 
+// What the search's workers fetch once the search opens: their script and
+// their own module (worker/). index.html names them too, but only for the
+// service worker to keep once the page has started.
+const SEARCH_MODULE = /^(search-worker\.js|retry-playground-worker(_bg)?\.(js|wasm))$/;
+
 // The files the page loads: index.html, then every file of dist/ named in a
 // loaded text file (the glue names the wasm, a service worker its cache
-// list), until nothing new is named.
+// list), until nothing new is named; the search's module is not among them.
 function loadedFiles() {
   const all = fs.readdirSync(dist, { recursive: true })
     .filter((name) => fs.statSync(path.join(dist, name)).isFile());
@@ -44,7 +49,7 @@ function loadedFiles() {
     if (!/\.(html|js|mjs|css|json|webmanifest)$/.test(loaded[i])) continue;
     const text = fs.readFileSync(path.join(dist, loaded[i]), 'utf8');
     for (const name of all) {
-      if (!loaded.includes(name) && text.includes(path.basename(name))) loaded.push(name);
+      if (!loaded.includes(name) && !SEARCH_MODULE.test(name) && text.includes(path.basename(name))) loaded.push(name);
     }
   }
   return loaded;
@@ -210,10 +215,14 @@ for (const file of words) {
 }
 const russian = words.filter((file) => !/take-home|course/.test(file.name)).reduce((sum, file) => sum + file.gzip, 0);
 console.log(`  a Russian reader downloads ${kb(russian).trim()} more than an English one`);
-// Every module opened: the search's worker script and every file of words.
-const worker = fs.existsSync(path.join(dist, 'search-worker.js')) ? gz(fs.readFileSync(path.join(dist, 'search-worker.js'))) : 0;
-const whole = total + worker + words.reduce((sum, file) => sum + file.gzip, 0);
-console.log(`  with every module opened (the search's workers, "Take it home", the course, in Russian): ${kb(whole).trim()} gzip`);
+// Every module opened: the search's and every file of words.
+const search = fs.readdirSync(dist).filter((name) => SEARCH_MODULE.test(name)).sort().map((name) => {
+  const bytes = fs.readFileSync(path.join(dist, name));
+  return { name, raw: bytes.length, gzip: gz(bytes) };
+});
+for (const file of search) console.log(`  ${kb(file.raw)} raw ${kb(file.gzip)} gzip  ${file.name}: once the search opens`);
+const whole = total + [...search, ...words].reduce((sum, file) => sum + file.gzip, 0);
+console.log(`  with every module opened (the search, "Take it home", the course, in Russian): ${kb(whole).trim()} gzip`);
 
 const wasm = files.find((file) => file.name.endsWith('.wasm'));
 if (wasm) {
