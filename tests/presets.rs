@@ -144,3 +144,47 @@ fn the_headlines_lie_on_their_curve() {
     let policies = Config::from_link("v=1&compare=on&B.attempts=2").0;
     assert_eq!(headline_curves(&policies), [Some(0), Some(1)]);
 }
+
+/// Every change the page applies, read as a typed [`Change`], is read
+/// whole (no notice: a misspelt key in a preset would otherwise do
+/// nothing, silently), and means what the link of the configuration with
+/// its pairs appended means: the presets' "try this", the chapters' and
+/// the search's candidates as policy B, on the world each is applied to.
+#[test]
+fn every_change_reads_whole_and_means_what_its_link_means() {
+    use retry_playground::config::Change;
+    use retry_playground::course::CHAPTERS;
+    use retry_playground::search::{self, Constraints};
+
+    let mut changes: Vec<(Config, String)> = Vec::new();
+    for preset in PRESETS {
+        for try_this in preset.try_this {
+            changes.push((preset.config(), try_this.change.to_string()));
+        }
+    }
+    for chapter in CHAPTERS {
+        let preset = PRESETS
+            .iter()
+            .find(|p| p.key == chapter.preset)
+            .expect("its preset");
+        changes.push((preset.config(), chapter.change.to_string()));
+    }
+    let herd = PRESETS
+        .iter()
+        .find(|p| p.key == "herd")
+        .expect("herd")
+        .config();
+    for candidate in search::candidates(&herd, &Constraints::of(&herd)) {
+        changes.push((herd.clone(), search::b_change(&candidate.pairs)));
+    }
+    assert!(changes.len() > 800, "{} changes", changes.len());
+    for (config, pairs) in changes {
+        let change = Change::read(&pairs);
+        assert_eq!(change.notices(), [], "{pairs}");
+        let (changed, notices) = config.changed(&change);
+        let (linked, _) = Config::from_link(&format!("{}&{pairs}", config.to_link()));
+        assert_eq!(changed, linked, "{pairs} on {}", config.to_link());
+        // Only a value a range clamped is said; these are in range.
+        assert_eq!(notices, [], "{pairs}");
+    }
+}

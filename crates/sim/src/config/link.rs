@@ -118,31 +118,14 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
             }
             continue;
         }
-        let (for_b, name) = match key.strip_prefix(B_PREFIX) {
-            Some(name) => (true, name),
-            None => (false, key.as_str()),
-        };
-        let Some(index) = PARAMS.iter().position(|p| p.key == name) else {
-            notice(&key, crate::words::tr("unknown key; ignored").to_string());
-            continue;
-        };
-        let param = &PARAMS[index];
-        match param.parse(&raw) {
-            Ok(value) if for_b => b_values.push((index, value, key.clone())),
-            Ok(value) => {
-                if let Some(why) = config.set_at(index, value) {
+        match read_pair(&key, &raw) {
+            Ok(pair) if pair.for_b => b_values.push((pair.index, pair.value, key.clone())),
+            Ok(pair) => {
+                if let Some(why) = config.set_at(pair.index, pair.value) {
                     notice(&key, why);
                 }
             }
-            Err(why) => notice(
-                &key,
-                crate::tf!(
-                    "'{value}' {why}; using {default}",
-                    value = clip(&raw),
-                    why = why,
-                    default = param.format(param.default)
-                ),
-            ),
+            Err(why) => notice(&key, why),
         }
     }
     let ignored = pairs.count();
@@ -161,10 +144,7 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
     let comparing = config.comparing();
     for (index, value, key) in b_values {
         if !comparing {
-            notice(
-                &key,
-                crate::words::tr("is policy B's, read only with compare=on; ignored").to_string(),
-            );
+            notice(&key, b_without_compare());
             continue;
         }
         if let Some(why) = config.set_b_at(index, value) {
@@ -179,6 +159,49 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
     }
     let embed = Embed::read(&embed_pairs, &mut notice);
     (config, embed, notices)
+}
+
+/// A parameter's value as one `key=value` pair of a link says it: policy
+/// B's (`B.` before the key) or A's, the parameter's index in [`PARAMS`],
+/// and the value parsed (not yet sanitised).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Pair {
+    pub for_b: bool,
+    pub index: usize,
+    pub value: f64,
+}
+
+/// Reads one decoded `key=value` pair of a parameter, or says why it
+/// cannot be read.
+pub(super) fn read_pair(key: &str, raw: &str) -> Result<Pair, String> {
+    let (for_b, name) = match key.strip_prefix(B_PREFIX) {
+        Some(name) => (true, name),
+        None => (false, key),
+    };
+    let Some(index) = PARAMS.iter().position(|p| p.key == name) else {
+        return Err(crate::words::tr("unknown key; ignored").to_string());
+    };
+    let param = &PARAMS[index];
+    param
+        .parse(raw)
+        .map(|value| Pair {
+            for_b,
+            index,
+            value,
+        })
+        .map_err(|why| {
+            crate::tf!(
+                "'{value}' {why}; using {default}",
+                value = clip(raw),
+                why = why,
+                default = param.format(param.default)
+            )
+        })
+}
+
+/// What a link says of policy B's value without compare mode.
+pub(super) fn b_without_compare() -> String {
+    crate::words::tr("is policy B's, read only with compare=on; ignored").to_string()
 }
 
 /// The language a link asks for with `lang=`, if it names one (the last

@@ -16,15 +16,18 @@
 //!
 //! By concern: `table` declares the parameters and when each applies,
 //! `choices` the options of those that are choices, `link` writes and
-//! reads links, `embed` reads what an embedded page asks to show, and
-//! `scenario` turns a configuration into the simulator's scenario.
+//! reads links, `change` applies a change of some values, `embed` reads
+//! what an embedded page asks to show, and `scenario` turns a
+//! configuration into the simulator's scenario.
 
+mod change;
 mod choices;
 mod embed;
 mod link;
 mod scenario;
 mod table;
 
+pub use change::Change;
 pub use choices::{
     BALANCES, BASES, BREAKERS, BUDGETS, Choices, FAULTS_ON, FIND_WORLDS, FindWorlds, JITTERS,
     MAP_ROWS, MapRows, OUTAGES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
@@ -191,9 +194,11 @@ impl Config {
 }
 
 /// `config` with the link pairs of `change` (for example
-/// `"B.budget=token-bucket"`) applied on top.
+/// `"B.budget=token-bucket"`) applied on top: a [`Change`] read and
+/// applied, its notices dropped (what the presets' and the chapters' hold
+/// are tested to have none).
 pub fn apply(config: &Config, change: &str) -> Config {
-    Config::from_link(&format!("{}&{change}", config.to_link())).0
+    config.changed(&Change::read(change)).0
 }
 
 #[cfg(test)]
