@@ -464,7 +464,7 @@ fn render() {
         let new_world = app
             .job
             .as_ref()
-            .is_none_or(|job| job.link() != config.to_link());
+            .is_none_or(|job| !job.config().same_state(&config));
         app.driver.rendered(started, answers, new_world);
         let job = Job::renew(app.job.take(), &config, wants, key_chart);
         // Words still shown for an older state now tell of this one.

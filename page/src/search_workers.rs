@@ -37,7 +37,7 @@ thread_local! {
 
 struct Pool {
     link: String,
-    /// The state searched, read from `link` once.
+    /// The state searched.
     config: Config,
     dispatch: Dispatch,
     workers: Vec<Worker>,
@@ -72,18 +72,17 @@ pub(super) fn ensure(document: &Document, config: &Config, open: bool) -> bool {
         POOL.with(|p| p.borrow_mut().take());
         return true;
     }
-    let link = config.to_link();
     let same = POOL.with(|p| {
         p.borrow()
             .as_ref()
-            .is_some_and(|pool| pool.borrow().link == link)
+            .is_some_and(|pool| pool.borrow().config.same_state(config))
     });
     if same {
         redraw(document);
         return true;
     }
     POOL.with(|p| p.borrow_mut().take());
-    match start(config, link) {
+    match start(config, config.to_link()) {
         Ok(pool) => {
             POOL.with(|p| *p.borrow_mut() = Some(pool));
             true

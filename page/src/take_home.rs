@@ -122,7 +122,7 @@ fn save_data(data: view::downloads::Data) {
         let job = app
             .job
             .as_ref()
-            .filter(|job| job.link() == config.to_link());
+            .filter(|job| job.config().same_state(&config));
         view::downloads::data_file_from(
             &config,
             data,
@@ -164,7 +164,7 @@ fn save_picture(chart_id: ChartId) {
     let drawn = with_app(|app| {
         app.job
             .as_ref()
-            .is_some_and(|job| job.link() == config.to_link() && job.is_final())
+            .is_some_and(|job| job.config().same_state(&config) && job.is_final())
     });
     if canvas.client_width() == 0 || drawn != Some(true) {
         if let Some(more) = document.get_element_by_id("more-charts") {

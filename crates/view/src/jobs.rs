@@ -390,7 +390,7 @@ impl Job {
     /// but for the map of metastability when only the trigger changed.
     pub fn renew(old: Option<Job>, config: &Config, wants: Wants, key_chart: ChartId) -> Job {
         let old = match old {
-            Some(job) if job.link != config.to_link() => {
+            Some(job) if !job.config.same_state(config) => {
                 let mut new = Job::new(config, wants, key_chart);
                 // A cell opened from the map has the map it was opened from.
                 if new.map.is_some() && map::map_key(&job.config) == map::map_key(config) {

@@ -98,6 +98,14 @@ impl Config {
         self.switch(P::Compare)
     }
 
+    /// Whether two configurations are one state: the same values, and the
+    /// same policy B where they compare. A B kept while compare mode is
+    /// off is no part of the state, as its link says; unlike links, two
+    /// values a link would write alike are two states.
+    pub fn same_state(&self, other: &Config) -> bool {
+        self.values == other.values && (!self.comparing() || self.overrides == other.overrides)
+    }
+
     /// Whether the sweep draws the four classic strategies.
     pub fn classic_sweep(&self) -> bool {
         self.sweep_curves() == SweepCurves::Classic
@@ -213,6 +221,24 @@ mod tests {
         assert_eq!(b.get(P::Attempts), 7.0);
         assert_eq!(b.jitter(), Jitter::None);
         assert!(!b.comparing());
+    }
+
+    #[test]
+    fn a_state_is_its_values_and_b_only_while_comparing() {
+        let (mut shown, _) = Config::from_link("v=1&compare=on&B.jitter=none");
+        let (same, _) = Config::from_link(&shown.to_link());
+        assert!(shown.same_state(&same));
+        shown.set(P::Compare, 0.0);
+        let (read, _) = Config::from_link(&shown.to_link());
+        assert_ne!(
+            shown, read,
+            "B's difference is kept for compare mode's return"
+        );
+        assert!(shown.same_state(&read), "but is no part of the state");
+        shown.set(P::Compare, 1.0);
+        assert!(!shown.same_state(&Config::from_link(&format!("{}&compare=on", read.to_link())).0));
+        shown.set(P::Attempts, 5.0);
+        assert!(!shown.same_state(&same));
     }
 
     #[test]
