@@ -1,13 +1,20 @@
 // A worker of the search for a better policy (page/src/search_workers.rs).
 // It runs the search's own module (worker/, built for speed), which the
-// page never loads: imported once, then each batch of runs it is posted
-// is answered with what they found. Messages are handled in order, so a
-// batch waits for the module to be ready.
-const ready = import('./retry-playground-worker.js').then(async (glue) => {
-  await glue.default();
+// page fetches and compiles once and posts to every worker; then each
+// batch of runs it is posted is answered with what they found. A batch
+// may come before the module: it waits for it.
+let received;
+const module = new Promise((resolve) => { received = resolve; });
+const ready = module.then(async (compiled) => {
+  const glue = await import('./retry-playground-worker.js');
+  await glue.default({ module_or_path: compiled });
   return glue;
 });
 onmessage = async ({ data }) => {
+  if (data.module) {
+    received(data.module);
+    return;
+  }
   const glue = await ready;
   postMessage(glue.search_batch(data.batch));
 };

@@ -1,6 +1,7 @@
 //! The search for a better policy on every core: Web Workers, as many as
 //! the browser reports cores (at most 8), that run the search's own module
-//! (`worker/`, built for speed), fetched once the search opens.
+//! (`worker/`, built for speed), fetched and compiled once, when the search
+//! first opens, and posted to each.
 //!
 //! The rounds stay on this thread, in a [`Dispatch`] (the library's, tested
 //! natively with answers out of order): it cuts a round's runs into
@@ -33,6 +34,33 @@ const DRAW_EVERY_MS: f64 = 200.0;
 
 thread_local! {
     static POOL: RefCell<Option<Rc<RefCell<Pool>>>> = const { RefCell::new(None) };
+    static POSTER: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+}
+
+/// What posts a worker the search's module once it is compiled: a
+/// function that fetches and compiles the module once for every worker of
+/// every search. Made from its source here rather than a snippet file of
+/// the glue's, which every first screen would fetch.
+const POST_SEARCH_MODULE: &str = "let compiled;
+return (worker) => {
+  compiled ??= fetch('./retry-playground-worker_bg.wasm')
+    .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(`${r.url}: ${r.status}`))))
+    .then((bytes) => WebAssembly.compile(bytes));
+  compiled.then((module) => worker.postMessage({ module }),
+    (why) => console.error('the search module did not load:', why));
+};";
+
+/// Posts `worker` the search's module (see [`POST_SEARCH_MODULE`]).
+fn post_search_module(worker: &Worker) -> Result<(), JsValue> {
+    POSTER.with(|poster| {
+        let mut poster = poster.borrow_mut();
+        if poster.is_none() {
+            let make = js_sys::Function::new_no_args(POST_SEARCH_MODULE);
+            *poster = Some(make.call0(&JsValue::NULL)?.unchecked_into());
+        }
+        let post: &js_sys::Function = poster.as_ref().ok_or("no poster")?;
+        post.call1(&JsValue::NULL, worker).map(drop)
+    })
 }
 
 struct Pool {
@@ -100,7 +128,9 @@ fn start(config: &Config, link: String) -> Result<Rc<RefCell<Pool>>, JsValue> {
     let count = worker_count();
     let mut workers = Vec::with_capacity(count);
     for _ in 0..count {
-        workers.push(Worker::new_with_options("./search-worker.js", &options)?);
+        let worker = Worker::new_with_options("./search-worker.js", &options)?;
+        post_search_module(&worker)?;
+        workers.push(worker);
     }
     let pool = Rc::new(RefCell::new(Pool {
         link,
