@@ -1,10 +1,11 @@
 //! The search's workers: a module of its own, holding only the simulator
-//! and the search, built for speed (Cargo's release profile, opt-level 3) where
-//! the page's module is built for size. Each worker script
-//! (`www/search-worker.js`) imports it once and calls [`search_batch`] for
-//! every batch the page's [`Dispatch`](retry_analyses::search::Dispatch)
-//! hands it; the numbers are the same bits as the page's or the command
-//! line's, since no optimisation level changes a float.
+//! and the search, built for speed (Cargo's release profile, opt-level 3)
+//! where the page's module is built for size. The page fetches and
+//! compiles it once and posts it to each worker script
+//! (`www/search-worker.js`), which calls `search_batch` for every batch
+//! the page's [`Dispatch`](retry_analyses::search::Dispatch) hands it. The
+//! numbers are the same bits as the page's or the command line's: no
+//! optimisation level changes a float.
 //!
 //! Only for wasm32: natively the search runs on threads of its own
 //! (`retry_analyses::search`).
