@@ -344,8 +344,10 @@ test('the search finds the frontier the command line finds, and a newer state re
   };
   const page = await open(browser, `${base}?${herd}`);
   await settled(page);
-  // Closed, the panel starts no worker.
-  const workerFetched = () => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/search-worker.js')));
+  // Closed, the panel starts no worker, and the search's module is not
+  // fetched: the first screen never pays for it.
+  const workerFetched = () => page.evaluate(() => performance.getEntriesByType('resource')
+    .some((e) => /\/(search-worker\.js|retry-playground-worker(_bg)?\.(js|wasm))$/.test(e.name)));
   assert.equal(await workerFetched(), false);
   await page.click('#search > summary');
   // Mid-search, another seed.
@@ -359,6 +361,7 @@ test('the search finds the frontier the command line finds, and a newer state re
   assert.equal(await newer.jsonValue(), link, 'the frontier drawn is the newer state\'s');
   // On the page's workers, one per core the browser reports.
   assert.ok(Number(await page.getAttribute('body', 'data-search-workers')) >= 1, 'the search ran on workers');
+  assert.equal(await workerFetched(), true, 'the page fetched the search\'s module once it opened');
   const inPage = await page.evaluate(() => window.wasmBindings.frontier_json_for_test());
   assert.equal(inPage, native(link));
   const found = JSON.parse(inPage);
