@@ -132,10 +132,6 @@ fn show_if(element: &Element, shown: bool) {
 /// Entry point, called by the generated loader.
 #[wasm_bindgen(start)]
 pub fn start() {
-    // A search worker loads this module too: it has no page to build.
-    if web_sys::window().is_none() {
-        return;
-    }
     std::panic::set_hook(Box::new(show_panic));
     let search = web_sys::window()
         .map(|w| w.location().search().unwrap_or_default())
