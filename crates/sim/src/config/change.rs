@@ -60,17 +60,14 @@ impl Config {
         // B's differences are measured from A's values as they now are:
         // this configuration's first (its link carries them only while it
         // compares), then the change's, and none unless the result compares.
-        let mine = self.overrides.iter().enumerate();
-        let before: Vec<(usize, f64)> = if self.comparing() {
-            mine.filter_map(|(index, value)| value.map(|v| (index, v)))
-                .collect()
-        } else {
-            Vec::new()
-        };
         next.overrides.fill(None);
         let comparing = next.comparing();
-        for (index, value) in before.into_iter().filter(|_| comparing) {
-            next.set_b_at(index, value);
+        if comparing && self.comparing() {
+            for (index, value) in self.overrides.iter().enumerate() {
+                if let Some(value) = *value {
+                    next.set_b_at(index, value);
+                }
+            }
         }
         for (key, pair) in change.pairs.iter().filter(|(_, pair)| pair.for_b) {
             if comparing {
