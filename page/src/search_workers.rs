@@ -12,10 +12,11 @@
 //! state, or the panel closed, terminates the workers: a stale search
 //! stops at once rather than at its next batch.
 //!
-//! Where the page cannot start workers (a browser that refuses), the job runs the search a slice at a time on
-//! this thread instead (`view::jobs`).
+//! Where the page cannot start workers (a browser that refuses, or the
+//! search's module did not load), the job runs the search a slice at a
+//! time on this thread instead (`view::jobs`).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
@@ -35,19 +36,22 @@ const DRAW_EVERY_MS: f64 = 200.0;
 thread_local! {
     static POOL: RefCell<Option<Rc<RefCell<Pool>>>> = const { RefCell::new(None) };
     static POSTER: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+    /// Whether the search's module could not be loaded: then the page
+    /// searches on its own thread.
+    static NO_MODULE: Cell<bool> = const { Cell::new(false) };
 }
 
 /// What posts a worker the search's module once it is compiled: a
 /// function that fetches and compiles the module once for every worker of
-/// every search. Made from its source here rather than a snippet file of
-/// the glue's, which every first screen would fetch.
+/// every search, and calls `failed` when it cannot. Made from its source
+/// here rather than a snippet file of the glue's, which every first
+/// screen would fetch.
 const POST_SEARCH_MODULE: &str = "let compiled;
 return (worker) => {
   compiled ??= fetch('./retry-playground-worker_bg.wasm')
     .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(`${r.url}: ${r.status}`))))
     .then((bytes) => WebAssembly.compile(bytes));
-  compiled.then((module) => worker.postMessage({ module }),
-    (why) => console.error('the search module did not load:', why));
+  compiled.then((module) => worker.postMessage({ module }), (why) => failed(String(why)));
 };";
 
 /// Posts `worker` the search's module (see [`POST_SEARCH_MODULE`]).
@@ -55,12 +59,32 @@ fn post_search_module(worker: &Worker) -> Result<(), JsValue> {
     POSTER.with(|poster| {
         let mut poster = poster.borrow_mut();
         if poster.is_none() {
-            let make = js_sys::Function::new_no_args(POST_SEARCH_MODULE);
-            *poster = Some(make.call0(&JsValue::NULL)?.unchecked_into());
+            let make = js_sys::Function::new_with_args("failed", POST_SEARCH_MODULE);
+            let failed = Closure::<dyn FnMut(JsValue)>::new(no_module);
+            *poster = Some(
+                make.call1(&JsValue::NULL, failed.as_ref())?
+                    .unchecked_into(),
+            );
+            // Called for as long as the page lives.
+            failed.forget();
         }
         let post: &js_sys::Function = poster.as_ref().ok_or("no poster")?;
         post.call1(&JsValue::NULL, worker).map(drop)
     })
+}
+
+/// The search's module did not load: the workers go, and the page
+/// searches on its own thread from the next render on.
+fn no_module(why: JsValue) {
+    if NO_MODULE.with(|no| no.replace(true)) {
+        return;
+    }
+    web_sys::console::warn_2(
+        &"the search's module did not load; searching on the page:".into(),
+        &why,
+    );
+    POOL.with(|p| p.borrow_mut().take());
+    crate::schedule();
 }
 
 struct Pool {
@@ -110,6 +134,9 @@ pub(super) fn ensure(document: &Document, config: &Config, open: bool) -> bool {
         return true;
     }
     POOL.with(|p| p.borrow_mut().take());
+    if NO_MODULE.with(Cell::get) {
+        return false;
+    }
     match start(config, config.to_link()) {
         Ok(pool) => {
             POOL.with(|p| *p.borrow_mut() = Some(pool));

@@ -68,10 +68,13 @@ export async function launch() {
 
 // A page that records every console error and uncaught exception.
 // `before(page)` runs before the page loads, e.g. to take a browser API away.
+// `serviceWorkers: 'block'` keeps the page's service worker out, so that
+// what `before` routes is what the page gets.
 export async function open(browser, url, {
   colorScheme = 'light', deviceScaleFactor = 1, viewport = { width: 1280, height: 900 }, before,
+  serviceWorkers = 'allow',
 } = {}) {
-  const context = await browser.newContext({ viewport, colorScheme, deviceScaleFactor });
+  const context = await browser.newContext({ viewport, colorScheme, deviceScaleFactor, serviceWorkers });
   const page = await context.newPage();
   page.problems = [];
   page.on('console', (message) => { if (message.type() === 'error') page.problems.push(message.text()); });

@@ -376,3 +376,26 @@ test('the search finds the frontier the command line finds, and a newer state re
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+// Where the search's module cannot load (a server that lost it), the
+// page says so in the console and searches on its own thread: the same
+// frontier, no worker, no search left hanging.
+test('the search finds its frontier on the page when its module cannot load', async () => {
+  const link = 'v=1&rate=80&horizon=10&failure=0.2&seed=3';
+  const page = await open(browser, `${base}?${link}`, {
+    serviceWorkers: 'block',
+    before: (page) => page.route('**/retry-playground-worker_bg.wasm', (route) => route.fulfill({ status: 404, body: '' })),
+  });
+  await settled(page);
+  await page.click('#search > summary');
+  const searched = await page.waitForFunction(() => document.body.dataset.searched, null, { timeout: 120000 });
+  assert.equal(await searched.jsonValue(), new URL(page.url()).search.slice(1));
+  assert.equal(await page.getAttribute('body', 'data-search-workers'), null, 'not on workers');
+  const binary = path.resolve('target/debug/retry-playground');
+  const native = spawnSync(binary, ['--frontier', link], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  assert.equal(native.status, 0, native.stderr);
+  assert.equal(await page.evaluate(() => window.wasmBindings.frontier_json_for_test()), native.stdout.trim());
+  // The browser's own line for the missing file is the only error.
+  assert.deepEqual(page.problems.filter((problem) => !/404/.test(problem)), []);
+  await page.context().close();
+});
