@@ -188,11 +188,10 @@ impl Default for BudgetConfig {
     }
 }
 
-/// A retry budget's state: the kind's own rule, and what every kind shares
-/// (the parameters, the refusals, AWS adaptive mode's rate limiter).
+/// A retry budget's state: the kind's own rule, with its parameters, and
+/// what every kind shares (the refusals, AWS adaptive mode's rate limiter).
 #[derive(Debug, Clone)]
 pub struct Budget {
-    config: BudgetConfig,
     rule: Rule,
     /// AWS adaptive mode's rate limiter.
     limiter: Option<RateLimiter>,
@@ -499,13 +498,7 @@ impl Budget {
             rule: Rule::new(&config),
             limiter: (config.kind == BudgetKind::AwsAdaptive).then(|| RateLimiter::new(0.0)),
             refusals: 0,
-            config,
         }
-    }
-
-    /// The budget's parameters after sanitising.
-    pub fn config(&self) -> &BudgetConfig {
-        &self.config
     }
 
     /// The balance of a budget that keeps one (gRPC's token bucket, the
@@ -786,15 +779,17 @@ mod tests {
 
     #[test]
     fn nonsense_parameters_are_clamped() {
-        let odd = Budget::new(&BudgetConfig {
+        // What `Budget::new` builds its rule from.
+        let odd = BudgetConfig {
             kind: BudgetKind::Ratio,
             percent: f64::NAN,
             window: -3.0,
             min_per_second: f64::INFINITY,
             ..BudgetConfig::default()
-        });
-        assert_eq!(odd.config().percent, 0.2);
-        assert_eq!(odd.config().window, range::BUDGET_WINDOW.min);
-        assert_eq!(odd.config().min_per_second, range::BUDGET_FLOOR.max);
+        }
+        .sanitized();
+        assert_eq!(odd.percent, 0.2);
+        assert_eq!(odd.window, range::BUDGET_WINDOW.min);
+        assert_eq!(odd.min_per_second, range::BUDGET_FLOOR.max);
     }
 }
