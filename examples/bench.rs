@@ -26,7 +26,7 @@ use retry_playground::breaker::{BreakerConfig, BreakerMode};
 use retry_playground::budget::{BudgetConfig, BudgetKind};
 use retry_playground::policy::{Jitter, Policy, Shape};
 use retry_playground::random::Stream;
-use retry_playground::sim::{self, Scenario, Spread, WorkloadKind};
+use retry_playground::sim::{self, Scenario, ServiceShape, Spread, WorkloadKind};
 
 /// Reference: Poisson 10 000/s, independent failure 0.5, 4 attempts,
 /// exponential full jitter from 100 ms capped at 800 ms, service time
@@ -45,7 +45,7 @@ fn reference(operations: u64) -> Scenario {
         hop_mean: 0.0,
         failure: 0.5,
         workers: 0,
-        service: Spread::Exponential,
+        service: ServiceShape::Exponential,
         service_time: 0.05,
         policy: Policy {
             attempts: 4,

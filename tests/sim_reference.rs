@@ -13,7 +13,7 @@ use retry_playground::breaker::{BreakerConfig, BreakerMode};
 use retry_playground::budget::{BudgetConfig, BudgetKind, RatioBasis};
 use retry_playground::policy::{Jitter, Policy, Shape};
 use retry_playground::sim::{
-    self, FailureKind, OutageMode, Report, Scenario, Spread, WorkloadKind,
+    self, FailureKind, Law, OutageMode, Report, Scenario, ServiceShape, Spread, WorkloadKind,
 };
 
 mod common;
@@ -254,7 +254,7 @@ fn retries_without_backoff_keep_the_system_collapsed() {
         spike_start: 20.0,
         spike_duration: 5.0,
         workers: 0,
-        service: Spread::Constant,
+        service: ServiceShape::Constant,
         service_time: 1.0,
         latency_slope: 0.01,
         hop: Spread::Exponential,
@@ -473,7 +473,7 @@ fn busy_scenarios() -> Vec<Scenario> {
         outage_duration: 2.0,
         workers: 8,
         queue_limit: 30,
-        service: Spread::Exponential,
+        service: ServiceShape::Exponential,
         service_time: 0.02,
         latency_slope: 0.001,
         lost_responses: 0.05,
@@ -892,7 +892,7 @@ fn sre_throttling_lets_k_times_the_accepts_through() {
         failure: 0.0,
         workers: 10,
         queue_limit: 0,
-        service: Spread::Constant,
+        service: ServiceShape::Constant,
         service_time: 0.1,
         budget: BudgetConfig {
             kind: BudgetKind::Sre,
@@ -956,7 +956,7 @@ fn backoff_cuts_the_load_of_closed_loop_clients_only() {
         think: 1.0,
         failure: 1.0,
         workers: 0,
-        service: Spread::Constant,
+        service: ServiceShape::Constant,
         service_time: 0.05,
         hop_mean: 0.005,
         policy: Policy {
@@ -1403,4 +1403,143 @@ fn stability_sims_metastable_retry_example_stays_collapsed() {
         );
         assert_eq!(goodput(30, 60), 0.0, "seed {seed}: collapsed from 30 s on");
     }
+}
+
+/// How far the histogram's `q` quantile of `n` draws of `law` may stray
+/// from the law's, relative to it: four standard deviations of a sample
+/// quantile, `sqrt(q (1 - q) / n) / f(x_q)` (with the density `f` read off
+/// the law's own quantiles, `1 / f(x_q) = dx/dq`), plus half a bin of the
+/// histogram, which reports a bin's middle (bins are 1/32 of an octave,
+/// so at most 1/64 of the value away from any value in them).
+fn quantile_tolerance(law: Law, q: f64, n: f64) -> f64 {
+    let h = 1e-4;
+    let dx_dq = (law.quantile(q + h) - law.quantile(q - h)) / (2.0 * h);
+    4.0 * (q * (1.0 - q) / n).sqrt() * dx_dq / law.quantile(q) + 1.0 / 64.0
+}
+
+/// Service drawn from its law, nothing else in the way: with unlimited
+/// workers, no network time and one attempt, an operation's latency is its
+/// service. A log-normal set by its p50 and p99 gives them back, and a
+/// service with a slow mode has the mixture's mean and p99, over 200 000
+/// operations each.
+#[test]
+fn service_with_a_tail_gives_back_the_figures_it_was_set_by() {
+    let shapes = [
+        Scenario {
+            service: ServiceShape::LogNormal,
+            service_p50: 0.02,
+            service_p99: 0.1,
+            ..quiet_server()
+        },
+        Scenario {
+            service: ServiceShape::Mixture,
+            service_time: 0.01,
+            tail_share: 0.05,
+            tail_factor: 10.0,
+            ..quiet_server()
+        },
+    ];
+    for world in shapes {
+        let world = Scenario {
+            horizon: 200.0,
+            policy: Policy {
+                attempts: 1,
+                ..world.policy
+            },
+            ..world
+        };
+        let law = Law::service(&world);
+        let latency = sim::run(&world).latency;
+        let n = latency.total as f64;
+        assert!(n > 195_000.0, "{n}");
+        // What the person set: a log-normal's p50 and p99; a mixture's
+        // from its CDF, 1 - (1 - share) e^(-t/fast) - share e^(-t/slow).
+        let set = |q: f64| match world.service {
+            ServiceShape::LogNormal if q == 0.5 => world.service_p50,
+            ServiceShape::LogNormal => world.service_p99,
+            _ => law.quantile(q),
+        };
+        for q in [0.5, 0.99] {
+            let (got, want) = (latency.quantile(q), set(q));
+            let tolerance = quantile_tolerance(law, q, n);
+            assert!(
+                (got / want - 1.0).abs() < tolerance,
+                "{:?} p{}: {got} against {want} (within {tolerance})",
+                world.service,
+                q * 100.0
+            );
+        }
+        // The mean of n draws: four standard errors. The sd of a
+        // log-normal is its mean times sqrt(e^(sigma^2) - 1); a mixture's
+        // second moment is 2 (1 - share) fast^2 + 2 share slow^2.
+        let second = match law {
+            Law::LogNormal { mu, sigma } => (2.0 * mu + 2.0 * sigma * sigma).exp(),
+            Law::Mixture { fast, share, slow } => {
+                2.0 * (1.0 - share) * fast * fast + 2.0 * share * slow * slow
+            }
+            _ => unreachable!(),
+        };
+        let sd = (second - law.mean().powi(2)).sqrt();
+        let mean = latency.sum / n;
+        assert!(
+            (mean - law.mean()).abs() < 4.0 * sd / n.sqrt(),
+            "{:?} mean {mean} against {}",
+            world.service,
+            law.mean()
+        );
+    }
+}
+
+/// Pollaczek and Khinchine: one worker, Poisson arrivals at rate λ and
+/// service S wait on average λ E[S²] / (2 (1 - ρ)) in the queue. A
+/// log-normal of p50 20 ms and p99 100 ms (mean 25.4 ms, E[S²] 1.042e-3)
+/// at 20 a second (ρ = 0.508) waits 21.2 ms; an exponential service of
+/// the same mean waits 26.2 ms: the shape of the tail, not the mean, sets
+/// the wait. Over 10 seeds of 2 000 s (40 000 operations each), the mean
+/// of the seeds' mean latency must lie within four standard errors of the
+/// seeds' spread of E[S] + the wait, plus 1 % for the first seconds'
+/// empty queue.
+#[test]
+fn a_log_normal_service_queues_as_pollaczek_khinchine_says() {
+    let world = Scenario {
+        horizon: 2_000.0,
+        rate: 20.0,
+        workers: 1,
+        queue_limit: 1_000_000,
+        service: ServiceShape::LogNormal,
+        service_p50: 0.02,
+        service_p99: 0.1,
+        policy: Policy {
+            attempts: 1,
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    };
+    // The log-normal of that median and p99, by the normal's 0.99
+    // quantile: E[S^k] = e^(k mu + k^2 sigma^2 / 2).
+    let (mu, sigma) = (0.02f64.ln(), (0.1f64 / 0.02).ln() / 2.326_347_874);
+    let mean = (mu + sigma * sigma / 2.0).exp();
+    let second = (2.0 * mu + 2.0 * sigma * sigma).exp();
+    let rho = world.rate * mean;
+    let expected = mean + world.rate * second / (2.0 * (1.0 - rho));
+    let means: Vec<f64> = (0..10)
+        .map(|seed| {
+            let latency = sim::run(&Scenario {
+                seed,
+                ..world.clone()
+            })
+            .latency;
+            latency.sum / latency.total as f64
+        })
+        .collect();
+    let average = means.iter().sum::<f64>() / means.len() as f64;
+    let sd = (means.iter().map(|m| (m - average).powi(2)).sum::<f64>() / 9.0).sqrt();
+    let tolerance = 4.0 * sd / 10f64.sqrt() + 0.01 * expected;
+    assert!(
+        (average - expected).abs() < tolerance,
+        "mean latency {average} against {expected} (within {tolerance})"
+    );
+    // The exponential of the same mean waits longer, beyond the tolerance.
+    let exponential = mean + world.rate * 2.0 * mean * mean / (2.0 * (1.0 - rho));
+    assert!(exponential - expected > 2.0 * tolerance);
 }

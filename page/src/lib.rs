@@ -650,9 +650,9 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
                 (ChartId::Pauses, _, Some(charts)) => draw(document, chart, |area| {
                     chart::draw_pauses(area, charts, &theme)
                 }),
-                (ChartId::Latency, _, Some(charts)) => {
+                (ChartId::Latency, Some(runs), Some(charts)) => {
                     draw_of_runs(document, chart, link, &|area, before| {
-                        chart::draw_latency_after(area, charts, &theme, before)
+                        chart::draw_latency_after(area, charts, &runs.scenario, &theme, before)
                     });
                 }
                 (ChartId::Mechanism, Some(runs), Some(charts)) => {

@@ -6,7 +6,7 @@ pub mod golden;
 pub mod links;
 
 use retry_playground::policy::{Jitter, Policy, Shape};
-use retry_playground::sim::{Report, Scenario, Spread};
+use retry_playground::sim::{Report, Scenario, ServiceShape, Spread};
 
 /// A quiet server: unlimited workers, constant 10 ms service, no network
 /// time, no faults, no timeouts; Poisson arrivals at 1000/s for 10 s, 4
@@ -22,7 +22,7 @@ pub fn quiet_server() -> Scenario {
         hop_mean: 0.0,
         failure: 0.0,
         workers: 0,
-        service: Spread::Constant,
+        service: ServiceShape::Constant,
         service_time: 0.01,
         policy: Policy {
             attempts: 4,

@@ -280,7 +280,7 @@ fn row_worlds(config: &Config, rows: Rows) -> Vec<(f64, f64, f64)> {
 
 /// Operations a second the world's workers serve.
 fn serves(config: &Config) -> f64 {
-    config.get(P::Workers) / config.get(P::ServiceTime).max(1e-9)
+    config.get(P::Workers) / config.scenario().service_mean().max(1e-9)
 }
 
 /// The whole map within `budget` work: the cells past it are missing.

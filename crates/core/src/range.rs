@@ -155,6 +155,16 @@ pub const QUEUE_LIMIT: Range = Range::new(0.0, 1_000_000.0);
 /// Seconds of service, mean and spread.
 pub const SERVICE_TIME: Range = Range::new(0.0, 10.0);
 pub const SERVICE_SD: Range = Range::new(0.0, 10.0);
+/// A log-normal service time's median and 99th percentile, the two figures
+/// a dashboard shows; the simulator serves the p99 between the median and
+/// [`SERVICE_SPAN`] times it.
+pub const SERVICE_P50: Range = Range::new(0.001, 10.0);
+pub const SERVICE_P99: Range = Range::new(0.001, 60.0);
+pub const SERVICE_SPAN: f64 = 100.0;
+/// A mixture's slow mode: the share of calls in it, and how many times
+/// longer they take on average.
+pub const TAIL_SHARE: Range = Range::new(0.0, 0.5);
+pub const TAIL_FACTOR: Range = Range::new(1.0, 100.0);
 /// Extra seconds of service per request already in service.
 pub const LATENCY_SLOPE: Range = SHARE;
 pub const LOST_RESPONSES: Range = SHARE;

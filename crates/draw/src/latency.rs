@@ -7,7 +7,7 @@ use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::sim::LatencyHistogram;
+use crate::sim::{LatencyHistogram, Law, Scenario, ServiceShape};
 
 use super::{
     Axes, Before, DrawResult, Entry, Frame, Plotted, Sample, Theme, along_axis, axes, blend,
@@ -65,6 +65,8 @@ struct Panel<'a> {
     before: &'a [Plotted<'a>],
     x_high: f64,
     deadlines: &'a [f64],
+    /// The service's own p50 and p99, where the world sets them.
+    service: &'a [(f64, f64)],
 }
 
 impl Panel<'_> {
@@ -143,6 +145,13 @@ impl Panel<'_> {
                 )))?;
             }
         }
+        for &(seconds, share) in self.service.iter().filter(|(_, share)| *share >= floor) {
+            chart.draw_series(std::iter::once(Cross::new(
+                (seconds, share),
+                theme.px(5.0),
+                theme.foreground.stroke_width(theme.px(2.0)),
+            )))?;
+        }
         for &deadline in self.deadlines {
             dotted(
                 &mut chart,
@@ -158,16 +167,32 @@ impl Panel<'_> {
 /// The distribution of operation latency as a cumulative step curve per
 /// policy (B dashed), the share that succeeded shaded beneath it (the gap
 /// between shade and line failed), p50 (filled dot) and p99 (ring) on the
-/// curve in the policy's colour, and the deadline as a dotted line.
+/// curve in the policy's colour, and the deadline as a dotted line. Where
+/// the world gives its service a tail (a log-normal from its p50 and p99,
+/// or a slow mode), a cross marks the service's own p50 and p99 on their
+/// shares: the figures set, beside the operations' simulated ones.
 pub fn draw_latency<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     runs: &[Plotted],
+    scenario: &Scenario,
     theme: &Theme,
 ) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
-    draw_latency_after(area, runs, theme, Before::default()).map(|_| ())
+    draw_latency_after(area, runs, scenario, theme, Before::default()).map(|_| ())
+}
+
+/// The service's own p50 and p99 (seconds, share in %), where the world
+/// sets its service by its tail.
+fn service_marks(scenario: &Scenario) -> Vec<(f64, f64)> {
+    match scenario.service {
+        ServiceShape::LogNormal | ServiceShape::Mixture => {
+            let law = Law::service(&scenario.sanitized());
+            [0.5, 0.99].map(|q| (law.quantile(q), 100.0 * q)).to_vec()
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// [`draw_latency`] after a change: the curves before it ghost, the
@@ -176,6 +201,7 @@ where
 pub fn draw_latency_after<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     runs: &[Plotted],
+    scenario: &Scenario,
     theme: &Theme,
     before: Before,
 ) -> Result<Axes, Box<dyn std::error::Error>>
@@ -190,10 +216,12 @@ where
         )?;
         return Ok(Axes::default());
     }
+    let service = service_marks(scenario);
     let needed = runs
         .iter()
         .chain(before.runs)
         .map(|run| run.deadline.unwrap_or(0.0).max(run.report.latency.max))
+        .chain(service.iter().map(|(seconds, _)| *seconds))
         .fold(1e-3, f64::max);
     let x_high = kept_top(before.axes, 0, needed, needed * 1.04);
     let mut entries = Vec::new();
@@ -228,6 +256,14 @@ where
             entries.push(Entry::new(text, colour, sample));
         }
     }
+    for (name, (seconds, _)) in ["p50", "p99"].into_iter().zip(&service) {
+        let text = tf!(
+            "service {name} as set: {t} s",
+            name = name,
+            t = format!("{seconds:.3}")
+        );
+        entries.push(Entry::new(text, theme.foreground, Sample::Cross));
+    }
     let mut deadlines: Vec<f64> = runs.iter().filter_map(|run| run.deadline).collect();
     deadlines.dedup();
     for deadline in &deadlines {
@@ -258,6 +294,7 @@ where
         before: before.runs,
         x_high,
         deadlines: &deadlines,
+        service: &service,
     };
     let words = [
         tr("operations finished within (%)"),
@@ -308,7 +345,7 @@ mod tests {
         };
         let report = run(&scenario);
         let runs = [single(&report, &[], Some(1.5))];
-        let out = svg(|area| draw_latency(area, &runs, &Theme::dark(2.0)));
+        let out = svg(|area| draw_latency(area, &runs, &scenario, &Theme::dark(2.0)));
         assert_labels(&out, &["p50", "p99", "deadline 1.5 s"]);
     }
 
@@ -348,7 +385,7 @@ mod tests {
         let report = run(&deadline_scenario(deadline));
         let theme = Theme::light(1.0);
         let runs = [single(&report, &[], Some(deadline))];
-        let out = svg(|area| draw_latency(area, &runs, &theme));
+        let out = svg(|area| draw_latency(area, &runs, &deadline_scenario(deadline), &theme));
         let mesh = mesh(&out, &theme, 20.0..400.0);
         let (left, top, bottom) = (mesh.vertical[0], mesh.top, mesh.bottom);
         let deadline_x = deadline_x(&out, &theme, &mesh);
@@ -403,6 +440,52 @@ mod tests {
         }
     }
 
+    /// A log-normal service set by its p50 and p99: a cross on each share
+    /// at the figure set, written in the legend; other shapes have none.
+    #[test]
+    fn a_service_set_by_its_tail_is_marked_where_it_was_set() {
+        let deadline = 1.5;
+        let lognormal = Scenario {
+            service: crate::sim::ServiceShape::LogNormal,
+            service_p50: 0.2,
+            service_p99: 0.6,
+            ..deadline_scenario(deadline)
+        };
+        let report = run(&lognormal);
+        let theme = Theme::light(1.0);
+        let runs = [single(&report, &[], Some(deadline))];
+        let out = svg(|area| draw_latency(area, &runs, &lognormal, &theme));
+        assert_labels(
+            &out,
+            &["service p50 as set: 0.200 s", "service p99 as set: 0.600 s"],
+        );
+        // The whole panel is the first mesh; the tail panel's is the second.
+        let mesh = mesh(&out, &theme, 20.0..400.0);
+        let (left, top, bottom) = (mesh.vertical[0], mesh.top, mesh.bottom);
+        let per_second = (deadline_x(&out, &theme, &mesh) - left) / deadline;
+        // A cross is two slanted strokes; the axes and grid have none.
+        let crosses: Vec<(f64, f64)> = elements(&out, "line")
+            .iter()
+            .filter(|e| attr(e, "stroke") == hex(theme.foreground))
+            .map(|e| ["x1", "y1", "x2", "y2"].map(|a| number(e, a)))
+            .filter(|[x1, y1, x2, y2]| x1 != x2 && y1 != y2)
+            .map(|[x1, y1, x2, y2]| ((x1 + x2) / 2.0, (y1 + y2) / 2.0))
+            .collect();
+        let at_median = (left + 0.2 * per_second, bottom - 0.5 * (bottom - top));
+        assert!(
+            crosses
+                .iter()
+                .any(|c| (c.0 - at_median.0).abs() <= 1.5 && (c.1 - at_median.1).abs() <= 1.5),
+            "no cross at the p50 set, {at_median:?}: {crosses:?}"
+        );
+        // The p99's cross is on the tail panel, right of the median's.
+        assert!(crosses.iter().any(|c| c.0 > at_median.0 + 0.3 * per_second));
+
+        let exponential = deadline_scenario(deadline);
+        let out = svg(|area| draw_latency(area, &runs, &exponential, &theme));
+        assert!(!out.contains("as set"));
+    }
+
     /// Where every operation fails at a 2 s deadline, the curve stays at
     /// 0 % until 2 s (p50 = p99 = 2 s) and nothing is shaded as success.
     #[test]
@@ -425,7 +508,7 @@ mod tests {
         assert!((report.latency.quantile(0.5) - 2.0).abs() < 1e-9);
         let theme = Theme::light(1.0);
         let runs = [single(&report, &[], Some(2.0))];
-        let out = svg(|area| draw_latency(area, &runs, &theme));
+        let out = svg(|area| draw_latency(area, &runs, &scenario, &theme));
         let mesh = mesh(&out, &theme, 20.0..400.0);
         let deadline_x = deadline_x(&out, &theme, &mesh);
         let curve = longest(lines_in(&out, run_colour(&theme, 0)));

@@ -296,7 +296,7 @@ fn the_deadline_flattens_a_and_b_climbs_in_steps() {
     let success = |r: &Report| r.summary.success_rate;
     assert!((0.45..0.6).contains(&success(a)) && (0.9..0.96).contains(&success(b)));
     let theme = Theme::light(1.0);
-    let out = svg(|area| draw_latency(area, &charts, &theme));
+    let out = svg(|area| draw_latency(area, &charts, &runs.scenario, &theme));
     let mesh = mesh(&out, &theme, 20.0..400.0);
     // The deadline's dots fix the time axis: 0 s at the plot's left.
     let deadline = lines_in(&out, theme.foreground)
@@ -756,7 +756,7 @@ fn todays_aws_quota_runs_dry_sooner() {
     assert!(super::latency::differ_in_the_tail(&charts));
     assert!(b.summary.latency_p99 < 0.5 * a.summary.latency_p99);
     let theme = Theme::light(1.0);
-    let out = svg(|area| draw_latency(area, &charts, &theme));
+    let out = svg(|area| draw_latency(area, &charts, &runs.scenario, &theme));
     let ring = |r| rightmost_ring(&out, run_colour(&theme, r));
     let (ring_a, ring_b) = (ring(0), ring(1));
     assert!(
@@ -796,7 +796,7 @@ fn the_hedge_reaches_99_percent_first() {
     let calls = (b.first_tries + b.retries) as f64 / b.operations as f64;
     assert!((1.03..1.08).contains(&calls), "{calls} calls per operation");
     let theme = Theme::light(1.0);
-    let out = svg(|area| draw_latency(area, &runs.charts(), &theme));
+    let out = svg(|area| draw_latency(area, &runs.charts(), &runs.scenario, &theme));
     let mesh = mesh(&out, &theme, 20.0..400.0);
     let y99 = mesh.bottom - 0.99 * (mesh.bottom - mesh.top);
     let first_at = |colour| {
@@ -1096,7 +1096,9 @@ fn draw_key(
             ChartId::Mechanism => {
                 draw_mechanism_after(area, &charts, &state.runs.scenario, &theme, runs_before)?
             }
-            ChartId::Latency => draw_latency_after(area, &charts, &theme, runs_before)?,
+            ChartId::Latency => {
+                draw_latency_after(area, &charts, &state.runs.scenario, &theme, runs_before)?
+            }
             ChartId::Sweep => {
                 let view = SweepView {
                     mark: Some(SweepMark {

@@ -888,6 +888,8 @@ enum Sample {
     Dotted,
     Dot,
     Ring,
+    /// A figure set, not simulated.
+    Cross,
     /// Words only: what the whole chart is of.
     Words,
 }
@@ -968,6 +970,7 @@ where
             colour.filled(),
         ))?,
         Sample::Ring => area.draw(&Circle::new((x + width / 2, y), theme.px(4.0), stroke))?,
+        Sample::Cross => area.draw(&Cross::new((x + width / 2, y), theme.px(4.0), stroke))?,
         Sample::Words => {}
     }
     Ok(())
@@ -1112,7 +1115,7 @@ mod tests {
             ),
             (svg(|area| draw_pauses(area, &runs, &theme)), ["A: ", "B: "]),
             (
-                svg(|area| draw_latency(area, &runs, &theme)),
+                svg(|area| draw_latency(area, &runs, a, &theme)),
                 ["A: ", "B: "],
             ),
         ] {

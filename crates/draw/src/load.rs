@@ -875,7 +875,7 @@ pub(super) mod tests {
         let series = &report.series;
         let rate = |i: usize| (series.first_tries[i] + series.retries[i]) as f64 / series.width;
         let peak = (0..series.len()).map(rate).fold(0.0, f64::max);
-        let capacity = f64::from(scenario.workers) / scenario.service_time;
+        let capacity = f64::from(scenario.workers) / scenario.service_mean();
         let axis = load_axis(peak, capacity, series.width);
         assert_eq!(
             axis.floor, 0.0,
@@ -1460,7 +1460,7 @@ pub(super) mod tests {
                 (0..s.len()).map(move |i| (s.first_tries[i] + s.retries[i]) as f64 / s.width)
             })
             .fold(0.0, f64::max);
-        let capacity = f64::from(scenario.workers) / scenario.service_time;
+        let capacity = f64::from(scenario.workers) / scenario.service_mean();
         load_axis(needed, capacity, width)
     }
 }

@@ -513,7 +513,7 @@ pub static CHAPTERS: &[Chapter] = &[
         change: "",
         question: Text(
             "The dependency takes {service_t} on average, and only one call in a hundred \
-                   takes longer than about {service_p99} (its p99). First tries alone keep its \
+                   takes longer than about {own_p99} (its p99). First tries alone keep its \
                    workers {busy} busy, and it finishes every call it has started, even one the \
                    client gave up on. Policy A gives up on an attempt after {timeout} and retries, \
                    up to {attempts} attempts; policy B waits {B.timeout}. What happens to A's \
@@ -735,7 +735,7 @@ pub static CHAPTERS: &[Chapter] = &[
         change: "",
         question: Text(
             "A dependency answers in {service_t} on average, some calls far slower than \
-                   others: one in twenty takes over {service_p95}. Its workers are {busy} busy \
+                   others: one in twenty takes over {own_p95}. Its workers are {busy} busy \
                    with first tries alone. Policy A sends each call once; policy B sends a \
                    second copy when no answer has come after {B.hedge_delay}, and takes the \
                    first answer. Whose latency p99 is lower?",

@@ -431,11 +431,11 @@ pub static PRESETS: &[Preset] = &[
         key: "timeout",
         title: Text("The timeout below the p99"),
         lesson: Text(
-            "The dependency takes {service_t} on average to answer and about {service_p99} at its \
+            "The dependency takes {service_t} on average to answer and about {own_p99} at its \
                 p99, the time only one call in a hundred exceeds; {if workers!=0}first tries alone \
                 keep its {workers} workers {busy} busy.{else}its workers are unlimited.{end} {if \
                 timeout=0}Policy A (blue) now has no timeout: {A.load} calls per operation, success \
-                {A.success}.{else}{if timeout<service_p99}Policy A (blue) gives up on an attempt \
+                {A.success}.{else}{if timeout<own_p99}Policy A (blue) gives up on an attempt \
                 after {timeout}, below that p99: {if A.amplified}calls that were going to succeed \
                 are cut off and retried while the server still does the abandoned work, so the load \
                 grows to {A.load} calls per operation{else}so few calls take that long that the \
@@ -443,7 +443,7 @@ pub static PRESETS: &[Preset] = &[
                 to {A.success}{end}{if A.succeeds}, and success stays at \
                 {A.success}{end}.{else}Policy A (blue) now waits {timeout}, at or above that p99: \
                 {A.load} calls per operation, success {A.success}.{end}{end} {if B.timeout=0}Policy \
-                B (orange) now has no timeout{else}{if B.timeout>=service_p99}Policy B (orange) \
+                B (orange) now has no timeout{else}{if B.timeout>=own_p99}Policy B (orange) \
                 waits {B.timeout}, the p99 plus a margin{else}Policy B (orange) now waits only \
                 {B.timeout}, below that p99{end}{end}: {B.load} calls per operation, success \
                 {B.success}.",
@@ -708,7 +708,7 @@ pub static PRESETS: &[Preset] = &[
         title: Text("Hedged requests cut the tail"),
         lesson: Text(
             "A dependency answers in {service_t} on average, some calls far slower than others \
-                (exponentially spread: one in twenty takes over {service_p95}), from {workers} \
+                (exponentially spread: one in twenty takes over {own_p95}), from {workers} \
                 workers that first tries alone keep {busy} busy. {if hedge=off}Policy A (blue) sends \
                 each call once.{else}Policy A (blue) now hedges too.{end} {if B.hedge=on}Policy B \
                 (orange) sends a second copy when no answer has come after {B.hedge_delay} and takes \

@@ -38,7 +38,7 @@
 use crate::claims::Claim;
 use crate::config::{Config, Kind, P, PARAMS, SWEEPS, SweepCurves};
 use crate::metrics::{Format, Metric, Side};
-use crate::sim::{Report, Spread};
+use crate::sim::{Law, Report, ServiceShape};
 use crate::words::{self, Lang, Text};
 
 /// The standard normal's 99th percentile.
@@ -67,7 +67,8 @@ pub enum Fact {
     /// The dependency's own 99th percentile of service time, from its
     /// distribution alone (no queueing): the mean for a constant time,
     /// mean x ln 100 for an exponential one, mean + 2.33 sd for a normal
-    /// one (whose folding at zero is negligible when the mean is a few sd).
+    /// one (whose folding at zero is negligible when the mean is a few sd),
+    /// the law's own for a log-normal or a slow mode.
     ServiceP99,
     /// The same at the 95th percentile: mean x ln 20 for an exponential
     /// time, mean + 1.645 sd for a normal one; where a hedge is sent.
@@ -92,8 +93,8 @@ impl Fact {
         ("bucket_failures", Fact::BucketFailures),
         ("grid_seeds", Fact::GridSeeds),
         ("classic_retries", Fact::ClassicRetries),
-        ("service_p99", Fact::ServiceP99),
-        ("service_p95", Fact::ServiceP95),
+        ("own_p99", Fact::ServiceP99),
+        ("own_p95", Fact::ServiceP95),
         ("busy", Fact::Busy),
         ("drop_lost", Fact::DropLost),
         ("permanent", Fact::Permanent),
@@ -127,7 +128,7 @@ impl Fact {
             Fact::Busy => {
                 let workers = world.get(P::Workers);
                 match workers > 0.0 {
-                    true => world.get(P::Rate) * world.get(P::ServiceTime) / workers,
+                    true => world.get(P::Rate) * world.scenario().service_mean() / workers,
                     false => 0.0,
                 }
             }
@@ -163,10 +164,13 @@ impl Fact {
 /// normal's), from its distribution alone.
 fn service_quantile(world: &Config, one_in: f64, z: f64) -> f64 {
     let mean = world.get(P::ServiceTime);
-    match world.spread(P::Service) {
-        Spread::Constant => mean,
-        Spread::Exponential => mean * one_in.ln(),
-        Spread::Normal => mean + z * world.get(P::ServiceSd),
+    match world.service_shape() {
+        ServiceShape::Constant => mean,
+        ServiceShape::Exponential => mean * one_in.ln(),
+        ServiceShape::Normal => mean + z * world.get(P::ServiceSd),
+        ServiceShape::LogNormal | ServiceShape::Mixture => {
+            Law::service(&world.scenario()).quantile(1.0 - 1.0 / one_in)
+        }
     }
 }
 
@@ -574,6 +578,24 @@ mod tests {
         let (config, notices) = Config::from_link(link);
         assert_eq!(notices, [], "{link}");
         config
+    }
+
+    /// A name in a text means one thing: no fact or report number is
+    /// named as a setting is (a setting `service_p99` once met a fact of
+    /// that name).
+    #[test]
+    fn a_name_in_a_text_names_one_number() {
+        let mut names: Vec<&str> = PARAMS.iter().map(|p| p.key).collect();
+        names.extend(Fact::ALL.iter().map(|(name, _)| *name));
+        names.extend(Metric::ALL.iter().map(|m| m.key()));
+        let mut distinct = names.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(
+            distinct.len(),
+            names.len(),
+            "a name used twice in {names:?}"
+        );
     }
 
     #[test]

@@ -263,6 +263,9 @@ mod tests {
                 "cb_window",
                 "instances",
                 "horizon",
+                "service_p50",
+                "service_p99",
+                "tail_x",
                 "slow_x"
             ]
         );

@@ -328,7 +328,7 @@ mod tests {
             // The hedging preset's: an exponential service time.
             Source::Fact(Fact::ServiceP95) => world.get(P::ServiceTime) * 20f64.ln(),
             Source::Fact(Fact::Busy) => {
-                100.0 * world.get(P::Rate) * world.get(P::ServiceTime) / world.get(P::Workers)
+                100.0 * world.get(P::Rate) * world.scenario().service_mean() / world.get(P::Workers)
             }
             Source::Fact(Fact::DropLost) => 100.0 * (1.0 - world.get(P::DropTo)),
             // The why-retry world's mix: 503s and 400s alone.

@@ -134,6 +134,9 @@ impl Page {
             )),
             None => return None,
         };
+        // A value in range may still not go with the others.
+        let tail = [P::Service, P::ServiceP50, P::ServiceP99].contains(&P::ALL[index]);
+        let why = why.or_else(|| self.config.service_tail_fault().filter(|_| tail));
         Some(Edit {
             replace_notices: commit,
             notice: why.filter(|_| commit).map(|message| Notice {
@@ -289,5 +292,23 @@ mod tests {
         );
         let compare = page.input(P::Compare as usize, Role::Choice, "1", true);
         assert_eq!(compare.map(|e| e.show_all), Some(true));
+    }
+
+    /// A log-normal's p99 in range but below its p50 is said when set,
+    /// and what it is served as; a p99 above it is fine.
+    #[test]
+    fn a_p99_below_the_p50_is_said() {
+        let mut page = Page::new(config("v=1&service=lognormal&service_p50=0.1"));
+        let p99 = P::ServiceP99 as usize;
+        let below = page.input(p99, Role::Number, "0.05", true);
+        assert_eq!(
+            below.and_then(|e| e.notice),
+            Some(Notice {
+                key: "service_p99".to_string(),
+                message: "is below the p50, as no p99 can be; served as the p50".to_string()
+            })
+        );
+        let above = page.input(p99, Role::Number, "0.5", true);
+        assert_eq!(above.and_then(|e| e.notice), None);
     }
 }

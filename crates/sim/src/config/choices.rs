@@ -4,7 +4,7 @@
 use crate::breaker::BreakerMode;
 use crate::budget::{BudgetKind, RatioBasis};
 use crate::policy::{Jitter, Shape};
-use crate::sim::{Balance, FaultOn, OutageMode, Spread, WorkloadKind};
+use crate::sim::{Balance, FaultOn, OutageMode, ServiceShape, Spread, WorkloadKind};
 use crate::words::Text;
 
 use super::table::Kind;
@@ -160,6 +160,15 @@ choices! {
         "constant" (Text("Constant")) => Spread::Constant,
         "exponential" (Text("Exponential")) => Spread::Exponential,
         "normal" (Text("Normal")) => Spread::Normal,
+    }
+    /// The first three as [`SPREADS`], so that a link's word keeps its
+    /// position.
+    SERVICE_SHAPES: ServiceShape {
+        "constant" (Text("Constant")) => ServiceShape::Constant,
+        "exponential" (Text("Exponential")) => ServiceShape::Exponential,
+        "normal" (Text("Normal")) => ServiceShape::Normal,
+        "lognormal" (Text("Lognormal, from p50 and p99")) => ServiceShape::LogNormal,
+        "mixture" (Text("With a slow mode")) => ServiceShape::Mixture,
     }
     BALANCES: Balance {
         "round-robin" (Text("Round robin")) => Balance::RoundRobin,

@@ -30,7 +30,8 @@ mod table;
 pub use change::Change;
 pub use choices::{
     BALANCES, BASES, BREAKERS, BUDGETS, Choices, FAULTS_ON, FIND_WORLDS, FindWorlds, JITTERS,
-    MAP_ROWS, MapRows, OUTAGES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
+    MAP_ROWS, MapRows, OUTAGES, SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves,
+    WORKLOADS,
 };
 pub use embed::{CONTROLS_KEY, EMBED_KEY, Embed, EmbedChart, MAX_EMBED_CONTROLS};
 pub use link::{
@@ -42,7 +43,7 @@ pub use table::{Group, Kind, P, PARAMS, Param};
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
 use crate::policy::{Jitter, Shape};
-use crate::sim::{Spread, WorkloadKind};
+use crate::sim::{ServiceShape, Spread, WorkloadKind};
 
 /// Something the link reader fixed or ignored, to tell the person.
 #[derive(Debug, Clone, PartialEq)]
@@ -171,6 +172,32 @@ impl Config {
 
     pub fn spread(&self, p: P) -> Spread {
         SPREADS.at(self.get(p))
+    }
+
+    pub fn service_shape(&self) -> ServiceShape {
+        SERVICE_SHAPES.at(self.get(P::Service))
+    }
+
+    /// Why a log-normal service cannot be served with the p99 it is given:
+    /// below its p50, or more than [`crate::range::SERVICE_SPAN`] times it
+    /// (what it is served with instead, see [`crate::sim::Law::service`]).
+    pub fn service_tail_fault(&self) -> Option<String> {
+        let (p50, p99) = (self.get(P::ServiceP50), self.get(P::ServiceP99));
+        if self.service_shape() != ServiceShape::LogNormal {
+            None
+        } else if p99 < p50 {
+            Some(
+                crate::words::tr("is below the p50, as no p99 can be; served as the p50")
+                    .to_string(),
+            )
+        } else if p99 > crate::range::SERVICE_SPAN * p50 {
+            Some(crate::tf!(
+                "is over {span} times the p50; served as {span} times it",
+                span = crate::range::SERVICE_SPAN
+            ))
+        } else {
+            None
+        }
     }
 
     pub fn budget_kind(&self) -> BudgetKind {

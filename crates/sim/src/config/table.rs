@@ -4,13 +4,13 @@
 use super::Config;
 use super::choices::{
     BALANCES, BASES, BREAKERS, BUDGETS, FAULTS_ON, FIND_WORLDS, FindWorlds, JITTERS, MAP_ROWS,
-    MapRows, OUTAGES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
+    MapRows, OUTAGES, SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
 };
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
 use crate::policy::{Jitter, Shape};
 use crate::range::{self, Range};
-use crate::sim::{Fault, Scenario, Spread, WorkloadKind};
+use crate::sim::{Fault, Scenario, ServiceShape, Spread, WorkloadKind};
 use crate::words::Text;
 
 /// Where a parameter sits on the page.
@@ -159,7 +159,17 @@ fn normal_hops(c: &Config) -> bool {
     c.spread(P::Hop) == Spread::Normal
 }
 fn normal_service(c: &Config) -> bool {
-    served(c) && c.spread(P::Service) == Spread::Normal
+    served(c) && c.service_shape() == ServiceShape::Normal
+}
+/// A log-normal service is given by its p50 and p99, not its mean.
+fn service_mean_set(c: &Config) -> bool {
+    served(c) && c.service_shape() != ServiceShape::LogNormal
+}
+fn lognormal_service(c: &Config) -> bool {
+    served(c) && c.service_shape() == ServiceShape::LogNormal
+}
+fn mixed_service(c: &Config) -> bool {
+    served(c) && c.service_shape() == ServiceShape::Mixture
 }
 fn with_workers(c: &Config) -> bool {
     served(c) && c.get(P::Workers) > 0.0
@@ -461,15 +471,27 @@ params! {
     Queue: "queue", Text("Queue"), Text(""), Server, integer(range::QUEUE_LIMIT), D.queue_limit, with_workers,
         Some(|s, v| s.queue_limit = v as u32),
         Text("Requests that may wait for a worker; a full queue answers 503.");
-    Service: "service", Text("Service time shape"), Text(""), Server, SPREADS.kind(), SPREADS.position(D.service), served,
-        Some(|s, v| s.service = SPREADS.at(v)),
-        Text("Distribution of the time to serve one request.");
-    ServiceTime: "service_t", Text("Service time"), Text("s"), Server, number(range::SERVICE_TIME, 0.001), D.service_time, served,
+    Service: "service", Text("Service time shape"), Text(""), Server, SERVICE_SHAPES.kind(), SERVICE_SHAPES.position(D.service), served,
+        Some(|s, v| s.service = SERVICE_SHAPES.at(v)),
+        Text("Distribution of the time to serve one request: a log-normal or a slow mode gives it a long tail.");
+    ServiceTime: "service_t", Text("Service time"), Text("s"), Server, number(range::SERVICE_TIME, 0.001), D.service_time, service_mean_set,
         Some(|s, v| s.service_time = v),
-        Text("Mean time to serve one request.");
+        Text("Mean time to serve one request (a request in the fast mode, with a slow mode).");
     ServiceSd: "service_sd", Text("Service time sd"), Text("s"), Server, number(range::SERVICE_SD, 0.001), D.service_sd, normal_service,
         Some(|s, v| s.service_sd = v),
         Text("Spread of a normal service time.");
+    ServiceP50: "service_p50", Text("Service time p50"), Text("s"), Server, number(range::SERVICE_P50, 0.001), D.service_p50, lognormal_service,
+        Some(|s, v| s.service_p50 = v),
+        Text("Half the requests are served within this time: the median a dashboard shows.");
+    ServiceP99: "service_p99", Text("Service time p99"), Text("s"), Server, number(range::SERVICE_P99, 0.001), D.service_p99, lognormal_service,
+        Some(|s, v| s.service_p99 = v),
+        Text("99 requests in 100 are served within this time: at least the p50, at most 100 times it.");
+    TailShare: "tail_share", Text("Slow requests"), Text(""), Server, number(range::TAIL_SHARE, 0.005), D.tail_share, mixed_service,
+        Some(|s, v| s.tail_share = v),
+        Text("The share of requests in the slow mode: 0.01 is one in a hundred.");
+    TailFactor: "tail_x", Text("Slow mode takes"), Text("x"), Server, number(range::TAIL_FACTOR, 0.5), D.tail_factor, mixed_service,
+        Some(|s, v| s.tail_factor = v),
+        Text("How many times longer a request in the slow mode takes on average.");
     Slope: "slope", Text("Slowdown per request"), Text("s"), Server, number(range::LATENCY_SLOPE, 0.001), D.latency_slope, served,
         Some(|s, v| s.latency_slope = v),
         Text("Extra service time per request already in service: an overloaded server gets slower.");

@@ -40,7 +40,8 @@
 //!   drawn from [`Spread`] with `hop_mean` / `hop_sd`.
 //! - **Server**: `workers` (0 = unlimited) serve requests, a bounded FIFO
 //!   queue holds the rest and a full queue rejects with 503. A request takes
-//!   a service time plus `latency_slope` seconds per request already in
+//!   a service time drawn from its [`ServiceShape`] (a log-normal given by
+//!   its p50 and p99, or a mixture with a slow mode, for a long tail) plus `latency_slope` seconds per request already in
 //!   service. The server finishes work whose client has given up (that is
 //!   *wasted work*). With unlimited workers and no slope nothing at the
 //!   server can change a request's service, so it is drawn when the request
@@ -98,6 +99,7 @@
 
 mod engine;
 pub mod fault;
+pub mod law;
 mod recorder;
 mod report;
 pub mod trace;
@@ -109,6 +111,7 @@ pub use report::{
 };
 
 pub use fault::{Fault, FaultWindow};
+pub use law::Law;
 pub use world::{COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, in_flight_bytes};
 
 use crate::breaker::BreakerConfig;
@@ -147,6 +150,24 @@ pub enum Spread {
     /// `|Normal(mean, sd)|`, the network model of the simulator behind the
     /// AWS Architecture Blog's 2015 post on exponential backoff and jitter.
     Normal,
+}
+
+/// Shape of the time to serve one request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServiceShape {
+    /// Always `service_time`.
+    Constant,
+    /// Exponential with mean `service_time`.
+    Exponential,
+    /// `|Normal(service_time, service_sd)|`.
+    Normal,
+    /// Log-normal given by its median `service_p50` and 99th percentile
+    /// `service_p99`, the two figures a dashboard shows: a long tail.
+    LogNormal,
+    /// A fast mode and a slow one: exponential with mean `service_time`,
+    /// and for a `tail_share` of the requests `tail_factor` times longer on
+    /// average.
+    Mixture,
 }
 
 /// How requests are spread over the servers of a fleet.
@@ -240,11 +261,20 @@ pub struct Scenario {
     pub workers: u32,
     /// Requests waiting for a worker; beyond it the server answers 503.
     pub queue_limit: u32,
-    pub service: Spread,
-    /// Mean service time.
+    pub service: ServiceShape,
+    /// Mean service time (the fast mode's in a mixture).
     pub service_time: f64,
-    /// Only for `Spread::Normal`.
+    /// Only for `ServiceShape::Normal`.
     pub service_sd: f64,
+    /// Only for `ServiceShape::LogNormal`: its median and 99th percentile.
+    /// The law serves a p99 below the median as the median, and one above
+    /// [`range::SERVICE_SPAN`] times it as that (see [`Law::service`]).
+    pub service_p50: f64,
+    pub service_p99: f64,
+    /// Only for `ServiceShape::Mixture`: the share of requests in the slow
+    /// mode, and how many times longer they take on average.
+    pub tail_share: f64,
+    pub tail_factor: f64,
     /// Extra service time per request already in service (`base + slope x
     /// in-flight`).
     pub latency_slope: f64,
@@ -339,9 +369,16 @@ impl Scenario {
         outage_mode: OutageMode::FailFast,
         workers: 20,
         queue_limit: 100,
-        service: Spread::Exponential,
+        service: ServiceShape::Exponential,
         service_time: 0.05,
         service_sd: 0.01,
+        // A median of 40 ms and a p99 of 200 ms: a mean of 51 ms, near the
+        // exponential's 50.
+        service_p50: 0.04,
+        service_p99: 0.2,
+        // One request in a hundred ten times slower.
+        tail_share: 0.01,
+        tail_factor: 10.0,
         latency_slope: 0.0,
         drop_start: 30.0,
         drop_duration: 0.0,
@@ -446,6 +483,10 @@ impl Scenario {
             service: self.service,
             service_time: range::SERVICE_TIME.clamp(self.service_time, d.service_time),
             service_sd: range::SERVICE_SD.clamp(self.service_sd, d.service_sd),
+            service_p50: range::SERVICE_P50.clamp(self.service_p50, d.service_p50),
+            service_p99: range::SERVICE_P99.clamp(self.service_p99, d.service_p99),
+            tail_share: range::TAIL_SHARE.clamp(self.tail_share, d.tail_share),
+            tail_factor: range::TAIL_FACTOR.clamp(self.tail_factor, d.tail_factor),
             latency_slope: range::LATENCY_SLOPE.clamp(self.latency_slope, 0.0),
             lost_responses: range::LOST_RESPONSES.clamp(self.lost_responses, 0.0),
             drop_start: range::OUTAGE_START.clamp(self.drop_start, d.drop_start),
@@ -472,6 +513,11 @@ impl Scenario {
         }
     }
 
+    /// The mean time to serve one request, before any slowdown.
+    pub fn service_mean(&self) -> f64 {
+        Law::service(self).mean()
+    }
+
     /// Expected number of operations the workload creates.
     pub fn estimated_operations(&self) -> f64 {
         let s = self.sanitized();
@@ -483,7 +529,7 @@ impl Scenario {
             WorkloadKind::Crowd | WorkloadKind::Contention => f64::from(s.clients),
             // Each client at most once per think time and two hops.
             WorkloadKind::Closed => {
-                let cycle = (s.think + 2.0 * s.hop_mean + s.service_time).max(1e-3);
+                let cycle = (s.think + 2.0 * s.hop_mean + s.service_mean()).max(1e-3);
                 f64::from(s.clients) * (s.horizon / cycle + 1.0)
             }
         }

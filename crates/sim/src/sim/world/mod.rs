@@ -94,10 +94,9 @@ use super::engine::{Event, EventKind, Queue};
 use super::recorder::{Level, Recorder};
 use super::report::{CutReason, Report};
 use super::trace::{Trace, Tracer};
-use super::{Fault, Scenario, Spread, WorkloadKind};
+use super::{Fault, Law, Scenario, WorkloadKind};
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
-use crate::random::Stream;
 use arrivals::Workload;
 use client::{Extra, Frame, Layers, Operation};
 use server::Server;
@@ -129,6 +128,8 @@ pub(crate) struct World<const PLAIN: bool> {
     hedges: SideTable<hedge::Hedge>,
     /// The server: requests, workers and queue.
     server: Server,
+    /// How long a network hop takes.
+    hop_law: Law,
     /// Contention: the row's version.
     version: u64,
     contention: bool,
@@ -325,18 +326,6 @@ fn runs_alone(s: &Scenario) -> bool {
         && s.breaker.mode == BreakerMode::Off
 }
 
-/// A draw of a random duration.
-#[inline(always)] // speed: hot
-fn draw(spread: Spread, mean: f64, sd: f64, stream: &mut Stream) -> f64 {
-    match spread {
-        Spread::Constant => mean,
-        Spread::Exponential if mean > 0.0 => stream.exponential_ziggurat(mean),
-        Spread::Exponential => 0.0,
-        Spread::Normal if mean > 0.0 || sd > 0.0 => stream.normal(mean, sd).abs(),
-        Spread::Normal => 0.0,
-    }
-}
-
 impl<const PLAIN: bool> World<PLAIN> {
     pub fn new(s: Scenario) -> Self {
         let contention = s.workload == WorkloadKind::Contention;
@@ -364,6 +353,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                     BudgetKind::AwsQuota | BudgetKind::AwsAdaptive
                 ),
             server: Server::new(&s),
+            hop_law: Law::hop(&s),
             version: 0,
             contention,
             alone,
@@ -622,12 +612,11 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// operation's own stream.
     #[inline(always)] // speed: hot
     fn hop(&mut self, root: u32) -> f64 {
-        let s = &self.s;
-        if s.hop == Spread::Constant {
+        if let Law::Constant(time) = self.hop_law {
             // No draw: no need to find the operation's stream.
-            return s.hop_mean;
+            return time;
         }
-        draw(s.hop, s.hop_mean, s.hop_sd, &mut self.roots[root].server)
+        self.hop_law.draw(&mut self.roots[root].server)
     }
 }
 
@@ -635,7 +624,7 @@ impl<const PLAIN: bool> World<PLAIN> {
 mod tests {
     use super::*;
     use crate::policy::{Jitter, Policy, Shape};
-    use crate::sim::OutageMode;
+    use crate::sim::{OutageMode, ServiceShape, Spread};
 
     /// Every number of two reports, walked together: equal within a relative
     /// `1e-9`, which for counts below a million means exactly equal.
@@ -684,7 +673,7 @@ mod tests {
             buckets: 40,
             rate: 300.0,
             workers: 0,
-            service: Spread::Normal,
+            service: ServiceShape::Normal,
             service_time: 0.05,
             service_sd: 0.02,
             hop: Spread::Exponential,
@@ -716,7 +705,7 @@ mod tests {
         // Service longer than the timeout: every answer comes late, and
         // the action runs again on each retry.
         let late = |idempotency_key| Scenario {
-            service: Spread::Constant,
+            service: ServiceShape::Constant,
             service_time: 0.4,
             outage_mode: OutageMode::Hang,
             idempotency_key,

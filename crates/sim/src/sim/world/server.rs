@@ -11,12 +11,11 @@
 use std::collections::VecDeque;
 
 use super::World;
-use super::draw;
 use super::slab::Slab;
 use crate::sim::engine::EventKind;
 use crate::sim::recorder::Level;
 use crate::sim::report::FailureKind;
-use crate::sim::{Balance, Fault, FaultOn, FaultWindow, OutageMode, Scenario};
+use crate::sim::{Balance, Fault, FaultOn, FaultWindow, Law, OutageMode, Scenario};
 
 /// A request on its way to the server, at it, or its answer on the way back.
 #[derive(Debug, Clone, Copy)]
@@ -65,6 +64,8 @@ pub(super) struct Server {
     dropped_workers: u32,
     latency_spike: Option<FaultWindow>,
     partition: Option<FaultWindow>,
+    /// How long a request's service takes, before any slowdown.
+    service: Law,
 }
 
 /// Whether the server faults hit: every one, or only the first.
@@ -109,6 +110,7 @@ impl Server {
             dropped_workers: (f64::from(s.workers) * s.drop_to).round() as u32,
             latency_spike: s.fault(Fault::LatencySpike),
             partition: s.fault(Fault::Partition),
+            service: Law::service(s),
         }
     }
 
@@ -190,8 +192,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         let server = self.server_of(request);
         let stream = &mut self.roots[root].server;
         let pool = &mut self.server.pools[server as usize];
-        let mut service = draw(s.service, s.service_time, s.service_sd, stream)
-            + s.latency_slope * f64::from(pool.busy);
+        let mut service = self.server.service.draw(stream) + s.latency_slope * f64::from(pool.busy);
         pool.busy += 1;
         if !PLAIN {
             service *= self.server.slowdown(s, now, server);

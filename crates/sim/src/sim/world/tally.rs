@@ -218,7 +218,7 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
     let latency_spike = s.fault(Fault::LatencySpike);
     let holds = |fault: Option<FaultWindow>, at: f64| fault.is_some_and(|w| w.holds(at));
     let workers = s.workers;
-    let mean_service = s.service_time;
+    let mean_service = s.service_mean();
     // What the fleet can serve in a bucket: each server its workers over
     // the mean service time, none in the outage, fewer workers in a
     // capacity loss and slower ones in a latency spike (at the bucket's
