@@ -258,7 +258,7 @@ where
     }
     for (name, (seconds, _)) in ["p50", "p99"].into_iter().zip(&service) {
         let text = tf!(
-            "service {name} as set: {t} s",
+            "service alone, {name} {t} s",
             name = name,
             t = format!("{seconds:.3}")
         );
@@ -457,7 +457,7 @@ mod tests {
         let out = svg(|area| draw_latency(area, &runs, &lognormal, &theme));
         assert_labels(
             &out,
-            &["service p50 as set: 0.200 s", "service p99 as set: 0.600 s"],
+            &["service alone, p50 0.200 s", "service alone, p99 0.600 s"],
         );
         // The whole panel is the first mesh; the tail panel's is the second.
         let mesh = mesh(&out, &theme, 20.0..400.0);
@@ -483,7 +483,7 @@ mod tests {
 
         let exponential = deadline_scenario(deadline);
         let out = svg(|area| draw_latency(area, &runs, &exponential, &theme));
-        assert!(!out.contains("as set"));
+        assert!(!out.contains("service alone"));
     }
 
     /// Where every operation fails at a 2 s deadline, the curve stays at
