@@ -13,7 +13,8 @@ use retry_playground::breaker::{BreakerConfig, BreakerMode};
 use retry_playground::budget::{BudgetConfig, BudgetKind, RatioBasis};
 use retry_playground::policy::{Jitter, Policy, Shape};
 use retry_playground::sim::{
-    self, FailureKind, Law, OutageMode, Report, Scenario, ServiceShape, Spread, WorkloadKind,
+    self, FailureKind, Law, OutageMode, QueueOrder, Report, Scenario, ServiceShape, Spread,
+    WorkloadKind,
 };
 
 mod common;
@@ -1542,4 +1543,156 @@ fn a_log_normal_service_queues_as_pollaczek_khinchine_says() {
     // The exponential of the same mean waits longer, beyond the tolerance.
     let exponential = mean + world.rate * 2.0 * mean * mean / (2.0 * (1.0 - rho));
     assert!(exponential - expected > 2.0 * tolerance);
+}
+
+/// One worker with a constant 10 ms service, arrivals at 110 a second for
+/// 20 s (an overload of 10 %), one attempt each, no timeout: the world of
+/// the load-shedding tests, each switching on one way to shed.
+fn overloaded_queue() -> Scenario {
+    Scenario {
+        horizon: 20.0,
+        rate: 110.0,
+        workers: 1,
+        queue_limit: 1_000_000,
+        policy: Policy {
+            attempts: 1,
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    }
+}
+
+/// The order a worker takes waiting requests in moves no work: with a
+/// constant service the queue's length is the same at every instant, so
+/// by Little's law the operations' total time is the same, to rounding,
+/// and every one is served; but newest first leaves the unlucky old ones
+/// waiting, and its p99 is far above the oldest-first p99 (with a mean
+/// wait of seconds, several times it).
+#[test]
+fn newest_first_moves_the_wait_to_a_few_and_keeps_the_total() {
+    let fifo = sim::run(&overloaded_queue());
+    let lifo = sim::run(&Scenario {
+        queue_order: QueueOrder::Lifo,
+        ..overloaded_queue()
+    });
+    for report in [&fifo, &lifo] {
+        assert_eq!(report.summary.succeeded, report.summary.operations);
+        assert_eq!(report.summary.shed, 0);
+    }
+    assert_eq!(fifo.summary.operations, lifo.summary.operations);
+    let (a, b) = (fifo.latency.sum, lifo.latency.sum);
+    assert!((a - b).abs() < 1e-9 * a, "total time {a} against {b}");
+    assert!(
+        lifo.latency.quantile(0.99) > 3.0 * fifo.latency.quantile(0.99),
+        "p99 {} against {}",
+        lifo.latency.quantile(0.99),
+        fifo.latency.quantile(0.99)
+    );
+    assert!(lifo.latency.quantile(0.5) < 0.1 * fifo.latency.quantile(0.5));
+}
+
+/// A queue timeout of 0.2 s: no request is served after waiting longer.
+/// A request is judged when a worker frees, at most one 10 ms service
+/// after its timeout passed, so no operation takes longer than the
+/// timeout plus two services (plus half a histogram bin, 1/64). What the
+/// server shed are exactly the 503s it sent, with a queue that never
+/// fills; without shedding the same world's median operation waits
+/// about a second (the queue grows by 10 a second, 0.1 s of work each).
+#[test]
+fn a_queue_timeout_bounds_the_wait_and_sheds_the_rest() {
+    let timeout = 0.2;
+    let report = sim::run(&Scenario {
+        queue_timeout: timeout,
+        ..overloaded_queue()
+    });
+    let summary = &report.summary;
+    assert!(summary.shed > 0);
+    assert_eq!(
+        summary.shed,
+        summary.failed.0[FailureKind::Rejected as usize]
+    );
+    let bound = (timeout + 2.0 * 0.01) * (1.0 + 1.0 / 64.0);
+    assert!(
+        report.latency.max <= bound,
+        "{} > {bound}",
+        report.latency.max
+    );
+    // An overload of 10 %: about a tenth is shed, the rest served.
+    let shed = summary.shed as f64 / summary.operations as f64;
+    assert!((0.05..0.15).contains(&shed), "{shed}");
+    assert!(sim::run(&overloaded_queue()).latency.quantile(0.5) > 3.0 * timeout);
+}
+
+/// Shedding new arrivals while the oldest has waited over 0.2 s: every
+/// request shed is a 503 sent at once (the queue never fills), and the
+/// median wait falls from seconds to under the limit.
+#[test]
+fn shedding_on_a_standing_queue_refuses_arrivals() {
+    let report = sim::run(&Scenario {
+        shed_wait: 0.2,
+        ..overloaded_queue()
+    });
+    let summary = &report.summary;
+    assert!(summary.shed > 0);
+    assert_eq!(
+        summary.shed,
+        summary.failed.0[FailureKind::Rejected as usize]
+    );
+    assert!(
+        report.latency.quantile(0.5) < 0.2,
+        "{}",
+        report.latency.quantile(0.5)
+    );
+    assert!(report.series.shed.iter().sum::<u64>() <= summary.shed);
+    assert!(report.series.shed.iter().sum::<u64>() > summary.shed / 2);
+}
+
+/// Callers that give up after 0.3 s, 10 % more of them than the worker
+/// serves. Without their cancellation reaching the server, the worker
+/// spends most of its time on requests nobody waits for any more (over
+/// four fifths of it here) and few succeed. With it, the worker drops them
+/// unserved (shed), but oldest first it still takes requests near their
+/// caller's timeout, which often passes during their service: a fifth of
+/// the waste is left. Newest first as well, it serves fresh requests, wastes
+/// almost nothing (under a fiftieth of the oldest-first waste) and
+/// succeeds for all it can serve, 1/1.1 = 90.9 % of the callers, within
+/// one point.
+#[test]
+fn dropping_abandoned_requests_saves_the_work_nobody_waits_for() {
+    let world = Scenario {
+        policy: Policy {
+            attempt_timeout: Some(0.3),
+            ..overloaded_queue().policy
+        },
+        ..overloaded_queue()
+    };
+    let keeps = sim::run(&world).summary;
+    let drops = sim::run(&Scenario {
+        drop_gone: true,
+        ..world.clone()
+    })
+    .summary;
+    let newest = sim::run(&Scenario {
+        drop_gone: true,
+        queue_order: QueueOrder::Lifo,
+        ..world
+    })
+    .summary;
+    assert_eq!(keeps.shed, 0);
+    assert!(drops.shed > 0 && newest.shed > 0);
+    assert!(keeps.wasted_work > 0.8 * keeps.server_work, "{keeps:?}");
+    assert!(keeps.success_rate < 0.3, "{keeps:?}");
+    assert!(
+        drops.wasted_work < keeps.wasted_work / 5.0,
+        "{} against {}",
+        drops.wasted_work,
+        keeps.wasted_work
+    );
+    assert!(drops.success_rate > keeps.success_rate + 0.5);
+    assert!(newest.wasted_work < drops.wasted_work / 50.0);
+    assert!(
+        (newest.success_rate - 1.0 / 1.1).abs() < 0.01,
+        "{}",
+        newest.success_rate
+    );
 }

@@ -165,6 +165,10 @@ pub const SERVICE_SPAN: f64 = 100.0;
 /// longer they take on average.
 pub const TAIL_SHARE: Range = Range::new(0.0, 0.5);
 pub const TAIL_FACTOR: Range = Range::new(1.0, 100.0);
+/// Load shedding: the longest a request may wait for a worker, and the
+/// oldest wait in the queue above which new requests are refused.
+pub const QUEUE_TIMEOUT: Range = Range::new(0.0, 60.0);
+pub const SHED_WAIT: Range = Range::new(0.0, 60.0);
 /// Extra seconds of service per request already in service.
 pub const LATENCY_SLOPE: Range = SHARE;
 pub const LOST_RESPONSES: Range = SHARE;

@@ -146,7 +146,8 @@ where
 
 /// Load over time, one panel per policy on the same axes: first tries
 /// (solid) and retries (lighter) stacked in the policy's colour, its
-/// failed answers (503s, timeouts, refused connections) dotted, what its
+/// failed answers (503s, timeouts, refused connections) dotted, what the
+/// server shed dashed in a colour of its own where it shed any, what its
 /// own budget refused to send grey above its calls, goodput and the
 /// server's capacity (labelled in calls a second, the axis'
 /// unit) as lines, outage and spike windows shaded. What was sent while
@@ -196,6 +197,7 @@ where
         total(report, i) + rate(refused)
     };
     let refuses = |report: &Report| report.series.budget_refusals.iter().any(|r| *r > 0);
+    let sheds = |report: &Report| report.summary.shed > 0;
     let needed = everything()
         .flat_map(|report| (0..report.series.len().min(buckets)).map(move |i| asked(report, i)))
         .fold(0.0, f64::max);
@@ -265,6 +267,9 @@ where
         ));
     }
     entries.push(Entry::new(tr("failed answers"), failed, Sample::Dotted).and(failed_b));
+    if runs.iter().any(|run| sheds(run.report)) {
+        entries.push(Entry::line(tr("shed by the server"), theme.colour(3), true));
+    }
     entries.push(Entry::line(tr("goodput"), theme.foreground, false));
     if capacity_top > 0.0 {
         entries.push(Entry::line(tr("server capacity"), theme.colour(2), false));
@@ -433,6 +438,15 @@ where
             deep(theme, colour).stroke_width(theme.px(2.0)),
             theme,
         )?;
+        if sheds(report) {
+            path(
+                &mut chart,
+                line(&|i| rate(s.shed[i])),
+                theme.colour(3).stroke_width(theme.px(2.0)),
+                true,
+                theme,
+            )?;
+        }
 
         if capacity_top > 0.0 {
             let points: Vec<(f64, f64)> = (0..buckets)
@@ -471,6 +485,9 @@ where
         let mut labels = Labels::on(&chart, theme);
         labels.avoid(&chart, &line(&|i| total(report, i)));
         labels.avoid(&chart, &line(&|i| rate(s.failures(i))));
+        if sheds(report) {
+            labels.avoid(&chart, &line(&|i| rate(s.shed[i])));
+        }
         if refuses(report) {
             labels.avoid(&chart, &line(&|i| asked(report, i)));
         }
@@ -842,6 +859,59 @@ pub(super) mod tests {
         let out = svg(|area| draw_load(area, &runs, &scenario, &theme));
         assert!(lines_in(&out, theme.cursor).is_empty());
         assert!(!out.contains("replay at"));
+    }
+
+    /// What the server shed is a dashed line of its own colour, named in the
+    /// legend, whose highest point is the busiest bucket's rate of shed
+    /// requests; a world that sheds nothing has neither.
+    #[test]
+    fn load_chart_draws_what_the_server_shed() {
+        let shedding = Scenario {
+            workers: 5,
+            rate: 120.0,
+            queue_timeout: 0.2,
+            policy: crate::policy::Policy {
+                attempts: 1,
+                ..scenario().policy
+            },
+            ..scenario()
+        };
+        let report = run(&shedding);
+        let series = &report.series;
+        let shed = |i: usize| series.shed[i] as f64 / series.width;
+        let most = (0..series.len()).map(shed).fold(0.0, f64::max);
+        assert!(most > 0.0, "this world sheds");
+        let theme = Theme::light(1.0);
+        let runs = [single(&report, &[], None)];
+        let out = svg(|area| draw_load(area, &runs, &shedding, &theme));
+        assert_labels(&out, &["shed by the server"]);
+        // The outage shade fixes the value axis, as above.
+        let shade = elements(&out, "rect")
+            .into_iter()
+            .find(|e| attr(e, "fill") == hex(theme.grid) && attr(e, "opacity") == "0.6")
+            .expect("the outage shade");
+        let (top, bottom) = (
+            number(&shade, "y"),
+            number(&shade, "y") + number(&shade, "height"),
+        );
+        let rate = |i: usize| (series.first_tries[i] + series.retries[i]) as f64 / series.width;
+        let peak = (0..series.len()).map(rate).fold(0.0, f64::max);
+        let axis = load_axis(peak, 5.0 / shedding.service_mean(), series.width);
+        assert_eq!(axis.floor, 0.0, "a linear axis");
+        let y = |value: f64| bottom - value / axis.tops[0] * (bottom - top);
+        let highest = lines_in(&out, theme.colour(3))
+            .into_iter()
+            .flatten()
+            .filter(|(_, py)| *py >= top)
+            .map(|(_, py)| py)
+            .fold(f64::INFINITY, f64::min);
+        near(highest, y(most), "the busiest bucket of shed requests");
+
+        let calm = run(&scenario());
+        let runs = [single(&calm, &[], None)];
+        let out = svg(|area| draw_load(area, &runs, &scenario(), &theme));
+        assert!(!out.contains("shed by the server"));
+        assert!(lines_in(&out, theme.colour(3)).is_empty());
     }
 
     /// The load chart's pixels agree with the report: the outage shade spans

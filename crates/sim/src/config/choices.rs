@@ -4,7 +4,7 @@
 use crate::breaker::BreakerMode;
 use crate::budget::{BudgetKind, RatioBasis};
 use crate::policy::{Jitter, Shape};
-use crate::sim::{Balance, FaultOn, OutageMode, ServiceShape, Spread, WorkloadKind};
+use crate::sim::{Balance, FaultOn, OutageMode, QueueOrder, ServiceShape, Spread, WorkloadKind};
 use crate::words::Text;
 
 use super::table::Kind;
@@ -169,6 +169,10 @@ choices! {
         "normal" (Text("Normal")) => ServiceShape::Normal,
         "lognormal" (Text("Lognormal, from p50 and p99")) => ServiceShape::LogNormal,
         "mixture" (Text("With a slow mode")) => ServiceShape::Mixture,
+    }
+    QUEUE_ORDERS: QueueOrder {
+        "fifo" (Text("Oldest first (FIFO)")) => QueueOrder::Fifo,
+        "lifo" (Text("Newest first (LIFO)")) => QueueOrder::Lifo,
     }
     BALANCES: Balance {
         "round-robin" (Text("Round robin")) => Balance::RoundRobin,

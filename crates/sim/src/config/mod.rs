@@ -30,8 +30,8 @@ mod table;
 pub use change::Change;
 pub use choices::{
     BALANCES, BASES, BREAKERS, BUDGETS, Choices, FAULTS_ON, FIND_WORLDS, FindWorlds, JITTERS,
-    MAP_ROWS, MapRows, OUTAGES, SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves,
-    WORKLOADS,
+    MAP_ROWS, MapRows, OUTAGES, QUEUE_ORDERS, SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH,
+    SweepCurves, WORKLOADS,
 };
 pub use embed::{CONTROLS_KEY, EMBED_KEY, Embed, EmbedChart, MAX_EMBED_CONTROLS};
 pub use link::{

@@ -4,7 +4,8 @@
 use super::Config;
 use super::choices::{
     BALANCES, BASES, BREAKERS, BUDGETS, FAULTS_ON, FIND_WORLDS, FindWorlds, JITTERS, MAP_ROWS,
-    MapRows, OUTAGES, SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
+    MapRows, OUTAGES, QUEUE_ORDERS, SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves,
+    WORKLOADS,
 };
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
@@ -471,6 +472,18 @@ params! {
     Queue: "queue", Text("Queue"), Text(""), Server, integer(range::QUEUE_LIMIT), D.queue_limit, with_workers,
         Some(|s, v| s.queue_limit = v as u32),
         Text("Requests that may wait for a worker; a full queue answers 503.");
+    QueueOrder: "queue_order", Text("Queue order"), Text(""), Server, QUEUE_ORDERS.kind(), QUEUE_ORDERS.position(D.queue_order), with_workers,
+        Some(|s, v| s.queue_order = QUEUE_ORDERS.at(v)),
+        Text("Which waiting request a free worker takes. Newest first serves the callers likeliest still to wait, while in an overload the oldest wait on.");
+    QueueTimeout: "queue_timeout", Text("Queue timeout"), Text("s"), Server, number(range::QUEUE_TIMEOUT, 0.01), D.queue_timeout, with_workers,
+        Some(|s, v| s.queue_timeout = v),
+        Text("A request that has waited longer than this is answered 503, unserved, when a worker would take it; 0 means never.");
+    ShedWait: "shed_wait", Text("Shed above a wait of"), Text("s"), Server, number(range::SHED_WAIT, 0.01), D.shed_wait, with_workers,
+        Some(|s, v| s.shed_wait = v),
+        Text("While the oldest waiting request has waited longer than this, new requests that would wait are refused with 503; 0 means never.");
+    DropGone: "drop_gone", Text("Drop abandoned requests"), Text(""), Server, SWITCH.kind(), SWITCH.position(D.drop_gone), with_workers,
+        Some(|s, v| s.drop_gone = SWITCH.at(v)),
+        Text("A waiting request whose caller has given up (timed out, or answered by another copy) is dropped unserved, as when the caller's cancellation reaches the server.");
     Service: "service", Text("Service time shape"), Text(""), Server, SERVICE_SHAPES.kind(), SERVICE_SHAPES.position(D.service), served,
         Some(|s, v| s.service = SERVICE_SHAPES.at(v)),
         Text("Distribution of the time to serve one request: a log-normal or a slow mode gives it a long tail.");

@@ -170,6 +170,16 @@ pub enum ServiceShape {
     Mixture,
 }
 
+/// Which waiting request a freed worker takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueueOrder {
+    /// The one that waited longest.
+    Fifo,
+    /// The newest: its caller is the likeliest still to wait for it, while
+    /// under overload the old ones wait on (adaptive LIFO's idea).
+    Lifo,
+}
+
 /// How requests are spread over the servers of a fleet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Balance {
@@ -261,6 +271,18 @@ pub struct Scenario {
     pub workers: u32,
     /// Requests waiting for a worker; beyond it the server answers 503.
     pub queue_limit: u32,
+    /// Load shedding. Which waiting request a freed worker takes.
+    pub queue_order: QueueOrder,
+    /// A request that has waited longer than this when a worker would take
+    /// it is answered 503, unserved; 0 = never.
+    pub queue_timeout: f64,
+    /// While the oldest waiting request has waited longer than this, a new
+    /// request that would wait is refused with 503; 0 = never.
+    pub shed_wait: f64,
+    /// A waiting request whose caller no longer waits for it (timed out,
+    /// or answered by another copy) is dropped unserved: the caller's
+    /// cancellation reaches the server.
+    pub drop_gone: bool,
     pub service: ServiceShape,
     /// Mean service time (the fast mode's in a mixture).
     pub service_time: f64,
@@ -369,6 +391,10 @@ impl Scenario {
         outage_mode: OutageMode::FailFast,
         workers: 20,
         queue_limit: 100,
+        queue_order: QueueOrder::Fifo,
+        queue_timeout: 0.0,
+        shed_wait: 0.0,
+        drop_gone: false,
         service: ServiceShape::Exponential,
         service_time: 0.05,
         service_sd: 0.01,
@@ -480,6 +506,10 @@ impl Scenario {
             outage_mode: self.outage_mode,
             workers: range::WORKERS.clamp_count(self.workers),
             queue_limit: range::QUEUE_LIMIT.clamp_count(self.queue_limit),
+            queue_order: self.queue_order,
+            queue_timeout: range::QUEUE_TIMEOUT.clamp(self.queue_timeout, 0.0),
+            shed_wait: range::SHED_WAIT.clamp(self.shed_wait, 0.0),
+            drop_gone: self.drop_gone,
             service: self.service,
             service_time: range::SERVICE_TIME.clamp(self.service_time, d.service_time),
             service_sd: range::SERVICE_SD.clamp(self.service_sd, d.service_sd),

@@ -176,6 +176,13 @@ impl Recorder {
         }
     }
 
+    /// The server shed a request (see `Summary::shed`).
+    pub fn shed(&mut self, time: f64) {
+        if let Some(i) = self.bucket(time) {
+            self.series.shed[i] += 1;
+        }
+    }
+
     pub fn refusal(&mut self, time: f64) {
         self.budget_refusals += 1;
         if let Some(i) = self.bucket(time) {

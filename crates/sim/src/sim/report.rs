@@ -190,6 +190,12 @@ pub struct Summary {
     pub instances_tripped: u64,
     #[serde(skip_serializing_if = "is_zero")]
     pub instances_refusing: u64,
+    /// Requests the server's load shedding turned away: refused on
+    /// arrival or answered 503 after waiting too long (both also counted
+    /// as `failed_rejected`), or dropped because their caller had gone.
+    /// Absent from the JSON when none was.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub shed: u64,
     /// Times the server executed an operation's action.
     pub executions: u64,
     /// Executions beyond the first of the same operation (no idempotency key).
@@ -384,6 +390,10 @@ pub struct Series {
     /// pinned and which already carries the total.
     #[serde(skip)]
     pub duplicates: Vec<u64>,
+    /// Requests the server shed (see `Summary::shed`), by when. Not in the
+    /// JSON, as `duplicates`.
+    #[serde(skip)]
+    pub shed: Vec<u64>,
 }
 
 impl Series {
@@ -405,6 +415,7 @@ impl Series {
             capacity: vec![0.0; buckets],
             budget_level: Vec::new(),
             duplicates: counts(),
+            shed: counts(),
         }
     }
 

@@ -15,7 +15,7 @@ use super::slab::Slab;
 use crate::sim::engine::EventKind;
 use crate::sim::recorder::Level;
 use crate::sim::report::FailureKind;
-use crate::sim::{Balance, Fault, FaultOn, FaultWindow, Law, OutageMode, Scenario};
+use crate::sim::{Balance, Fault, FaultOn, FaultWindow, Law, OutageMode, QueueOrder, Scenario};
 
 /// A request on its way to the server, at it, or its answer on the way back.
 #[derive(Debug, Clone, Copy)]
@@ -170,6 +170,11 @@ impl<const PLAIN: bool> World<PLAIN> {
             self.server.pools[server as usize].busy < self.server.workers(s, now, server)
         } {
             self.start_service(request, now);
+        } else if s.shed_wait > 0.0 && self.oldest_wait(self.server_of(request), now) > s.shed_wait
+        {
+            // The queue has stood too long: shed what would join it.
+            self.shed(now);
+            self.respond_error(request, now, FailureKind::Rejected);
         } else if self.server.pools[self.server_of(request) as usize]
             .waiting
             .len()
@@ -218,7 +223,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         let next = if PLAIN || pool.busy >= self.server.workers(&self.s, now, server) {
             None
         } else {
-            self.next_waiting(server)
+            self.next_waiting(server, now)
         };
         if let Some(next) = next {
             let queued_at = self.server.requests[next].queued_at;
@@ -253,13 +258,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         }
         let lost =
             self.s.lost_responses > 0.0 && self.roots[root].server.chance(self.s.lost_responses);
-        let f = &self.frames[frame];
-        let unwanted = if !PLAIN && self.s.policy.hedge {
-            !self.hedge_wants(frame, token)
-        } else {
-            f.token != token || !f.waiting
-        };
-        if lost || unwanted {
+        if lost || !self.wanted(frame, token) {
             self.tally.wasted_work += service;
             return self.resolve(request);
         }
@@ -344,7 +343,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     pub(super) fn capacity_back(&mut self, now: f64) {
         for server in 0..self.server.pools.len() {
             while self.server.pools[server].busy < self.s.workers {
-                let Some(next) = self.next_waiting(server as u16) else {
+                let Some(next) = self.next_waiting(server as u16, now) else {
                     break;
                 };
                 let queued_at = self.server.requests[next].queued_at;
@@ -383,16 +382,67 @@ impl<const PLAIN: bool> World<PLAIN> {
         server as u16
     }
 
+    /// Whether the attempt `token` of `frame` still waits for its answer.
+    #[inline(always)] // speed: hot
+    fn wanted(&self, frame: u32, token: u32) -> bool {
+        if !PLAIN && self.s.policy.hedge {
+            self.hedge_wants(frame, token)
+        } else {
+            let f = &self.frames[frame];
+            f.token == token && f.waiting
+        }
+    }
+
+    /// How long the oldest request waiting for a worker of `server` has
+    /// waited (0 when none waits).
+    fn oldest_wait(&self, server: u16, now: f64) -> f64 {
+        let pool = &self.server.pools[server as usize];
+        pool.waiting
+            .front()
+            .map_or(0.0, |&oldest| now - self.server.requests[oldest].queued_at)
+    }
+
+    /// The server sheds a request.
+    fn shed(&mut self, now: f64) {
+        self.tally.shed += 1;
+        self.tally.rec.shed(now);
+    }
+
     /// The next request waiting for a worker of `server` that still wants
-    /// one: copies of hedged operations that have their answer are dropped.
-    fn next_waiting(&mut self, server: u16) -> Option<u32> {
-        while let Some(next) = self.server.pools[server as usize].waiting.pop_front() {
-            if !self.hedge_cancelled(next) {
+    /// one, in the queue's order: copies of hedged operations that have
+    /// their answer are dropped, and the load shedding drops requests
+    /// whose caller has gone and answers 503 to those that waited too long.
+    fn next_waiting(&mut self, server: u16, now: f64) -> Option<u32> {
+        loop {
+            let waiting = &mut self.server.pools[server as usize].waiting;
+            let next = match self.s.queue_order {
+                QueueOrder::Fifo => waiting.pop_front(),
+                QueueOrder::Lifo => waiting.pop_back(),
+            }?;
+            if self.hedge_cancelled(next) {
+                self.resolve(next);
+                continue;
+            }
+            let Request {
+                frame,
+                token,
+                queued_at,
+                ..
+            } = self.server.requests[next];
+            let s = &self.s;
+            let gone = s.drop_gone && !self.wanted(frame, token);
+            let stale = s.queue_timeout > 0.0 && now - queued_at > s.queue_timeout;
+            if !(gone || stale) {
                 return Some(next);
             }
-            self.resolve(next);
+            self.tally.rec.occupied(Level::Queue, queued_at, now);
+            self.shed(now);
+            if gone {
+                self.resolve(next);
+            } else {
+                self.respond_error(next, now, FailureKind::Rejected);
+            }
         }
-        None
     }
 
     /// The server is done with a request that gets no answer.
