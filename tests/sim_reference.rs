@@ -1696,3 +1696,72 @@ fn dropping_abandoned_requests_saves_the_work_nobody_waits_for() {
         newest.success_rate
     );
 }
+
+/// Two services, the lower one calling a server that takes 0.3 s (no
+/// queue, no failures), the upper one giving up on its call after 0.1 s
+/// and retrying: every call below outlives its caller's patience, so all
+/// the server's work is for callers that had given up, and no operation
+/// succeeds, each making all 4 attempts at both layers. Without the call
+/// timeout the same world succeeds at once and orphans nothing, as
+/// `layers=2` always meant.
+#[test]
+fn a_caller_that_gives_up_leaves_its_callee_working_for_nobody() {
+    let world = Scenario {
+        horizon: 5.0,
+        rate: 100.0,
+        layers: 2,
+        service_time: 0.3,
+        policy: Policy {
+            attempt_timeout: Some(1.0),
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    };
+    let storm = sim::run(&Scenario {
+        call_timeout: 0.1,
+        ..world.clone()
+    })
+    .summary;
+    assert_eq!(storm.succeeded, 0);
+    assert_eq!(storm.attempts_by_layer, [4 * storm.operations; 2]);
+    assert!(storm.server_work > 0.0);
+    assert!((storm.orphaned_work - storm.server_work).abs() < 1e-9 * storm.server_work);
+    // Sent while their caller still waited: none of the attempts itself is
+    // an orphan's, only the work they cause after the caller gave up.
+    assert!(storm.orphaned_attempts_by_layer.is_empty());
+
+    let patient = sim::run(&world).summary;
+    assert_eq!(patient.succeeded, patient.operations);
+    assert_eq!(patient.attempts_by_layer, [patient.operations; 2]);
+    assert_eq!(patient.orphaned_work, 0.0);
+    let json = serde_json::to_string(&patient).expect("a summary serialises");
+    assert!(
+        !json.contains("orphaned"),
+        "an old link's JSON keeps its fields"
+    );
+}
+
+/// Retries below a caller that gave up are orphans: a server failing half
+/// its calls in 50 ms, a lower service retrying after pauses of up to
+/// 80 ms, and above it a caller that waits 0.12 s. The lower service's
+/// later retries go out after its caller left; the top layer's attempts
+/// never do.
+#[test]
+fn retries_below_a_caller_that_gave_up_are_counted_as_orphans() {
+    let summary = sim::run(&Scenario {
+        horizon: 20.0,
+        rate: 100.0,
+        layers: 2,
+        failure: 0.5,
+        service_time: 0.05,
+        call_timeout: 0.12,
+        ..quiet_server()
+    })
+    .summary;
+    let orphaned = &summary.orphaned_attempts_by_layer;
+    assert_eq!(orphaned.len(), 2);
+    assert_eq!(orphaned[0], 0);
+    assert!(orphaned[1] > 0, "{summary:?}");
+    assert!(orphaned[1] < summary.attempts_by_layer[1]);
+    assert!(summary.orphaned_work > 0.0 && summary.orphaned_work < summary.server_work);
+}

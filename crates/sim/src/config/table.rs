@@ -554,6 +554,9 @@ params! {
     TopOnly: "top_only", Text("Only the top retries"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.only_top_retries), with_layers,
         Some(|s, v| s.only_top_retries = SWITCH.at(v)),
         Text("Lower layers make one attempt: one owner of retries.");
+    CallTimeout: "call_timeout", Text("Timeout between services"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.call_timeout, with_layers,
+        Some(|s, v| s.call_timeout = v),
+        Text("Each service above the last gives up on its call below after this, and may retry it while the service below works on for nobody; 0 means it waits for the answer.");
 
     Seed: "seed", Text("Seed"), Text(""), Randomness, integer(range::SEED), D.seed, always,
         Some(|s, v| s.seed = v as u64),

@@ -349,6 +349,12 @@ pub struct Scenario {
     pub layers: u32,
     /// Only layer 0 retries; lower layers make one attempt.
     pub only_top_retries: bool,
+    /// Each service above the last gives up on its call one layer down
+    /// after this and may retry it, while the service below works on
+    /// (orphaned work, see `Summary::orphaned_work`); 0 = it waits for
+    /// the answer, as the policy's attempt timeout holds only at the last
+    /// layer. The deadline still bounds every attempt.
+    pub call_timeout: f64,
     /// Client instances, at least 1: each keeps its own budget and breaker
     /// (the top layer's: the services below are not the client's), and
     /// each operation goes to one of them, drawn uniformly from a stream
@@ -432,6 +438,7 @@ impl Scenario {
         shared_seed: false,
         layers: 1,
         only_top_retries: false,
+        call_timeout: 0.0,
         instances: 1,
     };
 }
@@ -539,6 +546,7 @@ impl Scenario {
             shared_seed: self.shared_seed,
             layers: range::LAYERS.clamp_count(self.layers),
             only_top_retries: self.only_top_retries,
+            call_timeout: range::ATTEMPT_TIMEOUT.clamp(self.call_timeout, 0.0),
             instances: range::INSTANCES.clamp_count(self.instances),
         }
     }

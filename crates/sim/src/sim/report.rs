@@ -211,6 +211,15 @@ pub struct Summary {
     pub server_work: f64,
     /// Service whose answer nobody used (client gone or response lost).
     pub wasted_work: f64,
+    /// With timeouts between services (`call_timeout`), the attempts per
+    /// layer made for a caller that had given up on the call they serve
+    /// (or whose own caller had): work nobody waits for. Empty, and absent
+    /// from the JSON, when there was none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub orphaned_attempts_by_layer: Vec<u64>,
+    /// Seconds of service the server spent on such orphaned attempts.
+    #[serde(skip_serializing_if = "is_nothing")]
+    pub orphaned_work: f64,
     /// Successful operations per second over the horizon.
     pub goodput: f64,
     /// When the last operation ended.

@@ -91,6 +91,9 @@ pub(super) struct Extra {
     pub write_ok: bool,
     /// A partition cuts the operation's client off (on a root's extra).
     pub cut: bool,
+    /// A call one layer down: its caller's token for the attempt it
+    /// serves, which changes once the caller gives up on it.
+    pub parent_token: u32,
 }
 
 /// The services in the chain: what each layer retries with.
@@ -115,6 +118,9 @@ pub(super) struct Layers {
     paces: bool,
     /// Envoy's budget: it counts the attempts in flight.
     counts_in_flight: bool,
+    /// Services give up on their calls below (`call_timeout`), which may
+    /// then go on for nobody.
+    pub orphans: bool,
     /// The balances of the top layer's budgets added up: with one layer the
     /// series charts their mean.
     level_sum: f64,
@@ -123,16 +129,19 @@ pub(super) struct Layers {
 impl Layers {
     pub fn new(s: &Scenario, contention: bool) -> Self {
         let count = if contention { 1 } else { s.layers };
+        let orphans = count > 1 && s.call_timeout > 0.0;
         let policies: Vec<Policy> = (0..count)
             .map(|layer| {
+                let mut policy = s.policy.clone();
                 if layer > 0 && s.only_top_retries {
-                    Policy {
-                        attempts: 1,
-                        ..s.policy.clone()
-                    }
-                } else {
-                    s.policy.clone()
+                    policy.attempts = 1;
                 }
+                // Above the last layer an attempt is a call to a service,
+                // which times out only with a call timeout.
+                if layer + 1 < count {
+                    policy.attempt_timeout = orphans.then_some(s.call_timeout);
+                }
+                policy
             })
             .collect();
         let ceilings = policies
@@ -165,6 +174,7 @@ impl Layers {
             throttles: matches!(s.budget.kind, BudgetKind::Sre | BudgetKind::AwsAdaptive),
             paces: s.budget.kind == BudgetKind::AwsAdaptive,
             counts_in_flight: s.budget.kind == BudgetKind::Envoy,
+            orphans,
             level_sum: start * f64::from(instances),
         }
     }
@@ -321,6 +331,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 read_version: 0,
                 write_ok: false,
                 cut: false,
+                parent_token: 0,
             };
             self.extras.put(index, extra);
             if self.s.policy.hedge {
@@ -402,6 +413,9 @@ impl<const PLAIN: bool> World<PLAIN> {
         let (token, first, root) = (f.token, f.attempts == 1, f.root);
         let parent_attempts = f.attempts;
         self.tally.attempts_by_layer[layer] += 1;
+        if !PLAIN && self.layers.orphans && self.orphaned(frame) {
+            self.tally.orphaned_by_layer[layer] += 1;
+        }
         if !PLAIN && self.contention {
             self.work += 1;
             self.tally.rec.attempt(start, first);
@@ -412,6 +426,10 @@ impl<const PLAIN: bool> World<PLAIN> {
             self.queue
                 .push(start + hop, EventKind::ReadArrive, frame, token);
         } else if !self.last_layer(layer) {
+            if self.layers.orphans && timeout.is_finite() {
+                self.queue
+                    .push(start + timeout, EventKind::Timeout, frame, token);
+            }
             self.call_layer_below(frame, layer as u32, parent_attempts, start);
         } else {
             self.work += 1;
@@ -463,9 +481,32 @@ impl<const PLAIN: bool> World<PLAIN> {
         let seed = self.s.seed ^ (u64::from(layer + 1) << 56) ^ (u64::from(parent_attempts) << 40);
         let client = self.extras[frame].client;
         let id = if self.s.shared_seed { 0 } else { client };
-        let origin = self.frames[frame].origin;
+        let (origin, root, token) = {
+            let f = &self.frames[frame];
+            (f.origin, f.root, f.token)
+        };
         let child = self.alloc_frame(frame, layer + 1, origin, client, Stream::new(seed, id));
+        self.extras[child].parent_token = token;
+        // The operation stays until its calls below have ended, even those
+        // its caller gave up on.
+        self.roots[root].outstanding += 1;
         self.start_first(child, start);
+    }
+
+    /// Whether nobody waits any more for what `frame` does: its caller, or
+    /// a caller above it, has given up on the call it serves.
+    pub(super) fn orphaned(&self, mut frame: u32) -> bool {
+        loop {
+            let parent = self.frames[frame].parent;
+            if parent == NO_PARENT {
+                return false;
+            }
+            let caller = &self.frames[parent];
+            if caller.token != self.extras[frame].parent_token || !caller.waiting {
+                return true;
+            }
+            frame = parent;
+        }
     }
 
     /// Asks the layer's breaker to let the frame's next attempt go at `now`.
@@ -682,6 +723,8 @@ impl<const PLAIN: bool> World<PLAIN> {
         } else if (!PLAIN && self.contention) || self.last_layer(layer) {
             self.begin_attempt(frame, start, timeout);
         } else {
+            // A call one layer down: its timeout, if any, goes with it.
+            self.extras[frame].next_timeout = timeout;
             self.queue
                 .push(start, EventKind::AttemptStart, frame, token);
         }
@@ -761,8 +804,16 @@ impl<const PLAIN: bool> World<PLAIN> {
             return None;
         }
         f.alive = false;
+        let root = f.root;
         self.frames.free(frame);
-        self.frames[parent].waiting = false;
-        Some(parent)
+        self.roots[root].outstanding -= 1;
+        // A caller that gave up on this call hears nothing of it.
+        let caller = &mut self.frames[parent];
+        let heard = caller.token == self.extras[frame].parent_token && caller.waiting;
+        if heard {
+            caller.waiting = false;
+        }
+        self.release_root_if_done(root);
+        heard.then_some(parent)
     }
 }

@@ -238,6 +238,9 @@ impl<const PLAIN: bool> World<PLAIN> {
             ..
         } = self.server.requests[request];
         self.tally.server_work += service;
+        if !PLAIN && self.layers.orphans && self.orphaned(frame) {
+            self.tally.orphaned_work += service;
+        }
         let s = &self.s;
         let draw = self.roots[root].server.uniform();
         if draw < s.failure {

@@ -41,6 +41,10 @@ pub(super) struct Tally {
     ended: PerEnding,
     retried_operations: u64,
     pub attempts_by_layer: Vec<u64>,
+    /// Attempts per layer made for callers that had given up.
+    pub orphaned_by_layer: Vec<u64>,
+    /// Seconds of service for callers that had given up.
+    pub orphaned_work: f64,
     pub executions: u64,
     pub duplicates: u64,
     /// Requests the server shed.
@@ -86,6 +90,8 @@ impl Tally {
             ended: PerEnding::default(),
             retried_operations: 0,
             attempts_by_layer: vec![0; layers as usize],
+            orphaned_by_layer: vec![0; layers as usize],
+            orphaned_work: 0.0,
             executions: 0,
             duplicates: 0,
             shed: 0,
@@ -315,6 +321,11 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
         latency_max: latency.max,
         server_work: tally.server_work,
         wasted_work: tally.wasted_work,
+        orphaned_attempts_by_layer: match tally.orphaned_by_layer.iter().any(|&n| n > 0) {
+            true => tally.orphaned_by_layer,
+            false => Vec::new(),
+        },
+        orphaned_work: tally.orphaned_work,
         goodput: ended[Ending::Succeeded] as f64 / s.horizon,
         finished_at: tally.finished_at,
         drain_time: (tally.finished_at - arrivals_end).max(0.0),
