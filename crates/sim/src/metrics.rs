@@ -304,10 +304,12 @@ impl Metric {
                     Lower,
                 )
             },
+            // Orphaned work is wasted too: its answer stops at a service
+            // whose caller had gone.
             Metric::WastedWork => row(
                 Text("Wasted server work"),
                 Some("wasted-work"),
-                |s| s.wasted_work / s.server_work.max(1e-12),
+                |s| (s.wasted_work + s.orphaned_work) / s.server_work.max(1e-12),
                 Format::Share,
                 Lower,
             ),

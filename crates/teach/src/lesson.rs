@@ -262,7 +262,8 @@ pub const GLOSSARY: &[Term] = &[
         name: Text("Wasted server work"),
         text: Text(
             "Server time spent on requests whose answer nobody used: the client had already \
-               given up, or the response was lost.",
+               given up, the response was lost, or it went to a service whose own caller had \
+               given up (orphaned work).",
         ),
         says: Text("wasted server work;wasted work"),
     },

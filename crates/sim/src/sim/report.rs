@@ -217,7 +217,9 @@ pub struct Summary {
     /// from the JSON, when there was none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub orphaned_attempts_by_layer: Vec<u64>,
-    /// Seconds of service the server spent on such orphaned attempts.
+    /// Seconds of service whose answer reached a service waiting for it on
+    /// behalf of a caller that had given up; apart from `wasted_work`,
+    /// whose answer reached nobody.
     #[serde(skip_serializing_if = "is_nothing")]
     pub orphaned_work: f64,
     /// Successful operations per second over the horizon.

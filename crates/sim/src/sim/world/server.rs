@@ -238,9 +238,6 @@ impl<const PLAIN: bool> World<PLAIN> {
             ..
         } = self.server.requests[request];
         self.tally.server_work += service;
-        if !PLAIN && self.layers.orphans && self.orphaned(frame) {
-            self.tally.orphaned_work += service;
-        }
         let s = &self.s;
         let draw = self.roots[root].server.uniform();
         if draw < s.failure {
@@ -264,6 +261,11 @@ impl<const PLAIN: bool> World<PLAIN> {
         if lost || !self.wanted(frame, token) {
             self.tally.wasted_work += service;
             return self.resolve(request);
+        }
+        // Answered to a service that waits for it, but for a caller above
+        // that does not any more.
+        if !PLAIN && self.layers.orphans && self.orphaned(frame) {
+            self.tally.orphaned_work += service;
         }
         let back = self.hop(root);
         if back == 0.0 {
