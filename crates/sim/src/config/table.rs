@@ -557,6 +557,9 @@ params! {
     CallTimeout: "call_timeout", Text("Timeout between services"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.call_timeout, with_layers,
         Some(|s, v| s.call_timeout = v),
         Text("Each service above the last gives up on its call below after this, and may retry it while the service below works on for nobody; 0 means it waits for the answer.");
+    PassDeadline: "pass_deadline", Text("Deadlines passed down"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.pass_deadline), served,
+        Some(|s, v| s.pass_deadline = SWITCH.at(v)),
+        Text("Every call carries what is left of its caller's patience, as gRPC propagates deadlines: no service starts or retries work past it, and the server drops what waits past it and stops serving at it.");
 
     Seed: "seed", Text("Seed"), Text(""), Randomness, integer(range::SEED), D.seed, always,
         Some(|s, v| s.seed = v as u64),

@@ -355,6 +355,12 @@ pub struct Scenario {
     /// the answer, as the policy's attempt timeout holds only at the last
     /// layer. The deadline still bounds every attempt.
     pub call_timeout: f64,
+    /// Deadlines passed down, as gRPC propagates them: every call carries
+    /// what is left of its caller's patience (the caller's attempt timeout,
+    /// within the deadline it was given), a service does not start or
+    /// retry past it, and the server neither starts nor queues a request
+    /// past it and stops serving one at it.
+    pub pass_deadline: bool,
     /// Client instances, at least 1: each keeps its own budget and breaker
     /// (the top layer's: the services below are not the client's), and
     /// each operation goes to one of them, drawn uniformly from a stream
@@ -439,6 +445,7 @@ impl Scenario {
         layers: 1,
         only_top_retries: false,
         call_timeout: 0.0,
+        pass_deadline: false,
         instances: 1,
     };
 }
@@ -547,6 +554,7 @@ impl Scenario {
             layers: range::LAYERS.clamp_count(self.layers),
             only_top_retries: self.only_top_retries,
             call_timeout: range::ATTEMPT_TIMEOUT.clamp(self.call_timeout, 0.0),
+            pass_deadline: self.pass_deadline,
             instances: range::INSTANCES.clamp_count(self.instances),
         }
     }

@@ -94,6 +94,9 @@ pub(super) struct Extra {
     /// A call one layer down: its caller's token for the attempt it
     /// serves, which changes once the caller gives up on it.
     pub parent_token: u32,
+    /// With deadlines passed down, when its caller stops waiting (infinite
+    /// for a root): it neither starts nor retries an attempt after.
+    pub deadline: f64,
 }
 
 /// The services in the chain: what each layer retries with.
@@ -332,6 +335,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 write_ok: false,
                 cut: false,
                 parent_token: 0,
+                deadline: f64::INFINITY,
             };
             self.extras.put(index, extra);
             if self.s.policy.hedge {
@@ -364,7 +368,8 @@ impl<const PLAIN: bool> World<PLAIN> {
                 self.budget_changed(layer, now, before, after);
             }
         }
-        match self.layers.policies[layer].plan_attempt(0, now - origin, 0.0) {
+        let plan = self.layers.policies[layer].plan_attempt(0, now - origin, 0.0);
+        match self.within_passed(frame, plan, now) {
             Plan::Attempt { timeout, .. } if !PLAIN && self.s.policy.hedge => {
                 self.hedge_start(frame, now, timeout)
             }
@@ -430,7 +435,8 @@ impl<const PLAIN: bool> World<PLAIN> {
                 self.queue
                     .push(start + timeout, EventKind::Timeout, frame, token);
             }
-            self.call_layer_below(frame, layer as u32, parent_attempts, start);
+            let passed = self.passed_down(frame, start + timeout);
+            self.call_layer_below(frame, layer as u32, parent_attempts, start, passed);
         } else {
             self.work += 1;
             self.tally.rec.attempt(start, first);
@@ -444,6 +450,8 @@ impl<const PLAIN: bool> World<PLAIN> {
                 failure: None,
                 queued_at: 0.0,
                 server,
+                deadline: self.passed_down(frame, start + timeout),
+                cut: false,
             });
             if let Some(tracer) = self.tracer() {
                 tracer.sent(root, Some(request), start);
@@ -477,7 +485,14 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// attempt of ours it serves). Kept out of line: it recurses into
     /// `begin_attempt`, which is then free to be inlined where it is hot.
     #[inline(never)] // speed: out of line
-    fn call_layer_below(&mut self, frame: u32, layer: u32, parent_attempts: u32, start: f64) {
+    fn call_layer_below(
+        &mut self,
+        frame: u32,
+        layer: u32,
+        parent_attempts: u32,
+        start: f64,
+        deadline: f64,
+    ) {
         let seed = self.s.seed ^ (u64::from(layer + 1) << 56) ^ (u64::from(parent_attempts) << 40);
         let client = self.extras[frame].client;
         let id = if self.s.shared_seed { 0 } else { client };
@@ -487,10 +502,42 @@ impl<const PLAIN: bool> World<PLAIN> {
         };
         let child = self.alloc_frame(frame, layer + 1, origin, client, Stream::new(seed, id));
         self.extras[child].parent_token = token;
+        self.extras[child].deadline = deadline;
         // The operation stays until its calls below have ended, even those
         // its caller gave up on.
         self.roots[root].outstanding += 1;
         self.start_first(child, start);
+    }
+
+    /// The deadline a call of `frame` whose attempt gives up at `gives_up`
+    /// carries down: the earlier of that and its own (none unless
+    /// deadlines are passed down).
+    #[inline(always)] // speed: hot
+    fn passed_down(&self, frame: u32, gives_up: f64) -> f64 {
+        if !PLAIN && self.s.pass_deadline {
+            self.extras[frame].deadline.min(gives_up)
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// An attempt's plan, for an attempt of `frame` starting at `at`,
+    /// within the deadline its caller passed down: none past it, and a
+    /// timeout that ends by it.
+    #[inline(always)] // speed: hot
+    fn within_passed(&self, frame: u32, plan: Plan, at: f64) -> Plan {
+        if PLAIN || !self.s.pass_deadline {
+            return plan;
+        }
+        let deadline = self.extras[frame].deadline;
+        match plan {
+            Plan::Attempt { pause, timeout } if at < deadline => Plan::Attempt {
+                pause,
+                timeout: timeout.min(deadline - at),
+            },
+            Plan::Attempt { .. } => Plan::DeadlineExceeded,
+            other => other,
+        }
     }
 
     /// Whether nobody waits any more for what `frame` does: its caller, or
@@ -674,7 +721,8 @@ impl<const PLAIN: bool> World<PLAIN> {
         } else {
             pause
         };
-        let timeout = match policy.plan_attempt(f.attempts, now - f.origin, pause) {
+        let plan = policy.plan_attempt(f.attempts, now - f.origin, pause);
+        let timeout = match self.within_passed(frame, plan, now + pause) {
             Plan::Attempt { timeout, .. } => timeout,
             Plan::OutOfAttempts => return self.fail(frame, now, Ending::OutOfAttempts, kind),
             Plan::DeadlineExceeded => return self.fail(frame, now, Ending::DeadlineExceeded, kind),

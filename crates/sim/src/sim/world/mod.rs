@@ -242,7 +242,7 @@ impl Running {
     /// A run of `s`, which must be sanitized.
     pub fn new(s: Scenario) -> Self {
         #[cfg(not(target_arch = "wasm32"))]
-        if runs_alone(&s) && s.layers == 1 && !server::faults(&s) {
+        if runs_alone(&s) && s.layers == 1 && !server::faults(&s) && !s.pass_deadline {
             let mut world = World::<true>::new(s);
             world.start();
             return Running::Plain(world);
@@ -347,6 +347,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 || s.policy.hedge
                 || s.fault(Fault::Partition).is_some()
                 || layers.count > 1
+                || s.pass_deadline
                 || s.breaker.mode != BreakerMode::Off
                 || matches!(
                     s.budget.kind,

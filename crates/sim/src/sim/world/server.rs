@@ -32,6 +32,10 @@ pub(super) struct Request {
     pub queued_at: f64,
     /// The server of the fleet it goes to (0 for a single server).
     pub server: u16,
+    /// With deadlines passed down, when its caller stops waiting: the
+    /// server does not start it after, and stops serving it then (`cut`).
+    pub deadline: f64,
+    pub cut: bool,
 }
 
 /// One server of the fleet: its workers in use and its queue.
@@ -160,6 +164,10 @@ impl<const PLAIN: bool> World<PLAIN> {
         {
             // Lost on the way: the server never sees it.
             self.resolve(request);
+        } else if !PLAIN && s.pass_deadline && now >= self.server.requests[request].deadline {
+            // Its caller has stopped waiting, and the server knows it.
+            self.shed(now);
+            self.resolve(request);
         } else if self.server.in_outage(now) && hit(s, self.server_of(request)) {
             match s.outage_mode {
                 OutageMode::FailFast => self.respond_error(request, now, FailureKind::Connection),
@@ -201,6 +209,12 @@ impl<const PLAIN: bool> World<PLAIN> {
         pool.busy += 1;
         if !PLAIN {
             service *= self.server.slowdown(s, now, server);
+            let left = self.server.requests[request].deadline - now;
+            if service > left {
+                // Stopped at its caller's deadline.
+                service = left;
+                self.server.requests[request].cut = true;
+            }
         }
         self.tally.rec.occupied(Level::InFlight, now, now + service);
         if let Some(tracer) = self.tracer() {
@@ -235,9 +249,15 @@ impl<const PLAIN: bool> World<PLAIN> {
             token,
             root,
             service,
+            cut,
             ..
         } = self.server.requests[request];
         self.tally.server_work += service;
+        if !PLAIN && cut {
+            // For a caller that stopped waiting as the server stopped.
+            self.tally.wasted_work += service;
+            return self.resolve(request);
+        }
         let s = &self.s;
         let draw = self.roots[root].server.uniform();
         if draw < s.failure {
@@ -435,7 +455,8 @@ impl<const PLAIN: bool> World<PLAIN> {
                 ..
             } = self.server.requests[next];
             let s = &self.s;
-            let gone = s.drop_gone && !self.wanted(frame, token);
+            let gone = (s.drop_gone && !self.wanted(frame, token))
+                || (!PLAIN && s.pass_deadline && now >= self.server.requests[next].deadline);
             let stale = s.queue_timeout > 0.0 && now - queued_at > s.queue_timeout;
             if !(gone || stale) {
                 return Some(next);
