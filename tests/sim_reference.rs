@@ -1808,3 +1808,72 @@ fn deadlines_passed_down_leave_no_orphaned_work() {
     assert!(passed.server_calls_per_operation < 0.5 * blind.server_calls_per_operation);
     assert!(passed.success_rate > blind.success_rate + 0.1);
 }
+
+/// The classic three-tier storm, as published (REFERENCE.md section 7): a
+/// frontend calls a service that calls a database, every call with a
+/// 400 ms timeout and `a` attempts 50 ms apart; the database answers in
+/// 10 ms on 10 workers, and in 500 ms during a transient. Here: two layers
+/// of clients (the frontend's, calling the service, and the service's,
+/// calling the database, the server), `call_timeout` and the attempt
+/// timeout both 0.4 s, a constant 50 ms pause without jitter, no network
+/// time, one request a second for 20 s all inside a 50x latency spike.
+///
+/// Every database call outlives its 400 ms, so each of the frontend's `a`
+/// attempts times out, and the service call it leaves behind goes on
+/// making its own `a` attempts for nobody: a² database attempts a request,
+/// the published 1 / 4 / 9 for 1 / 2 / 3 attempts per hop. A request then
+/// takes its `a` timeouts and `a - 1` pauses, 400 a + 50 (a - 1) ms: the
+/// published p99 405 / 855 / 1 305 ms, less the 5 ms the published run
+/// spends beyond its timeouts (within half a histogram bin, 1/64). What
+/// differs: our middle tier has no pool of its own, so 4 attempts give
+/// 16, not the published 14.55 that its saturated pool of 200 and a 1 s
+/// deadline cut.
+///
+/// Deadlines passed down end the storm: the service's call carries the
+/// frontend's 400 ms, so it stops when its caller does, and the database
+/// sees one attempt per frontend attempt, `a`.
+#[test]
+fn the_three_tier_storm_multiplies_database_calls_as_published() {
+    for (attempts, published_p99) in [(1u32, 0.405), (2, 0.855), (3, 1.305)] {
+        let world = Scenario {
+            horizon: 20.0,
+            rate: 1.0,
+            layers: 2,
+            workers: 10,
+            queue_limit: 1_000,
+            service: ServiceShape::Constant,
+            service_time: 0.01,
+            slow_start: 0.0,
+            slow_duration: 25.0,
+            slow_factor: 50.0,
+            call_timeout: 0.4,
+            policy: Policy {
+                attempts,
+                shape: Shape::Constant,
+                base: 0.05,
+                jitter: Jitter::None,
+                attempt_timeout: Some(0.4),
+                deadline: None,
+                ..Policy::default()
+            },
+            ..quiet_server()
+        };
+        let report = sim::run(&world);
+        let s = &report.summary;
+        let a = f64::from(attempts);
+        assert_eq!(s.succeeded, 0);
+        assert_eq!(s.server_calls_per_operation, a * a, "{attempts} attempts a hop");
+        let p99 = report.latency.quantile(0.99);
+        let ours = 0.4 * a + 0.05 * (a - 1.0);
+        assert!((p99 / ours - 1.0).abs() <= 1.0 / 64.0, "p99 {p99} against {ours}");
+        assert!((published_p99 - ours - 0.005).abs() < 1e-9);
+
+        let passed = sim::run(&Scenario {
+            pass_deadline: true,
+            ..world
+        })
+        .summary;
+        assert_eq!(passed.server_calls_per_operation, a, "{attempts} attempts a hop");
+        assert_eq!(passed.orphaned_work, 0.0);
+    }
+}
