@@ -177,6 +177,10 @@ pub const HOP_MEAN: Range = Range::new(0.0, 10.0);
 pub const HOP_SD: Range = Range::new(0.0, 10.0);
 /// Services in the chain: `attempts^layers` grows fast enough.
 pub const LAYERS: Range = Range::new(1.0, 8.0);
+/// The attempts of layers 2 to [`OWN_POLICY_LAYERS`] + 1, each its own;
+/// 0 = the policy's.
+pub const LAYER_ATTEMPTS: Range = Range::new(0.0, 50.0);
+pub const OWN_POLICY_LAYERS: usize = 4;
 
 /// Seeds a link can hold: a link's numbers are read as `f64`, which holds
 /// every `u32` exactly. The simulator takes any `u64`: the contention grid

@@ -40,14 +40,30 @@ mod tests {
 
     /// Every field of a scenario by its path, `policy.attempts`, with its
     /// value as `Debug` writes it: the fields a row changed are those whose
-    /// text changed.
+    /// text changed. An array's items are fields of their own,
+    /// `layer_attempts.0`.
     fn fields(scenario: &Scenario) -> BTreeMap<String, String> {
         let mut fields = BTreeMap::new();
         let mut path: Vec<&str> = Vec::new();
         let mut last = String::new();
+        // The next item's index inside an array.
+        let mut item: Option<usize> = None;
         let text = format!("{scenario:#?}");
         for line in text.lines().map(|l| l.trim().trim_end_matches(',')) {
-            if line.ends_with('{') {
+            if let Some(name) = line.strip_suffix(": [") {
+                path.push(name);
+                item = Some(0);
+            } else if line == "]" {
+                path.pop();
+                item = None;
+            } else if let Some(index) = item.as_mut() {
+                let name = index.to_string();
+                fields.insert(
+                    [path.as_slice(), &[&name]].concat().join("."),
+                    line.to_string(),
+                );
+                *index += 1;
+            } else if line.ends_with('{') {
                 // The first line, `Scenario {`, names no field.
                 if let Some((name, _)) = line.split_once(": ") {
                     path.push(name);

@@ -349,6 +349,10 @@ pub struct Scenario {
     pub layers: u32,
     /// Only layer 0 retries; lower layers make one attempt.
     pub only_top_retries: bool,
+    /// The attempts of the layers below the top, from the second: each
+    /// hop its own, 0 = the policy's (or one, with `only_top_retries`).
+    /// Layers past these take the policy's.
+    pub layer_attempts: [u32; range::OWN_POLICY_LAYERS],
     /// Each service above the last gives up on its call one layer down
     /// after this and may retry it, while the service below works on
     /// (orphaned work, see `Summary::orphaned_work`); 0 = it waits for
@@ -444,6 +448,7 @@ impl Scenario {
         shared_seed: false,
         layers: 1,
         only_top_retries: false,
+        layer_attempts: [0; range::OWN_POLICY_LAYERS],
         call_timeout: 0.0,
         pass_deadline: false,
         instances: 1,
@@ -553,9 +558,27 @@ impl Scenario {
             shared_seed: self.shared_seed,
             layers: range::LAYERS.clamp_count(self.layers),
             only_top_retries: self.only_top_retries,
+            layer_attempts: self
+                .layer_attempts
+                .map(|a| range::LAYER_ATTEMPTS.clamp_count(a)),
             call_timeout: range::ATTEMPT_TIMEOUT.clamp(self.call_timeout, 0.0),
             pass_deadline: self.pass_deadline,
             instances: range::INSTANCES.clamp_count(self.instances),
+        }
+    }
+
+    /// The attempts layer `layer` (0 = the top) makes of each call: its
+    /// own where it has them, else the policy's, one below the top when
+    /// only the top retries.
+    pub fn attempts_of_layer(&self, layer: u32) -> u32 {
+        let own = (layer as usize)
+            .checked_sub(1)
+            .and_then(|i| self.layer_attempts.get(i).copied())
+            .filter(|&own| own > 0);
+        match own {
+            Some(own) => own,
+            None if layer > 0 && self.only_top_retries => 1,
+            None => self.policy.attempts,
         }
     }
 
@@ -605,13 +628,9 @@ impl Scenario {
             _ => {
                 let outage_share = (s.outage_duration / s.horizon).min(1.0);
                 let failure = s.failure.max(outage_share);
-                let top = per_layer(s.policy.attempts, failure);
-                let lower = if s.only_top_retries {
-                    1.0
-                } else {
-                    per_layer(s.policy.attempts, failure)
-                };
-                let calls = top * libm::pow(lower, f64::from(s.layers - 1));
+                let calls: f64 = (0..s.layers)
+                    .map(|layer| per_layer(s.attempts_of_layer(layer), failure))
+                    .product();
                 self.estimated_operations() * calls
             }
         }

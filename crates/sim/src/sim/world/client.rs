@@ -136,9 +136,7 @@ impl Layers {
         let policies: Vec<Policy> = (0..count)
             .map(|layer| {
                 let mut policy = s.policy.clone();
-                if layer > 0 && s.only_top_retries {
-                    policy.attempts = 1;
-                }
+                policy.attempts = s.attempts_of_layer(layer);
                 // Above the last layer an attempt is a call to a service,
                 // which times out only with a call timeout.
                 if layer + 1 < count {
