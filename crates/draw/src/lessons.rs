@@ -11,6 +11,7 @@
 //! | storm | `mechanism::tests::the_storms_a_keeps_climbing_and_b_recovers` |
 //! | budget | `the_budget_keeps_b_near_what_is_offered` |
 //! | layers | `layers_put_nine_times_the_load_at_the_bottom` |
+//! | orphans | `orphans_triple_the_database_calls_and_outlast_the_slowdown` |
 //! | lost-response | `load::tests::the_lost_responses_duplicates_rise_for_a_and_stay_at_zero_for_b`, `the_lost_response_loads_are_the_same` |
 //! | deadline | `the_deadline_flattens_a_and_b_climbs_in_steps` |
 //! | contention | `contention_means_and_the_headlines_row` |
@@ -223,6 +224,57 @@ fn the_budget_keeps_b_near_what_is_offered() {
         }
         assert!(checked > 50, "the load after the spike is drawn");
     }
+}
+
+/// Orphans: while the database is slow, A's drawn load at it stands about
+/// three times B's (each of A's three attempts leaves a call below that
+/// makes three of its own; B's calls below stop with their caller), and
+/// A's failed answers go on after the slowdown ends, B's stop with it.
+#[test]
+fn orphans_triple_the_database_calls_and_outlast_the_slowdown() {
+    let preset = preset("orphans");
+    assert!(preset.sees.0.contains("about three times B's"));
+    let runs = jobs::run(&preset.config());
+    let charts = runs.charts();
+    let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+    let (start, end) = (
+        runs.scenario.slow_start,
+        runs.scenario.slow_start + runs.scenario.slow_duration,
+    );
+    let ratio = mean_between(a, start, end) / mean_between(b, start, end);
+    assert!((2.5..3.5).contains(&ratio), "A's load {ratio} times B's");
+    let failures_from = |report: &Report, from: f64| -> u64 {
+        let width = report.series.width;
+        (0..report.series.len())
+            .filter(|&i| i as f64 * width >= from)
+            .map(|i| report.series.failures(i))
+            .sum()
+    };
+    assert!(
+        failures_from(a, end + 0.5) > 30,
+        "A fails on after the slowdown"
+    );
+    assert_eq!(failures_from(b, end + 0.5), 0, "B's failures end with it");
+
+    let theme = Theme::light(1.0);
+    let out = svg(|area| draw_load(area, &charts, &runs.scenario, &theme));
+    // Both panels share one linear axis: the drawn heights over the
+    // slowdown, each above its panel's foot, stand in the same ratio.
+    let panels = shades(&out, &theme);
+    let drawn = |panel: usize, colour: RGBColor| -> f64 {
+        let [left, _, right, bottom] = panels[panel];
+        let heights: Vec<f64> = filled_heights(&out, light(&theme, colour))
+            .into_iter()
+            .filter(|(px, _)| *px > left + 1.5 && *px < right - 1.5)
+            .map(|(_, py)| bottom - py)
+            .collect();
+        heights.iter().sum::<f64>() / heights.len().max(1) as f64
+    };
+    let drawn_ratio = drawn(0, run_colour(&theme, 0)) / drawn(1, run_colour(&theme, 1));
+    assert!(
+        (drawn_ratio / ratio - 1.0).abs() < 0.15,
+        "drawn {drawn_ratio}, true {ratio}"
+    );
 }
 
 /// 3 x 3 x 3: at the bottom of the chain A's load is nine times B's on the

@@ -48,6 +48,9 @@ pub enum Claim {
     /// At least [`WASTES`] of the server's work was for callers that had
     /// given up (or whose answer was lost).
     Wastes,
+    /// At least [`ORPHANS`] of the server's calls were sent for a caller
+    /// that had given up on the call they serve.
+    Orphans,
     /// Retries were asked for, and the budget refused at most
     /// [`REFUSES_FEW`] of them.
     BudgetPays,
@@ -67,11 +70,13 @@ pub const SUCCEEDS: f64 = 0.99;
 pub const AMPLIFIED: f64 = 1.1;
 /// Wasted work a reader would notice: a tenth of the server's.
 pub const WASTES: f64 = 0.1;
+/// Calls sent for nobody a reader would notice: one in twenty.
+pub const ORPHANS: f64 = 0.05;
 /// "Nearly every retry" paid for: at most one in ten refused.
 pub const REFUSES_FEW: f64 = 0.1;
 
 impl Claim {
-    const NAMED: [(&'static str, Claim); 10] = [
+    const NAMED: [(&'static str, Claim); 11] = [
         ("overloaded", Claim::Overloaded),
         ("absorbs", Claim::Absorbs),
         ("succeeds", Claim::Succeeds),
@@ -82,6 +87,7 @@ impl Claim {
         ("wastes", Claim::Wastes),
         ("budget_pays", Claim::BudgetPays),
         ("refuses_most", Claim::RefusesMost),
+        ("orphans", Claim::Orphans),
     ];
 
     /// The claim a template names: one of the names above, or `ahead_`
@@ -114,6 +120,11 @@ impl Claim {
                 summary.retries > 0 && summary.budget_refusals as f64 <= REFUSES_FEW * asked
             }
             Claim::RefusesMost => summary.budget_refusals > summary.retries,
+            Claim::Orphans => {
+                let orphaned: u64 = summary.orphaned_attempts_by_layer.iter().sum();
+                let calls = summary.first_tries + summary.retries;
+                orphaned as f64 >= ORPHANS * calls.max(1) as f64
+            }
             Claim::Ahead(metric) => other.is_some_and(|other| {
                 let (a, b) = match side {
                     Side::A => (metric.value(mine), metric.value(other)),
@@ -143,6 +154,7 @@ impl Claim {
             Claim::Wastes => &["work nobody waits for", "requests nobody waits for"],
             Claim::BudgetPays => &["pay for nearly every retry"],
             Claim::RefusesMost => &["most retries are refused"],
+            Claim::Orphans => &["for nobody"],
             Claim::Ahead(Metric::P99) => &["the tail is cut", "the tail grows"],
             Claim::Ahead(_) => &[],
         }

@@ -221,6 +221,40 @@ pub static PRESETS: &[Preset] = &[
         }],
     },
     Preset {
+        key: "orphans",
+        title: Text("The caller gave up; the service below did not"),
+        lesson: Text(
+            "{if layers=1}One service calls{else}{layers} services in a chain call{end} a database \
+                {if slow_for>0}that from {slow_at}, for {slow_for}, takes {slow_x} as long as its \
+                usual {service_t}{else}that answers in {service_t}{end}. {if layers=1}The service \
+                gives up on the database after {timeout}{else}{if call_timeout>0}The top gives up \
+                on its call below after {call_timeout}{else}The top waits for its call below to \
+                answer{end}, and the last service gives up on the database after {timeout}{end}; \
+                {if layers=1}it tries{else}the top tries{end} a call up to {attempts} times. {if \
+                pass_deadline=off}Policy A (blue) keeps its deadline to itself{if A.orphans}: a call \
+                it gave up on goes on below, retrying the database for nobody{end}: \
+                {A.bottom_calls} database calls per request.{else}Policy A (blue) now passes its \
+                deadline down: {A.bottom_calls} database calls per request.{end} {if \
+                B.pass_deadline=on}Policy B (orange) passes what is left of its patience down with \
+                each call, and the services below stop when their caller does: \
+                {B.bottom_calls}.{else}Policy B (orange) now keeps its deadline to itself: \
+                {B.bottom_calls}.{end} Success: {A.success} for A, {B.success} for B.",
+        ),
+        link: "v=1&compare=on&attempts=3&shape=constant&base=0.05&jitter=none&timeout=0.4&rate=20&horizon=30&buckets=120&failure=0&workers=10&queue=1000&service=constant&service_t=0.01&slow_at=10&slow_for=5&slow_x=50&layers=2&call_timeout=0.4&B.pass_deadline=on",
+        key_chart: ChartId::Load,
+        sees: Text(
+            "While the database is slow, A's calls at it stand about three times B's, and A's \
+                failed answers go on after the slowdown ends, where B's stop with it.",
+        ),
+        headline: &[Metric::BottomCalls, Metric::Success, Metric::WastedWork],
+        open: &[Group::Layers, Group::Policy],
+        try_this: &[TryThis {
+            label: Text("Let A pass its deadline down too"),
+            change: "pass_deadline=on",
+            expect: falls(Metric::BottomCalls, Side::A),
+        }],
+    },
+    Preset {
         key: "lost-response",
         title: Text("The lost response without an idempotency key"),
         lesson: Text(
