@@ -133,7 +133,8 @@ fn probe_ns() -> f64 {
 /// Runs `scenario` `runs` times and prints the best and the median time per
 /// attempt (this host's speed drifts between runs; the best run is the one
 /// least disturbed), each beside the probe timed just before it.
-fn measure(name: &str, scenario: &Scenario, runs: usize) {
+/// Returns the best run's cost in probe steps an attempt.
+fn measure(name: &str, scenario: &Scenario, runs: usize) -> f64 {
     let mut timings = Vec::new();
     let mut report = None;
     for _ in 0..runs.max(1) {
@@ -145,7 +146,7 @@ fn measure(name: &str, scenario: &Scenario, runs: usize) {
         timings.push((elapsed * 1e9 / attempts.max(1) as f64, probe));
         report = Some(run);
     }
-    let Some(report) = report else { return };
+    let Some(report) = report else { return 0.0 };
     timings.sort_by(|a, b| a.0.total_cmp(&b.0));
     let (best, best_probe) = timings[0];
     let (median, median_probe) = timings[timings.len() / 2];
@@ -173,6 +174,7 @@ fn measure(name: &str, scenario: &Scenario, runs: usize) {
         });
         println!("report fingerprint {hash:016x}");
     }
+    best / best_probe
 }
 
 /// The contention model of the AWS Architecture Blog's 2015 post on
@@ -454,6 +456,30 @@ fn main() {
             runs,
         );
     }
+    // A chain of three services over the reference's server: every layer
+    // with the policy's attempts, as `layers=3` always was; then each its
+    // own (3, 2 and 4 attempts), with timeouts between services and
+    // deadlines passed down. Per server attempt, and the second's cost
+    // against the first's.
+    let chain = |own: bool| {
+        let mut scenario = Scenario {
+            layers: 3,
+            ..reference(150_000)
+        };
+        if own {
+            scenario.layer_attempts = [3, 2, 0, 0];
+            scenario.call_timeout = 0.4;
+            scenario.pass_deadline = true;
+            scenario.policy.attempt_timeout = Some(1.0);
+        }
+        scenario
+    };
+    let same = measure("chain of 3", &chain(false), runs);
+    let own = measure("chain of 3, own hops", &chain(true), runs);
+    println!(
+        "chain of 3 with its own hops: {:.2}x the cost an attempt of layers=3",
+        own / same
+    );
     if !quick {
         measure("reference 10M", &reference(10_000_000), 3);
         measure("everything on 10M", &everything_on(10_000_000), 3);

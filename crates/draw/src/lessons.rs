@@ -228,12 +228,14 @@ fn the_budget_keeps_b_near_what_is_offered() {
 
 /// Orphans: while the database is slow, A's drawn load at it stands about
 /// three times B's (each of A's three attempts leaves a call below that
-/// makes three of its own; B's calls below stop with their caller), and
-/// A's failed answers go on after the slowdown ends, B's stop with it.
+/// makes three of its own; B's calls below stop with their caller). After
+/// it, A's operations fail in every second to the end of the run, B's in
+/// none from half a second after the slowdown.
 #[test]
 fn orphans_triple_the_database_calls_and_outlast_the_slowdown() {
     let preset = preset("orphans");
     assert!(preset.sees.0.contains("about three times B's"));
+    assert!(preset.sees.0.contains("go on failing to the end"));
     let runs = jobs::run(&preset.config());
     let charts = runs.charts();
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
@@ -243,18 +245,26 @@ fn orphans_triple_the_database_calls_and_outlast_the_slowdown() {
     );
     let ratio = mean_between(a, start, end) / mean_between(b, start, end);
     assert!((2.5..3.5).contains(&ratio), "A's load {ratio} times B's");
-    let failures_from = |report: &Report, from: f64| -> u64 {
+    let failed_between = |report: &Report, from: f64, to: f64| -> u64 {
         let width = report.series.width;
         (0..report.series.len())
-            .filter(|&i| i as f64 * width >= from)
-            .map(|i| report.series.failures(i))
+            .filter(|&i| i as f64 * width >= from && (i as f64 + 1.0) * width <= to)
+            .map(|i| report.series.operations_failed[i])
             .sum()
     };
-    assert!(
-        failures_from(a, end + 0.5) > 30,
-        "A fails on after the slowdown"
+    let horizon = runs.scenario.horizon;
+    for second in (end as u32)..(horizon as u32) {
+        let from = f64::from(second);
+        assert!(
+            failed_between(a, from, from + 1.0) > 0,
+            "A fails in second {second}"
+        );
+    }
+    assert_eq!(
+        failed_between(b, end + 0.5, horizon),
+        0,
+        "B's failures end with it"
     );
-    assert_eq!(failures_from(b, end + 0.5), 0, "B's failures end with it");
 
     let theme = Theme::light(1.0);
     let out = svg(|area| draw_load(area, &charts, &runs.scenario, &theme));

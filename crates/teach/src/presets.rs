@@ -240,13 +240,14 @@ pub static PRESETS: &[Preset] = &[
                 {B.bottom_calls}.{else}Policy B (orange) now keeps its deadline to itself: \
                 {B.bottom_calls}.{end} Success: {A.success} for A, {B.success} for B.",
         ),
-        link: "v=1&compare=on&attempts=3&shape=constant&base=0.05&jitter=none&timeout=0.4&rate=20&horizon=30&buckets=120&failure=0&workers=10&queue=1000&service=constant&service_t=0.01&slow_at=10&slow_for=5&slow_x=50&layers=2&call_timeout=0.4&B.pass_deadline=on",
+        link: "v=1&compare=on&attempts=3&shape=constant&base=0.05&jitter=none&timeout=0.4&rate=20&horizon=30&buckets=120&failure=0&workers=2&queue=1000&service=constant&service_t=0.01&slow_at=10&slow_for=5&slow_x=50&layers=2&call_timeout=0.4&B.pass_deadline=on",
         key_chart: ChartId::Load,
         sees: Text(
-            "While the database is slow, A's calls at it stand about three times B's, and A's \
-                failed answers go on after the slowdown ends, where B's stop with it.",
+            "While the database is slow A's calls at it stand about three times B's; after, the \
+                calls A left below keep it so busy that A's operations go on failing to the end, \
+                where B's stop with the slowdown.",
         ),
-        headline: &[Metric::BottomCalls, Metric::Success, Metric::WastedWork],
+        headline: &[Metric::BottomCalls, Metric::Success],
         open: &[Group::Layers, Group::Policy],
         try_this: &[TryThis {
             label: Text("Let A pass its deadline down too"),
