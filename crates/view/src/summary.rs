@@ -135,7 +135,7 @@ pub fn layers_kept(
     if !chained(a) && !b.is_some_and(chained) {
         return None;
     }
-    let per_request = |r: &Report, calls: u64| calls as f64 / r.summary.operations.max(1) as f64;
+    let per_op = |r: &Report, calls: u64| calls as f64 / r.summary.operations.max(1) as f64;
     let runs = match b {
         Some(b) => vec![
             ("A: ", config.clone(), a),
@@ -147,41 +147,51 @@ pub fn layers_kept(
     let mut longest = kept.max(1.0);
     for (_, _, report) in &runs {
         for calls in &report.summary.attempts_by_layer {
-            longest = longest.max(per_request(report, *calls));
+            longest = longest.max(per_op(report, *calls));
         }
     }
     let mut lists = Vec::with_capacity(runs.len());
     for (prefix, side, report) in &runs {
         let scenario = side.scenario();
-        let attempts = f64::from(scenario.policy.attempts);
+        let orphaned = &report.summary.orphaned_attempts_by_layer;
         let mut lines = Vec::with_capacity(report.summary.attempts_by_layer.len());
         for (layer, calls) in report.summary.attempts_by_layer.iter().enumerate() {
-            let per_request = per_request(report, *calls);
-            // Worst case, every call failing: the top layer makes a calls;
-            // below it each layer multiplies by a, or by 1 if only the top
-            // retries.
-            let worst = if scenario.only_top_retries {
-                attempts
-            } else {
-                attempts.powi(layer as i32 + 1)
+            let per_request = per_op(report, *calls);
+            // Worst case, every call failing: each layer multiplies by its
+            // attempts (one below the top if only the top retries).
+            let factors: Vec<u32> = (0..=layer as u32)
+                .map(|l| scenario.attempts_of_layer(l))
+                .filter(|&a| a > 1)
+                .collect();
+            let worst: u32 = factors.iter().product();
+            let formula = match factors.as_slice() {
+                [] => "1".to_string(),
+                [one] => one.to_string(),
+                [first, rest @ ..] if rest.iter().all(|a| a == first) => {
+                    format!("{first}^{} = {worst}", factors.len())
+                }
+                _ => {
+                    let each: Vec<String> = factors.iter().map(u32::to_string).collect();
+                    format!("{} = {worst}", each.join(" \u{d7} "))
+                }
             };
-            let formula = if scenario.only_top_retries || layer == 0 {
-                format!("{attempts}")
-            } else {
-                format!("{attempts}^{} = {worst}", layer + 1)
-            };
+            let mut text = crate::tf!(
+                "layer {n}: {calls} calls per request (at 100 % failure: {formula})",
+                n = layer + 1,
+                calls = format!("{per_request:.2}"),
+                formula = formula
+            );
+            // Calls made for a caller that had given up, where any were.
+            if let Some(&nobody) = orphaned.get(layer).filter(|&&n| n > 0) {
+                text.push_str(&crate::tf!(
+                    ", {calls} of them for nobody",
+                    calls = format!("{:.2}", per_op(report, nobody))
+                ));
+            }
             lines.push(LayerLine {
                 per_request,
                 bar_percent: 100.0 * per_request / longest,
-                text: format!(
-                    "{prefix}{}",
-                    crate::tf!(
-                        "layer {n}: {calls} calls per request (at 100 % failure: {formula})",
-                        n = layer + 1,
-                        calls = format!("{per_request:.2}"),
-                        formula = formula
-                    )
-                ),
+                text: format!("{prefix}{text}"),
             });
         }
         lists.push(LayerList {
@@ -252,6 +262,39 @@ mod tests {
             ["2.000", "1.100", "-0.900"]
         );
         assert_eq!(cells("Latency p99 (s)"), ["1.500", "0.750", "-0.750"]);
+    }
+
+    /// Hops of their own multiply by their own attempts, and the calls a
+    /// layer made for a caller that had given up are said beside its own.
+    #[test]
+    fn each_layer_says_its_own_worst_case_and_what_it_did_for_nobody() {
+        let config = config(
+            "v=1&attempts=3&failure=1&workers=0&layers=3&l2_attempts=2&l3_attempts=4&rate=10&horizon=5",
+        );
+        let (a, _) = simulate::run_both(&config);
+        let lists = layers(&config, &a, None).expect("three layers are shown");
+        let texts: Vec<&str> = lists[0].lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "layer 1: 3.00 calls per request (at 100 % failure: 3)",
+                "layer 2: 6.00 calls per request (at 100 % failure: 3 \u{d7} 2 = 6)",
+                "layer 3: 24.00 calls per request (at 100 % failure: 3 \u{d7} 2 \u{d7} 4 = 24)",
+            ]
+        );
+        let config = preset("orphans").config();
+        let (a, b) = simulate::run_both(&config);
+        let lists = layers(&config, &a, b.as_ref()).expect("two layers are shown");
+        let orphaned = a.summary.orphaned_attempts_by_layer[1] as f64 / a.summary.operations as f64;
+        assert!(orphaned > 1.0, "{orphaned}");
+        assert!(
+            lists[0].lines[1]
+                .text
+                .ends_with(&format!(", {orphaned:.2} of them for nobody")),
+            "{}",
+            lists[0].lines[1].text
+        );
+        assert!(lists[1].lines.iter().all(|l| !l.text.contains("nobody")));
     }
 
     #[test]
