@@ -456,29 +456,30 @@ fn main() {
             runs,
         );
     }
-    // A chain of three services over the reference's server: every layer
-    // with the policy's attempts, as `layers=3` always was; then each its
-    // own (3, 2 and 4 attempts), with timeouts between services and
-    // deadlines passed down. Per server attempt, and the second's cost
-    // against the first's.
-    let chain = |own: bool| {
+    // A chain of three services over the reference's server, its last
+    // layer timing out after 1 s: every layer with the policy's attempts,
+    // as `layers=3` always was; each its own (4, 3 and 2 attempts); and
+    // those with timeouts between services and deadlines passed down,
+    // whose timeouts are events of their own. Per server attempt, against
+    // the first.
+    let chain = |attempts: [u32; 4], between: f64| {
         let mut scenario = Scenario {
             layers: 3,
+            layer_attempts: attempts,
+            call_timeout: between,
+            pass_deadline: between > 0.0,
             ..reference(150_000)
         };
-        if own {
-            scenario.layer_attempts = [3, 2, 0, 0];
-            scenario.call_timeout = 0.4;
-            scenario.pass_deadline = true;
-            scenario.policy.attempt_timeout = Some(1.0);
-        }
+        scenario.policy.attempt_timeout = Some(1.0);
         scenario
     };
-    let same = measure("chain of 3", &chain(false), runs);
-    let own = measure("chain of 3, own hops", &chain(true), runs);
+    let same = measure("chain of 3", &chain([0; 4], 0.0), runs);
+    let own = measure("chain of 3, own hops", &chain([3, 2, 0, 0], 0.0), runs);
+    let timed = measure("chain, timed hops", &chain([3, 2, 0, 0], 0.4), runs);
     println!(
-        "chain of 3 with its own hops: {:.2}x the cost an attempt of layers=3",
-        own / same
+        "a chain of 3 an attempt, against layers=3: with its own hops {:.2}x; with timeouts between services and deadlines passed down {:.2}x",
+        own / same,
+        timed / same
     );
     if !quick {
         measure("reference 10M", &reference(10_000_000), 3);
