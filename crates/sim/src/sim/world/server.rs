@@ -70,6 +70,10 @@ pub(super) struct Server {
     partition: Option<FaultWindow>,
     /// How long a request's service takes, before any slowdown.
     service: Law,
+    /// The queue is other than oldest first with nothing dropped: its
+    /// order, a queue timeout, dropping abandoned requests or deadlines
+    /// passed down.
+    sheds: bool,
 }
 
 /// Whether the server faults hit: every one, or only the first.
@@ -115,6 +119,10 @@ impl Server {
             latency_spike: s.fault(Fault::LatencySpike),
             partition: s.fault(Fault::Partition),
             service: Law::service(s),
+            sheds: s.queue_order != QueueOrder::Fifo
+                || s.queue_timeout > 0.0
+                || s.drop_gone
+                || s.pass_deadline,
         }
     }
 
@@ -209,11 +217,13 @@ impl<const PLAIN: bool> World<PLAIN> {
         pool.busy += 1;
         if !PLAIN {
             service *= self.server.slowdown(s, now, server);
-            let left = self.server.requests[request].deadline - now;
-            if service > left {
-                // Stopped at its caller's deadline.
-                service = left;
-                self.server.requests[request].cut = true;
+            if s.pass_deadline {
+                let left = self.server.requests[request].deadline - now;
+                if service > left {
+                    // Stopped at its caller's deadline.
+                    service = left;
+                    self.server.requests[request].cut = true;
+                }
             }
         }
         self.tally.rec.occupied(Level::InFlight, now, now + service);
@@ -253,7 +263,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             ..
         } = self.server.requests[request];
         self.tally.server_work += service;
-        if !PLAIN && cut {
+        if !PLAIN && self.s.pass_deadline && cut {
             // For a caller that stopped waiting as the server stopped.
             self.tally.wasted_work += service;
             return self.resolve(request);
@@ -438,6 +448,15 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// their answer are dropped, and the load shedding drops requests
     /// whose caller has gone and answers 503 to those that waited too long.
     fn next_waiting(&mut self, server: u16, now: f64) -> Option<u32> {
+        if !self.server.sheds {
+            while let Some(next) = self.server.pools[server as usize].waiting.pop_front() {
+                if !self.hedge_cancelled(next) {
+                    return Some(next);
+                }
+                self.resolve(next);
+            }
+            return None;
+        }
         loop {
             let waiting = &mut self.server.pools[server as usize].waiting;
             let next = match self.s.queue_order {
