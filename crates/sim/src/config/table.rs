@@ -226,18 +226,6 @@ fn with_cut(c: &Config) -> bool {
 fn with_layers(c: &Config) -> bool {
     served(c) && c.get(P::Layers) > 1.0
 }
-fn with_layer_2(c: &Config) -> bool {
-    served(c) && c.get(P::Layers) >= 2.0
-}
-fn with_layer_3(c: &Config) -> bool {
-    served(c) && c.get(P::Layers) >= 3.0
-}
-fn with_layer_4(c: &Config) -> bool {
-    served(c) && c.get(P::Layers) >= 4.0
-}
-fn with_layer_5(c: &Config) -> bool {
-    served(c) && c.get(P::Layers) >= 5.0
-}
 
 /// Where the table's defaults come from: the simulator's default scenario,
 /// which holds the policy's, budget's and breaker's.
@@ -566,16 +554,16 @@ params! {
     TopOnly: "top_only", Text("Only the top retries"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.only_top_retries), with_layers,
         Some(|s, v| s.only_top_retries = SWITCH.at(v)),
         Text("Lower layers make one attempt: one owner of retries.");
-    Layer2Attempts: "l2_attempts", Text("Attempts at layer 2"), Text(""), Layers, integer(range::LAYER_ATTEMPTS), D.layer_attempts[0], with_layer_2,
+    Layer2Attempts: "l2_attempts", Text("Attempts at layer 2"), Text(""), Layers, integer(range::LAYER_ATTEMPTS), D.layer_attempts[0], with_layers,
         Some(|s, v| s.layer_attempts[0] = v as u32),
         Text("How many times the second service tries each call below; 0 means as the policy says.");
-    Layer3Attempts: "l3_attempts", Text("Attempts at layer 3"), Text(""), Layers, integer(range::LAYER_ATTEMPTS), D.layer_attempts[1], with_layer_3,
+    Layer3Attempts: "l3_attempts", Text("Attempts at layer 3"), Text(""), Layers, integer(range::LAYER_ATTEMPTS), D.layer_attempts[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
         Some(|s, v| s.layer_attempts[1] = v as u32),
         Text("How many times the third service tries each call below; 0 means as the policy says.");
-    Layer4Attempts: "l4_attempts", Text("Attempts at layer 4"), Text(""), Layers, integer(range::LAYER_ATTEMPTS), D.layer_attempts[2], with_layer_4,
+    Layer4Attempts: "l4_attempts", Text("Attempts at layer 4"), Text(""), Layers, integer(range::LAYER_ATTEMPTS), D.layer_attempts[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
         Some(|s, v| s.layer_attempts[2] = v as u32),
         Text("How many times the fourth service tries each call below; 0 means as the policy says.");
-    Layer5Attempts: "l5_attempts", Text("Attempts at layer 5"), Text(""), Layers, integer(range::LAYER_ATTEMPTS), D.layer_attempts[3], with_layer_5,
+    Layer5Attempts: "l5_attempts", Text("Attempts at layer 5"), Text(""), Layers, integer(range::LAYER_ATTEMPTS), D.layer_attempts[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
         Some(|s, v| s.layer_attempts[3] = v as u32),
         Text("How many times the fifth service tries each call below; 0 means as the policy says.");
     CallTimeout: "call_timeout", Text("Timeout between services"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.call_timeout, with_layers,
