@@ -13,8 +13,8 @@ use retry_playground::breaker::{BreakerConfig, BreakerMode};
 use retry_playground::budget::{BudgetConfig, BudgetKind, RatioBasis};
 use retry_playground::policy::{Jitter, Policy, Shape};
 use retry_playground::sim::{
-    self, FailureKind, Law, OutageMode, QueueOrder, Report, Scenario, ServiceShape, Spread,
-    WorkloadKind,
+    self, FailureKind, LatencyHistogram, Law, OutageMode, QueueOrder, Report, Scenario,
+    ServiceShape, Spread, WorkloadKind,
 };
 
 mod common;
@@ -1937,4 +1937,91 @@ fn each_hop_multiplies_by_its_own_attempts() {
         (first - top).abs() < 4.0 * (2.0 / 2.0) / n.sqrt(),
         "{first} against {top}"
     );
+}
+
+/// The tail at scale (Dean and Barroso, CACM 2013): a request that waits
+/// for all of K calls is slow when any one is. One call in a hundred is in
+/// a slow mode averaging 100 ms, the rest average 1 ms (exponential), no
+/// queue, no network: a call takes over 2^-6 s = 15.6 ms with probability
+/// p = 0.99 e^(-15.625) + 0.01 e^(-0.15625) = 0.8554 %, and a request of
+/// K calls with 1 - (1 - p)^K: 0.86 %, 8.2 % and 57.6 % at K = 1, 10, 100.
+/// The share of requests beyond it (2^-6 s is a bin edge of the latency
+/// histogram, so the count is exact) lies within four standard errors of
+/// a binomial share.
+#[test]
+fn a_fan_out_is_slow_when_any_call_is() {
+    let edge = 2f64.powi(-6);
+    for (fan_out, requests) in [(1u32, 40_000.0), (10, 20_000.0), (100, 5_000.0)] {
+        let report = sim::run(&Scenario {
+            horizon: requests / 1000.0,
+            fan_out,
+            service: ServiceShape::Mixture,
+            service_time: 0.001,
+            tail_share: 0.01,
+            tail_factor: 100.0,
+            policy: Policy {
+                attempts: 1,
+                ..quiet_server().policy
+            },
+            ..quiet_server()
+        });
+        let latency = &report.latency;
+        let n = latency.total as f64;
+        assert!(n > 0.95 * requests, "{n}");
+        let slow: u64 = latency
+            .counts
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| LatencyHistogram::bin_range(i).0 >= edge)
+            .map(|(_, count)| count)
+            .sum();
+        assert!(
+            latency
+                .counts
+                .iter()
+                .enumerate()
+                .any(|(i, _)| LatencyHistogram::bin_range(i).0 == edge),
+            "2^-6 s is a bin edge"
+        );
+        let p = 0.99 * (-edge / 0.001f64).exp() + 0.01 * (-edge / 0.1f64).exp();
+        let expected = 1.0 - (1.0 - p).powi(fan_out as i32);
+        let share = slow as f64 / n;
+        let tolerance = 4.0 * (expected * (1.0 - expected) / n).sqrt();
+        assert!(
+            (share - expected).abs() < tolerance,
+            "K = {fan_out}: {share} slow against {expected} (within {tolerance})"
+        );
+        assert_eq!(
+            report.summary.server_calls_per_operation,
+            f64::from(fan_out)
+        );
+    }
+}
+
+/// Any failure fails a fan-out: with independent failures at 1 % and 10
+/// calls a request, a request succeeds with 0.99^10 = 90.4 %, within four
+/// standard errors over 20 000 requests; every late answer of a failed
+/// request is work nobody uses.
+#[test]
+fn a_fan_out_fails_when_any_call_fails() {
+    let summary = sim::run(&Scenario {
+        horizon: 20.0,
+        fan_out: 10,
+        failure: 0.01,
+        policy: Policy {
+            attempts: 1,
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    })
+    .summary;
+    let n = summary.operations as f64;
+    let expected = 0.99f64.powi(10);
+    let tolerance = 4.0 * (expected * (1.0 - expected) / n).sqrt();
+    assert!(
+        (summary.success_rate - expected).abs() < tolerance,
+        "{} against {expected} (within {tolerance})",
+        summary.success_rate
+    );
+    assert!(summary.wasted_work > 0.0);
 }

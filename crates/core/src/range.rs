@@ -181,6 +181,8 @@ pub const LAYERS: Range = Range::new(1.0, 8.0);
 /// 0 = the policy's.
 pub const LAYER_ATTEMPTS: Range = Range::new(0.0, 50.0);
 pub const OWN_POLICY_LAYERS: usize = 4;
+/// The servers the last layer sends each attempt to at once.
+pub const FAN_OUT: Range = Range::new(1.0, 100.0);
 
 /// Seeds a link can hold: a link's numbers are read as `f64`, which holds
 /// every `u32` exactly. The simulator takes any `u64`: the contention grid

@@ -554,6 +554,9 @@ params! {
     TopOnly: "top_only", Text("Only the top retries"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.only_top_retries), with_layers,
         Some(|s, v| s.only_top_retries = SWITCH.at(v)),
         Text("Lower layers make one attempt: one owner of retries.");
+    FanOut: "fan_out", Text("Fan-out"), Text(""), Layers, integer(range::FAN_OUT), D.fan_out, served,
+        Some(|s, v| s.fan_out = v as u32),
+        Text("Each attempt at the last layer goes to this many servers at once and waits for every answer: the slowest sets its time, and any failure fails it. Hedging is off with a fan-out.");
     Layer2Attempts: "l2_attempts", Text("Attempts at layer 2"), Text(""), Layers, integer(range::LAYER_ATTEMPTS), D.layer_attempts[0], with_layers,
         Some(|s, v| s.layer_attempts[0] = v as u32),
         Text("How many times the second service tries each call below; 0 means as the policy says.");

@@ -349,6 +349,12 @@ pub struct Scenario {
     pub layers: u32,
     /// Only layer 0 retries; lower layers make one attempt.
     pub only_top_retries: bool,
+    /// The last layer sends each attempt to this many servers at once and
+    /// waits for all their answers: the slowest sets its time, any failure
+    /// fails it. 1 = one call. Each of those calls counts as an attempt of
+    /// that layer (`attempts_by_layer`) and a call at the server. Hedging is
+    /// off with a fan-out.
+    pub fan_out: u32,
     /// The attempts of the layers below the top, from the second: each
     /// hop its own, 0 = the policy's (or one, with `only_top_retries`).
     /// Layers past these take the policy's.
@@ -448,6 +454,7 @@ impl Scenario {
         shared_seed: false,
         layers: 1,
         only_top_retries: false,
+        fan_out: 1,
         layer_attempts: [0; range::OWN_POLICY_LAYERS],
         call_timeout: 0.0,
         pass_deadline: false,
@@ -493,7 +500,10 @@ impl Scenario {
             deadline: optional_time(p.deadline, range::DEADLINE),
             // One layer calling a server hedges; layers and the shared
             // row retry.
-            hedge: p.hedge && self.layers == 1 && self.workload != WorkloadKind::Contention,
+            hedge: p.hedge
+                && self.layers == 1
+                && self.workload != WorkloadKind::Contention
+                && self.fan_out <= 1,
             hedge_delay: range::HEDGE_DELAY.clamp(p.hedge_delay, dp.hedge_delay),
             hedge_copies: range::HEDGE_COPIES.clamp_count(p.hedge_copies),
         };
@@ -558,6 +568,7 @@ impl Scenario {
             shared_seed: self.shared_seed,
             layers: range::LAYERS.clamp_count(self.layers),
             only_top_retries: self.only_top_retries,
+            fan_out: range::FAN_OUT.clamp_count(self.fan_out),
             layer_attempts: self
                 .layer_attempts
                 .map(|a| range::LAYER_ATTEMPTS.clamp_count(a)),
@@ -631,7 +642,7 @@ impl Scenario {
                 let calls: f64 = (0..s.layers)
                     .map(|layer| per_layer(s.attempts_of_layer(layer), failure))
                     .product();
-                self.estimated_operations() * calls
+                self.estimated_operations() * calls * f64::from(s.fan_out)
             }
         }
     }

@@ -97,6 +97,8 @@ pub(super) struct Extra {
     /// With deadlines passed down, when its caller stops waiting (infinite
     /// for a root): it neither starts nor retries an attempt after.
     pub deadline: f64,
+    /// A fan-out: the answers the attempt in flight still waits for.
+    pub fan_left: u32,
 }
 
 /// The services in the chain: what each layer retries with.
@@ -334,6 +336,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 cut: false,
                 parent_token: 0,
                 deadline: f64::INFINITY,
+                fan_left: 0,
             };
             self.extras.put(index, extra);
             if self.s.policy.hedge {
@@ -436,44 +439,53 @@ impl<const PLAIN: bool> World<PLAIN> {
             let passed = self.passed_down(frame, start + timeout);
             self.call_layer_below(frame, layer as u32, parent_attempts, start, passed);
         } else {
-            self.work += 1;
-            self.tally.rec.attempt(start, first);
-            self.roots[root].outstanding += 1;
-            let server = self.pick_server(root);
-            let request = self.server.requests.insert(Request {
-                frame,
-                token,
-                root,
-                service: 0.0,
-                failure: None,
-                queued_at: 0.0,
-                server,
-                deadline: self.passed_down(frame, start + timeout),
-                cut: false,
-            });
-            if let Some(tracer) = self.tracer() {
-                tracer.sent(root, Some(request), start);
+            // A fan-out sends the attempt to `fan_out` servers at once and
+            // waits for every answer (`deliver`).
+            let copies = if PLAIN { 1 } else { self.s.fan_out };
+            if copies > 1 {
+                self.extras[frame].fan_left = copies;
+                self.tally.attempts_by_layer[layer] += u64::from(copies - 1);
             }
-            if timeout.is_finite() {
-                if start <= self.current {
-                    self.queue
-                        .push_in_order(start + timeout, EventKind::Timeout, frame, token);
+            for copy in 0..copies {
+                self.work += 1;
+                self.tally.rec.attempt(start, first);
+                self.roots[root].outstanding += 1;
+                let server = self.pick_server(root);
+                let request = self.server.requests.insert(Request {
+                    frame,
+                    token,
+                    root,
+                    service: 0.0,
+                    failure: None,
+                    queued_at: 0.0,
+                    server,
+                    deadline: self.passed_down(frame, start + timeout),
+                    cut: false,
+                });
+                if let Some(tracer) = self.tracer() {
+                    tracer.sent(root, Some(request), start);
+                }
+                if copy == 0 && timeout.is_finite() {
+                    if start <= self.current {
+                        self.queue
+                            .push_in_order(start + timeout, EventKind::Timeout, frame, token);
+                    } else {
+                        self.queue
+                            .push(start + timeout, EventKind::Timeout, frame, token);
+                    }
+                }
+                let hop = self.hop(root);
+                // A request reaches the server without a trip through the
+                // queue when nothing it meets there can change before it
+                // arrives: the server is stateless (unlimited workers,
+                // latency independent of load), so its fate is known now,
+                // or it is sent at the current instant with no network time.
+                if PLAIN || self.server.stateless || (hop == 0.0 && start <= self.current) {
+                    self.server_arrive(request, start + hop);
                 } else {
                     self.queue
-                        .push(start + timeout, EventKind::Timeout, frame, token);
+                        .push(start + hop, EventKind::ServerArrive, request, 0);
                 }
-            }
-            let hop = self.hop(root);
-            // A request reaches the server without a trip through the queue
-            // when nothing it meets there can change before it arrives: the
-            // server is stateless (unlimited workers, latency independent of
-            // load), so its fate is known now, or it is sent at the current
-            // instant with no network time.
-            if PLAIN || self.server.stateless || (hop == 0.0 && start <= self.current) {
-                self.server_arrive(request, start + hop);
-            } else {
-                self.queue
-                    .push(start + hop, EventKind::ServerArrive, request, 0);
             }
         }
     }

@@ -242,7 +242,12 @@ impl Running {
     /// A run of `s`, which must be sanitized.
     pub fn new(s: Scenario) -> Self {
         #[cfg(not(target_arch = "wasm32"))]
-        if runs_alone(&s) && s.layers == 1 && !server::faults(&s) && !s.pass_deadline {
+        if runs_alone(&s)
+            && s.layers == 1
+            && !server::faults(&s)
+            && !s.pass_deadline
+            && s.fan_out == 1
+        {
             let mut world = World::<true>::new(s);
             world.start();
             return Running::Plain(world);
@@ -348,6 +353,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 || s.fault(Fault::Partition).is_some()
                 || layers.count > 1
                 || s.pass_deadline
+                || s.fan_out > 1
                 || s.breaker.mode != BreakerMode::Off
                 || matches!(
                     s.budget.kind,

@@ -348,9 +348,18 @@ impl<const PLAIN: bool> World<PLAIN> {
             }
             return self.release_root_if_done(root);
         }
-        let f = &mut self.frames[frame];
+        let f = &self.frames[frame];
         if f.token == token && f.waiting {
-            f.waiting = false;
+            if !PLAIN && failure.is_none() && self.s.fan_out > 1 {
+                // One answer of a fan-out: the attempt waits for the rest.
+                let left = &mut self.extras[frame].fan_left;
+                *left -= 1;
+                if *left > 0 {
+                    self.tally.rec.success(now);
+                    return self.release_root_if_done(root);
+                }
+            }
+            self.frames[frame].waiting = false;
             match failure {
                 None => self.attempt_succeeded(frame, now),
                 Some(kind) => {
