@@ -70,10 +70,6 @@ pub(super) struct Server {
     partition: Option<FaultWindow>,
     /// How long a request's service takes, before any slowdown.
     service: Law,
-    /// The queue is other than oldest first with nothing dropped: its
-    /// order, a queue timeout, dropping abandoned requests or deadlines
-    /// passed down.
-    sheds: bool,
 }
 
 /// Whether the server faults hit: every one, or only the first.
@@ -119,10 +115,6 @@ impl Server {
             latency_spike: s.fault(Fault::LatencySpike),
             partition: s.fault(Fault::Partition),
             service: Law::service(s),
-            sheds: s.queue_order != QueueOrder::Fifo
-                || s.queue_timeout > 0.0
-                || s.drop_gone
-                || s.pass_deadline,
         }
     }
 
@@ -457,15 +449,6 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// their answer are dropped, and the load shedding drops requests
     /// whose caller has gone and answers 503 to those that waited too long.
     fn next_waiting(&mut self, server: u16, now: f64) -> Option<u32> {
-        if !self.server.sheds {
-            while let Some(next) = self.server.pools[server as usize].waiting.pop_front() {
-                if !self.hedge_cancelled(next) {
-                    return Some(next);
-                }
-                self.resolve(next);
-            }
-            return None;
-        }
         loop {
             let waiting = &mut self.server.pools[server as usize].waiting;
             let next = match self.s.queue_order {
