@@ -236,7 +236,8 @@ pub static PRESETS: &[Preset] = &[
                 {A.bottom_calls} database calls per request.{else}Policy A (blue) now passes its \
                 deadline down: {A.bottom_calls} database calls per request.{end} {if \
                 B.pass_deadline=on}Policy B (orange) passes what is left of its patience down with \
-                each call, and the services below stop when their caller does: \
+                each call, and {if B.layers=1}the database stops serving when its caller gives \
+                up{else}the services below stop when their caller does{end}: \
                 {B.bottom_calls}.{else}Policy B (orange) now keeps its deadline to itself: \
                 {B.bottom_calls}.{end} Success: {A.success} for A, {B.success} for B.",
         ),
