@@ -12,6 +12,7 @@
 //! | budget | `the_budget_keeps_b_near_what_is_offered` |
 //! | layers | `layers_put_nine_times_the_load_at_the_bottom` |
 //! | orphans | `orphans_triple_the_database_calls_and_outlast_the_slowdown` |
+//! | shed | `an_oldest_first_queue_stays_above_twice_capacity_after_the_spike` |
 //! | lost-response | `load::tests::the_lost_responses_duplicates_rise_for_a_and_stay_at_zero_for_b`, `the_lost_response_loads_are_the_same` |
 //! | deadline | `the_deadline_flattens_a_and_b_climbs_in_steps` |
 //! | contention | `contention_means_and_the_headlines_row` |
@@ -573,6 +574,75 @@ fn a_timeout_below_the_p99_triples_the_load() {
         tall_a > 2.0 * tall_b,
         "A's load {tall_a} px tall, B's {tall_b} px"
     );
+}
+
+/// Shed what nobody waits for: one worker of 10 ms (100 requests a
+/// second) at 80 %, a 5 s spike to 150 a second. After it the oldest-first
+/// queue holds more than its callers' 0.3 s of work, so every request the
+/// worker takes has been given up on: each is tried three times, 3 x 80 =
+/// 240 calls a second against the 100 of the capacity line, and not one
+/// operation succeeds to the end of the run. Over the 14 s after the spike
+/// the mean of that rate has an sd of about 3 x sqrt(80 x 14) / 14 = 7
+/// calls a second (Poisson arrivals, three calls each): 4 sd is the band.
+/// On the drawing the filled load after the spike's shade reaches above
+/// twice the capacity. Serving the newest first (the preset's first "try
+/// this"), the same world succeeds again once the spike is over.
+#[test]
+fn an_oldest_first_queue_stays_above_twice_capacity_after_the_spike() {
+    let preset = preset("shed");
+    assert!(
+        preset
+            .sees
+            .0
+            .contains("near two and a half times the capacity line to the end")
+    );
+    assert!(preset.sees.0.contains("every try comes too late"));
+    let runs = jobs::run(&preset.config());
+    let a = &runs.a;
+    let series = &a.series;
+    let end = runs.scenario.spike_start + runs.scenario.spike_duration;
+    let after: Vec<usize> = (0..series.len())
+        .filter(|&i| i as f64 * series.width >= end + 1.0)
+        .collect();
+    assert!(after.len() > 40, "ten seconds and more after the spike");
+    for &i in &after {
+        assert!((series.capacity[i] - 100.0).abs() < 1e-9);
+        assert_eq!(series.operations_succeeded[i], 0, "bucket {i}");
+    }
+    let mean = mean_after(a, end + 1.0);
+    assert!((mean - 240.0).abs() < 4.0 * 7.0, "{mean}/s after the spike");
+    let theme = Theme::light(1.0);
+    let drawn = std::cell::Cell::new(None);
+    let out = svg(|area| {
+        let view = LoadView::default();
+        drawn.set(Some(draw_load_view(
+            area,
+            &runs.charts(),
+            &runs.scenario,
+            &theme,
+            &view,
+        )?));
+        Ok(())
+    });
+    let axes = drawn.get().expect("drawn").axes;
+    let [_, top, right, bottom] = shades(&out, &theme)[0];
+    let twice = y_on(&axes, (top, bottom), 200.0);
+    let highest_after = filled_heights(&out, light(&theme, run_colour(&theme, 0)))
+        .into_iter()
+        .filter(|&(x, _)| x > right + 1.0)
+        .map(|(_, y)| y)
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        highest_after < twice,
+        "A's load after the spike drawn at {highest_after} px, twice the capacity at {twice} px"
+    );
+
+    let newest = crate::run(&Config::from_link(&format!("{}&queue_order=lifo", preset.link)).0);
+    let succeeded_after: u64 = after
+        .iter()
+        .map(|&i| newest.a.series.operations_succeeded[i])
+        .sum();
+    assert!(succeeded_after > 0);
 }
 
 /// Where `value` stands on a load panel whose plot spans `top` to `bottom`

@@ -881,6 +881,46 @@ pub static PRESETS: &[Preset] = &[
             },
         ],
     },
+    Preset {
+        key: "shed",
+        title: Text("Shed what nobody waits for"),
+        lesson: Text(
+            "Policy A alone: {workers} {workers|worker|workers} of {service_t} a request, {busy} \
+                busy with the {rate} offered{if spike_for>0}, and from {spike_at}, for \
+                {spike_for}, a spike to {spike}{end}. Callers give up after {timeout} and try \
+                again, up to {attempts} times. {if queue_order=fifo}A free worker takes the \
+                oldest waiting request{else}A free worker takes the newest waiting request{end}{if \
+                shed_wait>0}, new requests are refused while the oldest has waited over \
+                {shed_wait}{end}{if queue_timeout>0}, a request that waited over {queue_timeout} \
+                is turned away unserved{end}{if drop_gone=on}, a request whose caller has gone is \
+                dropped{end}{if A.stays_broken}: long after the spike {if A.wastes}the workers \
+                serve requests nobody waits for, {end}the retries keep the queue full, and the \
+                world stays broken{end}{if A.recovers}: the queue empties soon after the \
+                spike, and the world recovers{end}. Success: {A.success}; wasted work: \
+                {A.wasted}.",
+        ),
+        link: "v=1&attempts=3&timeout=0.3&rate=80&spike=150&spike_for=5&horizon=40&buckets=160&failure=0&workers=1&queue=1000&service=constant&service_t=0.01",
+        key_chart: ChartId::Load,
+        sees: Text(
+            "After the shaded spike the load stands near two and a half times the capacity line \
+                to the end of the run: every request is tried three times, and every try comes too \
+                late.",
+        ),
+        headline: &[Metric::Success, Metric::WastedWork],
+        open: &[Group::Server, Group::Workload],
+        try_this: &[
+            TryThis {
+                label: Text("Serve the newest request first"),
+                change: "queue_order=lifo",
+                expect: rises(Metric::Success, Side::A),
+            },
+            TryThis {
+                label: Text("Refuse new requests while the oldest has waited {shed_wait}"),
+                change: "shed_wait=0.1",
+                expect: rises(Metric::Success, Side::A),
+            },
+        ],
+    },
 ];
 
 /// The preset `config` is, if any: the one none of whose settings it

@@ -74,7 +74,7 @@ pub enum Fact {
     /// time, mean + 1.645 sd for a normal one; where a hedge is sent.
     ServiceP95,
     /// How busy the workers are with first tries alone: arrivals x mean
-    /// service time / workers (0 for unlimited workers).
+    /// service time / (workers x servers) (0 for unlimited workers).
     Busy,
     /// The share of the workers a capacity loss takes.
     DropLost,
@@ -126,7 +126,8 @@ impl Fact {
             Fact::ServiceP99 => service_quantile(world, 100.0, NORMAL_Z99),
             Fact::ServiceP95 => service_quantile(world, 20.0, NORMAL_Z95),
             Fact::Busy => {
-                let workers = world.get(P::Workers);
+                // Every server has the workers of its own.
+                let workers = world.get(P::Workers) * world.get(P::Servers);
                 match workers > 0.0 {
                     true => world.get(P::Rate) * world.scenario().service_mean() / workers,
                     false => 0.0,
