@@ -893,8 +893,8 @@ pub static PRESETS: &[Preset] = &[
                 shed_wait>0}, new requests are refused while the oldest has waited over \
                 {shed_wait}{end}{if queue_timeout>0}, a request that waited over {queue_timeout} \
                 is turned away unserved{end}{if drop_gone=on}, a request whose caller has gone is \
-                dropped{end}{if A.stays_broken}: long after the spike {if A.wastes}the workers \
-                serve requests nobody waits for, {end}the retries keep the queue full, and the \
+                dropped{end}{if A.stays_broken}: long after the spike {if A.wastes}the server \
+                works on requests nobody waits for, {end}the retries keep the queue full, and the \
                 world stays broken{end}{if A.recovers}: the queue empties soon after the \
                 spike, and the world recovers{end}. Success: {A.success}; wasted work: \
                 {A.wasted}.",
