@@ -12,6 +12,7 @@
 //! | budget | `the_budget_keeps_b_near_what_is_offered` |
 //! | layers | `layers_put_nine_times_the_load_at_the_bottom` |
 //! | orphans | `orphans_triple_the_database_calls_and_outlast_the_slowdown` |
+//! | fan-out | `a_fan_out_of_100_meets_the_backends_p99_two_times_in_three` |
 //! | shed | `an_oldest_first_queue_stays_above_twice_capacity_after_the_spike` |
 //! | lost-response | `load::tests::the_lost_responses_duplicates_rise_for_a_and_stay_at_zero_for_b`, `the_lost_response_loads_are_the_same` |
 //! | deadline | `the_deadline_flattens_a_and_b_climbs_in_steps` |
@@ -35,7 +36,7 @@ use plotters::prelude::*;
 use crate::chart_id::ChartId;
 use crate::config::{Config, P};
 use crate::presets::PRESETS;
-use crate::sim::Report;
+use crate::sim::{LatencyHistogram, Law, Report};
 use retry_analyses::contention::ContentionGrid;
 use retry_analyses::sweep::{self, Point};
 
@@ -643,6 +644,54 @@ fn an_oldest_first_queue_stays_above_twice_capacity_after_the_spike() {
         .map(|&i| newest.a.series.operations_succeeded[i])
         .sum();
     assert!(succeeded_after > 0);
+}
+
+/// Fan-out and the tail: each request waits for the slowest of K calls to
+/// a log-normal backend (no queue, no network), and one call in a hundred
+/// takes longer than its p99, so a request is done within that p99 with
+/// probability 0.99^K: 0.366 for A's 100 calls, 0.904 for B's 10 ("about a
+/// third", "about nine tenths"). The chart's curves are the histograms'
+/// cumulative counts, whose bins bracket the p99: the share below the bin
+/// edge under it and the share below the edge over it bound the curve's
+/// height there, and 0.99^K falls between them within 4 standard errors
+/// of a share over the run's requests. The chart marks that p99 with the
+/// service's own cross.
+#[test]
+fn a_fan_out_of_100_meets_the_backends_p99_two_times_in_three() {
+    let preset = preset("fan-out");
+    assert!(preset.sees.0.contains("only about a third"));
+    assert!(preset.sees.0.contains("about nine tenths"));
+    let runs = jobs::run(&preset.config());
+    let p99 = Law::service(&runs.scenario).quantile(0.99);
+    assert!((p99 - 0.1).abs() < 1e-9, "{p99}");
+    for (report, calls) in [(&runs.a, 100), (runs.b.as_ref().expect("comparing"), 10)] {
+        let latency = &report.latency;
+        let n = latency.total as f64;
+        let below = |edge: f64| {
+            latency
+                .counts
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| LatencyHistogram::bin_range(i).1 <= edge)
+                .map(|(_, count)| count)
+                .sum::<u64>() as f64
+                / n
+        };
+        let bin = (0..latency.counts.len())
+            .find(|&i| LatencyHistogram::bin_range(i).1 > p99)
+            .expect("a bin over the p99");
+        let (under, over) = LatencyHistogram::bin_range(bin);
+        let expected = 0.99f64.powi(calls);
+        let tolerance = 4.0 * (expected * (1.0 - expected) / n).sqrt();
+        let (low, high) = (below(under), below(over));
+        assert!(
+            low - tolerance <= expected && expected <= high + tolerance,
+            "K = {calls}: between {low} and {high}, expected {expected} within {tolerance}"
+        );
+    }
+    let theme = Theme::light(1.0);
+    let out = svg(|area| draw_latency(area, &runs.charts(), &runs.scenario, &theme));
+    assert!(out.contains("service alone, p99 0.100 s"), "the p99's cross is labelled");
 }
 
 /// Where `value` stands on a load panel whose plot spans `top` to `bottom`

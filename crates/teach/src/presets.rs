@@ -257,6 +257,33 @@ pub static PRESETS: &[Preset] = &[
         }],
     },
     Preset {
+        key: "fan-out",
+        title: Text("Fan-out: the backend's p99 becomes the median"),
+        lesson: Text(
+            "Every request asks {fan_out} {fan_out|backend|backends} at once{if \
+                fan_out!=B.fan_out} under policy A (blue), {B.fan_out} under policy B \
+                (orange){end}, and waits for the slowest answer. {if service!=constant}One call in \
+                a hundred takes longer than the backends' own p99 of {own_p99}; a request that \
+                waits for {fan_out} {fan_out|call|calls} meets at least one of them {past_p99} of \
+                the time{if fan_out!=B.fan_out}, one that waits for {B.fan_out} \
+                {B.past_p99}{end}.{else}Every call takes {service_t}.{end} Median and p99: \
+                {A.p50} and {A.p99} for A, {B.p50} and {B.p99} for B.",
+        ),
+        link: "v=1&compare=on&timeout=0&horizon=30&buckets=120&failure=0&workers=0&service=lognormal&service_p50=0.01&service_p99=0.1&hop_mean=0&fan_out=100&B.fan_out=10",
+        key_chart: ChartId::Latency,
+        sees: Text(
+            "Where the cross marks the backends' own p99, A's curve has reached only about a \
+                third of its requests and B's about nine tenths.",
+        ),
+        headline: &[Metric::P50, Metric::P99],
+        open: &[Group::Layers, Group::Server],
+        try_this: &[TryThis {
+            label: Text("Let A wait for {fan_out} calls"),
+            change: "fan_out=10",
+            expect: falls(Metric::P50, Side::A),
+        }],
+    },
+    Preset {
         key: "lost-response",
         title: Text("The lost response without an idempotency key"),
         lesson: Text(

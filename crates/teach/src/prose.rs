@@ -84,10 +84,14 @@ pub enum Fact {
     /// The settings in which policy B differs from A: 1 where a text may
     /// call B "the same with" its one difference.
     BDiffers,
+    /// The share of fan-out attempts that wait for at least one call
+    /// served slower than the service's own p99: `1 - 0.99^K` for `K`
+    /// calls (none for a constant time, which no call exceeds).
+    PastP99,
 }
 
 impl Fact {
-    const ALL: [(&'static str, Fact); 11] = [
+    const ALL: [(&'static str, Fact); 12] = [
         ("budget_bound", Fact::BudgetBound),
         ("quota_retries", Fact::QuotaRetries),
         ("bucket_failures", Fact::BucketFailures),
@@ -99,6 +103,7 @@ impl Fact {
         ("drop_lost", Fact::DropLost),
         ("permanent", Fact::Permanent),
         ("b_differs", Fact::BDiffers),
+        ("past_p99", Fact::PastP99),
     ];
 
     /// The fact for one policy's settings `config` (of the world `world`,
@@ -147,6 +152,10 @@ impl Fact {
             Fact::BDiffers => (0..PARAMS.len())
                 .filter(|&i| world.value_b_at(i) != world.value_at(i))
                 .count() as f64,
+            Fact::PastP99 => match world.service_shape() {
+                ServiceShape::Constant => 0.0,
+                _ => 1.0 - 0.99f64.powf(config.get(P::FanOut)),
+            },
         }
     }
 
@@ -155,7 +164,7 @@ impl Fact {
         match self {
             Fact::BudgetBound => Format::Ratio,
             Fact::ServiceP99 | Fact::ServiceP95 => Format::Seconds,
-            Fact::Busy | Fact::DropLost | Fact::Permanent => Format::Share,
+            Fact::Busy | Fact::DropLost | Fact::Permanent | Fact::PastP99 => Format::Share,
             _ => Format::Count,
         }
     }

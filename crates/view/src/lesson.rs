@@ -321,14 +321,17 @@ mod tests {
             Source::Fact(Fact::GridSeeds) => crate::jobs::CONTENTION_SEEDS as f64,
             // The classic sweep's "3 retries" strategies: 4 attempts.
             Source::Fact(Fact::ClassicRetries) => 3.0,
-            // Each preset that names these: a normal service time.
-            Source::Fact(Fact::ServiceP99) => {
-                world.get(P::ServiceTime) + 2.326 * world.get(P::ServiceSd)
-            }
+            // Each preset that names it: the p99 a log-normal time is set
+            // by, or a normal time's.
+            Source::Fact(Fact::ServiceP99) => match world.service_shape() {
+                crate::sim::ServiceShape::LogNormal => world.get(P::ServiceP99),
+                _ => world.get(P::ServiceTime) + 2.326 * world.get(P::ServiceSd),
+            },
             // The hedging preset's: an exponential service time.
             Source::Fact(Fact::ServiceP95) => world.get(P::ServiceTime) * 20f64.ln(),
             Source::Fact(Fact::Busy) => {
-                100.0 * world.get(P::Rate) * world.scenario().service_mean() / world.get(P::Workers)
+                100.0 * world.get(P::Rate) * world.scenario().service_mean()
+                    / (world.get(P::Workers) * world.get(P::Servers))
             }
             Source::Fact(Fact::DropLost) => 100.0 * (1.0 - world.get(P::DropTo)),
             // The why-retry world's mix: 503s and 400s alone.
@@ -342,6 +345,8 @@ mod tests {
             Source::Fact(Fact::BDiffers) => (0..crate::config::PARAMS.len())
                 .filter(|&i| world.value_b_at(i) != world.value_at(i))
                 .count() as f64,
+            // The fan-out preset's: a log-normal time, K calls.
+            Source::Fact(Fact::PastP99) => 100.0 * (1.0 - 0.99f64.powf(config.get(P::FanOut))),
         }
     }
 
