@@ -265,7 +265,7 @@ pub static PRESETS: &[Preset] = &[
                 (orange){end}, and waits for the slowest answer. {if service!=constant}One call in \
                 a hundred takes longer than the backends' own p99 of {own_p99}; a request that \
                 waits for {fan_out} {fan_out|call|calls} meets at least one of them {past_p99} of \
-                the time{if fan_out!=B.fan_out}, one that waits for {B.fan_out} \
+                the time{if fan_out!=B.fan_out}; with {B.fan_out}, \
                 {B.past_p99}{end}.{else}Every call takes {service_t}.{end} Median and p99: \
                 {A.p50} and {A.p99} for A, {B.p50} and {B.p99} for B.",
         ),
