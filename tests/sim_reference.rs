@@ -1741,6 +1741,77 @@ fn a_caller_that_gives_up_leaves_its_callee_working_for_nobody() {
     );
 }
 
+/// A layer's own timeout holds its own calls and no other. Three services
+/// over a database that takes 0.3 s (no queue, no failures), 4 attempts a
+/// layer. The middle service giving up after 0.2 s (`l2_timeout`) while
+/// the top waits: each of its 4 calls times out, so the top tries 4 times
+/// and the database serves 4 x 4 = 16 calls an operation, every one for a
+/// middle service that had gone, and none succeeds. With 0.5 s, more than
+/// the 0.3 s the call takes, every operation succeeds with one call a
+/// layer and nothing orphaned. The last layer's calls keep the attempt
+/// timeout: a timeout of its own (`l3_timeout` on a chain of three,
+/// `l2_timeout` on a chain of two) changes nothing, and neither does the
+/// middle layer's set to the timeout between services it would take.
+#[test]
+fn a_layers_own_timeout_holds_its_own_calls() {
+    let world = Scenario {
+        horizon: 20.0,
+        rate: 10.0,
+        layers: 3,
+        service_time: 0.3,
+        ..quiet_server()
+    };
+    let middle = |t: f64| {
+        sim::run(&Scenario {
+            layer_timeouts: [t, 0.0, 0.0, 0.0],
+            ..world.clone()
+        })
+        .summary
+    };
+    let impatient = middle(0.2);
+    let n = impatient.operations;
+    assert_eq!(impatient.succeeded, 0);
+    assert_eq!(impatient.attempts_by_layer, [4 * n, 16 * n, 16 * n]);
+    assert!((impatient.orphaned_work - impatient.server_work).abs() < 1e-9 * impatient.server_work);
+    let patient = middle(0.5);
+    assert_eq!(patient.succeeded, patient.operations);
+    assert_eq!(patient.attempts_by_layer, [patient.operations; 3]);
+    assert_eq!(patient.orphaned_work, 0.0);
+
+    assert_eq!(
+        sim::run(&Scenario {
+            layer_timeouts: [0.0, 0.2, 0.0, 0.0],
+            ..world.clone()
+        })
+        .summary,
+        sim::run(&world).summary
+    );
+    let two = Scenario {
+        layers: 2,
+        ..world.clone()
+    };
+    assert_eq!(
+        sim::run(&Scenario {
+            layer_timeouts: [0.2, 0.0, 0.0, 0.0],
+            ..two.clone()
+        })
+        .summary,
+        sim::run(&two).summary
+    );
+    let between = Scenario {
+        call_timeout: 0.2,
+        ..world.clone()
+    };
+    assert_eq!(
+        sim::run(&between).summary,
+        sim::run(&Scenario {
+            layer_timeouts: [0.2, 0.0, 0.0, 0.0],
+            ..between.clone()
+        })
+        .summary
+    );
+}
+
 /// Retries below a caller that gave up are orphans: a server failing half
 /// its calls in 50 ms, a lower service retrying after pauses of up to
 /// 80 ms, and above it a caller that waits 0.12 s. The lower service's

@@ -569,6 +569,18 @@ params! {
     Layer5Attempts: "l5_attempts", Text("Attempts at layer 5"), Text(""), Layers, integer(range::LAYER_ATTEMPTS), D.layer_attempts[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
         Some(|s, v| s.layer_attempts[3] = v as u32),
         Text("How many times the fifth service tries each call below; 0 means as the policy says.");
+    Layer2Timeout: "l2_timeout", Text("Timeout at layer 2"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.layer_timeouts[0], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
+        Some(|s, v| s.layer_timeouts[0] = v),
+        Text("How long the second service waits for its call to the service below before it gives up and may retry; 0 means the timeout between services. The last service's calls take the attempt timeout.");
+    Layer3Timeout: "l3_timeout", Text("Timeout at layer 3"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.layer_timeouts[1], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
+        Some(|s, v| s.layer_timeouts[1] = v),
+        Text("How long the third service waits for its call to the service below before it gives up and may retry; 0 means the timeout between services. The last service's calls take the attempt timeout.");
+    Layer4Timeout: "l4_timeout", Text("Timeout at layer 4"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.layer_timeouts[2], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
+        Some(|s, v| s.layer_timeouts[2] = v),
+        Text("How long the fourth service waits for its call to the service below before it gives up and may retry; 0 means the timeout between services. The last service's calls take the attempt timeout.");
+    Layer5Timeout: "l5_timeout", Text("Timeout at layer 5"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.layer_timeouts[3], |c| with_layers(c) && c.get(P::Layers) >= 6.0,
+        Some(|s, v| s.layer_timeouts[3] = v),
+        Text("How long the fifth service waits for its call to the service below before it gives up and may retry; 0 means the timeout between services. The last service's calls take the attempt timeout.");
     CallTimeout: "call_timeout", Text("Timeout between services"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.call_timeout, with_layers,
         Some(|s, v| s.call_timeout = v),
         Text("Each service above the last gives up on its call below after this, and may retry it while the service below works on for nobody; 0 means it waits for the answer.");

@@ -359,6 +359,11 @@ pub struct Scenario {
     /// hop its own, 0 = the policy's (or one, with `only_top_retries`).
     /// Layers past these take the policy's.
     pub layer_attempts: [u32; range::OWN_POLICY_LAYERS],
+    /// The timeouts of the layers below the top, from the second: how long
+    /// each service above the last waits for its call below; 0 = the
+    /// timeout between services (`call_timeout`). The last layer's calls
+    /// take the policy's attempt timeout.
+    pub layer_timeouts: [f64; range::OWN_POLICY_LAYERS],
     /// Each service above the last gives up on its call one layer down
     /// after this and may retry it, while the service below works on
     /// (orphaned work, see `Summary::orphaned_work`); 0 = it waits for
@@ -456,6 +461,7 @@ impl Scenario {
         only_top_retries: false,
         fan_out: 1,
         layer_attempts: [0; range::OWN_POLICY_LAYERS],
+        layer_timeouts: [0.0; range::OWN_POLICY_LAYERS],
         call_timeout: 0.0,
         pass_deadline: false,
         instances: 1,
@@ -572,10 +578,28 @@ impl Scenario {
             layer_attempts: self
                 .layer_attempts
                 .map(|a| range::LAYER_ATTEMPTS.clamp_count(a)),
+            layer_timeouts: self
+                .layer_timeouts
+                .map(|t| range::ATTEMPT_TIMEOUT.clamp(t, 0.0)),
             call_timeout: range::ATTEMPT_TIMEOUT.clamp(self.call_timeout, 0.0),
             pass_deadline: self.pass_deadline,
             instances: range::INSTANCES.clamp_count(self.instances),
         }
+    }
+
+    /// How long layer `layer` (0 = the top) of `count` waits for each
+    /// call below: the policy's attempt timeout at the last layer; above
+    /// it, the layer's own timeout where it has one, else the timeout
+    /// between services; `None` for no timeout.
+    pub fn timeout_of_layer(&self, layer: u32, count: u32) -> Option<f64> {
+        if layer + 1 >= count {
+            return self.policy.attempt_timeout;
+        }
+        let own = (layer as usize)
+            .checked_sub(1)
+            .and_then(|i| self.layer_timeouts.get(i).copied())
+            .filter(|&own| own > 0.0);
+        own.or((self.call_timeout > 0.0).then_some(self.call_timeout))
     }
 
     /// The attempts layer `layer` (0 = the top) makes of each call: its

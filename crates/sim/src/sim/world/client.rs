@@ -123,8 +123,8 @@ pub(super) struct Layers {
     paces: bool,
     /// Envoy's budget: it counts the attempts in flight.
     counts_in_flight: bool,
-    /// Services give up on their calls below (`call_timeout`), which may
-    /// then go on for nobody.
+    /// Services give up on their calls below (`call_timeout`, a layer's
+    /// own timeout), which may then go on for nobody.
     pub orphans: bool,
     /// The balances of the top layer's budgets added up: with one layer the
     /// series charts their mean.
@@ -134,16 +134,14 @@ pub(super) struct Layers {
 impl Layers {
     pub fn new(s: &Scenario, contention: bool) -> Self {
         let count = if contention { 1 } else { s.layers };
-        let orphans = count > 1 && s.call_timeout > 0.0;
+        // A call below outlives its caller only where a layer above the
+        // last gives up on it.
+        let orphans = (0..count.saturating_sub(1)).any(|l| s.timeout_of_layer(l, count).is_some());
         let policies: Vec<Policy> = (0..count)
             .map(|layer| {
                 let mut policy = s.policy.clone();
                 policy.attempts = s.attempts_of_layer(layer);
-                // Above the last layer an attempt is a call to a service,
-                // which times out only with a call timeout.
-                if layer + 1 < count {
-                    policy.attempt_timeout = orphans.then_some(s.call_timeout);
-                }
+                policy.attempt_timeout = s.timeout_of_layer(layer, count);
                 policy
             })
             .collect();
