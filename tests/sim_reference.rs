@@ -1812,6 +1812,42 @@ fn a_layers_own_timeout_holds_its_own_calls() {
     );
 }
 
+/// A service below the top with workers of its own and no queue is
+/// Erlang's loss system: each call holds a worker of the second service
+/// for as long as its own call below takes (a database of 0.1 s, no
+/// network), so 50 calls a second offer 5 erlangs to its 5 workers, and
+/// one attempt each succeeds at 50 (1 - B(5, 5)) = 35.8 a second; about
+/// 10 000 operations in 200 s, 2 % is allowed, as for the fleet. Every call
+/// turned away is counted at the second layer, and is every failure. With
+/// 7 workers and a queue the same load waits instead: nothing is refused
+/// and every operation succeeds.
+#[test]
+fn a_services_own_workers_turn_calls_away_as_erlang_says() {
+    use retry_playground::{config::Config, simulate};
+    let world = "v=1&attempts=1&timeout=0&rate=50&horizon=200&buckets=200&failure=0&workers=0\
+                 &service=constant&service_t=0.1&hop=constant&hop_mean=0&layers=2";
+    let run = |more: &str| {
+        let (config, notices) = Config::from_link(&format!("{world}&{more}"));
+        assert!(notices.is_empty(), "{notices:?}");
+        simulate::run(&config).summary
+    };
+    let lossy = run("l2_workers=5&l2_queue=0");
+    let carried = lossy.successes as f64 / 200.0;
+    let expected = 50.0 * (1.0 - erlang_b(5, 5.0));
+    assert!(
+        (carried / expected - 1.0).abs() < 0.02,
+        "{carried:.1} against {expected:.1}"
+    );
+    assert_eq!(lossy.refused_by_layer.len(), 2);
+    assert_eq!(lossy.refused_by_layer[0], 0);
+    assert_eq!(lossy.refused_by_layer[1], lossy.operations - lossy.succeeded);
+
+    let queued = run("l2_workers=7&l2_queue=1000");
+    assert!(queued.refused_by_layer.is_empty());
+    assert_eq!(queued.succeeded, queued.operations);
+    assert!(queued.latency_max > 0.1, "some calls waited for a worker");
+}
+
 /// Retries below a caller that gave up are orphans: a server failing half
 /// its calls in 50 ms, a lower service retrying after pauses of up to
 /// 80 ms, and above it a caller that waits 0.12 s. The lower service's

@@ -188,6 +188,14 @@ pub fn layers_kept(
                     calls = format!("{:.2}", per_op(report, nobody))
                 ));
             }
+            // Calls the service below turned away, its workers all busy.
+            let refused = &report.summary.refused_by_layer;
+            if let Some(&away) = refused.get(layer + 1).filter(|&&n| n > 0) {
+                text.push_str(&crate::tf!(
+                    ", {calls} of them turned away by the busy service below",
+                    calls = format!("{:.2}", per_op(report, away))
+                ));
+            }
             lines.push(LayerLine {
                 per_request,
                 bar_percent: 100.0 * per_request / longest,
@@ -295,6 +303,27 @@ mod tests {
             lists[0].lines[1].text
         );
         assert!(lists[1].lines.iter().all(|l| !l.text.contains("nobody")));
+    }
+
+    /// The calls a layer's callee turned away, its workers busy and its
+    /// queue full, are said on the caller's line.
+    #[test]
+    fn a_layer_says_what_its_busy_callee_turned_away() {
+        let config = config(
+            "v=1&attempts=1&failure=0&workers=0&service=constant&service_t=0.1&layers=2&l2_workers=2&l2_queue=0&rate=50&horizon=5",
+        );
+        let (a, _) = simulate::run_both(&config);
+        let away = a.summary.refused_by_layer[1] as f64 / a.summary.operations as f64;
+        assert!(away > 0.5, "{away}");
+        let lists = layers(&config, &a, None).expect("two layers are shown");
+        assert!(
+            lists[0].lines[0].text.ends_with(&format!(
+                ", {away:.2} of them turned away by the busy service below"
+            )),
+            "{}",
+            lists[0].lines[0].text
+        );
+        assert!(!lists[0].lines[1].text.contains("turned away"));
     }
 
     #[test]

@@ -581,6 +581,30 @@ params! {
     Layer5Timeout: "l5_timeout", Text("Timeout at layer 5"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.layer_timeouts[3], |c| with_layers(c) && c.get(P::Layers) >= 6.0,
         Some(|s, v| s.layer_timeouts[3] = v),
         Text("How long the fifth service waits for its call to the service below before it gives up and may retry; 0 means the timeout between services. The last service's calls take the attempt timeout.");
+    Layer2Workers: "l2_workers", Text("Workers at layer 2"), Text(""), Layers, integer(range::WORKERS), D.layer_workers[0], with_layers,
+        Some(|s, v| s.layer_workers[0] = v as u32),
+        Text("How many requests the second service handles at once, each holding its place while its calls below and their retries go on; 0 means no limit.");
+    Layer2Queue: "l2_queue", Text("Queue at layer 2"), Text(""), Layers, integer(range::QUEUE_LIMIT), D.layer_queues[0], |c| with_layers(c) && c.get(P::Layers) >= 2.0 && c.get(P::Layer2Workers) > 0.0,
+        Some(|s, v| s.layer_queues[0] = v as u32),
+        Text("Requests that may wait for one of the second service's workers; a full queue answers 503 at once.");
+    Layer3Workers: "l3_workers", Text("Workers at layer 3"), Text(""), Layers, integer(range::WORKERS), D.layer_workers[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
+        Some(|s, v| s.layer_workers[1] = v as u32),
+        Text("How many requests the third service handles at once, each holding its place while its calls below and their retries go on; 0 means no limit.");
+    Layer3Queue: "l3_queue", Text("Queue at layer 3"), Text(""), Layers, integer(range::QUEUE_LIMIT), D.layer_queues[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0 && c.get(P::Layer3Workers) > 0.0,
+        Some(|s, v| s.layer_queues[1] = v as u32),
+        Text("Requests that may wait for one of the third service's workers; a full queue answers 503 at once.");
+    Layer4Workers: "l4_workers", Text("Workers at layer 4"), Text(""), Layers, integer(range::WORKERS), D.layer_workers[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
+        Some(|s, v| s.layer_workers[2] = v as u32),
+        Text("How many requests the fourth service handles at once, each holding its place while its calls below and their retries go on; 0 means no limit.");
+    Layer4Queue: "l4_queue", Text("Queue at layer 4"), Text(""), Layers, integer(range::QUEUE_LIMIT), D.layer_queues[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0 && c.get(P::Layer4Workers) > 0.0,
+        Some(|s, v| s.layer_queues[2] = v as u32),
+        Text("Requests that may wait for one of the fourth service's workers; a full queue answers 503 at once.");
+    Layer5Workers: "l5_workers", Text("Workers at layer 5"), Text(""), Layers, integer(range::WORKERS), D.layer_workers[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
+        Some(|s, v| s.layer_workers[3] = v as u32),
+        Text("How many requests the fifth service handles at once, each holding its place while its calls below and their retries go on; 0 means no limit.");
+    Layer5Queue: "l5_queue", Text("Queue at layer 5"), Text(""), Layers, integer(range::QUEUE_LIMIT), D.layer_queues[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.get(P::Layer5Workers) > 0.0,
+        Some(|s, v| s.layer_queues[3] = v as u32),
+        Text("Requests that may wait for one of the fifth service's workers; a full queue answers 503 at once.");
     CallTimeout: "call_timeout", Text("Timeout between services"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.call_timeout, with_layers,
         Some(|s, v| s.call_timeout = v),
         Text("Each service above the last gives up on its call below after this, and may retry it while the service below works on for nobody; 0 means it waits for the answer.");

@@ -364,6 +364,13 @@ pub struct Scenario {
     /// timeout between services (`call_timeout`). The last layer's calls
     /// take the policy's attempt timeout.
     pub layer_timeouts: [f64; range::OWN_POLICY_LAYERS],
+    /// The services below the top, from the second: how many requests each
+    /// handles at once (0 = no limit) and how many more may wait for one of
+    /// them; a request that finds the queue full is answered 503 at once.
+    /// A request holds its place while its calls below go on, retries
+    /// included.
+    pub layer_workers: [u32; range::OWN_POLICY_LAYERS],
+    pub layer_queues: [u32; range::OWN_POLICY_LAYERS],
     /// Each service above the last gives up on its call one layer down
     /// after this and may retry it, while the service below works on
     /// (orphaned work, see `Summary::orphaned_work`); 0 = it waits for
@@ -462,6 +469,8 @@ impl Scenario {
         fan_out: 1,
         layer_attempts: [0; range::OWN_POLICY_LAYERS],
         layer_timeouts: [0.0; range::OWN_POLICY_LAYERS],
+        layer_workers: [0; range::OWN_POLICY_LAYERS],
+        layer_queues: [100; range::OWN_POLICY_LAYERS],
         call_timeout: 0.0,
         pass_deadline: false,
         instances: 1,
@@ -581,6 +590,12 @@ impl Scenario {
             layer_timeouts: self
                 .layer_timeouts
                 .map(|t| range::ATTEMPT_TIMEOUT.clamp(t, 0.0)),
+            layer_workers: self
+                .layer_workers
+                .map(|w| range::WORKERS.clamp_count(w)),
+            layer_queues: self
+                .layer_queues
+                .map(|q| range::QUEUE_LIMIT.clamp_count(q)),
             call_timeout: range::ATTEMPT_TIMEOUT.clamp(self.call_timeout, 0.0),
             pass_deadline: self.pass_deadline,
             instances: range::INSTANCES.clamp_count(self.instances),

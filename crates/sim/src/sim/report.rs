@@ -222,6 +222,12 @@ pub struct Summary {
     /// whose answer reached nobody.
     #[serde(skip_serializing_if = "is_nothing")]
     pub orphaned_work: f64,
+    /// With workers of their own at the services below the top
+    /// (`l2_workers` …), the calls per layer that found every worker busy
+    /// and the queue full, answered 503 at once. Empty, and absent from
+    /// the JSON, when there was none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refused_by_layer: Vec<u64>,
     /// Successful operations per second over the horizon.
     pub goodput: f64,
     /// When the last operation ended.

@@ -99,6 +99,24 @@ pub(super) struct Extra {
     pub deadline: f64,
     /// A fan-out: the answers the attempt in flight still waits for.
     pub fan_left: u32,
+    /// A call one layer down that holds one of its service's workers
+    /// (see `Pool`) until it ends.
+    pub holds_worker: bool,
+}
+
+/// A service's workers below the top (`Scenario::layer_workers`): the
+/// requests it handles at once, each from its start to its end, and those
+/// waiting for one of them, oldest first.
+#[derive(Default)]
+pub(super) struct Pool {
+    workers: u32,
+    queue: u32,
+    busy: u32,
+    waiting: std::collections::VecDeque<u32>,
+    /// Starting waiting requests: a request that ends at once while it
+    /// starts frees its worker to the loop that started it, not to a loop
+    /// of its own.
+    starting: bool,
 }
 
 /// The services in the chain: what each layer retries with.
@@ -126,6 +144,8 @@ pub(super) struct Layers {
     /// Services give up on their calls below (`call_timeout`, a layer's
     /// own timeout), which may then go on for nobody.
     pub orphans: bool,
+    /// Per layer, its service's workers; empty when no service has a limit.
+    pools: Vec<Pool>,
     /// The balances of the top layer's budgets added up: with one layer the
     /// series charts their mean.
     level_sum: f64,
@@ -176,6 +196,20 @@ impl Layers {
             paces: s.budget.kind == BudgetKind::AwsAdaptive,
             counts_in_flight: s.budget.kind == BudgetKind::Envoy,
             orphans,
+            pools: match s.layer_workers.iter().any(|&w| w > 0) && count > 1 {
+                true => (0..count)
+                    .map(|layer| {
+                        let own = (layer as usize).checked_sub(1);
+                        let of = |v: &[u32]| own.and_then(|i| v.get(i).copied()).unwrap_or(0);
+                        Pool {
+                            workers: of(&s.layer_workers),
+                            queue: of(&s.layer_queues),
+                            ..Pool::default()
+                        }
+                    })
+                    .collect(),
+                false => Vec::new(),
+            },
             level_sum: start * f64::from(instances),
         }
     }
@@ -335,6 +369,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 parent_token: 0,
                 deadline: f64::INFINITY,
                 fan_left: 0,
+                holds_worker: false,
             };
             self.extras.put(index, extra);
             if self.s.policy.hedge {
@@ -514,7 +549,46 @@ impl<const PLAIN: bool> World<PLAIN> {
         // The operation stays until its calls below have ended, even those
         // its caller gave up on.
         self.roots[root].outstanding += 1;
+        if let Some(pool) = self.layers.pools.get_mut(layer as usize + 1) {
+            if pool.workers > 0 {
+                if pool.busy < pool.workers {
+                    pool.busy += 1;
+                    self.extras[child].holds_worker = true;
+                } else if pool.waiting.len() < pool.queue as usize {
+                    pool.waiting.push_back(child);
+                    return;
+                } else {
+                    // The service's queue is full: a 503 at once.
+                    self.tally.refused_by_layer[layer as usize + 1] += 1;
+                    return self.fail(child, start, Ending::OutOfAttempts, FailureKind::Rejected);
+                }
+            }
+        }
         self.start_first(child, start);
+    }
+
+    /// A call one layer down that held a worker of its service at `layer`
+    /// ended: the oldest waiting call takes the worker.
+    fn free_worker(&mut self, layer: usize, now: f64) {
+        let pool = &mut self.layers.pools[layer];
+        pool.busy -= 1;
+        if pool.starting {
+            return;
+        }
+        pool.starting = true;
+        loop {
+            let pool = &mut self.layers.pools[layer];
+            if pool.busy >= pool.workers {
+                break;
+            }
+            let Some(next) = pool.waiting.pop_front() else {
+                break;
+            };
+            pool.busy += 1;
+            self.extras[next].holds_worker = true;
+            self.start_first(next, now);
+        }
+        self.layers.pools[layer].starting = false;
     }
 
     /// The deadline a call of `frame` whose attempt gives up at `gives_up`
@@ -860,9 +934,10 @@ impl<const PLAIN: bool> World<PLAIN> {
             return None;
         }
         f.alive = false;
-        let root = f.root;
+        let (root, layer) = (f.root, f.layer as usize);
         self.frames.free(frame);
         self.roots[root].outstanding -= 1;
+
         // A caller that gave up on this call hears nothing of it.
         let caller = &mut self.frames[parent];
         let heard = caller.token == self.extras[frame].parent_token && caller.waiting;
@@ -870,6 +945,11 @@ impl<const PLAIN: bool> World<PLAIN> {
             caller.waiting = false;
         }
         self.release_root_if_done(root);
+        // Last: the calls its worker starts may take this frame's slot.
+        if !self.layers.pools.is_empty() && self.extras[frame].holds_worker {
+            self.extras[frame].holds_worker = false;
+            self.free_worker(layer, now);
+        }
         heard.then_some(parent)
     }
 }

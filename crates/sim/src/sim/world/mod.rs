@@ -329,6 +329,8 @@ fn runs_alone(s: &Scenario) -> bool {
         && s.workload != WorkloadKind::Closed
         && s.budget.kind == BudgetKind::None
         && s.breaker.mode == BreakerMode::Off
+        // A service's workers are shared by the operations through it.
+        && !(s.layers > 1 && s.layer_workers.iter().any(|&w| w > 0))
 }
 
 impl<const PLAIN: bool> World<PLAIN> {

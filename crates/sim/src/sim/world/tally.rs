@@ -45,6 +45,8 @@ pub(super) struct Tally {
     pub orphaned_by_layer: Vec<u64>,
     /// Seconds of service for callers that had given up.
     pub orphaned_work: f64,
+    /// Calls per layer its service's full queue refused.
+    pub refused_by_layer: Vec<u64>,
     pub executions: u64,
     pub duplicates: u64,
     /// Requests the server shed.
@@ -91,6 +93,7 @@ impl Tally {
             retried_operations: 0,
             attempts_by_layer: vec![0; layers as usize],
             orphaned_by_layer: vec![0; layers as usize],
+            refused_by_layer: vec![0; layers as usize],
             orphaned_work: 0.0,
             executions: 0,
             duplicates: 0,
@@ -326,6 +329,10 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
             false => Vec::new(),
         },
         orphaned_work: tally.orphaned_work,
+        refused_by_layer: match tally.refused_by_layer.iter().any(|&n| n > 0) {
+            true => tally.refused_by_layer,
+            false => Vec::new(),
+        },
         goodput: ended[Ending::Succeeded] as f64 / s.horizon,
         finished_at: tally.finished_at,
         drain_time: (tally.finished_at - arrivals_end).max(0.0),
