@@ -5,6 +5,7 @@
 //! ```text
 //! retry-playground 'v=1&attempts=4&jitter=none&outage_for=10'
 //! retry-playground --csv 'v=1&...'   # the per-bucket series
+//! retry-playground --hops 'v=1&...'  # the chain hop by hop
 //! retry-playground --sweep 'v=1&...' # success and load at failure rates 0-100 %
 //! retry-playground --seeds 'v=1&...' # the lesson's headline numbers over seeds
 //! retry-playground --map 'v=1&...'   # where a capacity loss leaves it broken
@@ -219,6 +220,10 @@ fn main() {
         let (a, b) = simulate::run_both(&config);
         say_where_cut(&a, b.as_ref());
         emit(&simulate::series_csv(&a, b.as_ref()));
+    } else if flag("--hops") {
+        let (a, b) = simulate::run_both(&config);
+        say_where_cut(&a, b.as_ref());
+        emit(&(simulate::hops_json(&a, b.as_ref()) + "\n"));
     } else {
         let (a, b) = simulate::run_both(&config);
         say_where_cut(&a, b.as_ref());
@@ -229,8 +234,9 @@ fn main() {
 /// Every option the command line reads, once, and whether the word after
 /// it is its value; the usage names each (a test holds it), and each
 /// analysis has its word's option.
-const OPTIONS: [(&str, bool); 18] = [
+const OPTIONS: [(&str, bool); 19] = [
     ("--csv", false),
+    ("--hops", false),
     ("--sweep", false),
     ("--seeds", false),
     ("--map", false),
@@ -419,7 +425,7 @@ fn adaptive_trace(sequence: &str) -> Result<String, String> {
 }
 
 const USAGE: Text = Text(
-    "usage: retry-playground [--csv | --sweep | --seeds | --map [--by-load] [--csv] | --frontier [--csv] [--threads N]] [LINK] | --params | --course\n\
+    "usage: retry-playground [--csv | --hops | --sweep | --seeds | --map [--by-load] [--csv] | --frontier [--csv] [--threads N]] [LINK] | --params | --course\n\
     \x20      retry-playground --export grpc|envoy|aws|tenacity|polly|resilience4j|backon|go [--b] [LINK]\n\
     \x20      retry-playground --import FILE [--b] [LINK]\n\
     \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
@@ -427,6 +433,8 @@ const USAGE: Text = Text(
     Runs the configuration in LINK (a share link or its query string) and prints\n\
     the report as JSON ({\"a\":..,\"b\":..} in compare mode), or with --csv\n\
     the per-bucket series (A's and B's columns in compare mode), or with\n\
+    --hops the chain hop by hop (each layer's calls per request, those for\n\
+    nobody and those turned away, its p50 and p99; the server's work), or with\n\
     --sweep the sweep chart's curves, or with --seeds the lesson's headline\n\
     numbers over the seeds the page measures them on, or with --map the map of\n\
     metastability: the world with a capacity loss of each length and size,\n\

@@ -1936,9 +1936,14 @@ fn deadlines_passed_down_leave_no_orphaned_work() {
 /// 16, not the published 14.55 that its saturated pool of 200 and a 1 s
 /// deadline cut.
 ///
+/// Hop by hop (`--hops`): the service's own calls take as long as the
+/// operations, `a` timeouts and `a - 1` pauses, for it retries the
+/// database as the frontend retries it.
+///
 /// Deadlines passed down end the storm: the service's call carries the
 /// frontend's 400 ms, so it stops when its caller does, and the database
-/// sees one attempt per frontend attempt, `a`.
+/// sees one attempt per frontend attempt, `a`; no call of the service
+/// takes longer than that 400 ms.
 #[test]
 fn the_three_tier_storm_multiplies_database_calls_as_published() {
     for (attempts, published_p99) in [(1u32, 0.405), (2, 0.855), (3, 1.305)] {
@@ -1981,12 +1986,20 @@ fn the_three_tier_storm_multiplies_database_calls_as_published() {
             "p99 {p99} against {ours}"
         );
         assert!((published_p99 - ours - 0.005).abs() < 1e-9);
+        let service = &report.layer_latency[1];
+        assert_eq!(service.total, s.attempts_by_layer[0]);
+        assert!(
+            (service.quantile(0.99) / ours - 1.0).abs() <= 1.0 / 64.0,
+            "the service's p99 {} against {ours}",
+            service.quantile(0.99)
+        );
 
         let passed = sim::run(&Scenario {
             pass_deadline: true,
             ..world
-        })
-        .summary;
+        });
+        assert!(passed.layer_latency[1].max <= 0.4 + 1e-9);
+        let passed = passed.summary;
         assert_eq!(
             passed.server_calls_per_operation, a,
             "{attempts} attempts a hop"

@@ -65,6 +65,46 @@ pub fn both_to_json(a: &Report, b: Option<&Report>) -> String {
     }
 }
 
+/// The chain hop by hop, as `--hops` prints it: per layer (the top first),
+/// its calls below per request, those sent for a caller that had given up
+/// and those the next service turned away (its workers busy, its queue
+/// full), and how long its own calls took from their start at it to their
+/// end (the top's are the operations); then what the server did: its
+/// seconds of work, those wasted and those for callers that had gone, and
+/// the requests it shed. `{"a": ..., "b": ...}` when comparing.
+pub fn hops_json(a: &Report, b: Option<&Report>) -> String {
+    match b {
+        None => hops(a).to_string(),
+        Some(b) => serde_json::json!({ "a": hops(a), "b": hops(b) }).to_string(),
+    }
+}
+
+fn hops(report: &Report) -> serde_json::Value {
+    let s = &report.summary;
+    let per_request = |calls: u64| calls as f64 / s.operations.max(1) as f64;
+    let at = |counts: &[u64], i: usize| counts.get(i).copied().unwrap_or(0);
+    let layers: Vec<serde_json::Value> = (0..s.attempts_by_layer.len())
+        .map(|layer| {
+            let took = report.layer_latency.get(layer).unwrap_or(&report.latency);
+            serde_json::json!({
+                "layer": layer + 1,
+                "calls_per_request": per_request(s.attempts_by_layer[layer]),
+                "for_nobody_per_request": per_request(at(&s.orphaned_attempts_by_layer, layer)),
+                "turned_away_per_request": per_request(at(&s.refused_by_layer, layer + 1)),
+                "p50": took.quantile(0.5),
+                "p99": took.quantile(0.99),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "layers": layers,
+        "server_work": s.server_work,
+        "wasted_work": s.wasted_work,
+        "orphaned_work": s.orphaned_work,
+        "shed": s.shed,
+    })
+}
+
 /// Analytic bounds of the pause before each retry of the configured policy.
 pub fn pause_bounds(config: &Config) -> Vec<PauseBounds> {
     let policy = config.policy();

@@ -117,6 +117,12 @@ pub struct Report {
     /// The part of `latency` that ended in failure, in the same bins: the
     /// successful operations are the difference, bin by bin.
     pub latency_failed: LatencyHistogram,
+    /// In a chain of services, per layer, how long its calls took from
+    /// their start at it (its queue included) to their end, answered or
+    /// not; the top's are the operations. Empty with one layer, and not in
+    /// the report's JSON (`--hops` prints it).
+    #[serde(skip)]
+    pub layer_latency: Vec<LatencyHistogram>,
 }
 
 /// Totals over the whole run (including the drain after the horizon).

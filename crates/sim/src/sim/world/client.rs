@@ -102,6 +102,8 @@ pub(super) struct Extra {
     /// A call one layer down that holds one of its service's workers
     /// (see `Pool`) until it ends.
     pub holds_worker: bool,
+    /// A call one layer down: when it reached its service.
+    pub started: f64,
 }
 
 /// A service's workers below the top (`Scenario::layer_workers`): the
@@ -370,6 +372,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 deadline: f64::INFINITY,
                 fan_left: 0,
                 holds_worker: false,
+                started: origin,
             };
             self.extras.put(index, extra);
             if self.s.policy.hedge {
@@ -546,6 +549,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         let child = self.alloc_frame(frame, layer + 1, origin, client, Stream::new(seed, id));
         self.extras[child].parent_token = token;
         self.extras[child].deadline = deadline;
+        self.extras[child].started = start;
         // The operation stays until its calls below have ended, even those
         // its caller gave up on.
         self.roots[root].outstanding += 1;
@@ -923,6 +927,9 @@ impl<const PLAIN: bool> World<PLAIN> {
             // A root was created when its operation started.
             let (latency, retried) = (now - f.origin, f.attempts > 1);
             self.tally.operation_ended(now, latency, retried, end);
+            if let Some(top) = self.tally.layer_latency.first_mut() {
+                top.record(latency);
+            }
             if let Some(tracer) = self.tracer() {
                 tracer.ended(frame, now, end);
             }
@@ -937,6 +944,10 @@ impl<const PLAIN: bool> World<PLAIN> {
         let (root, layer) = (f.root, f.layer as usize);
         self.frames.free(frame);
         self.roots[root].outstanding -= 1;
+        let took = now - self.extras[frame].started;
+        if let Some(hop) = self.tally.layer_latency.get_mut(layer) {
+            hop.record(took);
+        }
 
         // A caller that gave up on this call hears nothing of it.
         let caller = &mut self.frames[parent];

@@ -8,7 +8,7 @@ use crate::policy::{Jitter, Policy};
 use crate::sim::Scenario;
 use crate::sim::WorkloadKind;
 use crate::sim::recorder::{Recorded, Recorder};
-use crate::sim::report::{Cut, CutReason, PAUSE_HISTOGRAMS, Report, Summary};
+use crate::sim::report::{Cut, CutReason, LatencyHistogram, PAUSE_HISTOGRAMS, Report, Summary};
 use crate::sim::trace::Ending;
 use crate::sim::{Fault, FaultOn, FaultWindow};
 
@@ -47,6 +47,8 @@ pub(super) struct Tally {
     pub orphaned_work: f64,
     /// Calls per layer its service's full queue refused.
     pub refused_by_layer: Vec<u64>,
+    /// Per layer of a chain, how long its calls took (see `Report`).
+    pub layer_latency: Vec<LatencyHistogram>,
     pub executions: u64,
     pub duplicates: u64,
     /// Requests the server shed.
@@ -94,6 +96,10 @@ impl Tally {
             attempts_by_layer: vec![0; layers as usize],
             orphaned_by_layer: vec![0; layers as usize],
             refused_by_layer: vec![0; layers as usize],
+            layer_latency: match layers > 1 {
+                true => vec![LatencyHistogram::new(); layers as usize],
+                false => Vec::new(),
+            },
             orphaned_work: 0.0,
             executions: 0,
             duplicates: 0,
@@ -354,5 +360,6 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
         pauses,
         latency,
         latency_failed,
+        layer_latency: tally.layer_latency,
     }
 }
