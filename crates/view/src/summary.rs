@@ -196,6 +196,14 @@ pub fn layers_kept(
                     calls = format!("{:.2}", per_op(report, away))
                 ));
             }
+            // How long the layer took to answer its caller: the operations
+            // at the top.
+            if let Some(took) = report.layer_latency.get(layer).filter(|h| h.total > 0) {
+                text.push_str(&crate::tf!(
+                    "; it answers within {time} s (p99)",
+                    time = format!("{:.2}", took.quantile(0.99))
+                ));
+            }
             lines.push(LayerLine {
                 per_request,
                 bar_percent: 100.0 * per_request / longest,
@@ -281,7 +289,7 @@ mod tests {
         );
         let (a, _) = simulate::run_both(&config);
         let lists = layers(&config, &a, None).expect("three layers are shown");
-        let texts: Vec<&str> = lists[0].lines.iter().map(|l| l.text.as_str()).collect();
+        let texts = without_p99(&lists[0], &a);
         assert_eq!(
             texts,
             [
@@ -298,7 +306,7 @@ mod tests {
         assert!(
             lists[0].lines[1]
                 .text
-                .ends_with(&format!(", {orphaned:.2} of them for nobody")),
+                .contains(&format!(", {orphaned:.2} of them for nobody;")),
             "{}",
             lists[0].lines[1].text
         );
@@ -317,8 +325,8 @@ mod tests {
         assert!(away > 0.5, "{away}");
         let lists = layers(&config, &a, None).expect("two layers are shown");
         assert!(
-            lists[0].lines[0].text.ends_with(&format!(
-                ", {away:.2} of them turned away by the busy service below"
+            lists[0].lines[0].text.contains(&format!(
+                ", {away:.2} of them turned away by the busy service below;"
             )),
             "{}",
             lists[0].lines[0].text
@@ -326,15 +334,26 @@ mod tests {
         assert!(!lists[0].lines[1].text.contains("turned away"));
     }
 
+    /// The lines of a run's list without their ends, each of which must be
+    /// how long its layer took to answer, its p99 in the run.
+    fn without_p99<'a>(list: &'a LayerList, report: &Report) -> Vec<&'a str> {
+        list.lines
+            .iter()
+            .zip(&report.layer_latency)
+            .map(|(line, took)| {
+                let end = format!("; it answers within {:.2} s (p99)", took.quantile(0.99));
+                line.text.strip_suffix(&end).expect("the layer's p99 ends its line")
+            })
+            .collect()
+    }
+
     #[test]
     fn three_layers_of_three_attempts_make_27_calls() {
         let config = preset("layers").config();
         let (a, b) = simulate::run_both(&config);
         let lists = layers(&config, &a, b.as_ref()).expect("three layers are shown");
-        let texts: Vec<Vec<&str>> = lists
-            .iter()
-            .map(|l| l.lines.iter().map(|line| line.text.as_str()).collect())
-            .collect();
+        let b = b.expect("comparing");
+        let texts = [without_p99(&lists[0], &a), without_p99(&lists[1], &b)];
         assert_eq!(
             texts,
             [
