@@ -21,6 +21,7 @@
 //! | aws-sdk, grpc | `mechanism::tests::budget_presets_show_what_each_policy_sends_in_the_outage` |
 //! | why-retry | `retries_buy_success_and_cost_their_attempts_at_full_failure` |
 //! | timeout | `a_timeout_below_the_p99_triples_the_load` |
+//! | long-tail | `a_timeout_at_the_mean_of_a_long_tail_cuts_three_calls_in_ten` |
 //! | closed-loop | `closed_loop_clients_without_backoff_send_four_times_as_much_while_it_is_down` |
 //! | throttle | `throttling_first_tries_keeps_b_under_capacity` |
 //! | envoy | `envoys_default_hardly_retries_and_its_budget_retries_once` |
@@ -692,6 +693,81 @@ fn a_fan_out_of_100_meets_the_backends_p99_two_times_in_three() {
     let theme = Theme::light(1.0);
     let out = svg(|area| draw_latency(area, &runs.charts(), &runs.scenario, &theme));
     assert!(out.contains("service alone, p99 0.100 s"), "the p99's cross is labelled");
+}
+
+/// The standard normal's distribution function, by Abramowitz and Stegun
+/// 7.1.26 (error under 1.5e-7).
+fn normal_cdf(z: f64) -> f64 {
+    let x = z.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly = t * (0.254_829_592
+        + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let erf = 1.0 - poly * (-x * x).exp();
+    0.5 * (1.0 + erf.copysign(z))
+}
+
+/// A timeout from the mean of a long tail: a log-normal service of p50
+/// 0.2 s and p99 2 s (sigma = ln 10 / 2.3263 = 0.990, mean 0.327 s), no
+/// network, 100 workers a third busy. A gives up after 0.33 s, so an
+/// attempt is cut with q = P(X > 0.33 s) = 1 - Phi(ln(0.33/0.2) / sigma) =
+/// 0.306 ("about three calls in ten"), and with 3 attempts an operation
+/// makes 1 + q + q^2 = 1.40 calls and fails with q^3 = 2.9 %; B waits the
+/// p99, q = 0.01: 1.01 calls ("about 1.4 times B's", B "near the 100
+/// offered"). Each figure within 4 standard errors over the run's 3 000
+/// operations (the calls' sd from their law: 1, 2 or 3 calls); a third
+/// busy, the queue adds little. On the drawing, A's filled load stands
+/// taller than B's by more than a fifth.
+#[test]
+fn a_timeout_at_the_mean_of_a_long_tail_cuts_three_calls_in_ten() {
+    let preset = preset("long-tail");
+    assert!(preset.sees.0.contains("about 1.4 times B's"));
+    assert!(preset.sees.0.contains("near the 100 calls a second"));
+    assert!(preset.sees.0.contains("about three calls in ten"));
+    let runs = jobs::run(&preset.config());
+    let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
+    let sigma = 10f64.ln() / 2.3263;
+    let cut = |timeout: f64| 1.0 - normal_cdf((timeout / 0.2f64).ln() / sigma);
+    let (qa, qb) = (cut(0.33), cut(2.0));
+    assert!((qb - 0.01).abs() < 1e-4, "{qb}");
+    assert!((0.25..0.35).contains(&qa), "{qa}");
+    for (report, q) in [(a, qa), (b, qb)] {
+        let s = &report.summary;
+        let n = s.operations as f64;
+        let (p1, p2, p3) = (1.0 - q, q * (1.0 - q), q * q);
+        let mean = p1 + 2.0 * p2 + 3.0 * p3;
+        let var = p1 + 4.0 * p2 + 9.0 * p3 - mean * mean;
+        let tolerance = 4.0 * (var / n).sqrt();
+        assert!(
+            (s.server_calls_per_operation - mean).abs() < tolerance,
+            "{} calls per operation against {mean} (within {tolerance})",
+            s.server_calls_per_operation
+        );
+        let fails = q.powi(3);
+        let tolerance = 4.0 * (fails * (1.0 - fails) / n).sqrt();
+        assert!(
+            ((1.0 - s.success_rate) - fails).abs() < tolerance,
+            "{} failed against {fails}",
+            1.0 - s.success_rate
+        );
+    }
+    let ratio = mean_after(a, 5.0) / mean_after(b, 5.0);
+    assert!((1.3..1.5).contains(&ratio), "A's load {ratio} times B's");
+    assert!((mean_after(b, 5.0) / 100.0 - 1.0).abs() < 0.1);
+    let theme = Theme::light(1.0);
+    let out = svg(|area| draw_load(area, &runs.charts(), &runs.scenario, &theme));
+    let tallest = |colour| {
+        let ys: Vec<f64> = filled_heights(&out, light(&theme, colour))
+            .iter()
+            .map(|p| p.1)
+            .collect();
+        ys.iter().fold(f64::NEG_INFINITY, |m, &y| m.max(y))
+            - ys.iter().fold(f64::INFINITY, |m, &y| m.min(y))
+    };
+    let (tall_a, tall_b) = (
+        tallest(run_colour(&theme, 0)),
+        tallest(run_colour(&theme, 1)),
+    );
+    assert!(tall_a > 1.2 * tall_b, "A's load {tall_a} px tall, B's {tall_b} px");
 }
 
 /// Where `value` stands on a load panel whose plot spans `top` to `bottom`

@@ -527,6 +527,47 @@ pub static PRESETS: &[Preset] = &[
         }],
     },
     Preset {
+        key: "long-tail",
+        title: Text("A timeout from the mean of a long tail"),
+        lesson: Text(
+            "The dependency's median is {service_p50} and its p99 {own_p99}: a long tail, whose \
+                slow calls pull the mean up to {own_mean}.{if workers!=0} First \
+                tries alone keep its {workers} workers {busy} busy.{end} {if timeout=0}Policy A \
+                (blue) now has no timeout: {A.load} calls per operation, success {A.success}.\
+                {else}{if timeout<own_p99}Policy A (blue) gives up after {timeout}, below the \
+                p99{if A.amplified}: calls that were going to succeed are cut off and retried \
+                while the server still works on them, so the load grows to {A.load} calls per \
+                operation and {A.wasted} of the server's work is wasted{else}: {A.load} calls \
+                per operation{end}{if A.fails}, and success falls to {A.success}{end}{if \
+                A.succeeds}, and success stays at {A.success}{end}.{else}Policy A (blue) now \
+                waits {timeout}, at or above the p99: {A.load} calls per operation, success \
+                {A.success}.{end}{end} {if B.timeout=0}Policy B (orange) now has no \
+                timeout{else}{if B.timeout>=own_p99}Policy B (orange) waits {B.timeout}, at or \
+                above the p99{else}Policy B (orange) now waits only {B.timeout}, below the \
+                p99{end}{end}: {B.load} calls per operation, success {B.success}.",
+        ),
+        link: "v=1&compare=on&attempts=3&timeout=0.33&horizon=30&buckets=120&failure=0&workers=100&service=lognormal&service_p50=0.2&service_p99=2&hop_mean=0&B.timeout=2",
+        key_chart: ChartId::Load,
+        sees: Text(
+            "A's load stands about 1.4 times B's, which stays near the 100 calls a second \
+                offered: a timeout at the mean cuts off about three calls in ten.",
+        ),
+        headline: &[Metric::LoadAmplification, Metric::WastedWork],
+        open: &[Group::Policy, Group::Server],
+        try_this: &[
+            TryThis {
+                label: Text("Give A a timeout of {timeout}"),
+                change: "timeout=2",
+                expect: falls(Metric::LoadAmplification, Side::A),
+            },
+            TryThis {
+                label: Text("Double the traffic to {rate}"),
+                change: "rate=200",
+                expect: rises(Metric::LoadAmplification, Side::A),
+            },
+        ],
+    },
+    Preset {
         key: "at-scale",
         title: Text("A breaker and a bucket in every client instance"),
         lesson: Text(

@@ -84,6 +84,9 @@ pub enum Fact {
     /// The settings in which policy B differs from A: 1 where a text may
     /// call B "the same with" its one difference.
     BDiffers,
+    /// The mean of the service's time, from its law alone (no queueing):
+    /// `exp(mu + sigma^2 / 2)` for a log-normal one.
+    ServiceMean,
     /// The share of fan-out attempts that wait for at least one call
     /// served slower than the service's own p99: `1 - 0.99^K` for `K`
     /// calls (none for a constant time, which no call exceeds).
@@ -91,7 +94,7 @@ pub enum Fact {
 }
 
 impl Fact {
-    const ALL: [(&'static str, Fact); 12] = [
+    const ALL: [(&'static str, Fact); 13] = [
         ("budget_bound", Fact::BudgetBound),
         ("quota_retries", Fact::QuotaRetries),
         ("bucket_failures", Fact::BucketFailures),
@@ -104,6 +107,7 @@ impl Fact {
         ("permanent", Fact::Permanent),
         ("b_differs", Fact::BDiffers),
         ("past_p99", Fact::PastP99),
+        ("own_mean", Fact::ServiceMean),
     ];
 
     /// The fact for one policy's settings `config` (of the world `world`,
@@ -152,6 +156,7 @@ impl Fact {
             Fact::BDiffers => (0..PARAMS.len())
                 .filter(|&i| world.value_b_at(i) != world.value_at(i))
                 .count() as f64,
+            Fact::ServiceMean => world.scenario().service_mean(),
             Fact::PastP99 => match world.service_shape() {
                 ServiceShape::Constant => 0.0,
                 _ => 1.0 - 0.99f64.powf(config.get(P::FanOut)),
@@ -163,7 +168,7 @@ impl Fact {
     pub fn format(self) -> Format {
         match self {
             Fact::BudgetBound => Format::Ratio,
-            Fact::ServiceP99 | Fact::ServiceP95 => Format::Seconds,
+            Fact::ServiceP99 | Fact::ServiceP95 | Fact::ServiceMean => Format::Seconds,
             Fact::Busy | Fact::DropLost | Fact::Permanent | Fact::PastP99 => Format::Share,
             _ => Format::Count,
         }
@@ -178,6 +183,14 @@ fn service_quantile(world: &Config, one_in: f64, z: f64) -> f64 {
         ServiceShape::Constant => mean,
         ServiceShape::Exponential => mean * one_in.ln(),
         ServiceShape::Normal => mean + z * world.get(P::ServiceSd),
+        // The p99 a log-normal time is given by, as the law clamps it (its
+        // quantile would give it back only to rounding).
+        ServiceShape::LogNormal if one_in == 100.0 => {
+            let p50 = world.get(P::ServiceP50);
+            world
+                .get(P::ServiceP99)
+                .clamp(p50, p50 * crate::range::SERVICE_SPAN)
+        }
         ServiceShape::LogNormal | ServiceShape::Mixture => {
             Law::service(&world.scenario()).quantile(1.0 - 1.0 / one_in)
         }

@@ -345,6 +345,13 @@ mod tests {
             Source::Fact(Fact::BDiffers) => (0..crate::config::PARAMS.len())
                 .filter(|&i| world.value_b_at(i) != world.value_at(i))
                 .count() as f64,
+            // The long tail's preset: a log-normal time of p50 m and p99 q
+            // has sigma = ln(q / m) / 2.3263 and mean m exp(sigma^2 / 2).
+            Source::Fact(Fact::ServiceMean) => {
+                let (m, q) = (world.get(P::ServiceP50), world.get(P::ServiceP99));
+                let sigma = (q / m).ln() / 2.3263;
+                m * (sigma * sigma / 2.0).exp()
+            }
             // The fan-out preset's: a log-normal time, K calls.
             Source::Fact(Fact::PastP99) => 100.0 * (1.0 - 0.99f64.powf(config.get(P::FanOut))),
         }
