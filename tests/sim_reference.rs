@@ -1741,6 +1741,61 @@ fn a_caller_that_gives_up_leaves_its_callee_working_for_nobody() {
     );
 }
 
+/// Each service's own failures compound down the chain as independent
+/// failures do. Three services, 3 attempts a layer, the second failing a
+/// third of its calls at once (`l2_failure`), the third half of them
+/// (`l3_failure`), the database a fifth (`failure`), 10 000 operations.
+/// The third service's call succeeds unless all 3 of its database calls
+/// fail: the second sees its call below fail with p2 = 1/2 + 1/2 (1/5)^3;
+/// the top sees p1 = 1/3 + 2/3 p2^3. An operation succeeds with 1 - p1^3,
+/// within 4 standard errors of a share, and the top makes (1 - p1^3) /
+/// (1 - p1) calls an operation (the product rule's first factor), within
+/// 4 standard errors bounded by Popoviciu (1 to 3 calls: sd at most 1).
+/// The second service's own failures come with no call below them: its
+/// calls below are those of the top's it did not fail, each making
+/// (1 - p2^3) / (1 - p2).
+#[test]
+fn each_services_own_failures_compound_as_independent_failures() {
+    let summary = sim::run(&Scenario {
+        horizon: 100.0,
+        rate: 100.0,
+        layers: 3,
+        failure: 0.2,
+        layer_failures: [1.0 / 3.0, 0.5, 0.0, 0.0],
+        policy: Policy {
+            attempts: 3,
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    })
+    .summary;
+    let n = summary.operations as f64;
+    let p2 = 0.5 + 0.5 * 0.2f64.powi(3);
+    let p1 = 1.0 / 3.0 + 2.0 / 3.0 * p2.powi(3);
+    let success = 1.0 - p1.powi(3);
+    let tolerance = 4.0 * (success * (1.0 - success) / n).sqrt();
+    assert!(
+        (summary.success_rate - success).abs() < tolerance,
+        "{} against {success} (within {tolerance})",
+        summary.success_rate
+    );
+    let top = summary.attempts_by_layer[0] as f64 / n;
+    let expected = (1.0 - p1.powi(3)) / (1.0 - p1);
+    assert!(
+        (top - expected).abs() < 4.0 / n.sqrt(),
+        "{top} calls a request against {expected}"
+    );
+    // The second service's calls below: the top's that it did not fail by
+    // itself, each making (1 - p2^3) / (1 - p2); 0 to 9 a request, so an
+    // sd of at most 4.5.
+    let second = summary.attempts_by_layer[1] as f64 / n;
+    let expected = expected * 2.0 / 3.0 * (1.0 - p2.powi(3)) / (1.0 - p2);
+    assert!(
+        (second - expected).abs() < 4.0 * 4.5 / n.sqrt(),
+        "{second} calls a request against {expected}"
+    );
+}
+
 /// A layer's own timeout holds its own calls and no other. Three services
 /// over a database that takes 0.3 s (no queue, no failures), 4 attempts a
 /// layer. The middle service giving up after 0.2 s (`l2_timeout`) while

@@ -605,6 +605,18 @@ params! {
     Layer5Queue: "l5_queue", Text("Queue at layer 5"), Text(""), Layers, integer(range::QUEUE_LIMIT), D.layer_queues[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.get(P::Layer5Workers) > 0.0,
         Some(|s, v| s.layer_queues[3] = v as u32),
         Text("Requests that may wait for one of the fifth service's workers; a full queue answers 503 at once.");
+    Layer2Failure: "l2_failure", Text("Failures at layer 2"), Text(""), Layers, number(range::FAILURE, 0.01), D.layer_failures[0], with_layers,
+        Some(|s, v| s.layer_failures[0] = v),
+        Text("The share of its calls the second service fails by itself, at once with a 503, before calling below.");
+    Layer3Failure: "l3_failure", Text("Failures at layer 3"), Text(""), Layers, number(range::FAILURE, 0.01), D.layer_failures[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
+        Some(|s, v| s.layer_failures[1] = v),
+        Text("The share of its calls the third service fails by itself, at once with a 503, before calling below.");
+    Layer4Failure: "l4_failure", Text("Failures at layer 4"), Text(""), Layers, number(range::FAILURE, 0.01), D.layer_failures[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
+        Some(|s, v| s.layer_failures[2] = v),
+        Text("The share of its calls the fourth service fails by itself, at once with a 503, before calling below.");
+    Layer5Failure: "l5_failure", Text("Failures at layer 5"), Text(""), Layers, number(range::FAILURE, 0.01), D.layer_failures[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
+        Some(|s, v| s.layer_failures[3] = v),
+        Text("The share of its calls the fifth service fails by itself, at once with a 503, before calling below.");
     CallTimeout: "call_timeout", Text("Timeout between services"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.call_timeout, with_layers,
         Some(|s, v| s.call_timeout = v),
         Text("Each service above the last gives up on its call below after this, and may retry it while the service below works on for nobody; 0 means it waits for the answer.");

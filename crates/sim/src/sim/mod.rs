@@ -371,6 +371,9 @@ pub struct Scenario {
     /// included.
     pub layer_workers: [u32; range::OWN_POLICY_LAYERS],
     pub layer_queues: [u32; range::OWN_POLICY_LAYERS],
+    /// The services below the top, from the second: the share of the calls
+    /// each fails by itself, at once with a 503, before calling below.
+    pub layer_failures: [f64; range::OWN_POLICY_LAYERS],
     /// Each service above the last gives up on its call one layer down
     /// after this and may retry it, while the service below works on
     /// (orphaned work, see `Summary::orphaned_work`); 0 = it waits for
@@ -471,6 +474,7 @@ impl Scenario {
         layer_timeouts: [0.0; range::OWN_POLICY_LAYERS],
         layer_workers: [0; range::OWN_POLICY_LAYERS],
         layer_queues: [100; range::OWN_POLICY_LAYERS],
+        layer_failures: [0.0; range::OWN_POLICY_LAYERS],
         call_timeout: 0.0,
         pass_deadline: false,
         instances: 1,
@@ -596,6 +600,9 @@ impl Scenario {
             layer_queues: self
                 .layer_queues
                 .map(|q| range::QUEUE_LIMIT.clamp_count(q)),
+            layer_failures: self
+                .layer_failures
+                .map(|f| range::FAILURE.clamp(f, 0.0)),
             call_timeout: range::ATTEMPT_TIMEOUT.clamp(self.call_timeout, 0.0),
             pass_deadline: self.pass_deadline,
             instances: range::INSTANCES.clamp_count(self.instances),

@@ -148,6 +148,8 @@ pub(super) struct Layers {
     pub orphans: bool,
     /// Per layer, its service's workers; empty when no service has a limit.
     pools: Vec<Pool>,
+    /// Per layer, the share of its calls its service fails by itself.
+    failures: Vec<f64>,
     /// The balances of the top layer's budgets added up: with one layer the
     /// series charts their mean.
     level_sum: f64,
@@ -212,6 +214,12 @@ impl Layers {
                     .collect(),
                 false => Vec::new(),
             },
+            failures: (0..count as usize)
+                .map(|layer| {
+                    let own = layer.checked_sub(1);
+                    own.and_then(|i| s.layer_failures.get(i).copied()).unwrap_or(0.0)
+                })
+                .collect(),
             level_sum: start * f64::from(instances),
         }
     }
@@ -567,6 +575,14 @@ impl<const PLAIN: bool> World<PLAIN> {
                     return self.fail(child, start, Ending::OutOfAttempts, FailureKind::Rejected);
                 }
             }
+        }
+        // The service fails it by itself, drawing from the operation's
+        // stream for what its servers do (the stream of a call below
+        // repeats when the layer above it retries), and only where it can
+        // fail, so other runs draw as before.
+        let fails = self.layers.failures.get(layer as usize + 1).copied().unwrap_or(0.0);
+        if fails > 0.0 && self.roots[root].server.uniform() < fails {
+            return self.fail(child, start, Ending::OutOfAttempts, FailureKind::Transient);
         }
         self.start_first(child, start);
     }
