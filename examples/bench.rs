@@ -476,10 +476,38 @@ fn main() {
     let same = measure("chain of 3", &chain([0; 4], 0.0), runs);
     let own = measure("chain of 3, own hops", &chain([3, 2, 0, 0], 0.0), runs);
     let timed = measure("chain, timed hops", &chain([3, 2, 0, 0], 0.4), runs);
+    // Each hop its own service: the second and third with workers and a
+    // queue of their own (enough for the 10 000 operations a second, so
+    // the world is the same one), failing 1 % of calls by themselves, the
+    // second giving up on the third after 0.8 s.
+    let served = measure(
+        "chain, hops with servers",
+        &Scenario {
+            layer_timeouts: [0.8, 0.0, 0.0, 0.0],
+            layer_workers: [10_000, 10_000, 0, 0],
+            layer_queues: [1000, 1000, 0, 0],
+            layer_failures: [0.01, 0.01, 0.0, 0.0],
+            ..chain([3, 2, 0, 0], 0.0)
+        },
+        runs,
+    );
+    // The same chain over a database with workers, so that its operations
+    // share a queue of events as those through a hop's workers do.
+    let shared = measure(
+        "chain of 3, shared server",
+        &Scenario {
+            workers: 100_000,
+            queue_limit: 1000,
+            ..chain([0; 4], 0.0)
+        },
+        runs,
+    );
     println!(
-        "a chain of 3 an attempt, against layers=3: with its own hops {:.2}x; with timeouts between services and deadlines passed down {:.2}x",
+        "a chain of 3 an attempt, against layers=3: with its own hops {:.2}x; with timeouts between services and deadlines passed down {:.2}x; with hops that have workers, queues, failures and timeouts of their own {:.2}x, {:.2}x against layers=3 over a database with workers",
         own / same,
-        timed / same
+        timed / same,
+        served / same,
+        served / shared
     );
     if !quick {
         measure("reference 10M", &reference(10_000_000), 3);
