@@ -6,6 +6,7 @@
 //! retry-playground 'v=1&attempts=4&jitter=none&outage_for=10'
 //! retry-playground --csv 'v=1&...'   # the per-bucket series
 //! retry-playground --hops 'v=1&...'  # the chain hop by hop
+//! retry-playground --card 'v=1&...'  # the policy's guarantees
 //! retry-playground --sweep 'v=1&...' # success and load at failure rates 0-100 %
 //! retry-playground --seeds 'v=1&...' # the lesson's headline numbers over seeds
 //! retry-playground --map 'v=1&...'   # where a capacity loss leaves it broken
@@ -22,7 +23,7 @@
 
 use retry_playground::budget::Budget;
 use retry_playground::config::{Config, Kind, PARAMS};
-use retry_playground::course;
+use retry_playground::{card, course};
 use retry_playground::export::{self, Format, import};
 use retry_playground::simulate;
 use retry_playground::words::{self, Lang, Text, tr};
@@ -220,6 +221,13 @@ fn main() {
         let (a, b) = simulate::run_both(&config);
         say_where_cut(&a, b.as_ref());
         emit(&simulate::series_csv(&a, b.as_ref()));
+    } else if flag("--card") {
+        let card = |c: &Config| serde_json::to_value(card::card(c)).unwrap_or_default();
+        let json = match config.comparing() {
+            false => card(&config),
+            true => serde_json::json!({ "a": card(&config), "b": card(&config.policy_b_config()) }),
+        };
+        emit(&format!("{json}\n"));
     } else if flag("--hops") {
         let (a, b) = simulate::run_both(&config);
         say_where_cut(&a, b.as_ref());
@@ -234,8 +242,9 @@ fn main() {
 /// Every option the command line reads, once, and whether the word after
 /// it is its value; the usage names each (a test holds it), and each
 /// analysis has its word's option.
-const OPTIONS: [(&str, bool); 19] = [
+const OPTIONS: [(&str, bool); 20] = [
     ("--csv", false),
+    ("--card", false),
     ("--hops", false),
     ("--sweep", false),
     ("--seeds", false),
@@ -425,7 +434,7 @@ fn adaptive_trace(sequence: &str) -> Result<String, String> {
 }
 
 const USAGE: Text = Text(
-    "usage: retry-playground [--csv | --hops | --sweep | --seeds | --map [--by-load] [--csv] | --frontier [--csv] [--threads N]] [LINK] | --params | --course\n\
+    "usage: retry-playground [--csv | --hops | --card | --sweep | --seeds | --map [--by-load] [--csv] | --frontier [--csv] [--threads N]] [LINK] | --params | --course\n\
     \x20      retry-playground --export grpc|envoy|aws|tenacity|polly|resilience4j|backon|go [--b] [LINK]\n\
     \x20      retry-playground --import FILE [--b] [LINK]\n\
     \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
@@ -435,6 +444,9 @@ const USAGE: Text = Text(
     the per-bucket series (A's and B's columns in compare mode), or with\n\
     --hops the chain hop by hop (each layer's calls per request, those for\n\
     nobody and those turned away, its p50 and p99; the server's work), or with\n\
+    --card the policy's guarantees in closed form (the calls at the bottom when\n\
+    every call fails, its retries a second then, its budget's reservoir and the\n\
+    failure rate above which the budget drains), or with\n\
     --sweep the sweep chart's curves, or with --seeds the lesson's headline\n\
     numbers over the seeds the page measures them on, or with --map the map of\n\
     metastability: the world with a capacity loss of each length and size,\n\

@@ -4,7 +4,8 @@
 //! [`seeds`] (a number measured again on the next seeds, and when one
 //! policy is better), [`map`] (where a capacity loss leaves the world
 //! broken) and [`search`] (a better policy: the frontier of success
-//! against calls).
+//! against calls); and beside them a quick one, [`card`]: what a policy
+//! can do at worst, in closed form.
 //!
 //! The layers below are re-exported at the root under their own names, so
 //! a path reads the same in every crate of the workspace.
@@ -17,6 +18,7 @@ pub use retry_sim::{config, metrics, sim, simulate};
 use retry_core::words::Text;
 use retry_sim::config::Config;
 
+pub mod card;
 pub mod contention;
 pub mod map;
 pub mod search;

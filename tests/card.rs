@@ -1,0 +1,119 @@
+//! The guarantee card (`card`) against the simulator: each figure in
+//! closed form held to what the runs measure, with fixed seeds and
+//! tolerances from the math.
+
+use retry_playground::card::{Card, card};
+use retry_playground::config::Config;
+use retry_playground::sim::Report;
+use retry_playground::simulate;
+
+fn world(link: &str) -> Config {
+    let (config, notices) = Config::from_link(link);
+    assert!(notices.is_empty(), "{link}: {notices:?}");
+    config
+}
+
+fn run(link: &str) -> (Card, Report) {
+    let config = world(link);
+    (card(&config), simulate::run(&config))
+}
+
+/// When every call fails, the calls at the bottom per operation are the
+/// card's worst case exactly: each layer its own attempts, a fan-out's
+/// copies, a hedge's copies.
+#[test]
+fn every_call_failing_makes_the_worst_case_exactly() {
+    for link in [
+        "v=1&attempts=4&failure=1&workers=0&rate=20&horizon=10",
+        "v=1&attempts=3&failure=1&workers=0&rate=20&horizon=10&layers=3&l2_attempts=2&l3_attempts=4",
+        "v=1&attempts=2&failure=1&workers=0&rate=20&horizon=10&layers=2&fan_out=5",
+        "v=1&failure=1&workers=0&rate=20&horizon=10&hedge=on&hedge_max=3",
+    ] {
+        let (card, report) = run(link);
+        let s = &report.summary;
+        let bottom = *s.attempts_by_layer.last().expect("a layer") as f64;
+        assert_eq!(bottom / s.operations as f64, card.worst_calls, "{link}");
+    }
+}
+
+/// Retries a second in the second half of a run at 100 % failure, 100
+/// operations a second, 4 attempts: the arrivals are Poisson, so a count
+/// of n retries over 50 s has an sd near sqrt(n) (a retry budget's cap
+/// only narrows it): 4 of those, and 1 a second for the windows' edges.
+#[test]
+fn the_long_run_retry_rate_at_full_failure() {
+    let base = "v=1&attempts=4&failure=1&workers=0&rate=100&horizon=100&buckets=100";
+    for budget in [
+        "budget=none",
+        "budget=ratio&b_basis=requests",
+        "budget=ratio",
+        "budget=bucket",
+        "budget=token-bucket",
+        "budget=aws-quota",
+        "budget=sre",
+    ] {
+        let link = format!("{base}&{budget}");
+        let (card, report) = run(&link);
+        let expected = card.retries_at_full_failure.expect("a rate");
+        let series = &report.series;
+        let half = series.len() / 2;
+        let count: u64 = series.retries[half..series.len()].iter().sum();
+        let seconds = (series.len() - half) as f64 * series.width;
+        let measured = count as f64 / seconds;
+        let tolerance = 4.0 * (count as f64).sqrt() / seconds + 1.0;
+        assert!(
+            (measured - expected).abs() <= tolerance,
+            "{budget}: {measured} retries a second against {expected} (within {tolerance})"
+        );
+    }
+}
+
+/// A full AWS quota at 100 % failure pays for exactly its reservoir of
+/// retries, floor(500 / 5) = 100, and none after: no success refunds it.
+#[test]
+fn the_quota_pays_for_its_reservoir_and_no_more() {
+    let (card, report) = run(
+        "v=1&attempts=4&failure=1&workers=0&rate=100&horizon=20&budget=aws-quota",
+    );
+    assert_eq!(card.reservoir, Some(100.0));
+    assert_eq!(report.summary.retries as f64, 100.0);
+    assert!((card.reservoir_seconds.expect("it lasts") - 100.0 / 300.0).abs() < 1e-12);
+}
+
+/// Below the card's threshold the budget keeps its balance near full;
+/// above it the balance drains. Independent failures at 0.6 and 1.5 times
+/// the threshold, 200 operations a second for 60 s, the balance averaged
+/// over the second half. A balance that moves by X an attempt, capped
+/// (or floored) on the side it drifts to with mean mu, waits about
+/// E[X^2] / (2 |mu|) from it (a reflected random walk). gRPC's bucket (10
+/// tokens, -1 a failure, +0.1 a success, threshold 1/11): 0.78 below the
+/// full 10, 1.4 above the empty 0, so over 8 and under 3. The AWS quota
+/// (500, cost 5, 3 attempts, threshold 0.321): it gains 0.6 an operation
+/// below and stays within tokens of 500, over 450; above it loses 1.2 an
+/// operation, some 7 000 more than it holds in the first half, and stays
+/// within a retry's cost or two of empty, under 50.
+#[test]
+fn budgets_drain_above_the_cards_threshold_and_hold_below() {
+    let level = |link: &str| -> f64 {
+        let report = simulate::run(&world(link));
+        let levels = &report.series.budget_level;
+        let half = &levels[levels.len() / 2..];
+        half.iter().sum::<f64>() / half.len() as f64
+    };
+    for (budget, full, held, drained) in [
+        ("budget=token-bucket", 10.0, 8.0, 3.0),
+        ("budget=aws-quota", 500.0, 450.0, 50.0),
+    ] {
+        let base = format!("v=1&attempts=3&workers=0&rate=200&horizon=60&{budget}");
+        let p = card(&world(&base)).drains_above.expect("a threshold");
+        let below = level(&format!("{base}&failure={}", round(0.6 * p)));
+        let above = level(&format!("{base}&failure={}", round(1.5 * p)));
+        assert!(below >= held && below <= full, "{budget}: {below} below {p}");
+        assert!(above < drained, "{budget}: {above} above {p}");
+    }
+}
+
+/// A failure rate as a link writes it.
+fn round(p: f64) -> f64 {
+    (p * 1e4).round() / 1e4
+}
