@@ -23,11 +23,11 @@
 
 use retry_playground::budget::Budget;
 use retry_playground::config::{Config, Kind, PARAMS};
-use retry_playground::{card, course};
 use retry_playground::export::{self, Format, import};
 use retry_playground::simulate;
 use retry_playground::words::{self, Lang, Text, tr};
 use retry_playground::{ANALYSES, lesson, seeds, tf, view};
+use retry_playground::{card, course};
 
 /// The Russian table, every message the command line can say among them.
 const RUSSIAN: &str = include_str!("../i18n/ru.txt");

@@ -72,9 +72,8 @@ fn the_long_run_retry_rate_at_full_failure() {
 /// retries, floor(500 / 5) = 100, and none after: no success refunds it.
 #[test]
 fn the_quota_pays_for_its_reservoir_and_no_more() {
-    let (card, report) = run(
-        "v=1&attempts=4&failure=1&workers=0&rate=100&horizon=20&budget=aws-quota",
-    );
+    let (card, report) =
+        run("v=1&attempts=4&failure=1&workers=0&rate=100&horizon=20&budget=aws-quota");
     assert_eq!(card.reservoir, Some(100.0));
     assert_eq!(report.summary.retries as f64, 100.0);
     assert!((card.reservoir_seconds.expect("it lasts") - 100.0 / 300.0).abs() < 1e-12);
@@ -108,7 +107,10 @@ fn budgets_drain_above_the_cards_threshold_and_hold_below() {
         let p = card(&world(&base)).drains_above.expect("a threshold");
         let below = level(&format!("{base}&failure={}", round(0.6 * p)));
         let above = level(&format!("{base}&failure={}", round(1.5 * p)));
-        assert!(below >= held && below <= full, "{budget}: {below} below {p}");
+        assert!(
+            below >= held && below <= full,
+            "{budget}: {below} below {p}"
+        );
         assert!(above < drained, "{budget}: {above} above {p}");
     }
 }

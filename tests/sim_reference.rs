@@ -1895,7 +1895,10 @@ fn a_services_own_workers_turn_calls_away_as_erlang_says() {
     );
     assert_eq!(lossy.refused_by_layer.len(), 2);
     assert_eq!(lossy.refused_by_layer[0], 0);
-    assert_eq!(lossy.refused_by_layer[1], lossy.operations - lossy.succeeded);
+    assert_eq!(
+        lossy.refused_by_layer[1],
+        lossy.operations - lossy.succeeded
+    );
 
     let queued = run("l2_workers=7&l2_queue=1000");
     assert!(queued.refused_by_layer.is_empty());

@@ -706,7 +706,10 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
                 &view::lesson::lesson_text(origin, config, &runs.a, runs.b.as_ref()),
             );
             show_numbers_over_seeds(document, job);
-            show_summary(document, &view::summary::summary(&runs.a, runs.b.as_ref()));
+            let mut summary = view::summary::summary(&runs.a, runs.b.as_ref());
+            let card = view::summary::card_rows(config, runs.b.is_some());
+            summary.rows.extend(card);
+            show_summary(document, &summary);
             show_layers(
                 document,
                 before::layers(config, &runs.a, runs.b.as_ref()).as_deref(),

@@ -20,6 +20,7 @@
 
 use crate::budget::{BudgetKind, RatioBasis};
 use crate::config::Config;
+use crate::sim::WorkloadKind;
 
 /// A policy's guarantees.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -29,7 +30,9 @@ pub struct Card {
     /// The factors of `worst_calls`, the top layer's attempts first.
     pub worst_factors: Vec<u32>,
     /// Retries a second the top sends in the long run when every call
-    /// fails; `None` where the budget limits retries in flight, not a rate.
+    /// fails; `None` where the budget limits retries in flight, not a
+    /// rate, and where operations do not arrive at a rate (a crowd, a
+    /// closed loop).
     pub retries_at_full_failure: Option<f64>,
     /// Retries a full budget pays for at 100 % failure before it stops,
     /// where it has a reservoir.
@@ -72,10 +75,9 @@ pub fn card(config: &Config) -> Card {
             let floor = b.min_per_second;
             let (at_full, binds) = match b.basis {
                 // Deposits are first tries: retries bind at a share of them.
-                RatioBasis::Requests => (
-                    b.percent * rate + floor,
-                    root(|p| retries(p) - b.percent),
-                ),
+                RatioBasis::Requests => {
+                    (b.percent * rate + floor, root(|p| retries(p) - b.percent))
+                }
                 // Deposits are successes, none at 100 % failure.
                 RatioBasis::Successes => (
                     floor,
@@ -131,10 +133,12 @@ pub fn card(config: &Config) -> Card {
         }
         BudgetKind::Envoy => (None, None, None, None),
     };
-    let reservoir_seconds = reservoir.map(|r| match all_retries > 0.0 {
-        true => r / all_retries,
-        false => f64::INFINITY,
-    });
+    // Rates need arrivals at a rate.
+    let open = s.workload == WorkloadKind::Poisson;
+    let retries_at_full_failure = retries_at_full_failure.filter(|_| open);
+    let reservoir_seconds = reservoir
+        .filter(|_| open && all_retries > 0.0)
+        .map(|r| r / all_retries);
     Card {
         worst_calls,
         worst_factors,

@@ -692,7 +692,10 @@ fn a_fan_out_of_100_meets_the_backends_p99_two_times_in_three() {
     }
     let theme = Theme::light(1.0);
     let out = svg(|area| draw_latency(area, &runs.charts(), &runs.scenario, &theme));
-    assert!(out.contains("service alone, p99 0.100 s"), "the p99's cross is labelled");
+    assert!(
+        out.contains("service alone, p99 0.100 s"),
+        "the p99's cross is labelled"
+    );
 }
 
 /// The standard normal's distribution function, by Abramowitz and Stegun
@@ -700,8 +703,10 @@ fn a_fan_out_of_100_meets_the_backends_p99_two_times_in_three() {
 fn normal_cdf(z: f64) -> f64 {
     let x = z.abs() / std::f64::consts::SQRT_2;
     let t = 1.0 / (1.0 + 0.327_591_1 * x);
-    let poly = t * (0.254_829_592
-        + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
     let erf = 1.0 - poly * (-x * x).exp();
     0.5 * (1.0 + erf.copysign(z))
 }
@@ -767,7 +772,10 @@ fn a_timeout_at_the_mean_of_a_long_tail_cuts_three_calls_in_ten() {
         tallest(run_colour(&theme, 0)),
         tallest(run_colour(&theme, 1)),
     );
-    assert!(tall_a > 1.2 * tall_b, "A's load {tall_a} px tall, B's {tall_b} px");
+    assert!(
+        tall_a > 1.2 * tall_b,
+        "A's load {tall_a} px tall, B's {tall_b} px"
+    );
 }
 
 /// Where `value` stands on a load panel whose plot spans `top` to `bottom`

@@ -4,6 +4,8 @@
 use crate::config::Config;
 use crate::metrics::{Metric, Side};
 use crate::sim::Report;
+use crate::words::{Text, tr};
+use retry_analyses::card::{Card, card};
 
 /// The `data-side` and class of a policy's numbers: its colour.
 pub fn side_class(side: Side) -> &'static str {
@@ -88,6 +90,57 @@ pub fn summary(a: &Report, b: Option<&Report>) -> SummaryTable {
         });
     }
     SummaryTable { headings, rows }
+}
+
+/// The guarantee card's rows (see [`retry_analyses::card`]) below the
+/// summary's: policy A's, and in compare mode B's, with no difference.
+pub fn card_rows(config: &Config, comparing: bool) -> Vec<SummaryRow> {
+    let mut cards = vec![card(config)];
+    if comparing {
+        cards.push(card(&config.policy_b_config()));
+    }
+    let none = || "\u{2014}".to_string();
+    let row = |label: Text, cell: &dyn Fn(&Card) -> String| SummaryRow {
+        label: label.get(),
+        term: None,
+        cells: cards
+            .iter()
+            .map(cell)
+            .chain(comparing.then(String::new))
+            .collect(),
+    };
+    let percent = |p: f64| crate::words::number(&format!("{:.1} %", 100.0 * p));
+    vec![
+        row(Text("At worst, calls at the bottom per request"), &|c| {
+            let each: Vec<String> = c.worst_factors.iter().map(u32::to_string).collect();
+            match each.len() {
+                1 => each.join(""),
+                _ => format!("{} ({})", c.worst_calls, each.join(" \u{d7} ")),
+            }
+        }),
+        row(Text("Retries a second when every call fails"), &|c| {
+            c.retries_at_full_failure
+                .map_or_else(none, |r| crate::words::number(&format!("{r:.1}")))
+        }),
+        row(
+            Text("Retries a full budget pays for (seconds, when every call fails)"),
+            &|c| match (c.reservoir, c.reservoir_seconds) {
+                (Some(r), Some(t)) => format!("{r} ({})", crate::words::number(&format!("{t:.2}"))),
+                (Some(r), None) => r.to_string(),
+                _ => none(),
+            },
+        ),
+        row(
+            Text("The budget drains above, of attempts failing (timing out)"),
+            &|c| match (c.drains_above, c.drains_above_timeouts) {
+                (Some(p), Some(t)) if (p - t).abs() > 1e-9 => {
+                    format!("{} ({})", percent(p), percent(t))
+                }
+                (Some(p), _) => percent(p),
+                _ => tr("never").to_string(),
+            },
+        ),
+    ]
 }
 
 /// One layer's line of the layers view.
@@ -280,6 +333,31 @@ mod tests {
         assert_eq!(cells("Latency p99 (s)"), ["1.500", "0.750", "-0.750"]);
     }
 
+    /// The card's rows follow the summary's: A's and B's figures, no
+    /// difference, a dash where a figure does not apply.
+    #[test]
+    fn the_card_rows_say_each_policys_guarantees() {
+        let world = preset("aws-sdk").config();
+        let rows = card_rows(&world, true);
+        let cards = [card(&world), card(&world.policy_b_config())];
+        assert_eq!(rows.len(), 4);
+        assert!(
+            rows.iter()
+                .all(|r| r.cells.len() == 3 && r.cells[2].is_empty())
+        );
+        let p = cards[0].drains_above.expect("the quota drains");
+        assert!(rows[3].cells[0].starts_with(&format!("{:.1} %", 100.0 * p)));
+        assert_eq!(rows[3].cells[1], "never", "B has no budget");
+        let reservoir = cards[0].reservoir.expect("a quota");
+        assert!(rows[2].cells[0].starts_with(&format!("{reservoir} (")));
+        assert_eq!(rows[2].cells[1], "\u{2014}");
+        let chain = config("v=1&attempts=3&layers=3&l2_attempts=2");
+        assert_eq!(
+            card_rows(&chain, false)[0].cells,
+            ["18 (3 \u{d7} 2 \u{d7} 3)"]
+        );
+    }
+
     /// Hops of their own multiply by their own attempts, and the calls a
     /// layer made for a caller that had given up are said beside its own.
     #[test]
@@ -342,7 +420,9 @@ mod tests {
             .zip(&report.layer_latency)
             .map(|(line, took)| {
                 let end = format!("; it answers within {:.2} s (p99)", took.quantile(0.99));
-                line.text.strip_suffix(&end).expect("the layer's p99 ends its line")
+                line.text
+                    .strip_suffix(&end)
+                    .expect("the layer's p99 ends its line")
             })
             .collect()
     }

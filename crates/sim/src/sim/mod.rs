@@ -594,15 +594,9 @@ impl Scenario {
             layer_timeouts: self
                 .layer_timeouts
                 .map(|t| range::ATTEMPT_TIMEOUT.clamp(t, 0.0)),
-            layer_workers: self
-                .layer_workers
-                .map(|w| range::WORKERS.clamp_count(w)),
-            layer_queues: self
-                .layer_queues
-                .map(|q| range::QUEUE_LIMIT.clamp_count(q)),
-            layer_failures: self
-                .layer_failures
-                .map(|f| range::FAILURE.clamp(f, 0.0)),
+            layer_workers: self.layer_workers.map(|w| range::WORKERS.clamp_count(w)),
+            layer_queues: self.layer_queues.map(|q| range::QUEUE_LIMIT.clamp_count(q)),
+            layer_failures: self.layer_failures.map(|f| range::FAILURE.clamp(f, 0.0)),
             call_timeout: range::ATTEMPT_TIMEOUT.clamp(self.call_timeout, 0.0),
             pass_deadline: self.pass_deadline,
             instances: range::INSTANCES.clamp_count(self.instances),

@@ -217,7 +217,8 @@ impl Layers {
             failures: (0..count as usize)
                 .map(|layer| {
                     let own = layer.checked_sub(1);
-                    own.and_then(|i| s.layer_failures.get(i).copied()).unwrap_or(0.0)
+                    own.and_then(|i| s.layer_failures.get(i).copied())
+                        .unwrap_or(0.0)
                 })
                 .collect(),
             level_sum: start * f64::from(instances),
@@ -580,7 +581,12 @@ impl<const PLAIN: bool> World<PLAIN> {
         // stream for what its servers do (the stream of a call below
         // repeats when the layer above it retries), and only where it can
         // fail, so other runs draw as before.
-        let fails = self.layers.failures.get(layer as usize + 1).copied().unwrap_or(0.0);
+        let fails = self
+            .layers
+            .failures
+            .get(layer as usize + 1)
+            .copied()
+            .unwrap_or(0.0);
         if fails > 0.0 && self.roots[root].server.uniform() < fails {
             return self.fail(child, start, Ending::OutOfAttempts, FailureKind::Transient);
         }
