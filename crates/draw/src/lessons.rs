@@ -60,6 +60,24 @@ fn rate(report: &Report, i: usize) -> f64 {
     (s.first_tries[i] + s.retries[i]) as f64 / s.width
 }
 
+/// The load chart of `runs` as the page first draws it, and its axes.
+fn load_drawn(runs: &crate::runs::Runs, theme: &Theme) -> (String, Axes) {
+    let drawn = std::cell::Cell::new(None);
+    let out = svg(|area| {
+        let view = LoadView::default();
+        let charts = runs.charts();
+        drawn.set(Some(draw_load_view(
+            area,
+            &charts,
+            &runs.scenario,
+            theme,
+            &view,
+        )?));
+        Ok(())
+    });
+    (out, drawn.get().expect("drawn").axes)
+}
+
 /// The herd and the shared-seed trap: after the outage A's waves stand
 /// above the capacity line by their true ratio on the log axis (ten times
 /// is a power of ten), B's load under it; nothing sent during the outage
@@ -73,22 +91,9 @@ fn waves_stand_above_capacity_by_their_true_ratio() {
                 || preset.sees.0.contains("up to ten times the capacity line")
         );
         let runs = jobs::run(&preset.config());
-        let charts = runs.charts();
         let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
         let theme = Theme::light(1.0);
-        let drawn = std::cell::Cell::new(None);
-        let out = svg(|area| {
-            let view = LoadView::default();
-            drawn.set(Some(draw_load_view(
-                area,
-                &charts,
-                &runs.scenario,
-                &theme,
-                &view,
-            )?));
-            Ok(())
-        });
-        let axes = drawn.get().expect("drawn").axes;
+        let (out, axes) = load_drawn(&runs, &theme);
         assert!(axes.floor > 0.0, "{key}: a log axis");
         let panels = shades(&out, &theme);
         let outage_end = runs.scenario.outage_start + runs.scenario.outage_duration;
@@ -614,19 +619,7 @@ fn an_oldest_first_queue_stays_above_twice_capacity_after_the_spike() {
     let mean = mean_after(a, end + 1.0);
     assert!((mean - 240.0).abs() < 4.0 * 7.0, "{mean}/s after the spike");
     let theme = Theme::light(1.0);
-    let drawn = std::cell::Cell::new(None);
-    let out = svg(|area| {
-        let view = LoadView::default();
-        drawn.set(Some(draw_load_view(
-            area,
-            &runs.charts(),
-            &runs.scenario,
-            &theme,
-            &view,
-        )?));
-        Ok(())
-    });
-    let axes = drawn.get().expect("drawn").axes;
+    let (out, axes) = load_drawn(&runs, &theme);
     let [_, top, right, bottom] = shades(&out, &theme)[0];
     let twice = y_on(&axes, (top, bottom), 200.0);
     let highest_after = filled_heights(&out, light(&theme, run_colour(&theme, 0)))
@@ -831,19 +824,7 @@ fn closed_loop_clients_without_backoff_send_four_times_as_much_while_it_is_down(
     assert!((3.0..5.0).contains(&ratio(a)), "A: {}", ratio(a));
     assert!((0.75..1.25).contains(&ratio(b)), "B: {}", ratio(b));
     let theme = Theme::light(1.0);
-    let drawn = std::cell::Cell::new(None);
-    let out = svg(|area| {
-        let view = LoadView::default();
-        drawn.set(Some(draw_load_view(
-            area,
-            &runs.charts(),
-            &runs.scenario,
-            &theme,
-            &view,
-        )?));
-        Ok(())
-    });
-    let axes = drawn.get().expect("drawn").axes;
+    let (out, axes) = load_drawn(&runs, &theme);
     let panels = shades(&out, &theme);
     for (panel, (report, colour)) in [(a, run_colour(&theme, 0)), (b, run_colour(&theme, 1))]
         .into_iter()

@@ -603,6 +603,15 @@ impl Scenario {
         }
     }
 
+    /// What a setting of the services below the top (`layer_attempts`,
+    /// `layer_workers` …, from the second) says for layer `layer` (0 = the
+    /// top): `None` for the top and the layers past them.
+    pub fn own_of_layer<T: Copy>(values: &[T], layer: u32) -> Option<T> {
+        (layer as usize)
+            .checked_sub(1)
+            .and_then(|i| values.get(i).copied())
+    }
+
     /// How long layer `layer` (0 = the top) of `count` waits for each
     /// call below: the policy's attempt timeout at the last layer; above
     /// it, the layer's own timeout where it has one, else the timeout
@@ -611,10 +620,7 @@ impl Scenario {
         if layer + 1 >= count {
             return self.policy.attempt_timeout;
         }
-        let own = (layer as usize)
-            .checked_sub(1)
-            .and_then(|i| self.layer_timeouts.get(i).copied())
-            .filter(|&own| own > 0.0);
+        let own = Self::own_of_layer(&self.layer_timeouts, layer).filter(|&own| own > 0.0);
         own.or((self.call_timeout > 0.0).then_some(self.call_timeout))
     }
 
@@ -622,10 +628,7 @@ impl Scenario {
     /// own where it has them, else the policy's, one below the top when
     /// only the top retries.
     pub fn attempts_of_layer(&self, layer: u32) -> u32 {
-        let own = (layer as usize)
-            .checked_sub(1)
-            .and_then(|i| self.layer_attempts.get(i).copied())
-            .filter(|&own| own > 0);
+        let own = Self::own_of_layer(&self.layer_attempts, layer).filter(|&own| own > 0);
         match own {
             Some(own) => own,
             None if layer > 0 && self.only_top_retries => 1,

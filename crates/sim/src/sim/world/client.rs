@@ -202,24 +202,16 @@ impl Layers {
             orphans,
             pools: match s.layer_workers.iter().any(|&w| w > 0) && count > 1 {
                 true => (0..count)
-                    .map(|layer| {
-                        let own = (layer as usize).checked_sub(1);
-                        let of = |v: &[u32]| own.and_then(|i| v.get(i).copied()).unwrap_or(0);
-                        Pool {
-                            workers: of(&s.layer_workers),
-                            queue: of(&s.layer_queues),
-                            ..Pool::default()
-                        }
+                    .map(|layer| Pool {
+                        workers: Scenario::own_of_layer(&s.layer_workers, layer).unwrap_or(0),
+                        queue: Scenario::own_of_layer(&s.layer_queues, layer).unwrap_or(0),
+                        ..Pool::default()
                     })
                     .collect(),
                 false => Vec::new(),
             },
-            failures: (0..count as usize)
-                .map(|layer| {
-                    let own = layer.checked_sub(1);
-                    own.and_then(|i| s.layer_failures.get(i).copied())
-                        .unwrap_or(0.0)
-                })
+            failures: (0..count)
+                .map(|layer| Scenario::own_of_layer(&s.layer_failures, layer).unwrap_or(0.0))
                 .collect(),
             level_sum: start * f64::from(instances),
         }
@@ -970,7 +962,6 @@ impl<const PLAIN: bool> World<PLAIN> {
         if let Some(hop) = self.tally.layer_latency.get_mut(layer) {
             hop.record(took);
         }
-
         // A caller that gave up on this call hears nothing of it.
         let caller = &mut self.frames[parent];
         let heard = caller.token == self.extras[frame].parent_token && caller.waiting;
