@@ -119,3 +119,57 @@ fn budgets_drain_above_the_cards_threshold_and_hold_below() {
 fn round(p: f64) -> f64 {
     (p * 1e4).round() / 1e4
 }
+
+/// The budgets that cap retries at a share bind above the card's
+/// threshold and not below it, in the second half of a run (the SRE
+/// throttle's two-minute window starts empty, and rejects while it fills).
+/// 200 operations a second for 60 s, 3 attempts, failures at 0.6 and 1.5
+/// times the threshold. Below it no budget refuses more than 1 attempt in
+/// 1 000. Above it a ratio budget of 20 % of requests (no floor) is asked
+/// for p + p^2 = 0.32 retries an operation and Brooker's bucket (a deposit
+/// of 0.1) for 0.16: each refuses at least half that excess, the rest
+/// ending operations before their next retry; the SRE throttle (K = 2,
+/// threshold 1 - 1/K) rejects most attempts, first tries included.
+#[test]
+fn share_budgets_bind_above_the_cards_threshold_and_not_below() {
+    for (budget, share) in [
+        ("budget=ratio&b_basis=requests&b_floor=0", 0.2),
+        ("budget=bucket", 0.1),
+        ("budget=sre", f64::NAN),
+    ] {
+        let base = format!("v=1&attempts=3&workers=0&rate=200&horizon=60&buckets=60&{budget}");
+        let p = card(&world(&base)).drains_above.expect("a threshold");
+        let second_half = |failure: f64| -> (f64, f64) {
+            let report = simulate::run(&world(&format!("{base}&failure={}", round(failure))));
+            let s = &report.series;
+            let half = s.len() / 2;
+            let refused: u64 = s.budget_refusals[half..].iter().sum();
+            let attempts: u64 =
+                s.first_tries[half..].iter().sum::<u64>() + s.retries[half..].iter().sum::<u64>();
+            let operations = 200.0 * (s.len() - half) as f64 * s.width;
+            (
+                refused as f64 / (attempts + refused) as f64,
+                refused as f64 / operations,
+            )
+        };
+        let (share_below, _) = second_half(0.6 * p);
+        assert!(
+            share_below < 0.001,
+            "{budget}: {share_below} refused below {p}"
+        );
+        let q = 1.5 * p;
+        let (share_above, per_operation) = second_half(q);
+        if share.is_nan() {
+            assert!(
+                share_above > 0.5,
+                "{budget}: {share_above} refused above {p}"
+            );
+        } else {
+            let excess = q + q * q - share;
+            assert!(
+                per_operation > 0.5 * excess,
+                "{budget}: {per_operation} refused an operation above {p}, excess {excess}"
+            );
+        }
+    }
+}
