@@ -129,12 +129,14 @@ pub struct Snippet {
     pub format: Format,
     pub text: String,
     pub mappings: Vec<Mapping>,
+    /// What the policy can do at worst, said in the notes.
+    pub card: retry_analyses::card::Card,
 }
 
 impl Snippet {
     /// The notes to show beside the snippet: every knob that is not exact,
-    /// and in a language other than English, that the snippet's comments
-    /// are English.
+    /// the policy's guarantees (its card), and in a language other than
+    /// English, that the snippet's comments are English.
     pub fn notes(&self) -> Vec<String> {
         let mut notes: Vec<String> = self
             .mappings
@@ -142,6 +144,16 @@ impl Snippet {
             .filter(|m| m.fit != Fit::Exact)
             .map(|m| format!("{} ({}): {}", knob_word(m.knob), m.fit.word(), m.why))
             .collect();
+        notes.push(crate::tf!(
+            "this policy at worst: {calls} calls at the bottom per operation, when every call fails",
+            calls = self.card.worst_calls
+        ));
+        if let Some(p) = self.card.drains_above {
+            notes.push(crate::tf!(
+                "this policy's retry budget drains once more than {share} of attempts fail",
+                share = crate::words::number(&format!("{:.1} %", 100.0 * p))
+            ));
+        }
         // Only a snippet with comments says they stay English: JSON has none.
         let commented = self.text.contains("# ") || self.text.contains("// ");
         if commented && crate::words::lang() != crate::words::Lang::En {
@@ -223,6 +235,7 @@ pub fn export(config: &Config, format: Format) -> Snippet {
         format,
         text,
         mappings,
+        card: retry_analyses::card::card(config),
     }
 }
 
