@@ -7,14 +7,17 @@
 //! `retry_core` ([`policy`], [`budget`], [`breaker`], [`classify`],
 //! [`random`], [`range`], [`decimal`], [`words`]), `retry_sim` ([`sim`],
 //! [`config`], [`simulate`], [`metrics`]), `retry_analyses` ([`sweep`],
-//! [`card`], [`contention`], [`seeds`], [`map`], [`search`], [`sliced`]),
+//! [`card`], [`contention`], [`seeds`], [`map`], [`search`], [`sliced`],
+//! [`stress`]),
 //! `retry_teach` ([`presets`], [`prose`], [`claims`], [`lesson`],
 //! [`course`]), `retry_draw` ([`chart`]), `retry_export` ([`export`]) and
 //! `retry_view` ([`view`]: what the page shows, decided without a browser).
 //! The browser is the page crate's (`page/`): it only copies what `view`
 //! decided into the page, and every crate here, pure, is tested natively.
 
-pub use retry_analyses::{ANALYSES, Analysis, card, contention, map, search, seeds, sliced, sweep};
+pub use retry_analyses::{
+    ANALYSES, Analysis, card, contention, map, search, seeds, sliced, stress, sweep,
+};
 pub use retry_core::{
     adaptive, breaker, budget, chart_id, classify, decimal, policy, random, range, sort, tf, words,
 };

@@ -7,6 +7,7 @@
 //! retry-playground --csv 'v=1&...'   # the per-bucket series
 //! retry-playground --hops 'v=1&...'  # the chain hop by hop
 //! retry-playground --card 'v=1&...'  # the policy's guarantees
+//! retry-playground --stress 'v=1&...' # the world through the standard faults
 //! retry-playground --sweep 'v=1&...' # success and load at failure rates 0-100 %
 //! retry-playground --seeds 'v=1&...' # the lesson's headline numbers over seeds
 //! retry-playground --map 'v=1&...'   # where a capacity loss leaves it broken
@@ -221,6 +222,9 @@ fn main() {
         let (a, b) = simulate::run_both(&config);
         say_where_cut(&a, b.as_ref());
         emit(&simulate::series_csv(&a, b.as_ref()));
+    } else if flag("--stress") {
+        let report = retry_playground::stress::stress(&config);
+        emit(&(serde_json::to_string(&report).unwrap_or_default() + "\n"));
     } else if flag("--card") {
         let card = |c: &Config| serde_json::to_value(card::card(c)).unwrap_or_default();
         let json = match config.comparing() {
@@ -242,8 +246,9 @@ fn main() {
 /// Every option the command line reads, once, and whether the word after
 /// it is its value; the usage names each (a test holds it), and each
 /// analysis has its word's option.
-const OPTIONS: [(&str, bool); 20] = [
+const OPTIONS: [(&str, bool); 21] = [
     ("--csv", false),
+    ("--stress", false),
     ("--card", false),
     ("--hops", false),
     ("--sweep", false),
@@ -434,7 +439,7 @@ fn adaptive_trace(sequence: &str) -> Result<String, String> {
 }
 
 const USAGE: Text = Text(
-    "usage: retry-playground [--csv | --hops | --card | --sweep | --seeds | --map [--by-load] [--csv] | --frontier [--csv] [--threads N]] [LINK] | --params | --course\n\
+    "usage: retry-playground [--csv | --hops | --card | --stress | --sweep | --seeds | --map [--by-load] [--csv] | --frontier [--csv] [--threads N]] [LINK] | --params | --course\n\
     \x20      retry-playground --export grpc|envoy|aws|tenacity|polly|resilience4j|backon|go [--b] [LINK]\n\
     \x20      retry-playground --import FILE [--b] [LINK]\n\
     \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
@@ -446,7 +451,11 @@ const USAGE: Text = Text(
     nobody and those turned away, its p50 and p99; the server's work), or with\n\
     --card the policy's guarantees in closed form (the calls at the bottom when\n\
     every call fails, its retries a second then, its budget's reservoir and the\n\
-    failure rate above which the budget drains), or with\n\
+    failure rate above which the budget drains), or with --stress the world\n\
+    through the standard faults (outages of 5 s and 60 s, half the workers for\n\
+    30 s, a 5x latency spike for 10 s, ten times the arrivals for 5 s): each\n\
+    policy's success, calls, peak load, time to recover and the map's verdict,\n\
+    or with\n\
     --sweep the sweep chart's curves, or with --seeds the lesson's headline\n\
     numbers over the seeds the page measures them on, or with --map the map of\n\
     metastability: the world with a capacity loss of each length and size,\n\

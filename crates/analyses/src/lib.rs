@@ -24,6 +24,7 @@ pub mod map;
 pub mod search;
 pub mod seeds;
 pub mod sliced;
+pub mod stress;
 pub mod sweep;
 
 /// An analysis the command line runs by its word (`--sweep`), with its
@@ -39,7 +40,7 @@ pub struct Analysis {
 }
 
 /// Every analysis the command line runs, once.
-pub const ANALYSES: [Analysis; 4] = [
+pub const ANALYSES: [Analysis; 5] = [
     Analysis {
         word: Text("sweep"),
         refusal: sweep::refusal,
@@ -55,5 +56,9 @@ pub const ANALYSES: [Analysis; 4] = [
     Analysis {
         word: Text("frontier"),
         refusal: search::refusal,
+    },
+    Analysis {
+        word: Text("stress"),
+        refusal: stress::refusal,
     },
 ];

@@ -107,8 +107,10 @@ impl Claim {
     pub fn holds(self, side: Side, config: &Config, mine: &Report, other: Option<&Report>) -> bool {
         let summary = &mine.summary;
         match self {
-            Claim::Overloaded => peak_over_capacity(mine) >= OVER,
-            Claim::Absorbs => peak_over_capacity(mine) < OVER && summary.success_rate >= SUCCEEDS,
+            Claim::Overloaded => mine.series.peak_over_capacity() >= OVER,
+            Claim::Absorbs => {
+                mine.series.peak_over_capacity() < OVER && summary.success_rate >= SUCCEEDS
+            }
             Claim::Succeeds => summary.success_rate >= SUCCEEDS,
             Claim::Fails => summary.success_rate < SUCCEEDS,
             Claim::StaysBroken => recovery(config, mine).is_some_and(|back| !back),
@@ -167,29 +169,6 @@ impl Claim {
             .map(|(_, c)| c)
             .chain([Claim::Ahead(Metric::P99)])
     }
-}
-
-/// The run's highest load on the server while it was up, as a multiple of
-/// what the server serves a second outside an outage; 0 for a server
-/// without a limit. What is sent while the server is down is refused at
-/// once, and the load chart draws it as an outline, not as load taken.
-pub fn peak_over_capacity(report: &Report) -> f64 {
-    let series = &report.series;
-    let capacity = series
-        .capacity
-        .iter()
-        .copied()
-        .filter(|c| c.is_finite())
-        .fold(0.0, f64::max);
-    if capacity <= 0.0 || series.width <= 0.0 {
-        return 0.0;
-    }
-    let peak = (0..series.len())
-        .filter(|&i| series.capacity[i] > 0.0)
-        .map(|i| series.first_tries[i] + series.retries[i])
-        .max()
-        .unwrap_or(0);
-    peak as f64 / series.width / capacity
 }
 
 /// Whether the world's goodput at the end of the run is back to the map's
@@ -254,13 +233,17 @@ mod tests {
         let b = b.expect("comparing");
         assert!(Claim::Overloaded.holds(Side::A, &config, &a, Some(&b)));
         // 19 900 calls a second against 2 000 once the server is back.
-        assert!(peak_over_capacity(&a) > 9.9, "{}", peak_over_capacity(&a));
+        assert!(
+            a.series.peak_over_capacity() > 9.9,
+            "{}",
+            a.series.peak_over_capacity()
+        );
         let few = herd.replace("clients=2000", "clients=20");
         let (config, a, _) = runs(&few);
         assert!(!Claim::Overloaded.holds(Side::A, &config, &a, None));
         // Unlimited workers have no capacity line to stand above.
         let (config, a, _) = runs("v=1&workers=0&rate=500");
-        assert_eq!(peak_over_capacity(&a), 0.0);
+        assert_eq!(a.series.peak_over_capacity(), 0.0);
         assert!(!Claim::Overloaded.holds(Side::A, &config, &a, None));
     }
 

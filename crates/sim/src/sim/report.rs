@@ -456,6 +456,29 @@ impl Series {
         self.failed.0.iter().map(|column| column[i]).sum()
     }
 
+    /// The run's highest load on the server while it was up, as a multiple
+    /// of what the server serves a second outside an outage; 0 for a server
+    /// without a limit. What is sent while the server is down is refused
+    /// at once, and the load chart draws it as an outline, not as load
+    /// taken.
+    pub fn peak_over_capacity(&self) -> f64 {
+        let capacity = self
+            .capacity
+            .iter()
+            .copied()
+            .filter(|c| c.is_finite())
+            .fold(0.0, f64::max);
+        if capacity <= 0.0 || self.width <= 0.0 {
+            return 0.0;
+        }
+        let peak = (0..self.len())
+            .filter(|&i| self.capacity[i] > 0.0)
+            .map(|i| self.first_tries[i] + self.retries[i])
+            .max()
+            .unwrap_or(0);
+        peak as f64 / self.width / capacity
+    }
+
     /// Operations that succeeded a second over `[from, to)` seconds, from
     /// the buckets wholly inside it (0 when none is).
     pub fn goodput(&self, from: f64, to: f64) -> f64 {

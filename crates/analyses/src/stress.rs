@@ -1,0 +1,251 @@
+//! The stress report: a world run through the standard faults, each alone
+//! on the world's own settings (its own faults cleared), and judged as the
+//! map judges a cell.
+//!
+//! The faults: an outage of 5 s and of 60 s, half the workers lost for
+//! 30 s, a latency spike of 5x for 10 s, and a burst of ten times the
+//! arrivals for 5 s (a deploy whose clients all come back at once). Each
+//! starts at 30 s, after three of the map's windows of steady traffic, and
+//! the run goes on for the map's late window after it. For each policy:
+//! success, calls per operation, the peak load against capacity, how long
+//! after the fault the goodput was back to the map's share of before, and
+//! the map's verdict.
+
+use serde::Serialize;
+
+use crate::config::{Config, P};
+use crate::map::{self, BACK, Outcome, WINDOW};
+use crate::metrics::Side;
+use crate::sim::{Report, WorkloadKind};
+use crate::simulate;
+
+/// When every fault starts.
+pub const AT: f64 = 30.0;
+/// How long after a fault the run goes on: the map's late window.
+const AFTER: f64 = 60.0;
+
+/// A standard fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Fault {
+    #[serde(rename = "outage-5s")]
+    Outage5s,
+    #[serde(rename = "outage-60s")]
+    Outage60s,
+    #[serde(rename = "half-capacity-30s")]
+    HalfCapacity30s,
+    #[serde(rename = "latency-x5-10s")]
+    LatencyX5For10s,
+    #[serde(rename = "arrivals-x10-5s")]
+    BurstX10For5s,
+}
+
+impl Fault {
+    pub const ALL: [Fault; 5] = [
+        Fault::Outage5s,
+        Fault::Outage60s,
+        Fault::HalfCapacity30s,
+        Fault::LatencyX5For10s,
+        Fault::BurstX10For5s,
+    ];
+
+    /// How long it lasts, seconds.
+    pub fn length(self) -> f64 {
+        match self {
+            Fault::Outage5s | Fault::BurstX10For5s => 5.0,
+            Fault::Outage60s => 60.0,
+            Fault::HalfCapacity30s => 30.0,
+            Fault::LatencyX5For10s => 10.0,
+        }
+    }
+
+    /// The world with this fault alone, or `None` where it cannot happen
+    /// (a capacity loss needs workers).
+    pub fn world(self, config: &Config) -> Option<Config> {
+        let mut c = config.clone();
+        for p in [P::OutageFor, P::DropFor, P::SlowFor, P::SpikeFor] {
+            c.set(p, 0.0);
+        }
+        let length = self.length();
+        match self {
+            Fault::Outage5s | Fault::Outage60s => {
+                c.set(P::OutageAt, AT);
+                c.set(P::OutageFor, length);
+            }
+            Fault::HalfCapacity30s => {
+                if config.get(P::Workers) == 0.0 {
+                    return None;
+                }
+                c.set(P::DropAt, AT);
+                c.set(P::DropFor, length);
+                c.set(P::DropTo, 0.5);
+            }
+            Fault::LatencyX5For10s => {
+                c.set(P::SlowAt, AT);
+                c.set(P::SlowFor, length);
+                c.set(P::SlowX, 5.0);
+            }
+            Fault::BurstX10For5s => {
+                c.set(P::SpikeAt, AT);
+                c.set(P::SpikeFor, length);
+                c.set(P::SpikeRate, 10.0 * config.get(P::Rate));
+            }
+        }
+        c.set(P::Horizon, AT + length + AFTER);
+        Some(c)
+    }
+}
+
+/// One fault for one policy.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    pub fault: Fault,
+    pub side: Side,
+    pub success: f64,
+    pub calls_per_operation: f64,
+    /// The highest load on the server while it was up, as a multiple of
+    /// its capacity; 0 for unlimited workers.
+    pub peak_over_capacity: f64,
+    /// Seconds from the fault's end until a window of goodput is back to
+    /// the map's share of the window before it; `None` if it never is.
+    pub recovered_after: Option<f64>,
+    pub outcome: Outcome,
+    /// The run stopped at the simulator's bounds.
+    pub cut: bool,
+}
+
+/// The whole report: every fault that can happen in the world, A's row
+/// then B's when comparing.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stress {
+    pub rows: Vec<Row>,
+}
+
+/// Why `config` has no stress report, if it has none: its judgement
+/// compares goodput before and after a fault, which needs operations
+/// arriving all along (a crowd starts once and is done; the contention
+/// model has no server).
+pub fn refusal(config: &Config) -> Option<&'static str> {
+    let steady = matches!(
+        config.scenario().workload,
+        WorkloadKind::Poisson | WorkloadKind::Closed
+    );
+    (!steady).then(|| {
+        crate::words::tr(
+            "The stress report compares goodput before and after each fault: give the world arrivals that go on (open or closed loop).",
+        )
+    })
+}
+
+/// The report of `config`'s world and policies.
+pub fn stress(config: &Config) -> Stress {
+    let mut rows = Vec::new();
+    for fault in Fault::ALL {
+        let Some(world) = fault.world(config) else {
+            continue;
+        };
+        for (side, policy) in map::policies(&world) {
+            rows.push(row(fault, side, &simulate::run(&policy)));
+        }
+    }
+    Stress { rows }
+}
+
+fn row(fault: Fault, side: Side, report: &Report) -> Row {
+    let end = AT + fault.length();
+    let judged = map::judge(report, AT, fault.length(), 0);
+    let back = BACK * judged.before;
+    let series = &report.series;
+    let recovered_after = (0..)
+        .map(|second| end + f64::from(second))
+        .take_while(|&from| from + WINDOW <= AT + fault.length() + AFTER)
+        .find(|&from| judged.before > 0.0 && series.goodput(from, from + WINDOW) >= back)
+        .map(|from| from - end);
+    let s = &report.summary;
+    Row {
+        fault,
+        side,
+        success: s.success_rate,
+        calls_per_operation: s.server_calls_per_operation,
+        peak_over_capacity: report.series.peak_over_capacity(),
+        recovered_after,
+        outcome: judged.outcome,
+        cut: s.truncated,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn world(link: &str) -> Config {
+        let (config, notices) = Config::from_link(link);
+        assert!(notices.is_empty(), "{notices:?}");
+        config
+    }
+
+    /// Every row is the run of its fault's world, as the command line and
+    /// the page would make it alone, bit for bit.
+    #[test]
+    fn each_row_is_the_run_of_its_faults_world() {
+        let config = world(
+            "v=1&compare=on&attempts=3&rate=40&workers=8&service_t=0.1&B.budget=token-bucket",
+        );
+        let report = stress(&config);
+        assert_eq!(report.rows.len(), 10, "five faults, two policies");
+        assert_eq!(report, stress(&config));
+        for row in &report.rows {
+            let faulted = row.fault.world(&config).expect("it can happen");
+            let run = match row.side {
+                Side::A => simulate::run(&faulted),
+                Side::B => simulate::run(&faulted.policy_b_config()),
+            };
+            assert_eq!(row.success, run.summary.success_rate, "{row:?}");
+            assert_eq!(
+                row.calls_per_operation,
+                run.summary.server_calls_per_operation
+            );
+        }
+    }
+
+    /// A world with room to spare and no retries recovers from every fault,
+    /// at once after a short one: 4 erlangs on 10 workers (8 with half of
+    /// them) and one attempt each.
+    #[test]
+    fn a_world_with_room_recovers_from_every_fault() {
+        let report = stress(&world("v=1&attempts=1&rate=40&workers=10&service_t=0.1"));
+        assert_eq!(report.rows.len(), 5);
+        for row in &report.rows {
+            assert_eq!(row.outcome, Outcome::Recovered, "{row:?}");
+            assert!(row.recovered_after.is_some_and(|t| t <= 5.0), "{row:?}");
+        }
+    }
+
+    /// Stability Sim's metastable example (the preset): after an outage of
+    /// one server of the two for 5 s, A's immediate retries keep the fleet
+    /// collapsed and B's budgeted backoff recovers, as the preset's own
+    /// test says; a capacity loss needs workers, so unlimited ones have no
+    /// such row; a crowd that starts once has no report.
+    #[test]
+    fn the_metastable_world_stays_broken_for_a_and_recovers_for_b() {
+        // The preset's link (its crate is above this one).
+        let report = stress(&world(
+            "v=1&compare=on&shape=constant&base=0.001&jitter=none&rate=70&buckets=120&failure=0&outage_at=5&outage_for=5&servers=2&fault_on=one&workers=5&queue=10000&service_t=0.1&B.shape=exponential&B.base=0.1&B.cap=10&B.jitter=full&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
+        ));
+        let outage: Vec<&Row> = report
+            .rows
+            .iter()
+            .filter(|r| r.fault == Fault::Outage5s)
+            .collect();
+        assert_eq!(outage[0].outcome, Outcome::StaysBroken, "{:?}", outage[0]);
+        assert_eq!(outage[1].outcome, Outcome::Recovered, "{:?}", outage[1]);
+        let unlimited = stress(&world("v=1&workers=0"));
+        assert!(
+            unlimited
+                .rows
+                .iter()
+                .all(|r| r.fault != Fault::HalfCapacity30s)
+        );
+        assert!(refusal(&world("v=1&workload=crowd")).is_some());
+        assert!(refusal(&world("v=1")).is_none());
+    }
+}
