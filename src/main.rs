@@ -224,7 +224,11 @@ fn main() {
         emit(&simulate::series_csv(&a, b.as_ref()));
     } else if flag("--stress") {
         let report = retry_playground::stress::stress(&config);
-        emit(&(serde_json::to_string(&report).unwrap_or_default() + "\n"));
+        if flag("--markdown") {
+            emit(&report.to_markdown(&config.to_link()));
+        } else {
+            emit(&(serde_json::to_string(&report).unwrap_or_default() + "\n"));
+        }
     } else if flag("--card") {
         let card = |c: &Config| serde_json::to_value(card::card(c)).unwrap_or_default();
         let json = match config.comparing() {
@@ -246,9 +250,10 @@ fn main() {
 /// Every option the command line reads, once, and whether the word after
 /// it is its value; the usage names each (a test holds it), and each
 /// analysis has its word's option.
-const OPTIONS: [(&str, bool); 21] = [
+const OPTIONS: [(&str, bool); 22] = [
     ("--csv", false),
     ("--stress", false),
+    ("--markdown", false),
     ("--card", false),
     ("--hops", false),
     ("--sweep", false),
@@ -439,7 +444,7 @@ fn adaptive_trace(sequence: &str) -> Result<String, String> {
 }
 
 const USAGE: Text = Text(
-    "usage: retry-playground [--csv | --hops | --card | --stress | --sweep | --seeds | --map [--by-load] [--csv] | --frontier [--csv] [--threads N]] [LINK] | --params | --course\n\
+    "usage: retry-playground [--csv | --hops | --card | --stress [--markdown] | --sweep | --seeds | --map [--by-load] [--csv] | --frontier [--csv] [--threads N]] [LINK] | --params | --course\n\
     \x20      retry-playground --export grpc|envoy|aws|tenacity|polly|resilience4j|backon|go [--b] [LINK]\n\
     \x20      retry-playground --import FILE [--b] [LINK]\n\
     \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
@@ -454,8 +459,8 @@ const USAGE: Text = Text(
     failure rate above which the budget drains), or with --stress the world\n\
     through the standard faults (outages of 5 s and 60 s, half the workers for\n\
     30 s, a 5x latency spike for 10 s, ten times the arrivals for 5 s): each\n\
-    policy's success, calls, peak load, time to recover and the map's verdict,\n\
-    or with\n\
+    policy's success, calls, peak load, time to recover and the map's verdict\n\
+    (with --markdown as a Markdown table), or with\n\
     --sweep the sweep chart's curves, or with --seeds the lesson's headline\n\
     numbers over the seeds the page measures them on, or with --map the map of\n\
     metastability: the world with a capacity loss of each length and size,\n\

@@ -48,6 +48,18 @@ impl Fault {
         Fault::BurstX10For5s,
     ];
 
+    /// Its name in the report's words.
+    pub fn name(self) -> &'static str {
+        use crate::words::tr;
+        match self {
+            Fault::Outage5s => tr("an outage of 5 s"),
+            Fault::Outage60s => tr("an outage of 60 s"),
+            Fault::HalfCapacity30s => tr("half the workers for 30 s"),
+            Fault::LatencyX5For10s => tr("service 5x slower for 10 s"),
+            Fault::BurstX10For5s => tr("ten times the arrivals for 5 s"),
+        }
+    }
+
     /// How long it lasts, seconds.
     pub fn length(self) -> f64 {
         match self {
@@ -118,6 +130,47 @@ pub struct Row {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Stress {
     pub rows: Vec<Row>,
+}
+
+impl Stress {
+    /// The report as a Markdown table, under the link of its world.
+    pub fn to_markdown(&self, link: &str) -> String {
+        use crate::words::tr;
+        let mut out = format!(
+            "# {}\n\n{}: `{link}`\n\n| {} | {} | {} | {} | {} | {} | {} |\n|---|---|---|---|---|---|---|\n",
+            tr("Stress report"),
+            tr("World"),
+            tr("fault"),
+            tr("policy"),
+            tr("success"),
+            tr("calls per operation"),
+            tr("peak load / capacity"),
+            tr("back after"),
+            tr("verdict"),
+        );
+        for row in &self.rows {
+            let number = |text: String| crate::words::number(&text);
+            let back = row
+                .recovered_after
+                .map_or_else(|| tr("never").to_string(), |t| number(format!("{t:.0} s")));
+            let verdict = match row.outcome {
+                Outcome::Recovered => tr("recovers"),
+                Outcome::RecoveredLate => tr("recovers late"),
+                Outcome::StaysBroken => tr("stays broken"),
+                Outcome::NoGoodputBefore => tr("no goodput before"),
+            };
+            out += &format!(
+                "| {} | {:?} | {} | {} | {} | {back} | {verdict}{} |\n",
+                row.fault.name(),
+                row.side,
+                number(format!("{:.1} %", 100.0 * row.success)),
+                number(format!("{:.2}", row.calls_per_operation)),
+                number(format!("{:.1}x", row.peak_over_capacity)),
+                if row.cut { tr(" (cut short)") } else { "" },
+            );
+        }
+        out
+    }
 }
 
 /// Why `config` has no stress report, if it has none: its judgement
@@ -203,6 +256,28 @@ mod tests {
             assert_eq!(
                 row.calls_per_operation,
                 run.summary.server_calls_per_operation
+            );
+        }
+    }
+
+    /// The Markdown report has a row per row, each with its success.
+    #[test]
+    fn the_markdown_report_has_every_row() {
+        let report = stress(&world(
+            "v=1&compare=on&attempts=3&rate=40&workers=8&service_t=0.1&B.budget=token-bucket",
+        ));
+        let markdown = report.to_markdown("v=1");
+        let lines: Vec<&str> = markdown.lines().filter(|l| l.starts_with("| ")).collect();
+        assert_eq!(lines.len(), report.rows.len() + 1, "{markdown}");
+        for (line, row) in lines[1..].iter().zip(&report.rows) {
+            assert!(
+                line.starts_with(&format!(
+                    "| {} | {:?} | {:.1} % |",
+                    row.fault.name(),
+                    row.side,
+                    100.0 * row.success
+                )),
+                "{line}"
             );
         }
     }
