@@ -27,8 +27,7 @@ use retry_playground::config::{Config, Kind, PARAMS};
 use retry_playground::export::{self, Format, import};
 use retry_playground::simulate;
 use retry_playground::words::{self, Lang, Text, tr};
-use retry_playground::{ANALYSES, lesson, seeds, tf, view};
-use retry_playground::{card, course};
+use retry_playground::{ANALYSES, card, course, lesson, seeds, stress, tf, view};
 
 /// The Russian table, every message the command line can say among them.
 const RUSSIAN: &str = include_str!("../i18n/ru.txt");
@@ -223,7 +222,7 @@ fn main() {
         say_where_cut(&a, b.as_ref());
         emit(&simulate::series_csv(&a, b.as_ref()));
     } else if flag("--stress") {
-        let report = retry_playground::stress::stress(&config);
+        let report = stress::stress(&config);
         if flag("--markdown") {
             emit(&report.to_markdown(&config.to_link()));
         } else {
