@@ -6,7 +6,9 @@
 //! 30 s, a latency spike of 5x for 10 s, and a burst of ten times the
 //! arrivals for 5 s (a deploy whose clients all come back at once). Each
 //! starts at 30 s, after three of the map's windows of steady traffic, and
-//! the run goes on for the map's late window after it. For each policy:
+//! the run goes on for the map's late window after it; each with 1 client
+//! instance and with 100, where a policy keeps state per instance (a
+//! budget, a breaker) that the count changes. For each policy:
 //! success, calls per operation, the peak load against capacity, how long
 //! after the fault the goodput was back to the map's share of before, and
 //! the map's verdict.
@@ -70,10 +72,11 @@ impl Fault {
         }
     }
 
-    /// The world with this fault alone, or `None` where it cannot happen
-    /// (a capacity loss needs workers).
-    pub fn world(self, config: &Config) -> Option<Config> {
+    /// The world with this fault alone and `instances` client instances,
+    /// or `None` where it cannot happen (a capacity loss needs workers).
+    pub fn world(self, config: &Config, instances: u32) -> Option<Config> {
         let mut c = config.clone();
+        c.set(P::Instances, f64::from(instances));
         for p in [P::OutageFor, P::DropFor, P::SlowFor, P::SpikeFor] {
             c.set(p, 0.0);
         }
@@ -111,6 +114,7 @@ impl Fault {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
     pub fault: Fault,
+    pub instances: u32,
     pub side: Side,
     pub success: f64,
     pub calls_per_operation: f64,
@@ -125,8 +129,8 @@ pub struct Row {
     pub cut: bool,
 }
 
-/// The whole report: every fault that can happen in the world, A's row
-/// then B's when comparing.
+/// The whole report: every fault that can happen in the world, for 1
+/// client instance and for 100, A's row then B's when comparing.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Stress {
     pub rows: Vec<Row>,
@@ -137,10 +141,11 @@ impl Stress {
     pub fn to_markdown(&self, link: &str) -> String {
         use crate::words::tr;
         let mut out = format!(
-            "# {}\n\n{}: `{link}`\n\n| {} | {} | {} | {} | {} | {} | {} |\n|---|---|---|---|---|---|---|\n",
+            "# {}\n\n{}: `{link}`\n\n| {} | {} | {} | {} | {} | {} | {} | {} |\n|---|---|---|---|---|---|---|---|\n",
             tr("Stress report"),
             tr("World"),
             tr("fault"),
+            tr("client instances"),
             tr("policy"),
             tr("success"),
             tr("calls per operation"),
@@ -160,8 +165,9 @@ impl Stress {
                 Outcome::NoGoodputBefore => tr("no goodput before"),
             };
             out += &format!(
-                "| {} | {:?} | {} | {} | {} | {back} | {verdict}{} |\n",
+                "| {} | {} | {:?} | {} | {} | {} | {back} | {verdict}{} |\n",
                 row.fault.name(),
+                row.instances,
                 row.side,
                 number(format!("{:.1} %", 100.0 * row.success)),
                 number(format!("{:.2}", row.calls_per_operation)),
@@ -191,19 +197,27 @@ pub fn refusal(config: &Config) -> Option<&'static str> {
 
 /// The report of `config`'s world and policies.
 pub fn stress(config: &Config) -> Stress {
+    // The count of instances changes only what a budget or a breaker keeps
+    // per instance.
+    let per_instance = map::policies(config)
+        .iter()
+        .any(|(_, policy)| (P::Instances.param().applies)(policy));
+    let counts: &[u32] = if per_instance { &[1, 100] } else { &[1] };
     let mut rows = Vec::new();
     for fault in Fault::ALL {
-        let Some(world) = fault.world(config) else {
-            continue;
-        };
-        for (side, policy) in map::policies(&world) {
-            rows.push(row(fault, side, &simulate::run(&policy)));
+        for &instances in counts {
+            let Some(world) = fault.world(config, instances) else {
+                continue;
+            };
+            for (side, policy) in map::policies(&world) {
+                rows.push(row(fault, instances, side, &simulate::run(&policy)));
+            }
         }
     }
     Stress { rows }
 }
 
-fn row(fault: Fault, side: Side, report: &Report) -> Row {
+fn row(fault: Fault, instances: u32, side: Side, report: &Report) -> Row {
     let end = AT + fault.length();
     let judged = map::judge(report, AT, fault.length(), 0);
     let back = BACK * judged.before;
@@ -216,6 +230,7 @@ fn row(fault: Fault, side: Side, report: &Report) -> Row {
     let s = &report.summary;
     Row {
         fault,
+        instances,
         side,
         success: s.success_rate,
         calls_per_operation: s.server_calls_per_operation,
@@ -244,10 +259,17 @@ mod tests {
             "v=1&compare=on&attempts=3&rate=40&workers=8&service_t=0.1&B.budget=token-bucket",
         );
         let report = stress(&config);
-        assert_eq!(report.rows.len(), 10, "five faults, two policies");
+        assert_eq!(
+            report.rows.len(),
+            20,
+            "five faults, 1 and 100 instances, two policies"
+        );
         assert_eq!(report, stress(&config));
         for row in &report.rows {
-            let faulted = row.fault.world(&config).expect("it can happen");
+            let faulted = row
+                .fault
+                .world(&config, row.instances)
+                .expect("it can happen");
             let run = match row.side {
                 Side::A => simulate::run(&faulted),
                 Side::B => simulate::run(&faulted.policy_b_config()),
@@ -272,8 +294,9 @@ mod tests {
         for (line, row) in lines[1..].iter().zip(&report.rows) {
             assert!(
                 line.starts_with(&format!(
-                    "| {} | {:?} | {:.1} % |",
+                    "| {} | {} | {:?} | {:.1} % |",
                     row.fault.name(),
+                    row.instances,
                     row.side,
                     100.0 * row.success
                 )),
@@ -288,7 +311,11 @@ mod tests {
     #[test]
     fn a_world_with_room_recovers_from_every_fault() {
         let report = stress(&world("v=1&attempts=1&rate=40&workers=10&service_t=0.1"));
-        assert_eq!(report.rows.len(), 5);
+        assert_eq!(
+            report.rows.len(),
+            5,
+            "no budget or breaker: one count of instances"
+        );
         for row in &report.rows {
             assert_eq!(row.outcome, Outcome::Recovered, "{row:?}");
             assert!(row.recovered_after.is_some_and(|t| t <= 5.0), "{row:?}");
@@ -309,7 +336,7 @@ mod tests {
         let outage: Vec<&Row> = report
             .rows
             .iter()
-            .filter(|r| r.fault == Fault::Outage5s)
+            .filter(|r| r.fault == Fault::Outage5s && r.instances == 1)
             .collect();
         assert_eq!(outage[0].outcome, Outcome::StaysBroken, "{:?}", outage[0]);
         assert_eq!(outage[1].outcome, Outcome::Recovered, "{:?}", outage[1]);
