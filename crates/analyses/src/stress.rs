@@ -169,7 +169,7 @@ impl Stress {
                 row.fault.name(),
                 row.instances,
                 row.side,
-                number(format!("{:.1} %", 100.0 * row.success)),
+                crate::metrics::Format::Share.headline(row.success),
                 number(format!("{:.2}", row.calls_per_operation)),
                 number(format!("{:.1}x", row.peak_over_capacity)),
                 if row.cut { tr(" (cut short)") } else { "" },

@@ -151,7 +151,7 @@ impl Snippet {
         if let Some(p) = self.card.drains_above {
             notes.push(crate::tf!(
                 "this policy's retry budget drains once more than {share} of attempts fail",
-                share = crate::words::number(&format!("{:.1} %", 100.0 * p))
+                share = crate::metrics::Format::Share.headline(p)
             ));
         }
         // Only a snippet with comments says they stay English: JSON has none.

@@ -109,7 +109,7 @@ pub fn card_rows(config: &Config, comparing: bool) -> Vec<SummaryRow> {
             .chain(comparing.then(String::new))
             .collect(),
     };
-    let percent = |p: f64| crate::words::number(&format!("{:.1} %", 100.0 * p));
+    let percent = |p: f64| crate::metrics::Format::Share.headline(p);
     vec![
         row(Text("At worst, calls at the bottom per request"), &|c| {
             let each: Vec<String> = c.worst_factors.iter().map(u32::to_string).collect();
