@@ -129,9 +129,26 @@ before(async () => {
 after(() => server?.close());
 
 // Opens `query` and waits for its first charts.
+// A page that never draws says where it stood: what it loaded, what the
+// banner says, and the errors the page kept.
 async function visit(page, query) {
   await page.goto(`${base}${query}`);
-  await rendered(page, 1);
+  try {
+    await rendered(page, 1);
+  } catch (error) {
+    const stood = await page.evaluate(() => ({
+      link: location.search,
+      ready: document.readyState,
+      visible: document.visibilityState,
+      body: { ...document.body.dataset },
+      banner: document.getElementById('starting')?.textContent?.trim().slice(0, 200),
+      worker: navigator.serviceWorker?.controller ? 'controls the page' : 'none',
+      loaded: performance.getEntriesByType('resource').map((e) => `${e.name.split('/').pop()} ${Math.round(e.duration)} ms`),
+    })).catch((e) => `unreadable: ${e}`);
+    const kept = await page.kept().catch(() => ({}));
+    error.message += `\nthe page stood at ${JSON.stringify(stood)}\nit kept ${JSON.stringify(kept)}`;
+    throw error;
+  }
 }
 
 // The id of the lesson's chart and whether it is on screen.
