@@ -60,7 +60,7 @@ const LATE_AFTER: f64 = 50.0;
 pub const WORK_BUDGET: u64 = 4 * simulate::WORK_LIMIT;
 
 /// What became of a world after its trigger.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
     Recovered,
@@ -68,6 +68,18 @@ pub enum Outcome {
     StaysBroken,
     /// No goodput before the trigger: nothing to recover to.
     NoGoodputBefore,
+}
+
+impl Outcome {
+    /// Its key, as the JSON says it and a page's style picks its colour by.
+    pub fn key(self) -> &'static str {
+        match self {
+            Outcome::Recovered => "recovered",
+            Outcome::RecoveredLate => "recovered-late",
+            Outcome::StaysBroken => "stays-broken",
+            Outcome::NoGoodputBefore => "no-goodput-before",
+        }
+    }
 }
 
 /// Why a cell has no outcome.

@@ -1,6 +1,6 @@
 //! The stress report: a world run through the standard faults, each alone
-//! on the world's own settings (its own faults cleared), and judged as the
-//! map judges a cell.
+//! on the world's own settings (its own faults, a partition included,
+//! cleared), and judged as the map judges a cell.
 //!
 //! The faults: an outage of 5 s and of 60 s, half the workers lost for
 //! 30 s, a latency spike of 5x for 10 s, and a burst of ten times the
@@ -13,13 +13,14 @@
 //! after the fault the goodput was back to the map's share of before, and
 //! the map's verdict.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::config::{Config, P};
+use crate::config::{Config, P, PARAMS};
 use crate::map::{self, BACK, Outcome, WINDOW};
 use crate::metrics::Side;
 use crate::sim::{Report, WorkloadKind};
 use crate::simulate;
+use crate::words::tr;
 
 /// When every fault starts.
 pub const AT: f64 = 30.0;
@@ -27,7 +28,7 @@ pub const AT: f64 = 30.0;
 const AFTER: f64 = 60.0;
 
 /// A standard fault.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Fault {
     #[serde(rename = "outage-5s")]
     Outage5s,
@@ -52,7 +53,6 @@ impl Fault {
 
     /// Its name in the report's words.
     pub fn name(self) -> &'static str {
-        use crate::words::tr;
         match self {
             Fault::Outage5s => tr("an outage of 5 s"),
             Fault::Outage60s => tr("an outage of 60 s"),
@@ -77,7 +77,22 @@ impl Fault {
     pub fn world(self, config: &Config, instances: u32) -> Option<Config> {
         let mut c = config.clone();
         c.set(P::Instances, f64::from(instances));
-        for p in [P::OutageFor, P::DropFor, P::SlowFor, P::SpikeFor] {
+        // The world's own faults go, their settings with them (inert once
+        // a fault has no length, but a world's link would keep them).
+        for p in [
+            P::OutageAt,
+            P::DropAt,
+            P::DropTo,
+            P::SlowAt,
+            P::SlowX,
+            P::SpikeAt,
+            P::SpikeRate,
+            P::CutAt,
+            P::CutShare,
+        ] {
+            c.set(p, p.param().default);
+        }
+        for p in [P::OutageFor, P::DropFor, P::SlowFor, P::SpikeFor, P::CutFor] {
             c.set(p, 0.0);
         }
         let length = self.length();
@@ -108,10 +123,32 @@ impl Fault {
         c.set(P::Horizon, AT + length + AFTER);
         Some(c)
     }
+
+    /// The change of a link that turns `config` into this fault's world
+    /// with `instances` client instances: the key chart of a row one
+    /// click away.
+    pub fn change(self, config: &Config, instances: u32) -> Option<String> {
+        let world = self.world(config, instances)?;
+        let pairs: Vec<String> = PARAMS
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| world.value_at(i) != config.value_at(i))
+            .map(|(i, param)| format!("{}={}", param.key, param.format(world.value_at(i))))
+            .collect();
+        Some(pairs.join("&"))
+    }
+}
+
+/// A run of the report: one fault, one count of instances, one policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Item {
+    pub fault: Fault,
+    pub instances: u32,
+    pub side: Side,
 }
 
 /// One fault for one policy.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     pub fault: Fault,
     pub instances: u32,
@@ -136,44 +173,76 @@ pub struct Stress {
     pub rows: Vec<Row>,
 }
 
+/// The report's column headings, in the reader's language.
+pub fn headings() -> [&'static str; 8] {
+    [
+        tr("fault"),
+        tr("client instances"),
+        tr("policy"),
+        tr("success"),
+        tr("calls per operation"),
+        tr("peak load / capacity"),
+        tr("back after"),
+        tr("verdict"),
+    ]
+}
+
+impl Item {
+    /// The cells that name the run: its fault, its instances, its policy.
+    pub fn names(&self) -> [String; 3] {
+        [
+            self.fault.name().to_string(),
+            self.instances.to_string(),
+            format!("{:?}", self.side),
+        ]
+    }
+}
+
+impl Row {
+    pub fn item(&self) -> Item {
+        Item {
+            fault: self.fault,
+            instances: self.instances,
+            side: self.side,
+        }
+    }
+
+    /// The cells after the names: what the run measured, as the table
+    /// under [`headings`] shows it.
+    pub fn measures(&self) -> [String; 5] {
+        let number = |text: String| crate::words::number(&text);
+        let back = self
+            .recovered_after
+            .map_or_else(|| tr("never").to_string(), |t| number(format!("{t:.0} s")));
+        let verdict = match self.outcome {
+            Outcome::Recovered => tr("recovers"),
+            Outcome::RecoveredLate => tr("recovers late"),
+            Outcome::StaysBroken => tr("stays broken"),
+            Outcome::NoGoodputBefore => tr("no goodput before"),
+        };
+        [
+            crate::metrics::Format::Share.headline(self.success),
+            number(format!("{:.2}", self.calls_per_operation)),
+            number(format!("{:.1}x", self.peak_over_capacity)),
+            back,
+            format!(
+                "{verdict}{}",
+                if self.cut { tr(" (cut short)") } else { "" }
+            ),
+        ]
+    }
+}
+
 impl Stress {
     /// The report as a Markdown table, under the link of its world.
     pub fn to_markdown(&self, link: &str) -> String {
-        use crate::words::tr;
-        let mut out = format!(
-            "# {}\n\n{}: `{link}`\n\n| {} | {} | {} | {} | {} | {} | {} | {} |\n|---|---|---|---|---|---|---|---|\n",
-            tr("Stress report"),
-            tr("World"),
-            tr("fault"),
-            tr("client instances"),
-            tr("policy"),
-            tr("success"),
-            tr("calls per operation"),
-            tr("peak load / capacity"),
-            tr("back after"),
-            tr("verdict"),
-        );
+        let line = |cells: &[String]| format!("| {} |\n", cells.join(" | "));
+        let headings = headings().map(str::to_string);
+        let mut out = format!("# {}\n\n{}: `{link}`\n\n", tr("Stress report"), tr("World"));
+        out += &line(&headings);
+        out += &format!("|{}\n", "---|".repeat(headings.len()));
         for row in &self.rows {
-            let number = |text: String| crate::words::number(&text);
-            let back = row
-                .recovered_after
-                .map_or_else(|| tr("never").to_string(), |t| number(format!("{t:.0} s")));
-            let verdict = match row.outcome {
-                Outcome::Recovered => tr("recovers"),
-                Outcome::RecoveredLate => tr("recovers late"),
-                Outcome::StaysBroken => tr("stays broken"),
-                Outcome::NoGoodputBefore => tr("no goodput before"),
-            };
-            out += &format!(
-                "| {} | {} | {:?} | {} | {} | {} | {back} | {verdict}{} |\n",
-                row.fault.name(),
-                row.instances,
-                row.side,
-                crate::metrics::Format::Share.headline(row.success),
-                number(format!("{:.2}", row.calls_per_operation)),
-                number(format!("{:.1}x", row.peak_over_capacity)),
-                if row.cut { tr(" (cut short)") } else { "" },
-            );
+            out += &line(&[row.item().names().to_vec(), row.measures().to_vec()].concat());
         }
         out
     }
@@ -195,26 +264,64 @@ pub fn refusal(config: &Config) -> Option<&'static str> {
     })
 }
 
+/// Whether `a` and `b` have the same report: every fault's world is the
+/// same, as when one is the other with a row's fault shown (its change).
+pub fn same_report(a: &Config, b: &Config) -> bool {
+    plan(a) == plan(b)
+        && Fault::ALL
+            .iter()
+            .all(|fault| match (fault.world(a, 1), fault.world(b, 1)) {
+                (Some(a), Some(b)) => a.same_state(&b),
+                (a, b) => a.is_none() && b.is_none(),
+            })
+}
+
 /// The report of `config`'s world and policies.
 pub fn stress(config: &Config) -> Stress {
-    // The count of instances changes only what a budget or a breaker keeps
-    // per instance.
+    let rows = plan(config).iter().map(|item| run(config, item)).collect();
+    Stress { rows }
+}
+
+/// The report's runs in its order: every fault that can happen in the
+/// world, for 1 client instance and for 100 where the count changes
+/// something (a budget or a breaker kept per instance), A then B. Each is
+/// a run of its own, so workers may take them in any order.
+pub fn plan(config: &Config) -> Vec<Item> {
     let per_instance = map::policies(config)
         .iter()
         .any(|(_, policy)| (P::Instances.param().applies)(policy));
     let counts: &[u32] = if per_instance { &[1, 100] } else { &[1] };
-    let mut rows = Vec::new();
+    let mut items = Vec::new();
     for fault in Fault::ALL {
         for &instances in counts {
-            let Some(world) = fault.world(config, instances) else {
-                continue;
-            };
-            for (side, policy) in map::policies(&world) {
-                rows.push(row(fault, instances, side, &simulate::run(&policy)));
+            if let Some(world) = fault.world(config, instances) {
+                items.extend(map::policies(&world).into_iter().map(|(side, _)| Item {
+                    fault,
+                    instances,
+                    side,
+                }));
             }
         }
     }
-    Stress { rows }
+    items
+}
+
+/// The row of one run of the report.
+pub fn run(config: &Config, item: &Item) -> Row {
+    let world = item
+        .fault
+        .world(config, item.instances)
+        .expect("a planned fault can happen");
+    let (_, policy) = map::policies(&world)
+        .into_iter()
+        .find(|(side, _)| *side == item.side)
+        .expect("a planned policy is one of the world's");
+    row(
+        item.fault,
+        item.instances,
+        item.side,
+        &simulate::run(&policy),
+    )
 }
 
 fn row(fault: Fault, instances: u32, side: Side, report: &Report) -> Row {
@@ -279,6 +386,47 @@ mod tests {
                 row.calls_per_operation,
                 run.summary.server_calls_per_operation
             );
+        }
+    }
+
+    /// A row's change, applied to the world's link, opens its fault's
+    /// world: the link a reader follows to the row's key chart.
+    #[test]
+    fn a_rows_change_opens_its_faults_world() {
+        let config = world(
+            "v=1&compare=on&attempts=3&rate=40&workers=8&service_t=0.1&outage_at=5&outage_for=2&cut_at=3&cut_for=4&cut_share=0.3&B.budget=token-bucket",
+        );
+        for item in plan(&config) {
+            let change = item
+                .fault
+                .change(&config, item.instances)
+                .expect("it can happen");
+            let opened = crate::config::apply(&config, &change);
+            let faulted = item.fault.world(&config, item.instances).unwrap();
+            assert!(opened.same_state(&faulted), "{item:?}: {change}");
+            assert!(same_report(&opened, &config), "{item:?}: {change}");
+            assert_eq!(faulted.get(P::CutFor), 0.0, "the world's partition goes");
+            assert!(!change.contains("B."), "a fault is the world's: {change}");
+        }
+        assert_eq!(
+            Fault::HalfCapacity30s.change(&world("v=1&workers=0"), 1),
+            None
+        );
+        let other = crate::config::apply(&config, "B.attempts=5");
+        assert!(!same_report(&other, &config), "B's policy is in the report");
+    }
+
+    /// A verdict's key, which the page styles, is the JSON's.
+    #[test]
+    fn a_verdicts_key_is_its_json() {
+        for outcome in [
+            Outcome::Recovered,
+            Outcome::RecoveredLate,
+            Outcome::StaysBroken,
+            Outcome::NoGoodputBefore,
+        ] {
+            let json = serde_json::to_string(&outcome).unwrap();
+            assert_eq!(json, format!("\"{}\"", outcome.key()));
         }
     }
 

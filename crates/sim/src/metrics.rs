@@ -13,7 +13,7 @@ use crate::words::Text;
 
 /// Policy A or policy B of compare mode: whose report a number is read
 /// from, and which of the two is better.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Side {
     A,
     B,
