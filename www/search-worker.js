@@ -1,8 +1,10 @@
-// A worker of the search for a better policy (page/src/search_workers.rs).
-// It runs the search's own module (worker/, built for speed), which the
+// A worker of the search for a better policy (page/src/search_workers.rs)
+// and of the stress report (page/src/stress_panel.rs). It runs the
+// search's own module (worker/, built for speed), which the
 // page fetches and compiles once and posts to every worker; then each
-// batch of runs it is posted is answered with what they found. A batch
-// may come before the module: it waits for it.
+// batch of runs it is posted is answered with what they found, each run
+// of a stress report with its row. Work may come before the module: it
+// waits for it.
 let received;
 const module = new Promise((resolve) => { received = resolve; });
 const ready = module.then(async (compiled) => {
@@ -16,5 +18,10 @@ onmessage = async ({ data }) => {
     return;
   }
   const glue = await ready;
-  postMessage(glue.search_batch(data.batch));
+  // A run that throws answers with why, so the page never waits for it.
+  try {
+    postMessage(data.batch ? glue.search_batch(data.batch) : glue.stress_run(data.link, data.item));
+  } catch (error) {
+    postMessage({ error: String(error) });
+  }
 };

@@ -57,6 +57,7 @@ mod replay;
 mod search_panel;
 mod search_workers;
 mod share;
+mod stress_panel;
 mod summary;
 mod take_home;
 
@@ -161,6 +162,7 @@ fn begin(search: &str) -> Result<(), JsValue> {
     embed::start(&document, search)?;
     show_notices(&document, notices);
     build_progress(&document)?;
+    stress_panel::open_if_linked(&document);
     APP.with(|app| {
         *app.borrow_mut() = Some(App {
             document: document.clone(),
@@ -324,8 +326,8 @@ fn listen(document: &Document) -> Result<(), JsValue> {
         lesson_area::apply_on_click(&list)?;
     }
     // Charts behind "More charts" are drawn once they are shown; the
-    // search runs while its panel is open.
-    for id in ["more-charts", "search"] {
+    // search and the stress report run while their panels are open.
+    for id in ["more-charts", "search", "stress"] {
         if let Some(panel) = document.get_element_by_id(id) {
             let toggle = Closure::<dyn FnMut()>::new(schedule);
             panel.add_event_listener_with_callback("toggle", toggle.as_ref().unchecked_ref())?;
@@ -336,6 +338,7 @@ fn listen(document: &Document) -> Result<(), JsValue> {
     replay::listen(document)?;
     map_chart::listen(document)?;
     search_panel::listen(document)?;
+    stress_panel::listen(document)?;
     let window = web_sys::window().ok_or("no window")?;
     let redraw = Closure::<dyn FnMut()>::new(schedule);
     window.add_event_listener_with_callback("resize", redraw.as_ref().unchecked_ref())?;
@@ -454,6 +457,7 @@ fn render() {
             !search_workers::ensure(&document, &config, open) && open
         },
     };
+    stress_panel::ensure(&document, &config);
     with_app(|app| {
         // A render after the first answers a person (or a resize).
         let answers = app.job.is_some();

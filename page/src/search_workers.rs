@@ -111,7 +111,7 @@ impl Drop for Pool {
 
 /// How many workers the search gets: the browser's count of cores, at
 /// least one, at most [`MOST_WORKERS`].
-fn worker_count() -> usize {
+pub(super) fn worker_count() -> usize {
     let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
     (cores as usize).clamp(1, MOST_WORKERS)
 }
@@ -134,7 +134,7 @@ pub(super) fn ensure(document: &Document, config: &Config, open: bool) -> bool {
         return true;
     }
     POOL.with(|p| p.borrow_mut().take());
-    if NO_MODULE.with(Cell::get) {
+    if no_module_loaded() {
         return false;
     }
     match start(config, config.to_link()) {
@@ -149,16 +149,28 @@ pub(super) fn ensure(document: &Document, config: &Config, open: bool) -> bool {
     }
 }
 
-fn start(config: &Config, link: String) -> Result<Rc<RefCell<Pool>>, JsValue> {
+/// Whether the search's module could not be loaded.
+pub(super) fn no_module_loaded() -> bool {
+    NO_MODULE.with(Cell::get)
+}
+
+/// Starts `count` workers of the search's module (the stress report's
+/// runs too).
+pub(super) fn spawn(count: usize) -> Result<Vec<Worker>, JsValue> {
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
+    (0..count)
+        .map(|_| {
+            let worker = Worker::new_with_options("./search-worker.js", &options)?;
+            post_search_module(&worker)?;
+            Ok(worker)
+        })
+        .collect()
+}
+
+fn start(config: &Config, link: String) -> Result<Rc<RefCell<Pool>>, JsValue> {
     let count = worker_count();
-    let mut workers = Vec::with_capacity(count);
-    for _ in 0..count {
-        let worker = Worker::new_with_options("./search-worker.js", &options)?;
-        post_search_module(&worker)?;
-        workers.push(worker);
-    }
+    let workers = spawn(count)?;
     let pool = Rc::new(RefCell::new(Pool {
         link,
         config: config.clone(),

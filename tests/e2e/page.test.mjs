@@ -377,6 +377,44 @@ test('the search finds the frontier the command line finds, and a newer state re
   await page.context().close();
 });
 
+// The stress report runs on the search's workers, a run per row in
+// whatever order they answer: its Markdown is the command line's, byte
+// for byte. A row's button opens its fault's world and keeps the report
+// (the same faults of the same world); its link opens it in a fresh page.
+test('the stress report is the command line\'s, a row opens its fault, its link opens the report', async () => {
+  const world = 'v=1&compare=on&attempts=3&rate=40&workers=8&service_t=0.1&horizon=20&B.budget=token-bucket';
+  const page = await open(browser, `${base}?${world}`);
+  await settled(page);
+  await page.click('#stress > summary');
+  const stressed = await page.waitForFunction(() => document.body.dataset.stressed, null, { timeout: 120000 });
+  const link = new URL(page.url()).search.slice(1);
+  assert.equal(await stressed.jsonValue(), link);
+  const markdown = decodeURIComponent((await page.getAttribute('#stress-markdown', 'href')).replace(/^data:[^,]*,/, ''));
+  const native = spawnSync(path.resolve('target/debug/retry-playground'), ['--stress', '--markdown', link], { encoding: 'utf8' });
+  assert.equal(native.status, 0, native.stderr);
+  assert.equal(markdown, native.stdout);
+  const rows = await page.locator('#stress-table tbody tr').count();
+  assert.equal(rows, markdown.split('\n').filter((line) => line.startsWith('| ')).length - 1, 'a row per run');
+  // The first row: the outage of 5 s, from 30 s (the default start).
+  const count = await renders(page);
+  await page.click('#stress-table tbody tr:nth-child(1) button');
+  await rendered(page, count + 1);
+  const opened = new URL(page.url()).searchParams;
+  assert.equal(opened.get('outage_for'), '5');
+  assert.equal(opened.get('horizon'), '95');
+  assert.equal(await page.getAttribute('body', 'data-stressed'), link, 'the report stays');
+  // The report's link, in a fresh page, opens the panel and runs it.
+  const shared = await page.getAttribute('#stress-link', 'href');
+  assert.equal(shared, `?${link}#stress`);
+  const fresh = await open(browser, `${base}${shared}`);
+  const again = await fresh.waitForFunction(() => document.body.dataset.stressed, null, { timeout: 120000 });
+  assert.equal(await again.jsonValue(), link);
+  assert.equal(await fresh.getAttribute('#stress', 'open'), '');
+  assert.deepEqual([...page.problems, ...fresh.problems], []);
+  await fresh.context().close();
+  await page.context().close();
+});
+
 // Where the search's module cannot load (a server that lost it), the
 // page says so in the console and searches on its own thread: the same
 // frontier, no worker, no search left hanging.
