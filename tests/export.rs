@@ -74,6 +74,7 @@ fn snippets_match_their_golden_files() {
         Format::Envoy,
         Format::Aws,
         Format::Tenacity,
+        Format::Istio,
     ] {
         for (name, link) in GOLDEN {
             let snippet = export(&config(link), format);
@@ -360,11 +361,16 @@ fn carried(format: Format, config: &Config) -> Vec<(P, f64)> {
         ]
         .concat(),
         Format::Envoy => [&policy[..], &[P::Timeout, P::Deadline]].concat(),
+        // Istio's cap is ten times its backoff, whatever the policy's.
+        Format::Istio => vec![P::Attempts, P::Base, P::Jitter, P::Timeout, P::Deadline],
         Format::Aws => vec![P::Attempts],
         _ => unreachable!("only the importable formats"),
     };
     if format == Format::Grpc && config.budget_kind() == BudgetKind::TokenBucket {
         knobs.extend([P::Tokens, P::TokenRatio]);
+    }
+    if format == Format::Istio && config.budget_kind() == BudgetKind::Envoy {
+        knobs.extend([P::Budget, P::EnvoyPercent, P::EnvoyMin]);
     }
     knobs.into_iter().map(|p| (p, config.get(p))).collect()
 }
@@ -380,14 +386,20 @@ fn export_then_import_round_trips() {
         "v=1&attempts=5&base=0.25&cap=4&mult=3&deadline=7.5&budget=token-bucket&tokens=42&t_ratio=0.125",
         "v=1&attempts=2&shape=constant&base=0.3&cap=0.5",
         "v=1&attempts=3&base=0.05&cap=1.5&timeout=0.2&deadline=3",
+        "v=1&attempts=4&base=0.1&cap=1&timeout=0.3&budget=envoy&ev_pct=0.25&ev_min=5",
     ];
     for link in links {
-        for format in [Format::Grpc, Format::Envoy, Format::Aws] {
+        for format in [Format::Grpc, Format::Envoy, Format::Aws, Format::Istio] {
             let original = match format {
                 Format::Grpc => config(&format!("{link}&jitter=proportional&jfrac=0.2")),
                 _ => config(link),
             };
-            if format == Format::Envoy && original.shape() != Shape::Exponential {
+            if matches!(format, Format::Envoy | Format::Istio)
+                && original.shape() != Shape::Exponential
+            {
+                continue;
+            }
+            if format != Format::Istio && original.budget_kind() == BudgetKind::Envoy {
                 continue;
             }
             let text = export(&original, format).text;
@@ -430,6 +442,11 @@ fn malformed_inputs_give_messages_never_panics() {
     let seeds = [
         export(&config(GOLDEN[1].1), Format::Grpc).text,
         export(&config(GOLDEN[1].1), Format::Envoy).text,
+        export(
+            &config("v=1&attempts=4&timeout=0.3&deadline=2&budget=envoy"),
+            Format::Istio,
+        )
+        .text,
         "[profile x]\nretry_mode = standard\nmax_attempts = 4\n".to_string(),
     ];
     let hostile = [

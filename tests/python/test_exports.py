@@ -18,6 +18,11 @@
   playground's AWS quota model (crates/core/src/budget.rs, through the command line's
   --quota-trace) are fed the same operations and must end with the same
   remaining capacity, the same retries and the same refused retries.
+- PyYAML reads the exported Istio manifests, and each meets the schema
+  Istio publishes for its kind (istio/api's CRDs, vendored with their commit
+  in istio-v1-schema.json): every field known (the API server prunes the
+  rest silently), of its type, within its bounds, every duration one Istio
+  accepts; and the numbers say what the policy does, retries not attempts.
 - botocore's adaptive mode (botocore.retries.adaptive: ClientRateLimiter,
   CubicCalculator, RateClocker, TokenBucket, its clock replaced) and the
   playground's rate limiter (crates/core/src/adaptive.rs, through --adaptive-trace) are
@@ -31,6 +36,7 @@ debug build in $CARGO_TARGET_DIR (target by default).
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -304,6 +310,91 @@ def test_botocore_adaptive_rate_matches_the_playground():
     check(worst <= 1e-9, f"the fill rates part by {worst:.2e} of their size")
 
 
+ISTIO_LINKS = [
+    "v=1",
+    "v=1&attempts=5&base=0.25&cap=2.5&timeout=0.2&deadline=7.5",
+    "v=1&attempts=1",
+    "v=1&attempts=4&base=0.1&cap=1&timeout=0.3&budget=envoy&ev_pct=0.125&ev_min=5",
+]
+
+# Go's durations, which Istio's CEL rule `duration(self) >= duration('1ms')` reads.
+GO_DURATION = re.compile(r"^(\d+(\.\d+)?(h|m|s|ms|us|ns))+$")
+GO_UNITS = {"h": 3600, "m": 60, "s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+
+
+def go_seconds(text):
+    return sum(float(n) * GO_UNITS[u] for n, _, u in re.findall(r"(\d+(\.\d+)?)(h|ms|us|ns|m|s)", text))
+
+
+def meets(value, schema, path):
+    """The structural subset of a CRD's OpenAPI v3 schema a manifest must
+    meet: type, properties (nothing unknown), items, additionalProperties,
+    enum, bounds, and the duration rule. Its oneOf/anyOf (which of several
+    fields may be set) constrain none of the fields written here."""
+    if schema.get("x-kubernetes-preserve-unknown-fields"):
+        return
+    kind = schema.get("type")
+    if value is None:
+        check(schema.get("nullable", False), f"{path}: null where {kind} is required")
+        return
+    if schema.get("x-kubernetes-int-or-string"):
+        check(isinstance(value, (int, str)) and not isinstance(value, bool), f"{path}: {value!r} is neither int nor string")
+        return
+    expected = {"object": dict, "array": list, "string": str, "boolean": bool}
+    if kind == "integer":
+        check(isinstance(value, int) and not isinstance(value, bool), f"{path}: {value!r} is not an integer")
+    elif kind == "number":
+        check(isinstance(value, (int, float)) and not isinstance(value, bool), f"{path}: {value!r} is not a number")
+    elif kind in expected:
+        check(isinstance(value, expected[kind]), f"{path}: {value!r} is not {kind}")
+    if "enum" in schema:
+        check(value in schema["enum"], f"{path}: {value!r} not in {schema['enum']}")
+    if "minimum" in schema:
+        check(value >= schema["minimum"], f"{path}: {value} below {schema['minimum']}")
+    if "maximum" in schema:
+        check(value <= schema["maximum"], f"{path}: {value} above {schema['maximum']}")
+    for rule in schema.get("x-kubernetes-validations", []):
+        if "duration(self)" in rule["rule"]:
+            check(bool(GO_DURATION.match(value)), f"{path}: {value!r} is not a duration Istio reads")
+            check(go_seconds(value) >= 1e-3, f"{path}: {value} is under 1ms")
+    if kind == "object":
+        properties = schema.get("properties", {})
+        for key, item in value.items():
+            if key in properties:
+                meets(item, properties[key], f"{path}.{key}")
+            elif "additionalProperties" in schema:
+                meets(item, schema["additionalProperties"], f"{path}.{key}")
+            else:
+                check(False, f"{path}.{key}: no such field in the schema (the API server would drop it)")
+        for key in schema.get("required", []):
+            check(key in value, f"{path}: {key} is required")
+    if kind == "array":
+        for index, item in enumerate(value):
+            meets(item, schema["items"], f"{path}[{index}]")
+
+
+def test_istio_manifests_meet_istios_schema():
+    import yaml
+
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "istio-v1-schema.json")) as file:
+        schemas = json.load(file)
+    for link in ISTIO_LINKS:
+        documents = list(yaml.safe_load_all(cli("--export", "istio", link)))
+        bounds = json.loads(cli("--bounds", link))
+        kinds = [document["kind"] for document in documents]
+        check(kinds == (["VirtualService", "DestinationRule"] if "budget=envoy" in link else ["VirtualService"]),
+              f"{link}: {kinds}")
+        for document in documents:
+            check(document["apiVersion"] == "networking.istio.io/v1", f"{link}: {document['apiVersion']}")
+            meets(document["spec"], schemas[document["kind"]]["properties"]["spec"], f"{link} {document['kind']}.spec")
+        retries = documents[0]["spec"]["http"][0]["retries"]
+        check(retries["attempts"] == bounds["attempts"] - 1, f"{link}: Istio counts retries: {retries}")
+        if bounds["attempts"] > 1:
+            first = bounds["pauses"][0]["max"]
+            check(abs(go_seconds(retries["backoff"]) - first) <= 1e-9, f"{link}: backoff {retries['backoff']}, first ceiling {first}")
+        print(f"  istio {link}: {len(documents)} manifests meet istio/api's v1 schema")
+
+
 def main():
     tests = [
         test_tenacity,
@@ -311,6 +402,7 @@ def main():
         test_botocore_backoff_matches_the_import_and_the_preset,
         test_botocore_retry_quota_matches_the_playground,
         test_botocore_adaptive_rate_matches_the_playground,
+        test_istio_manifests_meet_istios_schema,
     ]
     passed = failed = 0
     for test in tests:

@@ -1,12 +1,15 @@
 //! Reading a real configuration in: a gRPC service config (JSON), an Envoy
-//! route retry policy (JSON) or an AWS shared config section (ini text)
-//! becomes settings of policy A or B, with what was mapped, what was not and
-//! why, as plain data.
+//! route retry policy (JSON), an Istio VirtualService with its
+//! DestinationRule (YAML or JSON, [`crate::istio`]) or an AWS shared config
+//! section (ini text) becomes settings of policy A or B, with what was
+//! mapped, what was not and why, as plain data.
 //!
 //! The text is untrusted: it is size-limited, every problem becomes a
 //! message, and nothing here panics or echoes more than a short clip of it.
 //! Envoy's YAML is not read: the only YAML crates that would do it are
-//! larger than the page's budget allows, and `yq -o=json` converts it.
+//! larger than the page's budget allows, and `yq -o=json` converts it;
+//! Istio's manifests are read by the small reader of block YAML
+//! ([`crate::yaml`]), since that is how they are written.
 
 use super::Format;
 use crate::budget::BudgetKind;
@@ -40,7 +43,7 @@ pub struct Imported {
 }
 
 impl Imported {
-    fn new(format: Format) -> Self {
+    pub(crate) fn new(format: Format) -> Self {
         Self {
             format,
             settings: Vec::new(),
@@ -49,7 +52,7 @@ impl Imported {
         }
     }
 
-    fn set(&mut self, param: P, value: f64, from: impl Into<String>) {
+    pub(crate) fn set(&mut self, param: P, value: f64, from: impl Into<String>) {
         self.settings.push(Setting {
             param,
             value,
@@ -83,13 +86,23 @@ pub fn import(text: &str) -> Result<Imported, String> {
     if trimmed.is_empty() {
         return Err(crate::words::tr(
             "nothing to read: paste a gRPC service config, an Envoy retry \
-            policy (JSON) or an AWS config section",
+            policy (JSON), an Istio VirtualService or an AWS config section",
         )
         .to_string());
     }
     if trimmed.starts_with('{') {
         let value: Value = serde_json::from_str(trimmed)
             .map_err(|error| crate::tf!("not valid JSON: {error}", error = error))?;
+        if crate::istio::is_istio(&value) {
+            return Ok(crate::istio::import(&[value]));
+        }
+        if value.get("kind").and_then(Value::as_str) == Some("List") {
+            if let Some(items) = value.get("items").and_then(Value::as_array) {
+                if items.iter().any(crate::istio::is_istio) {
+                    return Ok(crate::istio::import(items));
+                }
+            }
+        }
         let Value::Object(object) = value else {
             return Err(crate::words::tr("the JSON is not an object").to_string());
         };
@@ -127,6 +140,12 @@ pub fn import(text: &str) -> Result<Imported, String> {
         return Err(
             crate::words::tr("the JSON is a list; paste the service config object").to_string(),
         );
+    }
+    if trimmed.contains("networking.istio.io/") || trimmed.contains("kind: VirtualService") {
+        let documents = crate::yaml::documents(trimmed)?;
+        if documents.iter().any(crate::istio::is_istio) {
+            return Ok(crate::istio::import(&documents));
+        }
     }
     if ["retry_policy:", "num_retries:", "retry_back_off:"]
         .iter()
@@ -192,7 +211,7 @@ fn duration(value: &Value, name: &str) -> Result<f64, String> {
     }
 }
 
-fn number(value: &Value, name: &str) -> Result<f64, String> {
+pub(crate) fn number(value: &Value, name: &str) -> Result<f64, String> {
     value
         .as_f64()
         .filter(|n| n.is_finite())

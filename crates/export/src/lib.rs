@@ -25,6 +25,8 @@ pub use retry_sim::{config, metrics, sim, simulate};
 pub use retry_teach::prose;
 
 pub mod import;
+mod istio;
+mod yaml;
 
 use crate::budget::BudgetKind;
 use crate::config::{Config, P};
@@ -41,10 +43,11 @@ pub enum Format {
     Resilience4j,
     Backon,
     Go,
+    Istio,
 }
 
 impl Format {
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::Grpc,
         Format::Envoy,
         Format::Aws,
@@ -53,6 +56,7 @@ impl Format {
         Format::Resilience4j,
         Format::Backon,
         Format::Go,
+        Format::Istio,
     ];
 
     /// The word the command line takes (`--export grpc`).
@@ -66,6 +70,7 @@ impl Format {
             Format::Resilience4j => "resilience4j",
             Format::Backon => "backon",
             Format::Go => "go",
+            Format::Istio => "istio",
         }
     }
 
@@ -80,6 +85,7 @@ impl Format {
             Format::Resilience4j => crate::words::tr("Java resilience4j"),
             Format::Backon => crate::words::tr("Rust backon"),
             Format::Go => crate::words::tr("Go cenkalti/backoff v5"),
+            Format::Istio => crate::words::tr("Istio VirtualService (YAML)"),
         }
     }
 
@@ -212,6 +218,7 @@ pub fn export(config: &Config, format: Format) -> Snippet {
         Format::Resilience4j => resilience4j(config, &policy),
         Format::Backon => backon(config, &policy),
         Format::Go => go(config, &policy),
+        Format::Istio => istio::export(config, &policy),
     };
     mappings.push(match (policy.hedge, format) {
         (false, _) => exact("hedging", "none"),

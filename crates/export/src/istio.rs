@@ -1,0 +1,348 @@
+//! Istio: a VirtualService's HTTP route `retries` and `timeout`
+//! (istio/api, networking/v1alpha3/virtual_service.proto, `HTTPRetry`), and
+//! a DestinationRule's `trafficPolicy.retryBudget` (destination_rule.proto,
+//! `TrafficPolicy.RetryBudget`), as Kubernetes YAML.
+//!
+//! Istio writes them to Envoy's route retry policy (istio/istio,
+//! pilot/pkg/networking/core/route/retry): `attempts` is Envoy's
+//! `num_retries`, so it counts **retries**, and a request makes at most
+//! `1 + attempts` calls; `backoff` is Envoy's `base_interval` and nothing
+//! sets `max_interval`, so Envoy's default, ten times the base, is the cap;
+//! Envoy doubles the ceiling and draws under it. A route has no timeout
+//! unless one is set (unlike Envoy's own 15 s). Without a `retries` block
+//! Istio retries twice, and without `backoff` the base is 25 ms.
+
+use serde_json::{Map, Value};
+
+use crate::budget::BudgetKind;
+use crate::config::{BUDGETS, Config, JITTERS, P, SHAPES, SWITCH, clip};
+use crate::import::{Imported, number};
+use crate::policy::{Jitter, Policy, Shape};
+use crate::{Fit, Format, Mapping, exact, full_jitter_only, missing, proto_duration, row};
+
+/// Istio's retries when a route sets none, and the base when it sets no
+/// backoff (Envoy's).
+const DEFAULT_RETRIES: f64 = 2.0;
+const DEFAULT_BASE: f64 = 0.025;
+/// Envoy's cap when none is set: ten times the base.
+const CAP_OVER_BASE: f64 = 10.0;
+
+/// The service the manifests name: the reader's own goes in its place.
+const SERVICE: &str = "my-service";
+
+pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
+    let mut rows = Vec::new();
+    let retries = policy.attempts - 1;
+    rows.push(exact(
+        "attempts",
+        format!("retries.attempts: {retries} (retries, not attempts)"),
+    ));
+    let base = policy.ceiling(0);
+    rows.push(exact(
+        "first pause",
+        format!("retries.backoff: {}", proto_duration(base)),
+    ));
+    let doubling = policy.shape == Shape::Exponential && policy.multiplier == 2.0;
+    rows.push(if policy.attempts <= 2 || doubling {
+        exact("multiplier", "2 (fixed)")
+    } else {
+        row(
+            "multiplier",
+            "2 (fixed)",
+            Fit::Approximate,
+            crate::words::tr(
+                "Istio's proxy (Envoy) doubles the ceiling from the backoff: 1, 2, 4, 8 x backoff, whatever the shape or multiplier",
+            ),
+        )
+    });
+    let cap = CAP_OVER_BASE * base;
+    rows.push(if (policy.cap - cap).abs() <= 1e-9 * cap {
+        exact("cap", "10 x backoff (fixed)")
+    } else {
+        row(
+            "cap",
+            "10 x backoff (fixed)",
+            Fit::Approximate,
+            crate::tf!(
+                "Istio sets no maximum pause: its proxy caps the ceiling at ten times the backoff, {cap} here",
+                cap = proto_duration(cap)
+            ),
+        )
+    });
+    rows.push(full_jitter_only(
+        policy,
+        crate::words::tr("Istio's proxy (Envoy) always draws under the ceiling"),
+    ));
+    rows.push(match policy.attempt_timeout {
+        None => exact("attempt timeout", "none"),
+        Some(timeout) => exact(
+            "attempt timeout",
+            format!("retries.perTryTimeout: {}", proto_duration(timeout)),
+        ),
+    });
+    rows.push(match policy.deadline {
+        None => exact("deadline", "none (a route has no timeout unless set)"),
+        Some(deadline) => exact("deadline", format!("timeout: {}", proto_duration(deadline))),
+    });
+    let mut rule = String::new();
+    rows.push(match config.budget_kind() {
+        BudgetKind::None => exact("budget", "none"),
+        BudgetKind::Envoy => {
+            let percent = config.get(P::EnvoyPercent) * 100.0;
+            let least = config.get(P::EnvoyMin);
+            rule = format!(
+                "---\n# Retries in flight at most {percent} % of the requests in flight, and never\n# fewer than {least}.\napiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: {SERVICE}\nspec:\n  host: {SERVICE}\n  trafficPolicy:\n    retryBudget:\n      percent: {percent}\n      minRetryConcurrency: {least}\n"
+            );
+            exact(
+                "budget",
+                format!("DestinationRule retryBudget {percent} %, minRetryConcurrency {least}"),
+            )
+        }
+        BudgetKind::Ratio
+        | BudgetKind::TokenBucket
+        | BudgetKind::AwsQuota
+        | BudgetKind::AwsAdaptive
+        | BudgetKind::Bucket
+        | BudgetKind::Sre => missing(
+            "budget",
+            crate::words::tr(
+                "Istio's only budget is a DestinationRule's retryBudget (retries in flight as a share of requests in flight); choose Envoy's retries in flight to export one",
+            ),
+        ),
+    });
+    let timeout = policy
+        .deadline
+        .map(|d| format!("    timeout: {}\n", proto_duration(d)))
+        .unwrap_or_default();
+    let per_try = policy
+        .attempt_timeout
+        .map(|t| format!("      perTryTimeout: {}\n", proto_duration(t)))
+        .unwrap_or_default();
+    let text = format!(
+        "# Istio counts retries: at most {calls} calls per request.\napiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: {SERVICE}\nspec:\n  hosts:\n  - {SERVICE}\n  http:\n  - route:\n    - destination:\n        host: {SERVICE}\n{timeout}    retries:\n      attempts: {retries}\n{per_try}      backoff: {}\n      retryOn: connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes,502,503,504\n{rule}",
+        proto_duration(base),
+        calls = policy.attempts,
+    );
+    (text, rows)
+}
+
+/// Whether a document is one of Istio's that a retry policy lives in.
+pub(crate) fn is_istio(document: &Value) -> bool {
+    let kind = document.get("kind").and_then(Value::as_str);
+    let api = document.get("apiVersion").and_then(Value::as_str);
+    matches!(kind, Some("VirtualService" | "DestinationRule"))
+        && api.is_none_or(|api| api.starts_with("networking.istio.io/"))
+}
+
+/// Reads the first HTTP route of the first VirtualService, and the first
+/// DestinationRule's retry budget, from `documents`.
+pub(crate) fn import(documents: &[Value]) -> Imported {
+    let mut out = Imported::new(Format::Istio);
+    let of_kind = |kind: &str| {
+        documents
+            .iter()
+            .find(|d| d.get("kind").and_then(Value::as_str) == Some(kind))
+    };
+    match of_kind("VirtualService") {
+        Some(service) => route(service, &mut out),
+        None => out.problems.push(
+            crate::words::tr(
+                "no VirtualService: its HTTP route holds the retries; the policy is left as it was",
+            )
+            .to_string(),
+        ),
+    }
+    if let Some(rule) = of_kind("DestinationRule") {
+        budget(rule, &mut out);
+    }
+    out
+}
+
+fn route(service: &Value, out: &mut Imported) {
+    let http = service.pointer("/spec/http");
+    let Some(route) = http.and_then(|h| h.get(0)).and_then(Value::as_object) else {
+        out.problems
+            .push(crate::words::tr("the VirtualService has no spec.http route").to_string());
+        return;
+    };
+    if http.and_then(Value::as_array).is_some_and(|h| h.len() > 1) {
+        out.unmapped
+            .push(crate::words::tr("spec.http: only the first route is read").to_string());
+    }
+    if let Some(timeout) = route.get("timeout") {
+        match duration(timeout, "timeout") {
+            Ok(seconds) => out.set(P::Deadline, seconds, crate::words::tr("route timeout")),
+            Err(why) => out.problems.push(why),
+        }
+    }
+    let empty = Map::new();
+    let retries = match route.get("retries") {
+        Some(Value::Object(retries)) => retries,
+        Some(_) => {
+            out.problems
+                .push(crate::words::tr("retries must be a mapping").to_string());
+            return;
+        }
+        None => &empty,
+    };
+    match retries.get("attempts") {
+        Some(value) => match number(value, "attempts") {
+            Ok(n) if n >= 0.0 => out.set(P::Attempts, n.floor() + 1.0, "retries.attempts + 1"),
+            Ok(_) => out
+                .problems
+                .push(crate::words::tr("attempts must not be negative").to_string()),
+            Err(why) => out.problems.push(why),
+        },
+        None => out.set(
+            P::Attempts,
+            DEFAULT_RETRIES + 1.0,
+            crate::words::tr("retries.attempts (Istio's default 2) + 1"),
+        ),
+    }
+    if let Some(timeout) = retries.get("perTryTimeout") {
+        match duration(timeout, "perTryTimeout") {
+            Ok(seconds) => out.set(P::Timeout, seconds, "retries.perTryTimeout"),
+            Err(why) => out.problems.push(why),
+        }
+    }
+    let base = match retries.get("backoff").map(|b| duration(b, "backoff")) {
+        Some(Ok(seconds)) if seconds > 0.0 => seconds,
+        Some(Ok(_)) => {
+            out.problems
+                .push(crate::words::tr("backoff must be above 0").to_string());
+            DEFAULT_BASE
+        }
+        Some(Err(why)) => {
+            out.problems.push(why);
+            DEFAULT_BASE
+        }
+        None => DEFAULT_BASE,
+    };
+    out.set(P::Base, base, "retries.backoff");
+    out.set(
+        P::Cap,
+        CAP_OVER_BASE * base,
+        crate::words::tr("10 x retries.backoff (Envoy's default)"),
+    );
+    let envoy = crate::words::tr("Envoy's backoff");
+    out.set(P::Shape, SHAPES.position(Shape::Exponential), envoy);
+    out.set(P::Multiplier, 2.0, envoy);
+    out.set(
+        P::Jitter,
+        JITTERS.position(Jitter::Full),
+        crate::words::tr("Envoy's jitter (always full)"),
+    );
+    out.set(
+        P::Hedge,
+        SWITCH.position(false),
+        crate::words::tr("Istio's routes retry, they do not hedge"),
+    );
+    for key in [
+        "retryOn",
+        "retryRemoteLocalities",
+        "retryIgnorePreviousHosts",
+    ] {
+        if retries.contains_key(key) {
+            out.unmapped.push(crate::tf!(
+                "{key}: the playground decides what is retryable by its own classes",
+                key = key
+            ));
+        }
+    }
+}
+
+fn budget(rule: &Value, out: &mut Imported) {
+    let Some(budget) = rule.pointer("/spec/trafficPolicy/retryBudget") else {
+        return;
+    };
+    // Istio's defaults: 20 %, at least 3.
+    let percent = budget
+        .get("percent")
+        .map_or(Ok(20.0), |v| number(v, "retryBudget.percent"));
+    let least = budget
+        .get("minRetryConcurrency")
+        .map_or(Ok(3.0), |v| number(v, "retryBudget.minRetryConcurrency"));
+    match (percent, least) {
+        (Ok(percent), Ok(least)) if (0.0..=100.0).contains(&percent) && least >= 0.0 => {
+            out.set(P::Budget, BUDGETS.position(BudgetKind::Envoy), "retryBudget");
+            out.set(P::EnvoyPercent, percent / 100.0, "retryBudget.percent");
+            out.set(P::EnvoyMin, least, "retryBudget.minRetryConcurrency");
+        }
+        (Ok(percent), Ok(least)) => out.problems.push(crate::tf!(
+            "retryBudget percent {percent} must be within 0..100 and minRetryConcurrency {least} not negative",
+            percent = percent,
+            least = least
+        )),
+        (Err(why), _) | (_, Err(why)) => out.problems.push(why),
+    }
+    if budget.get("budgetInterval").is_some() {
+        out.unmapped.push(
+            crate::words::tr(
+                "retryBudget.budgetInterval: the playground's budget counts requests in flight only",
+            )
+            .to_string(),
+        );
+    }
+}
+
+/// A duration as Istio reads one (Go's form: `25ms`, `1.5s`, `1m30s`,
+/// `2h`), in seconds.
+fn duration(value: &Value, name: &str) -> Result<f64, String> {
+    let wrong = || {
+        crate::tf!(
+            "{name} must be a duration such as 25ms or 1.5s, read {text}",
+            name = name,
+            text = clip(&value.to_string())
+        )
+    };
+    let text = value.as_str().ok_or_else(wrong)?.trim();
+    let mut rest = text;
+    let mut seconds = 0.0;
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .ok_or_else(wrong)?;
+        let amount: f64 = rest[..digits].parse().map_err(|_| wrong())?;
+        rest = &rest[digits..];
+        let (unit, scale) = [
+            ("ms", 1e-3),
+            ("us", 1e-6),
+            ("\u{b5}s", 1e-6),
+            ("ns", 1e-9),
+            ("h", 3600.0),
+            ("m", 60.0),
+            ("s", 1.0),
+        ]
+        .into_iter()
+        .find(|(unit, _)| rest.starts_with(unit))
+        .ok_or_else(wrong)?;
+        seconds += amount * scale;
+        rest = &rest[unit.len()..];
+    }
+    if text.is_empty() || !seconds.is_finite() {
+        return Err(wrong());
+    }
+    Ok(seconds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_go_durations() {
+        for (text, seconds) in [
+            ("25ms", 0.025),
+            ("1.5s", 1.5),
+            ("1m30s", 90.0),
+            ("2h", 7200.0),
+        ] {
+            assert!((duration(&json!(text), "t").unwrap() - seconds).abs() < 1e-12);
+        }
+        for text in ["", "5", "s", "1.2.3s", "1d", "-1s"] {
+            assert!(duration(&json!(text), "t").is_err(), "{text}");
+        }
+        assert!(duration(&json!(5), "t").is_err());
+    }
+}
