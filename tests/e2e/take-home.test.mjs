@@ -160,6 +160,23 @@ test('a pasted gRPC service config sets the policy: the link and the charts chan
   await page.context().close();
 });
 
+// Istio counts retries: a pasted `attempts: 2` is 3 calls, and the cap is
+// ten times the backoff, which Istio's proxy keeps.
+test('a pasted Istio VirtualService in YAML sets the policy, retries counted as Istio counts them', async () => {
+  const page = await open(browser, `${base}?${LINK}`);
+  await openTakeHome(page);
+  await page.fill('#paste', 'apiVersion: networking.istio.io/v1\nkind: VirtualService\nspec:\n  http:\n  - timeout: 2s\n    retries:\n      attempts: 2\n      perTryTimeout: 250ms\n      backoff: 50ms  # the base\n');
+  await page.click('#apply-a');
+  await settled(page);
+  const pairs = new URL(page.url()).search.slice(1).split('&');
+  for (const pair of ['attempts=3', 'base=0.05', 'cap=0.5', 'timeout=0.25', 'deadline=2']) {
+    assert.ok(pairs.includes(pair), `${pair} not in ${pairs.join('&')}`);
+  }
+  assert.match(await page.textContent('#paste-status'), /^Read as Istio VirtualService \(YAML\) into policy A/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('a hostile or broken paste gives messages as text and no element from it', async () => {
   const page = await open(browser, `${base}?${LINK}`);
   let dialogs = 0;
