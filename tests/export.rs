@@ -75,6 +75,7 @@ fn snippets_match_their_golden_files() {
         Format::Aws,
         Format::Tenacity,
         Format::Istio,
+        Format::GatewayApi,
     ] {
         for (name, link) in GOLDEN {
             let snippet = export(&config(link), format);
@@ -363,11 +364,23 @@ fn carried(format: Format, config: &Config) -> Vec<(P, f64)> {
         Format::Envoy => [&policy[..], &[P::Timeout, P::Deadline]].concat(),
         // Istio's cap is ten times its backoff, whatever the policy's.
         Format::Istio => vec![P::Attempts, P::Base, P::Jitter, P::Timeout, P::Deadline],
+        // The API leaves the backoff's growth, cap and jitter to the
+        // implementation; it carries the first pause and the timeouts.
+        Format::GatewayApi => vec![P::Attempts, P::Base, P::Timeout, P::Deadline],
         Format::Aws => vec![P::Attempts],
         _ => unreachable!("only the importable formats"),
     };
     if format == Format::Grpc && config.budget_kind() == BudgetKind::TokenBucket {
         knobs.extend([P::Tokens, P::TokenRatio]);
+    }
+    if format == Format::GatewayApi && config.budget_kind() == BudgetKind::Ratio {
+        knobs.extend([
+            P::Budget,
+            P::BudgetPercent,
+            P::BudgetWindow,
+            P::BudgetFloor,
+            P::BudgetBasis,
+        ]);
     }
     if format == Format::Istio && config.budget_kind() == BudgetKind::Envoy {
         knobs.extend([P::Budget, P::EnvoyPercent, P::EnvoyMin]);
@@ -387,9 +400,16 @@ fn export_then_import_round_trips() {
         "v=1&attempts=2&shape=constant&base=0.3&cap=0.5",
         "v=1&attempts=3&base=0.05&cap=1.5&timeout=0.2&deadline=3",
         "v=1&attempts=4&base=0.1&cap=1&timeout=0.3&budget=envoy&ev_pct=0.25&ev_min=5",
+        "v=1&attempts=3&base=0.2&timeout=0.25&deadline=2&budget=ratio&b_pct=0.1&b_window=10&b_floor=5&b_basis=requests",
     ];
     for link in links {
-        for format in [Format::Grpc, Format::Envoy, Format::Aws, Format::Istio] {
+        for format in [
+            Format::Grpc,
+            Format::Envoy,
+            Format::Aws,
+            Format::Istio,
+            Format::GatewayApi,
+        ] {
             let original = match format {
                 Format::Grpc => config(&format!("{link}&jitter=proportional&jfrac=0.2")),
                 _ => config(link),
@@ -400,6 +420,9 @@ fn export_then_import_round_trips() {
                 continue;
             }
             if format != Format::Istio && original.budget_kind() == BudgetKind::Envoy {
+                continue;
+            }
+            if format != Format::GatewayApi && original.budget_kind() == BudgetKind::Ratio {
                 continue;
             }
             let text = export(&original, format).text;
@@ -445,6 +468,11 @@ fn malformed_inputs_give_messages_never_panics() {
         export(
             &config("v=1&attempts=4&timeout=0.3&deadline=2&budget=envoy"),
             Format::Istio,
+        )
+        .text,
+        export(
+            &config("v=1&attempts=4&timeout=0.3&deadline=2&budget=ratio&b_basis=requests"),
+            Format::GatewayApi,
         )
         .text,
         "[profile x]\nretry_mode = standard\nmax_attempts = 4\n".to_string(),

@@ -23,6 +23,9 @@
   in istio-v1-schema.json): every field known (the API server prunes the
   rest silently), of its type, within its bounds, every duration one Istio
   accepts; and the numbers say what the policy does, retries not attempts.
+  The same for the Gateway API's HTTPRoute and XBackendTrafficPolicy
+  (kubernetes-sigs/gateway-api's experimental CRDs, gateway-api-schema.json),
+  every CEL rule on a field written evaluated.
 - botocore's adaptive mode (botocore.retries.adaptive: ClientRateLimiter,
   CubicCalculator, RateClocker, TokenBucket, its clock replaced) and the
   playground's rate limiter (crates/core/src/adaptive.rs, through --adaptive-trace) are
@@ -316,21 +319,57 @@ ISTIO_LINKS = [
     "v=1&attempts=1",
     "v=1&attempts=4&base=0.1&cap=1&timeout=0.3&budget=envoy&ev_pct=0.125&ev_min=5",
 ]
+GATEWAY_LINKS = ISTIO_LINKS[:3] + [
+    # A try longer than the request, which the API refuses: written as the request's.
+    "v=1&attempts=3&timeout=5&deadline=2",
+    "v=1&attempts=3&base=0.2&deadline=7.5&budget=ratio&b_pct=0.125&b_window=0.5&b_floor=0.5",
+    "v=1&attempts=4&budget=ratio&b_pct=0.1&b_window=10&b_floor=5&b_basis=requests",
+]
 
-# Go's durations, which Istio's CEL rule `duration(self) >= duration('1ms')` reads.
+# Go's durations, which Istio's and the Gateway API's CEL rules read.
 GO_DURATION = re.compile(r"^(\d+(\.\d+)?(h|m|s|ms|us|ns))+$")
 GO_UNITS = {"h": 3600, "m": 60, "s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 
 
 def go_seconds(text):
+    check(bool(GO_DURATION.match(text)), f"{text!r} is not a duration")
     return sum(float(n) * GO_UNITS[u] for n, _, u in re.findall(r"(\d+(\.\d+)?)(h|ms|us|ns|m|s)", text))
 
 
+# Every CEL rule (x-kubernetes-validations) on the path of a field the
+# exports write, evaluated: the rule's text, and the check of it in Python.
+# A rule not listed fails the test, so a new rule in a newer schema is seen.
+# The Gateway API's rules on its lists hold for the one parent, the one
+# rule and the one backend written: they are about filters, matches,
+# names and duplicates, of which the manifests have none.
+ONE_OF_EACH = "holds for one parent, one rule and one backend without filters, matches or names"
+CEL_RULES = {
+    "duration(self) >= duration('1ms')": lambda v: go_seconds(v) >= 1e-3,
+    "!(duration(self) < duration('1s') || duration(self) > duration('1h'))": lambda v: 1 <= go_seconds(v) <= 3600,
+    "!(duration(self) == duration('0s') || duration(self) > duration('1h'))": lambda v: 0 < go_seconds(v) <= 3600,
+    "!(has(self.request) && has(self.backendRequest) && duration(self.request) != duration('0s') && duration(self.backendRequest) > duration(self.request))":
+        lambda v: not ("request" in v and "backendRequest" in v and go_seconds(v["request"]) != 0
+                       and go_seconds(v["backendRequest"]) > go_seconds(v["request"])),
+    "(size(self.group) == 0 && self.kind == 'Service') ? has(self.port) : true":
+        lambda v: not (v.get("group", "") == "" and v.get("kind", "Service") == "Service") or "port" in v,
+}
+
+
+def cel_rule(rule, value, path):
+    if rule in CEL_RULES:
+        check(CEL_RULES[rule](value), f"{path}: breaks the rule {rule}")
+        return
+    vacuous = (path.endswith("parentRefs") and len(value) == 1) or (path.endswith("rules") and len(value) == 1) or (
+        path.endswith("rules[0]") and "filters" not in value and all("filters" not in b for b in value.get("backendRefs", [])))
+    check(vacuous, f"{path}: a rule this test does not evaluate: {rule[:120]}")
+
+
 def meets(value, schema, path):
-    """The structural subset of a CRD's OpenAPI v3 schema a manifest must
+    """The structural part of a CRD's OpenAPI v3 schema a manifest must
     meet: type, properties (nothing unknown), items, additionalProperties,
-    enum, bounds, and the duration rule. Its oneOf/anyOf (which of several
-    fields may be set) constrain none of the fields written here."""
+    enum, bounds, lengths, patterns, required fields, and its CEL rules
+    (CEL_RULES). Its oneOf/anyOf (which of several fields may be set)
+    constrain none of the fields written here."""
     if schema.get("x-kubernetes-preserve-unknown-fields"):
         return
     kind = schema.get("type")
@@ -353,10 +392,14 @@ def meets(value, schema, path):
         check(value >= schema["minimum"], f"{path}: {value} below {schema['minimum']}")
     if "maximum" in schema:
         check(value <= schema["maximum"], f"{path}: {value} above {schema['maximum']}")
+    if "pattern" in schema:
+        check(re.search(schema["pattern"], value) is not None, f"{path}: {value!r} does not match {schema['pattern']}")
+    for bound, test in (("minLength", lambda n: len(value) >= n), ("maxLength", lambda n: len(value) <= n),
+                        ("maxItems", lambda n: len(value) <= n)):
+        if bound in schema:
+            check(test(schema[bound]), f"{path}: {bound} {schema[bound]}")
     for rule in schema.get("x-kubernetes-validations", []):
-        if "duration(self)" in rule["rule"]:
-            check(bool(GO_DURATION.match(value)), f"{path}: {value!r} is not a duration Istio reads")
-            check(go_seconds(value) >= 1e-3, f"{path}: {value} is under 1ms")
+        cel_rule(rule["rule"], value, path)
     if kind == "object":
         properties = schema.get("properties", {})
         for key, item in value.items():
@@ -373,26 +416,54 @@ def meets(value, schema, path):
             meets(item, schema["items"], f"{path}[{index}]")
 
 
-def test_istio_manifests_meet_istios_schema():
+def manifests(format, link, schema_file, versions):
+    """The exported manifests of `link`, each held to its kind's schema."""
     import yaml
 
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "istio-v1-schema.json")) as file:
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), schema_file)) as file:
         schemas = json.load(file)
+    documents = list(yaml.safe_load_all(cli("--export", format, link)))
+    for document in documents:
+        kind = document["kind"]
+        check(document["apiVersion"] == versions[kind], f"{link}: {kind} {document['apiVersion']}")
+        meets(document["spec"], schemas[kind]["properties"]["spec"], f"{link} {kind}.spec")
+    return documents
+
+
+def test_istio_manifests_meet_istios_schema():
+    versions = {"VirtualService": "networking.istio.io/v1", "DestinationRule": "networking.istio.io/v1"}
     for link in ISTIO_LINKS:
-        documents = list(yaml.safe_load_all(cli("--export", "istio", link)))
+        documents = manifests("istio", link, "istio-v1-schema.json", versions)
         bounds = json.loads(cli("--bounds", link))
         kinds = [document["kind"] for document in documents]
         check(kinds == (["VirtualService", "DestinationRule"] if "budget=envoy" in link else ["VirtualService"]),
               f"{link}: {kinds}")
-        for document in documents:
-            check(document["apiVersion"] == "networking.istio.io/v1", f"{link}: {document['apiVersion']}")
-            meets(document["spec"], schemas[document["kind"]]["properties"]["spec"], f"{link} {document['kind']}.spec")
         retries = documents[0]["spec"]["http"][0]["retries"]
         check(retries["attempts"] == bounds["attempts"] - 1, f"{link}: Istio counts retries: {retries}")
         if bounds["attempts"] > 1:
             first = bounds["pauses"][0]["max"]
             check(abs(go_seconds(retries["backoff"]) - first) <= 1e-9, f"{link}: backoff {retries['backoff']}, first ceiling {first}")
         print(f"  istio {link}: {len(documents)} manifests meet istio/api's v1 schema")
+
+
+def test_gateway_api_manifests_meet_the_apis_schema():
+    versions = {"HTTPRoute": "gateway.networking.k8s.io/v1",
+                "XBackendTrafficPolicy": "gateway.networking.x-k8s.io/v1alpha1"}
+    for link in GATEWAY_LINKS:
+        documents = manifests("gateway-api", link, "gateway-api-schema.json", versions)
+        bounds = json.loads(cli("--bounds", link))
+        kinds = [document["kind"] for document in documents]
+        check(kinds == (["HTTPRoute", "XBackendTrafficPolicy"] if "budget=ratio" in link else ["HTTPRoute"]),
+              f"{link}: {kinds}")
+        rule = documents[0]["spec"]["rules"][0]
+        retry = rule.get("retry")
+        if bounds["attempts"] == 1:
+            check(retry is None, f"{link}: attempts is at least 1, so one attempt writes no retry: {retry}")
+        else:
+            check(retry["attempts"] == bounds["attempts"] - 1, f"{link}: the Gateway API counts retries: {retry}")
+            first = bounds["pauses"][0]["max"]
+            check(abs(go_seconds(retry["backoff"]) - first) <= 5e-4, f"{link}: backoff {retry['backoff']}, first ceiling {first}")
+        print(f"  gateway-api {link}: {len(documents)} manifests meet the API's schema")
 
 
 def main():
@@ -403,6 +474,7 @@ def main():
         test_botocore_retry_quota_matches_the_playground,
         test_botocore_adaptive_rate_matches_the_playground,
         test_istio_manifests_meet_istios_schema,
+        test_gateway_api_manifests_meet_the_apis_schema,
     ]
     passed = failed = 0
     for test in tests:

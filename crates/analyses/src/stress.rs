@@ -402,7 +402,10 @@ mod tests {
                 .change(&config, item.instances)
                 .expect("it can happen");
             let opened = crate::config::apply(&config, &change);
-            let faulted = item.fault.world(&config, item.instances).unwrap();
+            let faulted = item
+                .fault
+                .world(&config, item.instances)
+                .expect("it can happen");
             assert!(opened.same_state(&faulted), "{item:?}: {change}");
             assert!(same_report(&opened, &config), "{item:?}: {change}");
             assert_eq!(faulted.get(P::CutFor), 0.0, "the world's partition goes");
@@ -425,7 +428,7 @@ mod tests {
             Outcome::StaysBroken,
             Outcome::NoGoodputBefore,
         ] {
-            let json = serde_json::to_string(&outcome).unwrap();
+            let json = serde_json::to_string(&outcome).expect("an outcome is JSON");
             assert_eq!(json, format!("\"{}\"", outcome.key()));
         }
     }

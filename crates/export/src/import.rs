@@ -1,6 +1,8 @@
 //! Reading a real configuration in: a gRPC service config (JSON), an Envoy
 //! route retry policy (JSON), an Istio VirtualService with its
-//! DestinationRule (YAML or JSON, [`crate::istio`]) or an AWS shared config
+//! DestinationRule or a Gateway API HTTPRoute with its
+//! XBackendTrafficPolicy (YAML or JSON, [`crate::istio`],
+//! [`crate::gateway`]) or an AWS shared config
 //! section (ini text) becomes settings of policy A or B, with what was
 //! mapped, what was not and why, as plain data.
 //!
@@ -21,56 +23,8 @@ use serde_json::{Map, Value};
 /// Longer text is refused unread: no retry configuration is this large.
 pub const MAX_INPUT: usize = 64 * 1024;
 
-/// One playground setting an import produced.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Setting {
-    pub param: P,
-    pub value: f64,
-    /// The library's setting it came from, for the "mapped" list.
-    pub from: String,
-}
-
-/// What an import found.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Imported {
-    pub format: Format,
-    pub settings: Vec<Setting>,
-    /// Settings that were read but mean nothing to the playground, or only
-    /// something close: each says why.
-    pub unmapped: Vec<String>,
-    /// Values that were present but wrong, each with its reason.
-    pub problems: Vec<String>,
-}
-
-impl Imported {
-    pub(crate) fn new(format: Format) -> Self {
-        Self {
-            format,
-            settings: Vec::new(),
-            unmapped: Vec::new(),
-            problems: Vec::new(),
-        }
-    }
-
-    pub(crate) fn set(&mut self, param: P, value: f64, from: impl Into<String>) {
-        self.settings.push(Setting {
-            param,
-            value,
-            from: from.into(),
-        });
-    }
-
-    /// The "mapped" list: one line per setting.
-    pub fn mapped(&self) -> Vec<String> {
-        self.settings
-            .iter()
-            .map(|s| {
-                let param = s.param.param();
-                format!("{} -> {} = {}", s.from, param.key, param.format(s.value))
-            })
-            .collect()
-    }
-}
+use crate::read::number;
+pub use crate::read::{Imported, Setting};
 
 /// Reads `text`, guessing its format. `Err` only when nothing could be read
 /// at all; otherwise problems are listed in the result.
@@ -86,21 +40,23 @@ pub fn import(text: &str) -> Result<Imported, String> {
     if trimmed.is_empty() {
         return Err(crate::words::tr(
             "nothing to read: paste a gRPC service config, an Envoy retry \
-            policy (JSON), an Istio VirtualService or an AWS config section",
+            policy (JSON), an Istio VirtualService, a Gateway API HTTPRoute or an AWS config section",
         )
         .to_string());
     }
     if trimmed.starts_with('{') {
         let value: Value = serde_json::from_str(trimmed)
             .map_err(|error| crate::tf!("not valid JSON: {error}", error = error))?;
-        if crate::istio::is_istio(&value) {
-            return Ok(crate::istio::import(&[value]));
+        if let Some(imported) = manifests(std::slice::from_ref(&value)) {
+            return Ok(imported);
         }
         if value.get("kind").and_then(Value::as_str) == Some("List") {
-            if let Some(items) = value.get("items").and_then(Value::as_array) {
-                if items.iter().any(crate::istio::is_istio) {
-                    return Ok(crate::istio::import(items));
-                }
+            if let Some(imported) = value
+                .get("items")
+                .and_then(Value::as_array)
+                .and_then(|items| manifests(items))
+            {
+                return Ok(imported);
             }
         }
         let Value::Object(object) = value else {
@@ -141,10 +97,10 @@ pub fn import(text: &str) -> Result<Imported, String> {
             crate::words::tr("the JSON is a list; paste the service config object").to_string(),
         );
     }
-    if trimmed.contains("networking.istio.io/") || trimmed.contains("kind: VirtualService") {
+    if trimmed.contains("apiVersion:") || trimmed.contains("kind:") {
         let documents = crate::yaml::documents(trimmed)?;
-        if documents.iter().any(crate::istio::is_istio) {
-            return Ok(crate::istio::import(&documents));
+        if let Some(imported) = manifests(&documents) {
+            return Ok(imported);
         }
     }
     if ["retry_policy:", "num_retries:", "retry_back_off:"]
@@ -158,6 +114,18 @@ pub fn import(text: &str) -> Result<Imported, String> {
         .to_string());
     }
     aws(trimmed)
+}
+
+/// Kubernetes manifests that hold a retry policy: Istio's, or the
+/// Gateway API's.
+fn manifests(documents: &[Value]) -> Option<Imported> {
+    if documents.iter().any(crate::istio::is_istio) {
+        Some(crate::istio::import(documents))
+    } else if documents.iter().any(crate::gateway::is_gateway) {
+        Some(crate::gateway::import(documents))
+    } else {
+        None
+    }
 }
 
 /// Applies an import to policy A (or B, switching compare mode on) of
@@ -209,13 +177,6 @@ fn duration(value: &Value, name: &str) -> Result<f64, String> {
             text = clip(text)
         )),
     }
-}
-
-pub(crate) fn number(value: &Value, name: &str) -> Result<f64, String> {
-    value
-        .as_f64()
-        .filter(|n| n.is_finite())
-        .ok_or_else(|| crate::tf!("{name} must be a number", name = name))
 }
 
 /// Reads a gRFC A6 service config (grpc/proposal, A6-client-retries.md):

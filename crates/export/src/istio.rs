@@ -16,8 +16,8 @@ use serde_json::{Map, Value};
 
 use crate::budget::BudgetKind;
 use crate::config::{BUDGETS, Config, JITTERS, P, SHAPES, SWITCH, clip};
-use crate::import::{Imported, number};
 use crate::policy::{Jitter, Policy, Shape};
+use crate::read::{Imported, number};
 use crate::{Fit, Format, Mapping, exact, full_jitter_only, missing, proto_duration, row};
 
 /// Istio's retries when a route sets none, and the base when it sets no
@@ -170,7 +170,7 @@ fn route(service: &Value, out: &mut Imported) {
             .push(crate::words::tr("spec.http: only the first route is read").to_string());
     }
     if let Some(timeout) = route.get("timeout") {
-        match duration(timeout, "timeout") {
+        match go_duration(timeout, "timeout") {
             Ok(seconds) => out.set(P::Deadline, seconds, crate::words::tr("route timeout")),
             Err(why) => out.problems.push(why),
         }
@@ -200,12 +200,12 @@ fn route(service: &Value, out: &mut Imported) {
         ),
     }
     if let Some(timeout) = retries.get("perTryTimeout") {
-        match duration(timeout, "perTryTimeout") {
+        match go_duration(timeout, "perTryTimeout") {
             Ok(seconds) => out.set(P::Timeout, seconds, "retries.perTryTimeout"),
             Err(why) => out.problems.push(why),
         }
     }
-    let base = match retries.get("backoff").map(|b| duration(b, "backoff")) {
+    let base = match retries.get("backoff").map(|b| go_duration(b, "backoff")) {
         Some(Ok(seconds)) if seconds > 0.0 => seconds,
         Some(Ok(_)) => {
             out.problems
@@ -285,9 +285,9 @@ fn budget(rule: &Value, out: &mut Imported) {
     }
 }
 
-/// A duration as Istio reads one (Go's form: `25ms`, `1.5s`, `1m30s`,
-/// `2h`), in seconds.
-fn duration(value: &Value, name: &str) -> Result<f64, String> {
+/// A duration as Istio and the Gateway API read one (Go's form: `25ms`,
+/// `1.5s`, `1m30s`, `2h`), in seconds.
+pub(crate) fn go_duration(value: &Value, name: &str) -> Result<f64, String> {
     let wrong = || {
         crate::tf!(
             "{name} must be a duration such as 25ms or 1.5s, read {text}",
@@ -338,11 +338,11 @@ mod tests {
             ("1m30s", 90.0),
             ("2h", 7200.0),
         ] {
-            assert!((duration(&json!(text), "t").unwrap() - seconds).abs() < 1e-12);
+            assert!((go_duration(&json!(text), "t").expect("a duration") - seconds).abs() < 1e-12);
         }
         for text in ["", "5", "s", "1.2.3s", "1d", "-1s"] {
-            assert!(duration(&json!(text), "t").is_err(), "{text}");
+            assert!(go_duration(&json!(text), "t").is_err(), "{text}");
         }
-        assert!(duration(&json!(5), "t").is_err());
+        assert!(go_duration(&json!(5), "t").is_err());
     }
 }

@@ -24,8 +24,10 @@ pub use retry_core::{
 pub use retry_sim::{config, metrics, sim, simulate};
 pub use retry_teach::prose;
 
+mod gateway;
 pub mod import;
 mod istio;
+mod read;
 mod yaml;
 
 use crate::budget::BudgetKind;
@@ -44,10 +46,11 @@ pub enum Format {
     Backon,
     Go,
     Istio,
+    GatewayApi,
 }
 
 impl Format {
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 10] = [
         Format::Grpc,
         Format::Envoy,
         Format::Aws,
@@ -57,6 +60,7 @@ impl Format {
         Format::Backon,
         Format::Go,
         Format::Istio,
+        Format::GatewayApi,
     ];
 
     /// The word the command line takes (`--export grpc`).
@@ -71,6 +75,7 @@ impl Format {
             Format::Backon => "backon",
             Format::Go => "go",
             Format::Istio => "istio",
+            Format::GatewayApi => "gateway-api",
         }
     }
 
@@ -86,6 +91,7 @@ impl Format {
             Format::Backon => crate::words::tr("Rust backon"),
             Format::Go => crate::words::tr("Go cenkalti/backoff v5"),
             Format::Istio => crate::words::tr("Istio VirtualService (YAML)"),
+            Format::GatewayApi => crate::words::tr("Gateway API HTTPRoute (YAML)"),
         }
     }
 
@@ -219,6 +225,7 @@ pub fn export(config: &Config, format: Format) -> Snippet {
         Format::Backon => backon(config, &policy),
         Format::Go => go(config, &policy),
         Format::Istio => istio::export(config, &policy),
+        Format::GatewayApi => gateway::export(config, &policy),
     };
     mappings.push(match (policy.hedge, format) {
         (false, _) => exact("hedging", "none"),

@@ -267,7 +267,7 @@ mod tests {
     #[test]
     fn reads_a_manifest_with_two_documents() {
         let text = "apiVersion: networking.istio.io/v1 # the API\nkind: VirtualService\nspec:\n  hosts:\n  - reviews\n  http:\n  - route:\n    - destination:\n        host: reviews\n    timeout: 7.5s\n    retries:\n      attempts: 3\n      retryOn: \"5xx,reset\"\n---\nkind: DestinationRule\nspec:\n  trafficPolicy:\n    retryBudget:\n      percent: 12.5\n      minRetryConcurrency: 3\n";
-        let docs = documents(text).unwrap();
+        let docs = documents(text).expect("it reads");
         assert_eq!(docs.len(), 2);
         assert_eq!(
             docs[0],
@@ -300,10 +300,10 @@ mod tests {
             ("just text\n", "line 1"),
             ("a:\n    b: 1\n  c: 2\n", "line 3"),
         ] {
-            let why = documents(text).unwrap_err();
+            let why = documents(text).expect_err("it is refused");
             assert!(why.contains(line), "{text:?}: {why}");
         }
         let deep: String = (0..100).map(|d| format!("{}k:\n", " ".repeat(d))).collect();
-        assert!(documents(&deep).unwrap_err().contains("deeper"));
+        assert!(documents(&deep).expect_err("too deep").contains("deeper"));
     }
 }

@@ -119,7 +119,7 @@ mod tests {
             snippet_heading(Format::Envoy, true),
             "Policy B as Envoy route retry_policy (JSON)"
         );
-        assert_eq!(format_options().len(), 8);
+        assert_eq!(format_options().len(), Format::ALL.len());
         assert_eq!(format_options()[0].0, "grpc");
         assert!(snippet_copy_status(true).contains("copied"));
         assert!(!snippet_copy_status(false).contains("copied"));
