@@ -76,6 +76,7 @@ fn snippets_match_their_golden_files() {
         Format::Tenacity,
         Format::Istio,
         Format::GatewayApi,
+        Format::EnvoyGateway,
     ] {
         for (name, link) in GOLDEN {
             let snippet = export(&config(link), format);
@@ -361,7 +362,7 @@ fn carried(format: Format, config: &Config) -> Vec<(P, f64)> {
             ],
         ]
         .concat(),
-        Format::Envoy => [&policy[..], &[P::Timeout, P::Deadline]].concat(),
+        Format::Envoy | Format::EnvoyGateway => [&policy[..], &[P::Timeout, P::Deadline]].concat(),
         // Istio's cap is ten times its backoff, whatever the policy's.
         Format::Istio => vec![P::Attempts, P::Base, P::Jitter, P::Timeout, P::Deadline],
         // The API leaves the backoff's growth, cap and jitter to the
@@ -382,7 +383,9 @@ fn carried(format: Format, config: &Config) -> Vec<(P, f64)> {
             P::BudgetBasis,
         ]);
     }
-    if format == Format::Istio && config.budget_kind() == BudgetKind::Envoy {
+    if matches!(format, Format::Istio | Format::EnvoyGateway)
+        && config.budget_kind() == BudgetKind::Envoy
+    {
         knobs.extend([P::Budget, P::EnvoyPercent, P::EnvoyMin]);
     }
     knobs.into_iter().map(|p| (p, config.get(p))).collect()
@@ -409,17 +412,20 @@ fn export_then_import_round_trips() {
             Format::Aws,
             Format::Istio,
             Format::GatewayApi,
+            Format::EnvoyGateway,
         ] {
             let original = match format {
                 Format::Grpc => config(&format!("{link}&jitter=proportional&jfrac=0.2")),
                 _ => config(link),
             };
-            if matches!(format, Format::Envoy | Format::Istio)
+            if matches!(format, Format::Envoy | Format::Istio | Format::EnvoyGateway)
                 && original.shape() != Shape::Exponential
             {
                 continue;
             }
-            if format != Format::Istio && original.budget_kind() == BudgetKind::Envoy {
+            if !matches!(format, Format::Istio | Format::EnvoyGateway)
+                && original.budget_kind() == BudgetKind::Envoy
+            {
                 continue;
             }
             if format != Format::GatewayApi && original.budget_kind() == BudgetKind::Ratio {
@@ -473,6 +479,11 @@ fn malformed_inputs_give_messages_never_panics() {
         export(
             &config("v=1&attempts=4&timeout=0.3&deadline=2&budget=ratio&b_basis=requests"),
             Format::GatewayApi,
+        )
+        .text,
+        export(
+            &config("v=1&attempts=4&timeout=0.3&deadline=2&budget=envoy&ev_pct=0.125"),
+            Format::EnvoyGateway,
         )
         .text,
         "[profile x]\nretry_mode = standard\nmax_attempts = 4\n".to_string(),

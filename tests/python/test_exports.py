@@ -352,14 +352,38 @@ CEL_RULES = {
                        and go_seconds(v["backendRequest"]) > go_seconds(v["request"])),
     "(size(self.group) == 0 && self.kind == 'Service') ? has(self.port) : true":
         lambda v: not (v.get("group", "") == "" and v.get("kind", "Service") == "Service") or "port" in v,
+    # Envoy Gateway's BackendTrafficPolicy.
+    "(has(self.targetRef) && !has(self.targetRefs)) || (!has(self.targetRef) && has(self.targetRefs)) || (has(self.targetSelectors) && self.targetSelectors.size() > 0) ":
+        lambda v: ("targetRef" in v) != ("targetRefs" in v) or len(v.get("targetSelectors", [])) > 0,
+    "has(self.targetRefs) ? self.targetRefs.all(ref, ref.group == 'gateway.networking.k8s.io') : true ":
+        lambda v: all(ref["group"] == "gateway.networking.k8s.io" for ref in v.get("targetRefs", [])),
+    "has(self.targetRefs) ? self.targetRefs.all(ref, ref.kind in ['Gateway', 'ListenerSet', 'HTTPRoute', 'GRPCRoute', 'UDPRoute', 'TCPRoute', 'TLSRoute']) : true ":
+        lambda v: all(ref["kind"] in ['Gateway', 'ListenerSet', 'HTTPRoute', 'GRPCRoute', 'UDPRoute', 'TCPRoute', 'TLSRoute']
+                      for ref in v.get("targetRefs", [])),
+    "self.numerator <= self.denominator": lambda v: v["numerator"] <= v.get("denominator", 100),
 }
+
+
+def absent_field_rule(rule, value):
+    """A rule that holds because the field its first test asks about is
+    absent: `has(self.x) ? ... : true`, `!has(self.x) || ...`, or
+    `!((has(self.x) && ...) ...)`."""
+    guard = re.match(r"^\s*(!)?(\(*)has\(self\.(\w+)\)\s*(\?|\|\||&&)", rule)
+    if not guard:
+        return False
+    negated, parens, field, operator = guard.groups()
+    if field in value:
+        return False
+    return ((not negated and not parens and operator == "?")
+            or (negated and not parens and operator == "||")
+            or (negated and parens and operator == "&&"))
 
 
 def cel_rule(rule, value, path):
     if rule in CEL_RULES:
         check(CEL_RULES[rule](value), f"{path}: breaks the rule {rule}")
         return
-    vacuous = (path.endswith("parentRefs") and len(value) == 1) or (path.endswith("rules") and len(value) == 1) or (
+    vacuous = absent_field_rule(rule, value) or (path.endswith("parentRefs") and len(value) == 1) or (path.endswith("rules") and len(value) == 1) or (
         path.endswith("rules[0]") and "filters" not in value and all("filters" not in b for b in value.get("backendRefs", [])))
     check(vacuous, f"{path}: a rule this test does not evaluate: {rule[:120]}")
 
@@ -446,6 +470,25 @@ def test_istio_manifests_meet_istios_schema():
         print(f"  istio {link}: {len(documents)} manifests meet istio/api's v1 schema")
 
 
+def test_envoy_gateway_manifests_meet_its_schema():
+    versions = {"BackendTrafficPolicy": "gateway.envoyproxy.io/v1alpha1"}
+    for link in ISTIO_LINKS + ["v=1&attempts=4&budget=envoy&ev_pct=0.0625&ev_min=2&deadline=2.5"]:
+        [document] = manifests("envoy-gateway", link, "envoy-gateway-schema.json", versions)
+        bounds = json.loads(cli("--bounds", link))
+        spec = document["spec"]
+        retry = spec["retry"]
+        check(retry["numRetries"] == bounds["attempts"] - 1, f"{link}: Envoy Gateway counts retries: {retry}")
+        if bounds["attempts"] > 1:
+            back_off = retry["perRetry"]["backOff"]
+            first = bounds["pauses"][0]["max"]
+            check(abs(go_seconds(back_off["baseInterval"]) - first) <= 5e-4, f"{link}: base {back_off}, first ceiling {first}")
+        if "budget=envoy" in link:
+            fraction = spec["circuitBreaker"]["retryBudget"]["percent"]
+            share = float(re.search(r"ev_pct=([0-9.]+)", link).group(1))
+            check(abs(fraction["numerator"] / fraction["denominator"] - share) <= 1e-12, f"{link}: {fraction}")
+        print(f"  envoy-gateway {link}: meets envoyproxy/gateway's v1alpha1 schema")
+
+
 def test_gateway_api_manifests_meet_the_apis_schema():
     versions = {"HTTPRoute": "gateway.networking.k8s.io/v1",
                 "XBackendTrafficPolicy": "gateway.networking.x-k8s.io/v1alpha1"}
@@ -475,6 +518,7 @@ def main():
         test_botocore_adaptive_rate_matches_the_playground,
         test_istio_manifests_meet_istios_schema,
         test_gateway_api_manifests_meet_the_apis_schema,
+        test_envoy_gateway_manifests_meet_its_schema,
     ]
     passed = failed = 0
     for test in tests:

@@ -31,7 +31,7 @@ const GATEWAY: &str = "my-gateway";
 
 /// A duration as the Gateway API writes one (`^([0-9]{1,5}(h|m|s|ms)){1,4}$`),
 /// and whether it is exactly `seconds` (it holds whole milliseconds).
-fn duration(seconds: f64) -> (String, bool) {
+pub(crate) fn duration(seconds: f64) -> (String, bool) {
     let ms = (seconds * 1e3).round().max(0.0);
     let whole = ((seconds * 1e3) - ms).abs() <= 1e-6;
     let ms = ms as u64;

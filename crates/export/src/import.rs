@@ -1,16 +1,16 @@
 //! Reading a real configuration in: a gRPC service config (JSON), an Envoy
-//! route retry policy (JSON), an Istio VirtualService with its
-//! DestinationRule or a Gateway API HTTPRoute with its
-//! XBackendTrafficPolicy (YAML or JSON, [`crate::istio`],
-//! [`crate::gateway`]) or an AWS shared config
-//! section (ini text) becomes settings of policy A or B, with what was
-//! mapped, what was not and why, as plain data.
+//! route retry policy (JSON), Kubernetes manifests (YAML or JSON: an Istio
+//! VirtualService with its DestinationRule, [`crate::istio`]; a Gateway
+//! API HTTPRoute with its XBackendTrafficPolicy, [`crate::gateway`]; an
+//! Envoy Gateway BackendTrafficPolicy, [`crate::envoy_gateway`]) or an AWS
+//! shared config section (ini text) becomes settings of policy A or B,
+//! with what was mapped, what was not and why, as plain data.
 //!
 //! The text is untrusted: it is size-limited, every problem becomes a
 //! message, and nothing here panics or echoes more than a short clip of it.
 //! Envoy's YAML is not read: the only YAML crates that would do it are
 //! larger than the page's budget allows, and `yq -o=json` converts it;
-//! Istio's manifests are read by the small reader of block YAML
+//! Kubernetes manifests are read by the small reader of block YAML
 //! ([`crate::yaml`]), since that is how they are written.
 
 use super::Format;
@@ -40,7 +40,7 @@ pub fn import(text: &str) -> Result<Imported, String> {
     if trimmed.is_empty() {
         return Err(crate::words::tr(
             "nothing to read: paste a gRPC service config, an Envoy retry \
-            policy (JSON), an Istio VirtualService, a Gateway API HTTPRoute or an AWS config section",
+            policy (JSON), an Istio VirtualService, a Gateway API HTTPRoute, an Envoy Gateway BackendTrafficPolicy or an AWS config section",
         )
         .to_string());
     }
@@ -116,13 +116,15 @@ pub fn import(text: &str) -> Result<Imported, String> {
     aws(trimmed)
 }
 
-/// Kubernetes manifests that hold a retry policy: Istio's, or the
-/// Gateway API's.
+/// Kubernetes manifests that hold a retry policy: Istio's, the Gateway
+/// API's, or Envoy Gateway's.
 fn manifests(documents: &[Value]) -> Option<Imported> {
     if documents.iter().any(crate::istio::is_istio) {
         Some(crate::istio::import(documents))
     } else if documents.iter().any(crate::gateway::is_gateway) {
         Some(crate::gateway::import(documents))
+    } else if documents.iter().any(crate::envoy_gateway::is_envoy_gateway) {
+        Some(crate::envoy_gateway::import(documents))
     } else {
         None
     }

@@ -24,6 +24,7 @@ pub use retry_core::{
 pub use retry_sim::{config, metrics, sim, simulate};
 pub use retry_teach::prose;
 
+mod envoy_gateway;
 mod gateway;
 pub mod import;
 mod istio;
@@ -47,10 +48,11 @@ pub enum Format {
     Go,
     Istio,
     GatewayApi,
+    EnvoyGateway,
 }
 
 impl Format {
-    pub const ALL: [Format; 10] = [
+    pub const ALL: [Format; 11] = [
         Format::Grpc,
         Format::Envoy,
         Format::Aws,
@@ -61,6 +63,7 @@ impl Format {
         Format::Go,
         Format::Istio,
         Format::GatewayApi,
+        Format::EnvoyGateway,
     ];
 
     /// The word the command line takes (`--export grpc`).
@@ -76,6 +79,7 @@ impl Format {
             Format::Go => "go",
             Format::Istio => "istio",
             Format::GatewayApi => "gateway-api",
+            Format::EnvoyGateway => "envoy-gateway",
         }
     }
 
@@ -92,6 +96,7 @@ impl Format {
             Format::Go => crate::words::tr("Go cenkalti/backoff v5"),
             Format::Istio => crate::words::tr("Istio VirtualService (YAML)"),
             Format::GatewayApi => crate::words::tr("Gateway API HTTPRoute (YAML)"),
+            Format::EnvoyGateway => crate::words::tr("Envoy Gateway BackendTrafficPolicy (YAML)"),
         }
     }
 
@@ -226,6 +231,7 @@ pub fn export(config: &Config, format: Format) -> Snippet {
         Format::Go => go(config, &policy),
         Format::Istio => istio::export(config, &policy),
         Format::GatewayApi => gateway::export(config, &policy),
+        Format::EnvoyGateway => envoy_gateway::export(config, &policy),
     };
     mappings.push(match (policy.hedge, format) {
         (false, _) => exact("hedging", "none"),

@@ -1,0 +1,261 @@
+//! Envoy Gateway: a BackendTrafficPolicy's `retry`, `timeout.http` and
+//! `circuitBreaker.retryBudget` (envoyproxy/gateway, api/v1alpha1:
+//! retry_types.go, timeout_types.go, circuitbreaker_types.go), as
+//! Kubernetes YAML.
+//!
+//! Envoy Gateway writes them to Envoy's route and cluster: `numRetries`
+//! counts **retries** (2 when unset); the backoff is Envoy's, doubling from
+//! `baseInterval` (25 ms when unset) up to `maxInterval` (ten times the
+//! base when unset), drawn under the ceiling; `requestTimeout` is the
+//! route's timeout, Envoy's 15 s when unset (internal/xds/translator sets
+//! none), `0s` for none; the retry budget's `percent` is a fraction,
+//! numerator over denominator (100 when unset), of the requests in flight
+//! (internal/xds/utils/fractionalpercent, `ToPercent`).
+
+use serde_json::Value;
+
+use crate::budget::BudgetKind;
+use crate::config::{BUDGETS, Config, JITTERS, P, SHAPES, SWITCH};
+use crate::istio::go_duration;
+use crate::policy::{Jitter, Policy, Shape};
+use crate::read::{Imported, number};
+use crate::{Fit, Format, Mapping, exact, full_jitter_only, missing, row};
+
+const SERVICE: &str = "my-service";
+/// Envoy's defaults where the policy sets nothing.
+const DEFAULT_RETRIES: f64 = 2.0;
+const DEFAULT_BASE: f64 = 0.025;
+const CAP_OVER_BASE: f64 = 10.0;
+
+/// A duration as Envoy Gateway writes one (the Gateway API's pattern),
+/// and whether it is exact: whole milliseconds.
+fn duration(seconds: f64) -> (String, bool) {
+    crate::gateway::duration(seconds)
+}
+
+/// The row of a duration written whole or rounded to the millisecond.
+fn timed(knob: &'static str, name: &str, seconds: f64) -> Mapping {
+    let (text, whole) = duration(seconds);
+    if whole {
+        exact(knob, format!("{name}: {text}"))
+    } else {
+        row(
+            knob,
+            format!("{name}: {text}"),
+            Fit::Approximate,
+            crate::words::tr("Envoy Gateway's durations hold whole milliseconds"),
+        )
+    }
+}
+
+pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
+    let mut rows = Vec::new();
+    let retries = policy.attempts - 1;
+    rows.push(exact(
+        "attempts",
+        format!("retry.numRetries: {retries} (retries, not attempts)"),
+    ));
+    let base = policy.ceiling(0);
+    rows.push(timed("first pause", "perRetry.backOff.baseInterval", base));
+    let doubling = policy.shape == Shape::Exponential && policy.multiplier == 2.0;
+    rows.push(if policy.attempts <= 2 || doubling {
+        exact("multiplier", "2 (fixed)")
+    } else {
+        row(
+            "multiplier",
+            "2 (fixed)",
+            Fit::Approximate,
+            crate::words::tr(
+                "Envoy Gateway's proxy (Envoy) doubles the ceiling from the base: 1, 2, 4, 8 x base, whatever the shape or multiplier",
+            ),
+        )
+    });
+    rows.push(timed("cap", "perRetry.backOff.maxInterval", policy.cap));
+    rows.push(full_jitter_only(
+        policy,
+        crate::words::tr("Envoy Gateway's proxy (Envoy) always draws under the ceiling"),
+    ));
+    rows.push(match policy.attempt_timeout {
+        None => exact("attempt timeout", "none"),
+        Some(timeout) => timed("attempt timeout", "perRetry.timeout", timeout),
+    });
+    rows.push(match policy.deadline {
+        None => exact("deadline", "timeout.http.requestTimeout: 0s (none)"),
+        Some(deadline) => timed("deadline", "timeout.http.requestTimeout", deadline),
+    });
+    let mut budget = String::new();
+    rows.push(match config.budget_kind() {
+        BudgetKind::None => exact("budget", "none"),
+        BudgetKind::Envoy => {
+            let share = config.get(P::EnvoyPercent);
+            let least = config.get(P::EnvoyMin);
+            // The smallest denominator that makes the share whole.
+            let exactly = [100.0, 1e3, 1e4, 1e6]
+                .into_iter()
+                .find(|d| ((share * d) - (share * d).round()).abs() <= 1e-9);
+            let denominator = exactly.unwrap_or(1e6);
+            let numerator = (share * denominator).round();
+            budget = format!(
+                "  circuitBreaker:\n    retryBudget:\n      percent:\n        numerator: {numerator}\n        denominator: {denominator}\n      minRetryConcurrency: {least}\n"
+            );
+            let setting = format!(
+                "circuitBreaker.retryBudget {numerator}/{denominator}, minRetryConcurrency {least}"
+            );
+            match exactly {
+                Some(_) => exact("budget", setting),
+                None => row(
+                    "budget",
+                    setting,
+                    Fit::Approximate,
+                    crate::words::tr("the share is written in millionths"),
+                ),
+            }
+        }
+        BudgetKind::Ratio
+        | BudgetKind::TokenBucket
+        | BudgetKind::AwsQuota
+        | BudgetKind::AwsAdaptive
+        | BudgetKind::Bucket
+        | BudgetKind::Sre => missing(
+            "budget",
+            crate::words::tr(
+                "Envoy Gateway's only budget is circuitBreaker.retryBudget (retries in flight as a share of requests in flight); choose Envoy's retries in flight to export one",
+            ),
+        ),
+    });
+    let request = policy
+        .deadline
+        .map_or_else(|| "0s".to_string(), |d| duration(d).0);
+    let per_try = policy
+        .attempt_timeout
+        .map(|t| format!("      timeout: {}\n", duration(t).0))
+        .unwrap_or_default();
+    let text = format!(
+        "# Envoy Gateway counts retries: at most {calls} calls per request.\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata:\n  name: {SERVICE}\nspec:\n  targetRefs:\n  - group: gateway.networking.k8s.io\n    kind: HTTPRoute\n    name: {SERVICE}\n  retry:\n    numRetries: {retries}\n    retryOn:\n      triggers:\n      - connect-failure\n      - refused-stream\n      - retriable-status-codes\n      httpStatusCodes:\n      - 502\n      - 503\n      - 504\n    perRetry:\n{per_try}      backOff:\n        baseInterval: {}\n        maxInterval: {}\n  timeout:\n    http:\n      requestTimeout: {request}\n{budget}",
+        duration(base).0,
+        duration(policy.cap).0,
+        calls = policy.attempts,
+    );
+    (text, rows)
+}
+
+/// Whether a document is Envoy Gateway's BackendTrafficPolicy.
+pub(crate) fn is_envoy_gateway(document: &Value) -> bool {
+    let kind = document.get("kind").and_then(Value::as_str);
+    let api = document.get("apiVersion").and_then(Value::as_str);
+    kind == Some("BackendTrafficPolicy")
+        && api.is_none_or(|api| api.starts_with("gateway.envoyproxy.io/"))
+}
+
+/// Reads the first BackendTrafficPolicy of `documents`.
+pub(crate) fn import(documents: &[Value]) -> Imported {
+    let mut out = Imported::new(Format::EnvoyGateway);
+    let Some(spec) = documents
+        .iter()
+        .find(|d| is_envoy_gateway(d))
+        .and_then(|d| d.get("spec"))
+    else {
+        out.problems
+            .push(crate::words::tr("the BackendTrafficPolicy has no spec").to_string());
+        return out;
+    };
+    let duration_at = |out: &mut Imported, pointer: &str, name: &str| {
+        let value = spec.pointer(pointer)?;
+        match go_duration(value, name) {
+            Ok(seconds) => Some(seconds),
+            Err(why) => {
+                out.problems.push(why);
+                None
+            }
+        }
+    };
+    if let Some(seconds) = duration_at(&mut out, "/timeout/http/requestTimeout", "requestTimeout") {
+        out.set(P::Deadline, seconds, "timeout.http.requestTimeout");
+    }
+    if let Some(retry) = spec.get("retry") {
+        match retry.get("numRetries").map(|v| number(v, "numRetries")) {
+            Some(Ok(n)) if n >= 0.0 => {
+                out.set(P::Attempts, n.floor() + 1.0, "retry.numRetries + 1")
+            }
+            Some(Ok(_)) => out
+                .problems
+                .push(crate::words::tr("numRetries must not be negative").to_string()),
+            Some(Err(why)) => out.problems.push(why),
+            None => out.set(
+                P::Attempts,
+                DEFAULT_RETRIES + 1.0,
+                crate::words::tr("retry.numRetries (Envoy Gateway's default 2) + 1"),
+            ),
+        }
+        if let Some(seconds) = duration_at(&mut out, "/retry/perRetry/timeout", "perRetry.timeout")
+        {
+            out.set(P::Timeout, seconds, "retry.perRetry.timeout");
+        }
+        let base = duration_at(
+            &mut out,
+            "/retry/perRetry/backOff/baseInterval",
+            "baseInterval",
+        )
+        .filter(|b| *b > 0.0)
+        .unwrap_or(DEFAULT_BASE);
+        let cap = duration_at(
+            &mut out,
+            "/retry/perRetry/backOff/maxInterval",
+            "maxInterval",
+        )
+        .filter(|c| *c > 0.0)
+        .unwrap_or(CAP_OVER_BASE * base);
+        out.set(P::Base, base, "retry.perRetry.backOff.baseInterval");
+        out.set(P::Cap, cap, "retry.perRetry.backOff.maxInterval");
+        let envoy = crate::words::tr("Envoy's backoff");
+        out.set(P::Shape, SHAPES.position(Shape::Exponential), envoy);
+        out.set(P::Multiplier, 2.0, envoy);
+        out.set(
+            P::Jitter,
+            JITTERS.position(Jitter::Full),
+            crate::words::tr("Envoy's jitter (always full)"),
+        );
+        out.set(
+            P::Hedge,
+            SWITCH.position(false),
+            crate::words::tr("Envoy Gateway's routes retry, they do not hedge"),
+        );
+        if retry.get("retryOn").is_some() {
+            out.unmapped.push(crate::tf!(
+                "{key}: the playground decides what is retryable by its own classes",
+                key = "retry.retryOn"
+            ));
+        }
+    } else {
+        out.unmapped.push(
+            crate::words::tr("no retry: the policy's retries are left as they were").to_string(),
+        );
+    }
+    if let Some(budget) = spec.pointer("/circuitBreaker/retryBudget") {
+        let numerator = budget.pointer("/percent/numerator").map_or(
+            Err(crate::words::tr("retryBudget.percent.numerator is required").to_string()),
+            |v| number(v, "percent.numerator"),
+        );
+        let denominator = budget
+            .pointer("/percent/denominator")
+            .map_or(Ok(100.0), |v| number(v, "percent.denominator"));
+        let least = budget
+            .get("minRetryConcurrency")
+            .map_or(Ok(3.0), |v| number(v, "minRetryConcurrency"));
+        match (numerator, denominator, least) {
+            (Ok(n), Ok(d), Ok(least)) if d >= 1.0 && (0.0..=d).contains(&n) && least >= 0.0 => {
+                out.set(P::Budget, BUDGETS.position(BudgetKind::Envoy), "circuitBreaker.retryBudget");
+                out.set(P::EnvoyPercent, n / d, "retryBudget.percent");
+                out.set(P::EnvoyMin, least, "retryBudget.minRetryConcurrency");
+            }
+            (Err(why), ..) | (_, Err(why), _) | (.., Err(why)) => out.problems.push(why),
+            _ => out.problems.push(
+                crate::words::tr(
+                    "retryBudget: the numerator must be within 0 and the denominator (at least 1), minRetryConcurrency not negative",
+                )
+                .to_string(),
+            ),
+        }
+    }
+    out
+}
