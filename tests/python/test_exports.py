@@ -489,6 +489,34 @@ def test_envoy_gateway_manifests_meet_its_schema():
         print(f"  envoy-gateway {link}: meets envoyproxy/gateway's v1alpha1 schema")
 
 
+def durations_in(value, path=""):
+    """Every field whose name says it holds a duration, with its path."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, str) and (key.endswith("Timeout") or key.endswith("Interval")):
+                yield f"{path}.{key}", item
+            yield from durations_in(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from durations_in(item, f"{path}[{index}]")
+
+
+def test_kuma_manifests_meet_its_schema():
+    versions = {"MeshRetry": "kuma.io/v1alpha1", "MeshTimeout": "kuma.io/v1alpha1"}
+    for link in ISTIO_LINKS[:3]:
+        documents = manifests("kuma", link, "kuma-schema.json", versions)
+        bounds = json.loads(cli("--bounds", link))
+        check([d["kind"] for d in documents] == ["MeshRetry", "MeshTimeout"], f"{link}: {documents}")
+        for document in documents:
+            # Kuma's schema leaves durations as strings; its API server
+            # reads them as Go durations.
+            for path, text in durations_in(document["spec"]):
+                go_seconds(text)
+        http = documents[0]["spec"]["to"][0]["default"]["http"]
+        check(http["numRetries"] == bounds["attempts"] - 1, f"{link}: Kuma counts retries: {http}")
+        print(f"  kuma {link}: meets kumahq/kuma's v1alpha1 schema, every duration one Go reads")
+
+
 def test_gateway_api_manifests_meet_the_apis_schema():
     versions = {"HTTPRoute": "gateway.networking.k8s.io/v1",
                 "XBackendTrafficPolicy": "gateway.networking.x-k8s.io/v1alpha1"}
@@ -519,6 +547,7 @@ def main():
         test_istio_manifests_meet_istios_schema,
         test_gateway_api_manifests_meet_the_apis_schema,
         test_envoy_gateway_manifests_meet_its_schema,
+        test_kuma_manifests_meet_its_schema,
     ]
     passed = failed = 0
     for test in tests:

@@ -2,8 +2,9 @@
 //! route retry policy (JSON), Kubernetes manifests (YAML or JSON: an Istio
 //! VirtualService with its DestinationRule, [`crate::istio`]; a Gateway
 //! API HTTPRoute with its XBackendTrafficPolicy, [`crate::gateway`]; an
-//! Envoy Gateway BackendTrafficPolicy, [`crate::envoy_gateway`]) or an AWS
-//! shared config section (ini text) becomes settings of policy A or B,
+//! Envoy Gateway BackendTrafficPolicy, [`crate::envoy_gateway`]; a Kuma
+//! MeshRetry with its MeshTimeout, [`crate::kuma`]) or an AWS shared config
+//! section (ini text) becomes settings of policy A or B,
 //! with what was mapped, what was not and why, as plain data.
 //!
 //! The text is untrusted: it is size-limited, every problem becomes a
@@ -40,7 +41,7 @@ pub fn import(text: &str) -> Result<Imported, String> {
     if trimmed.is_empty() {
         return Err(crate::words::tr(
             "nothing to read: paste a gRPC service config, an Envoy retry \
-            policy (JSON), an Istio VirtualService, a Gateway API HTTPRoute, an Envoy Gateway BackendTrafficPolicy or an AWS config section",
+            policy (JSON), an Istio VirtualService, a Gateway API HTTPRoute, an Envoy Gateway BackendTrafficPolicy, a Kuma MeshRetry or an AWS config section",
         )
         .to_string());
     }
@@ -117,7 +118,7 @@ pub fn import(text: &str) -> Result<Imported, String> {
 }
 
 /// Kubernetes manifests that hold a retry policy: Istio's, the Gateway
-/// API's, or Envoy Gateway's.
+/// API's, Envoy Gateway's or Kuma's.
 fn manifests(documents: &[Value]) -> Option<Imported> {
     if documents.iter().any(crate::istio::is_istio) {
         Some(crate::istio::import(documents))
@@ -125,6 +126,8 @@ fn manifests(documents: &[Value]) -> Option<Imported> {
         Some(crate::gateway::import(documents))
     } else if documents.iter().any(crate::envoy_gateway::is_envoy_gateway) {
         Some(crate::envoy_gateway::import(documents))
+    } else if documents.iter().any(crate::kuma::is_kuma) {
+        Some(crate::kuma::import(documents))
     } else {
         None
     }

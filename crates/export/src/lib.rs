@@ -28,6 +28,7 @@ mod envoy_gateway;
 mod gateway;
 pub mod import;
 mod istio;
+mod kuma;
 mod read;
 mod yaml;
 
@@ -49,10 +50,11 @@ pub enum Format {
     Istio,
     GatewayApi,
     EnvoyGateway,
+    Kuma,
 }
 
 impl Format {
-    pub const ALL: [Format; 11] = [
+    pub const ALL: [Format; 12] = [
         Format::Grpc,
         Format::Envoy,
         Format::Aws,
@@ -64,6 +66,7 @@ impl Format {
         Format::Istio,
         Format::GatewayApi,
         Format::EnvoyGateway,
+        Format::Kuma,
     ];
 
     /// The word the command line takes (`--export grpc`).
@@ -80,6 +83,7 @@ impl Format {
             Format::Istio => "istio",
             Format::GatewayApi => "gateway-api",
             Format::EnvoyGateway => "envoy-gateway",
+            Format::Kuma => "kuma",
         }
     }
 
@@ -97,6 +101,7 @@ impl Format {
             Format::Istio => crate::words::tr("Istio VirtualService (YAML)"),
             Format::GatewayApi => crate::words::tr("Gateway API HTTPRoute (YAML)"),
             Format::EnvoyGateway => crate::words::tr("Envoy Gateway BackendTrafficPolicy (YAML)"),
+            Format::Kuma => crate::words::tr("Kuma MeshRetry and MeshTimeout (YAML)"),
         }
     }
 
@@ -232,6 +237,7 @@ pub fn export(config: &Config, format: Format) -> Snippet {
         Format::Istio => istio::export(config, &policy),
         Format::GatewayApi => gateway::export(config, &policy),
         Format::EnvoyGateway => envoy_gateway::export(config, &policy),
+        Format::Kuma => kuma::export(config, &policy),
     };
     mappings.push(match (policy.hedge, format) {
         (false, _) => exact("hedging", "none"),
