@@ -28,12 +28,27 @@ pub(super) fn show_layers(document: &Document, lists: Option<&[view::summary::La
                 return;
             };
             let _ = bar.set_attribute("style", &line.bar_style());
+            if line.nobody_share > 0.0 {
+                if let Ok(nobody) = element(document, "span", "bar-nobody") {
+                    let _ = nobody.set_attribute("style", &line.nobody_style());
+                    let _ = bar.append_child(&nobody);
+                }
+            }
             text.set_text_content(Some(&line.text));
             let _ = item.append_child(&bar);
             let _ = item.append_child(&text);
             let _ = list.append_child(&item);
         }
         let _ = figure.append_child(&list);
+    }
+    let greyed = lists
+        .unwrap_or_default()
+        .iter()
+        .flat_map(|list| &list.lines)
+        .any(|line| line.nobody_share > 0.0);
+    if let (true, Ok(key)) = (greyed, element(document, "p", "layers-key")) {
+        key.set_text_content(Some(view::summary::nobody_key()));
+        let _ = figure.append_child(&key);
     }
 }
 

@@ -177,6 +177,25 @@ test('the layers view counts 27 calls at the bottom, and 3 with one owner of ret
   await page.context().close();
 });
 
+// A layer's bar ends in grey for the calls it made for nobody: the grey
+// is that share of the bar, as the line beside it says.
+test('a layer\'s bar shows in grey the calls made for a caller that gave up', async () => {
+  const page = await open(browser, `${base}?preset=orphans`);
+  await settled(page);
+  const bars = await page.$$eval('#layers li', (items) => items.map((item) => {
+    const bar = item.querySelector('.bar').getBoundingClientRect().width;
+    const grey = item.querySelector('.bar-nobody')?.getBoundingClientRect().width ?? 0;
+    return { text: item.textContent, share: grey / bar };
+  }));
+  const greyed = bars.filter((b) => b.share > 0);
+  assert.equal(greyed.length, 1, JSON.stringify(bars));
+  const [, calls, nobody] = /([\d.]+) calls per request.*?([\d.]+) of them for nobody/.exec(greyed[0].text);
+  assert.ok(Math.abs(greyed[0].share - nobody / calls) < 0.01, `${greyed[0].share} against ${nobody} of ${calls}`);
+  assert.match(await page.textContent('#layers'), /The grey end of a bar/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('the classic preset sweeps four strategies', async () => {
   const page = await open(browser, base);
   const index = await page.$$eval('#preset option', (all) => all.findIndex((o) => o.textContent.startsWith('Token bucket or circuit breaker')));

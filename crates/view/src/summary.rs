@@ -150,6 +150,9 @@ pub struct LayerLine {
     pub per_request: f64,
     /// Its bar's length, in % of the longest bar of the view.
     pub bar_percent: f64,
+    /// The share of its calls made for a caller that had already given up:
+    /// the bar's grey end.
+    pub nobody_share: f64,
     pub text: String,
 }
 
@@ -158,6 +161,17 @@ impl LayerLine {
     pub fn bar_style(&self) -> String {
         format!("width: {:.1}%", self.bar_percent)
     }
+
+    /// The `style` of the bar's grey end, in % of the bar.
+    pub fn nobody_style(&self) -> String {
+        format!("width: {:.1}%", 100.0 * self.nobody_share)
+    }
+}
+
+/// What the grey end of a layer's bar is, said under the view when a bar
+/// has one.
+pub fn nobody_key() -> &'static str {
+    tr("The grey end of a bar: the calls made for a caller that had already given up.")
 }
 
 /// The layers of one policy's run.
@@ -257,9 +271,11 @@ pub fn layers_kept(
                     time = format!("{:.2}", took.quantile(0.99))
                 ));
             }
+            let nobody = orphaned.get(layer).copied().unwrap_or(0);
             lines.push(LayerLine {
                 per_request,
                 bar_percent: 100.0 * per_request / longest,
+                nobody_share: nobody as f64 / (*calls).max(1) as f64,
                 text: format!("{prefix}{text}"),
             });
         }
@@ -389,6 +405,15 @@ mod tests {
             lists[0].lines[1].text
         );
         assert!(lists[1].lines.iter().all(|l| !l.text.contains("nobody")));
+        // The grey end of A's second bar is the share of its calls that
+        // were for nobody; B's bars have none.
+        let line = &lists[0].lines[1];
+        let share =
+            a.summary.orphaned_attempts_by_layer[1] as f64 / a.summary.attempts_by_layer[1] as f64;
+        assert_eq!(line.nobody_share, share);
+        assert!(share > 0.1 && share < 1.0, "{share}");
+        assert_eq!(line.nobody_style(), format!("width: {:.1}%", 100.0 * share));
+        assert!(lists[1].lines.iter().all(|l| l.nobody_share == 0.0));
     }
 
     /// The calls a layer's callee turned away, its workers busy and its
