@@ -78,6 +78,7 @@ fn snippets_match_their_golden_files() {
         Format::GatewayApi,
         Format::EnvoyGateway,
         Format::Kuma,
+        Format::Linkerd,
     ] {
         for (name, link) in GOLDEN {
             let snippet = export(&config(link), format);
@@ -371,6 +372,8 @@ fn carried(format: Format, config: &Config) -> Vec<(P, f64)> {
         // The API leaves the backoff's growth, cap and jitter to the
         // implementation; it carries the first pause and the timeouts.
         Format::GatewayApi => vec![P::Attempts, P::Base, P::Timeout, P::Deadline],
+        // A Linkerd route has no backoff.
+        Format::Linkerd => vec![P::Attempts, P::Timeout, P::Deadline],
         Format::Aws => vec![P::Attempts],
         _ => unreachable!("only the importable formats"),
     };
@@ -417,6 +420,7 @@ fn export_then_import_round_trips() {
             Format::GatewayApi,
             Format::EnvoyGateway,
             Format::Kuma,
+            Format::Linkerd,
         ] {
             let original = match format {
                 Format::Grpc => config(&format!("{link}&jitter=proportional&jfrac=0.2")),
@@ -437,7 +441,9 @@ fn export_then_import_round_trips() {
             if format != Format::GatewayApi && original.budget_kind() == BudgetKind::Ratio {
                 continue;
             }
-            if format == Format::Kuma && original.budget_kind() != BudgetKind::None {
+            if matches!(format, Format::Kuma | Format::Linkerd)
+                && original.budget_kind() != BudgetKind::None
+            {
                 continue;
             }
             let text = export(&original, format).text;

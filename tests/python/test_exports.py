@@ -517,6 +517,42 @@ def test_kuma_manifests_meet_its_schema():
         print(f"  kuma {link}: meets kumahq/kuma's v1alpha1 schema, every duration one Go reads")
 
 
+def linkerd_reads(annotations):
+    """The retry a route gets from its annotations, as Linkerd's policy
+    controller reads them (linkerd2, policy-controller, parse_http_retry):
+    the limit a u16 where 0 means unset, 1 when unset, each status a code,
+    a range, 5xx or gateway-error; None when no retry annotation is set."""
+    limit = annotations.get("retry.linkerd.io/limit")
+    if limit is not None:
+        check(re.fullmatch(r"\d{1,5}", limit) is not None and int(limit) < 65536, f"limit {limit!r} is not a u16")
+        limit = int(limit) or None
+    statuses = annotations.get("retry.linkerd.io/http")
+    if statuses is not None:
+        for status in statuses.split(","):
+            check(status.lower() in ("5xx", "gateway-error") or re.fullmatch(r"[1-5]\d\d(-[1-5]\d\d)?", status),
+                  f"status {status!r} is not one Linkerd reads")
+    timeout = annotations.get("retry.linkerd.io/timeout")
+    if limit is None and statuses is None and timeout is None:
+        return None
+    return limit or 1
+
+
+def test_linkerd_annotations_read_as_linkerd_reads_them():
+    import yaml
+
+    for link in ISTIO_LINKS[:3] + ["v=1&attempts=2&timeout=0.25&deadline=1.5"]:
+        [service] = list(yaml.safe_load_all(cli("--export", "linkerd", link)))
+        bounds = json.loads(cli("--bounds", link))
+        annotations = service["metadata"]["annotations"]
+        check(all(isinstance(v, str) for v in annotations.values()), f"{link}: annotations are text: {annotations}")
+        retries = linkerd_reads(annotations)
+        check((retries or 0) == bounds["attempts"] - 1, f"{link}: Linkerd reads {retries} retries: {annotations}")
+        for key in ("retry.linkerd.io/timeout", "timeout.linkerd.io/request"):
+            if key in annotations:
+                check(re.fullmatch(r"\d+(ms|s)", annotations[key]) is not None, f"{link}: {key} {annotations[key]!r}")
+        print(f"  linkerd {link}: {retries or 0} retries as Linkerd's controller reads them")
+
+
 def test_gateway_api_manifests_meet_the_apis_schema():
     versions = {"HTTPRoute": "gateway.networking.k8s.io/v1",
                 "XBackendTrafficPolicy": "gateway.networking.x-k8s.io/v1alpha1"}
@@ -548,6 +584,7 @@ def main():
         test_gateway_api_manifests_meet_the_apis_schema,
         test_envoy_gateway_manifests_meet_its_schema,
         test_kuma_manifests_meet_its_schema,
+        test_linkerd_annotations_read_as_linkerd_reads_them,
     ]
     passed = failed = 0
     for test in tests:

@@ -3,8 +3,8 @@
 //! VirtualService with its DestinationRule, [`crate::istio`]; a Gateway
 //! API HTTPRoute with its XBackendTrafficPolicy, [`crate::gateway`]; an
 //! Envoy Gateway BackendTrafficPolicy, [`crate::envoy_gateway`]; a Kuma
-//! MeshRetry with its MeshTimeout, [`crate::kuma`]) or an AWS shared config
-//! section (ini text) becomes settings of policy A or B,
+//! MeshRetry with its MeshTimeout, [`crate::kuma`]; Linkerd's retry
+//! annotations, [`crate::linkerd`]) or an AWS shared config section (ini text) becomes settings of policy A or B,
 //! with what was mapped, what was not and why, as plain data.
 //!
 //! The text is untrusted: it is size-limited, every problem becomes a
@@ -41,7 +41,7 @@ pub fn import(text: &str) -> Result<Imported, String> {
     if trimmed.is_empty() {
         return Err(crate::words::tr(
             "nothing to read: paste a gRPC service config, an Envoy retry \
-            policy (JSON), an Istio VirtualService, a Gateway API HTTPRoute, an Envoy Gateway BackendTrafficPolicy, a Kuma MeshRetry or an AWS config section",
+            policy (JSON), an Istio VirtualService, a Gateway API HTTPRoute, an Envoy Gateway BackendTrafficPolicy, a Kuma MeshRetry, Linkerd's retry annotations or an AWS config section",
         )
         .to_string());
     }
@@ -118,7 +118,7 @@ pub fn import(text: &str) -> Result<Imported, String> {
 }
 
 /// Kubernetes manifests that hold a retry policy: Istio's, the Gateway
-/// API's, Envoy Gateway's or Kuma's.
+/// API's, Envoy Gateway's, Kuma's, or Linkerd's annotations.
 fn manifests(documents: &[Value]) -> Option<Imported> {
     if documents.iter().any(crate::istio::is_istio) {
         Some(crate::istio::import(documents))
@@ -128,6 +128,8 @@ fn manifests(documents: &[Value]) -> Option<Imported> {
         Some(crate::envoy_gateway::import(documents))
     } else if documents.iter().any(crate::kuma::is_kuma) {
         Some(crate::kuma::import(documents))
+    } else if documents.iter().any(crate::linkerd::is_linkerd) {
+        Some(crate::linkerd::import(documents))
     } else {
         None
     }

@@ -29,6 +29,7 @@ mod gateway;
 pub mod import;
 mod istio;
 mod kuma;
+mod linkerd;
 mod read;
 mod yaml;
 
@@ -51,10 +52,11 @@ pub enum Format {
     GatewayApi,
     EnvoyGateway,
     Kuma,
+    Linkerd,
 }
 
 impl Format {
-    pub const ALL: [Format; 12] = [
+    pub const ALL: [Format; 13] = [
         Format::Grpc,
         Format::Envoy,
         Format::Aws,
@@ -67,6 +69,7 @@ impl Format {
         Format::GatewayApi,
         Format::EnvoyGateway,
         Format::Kuma,
+        Format::Linkerd,
     ];
 
     /// The word the command line takes (`--export grpc`).
@@ -84,6 +87,7 @@ impl Format {
             Format::GatewayApi => "gateway-api",
             Format::EnvoyGateway => "envoy-gateway",
             Format::Kuma => "kuma",
+            Format::Linkerd => "linkerd",
         }
     }
 
@@ -102,6 +106,7 @@ impl Format {
             Format::GatewayApi => crate::words::tr("Gateway API HTTPRoute (YAML)"),
             Format::EnvoyGateway => crate::words::tr("Envoy Gateway BackendTrafficPolicy (YAML)"),
             Format::Kuma => crate::words::tr("Kuma MeshRetry and MeshTimeout (YAML)"),
+            Format::Linkerd => crate::words::tr("Linkerd retry annotations (YAML)"),
         }
     }
 
@@ -160,11 +165,20 @@ impl Snippet {
     /// the policy's guarantees (its card), and in a language other than
     /// English, that the snippet's comments are English.
     pub fn notes(&self) -> Vec<String> {
-        let mut notes: Vec<String> = self
-            .mappings
+        // Knobs that miss for the same reason share one note.
+        let mut missed: Vec<(Vec<&str>, Fit, &str)> = Vec::new();
+        for m in self.mappings.iter().filter(|m| m.fit != Fit::Exact) {
+            match missed
+                .iter_mut()
+                .find(|(_, fit, why)| *fit == m.fit && *why == m.why)
+            {
+                Some((knobs, ..)) => knobs.push(knob_word(m.knob)),
+                None => missed.push((vec![knob_word(m.knob)], m.fit, &m.why)),
+            }
+        }
+        let mut notes: Vec<String> = missed
             .iter()
-            .filter(|m| m.fit != Fit::Exact)
-            .map(|m| format!("{} ({}): {}", knob_word(m.knob), m.fit.word(), m.why))
+            .map(|(knobs, fit, why)| format!("{} ({}): {why}", knobs.join(", "), fit.word()))
             .collect();
         notes.push(crate::tf!(
             "this policy at worst: {calls} calls at the bottom per operation, when every call fails",
@@ -238,6 +252,7 @@ pub fn export(config: &Config, format: Format) -> Snippet {
         Format::GatewayApi => gateway::export(config, &policy),
         Format::EnvoyGateway => envoy_gateway::export(config, &policy),
         Format::Kuma => kuma::export(config, &policy),
+        Format::Linkerd => linkerd::export(config, &policy),
     };
     mappings.push(match (policy.hedge, format) {
         (false, _) => exact("hedging", "none"),

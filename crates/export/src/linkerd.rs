@@ -1,0 +1,248 @@
+//! Linkerd: the retry and timeout annotations of a Service (or of an
+//! HTTPRoute whose parent it is), as Linkerd 2.16 and later read them
+//! (linkerd2, policy-controller, `parse_http_retry`).
+//!
+//! `retry.linkerd.io/limit` is the most **retries** of a request (1 when
+//! unset; 0 is read as unset, so `limit: "0"` beside a status to retry
+//! still retries once: no retry is written as no retry annotation at all);
+//! `retry.linkerd.io/timeout` bounds each try; `timeout.linkerd.io/request`
+//! the whole request. A route's retry holds a limit, a timeout and the
+//! statuses to retry, and nothing else: no backoff and no budget to set.
+//! Linkerd ignores these annotations for a Service that has a
+//! ServiceProfile (whose legacy retry budget this does not write).
+
+use serde_json::Value;
+
+use crate::budget::BudgetKind;
+use crate::config::{Config, P, SWITCH};
+use crate::policy::Policy;
+use crate::read::Imported;
+use crate::{Fit, Format, Mapping, exact, missing, row};
+
+const LIMIT: &str = "retry.linkerd.io/limit";
+const HTTP: &str = "retry.linkerd.io/http";
+const TRY: &str = "retry.linkerd.io/timeout";
+const REQUEST: &str = "timeout.linkerd.io/request";
+
+/// A duration as whole milliseconds, `250ms`, or whole seconds, `2s`, and
+/// whether that is exact.
+fn duration(seconds: f64) -> (String, bool) {
+    let ms = (seconds * 1e3).round().max(0.0);
+    let whole = (seconds * 1e3 - ms).abs() <= 1e-6;
+    let ms = ms as u64;
+    let text = if ms % 1000 == 0 {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{ms}ms")
+    };
+    (text, whole)
+}
+
+fn timed(knob: &'static str, key: &str, seconds: f64) -> Mapping {
+    let (text, whole) = duration(seconds);
+    if whole {
+        exact(knob, format!("{key}: {text}"))
+    } else {
+        row(
+            knob,
+            format!("{key}: {text}"),
+            Fit::Approximate,
+            crate::words::tr("written in whole milliseconds"),
+        )
+    }
+}
+
+pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
+    let mut rows = Vec::new();
+    let retries = policy.attempts - 1;
+    rows.push(if retries == 0 {
+        exact(
+            "attempts",
+            "no retry annotation (a limit of 0 beside a status still retries once)",
+        )
+    } else {
+        exact(
+            "attempts",
+            format!("{LIMIT}: \"{retries}\" (retries, not attempts)"),
+        )
+    });
+    let no_backoff = crate::words::tr(
+        "a Linkerd route's retry holds a limit, a timeout and the statuses to retry: there is no backoff to set",
+    );
+    if retries == 0 {
+        rows.push(exact("first pause", "unused"));
+        rows.push(exact("multiplier", "unused"));
+        rows.push(exact("cap", "unused"));
+        rows.push(exact("jitter", "unused"));
+    } else {
+        for knob in ["first pause", "multiplier", "cap", "jitter"] {
+            rows.push(missing(knob, no_backoff));
+        }
+    }
+    rows.push(match policy.attempt_timeout {
+        Some(t) if retries > 0 => timed("attempt timeout", TRY, t),
+        Some(_) => missing(
+            "attempt timeout",
+            crate::words::tr(
+                "Linkerd's per-try timeout is a retry setting: written alone, it turns on one retry",
+            ),
+        ),
+        None => exact("attempt timeout", "none"),
+    });
+    rows.push(match policy.deadline {
+        Some(d) => timed("deadline", REQUEST, d),
+        None => exact("deadline", "none"),
+    });
+    rows.push(match config.budget_kind() {
+        BudgetKind::None => exact("budget", "none"),
+        _ => missing(
+            "budget",
+            crate::words::tr(
+                "a Linkerd route's retries have no budget (a ServiceProfile's retryBudget is the legacy one, and Linkerd ignores these annotations where a ServiceProfile exists)",
+            ),
+        ),
+    });
+    let mut annotations = String::new();
+    if retries > 0 {
+        annotations += &format!("    {HTTP}: \"5xx\"\n    {LIMIT}: \"{retries}\"\n");
+        if let Some(t) = policy.attempt_timeout {
+            annotations += &format!("    {TRY}: \"{}\"\n", duration(t).0);
+        }
+    }
+    if let Some(d) = policy.deadline {
+        annotations += &format!("    {REQUEST}: \"{}\"\n", duration(d).0);
+    }
+    let annotations = if annotations.is_empty() {
+        "  annotations: {}\n".to_string()
+    } else {
+        format!("  annotations:\n{annotations}")
+    };
+    let text = format!(
+        "# Linkerd counts retries: at most {calls} calls per request.\napiVersion: v1\nkind: Service\nmetadata:\n  name: my-service\n{annotations}",
+        calls = policy.attempts,
+    );
+    (text, rows)
+}
+
+/// Whether a document carries Linkerd's retry or timeout annotations.
+pub(crate) fn is_linkerd(document: &Value) -> bool {
+    document
+        .pointer("/metadata/annotations")
+        .and_then(Value::as_object)
+        .is_some_and(|a| {
+            a.keys()
+                .any(|k| k.starts_with("retry.linkerd.io/") || k.starts_with("timeout.linkerd.io/"))
+        })
+}
+
+/// Reads the annotations of the first document that has Linkerd's.
+pub(crate) fn import(documents: &[Value]) -> Imported {
+    let mut out = Imported::new(Format::Linkerd);
+    let Some(annotations) = documents
+        .iter()
+        .find(|d| is_linkerd(d))
+        .and_then(|d| d.pointer("/metadata/annotations"))
+    else {
+        return out;
+    };
+    // Annotations are text; a YAML number is read as its text too.
+    let text = |key: &str| {
+        annotations.get(key).map(|v| match v {
+            Value::String(s) => s.trim().to_string(),
+            other => other.to_string(),
+        })
+    };
+    let limit = text(LIMIT);
+    let retrying = [LIMIT, HTTP, TRY]
+        .iter()
+        .any(|k| annotations.get(*k).is_some());
+    let retries = match limit.as_deref().map(str::parse::<u16>) {
+        Some(Ok(0)) | None => 1,
+        Some(Ok(n)) => n,
+        Some(Err(_)) => {
+            out.problems.push(crate::tf!(
+                "{key} must be a whole number of retries from 0 to 65535, read {text}",
+                key = LIMIT,
+                text = crate::config::clip(limit.as_deref().unwrap_or_default())
+            ));
+            return out;
+        }
+    };
+    if retrying {
+        out.set(
+            P::Attempts,
+            f64::from(retries) + 1.0,
+            format!("{LIMIT} + 1"),
+        );
+    } else {
+        out.set(
+            P::Attempts,
+            1.0,
+            crate::words::tr("no retry annotation: no retry"),
+        );
+    }
+    for (key, param) in [(TRY, P::Timeout), (REQUEST, P::Deadline)] {
+        if let Some(value) = annotations.get(key) {
+            match crate::istio::go_duration(value, key) {
+                Ok(seconds) => out.set(param, seconds, key),
+                Err(why) => out.problems.push(why),
+            }
+        }
+    }
+    out.set(
+        P::Hedge,
+        SWITCH.position(false),
+        crate::words::tr("Linkerd's routes retry, they do not hedge"),
+    );
+    if annotations.get(HTTP).is_some() {
+        out.unmapped.push(crate::tf!(
+            "{key}: the playground decides what is retryable by its own classes",
+            key = HTTP
+        ));
+    }
+    if retrying {
+        out.unmapped.push(
+            crate::words::tr("the backoff is left as it was: a Linkerd route has none to set")
+                .to_string(),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A limit of 0 beside a status is read as Linkerd reads it: unset, so
+    /// one retry; no annotation of retry at all is none.
+    #[test]
+    fn a_limit_of_zero_beside_a_status_retries_once() {
+        let read = |yaml: &str| {
+            let docs = crate::yaml::documents(yaml).expect("it reads");
+            let out = import(&docs);
+            out.settings
+                .iter()
+                .find(|s| s.param == P::Attempts)
+                .map(|s| s.value)
+        };
+        let service = |annotations: &str| {
+            format!(
+                "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  annotations:\n{annotations}"
+            )
+        };
+        assert_eq!(
+            read(&service(
+                "    retry.linkerd.io/http: 5xx\n    retry.linkerd.io/limit: \"0\"\n"
+            )),
+            Some(2.0)
+        );
+        assert_eq!(
+            read(&service("    retry.linkerd.io/limit: \"3\"\n")),
+            Some(4.0)
+        );
+        assert_eq!(
+            read(&service("    timeout.linkerd.io/request: 2s\n")),
+            Some(1.0)
+        );
+    }
+}
