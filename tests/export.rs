@@ -79,6 +79,7 @@ fn snippets_match_their_golden_files() {
         Format::EnvoyGateway,
         Format::Kuma,
         Format::Linkerd,
+        Format::SpringResilience4j,
     ] {
         for (name, link) in GOLDEN {
             let snippet = export(&config(link), format);
@@ -374,6 +375,15 @@ fn carried(format: Format, config: &Config) -> Vec<(P, f64)> {
         Format::GatewayApi => vec![P::Attempts, P::Base, P::Timeout, P::Deadline],
         // A Linkerd route has no backoff.
         Format::Linkerd => vec![P::Attempts, P::Timeout, P::Deadline],
+        // resilience4j has no deadline, and spreads by a proportional factor.
+        Format::SpringResilience4j => vec![
+            P::Attempts,
+            P::Base,
+            P::Cap,
+            P::Jitter,
+            P::Timeout,
+            P::Shape,
+        ],
         Format::Aws => vec![P::Attempts],
         _ => unreachable!("only the importable formats"),
     };
@@ -421,9 +431,13 @@ fn export_then_import_round_trips() {
             Format::EnvoyGateway,
             Format::Kuma,
             Format::Linkerd,
+            Format::SpringResilience4j,
         ] {
             let original = match format {
                 Format::Grpc => config(&format!("{link}&jitter=proportional&jfrac=0.2")),
+                Format::SpringResilience4j => {
+                    config(&format!("{link}&jitter=proportional&jfrac=0.3"))
+                }
                 _ => config(link),
             };
             if matches!(
@@ -441,8 +455,10 @@ fn export_then_import_round_trips() {
             if format != Format::GatewayApi && original.budget_kind() == BudgetKind::Ratio {
                 continue;
             }
-            if matches!(format, Format::Kuma | Format::Linkerd)
-                && original.budget_kind() != BudgetKind::None
+            if matches!(
+                format,
+                Format::Kuma | Format::Linkerd | Format::SpringResilience4j
+            ) && original.budget_kind() != BudgetKind::None
             {
                 continue;
             }

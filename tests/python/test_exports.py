@@ -553,6 +553,46 @@ def test_linkerd_annotations_read_as_linkerd_reads_them():
         print(f"  linkerd {link}: {retries or 0} retries as Linkerd's controller reads them")
 
 
+# The properties resilience4j's configuration reads, with their Java types
+# (resilience4j at af9e7c97, resilience4j-framework-common:
+# CommonRetryConfigurationProperties.InstanceProperties and
+# CommonTimeLimiterConfigurationProperties.InstanceProperties).
+RESILIENCE4J_RETRY = {"waitDuration": "Duration", "maxAttempts": "Integer", "enableExponentialBackoff": "Boolean",
+                      "exponentialBackoffMultiplier": "Double", "exponentialMaxWaitDuration": "Duration",
+                      "enableRandomizedWait": "Boolean", "randomizedWaitFactor": "Double",
+                      "failAfterMaxAttempts": "Boolean", "eventConsumerBufferSize": "Integer", "baseConfig": "String"}
+RESILIENCE4J_TIME_LIMITER = {"timeoutDuration": "Duration", "cancelRunningFuture": "Boolean",
+                             "eventConsumerBufferSize": "Integer", "baseConfig": "String"}
+JAVA_TYPES = {"Integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+              "Double": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+              "Boolean": lambda v: isinstance(v, bool), "String": lambda v: isinstance(v, str),
+              # Spring's simple form: a whole number and a unit.
+              "Duration": lambda v: isinstance(v, str) and re.fullmatch(r"\d+(ns|us|ms|s|m|h|d)", v) is not None}
+
+
+def test_spring_resilience4j_properties_are_the_ones_it_reads():
+    import yaml
+
+    for link in TENACITY_LINKS + ["v=1&attempts=4&timeout=0.3&jitter=proportional&jfrac=0.3"]:
+        [document] = list(yaml.safe_load_all(cli("--export", "spring-resilience4j", link)))
+        bounds = json.loads(cli("--bounds", link))
+        sections = {"retry": RESILIENCE4J_RETRY, "timelimiter": RESILIENCE4J_TIME_LIMITER}
+        check(set(document) == {"resilience4j"} and set(document["resilience4j"]) <= set(sections), f"{link}: {document}")
+        for section, properties in document["resilience4j"].items():
+            for name, instance in properties["instances"].items():
+                for key, value in instance.items():
+                    check(key in sections[section], f"{link}: {section}.{name}.{key} is not a property resilience4j reads")
+                    kind = sections[section][key]
+                    check(JAVA_TYPES[kind](value), f"{link}: {section}.{name}.{key} = {value!r} is not a {kind}")
+        retry = document["resilience4j"]["retry"]["instances"]["my-service"]
+        # resilience4j counts attempts, the first call included.
+        check(retry["maxAttempts"] == bounds["attempts"], f"{link}: maxAttempts {retry['maxAttempts']}")
+        check(retry["exponentialBackoffMultiplier"] >= 1, f"{link}: IntervalFunction refuses a multiplier under 1")
+        if retry.get("enableRandomizedWait"):
+            check(0 <= retry["randomizedWaitFactor"] < 1, f"{link}: IntervalFunction refuses a factor outside [0, 1)")
+        print(f"  spring-resilience4j {link}: {len(retry)} retry properties, each one resilience4j reads")
+
+
 def test_gateway_api_manifests_meet_the_apis_schema():
     versions = {"HTTPRoute": "gateway.networking.k8s.io/v1",
                 "XBackendTrafficPolicy": "gateway.networking.x-k8s.io/v1alpha1"}
@@ -585,6 +625,7 @@ def main():
         test_envoy_gateway_manifests_meet_its_schema,
         test_kuma_manifests_meet_its_schema,
         test_linkerd_annotations_read_as_linkerd_reads_them,
+        test_spring_resilience4j_properties_are_the_ones_it_reads,
     ]
     passed = failed = 0
     for test in tests:

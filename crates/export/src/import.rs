@@ -4,7 +4,8 @@
 //! API HTTPRoute with its XBackendTrafficPolicy, [`crate::gateway`]; an
 //! Envoy Gateway BackendTrafficPolicy, [`crate::envoy_gateway`]; a Kuma
 //! MeshRetry with its MeshTimeout, [`crate::kuma`]; Linkerd's retry
-//! annotations, [`crate::linkerd`]) or an AWS shared config section (ini text) becomes settings of policy A or B,
+//! annotations, [`crate::linkerd`]), Spring Boot's resilience4j
+//! properties (YAML, [`crate::spring`]) or an AWS shared config section (ini text) becomes settings of policy A or B,
 //! with what was mapped, what was not and why, as plain data.
 //!
 //! The text is untrusted: it is size-limited, every problem becomes a
@@ -41,7 +42,7 @@ pub fn import(text: &str) -> Result<Imported, String> {
     if trimmed.is_empty() {
         return Err(crate::words::tr(
             "nothing to read: paste a gRPC service config, an Envoy retry \
-            policy (JSON), an Istio VirtualService, a Gateway API HTTPRoute, an Envoy Gateway BackendTrafficPolicy, a Kuma MeshRetry, Linkerd's retry annotations or an AWS config section",
+            policy (JSON), an Istio VirtualService, a Gateway API HTTPRoute, an Envoy Gateway BackendTrafficPolicy, a Kuma MeshRetry, Linkerd's retry annotations, Spring Boot resilience4j properties or an AWS config section",
         )
         .to_string());
     }
@@ -98,7 +99,10 @@ pub fn import(text: &str) -> Result<Imported, String> {
             crate::words::tr("the JSON is a list; paste the service config object").to_string(),
         );
     }
-    if trimmed.contains("apiVersion:") || trimmed.contains("kind:") {
+    if trimmed.contains("apiVersion:")
+        || trimmed.contains("kind:")
+        || trimmed.contains("resilience4j:")
+    {
         let documents = crate::yaml::documents(trimmed)?;
         if let Some(imported) = manifests(&documents) {
             return Ok(imported);
@@ -118,7 +122,8 @@ pub fn import(text: &str) -> Result<Imported, String> {
 }
 
 /// Kubernetes manifests that hold a retry policy: Istio's, the Gateway
-/// API's, Envoy Gateway's, Kuma's, or Linkerd's annotations.
+/// API's, Envoy Gateway's, Kuma's, or Linkerd's annotations; or Spring
+/// Boot's resilience4j properties.
 fn manifests(documents: &[Value]) -> Option<Imported> {
     if documents.iter().any(crate::istio::is_istio) {
         Some(crate::istio::import(documents))
@@ -130,6 +135,8 @@ fn manifests(documents: &[Value]) -> Option<Imported> {
         Some(crate::kuma::import(documents))
     } else if documents.iter().any(crate::linkerd::is_linkerd) {
         Some(crate::linkerd::import(documents))
+    } else if documents.iter().any(crate::spring::is_spring) {
+        Some(crate::spring::import(documents))
     } else {
         None
     }

@@ -31,6 +31,7 @@ mod istio;
 mod kuma;
 mod linkerd;
 mod read;
+mod spring;
 mod yaml;
 
 use crate::budget::BudgetKind;
@@ -53,10 +54,11 @@ pub enum Format {
     EnvoyGateway,
     Kuma,
     Linkerd,
+    SpringResilience4j,
 }
 
 impl Format {
-    pub const ALL: [Format; 13] = [
+    pub const ALL: [Format; 14] = [
         Format::Grpc,
         Format::Envoy,
         Format::Aws,
@@ -70,6 +72,7 @@ impl Format {
         Format::EnvoyGateway,
         Format::Kuma,
         Format::Linkerd,
+        Format::SpringResilience4j,
     ];
 
     /// The word the command line takes (`--export grpc`).
@@ -88,6 +91,7 @@ impl Format {
             Format::EnvoyGateway => "envoy-gateway",
             Format::Kuma => "kuma",
             Format::Linkerd => "linkerd",
+            Format::SpringResilience4j => "spring-resilience4j",
         }
     }
 
@@ -107,6 +111,7 @@ impl Format {
             Format::EnvoyGateway => crate::words::tr("Envoy Gateway BackendTrafficPolicy (YAML)"),
             Format::Kuma => crate::words::tr("Kuma MeshRetry and MeshTimeout (YAML)"),
             Format::Linkerd => crate::words::tr("Linkerd retry annotations (YAML)"),
+            Format::SpringResilience4j => crate::words::tr("Spring Boot resilience4j (YAML)"),
         }
     }
 
@@ -253,6 +258,7 @@ pub fn export(config: &Config, format: Format) -> Snippet {
         Format::EnvoyGateway => envoy_gateway::export(config, &policy),
         Format::Kuma => kuma::export(config, &policy),
         Format::Linkerd => linkerd::export(config, &policy),
+        Format::SpringResilience4j => spring::export(config, &policy),
     };
     mappings.push(match (policy.hedge, format) {
         (false, _) => exact("hedging", "none"),

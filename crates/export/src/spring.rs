@@ -1,0 +1,242 @@
+//! Spring Boot's resilience4j properties (YAML): the same `RetryConfig`
+//! as the Java snippet, written as properties that resilience4j's own
+//! configuration reads (resilience4j-framework-common,
+//! `CommonRetryConfigurationProperties`): `maxAttempts` counts **attempts**,
+//! the first call included, where Polly's and Envoy's counts are retries;
+//! with `enableExponentialBackoff` and `enableRandomizedWait` both on and
+//! the multiplier, the factor and the maximum set, it builds exactly
+//! `IntervalFunction.ofExponentialRandomBackoff(waitDuration, multiplier,
+//! factor, max)`, the Java snippet's call; without the randomised wait,
+//! `ofExponentialBackoff(waitDuration, multiplier, max)`. Durations are
+//! whole milliseconds, Spring's simple form. A try's timeout is a
+//! TimeLimiter instance of the same name.
+
+use serde_json::Value;
+
+use crate::config::{Config, JITTERS, P, SHAPES, SWITCH};
+use crate::policy::{Jitter, Policy, Shape};
+use crate::read::{Imported, number};
+use crate::{Format, Mapping, exact, geometric_factor};
+
+const INSTANCE: &str = "my-service";
+/// resilience4j's defaults: the multiplier and the factor of an unset
+/// property (IntervalFunction.DEFAULT_MULTIPLIER and
+/// DEFAULT_RANDOMIZATION_FACTOR), the wait of an unset waitDuration
+/// (RetryConfig's 500 ms) and its attempts (3).
+const DEFAULT_MULTIPLIER: f64 = 1.5;
+const DEFAULT_FACTOR: f64 = 0.5;
+const DEFAULT_WAIT: f64 = 0.5;
+const DEFAULT_ATTEMPTS: f64 = 3.0;
+
+fn ms(seconds: f64) -> String {
+    format!("{}ms", (seconds * 1000.0).round())
+}
+
+pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
+    let (_, mut rows) = crate::resilience4j(config, policy);
+    // The same knobs, named as the properties name them.
+    rows[0] = exact(
+        "attempts",
+        format!(
+            "maxAttempts: {} (attempts, the first call included)",
+            policy.attempts
+        ),
+    );
+    let factor = geometric_factor(policy).unwrap_or(policy.multiplier);
+    let randomized = match policy.jitter {
+        Jitter::None => String::new(),
+        Jitter::Proportional => format!(
+            "        enableRandomizedWait: true\n        randomizedWaitFactor: {}\n",
+            policy.jitter_fraction
+        ),
+        _ => format!(
+            "        enableRandomizedWait: true\n        randomizedWaitFactor: {DEFAULT_FACTOR}\n"
+        ),
+    };
+    let mut text = format!(
+        "# resilience4j counts attempts, the first call included: at most {calls} calls.\nresilience4j:\n  retry:\n    instances:\n      {INSTANCE}:\n        maxAttempts: {calls}\n        waitDuration: {}\n        enableExponentialBackoff: true\n        exponentialBackoffMultiplier: {factor}\n        exponentialMaxWaitDuration: {}\n{randomized}",
+        ms(policy.base),
+        ms(policy.cap),
+        calls = policy.attempts,
+    );
+    if let Some(timeout) = policy.attempt_timeout {
+        text += &format!(
+            "  timelimiter:\n    instances:\n      {INSTANCE}:\n        timeoutDuration: {}\n",
+            ms(timeout)
+        );
+    }
+    (text, rows)
+}
+
+/// Whether a document holds resilience4j's retry properties.
+pub(crate) fn is_spring(document: &Value) -> bool {
+    document.pointer("/resilience4j/retry").is_some()
+}
+
+/// A duration as Spring reads one: `100ms`, `2s`, `1m`, an ISO-8601
+/// `PT0.5S`, or a bare number of milliseconds.
+fn duration(value: &Value, name: &str) -> Result<f64, String> {
+    if let Some(n) = value.as_f64() {
+        return Ok(n / 1000.0);
+    }
+    let wrong = || {
+        crate::tf!(
+            "{name} must be a duration such as 100ms or PT0.5S, read {text}",
+            name = name,
+            text = crate::config::clip(&value.to_string())
+        )
+    };
+    let text = value.as_str().ok_or_else(wrong)?.trim();
+    if let Some(iso) = text.strip_prefix("PT").or_else(|| text.strip_prefix("pt")) {
+        let seconds = iso
+            .strip_suffix(['S', 's'])
+            .and_then(|n| n.parse::<f64>().ok())
+            .filter(|s| s.is_finite())
+            .ok_or_else(wrong)?;
+        return Ok(seconds);
+    }
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let amount: f64 = text[..digits].parse().map_err(|_| wrong())?;
+    let scale = match &text[digits..] {
+        "" | "ms" => 1e-3,
+        "ns" => 1e-9,
+        "us" => 1e-6,
+        "s" => 1.0,
+        "m" => 60.0,
+        "h" => 3600.0,
+        "d" => 86_400.0,
+        _ => return Err(wrong()),
+    };
+    Ok(amount * scale)
+}
+
+/// Reads the first retry instance (or the default config) and the time
+/// limiter of the same name.
+pub(crate) fn import(documents: &[Value]) -> Imported {
+    let mut out = Imported::new(Format::SpringResilience4j);
+    let Some(root) = documents.iter().find(|d| is_spring(d)) else {
+        return out;
+    };
+    let retry = &root["resilience4j"]["retry"];
+    let instance = ["instances", "configs"]
+        .iter()
+        .filter_map(|key| retry.get(*key).and_then(Value::as_object))
+        .find_map(|all| all.iter().next());
+    let Some((name, props)) = instance else {
+        out.problems.push(
+            crate::words::tr("resilience4j.retry has no instances or configs to read").to_string(),
+        );
+        return out;
+    };
+    if retry
+        .get("instances")
+        .and_then(Value::as_object)
+        .is_some_and(|all| all.len() > 1)
+    {
+        out.unmapped
+            .push(crate::words::tr("only the first retry instance is read").to_string());
+    }
+    let read_number = |out: &mut Imported, key: &str| {
+        props.get(key).and_then(|v| match number(v, key) {
+            Ok(n) => Some(n),
+            Err(why) => {
+                out.problems.push(why);
+                None
+            }
+        })
+    };
+    let read_duration = |out: &mut Imported, key: &str| {
+        props.get(key).and_then(|v| match duration(v, key) {
+            Ok(s) => Some(s),
+            Err(why) => {
+                out.problems.push(why);
+                None
+            }
+        })
+    };
+    let on = |key: &str| props.get(key).and_then(Value::as_bool) == Some(true);
+    match read_number(&mut out, "maxAttempts") {
+        Some(n) if n >= 1.0 => out.set(P::Attempts, n.floor(), "maxAttempts"),
+        Some(_) => out
+            .problems
+            .push(crate::words::tr("maxAttempts must be at least 1").to_string()),
+        None => out.set(
+            P::Attempts,
+            DEFAULT_ATTEMPTS,
+            crate::words::tr("maxAttempts (resilience4j's default 3)"),
+        ),
+    }
+    let wait = read_duration(&mut out, "waitDuration")
+        .filter(|w| *w > 0.0)
+        .unwrap_or(DEFAULT_WAIT);
+    out.set(P::Base, wait, "waitDuration");
+    if on("enableExponentialBackoff") {
+        let multiplier = read_number(&mut out, "exponentialBackoffMultiplier")
+            .filter(|m| *m >= 1.0)
+            .unwrap_or(DEFAULT_MULTIPLIER);
+        if multiplier == 1.0 {
+            out.set(
+                P::Shape,
+                SHAPES.position(Shape::Constant),
+                "exponentialBackoffMultiplier 1",
+            );
+        } else {
+            out.set(
+                P::Shape,
+                SHAPES.position(Shape::Exponential),
+                "enableExponentialBackoff",
+            );
+            out.set(P::Multiplier, multiplier, "exponentialBackoffMultiplier");
+        }
+        match read_duration(&mut out, "exponentialMaxWaitDuration") {
+            Some(cap) if cap > 0.0 => out.set(P::Cap, cap, "exponentialMaxWaitDuration"),
+            _ => out.unmapped.push(
+                crate::words::tr(
+                    "no exponentialMaxWaitDuration: resilience4j's pauses grow without a cap; the cap is left as it was",
+                )
+                .to_string(),
+            ),
+        }
+    } else {
+        out.set(
+            P::Shape,
+            SHAPES.position(Shape::Constant),
+            "waitDuration alone",
+        );
+    }
+    if on("enableRandomizedWait") {
+        let factor = read_number(&mut out, "randomizedWaitFactor")
+            .filter(|f| (0.0..1.0).contains(f))
+            .unwrap_or(DEFAULT_FACTOR);
+        out.set(
+            P::Jitter,
+            JITTERS.position(Jitter::Proportional),
+            "enableRandomizedWait",
+        );
+        out.set(P::JitterFraction, factor, "randomizedWaitFactor");
+    } else {
+        out.set(
+            P::Jitter,
+            JITTERS.position(Jitter::None),
+            crate::words::tr("no randomised wait"),
+        );
+    }
+    out.set(
+        P::Hedge,
+        SWITCH.position(false),
+        crate::words::tr("resilience4j's Retry does not hedge"),
+    );
+    let limiter = root
+        .pointer("/resilience4j/timelimiter/instances")
+        .and_then(|all| all.get(name.as_str()))
+        .and_then(|limiter| limiter.get("timeoutDuration"));
+    if let Some(timeout) = limiter {
+        match duration(timeout, "timeoutDuration") {
+            Ok(seconds) => out.set(P::Timeout, seconds, "timelimiter timeoutDuration"),
+            Err(why) => out.problems.push(why),
+        }
+    }
+    out
+}
