@@ -15,9 +15,9 @@
 use serde_json::Value;
 
 use crate::budget::BudgetKind;
-use crate::config::{BUDGETS, Config, JITTERS, P, SHAPES, SWITCH};
+use crate::config::{BUDGETS, Config, P};
 use crate::istio::go_duration;
-use crate::policy::{Jitter, Policy, Shape};
+use crate::policy::Policy;
 use crate::read::{Imported, number};
 use crate::{Fit, Format, Mapping, exact, full_jitter_only, missing, row};
 
@@ -57,19 +57,12 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
     ));
     let base = policy.ceiling(0);
     rows.push(timed("first pause", "perRetry.backOff.baseInterval", base));
-    let doubling = policy.shape == Shape::Exponential && policy.multiplier == 2.0;
-    rows.push(if policy.attempts <= 2 || doubling {
-        exact("multiplier", "2 (fixed)")
-    } else {
-        row(
-            "multiplier",
-            "2 (fixed)",
-            Fit::Approximate,
-            crate::words::tr(
-                "Envoy Gateway's proxy (Envoy) doubles the ceiling from the base: 1, 2, 4, 8 x base, whatever the shape or multiplier",
-            ),
-        )
-    });
+    rows.push(crate::doubling(
+        policy,
+        crate::words::tr(
+            "Envoy Gateway's proxy (Envoy) doubles the ceiling from the base: 1, 2, 4, 8 x base, whatever the shape or multiplier",
+        ),
+    ));
     rows.push(timed("cap", "perRetry.backOff.maxInterval", policy.cap));
     rows.push(full_jitter_only(
         policy,
@@ -205,19 +198,9 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         )
         .filter(|c| *c > 0.0)
         .unwrap_or(CAP_OVER_BASE * base);
-        out.set(P::Base, base, "retry.perRetry.backOff.baseInterval");
-        out.set(P::Cap, cap, "retry.perRetry.backOff.maxInterval");
-        let envoy = crate::words::tr("Envoy's backoff");
-        out.set(P::Shape, SHAPES.position(Shape::Exponential), envoy);
-        out.set(P::Multiplier, 2.0, envoy);
-        out.set(
-            P::Jitter,
-            JITTERS.position(Jitter::Full),
-            crate::words::tr("Envoy's jitter (always full)"),
-        );
-        out.set(
-            P::Hedge,
-            SWITCH.position(false),
+        out.envoy_backoff(
+            (base, "retry.perRetry.backOff.baseInterval"),
+            (cap, "retry.perRetry.backOff.maxInterval"),
             crate::words::tr("Envoy Gateway's routes retry, they do not hedge"),
         );
         if retry.get("retryOn").is_some() {

@@ -15,8 +15,8 @@
 use serde_json::{Map, Value};
 
 use crate::budget::BudgetKind;
-use crate::config::{BUDGETS, Config, JITTERS, P, SHAPES, SWITCH, clip};
-use crate::policy::{Jitter, Policy, Shape};
+use crate::config::{BUDGETS, Config, P, clip};
+use crate::policy::Policy;
 use crate::read::{Imported, number};
 use crate::{Fit, Format, Mapping, exact, full_jitter_only, missing, proto_duration, row};
 
@@ -42,19 +42,12 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         "first pause",
         format!("retries.backoff: {}", proto_duration(base)),
     ));
-    let doubling = policy.shape == Shape::Exponential && policy.multiplier == 2.0;
-    rows.push(if policy.attempts <= 2 || doubling {
-        exact("multiplier", "2 (fixed)")
-    } else {
-        row(
-            "multiplier",
-            "2 (fixed)",
-            Fit::Approximate,
-            crate::words::tr(
-                "Istio's proxy (Envoy) doubles the ceiling from the backoff: 1, 2, 4, 8 x backoff, whatever the shape or multiplier",
-            ),
-        )
-    });
+    rows.push(crate::doubling(
+        policy,
+        crate::words::tr(
+            "Istio's proxy (Envoy) doubles the ceiling from the backoff: 1, 2, 4, 8 x backoff, whatever the shape or multiplier",
+        ),
+    ));
     let cap = CAP_OVER_BASE * base;
     rows.push(if (policy.cap - cap).abs() <= 1e-9 * cap {
         exact("cap", "10 x backoff (fixed)")
@@ -218,23 +211,12 @@ fn route(service: &Value, out: &mut Imported) {
         }
         None => DEFAULT_BASE,
     };
-    out.set(P::Base, base, "retries.backoff");
-    out.set(
-        P::Cap,
-        CAP_OVER_BASE * base,
-        crate::words::tr("10 x retries.backoff (Envoy's default)"),
-    );
-    let envoy = crate::words::tr("Envoy's backoff");
-    out.set(P::Shape, SHAPES.position(Shape::Exponential), envoy);
-    out.set(P::Multiplier, 2.0, envoy);
-    out.set(
-        P::Jitter,
-        JITTERS.position(Jitter::Full),
-        crate::words::tr("Envoy's jitter (always full)"),
-    );
-    out.set(
-        P::Hedge,
-        SWITCH.position(false),
+    out.envoy_backoff(
+        (base, "retries.backoff"),
+        (
+            CAP_OVER_BASE * base,
+            crate::words::tr("10 x retries.backoff (Envoy's default)"),
+        ),
         crate::words::tr("Istio's routes retry, they do not hedge"),
     );
     for key in [

@@ -15,11 +15,11 @@
 use serde_json::Value;
 
 use crate::budget::BudgetKind;
-use crate::config::{Config, JITTERS, P, SHAPES, SWITCH};
+use crate::config::{Config, P};
 use crate::istio::go_duration;
-use crate::policy::{Jitter, Policy, Shape};
+use crate::policy::Policy;
 use crate::read::{Imported, number};
-use crate::{Fit, Format, Mapping, exact, full_jitter_only, missing, proto_duration, row};
+use crate::{Format, Mapping, exact, full_jitter_only, missing, proto_duration};
 
 /// Envoy's defaults where the policy sets nothing.
 const DEFAULT_RETRIES: f64 = 1.0;
@@ -41,19 +41,12 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         "first pause",
         format!("http.backOff.baseInterval: {}", proto_duration(base)),
     ));
-    let doubling = policy.shape == Shape::Exponential && policy.multiplier == 2.0;
-    rows.push(if policy.attempts <= 2 || doubling {
-        exact("multiplier", "2 (fixed)")
-    } else {
-        row(
-            "multiplier",
-            "2 (fixed)",
-            Fit::Approximate,
-            crate::words::tr(
-                "Kuma's proxy (Envoy) doubles the ceiling from the base: 1, 2, 4, 8 x base, whatever the shape or multiplier",
-            ),
-        )
-    });
+    rows.push(crate::doubling(
+        policy,
+        crate::words::tr(
+            "Kuma's proxy (Envoy) doubles the ceiling from the base: 1, 2, 4, 8 x base, whatever the shape or multiplier",
+        ),
+    ));
     rows.push(exact(
         "cap",
         format!("http.backOff.maxInterval: {}", proto_duration(policy.cap)),
@@ -171,19 +164,9 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
     )
     .filter(|c| *c > 0.0)
     .unwrap_or(CAP_OVER_BASE * base);
-    out.set(P::Base, base, "http.backOff.baseInterval");
-    out.set(P::Cap, cap, "http.backOff.maxInterval");
-    let envoy = crate::words::tr("Envoy's backoff");
-    out.set(P::Shape, SHAPES.position(Shape::Exponential), envoy);
-    out.set(P::Multiplier, 2.0, envoy);
-    out.set(
-        P::Jitter,
-        JITTERS.position(Jitter::Full),
-        crate::words::tr("Envoy's jitter (always full)"),
-    );
-    out.set(
-        P::Hedge,
-        SWITCH.position(false),
+    out.envoy_backoff(
+        (base, "http.backOff.baseInterval"),
+        (cap, "http.backOff.maxInterval"),
         crate::words::tr("Kuma's MeshRetry retries, it does not hedge"),
     );
     if retry.get("retryOn").is_some() {

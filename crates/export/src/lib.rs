@@ -372,6 +372,17 @@ fn grpc_jitter(policy: &Policy) -> Mapping {
     }
 }
 
+/// The multiplier row of a proxy built on Envoy, whose ceilings double
+/// from the base whatever the policy says; `why` names the proxy.
+fn doubling(policy: &Policy, why: &str) -> Mapping {
+    let doubles = policy.shape == Shape::Exponential && policy.multiplier == 2.0;
+    if policy.attempts <= 2 || doubles {
+        exact("multiplier", "2 (fixed)")
+    } else {
+        row("multiplier", "2 (fixed)", Fit::Approximate, why)
+    }
+}
+
 /// The budget row of a library that has no retry budget at all.
 fn no_budget(config: &Config, library: &str) -> Mapping {
     if config.budget_kind() == BudgetKind::None {

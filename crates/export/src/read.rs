@@ -4,7 +4,8 @@
 use serde_json::Value;
 
 use crate::Format;
-use crate::config::P;
+use crate::config::{JITTERS, P, SHAPES, SWITCH};
+use crate::policy::{Jitter, Shape};
 
 /// One playground setting an import produced.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,4 +63,28 @@ pub(crate) fn number(value: &Value, name: &str) -> Result<f64, String> {
         .as_f64()
         .filter(|n| n.is_finite())
         .ok_or_else(|| crate::tf!("{name} must be a number", name = name))
+}
+
+impl Imported {
+    /// The backoff of a proxy built on Envoy, as its route gets it: the
+    /// ceiling doubling from `base` up to `cap`, the pause drawn under it;
+    /// and no hedging, for `whose` routes retry and do not hedge.
+    pub(crate) fn envoy_backoff(
+        &mut self,
+        (base, from_base): (f64, &str),
+        (cap, from_cap): (f64, &str),
+        whose: &str,
+    ) {
+        self.set(P::Base, base, from_base);
+        self.set(P::Cap, cap, from_cap);
+        let envoy = crate::words::tr("Envoy's backoff");
+        self.set(P::Shape, SHAPES.position(Shape::Exponential), envoy);
+        self.set(P::Multiplier, 2.0, envoy);
+        self.set(
+            P::Jitter,
+            JITTERS.position(Jitter::Full),
+            crate::words::tr("Envoy's jitter (always full)"),
+        );
+        self.set(P::Hedge, SWITCH.position(false), whose);
+    }
 }
