@@ -13,7 +13,7 @@ use retry_playground::breaker::{BreakerConfig, BreakerMode};
 use retry_playground::budget::{BudgetConfig, BudgetKind, RatioBasis};
 use retry_playground::policy::{Jitter, Policy, Shape};
 use retry_playground::sim::{
-    self, FailureKind, LatencyHistogram, Law, OutageMode, QueueOrder, Report, Scenario,
+    self, FailureKind, FanWait, LatencyHistogram, Law, OutageMode, QueueOrder, Report, Scenario,
     ServiceShape, Spread, WorkloadKind,
 };
 
@@ -2172,6 +2172,99 @@ fn a_fan_out_is_slow_when_any_call_is() {
         assert_eq!(
             report.summary.server_calls_per_operation,
             f64::from(fan_out)
+        );
+    }
+}
+
+/// A fan-out that waits for the first success or a majority is as slow as
+/// its fastest or its middle call. The calls of the tail-at-scale test,
+/// against an edge of 2^-10 s: a call is beyond it with probability
+/// p = 0.99 e^(-0.9766) + 0.01 e^(-0.009766) = 0.3828, so of 3 calls the
+/// first is beyond with p^3 = 5.6 %, the middle with 3p^2(1 - p) + p^3 =
+/// 32.7 %, the last (every answer) with 1 - (1 - p)^3 = 76.5 %; each share
+/// within four standard errors of a binomial share over 20 000 requests.
+#[test]
+fn a_fan_out_of_the_first_or_a_majority_is_as_slow_as_its_fastest_or_middle_call() {
+    let edge = 2f64.powi(-10);
+    let p = 0.99 * (-edge / 0.001f64).exp() + 0.01 * (-edge / 0.1f64).exp();
+    for (wait, expected) in [
+        (FanWait::First, p.powi(3)),
+        (FanWait::Quorum, 3.0 * p * p * (1.0 - p) + p.powi(3)),
+        (FanWait::All, 1.0 - (1.0 - p).powi(3)),
+    ] {
+        let report = sim::run(&Scenario {
+            horizon: 20.0,
+            fan_out: 3,
+            fan_wait: wait,
+            service: ServiceShape::Mixture,
+            service_time: 0.001,
+            tail_share: 0.01,
+            tail_factor: 100.0,
+            policy: Policy {
+                attempts: 1,
+                ..quiet_server().policy
+            },
+            ..quiet_server()
+        });
+        let latency = &report.latency;
+        assert!(
+            latency
+                .counts
+                .iter()
+                .enumerate()
+                .any(|(i, _)| LatencyHistogram::bin_range(i).0 == edge),
+            "2^-10 s is a bin edge"
+        );
+        let slow: u64 = latency
+            .counts
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| LatencyHistogram::bin_range(i).0 >= edge)
+            .map(|(_, count)| count)
+            .sum();
+        let n = latency.total as f64;
+        assert!(n > 19_000.0, "{n}");
+        let share = slow as f64 / n;
+        let tolerance = 4.0 * (expected * (1.0 - expected) / n).sqrt();
+        assert!(
+            (share - expected).abs() < tolerance,
+            "{wait:?}: {share} slow against {expected} (within {tolerance})"
+        );
+        // Every call is sent and served, whichever answers it waits for.
+        assert_eq!(report.summary.server_calls_per_operation, 3.0);
+    }
+}
+
+/// With 3 calls failing independently at 30 %, an attempt that waits for
+/// the first success fails only when all three do (1 - 0.3^3 = 97.3 %
+/// succeed), one that needs a majority when two do (0.7^3 + 3 0.7^2 0.3 =
+/// 78.4 %), one that needs every answer when any does (0.7^3 = 34.3 %):
+/// each within four standard errors over 20 000 requests.
+#[test]
+fn a_fan_out_fails_as_its_wait_says() {
+    for (wait, expected) in [
+        (FanWait::First, 1.0 - 0.3f64.powi(3)),
+        (FanWait::Quorum, 0.7f64.powi(3) + 3.0 * 0.49 * 0.3),
+        (FanWait::All, 0.7f64.powi(3)),
+    ] {
+        let summary = sim::run(&Scenario {
+            horizon: 20.0,
+            fan_out: 3,
+            fan_wait: wait,
+            failure: 0.3,
+            policy: Policy {
+                attempts: 1,
+                ..quiet_server().policy
+            },
+            ..quiet_server()
+        })
+        .summary;
+        let n = summary.operations as f64;
+        let tolerance = 4.0 * (expected * (1.0 - expected) / n).sqrt();
+        assert!(
+            (summary.success_rate - expected).abs() < tolerance,
+            "{wait:?}: {} against {expected} (within {tolerance})",
+            summary.success_rate
         );
     }
 }

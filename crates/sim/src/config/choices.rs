@@ -4,7 +4,9 @@
 use crate::breaker::BreakerMode;
 use crate::budget::{BudgetKind, RatioBasis};
 use crate::policy::{Jitter, Shape};
-use crate::sim::{Balance, FaultOn, OutageMode, QueueOrder, ServiceShape, Spread, WorkloadKind};
+use crate::sim::{
+    Balance, FanWait, FaultOn, OutageMode, QueueOrder, ServiceShape, Spread, WorkloadKind,
+};
 use crate::words::Text;
 
 use super::table::Kind;
@@ -169,6 +171,11 @@ choices! {
         "normal" (Text("Normal")) => ServiceShape::Normal,
         "lognormal" (Text("Lognormal, from p50 and p99")) => ServiceShape::LogNormal,
         "mixture" (Text("With a slow mode")) => ServiceShape::Mixture,
+    }
+    FAN_WAITS: FanWait {
+        "all" (Text("Every answer")) => FanWait::All,
+        "first" (Text("The first success")) => FanWait::First,
+        "quorum" (Text("A majority")) => FanWait::Quorum,
     }
     QUEUE_ORDERS: QueueOrder {
         "fifo" (Text("Oldest first (FIFO)")) => QueueOrder::Fifo,

@@ -3,9 +3,9 @@
 
 use super::Config;
 use super::choices::{
-    BALANCES, BASES, BREAKERS, BUDGETS, FAULTS_ON, FIND_WORLDS, FindWorlds, JITTERS, MAP_ROWS,
-    MapRows, OUTAGES, QUEUE_ORDERS, SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves,
-    WORKLOADS,
+    BALANCES, BASES, BREAKERS, BUDGETS, FAN_WAITS, FAULTS_ON, FIND_WORLDS, FindWorlds, JITTERS,
+    MAP_ROWS, MapRows, OUTAGES, QUEUE_ORDERS, SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH,
+    SweepCurves, WORKLOADS,
 };
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
@@ -155,6 +155,9 @@ fn closed_loop(c: &Config) -> bool {
 /// Contention models only the shared row: no faults, capacity or timeouts.
 fn served(c: &Config) -> bool {
     c.workload() != WorkloadKind::Contention
+}
+fn fanned(c: &Config) -> bool {
+    served(c) && c.get(P::FanOut) > 1.0
 }
 fn normal_hops(c: &Config) -> bool {
     c.spread(P::Hop) == Spread::Normal
@@ -556,7 +559,10 @@ params! {
         Text("Lower layers make one attempt: one owner of retries.");
     FanOut: "fan_out", Text("Fan-out"), Text(""), Layers, integer(range::FAN_OUT), D.fan_out, served,
         Some(|s, v| s.fan_out = v as u32),
-        Text("Each attempt at the last layer goes to this many servers at once and waits for every answer: the slowest sets its time, and any failure fails it. Hedging is off with a fan-out.");
+        Text("Each attempt at the last layer goes to this many servers at once and waits for the answers the next setting says. Hedging is off with a fan-out.");
+    FanWait: "fan_wait", Text("Fan-out waits for"), Text(""), Layers, FAN_WAITS.kind(), FAN_WAITS.position(D.fan_wait), fanned,
+        Some(|s, v| s.fan_wait = FAN_WAITS.at(v)),
+        Text("Every answer: the slowest sets the attempt's time, and any failure fails it. The first success: the fastest ends it, and it fails only if every call does. A majority: the middle answer ends it.");
     Layer2Attempts: "l2_attempts", Text("Attempts at layer 2"), Text(""), Layers, integer(range::LAYER_ATTEMPTS), D.layer_attempts[0], with_layers,
         Some(|s, v| s.layer_attempts[0] = v as u32),
         Text("How many times the second service tries each call below; 0 means as the policy says.");

@@ -170,6 +170,29 @@ pub enum ServiceShape {
     Mixture,
 }
 
+/// Which answers of a fan-out an attempt waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FanWait {
+    /// Every answer: the slowest sets its time, and any failure fails it.
+    All,
+    /// The first success ends it; it fails only when every call fails.
+    First,
+    /// A majority of successes (2 of 3, 3 of 5): the middle answer sets its
+    /// time, and it fails once a majority cannot succeed.
+    Quorum,
+}
+
+impl FanWait {
+    /// The successes an attempt of `calls` needs.
+    pub fn needs(self, calls: u32) -> u32 {
+        match self {
+            FanWait::All => calls,
+            FanWait::First => 1,
+            FanWait::Quorum => calls / 2 + 1,
+        }
+    }
+}
+
 /// Which waiting request a freed worker takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QueueOrder {
@@ -350,11 +373,12 @@ pub struct Scenario {
     /// Only layer 0 retries; lower layers make one attempt.
     pub only_top_retries: bool,
     /// The last layer sends each attempt to this many servers at once and
-    /// waits for all their answers: the slowest sets its time, any failure
-    /// fails it. 1 = one call. Each of those calls counts as an attempt of
+    /// waits for the answers `fan_wait` says. 1 = one call. Each of those calls counts as an attempt of
     /// that layer (`attempts_by_layer`) and a call at the server. Hedging is
     /// off with a fan-out.
     pub fan_out: u32,
+    /// Which answers of a fan-out an attempt waits for.
+    pub fan_wait: FanWait,
     /// The attempts of the layers below the top, from the second: each
     /// hop its own, 0 = the policy's (or one, with `only_top_retries`).
     /// Layers past these take the policy's.
@@ -470,6 +494,7 @@ impl Scenario {
         layers: 1,
         only_top_retries: false,
         fan_out: 1,
+        fan_wait: FanWait::All,
         layer_attempts: [0; range::OWN_POLICY_LAYERS],
         layer_timeouts: [0.0; range::OWN_POLICY_LAYERS],
         layer_workers: [0; range::OWN_POLICY_LAYERS],
@@ -588,6 +613,7 @@ impl Scenario {
             layers: range::LAYERS.clamp_count(self.layers),
             only_top_retries: self.only_top_retries,
             fan_out: range::FAN_OUT.clamp_count(self.fan_out),
+            fan_wait: self.fan_wait,
             layer_attempts: self
                 .layer_attempts
                 .map(|a| range::LAYER_ATTEMPTS.clamp_count(a)),

@@ -97,8 +97,10 @@ pub(super) struct Extra {
     /// With deadlines passed down, when its caller stops waiting (infinite
     /// for a root): it neither starts nor retries an attempt after.
     pub deadline: f64,
-    /// A fan-out: the answers the attempt in flight still waits for.
-    pub fan_left: u32,
+    /// A fan-out: the successes the attempt in flight still needs, and the
+    /// failures it can still take before it fails.
+    pub fan_need: u32,
+    pub fan_spare: u32,
     /// A call one layer down that holds one of its service's workers
     /// (see `Pool`) until it ends.
     pub holds_worker: bool,
@@ -371,7 +373,8 @@ impl<const PLAIN: bool> World<PLAIN> {
                 cut: false,
                 parent_token: 0,
                 deadline: f64::INFINITY,
-                fan_left: 0,
+                fan_need: 0,
+                fan_spare: 0,
                 holds_worker: false,
                 started: origin,
             };
@@ -477,10 +480,12 @@ impl<const PLAIN: bool> World<PLAIN> {
             self.call_layer_below(frame, layer as u32, parent_attempts, start, passed);
         } else {
             // A fan-out sends the attempt to `fan_out` servers at once and
-            // waits for every answer (`deliver`).
+            // waits for the answers `fan_wait` says (`deliver`).
             let copies = if PLAIN { 1 } else { self.s.fan_out };
             if copies > 1 {
-                self.extras[frame].fan_left = copies;
+                let need = self.s.fan_wait.needs(copies);
+                self.extras[frame].fan_need = need;
+                self.extras[frame].fan_spare = copies - need;
                 self.tally.attempts_by_layer[layer] += u64::from(copies - 1);
             }
             for copy in 0..copies {

@@ -342,13 +342,24 @@ impl<const PLAIN: bool> World<PLAIN> {
         }
         let f = &self.frames[frame];
         if f.token == token && f.waiting {
-            if !PLAIN && failure.is_none() && self.s.fan_out > 1 {
-                // One answer of a fan-out: the attempt waits for the rest.
-                let left = &mut self.extras[frame].fan_left;
-                *left -= 1;
-                if *left > 0 {
-                    self.tally.rec.success(now);
-                    return self.release_root_if_done(root);
+            if !PLAIN && self.s.fan_out > 1 {
+                // One answer of a fan-out: the attempt waits for more while
+                // it needs more successes, or can still take a failure.
+                let extra = &mut self.extras[frame];
+                match failure {
+                    None => {
+                        extra.fan_need -= 1;
+                        if extra.fan_need > 0 {
+                            self.tally.rec.success(now);
+                            return self.release_root_if_done(root);
+                        }
+                    }
+                    Some(kind) if extra.fan_spare > 0 => {
+                        extra.fan_spare -= 1;
+                        self.tally.rec.failure(now, kind);
+                        return self.release_root_if_done(root);
+                    }
+                    Some(_) => {}
                 }
             }
             self.frames[frame].waiting = false;
