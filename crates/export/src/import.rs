@@ -125,7 +125,11 @@ pub fn import(text: &str) -> Result<Imported, String> {
 /// API's, Envoy Gateway's, Kuma's, or Linkerd's annotations; or Spring
 /// Boot's resilience4j properties.
 fn manifests(documents: &[Value]) -> Option<Imported> {
-    if documents.iter().any(crate::istio::is_istio) {
+    // Linkerd's annotations first: they sit on a Service or on a Gateway
+    // API HTTPRoute, whose own retry Linkerd does not read.
+    if documents.iter().any(crate::linkerd::is_linkerd) {
+        Some(crate::linkerd::import(documents))
+    } else if documents.iter().any(crate::istio::is_istio) {
         Some(crate::istio::import(documents))
     } else if documents.iter().any(crate::gateway::is_gateway) {
         Some(crate::gateway::import(documents))
@@ -133,8 +137,6 @@ fn manifests(documents: &[Value]) -> Option<Imported> {
         Some(crate::envoy_gateway::import(documents))
     } else if documents.iter().any(crate::kuma::is_kuma) {
         Some(crate::kuma::import(documents))
-    } else if documents.iter().any(crate::linkerd::is_linkerd) {
-        Some(crate::linkerd::import(documents))
     } else if documents.iter().any(crate::spring::is_spring) {
         Some(crate::spring::import(documents))
     } else {
