@@ -34,7 +34,8 @@ pub fn documents(text: &str) -> Result<Vec<Value>, String> {
             documents.push(std::mem::take(&mut lines));
             continue;
         }
-        if raw.contains('\t') && raw.trim_start().len() != raw.trim_start_matches('\t').len() {
+        let indentation = &raw[..raw.len() - raw.trim_start().len()];
+        if indentation.contains('\t') {
             return Err(crate::tf!(
                 "line {number}: a tab indents it; YAML indents with spaces",
                 number = number
@@ -296,6 +297,7 @@ mod tests {
             ("a:\n  b: [1, 2]\n", "line 2"),
             ("a: 1\na: 2\n", "line 2"),
             ("a:\n\t b: 1\n", "line 2"),
+            ("a:\n  \tb: 1\n", "line 2"),
             ("a: \"open\n", "line 1"),
             ("just text\n", "line 1"),
             ("a:\n    b: 1\n  c: 2\n", "line 3"),
@@ -303,6 +305,11 @@ mod tests {
             let why = documents(text).expect_err("it is refused");
             assert!(why.contains(line), "{text:?}: {why}");
         }
+        // A tab inside a value is text, not indentation.
+        assert_eq!(
+            documents("a: x\ty\n").expect("it reads")[0]["a"],
+            serde_json::json!("x\ty")
+        );
         let deep: String = (0..100).map(|d| format!("{}k:\n", " ".repeat(d))).collect();
         assert!(documents(&deep).expect_err("too deep").contains("deeper"));
     }
