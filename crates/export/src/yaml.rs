@@ -79,7 +79,9 @@ fn strip_comment(line: &str) -> &str {
     let mut previous = ' ';
     for (at, c) in line.char_indices() {
         match (quote, c) {
-            (None, '"' | '\'') => quote = Some(c),
+            // A quote opens a quoted scalar only where a token starts: the
+            // apostrophe of "it's" is text.
+            (None, '"' | '\'') if previous == ' ' => quote = Some(c),
             (Some(q), c) if c == q => quote = None,
             (None, '#') if previous == ' ' => return &line[..at],
             _ => {}
@@ -305,6 +307,12 @@ mod tests {
             let why = documents(text).expect_err("it is refused");
             assert!(why.contains(line), "{text:?}: {why}");
         }
+        // An apostrophe in plain text opens no quote: the comment after it
+        // is still a comment.
+        assert_eq!(
+            documents("a: it's fine # a comment\n").expect("it reads")[0]["a"],
+            serde_json::json!("it's fine")
+        );
         // A tab inside a value is text, not indentation.
         assert_eq!(
             documents("a: x\ty\n").expect("it reads")[0]["a"],
