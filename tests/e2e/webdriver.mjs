@@ -166,19 +166,28 @@ export class Session {
   // Sizes the window so that the page inside is `width` x `height` CSS
   // pixels: the window's frame (MiniBrowser's toolbar) is measured and
   // added on.
+  // A window caught mid-resize or mid-load can report a size that gives
+  // no valid window (the driver once refused a width): that try is read
+  // again a moment later.
   async setViewport({ width, height }) {
     let inner = { width: 0, height: 0 };
-    for (let tries = 0; tries < 3; tries++) {
+    let refused = '';
+    for (let tries = 0; tries < 6; tries++) {
       const rect = await this.command('GET', '/window/rect');
       inner = await this.evaluate(() => ({ width: innerWidth, height: innerHeight }));
       if (inner.width === width && inner.height === height) return inner;
-      await this.command('POST', '/window/rect', {
-        width: rect.width + width - inner.width, height: rect.height + height - inner.height,
-      });
+      const wanted = {
+        width: Math.round(rect.width + width - inner.width),
+        height: Math.round(rect.height + height - inner.height),
+      };
+      const valid = Object.values(wanted).every((v) => Number.isFinite(v) && v > 0);
+      const resized = valid && await this.command('POST', '/window/rect', wanted)
+        .then(() => true, (error) => { refused = `; the driver refused ${JSON.stringify(wanted)}: ${error.message}`; return false; });
+      if (!resized) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     inner = await this.evaluate(() => ({ width: innerWidth, height: innerHeight }));
     if (inner.width !== width || inner.height !== height) {
-      throw new Error(`the window will not be ${width}x${height} inside: ${inner.width}x${inner.height}`);
+      throw new Error(`the window will not be ${width}x${height} inside: ${inner.width}x${inner.height}${refused}`);
     }
     return inner;
   }
