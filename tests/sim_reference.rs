@@ -2117,53 +2117,66 @@ fn each_hop_multiplies_by_its_own_attempts() {
     );
 }
 
+/// The calls of the tail-at-scale tests, one attempt each: one in a
+/// hundred in a slow mode averaging 100 ms, the rest averaging 1 ms
+/// (exponential), no queue, no network; `fan_out` of them an attempt,
+/// waiting as `wait` says, over `horizon` seconds.
+fn tail_at_scale(fan_out: u32, wait: FanWait, horizon: f64) -> Report {
+    sim::run(&Scenario {
+        horizon,
+        fan_out,
+        fan_wait: wait,
+        service: ServiceShape::Mixture,
+        service_time: 0.001,
+        tail_share: 0.01,
+        tail_factor: 100.0,
+        policy: Policy {
+            attempts: 1,
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    })
+}
+
+/// The probability that one of those calls takes longer than `edge`.
+fn beyond(edge: f64) -> f64 {
+    0.99 * (-edge / 0.001f64).exp() + 0.01 * (-edge / 0.1f64).exp()
+}
+
+/// The share of requests slower than `edge`, which must be a bin edge of
+/// the latency histogram (so the count is exact), and how many requests.
+fn share_beyond(latency: &LatencyHistogram, edge: f64) -> (f64, f64) {
+    let edges = |i: usize| LatencyHistogram::bin_range(i).0;
+    assert!(
+        (0..latency.counts.len()).any(|i| edges(i) == edge),
+        "{edge} s is a bin edge"
+    );
+    let slow: u64 = latency
+        .counts
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| edges(i) >= edge)
+        .map(|(_, count)| count)
+        .sum();
+    let n = latency.total as f64;
+    (slow as f64 / n, n)
+}
+
 /// The tail at scale (Dean and Barroso, CACM 2013): a request that waits
-/// for all of K calls is slow when any one is. One call in a hundred is in
-/// a slow mode averaging 100 ms, the rest average 1 ms (exponential), no
-/// queue, no network: a call takes over 2^-6 s = 15.6 ms with probability
+/// for all of K calls is slow when any one is. A call of
+/// [`tail_at_scale`] takes over 2^-6 s = 15.6 ms with probability
 /// p = 0.99 e^(-15.625) + 0.01 e^(-0.15625) = 0.8554 %, and a request of
 /// K calls with 1 - (1 - p)^K: 0.86 %, 8.2 % and 57.6 % at K = 1, 10, 100.
-/// The share of requests beyond it (2^-6 s is a bin edge of the latency
-/// histogram, so the count is exact) lies within four standard errors of
-/// a binomial share.
+/// The share of requests beyond it lies within four standard errors of a
+/// binomial share.
 #[test]
 fn a_fan_out_is_slow_when_any_call_is() {
     let edge = 2f64.powi(-6);
     for (fan_out, requests) in [(1u32, 40_000.0), (10, 20_000.0), (100, 5_000.0)] {
-        let report = sim::run(&Scenario {
-            horizon: requests / 1000.0,
-            fan_out,
-            service: ServiceShape::Mixture,
-            service_time: 0.001,
-            tail_share: 0.01,
-            tail_factor: 100.0,
-            policy: Policy {
-                attempts: 1,
-                ..quiet_server().policy
-            },
-            ..quiet_server()
-        });
-        let latency = &report.latency;
-        let n = latency.total as f64;
+        let report = tail_at_scale(fan_out, FanWait::All, requests / 1000.0);
+        let (share, n) = share_beyond(&report.latency, edge);
         assert!(n > 0.95 * requests, "{n}");
-        let slow: u64 = latency
-            .counts
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| LatencyHistogram::bin_range(i).0 >= edge)
-            .map(|(_, count)| count)
-            .sum();
-        assert!(
-            latency
-                .counts
-                .iter()
-                .enumerate()
-                .any(|(i, _)| LatencyHistogram::bin_range(i).0 == edge),
-            "2^-6 s is a bin edge"
-        );
-        let p = 0.99 * (-edge / 0.001f64).exp() + 0.01 * (-edge / 0.1f64).exp();
-        let expected = 1.0 - (1.0 - p).powi(fan_out as i32);
-        let share = slow as f64 / n;
+        let expected = 1.0 - (1.0 - beyond(edge)).powi(fan_out as i32);
         let tolerance = 4.0 * (expected * (1.0 - expected) / n).sqrt();
         assert!(
             (share - expected).abs() < tolerance,
@@ -2177,8 +2190,8 @@ fn a_fan_out_is_slow_when_any_call_is() {
 }
 
 /// A fan-out that waits for the first success or a majority is as slow as
-/// its fastest or its middle call. The calls of the tail-at-scale test,
-/// against an edge of 2^-10 s: a call is beyond it with probability
+/// its fastest or its middle call. The calls of [`tail_at_scale`], against
+/// an edge of 2^-10 s: a call is beyond it with probability
 /// p = 0.99 e^(-0.9766) + 0.01 e^(-0.009766) = 0.3828, so of 3 calls the
 /// first is beyond with p^3 = 5.6 %, the middle with 3p^2(1 - p) + p^3 =
 /// 32.7 %, the last (every answer) with 1 - (1 - p)^3 = 76.5 %; each share
@@ -2186,45 +2199,15 @@ fn a_fan_out_is_slow_when_any_call_is() {
 #[test]
 fn a_fan_out_of_the_first_or_a_majority_is_as_slow_as_its_fastest_or_middle_call() {
     let edge = 2f64.powi(-10);
-    let p = 0.99 * (-edge / 0.001f64).exp() + 0.01 * (-edge / 0.1f64).exp();
+    let p = beyond(edge);
     for (wait, expected) in [
         (FanWait::First, p.powi(3)),
         (FanWait::Quorum, 3.0 * p * p * (1.0 - p) + p.powi(3)),
         (FanWait::All, 1.0 - (1.0 - p).powi(3)),
     ] {
-        let report = sim::run(&Scenario {
-            horizon: 20.0,
-            fan_out: 3,
-            fan_wait: wait,
-            service: ServiceShape::Mixture,
-            service_time: 0.001,
-            tail_share: 0.01,
-            tail_factor: 100.0,
-            policy: Policy {
-                attempts: 1,
-                ..quiet_server().policy
-            },
-            ..quiet_server()
-        });
-        let latency = &report.latency;
-        assert!(
-            latency
-                .counts
-                .iter()
-                .enumerate()
-                .any(|(i, _)| LatencyHistogram::bin_range(i).0 == edge),
-            "2^-10 s is a bin edge"
-        );
-        let slow: u64 = latency
-            .counts
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| LatencyHistogram::bin_range(i).0 >= edge)
-            .map(|(_, count)| count)
-            .sum();
-        let n = latency.total as f64;
+        let report = tail_at_scale(3, wait, 20.0);
+        let (share, n) = share_beyond(&report.latency, edge);
         assert!(n > 19_000.0, "{n}");
-        let share = slow as f64 / n;
         let tolerance = 4.0 * (expected * (1.0 - expected) / n).sqrt();
         assert!(
             (share - expected).abs() < tolerance,
