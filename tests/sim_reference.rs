@@ -1491,6 +1491,50 @@ fn service_with_a_tail_gives_back_the_figures_it_was_set_by() {
     }
 }
 
+/// "Your system": a dashboard's p50 and p99 typed into the form
+/// (`view::yours`) come back as the operations' own at light load. The
+/// world: 1 000 requests a second on 2 replicas of 200 workers, busy 6 %
+/// of the time (the fit's closed form), so with 400 workers a request
+/// waits with a probability below 1e-100 (Erlang C); one attempt and no
+/// network time, so an operation's latency is its service. Over 200 000
+/// operations each quantile lies within [`quantile_tolerance`].
+#[test]
+fn a_dashboards_p50_and_p99_come_back_at_light_load() {
+    use retry_playground::config::Config;
+    use retry_playground::view::yours;
+    let (before, _) = Config::from_link("v=1&attempts=1&hop_mean=0&horizon=200");
+    let typed = [
+        ("y-rate", "1000"),
+        ("y-service_p50", "20"),
+        ("y-service_p99", "100"),
+        ("y-failure", "0"),
+        ("y-workers", "200"),
+        ("y-servers", "2"),
+    ];
+    let entries: Vec<(String, String)> = typed
+        .iter()
+        .map(|(id, text)| (id.to_string(), text.to_string()))
+        .collect();
+    let (world, notices) = yours::build(&before, &entries);
+    assert!(notices.is_empty(), "{notices:?}");
+    let busy = yours::Fit::of(&world).busy().expect("workers");
+    assert!((0.06..0.07).contains(&busy), "{busy}");
+    let scenario = world.scenario();
+    let law = Law::service(&scenario);
+    let latency = sim::run(&scenario).latency;
+    let n = latency.total as f64;
+    assert!(n > 195_000.0, "{n}");
+    for (q, typed_ms) in [(0.5, 20.0), (0.99, 100.0)] {
+        let got = latency.quantile(q) * 1000.0;
+        let tolerance = quantile_tolerance(law, q, n);
+        assert!(
+            (got / typed_ms - 1.0).abs() < tolerance,
+            "p{}: {got} ms against the dashboard's {typed_ms} (within {tolerance})",
+            q * 100.0
+        );
+    }
+}
+
 /// Pollaczek and Khinchine: one worker, Poisson arrivals at rate λ and
 /// service S wait on average λ E[S²] / (2 (1 - ρ)) in the queue. A
 /// log-normal of p50 20 ms and p99 100 ms (mean 25.4 ms, E[S²] 1.042e-3)

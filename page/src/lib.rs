@@ -60,6 +60,7 @@ mod share;
 mod stress_panel;
 mod summary;
 mod take_home;
+mod yours_panel;
 
 use charts::{draw, draw_of_runs, draw_sweep, place_charts, shown, theme};
 use controls::{build_controls, hear_controls, open_groups, set_param, show_value};
@@ -339,6 +340,7 @@ fn listen(document: &Document) -> Result<(), JsValue> {
     map_chart::listen(document)?;
     search_panel::listen(document)?;
     stress_panel::listen(document)?;
+    yours_panel::listen(document)?;
     let window = web_sys::window().ok_or("no window")?;
     let redraw = Closure::<dyn FnMut()>::new(schedule);
     window.add_event_listener_with_callback("resize", redraw.as_ref().unchecked_ref())?;

@@ -196,6 +196,46 @@ test('a layer\'s bar shows in grey the calls made for a caller that gave up', as
   await page.context().close();
 });
 
+// "Your system": a dashboard's numbers typed into the form become the
+// world (the link says so), the latency chart marks the typed p50 and p99,
+// a p99 below the p50 is read as the p50 with a message, and the form
+// shows what it used.
+test('your system builds the world from a dashboard\'s numbers', async () => {
+  const page = await open(browser, `${base}?preset=herd`);
+  await settled(page);
+  await page.click('#yours > summary');
+  await page.waitForSelector('#y-rate');
+  assert.equal(await page.inputValue('#y-rate'), '100', 'the form starts from the state shown');
+  const typed = { rate: '40', service_p50: '25', service_p99: '300', failure: '2', workers: '16', servers: '3', layers: '1', l2_failure: '1' };
+  for (const [id, value] of Object.entries(typed)) await page.fill(`#y-${id}`, value);
+  assert.equal(await page.isVisible('#y-l3_failure'), false, 'one service on the way shows one');
+  await page.click('#yours-build');
+  await settled(page);
+  const query = new URL(page.url()).searchParams;
+  assert.equal(query.get('workload'), null, 'Poisson arrivals, the default');
+  assert.equal(query.get('outage_for'), null, 'no fault on a normal day');
+  for (const [key, value] of [['rate', '40'], ['service', 'lognormal'], ['service_p50', '0.025'], ['service_p99', '0.3'],
+    ['failure', '0.02'], ['workers', '16'], ['servers', '3'], ['layers', '2'], ['l2_failure', '0.01']]) {
+    assert.equal(query.get(key), value, key);
+  }
+  assert.equal(await page.inputValue('#preset'), 'custom', 'no preset\'s lesson stays');
+  const drawn = await page.evaluate(() => window.wasmBindings.text_drawn_for_test());
+  assert.match(drawn, /service alone, p50 0\.025 s/);
+  assert.match(drawn, /service alone, p99 0\.300 s/);
+  // 40 a second less 1 % at the service on the way, 39.6, each 44.2 ms
+  // on average (the log-normal of p50 25 ms and p99 300 ms: sigma =
+  // ln 12 / 2.326, mean 25 e^(sigma^2 / 2)): 1.75 of 48 workers busy.
+  assert.match(await page.textContent('#yours-fit'), /keep 4 % of its 48 workers busy/);
+  assert.equal(await page.isHidden('#yours-notes'), true);
+  await page.fill('#y-service_p99', '10');
+  await page.click('#yours-build');
+  await page.waitForFunction(() => /p99=0.025(&|$)/.test(location.search));
+  assert.match(await page.textContent('#yours-notes'), /Latency p99: 10 ms is below the p50; read as 25 ms/);
+  assert.equal(await page.inputValue('#y-service_p99'), '25', 'the form shows what it used');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('the classic preset sweeps four strategies', async () => {
   const page = await open(browser, base);
   const index = await page.$$eval('#preset option', (all) => all.findIndex((o) => o.textContent.startsWith('Token bucket or circuit breaker')));

@@ -75,26 +75,8 @@ impl Fault {
     /// The world with this fault alone and `instances` client instances,
     /// or `None` where it cannot happen (a capacity loss needs workers).
     pub fn world(self, config: &Config, instances: u32) -> Option<Config> {
-        let mut c = config.clone();
+        let mut c = without_faults(config);
         c.set(P::Instances, f64::from(instances));
-        // The world's own faults go, their settings with them (inert once
-        // a fault has no length, but a world's link would keep them).
-        for p in [
-            P::OutageAt,
-            P::DropAt,
-            P::DropTo,
-            P::SlowAt,
-            P::SlowX,
-            P::SpikeAt,
-            P::SpikeRate,
-            P::CutAt,
-            P::CutShare,
-        ] {
-            c.set(p, p.param().default);
-        }
-        for p in [P::OutageFor, P::DropFor, P::SlowFor, P::SpikeFor, P::CutFor] {
-            c.set(p, 0.0);
-        }
         let length = self.length();
         match self {
             Fault::Outage5s | Fault::Outage60s => {
@@ -280,6 +262,31 @@ pub fn same_report(a: &Config, b: &Config) -> bool {
 pub fn stress(config: &Config) -> Stress {
     let rows = plan(config).iter().map(|item| run(config, item)).collect();
     Stress { rows }
+}
+
+/// `config` without any fault of its own: every outage, capacity loss,
+/// latency spike, burst and partition gone, their settings back to the
+/// defaults (inert once a fault has no length, but a link would keep
+/// them): the steady world a stress report hits one fault at a time.
+pub fn without_faults(config: &Config) -> Config {
+    let mut c = config.clone();
+    for p in [
+        P::OutageAt,
+        P::DropAt,
+        P::DropTo,
+        P::SlowAt,
+        P::SlowX,
+        P::SpikeAt,
+        P::SpikeRate,
+        P::CutAt,
+        P::CutShare,
+    ] {
+        c.set(p, p.param().default);
+    }
+    for p in [P::OutageFor, P::DropFor, P::SlowFor, P::SpikeFor, P::CutFor] {
+        c.set(p, 0.0);
+    }
+    c
 }
 
 /// The report's runs in its order: every fault that can happen in the

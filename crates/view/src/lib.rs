@@ -42,6 +42,7 @@ pub mod qr;
 pub mod replay;
 pub mod search;
 pub mod summary;
+pub mod yours;
 
 /// The key a keyboard shortcut reads from a key press: the key's letter on
 /// a Latin layout (its `code`, `KeyN`), whatever layout the reader types
