@@ -2,6 +2,7 @@
 //! runs come, how far it got, and the policies that beat A's, each a
 //! button that makes it policy B.
 
+use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
@@ -81,6 +82,12 @@ fn fill_list(
         button.set_attribute("data-change", &item.change)?;
         button.set_text_content(Some(retry_view::words::tr("Use as policy B")));
         li.append_child(&button)?;
+        // The same, then its configuration in the team's format.
+        let home = element(document, "button", "take-b-home")?;
+        home.set_attribute("type", "button")?;
+        home.set_attribute("data-change", &item.change)?;
+        home.set_text_content(Some(retry_view::words::tr("Show as configuration")));
+        li.append_child(&home)?;
         list.append_child(&li)?;
     }
     Ok(())
@@ -94,12 +101,25 @@ pub(super) fn open(document: &Document) -> bool {
         .is_some_and(|panel| panel.has_attribute("open"))
 }
 
-/// A button of the list makes its policy B, compare mode on.
+/// A button of the list makes its policy B, compare mode on; its second
+/// button then opens "Take it home" on B's configuration.
 pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
-    match document.get_element_by_id("better") {
-        Some(list) => crate::lesson_area::apply_on_click(&list),
-        None => Ok(()),
-    }
+    let Some(list) = document.get_element_by_id("better") else {
+        return Ok(());
+    };
+    crate::lesson_area::apply_on_click(&list)?;
+    let click = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
+        let home = event
+            .target()
+            .and_then(|t| t.dyn_into::<Element>().ok())
+            .and_then(|e| e.closest("button.take-b-home").ok().flatten());
+        if home.is_some() {
+            crate::take_home::show_b_snippet();
+        }
+    });
+    list.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+    click.forget();
+    Ok(())
 }
 
 /// The finished search's frontier as JSON, for the tests: the workers'

@@ -307,6 +307,22 @@ pub(super) fn show_snippet(app: &App) {
     }
 }
 
+/// Opens the section on policy B's snippet in the chosen format, and
+/// brings it into view: where the search's winner is taken home.
+pub(super) fn show_b_snippet() {
+    let document = document();
+    if let Some(section) = document.get_element_by_id("take-home") {
+        let _ = section.set_attribute("open", "");
+    }
+    with_app(|app| {
+        app.page.edit_b(true);
+        app.show_all();
+    });
+    if let Some(heading) = document.get_element_by_id("snippet-heading") {
+        heading.scroll_into_view();
+    }
+}
+
 #[inline(never)]
 fn refresh_snippet() {
     with_app(|app| show_snippet(app));
@@ -356,6 +372,15 @@ fn apply_paste(to_b: bool) {
     else {
         return;
     };
+    // What the team pasted is what the page writes back to it.
+    if let (Some(format), Some(select)) = (
+        pasted.format,
+        document
+            .get_element_by_id("export-format")
+            .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok()),
+    ) {
+        select.set_value(format.key());
+    }
     if let Some(config) = pasted.config.clone() {
         with_app(|app| {
             app.page.load(config);

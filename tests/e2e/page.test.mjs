@@ -426,12 +426,20 @@ test('the search finds the frontier the command line finds, and a newer state re
   const found = JSON.parse(inPage);
   assert.ok(found.better.length >= 1, 'something beats A on the herd');
   assert.equal(await page.locator('#better li').count(), found.better.length);
+  // The team's format (here picked; a paste picks it too), and the
+  // winner taken home in it: policy B, its snippet the command line's.
+  await page.click('#take-home > summary');
+  await page.selectOption('#export-format', 'istio');
   const count = await renders(page);
-  await page.click('#better li:first-child button');
+  await page.click('#better li:first-child button.take-b-home');
   await rendered(page, count + 1);
   const url = new URL(page.url());
   assert.equal(url.searchParams.get('compare'), 'on');
   assert.equal(url.searchParams.get('B.jitter'), 'decorrelated');
+  assert.match(await page.textContent('#snippet-heading'), /^Policy B as Istio/);
+  const exported = spawnSync(binary, ['--export', 'istio', '--b', url.search.slice(1)], { encoding: 'utf8' });
+  assert.equal(exported.status, 0, exported.stderr);
+  assert.equal((await page.inputValue('#snippet')).trimEnd(), exported.stdout.trimEnd());
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

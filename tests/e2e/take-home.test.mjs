@@ -161,7 +161,8 @@ test('a pasted gRPC service config sets the policy: the link and the charts chan
 });
 
 // Istio counts retries: a pasted `attempts: 2` is 3 calls, and the cap is
-// ten times the backoff, which Istio's proxy keeps.
+// ten times the backoff, which Istio's proxy keeps; the snippet is then
+// written in Istio's format.
 test('a pasted Istio VirtualService in YAML sets the policy, retries counted as Istio counts them', async () => {
   const page = await open(browser, `${base}?${LINK}`);
   await openTakeHome(page);
@@ -173,6 +174,9 @@ test('a pasted Istio VirtualService in YAML sets the policy, retries counted as 
     assert.ok(pairs.includes(pair), `${pair} not in ${pairs.join('&')}`);
   }
   assert.match(await page.textContent('#paste-status'), /^Read as Istio VirtualService \(YAML\) into policy A/);
+  // The team's format is the one the page writes back in.
+  assert.equal(await page.inputValue('#export-format'), 'istio');
+  assert.match(await page.textContent('#snippet-heading'), /^Policy A as Istio/);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

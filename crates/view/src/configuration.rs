@@ -56,6 +56,9 @@ pub struct Pasted {
     pub not_mapped: Vec<String>,
     /// What was wrong with the text, one message per problem.
     pub problems: Vec<String>,
+    /// The format it was read as: the team's own, in which the page then
+    /// writes policies back (the snippet, the search's winners).
+    pub format: Option<Format>,
 }
 
 /// Reads a pasted configuration into policy A, or into B (compare mode on)
@@ -71,6 +74,7 @@ pub fn paste(config: &Config, text: &str, to_b: bool) -> Pasted {
                 mapped: Vec::new(),
                 not_mapped: Vec::new(),
                 problems: Vec::new(),
+                format: None,
             };
         }
     };
@@ -99,6 +103,7 @@ pub fn paste(config: &Config, text: &str, to_b: bool) -> Pasted {
         mapped,
         not_mapped: imported.unmapped.into_iter().chain(clamped).collect(),
         problems: imported.problems,
+        format: Some(imported.format),
     }
 }
 
@@ -148,6 +153,11 @@ mod tests {
                 .any(|m| m.starts_with("maxAttempts -> attempts = 3"))
         );
         assert_eq!(pasted.problems, Vec::<String>::new());
+        assert_eq!(
+            pasted.format,
+            Some(Format::Grpc),
+            "the team's format, to write back in"
+        );
 
         let to_b = paste(&before, text, true);
         let next = to_b.config.expect("changes B");
@@ -176,6 +186,7 @@ mod tests {
         );
         let garbage = paste(&before, "\u{0}\u{1}{{{{ not json", false);
         assert_eq!(garbage.config, None);
+        assert_eq!(garbage.format, None, "no format to write back in");
         assert!(
             garbage.status.starts_with("Nothing was changed: "),
             "{}",
