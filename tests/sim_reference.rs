@@ -1911,6 +1911,61 @@ fn a_layers_own_timeout_holds_its_own_calls() {
     );
 }
 
+/// A layer's own base delay sets its own pauses and no other. Two
+/// services over a server that fails every call in 10 ms, no network,
+/// constant backoff without jitter: the top tries twice with 0.1 s
+/// between, the second service three times with its own 0.01 s between
+/// (`l2_base`), so an operation takes 3 x 0.01 + 2 x 0.01 = 0.05 s a
+/// top attempt, 0.05 + 0.1 + 0.05 = 0.2 s in all, exactly; with the
+/// policy's base at both layers, 0.03 + 0.2 = 0.23 s a top attempt and
+/// 0.56 s in all. The calls are the same six an operation either way.
+#[test]
+fn a_layers_own_base_delay_sets_its_own_pauses() {
+    let world = Scenario {
+        horizon: 5.0,
+        rate: 20.0,
+        layers: 2,
+        failure: 1.0,
+        layer_attempts: [3, 0, 0, 0],
+        policy: Policy {
+            attempts: 2,
+            shape: Shape::Constant,
+            base: 0.1,
+            cap: 1.0,
+            jitter: Jitter::None,
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    };
+    for (bases, each) in [
+        ([0.01, 0.0, 0.0, 0.0], 0.2),
+        ([0.0; 4], 0.56),
+        ([0.0, 0.01, 0.0, 0.0], 0.56),
+    ] {
+        let report = sim::run(&Scenario {
+            layer_bases: bases,
+            ..world.clone()
+        });
+        let latency = &report.latency;
+        let n = latency.total as f64;
+        assert!(n > 50.0, "{n}");
+        assert!(
+            (latency.sum / n - each).abs() < 1e-9,
+            "{bases:?}: mean {}",
+            latency.sum / n
+        );
+        assert!(
+            (latency.max - each).abs() < 1e-9,
+            "{bases:?}: max {}",
+            latency.max
+        );
+        assert_eq!(
+            report.summary.attempts_by_layer,
+            [2 * latency.total, 6 * latency.total]
+        );
+    }
+}
+
 /// A service below the top with workers of its own and no queue is
 /// Erlang's loss system: each call holds a worker of the second service
 /// for as long as its own call below takes (a database of 0.1 s, no

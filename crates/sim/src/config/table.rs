@@ -587,6 +587,18 @@ params! {
     Layer5Timeout: "l5_timeout", Text("Timeout at layer 5"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.layer_timeouts[3], |c| with_layers(c) && c.get(P::Layers) >= 6.0,
         Some(|s, v| s.layer_timeouts[3] = v),
         Text("How long the fifth service waits for its call to the service below before it gives up and may retry; 0 means the timeout between services. The last service's calls take the attempt timeout.");
+    Layer2Base: "l2_base", Text("Base delay at layer 2"), Text("s"), Layers, number(range::LAYER_BASE, 0.001), D.layer_bases[0], with_layers,
+        Some(|s, v| s.layer_bases[0] = v),
+        Text("Ceiling of the second service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base. The shape, the cap and the jitter stay the policy's.");
+    Layer3Base: "l3_base", Text("Base delay at layer 3"), Text("s"), Layers, number(range::LAYER_BASE, 0.001), D.layer_bases[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
+        Some(|s, v| s.layer_bases[1] = v),
+        Text("Ceiling of the third service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base. The shape, the cap and the jitter stay the policy's.");
+    Layer4Base: "l4_base", Text("Base delay at layer 4"), Text("s"), Layers, number(range::LAYER_BASE, 0.001), D.layer_bases[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
+        Some(|s, v| s.layer_bases[2] = v),
+        Text("Ceiling of the fourth service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base. The shape, the cap and the jitter stay the policy's.");
+    Layer5Base: "l5_base", Text("Base delay at layer 5"), Text("s"), Layers, number(range::LAYER_BASE, 0.001), D.layer_bases[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
+        Some(|s, v| s.layer_bases[3] = v),
+        Text("Ceiling of the fifth service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base. The shape, the cap and the jitter stay the policy's.");
     Layer2Workers: "l2_workers", Text("Workers at layer 2"), Text(""), Layers, integer(range::WORKERS), D.layer_workers[0], with_layers,
         Some(|s, v| s.layer_workers[0] = v as u32),
         Text("How many requests the second service handles at once, each holding its place while its calls below and their retries go on; 0 means no limit.");

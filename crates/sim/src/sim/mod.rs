@@ -388,6 +388,11 @@ pub struct Scenario {
     /// timeout between services (`call_timeout`). The last layer's calls
     /// take the policy's attempt timeout.
     pub layer_timeouts: [f64; range::OWN_POLICY_LAYERS],
+    /// The base delays of the layers below the top, from the second: the
+    /// ceiling of each one's first pause before a retry (and the floor of
+    /// decorrelated jitter); 0 = the policy's. The shape, the cap and the
+    /// jitter stay the policy's.
+    pub layer_bases: [f64; range::OWN_POLICY_LAYERS],
     /// The services below the top, from the second: how many requests each
     /// handles at once (0 = no limit) and how many more may wait for one of
     /// them; a request that finds the queue full is answered 503 at once.
@@ -497,6 +502,7 @@ impl Scenario {
         fan_wait: FanWait::All,
         layer_attempts: [0; range::OWN_POLICY_LAYERS],
         layer_timeouts: [0.0; range::OWN_POLICY_LAYERS],
+        layer_bases: [0.0; range::OWN_POLICY_LAYERS],
         layer_workers: [0; range::OWN_POLICY_LAYERS],
         layer_queues: [100; range::OWN_POLICY_LAYERS],
         layer_failures: [0.0; range::OWN_POLICY_LAYERS],
@@ -620,6 +626,7 @@ impl Scenario {
             layer_timeouts: self
                 .layer_timeouts
                 .map(|t| range::ATTEMPT_TIMEOUT.clamp(t, 0.0)),
+            layer_bases: self.layer_bases.map(|b| range::LAYER_BASE.clamp(b, 0.0)),
             layer_workers: self.layer_workers.map(|w| range::WORKERS.clamp_count(w)),
             layer_queues: self.layer_queues.map(|q| range::QUEUE_LIMIT.clamp_count(q)),
             layer_failures: self.layer_failures.map(|f| range::FAILURE.clamp(f, 0.0)),

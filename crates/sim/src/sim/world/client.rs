@@ -168,6 +168,11 @@ impl Layers {
                 let mut policy = s.policy.clone();
                 policy.attempts = s.attempts_of_layer(layer);
                 policy.attempt_timeout = s.timeout_of_layer(layer, count);
+                if let Some(base) =
+                    Scenario::own_of_layer(&s.layer_bases, layer).filter(|&base| base > 0.0)
+                {
+                    policy.base = base;
+                }
                 policy
             })
             .collect();
