@@ -582,7 +582,13 @@ fn malformed_inputs_give_messages_never_panics() {
                         assert!(!message.trim().is_empty());
                         assert!(message.len() < 400, "a message repeats too much: {message}");
                     }
-                    let (applied, _) = import::apply(&base_config, &imported, pick(2) == 0);
+                    // Into A, B or one service of the chain.
+                    let (imported, to_b) = match pick(3) {
+                        0 => (imported, false),
+                        1 => (imported, true),
+                        _ => (imported.for_layer(&base_config, 1 + pick(6) as u32), false),
+                    };
+                    let (applied, _) = import::apply(&base_config, &imported, to_b);
                     let (reread, notices) = Config::from_link(&applied.to_link());
                     assert!(notices.is_empty(), "{notices:?}");
                     assert_eq!(reread, applied);

@@ -11,6 +11,7 @@ use web_sys::{Document, Element, HtmlCanvasElement, HtmlTextAreaElement};
 
 use retry_view as view;
 use retry_view::chart_id::ChartId;
+use retry_view::configuration::Target;
 use retry_view::export::Format;
 use retry_view::tf;
 use retry_view::words::tr;
@@ -67,10 +68,28 @@ pub(super) fn build(document: &Document) -> Result<(), JsValue> {
     if let Some(button) = document.get_element_by_id("copy-snippet") {
         on(&button, "click", copy_snippet)?;
     }
-    for (id, to_b) in [("apply-a", false), ("apply-b", true)] {
+    for (id, target) in [("apply-a", Target::A), ("apply-b", Target::B)] {
         if let Some(button) = document.get_element_by_id(id) {
-            on(&button, "click", move || apply_paste(to_b))?;
+            on(&button, "click", move || apply_paste(target))?;
         }
+    }
+    if let Some(select) = document.get_element_by_id("paste-layer") {
+        for layer in view::export::import::PASTE_LAYERS {
+            let option = element(document, "option", "")?;
+            option.set_attribute("value", &layer.to_string())?;
+            option.set_text_content(Some(&layer.to_string()));
+            select.append_child(&option)?;
+        }
+    }
+    if let Some(button) = document.get_element_by_id("apply-layer") {
+        on(&button, "click", || {
+            let layer = crate::document()
+                .get_element_by_id("paste-layer")
+                .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+                .and_then(|select| select.value().parse().ok())
+                .unwrap_or(*view::export::import::PASTE_LAYERS.start());
+            apply_paste(Target::Layer(layer));
+        })?;
     }
     Ok(())
 }
@@ -360,15 +379,15 @@ fn select_snippet() {
     );
 }
 
-/// Reads the pasted text into policy A or B, redraws, and lists what was
-/// mapped, what was not and what was wrong.
-fn apply_paste(to_b: bool) {
+/// Reads the pasted text into policy A or B or a service of the chain,
+/// redraws, and lists what was mapped, what was not and what was wrong.
+fn apply_paste(target: Target) {
     let document = document();
     let Some(area) = text_area(&document, "paste") else {
         return;
     };
     let Some(pasted) =
-        with_app(|app| view::configuration::paste(app.page.config(), &area.value(), to_b))
+        with_app(|app| view::configuration::paste(app.page.config(), &area.value(), target))
     else {
         return;
     };
@@ -384,7 +403,7 @@ fn apply_paste(to_b: bool) {
     if let Some(config) = pasted.config.clone() {
         with_app(|app| {
             app.page.load(config);
-            app.page.edit_b(to_b);
+            app.page.edit_b(target == Target::B);
             app.show_all();
             show_notices(&app.document, &[]);
         });

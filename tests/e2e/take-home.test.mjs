@@ -181,6 +181,27 @@ test('a pasted Istio VirtualService in YAML sets the policy, retries counted as 
   await page.context().close();
 });
 
+// One service of the chain takes a pasted policy as its own: attempts,
+// base delay and the timeout of its call below; the rest stays the
+// policy's, and the list says so.
+test('a configuration pasted into one service of the chain sets that layer\'s own policy', async () => {
+  const page = await open(browser, `${base}?v=1&layers=3`);
+  await openTakeHome(page);
+  await page.fill('#paste', '{"retry_policy":{"num_retries":2,"per_try_timeout":"0.25s","retry_back_off":{"base_interval":"0.025s","max_interval":"0.25s"}}}');
+  await page.selectOption('#paste-layer', '2');
+  await page.click('#apply-layer');
+  await settled(page);
+  const pairs = new URL(page.url()).search.slice(1).split('&');
+  for (const pair of ['layers=3', 'l2_attempts=3', 'l2_base=0.025', 'l2_timeout=0.25']) {
+    assert.ok(pairs.includes(pair), `${pair} not in ${pairs.join('&')}`);
+  }
+  assert.ok(!pairs.some((pair) => pair.startsWith('attempts=') || pair.startsWith('cap=')), pairs.join('&'));
+  assert.match(await page.textContent('#paste-status'), /into the service at layer 2: 3 mapped/);
+  assert.match(await page.textContent('#paste-result'), /a service below the top takes the policy's “Cap”/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('a hostile or broken paste gives messages as text and no element from it', async () => {
   const page = await open(browser, `${base}?${LINK}`);
   let dialogs = 0;

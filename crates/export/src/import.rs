@@ -166,6 +166,63 @@ pub fn apply(config: &Config, imported: &Imported, to_b: bool) -> (Config, Vec<S
     (next, clamped)
 }
 
+/// The settings of a service below the top that a paste can set, by layer
+/// from the second: its attempts, its base delay, its timeout on its call
+/// below.
+const OWN: [[P; 3]; 4] = [
+    [P::Layer2Attempts, P::Layer2Base, P::Layer2Timeout],
+    [P::Layer3Attempts, P::Layer3Base, P::Layer3Timeout],
+    [P::Layer4Attempts, P::Layer4Base, P::Layer4Timeout],
+    [P::Layer5Attempts, P::Layer5Base, P::Layer5Timeout],
+];
+
+/// The layers a paste can go to: the second to the fifth.
+pub const PASTE_LAYERS: std::ops::RangeInclusive<u32> = 2..=5;
+
+impl Imported {
+    /// The import as the policy of the service at layer `layer` (2 to 5)
+    /// of `config`'s chain, which grows to that many services if it is
+    /// shorter: the service's attempts, base delay and timeout on its call
+    /// below are its own; the last service's calls take the attempt
+    /// timeout, so that is what its timeout sets. Every other setting a
+    /// service below the top takes from the policy, and is listed as not
+    /// mapped, with why.
+    pub fn for_layer(self, config: &Config, layer: u32) -> Imported {
+        let layer = layer.clamp(*PASTE_LAYERS.start(), *PASTE_LAYERS.end());
+        let [attempts, base, timeout] = OWN[layer as usize - 2];
+        let layers = (config.get(P::Layers) as u32).max(layer);
+        let mut out = Imported {
+            settings: Vec::new(),
+            ..self
+        };
+        if (config.get(P::Layers) as u32) < layer {
+            out.settings.push(Setting {
+                param: P::Layers,
+                value: f64::from(layer),
+                from: crate::tf!("the service at layer {layer}", layer = layer),
+            });
+        }
+        for setting in self.settings {
+            let own = match setting.param {
+                P::Attempts => Some(attempts),
+                P::Base => Some(base),
+                P::Timeout if layer == layers => Some(P::Timeout),
+                P::Timeout => Some(timeout),
+                _ => None,
+            };
+            match own {
+                Some(param) => out.settings.push(Setting { param, ..setting }),
+                None => out.unmapped.push(crate::tf!(
+                    "{from}: a service below the top takes the policy's “{label}”",
+                    from = setting.from,
+                    label = setting.param.param().label.get()
+                )),
+            }
+        }
+        out
+    }
+}
+
 /// A protobuf JSON duration, `"0.1s"`: decimal seconds with an `s`, as
 /// gRFC A6 and Envoy's API write them.
 fn duration(value: &Value, name: &str) -> Result<f64, String> {

@@ -61,10 +61,19 @@ pub struct Pasted {
     pub format: Option<Format>,
 }
 
-/// Reads a pasted configuration into policy A, or into B (compare mode on)
-/// to see it beside the current policy.
-pub fn paste(config: &Config, text: &str, to_b: bool) -> Pasted {
-    let side = if to_b { "B" } else { "A" };
+/// Where a pasted configuration goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    A,
+    /// Policy B, compare mode on, to see it beside the current policy.
+    B,
+    /// The service at this layer of the chain (2 to 5): the calls it
+    /// makes to the one below.
+    Layer(u32),
+}
+
+/// Reads a pasted configuration into `target`.
+pub fn paste(config: &Config, text: &str, target: Target) -> Pasted {
     let imported = match import::import(text) {
         Ok(imported) => imported,
         Err(why) => {
@@ -78,23 +87,41 @@ pub fn paste(config: &Config, text: &str, to_b: bool) -> Pasted {
             };
         }
     };
-    let (next, clamped) = import::apply(config, &imported, to_b);
+    let format = imported.format;
+    // Where it went, and that it went nowhere: two phrases, as Russian
+    // declines the target differently in each.
+    let (imported, into, unchanged) = match target {
+        Target::A | Target::B => {
+            let side = if target == Target::B { "B" } else { "A" };
+            (
+                imported,
+                crate::tf!("into policy {side}", side = side),
+                crate::tf!("policy {side} is unchanged", side = side),
+            )
+        }
+        Target::Layer(layer) => (
+            imported.for_layer(config, layer),
+            crate::tf!("into the service at layer {layer}", layer = layer),
+            crate::tf!("the service at layer {layer} is unchanged", layer = layer),
+        ),
+    };
+    let (next, clamped) = import::apply(config, &imported, target == Target::B);
     let mapped = imported.mapped();
     let changed = !imported.settings.is_empty();
     let status = if changed {
         crate::tf!(
-            "Read as {format} into policy {side}: {mapped} mapped, {not} not, {problems} {problems|problem|problems}.",
-            format = imported.format.title(),
-            side = side,
+            "Read as {format} {into}: {mapped} mapped, {not} not, {problems} {problems|problem|problems}.",
+            format = format.title(),
+            into = into,
             mapped = mapped.len(),
             not = imported.unmapped.len() + clamped.len(),
             problems = imported.problems.len(),
         )
     } else {
         crate::tf!(
-            "Read as {format}, but nothing in it could be used: policy {side} is unchanged.",
-            format = imported.format.title(),
-            side = side
+            "Read as {format}, but nothing in it could be used: {unchanged}.",
+            format = format.title(),
+            unchanged = unchanged
         )
     };
     Pasted {
@@ -103,7 +130,7 @@ pub fn paste(config: &Config, text: &str, to_b: bool) -> Pasted {
         mapped,
         not_mapped: imported.unmapped.into_iter().chain(clamped).collect(),
         problems: imported.problems,
-        format: Some(imported.format),
+        format: Some(format),
     }
 }
 
@@ -136,7 +163,7 @@ mod tests {
             "initialBackoff":"0.2s","maxBackoff":"2s","backoffMultiplier":3,
             "retryableStatusCodes":["UNAVAILABLE"]}}]}"#;
         let before = config("v=1");
-        let pasted = paste(&before, text, false);
+        let pasted = paste(&before, text, Target::A);
         let next = pasted.config.expect("a valid config changes the policy");
         assert_eq!(next.get(P::Attempts), 3.0);
         assert_eq!(next.get(P::Base), 0.2);
@@ -159,12 +186,73 @@ mod tests {
             "the team's format, to write back in"
         );
 
-        let to_b = paste(&before, text, true);
+        let to_b = paste(&before, text, Target::B);
         let next = to_b.config.expect("changes B");
         assert!(next.comparing());
         assert_eq!(next.get(P::Attempts), 4.0, "A keeps its attempts");
         assert_eq!(next.policy_b_config().get(P::Attempts), 3.0);
         assert!(to_b.status.contains("into policy B"));
+    }
+
+    /// A paste into one service of the chain sets that layer's own
+    /// attempts, base delay and timeout on its call below (the last
+    /// layer's calls take the attempt timeout, so there that is what it
+    /// sets); everything else stays the policy's and is listed as not
+    /// mapped. A chain shorter than the layer grows to it. The simulator
+    /// then counts the layer's own attempts: when every call fails, the
+    /// card's worst case multiplies A's 4 by the pasted 3.
+    #[test]
+    fn a_paste_into_a_service_of_the_chain_sets_that_layers_own_policy() {
+        let envoy = r#"{"retry_policy":{"num_retries":2,"per_try_timeout":"0.25s",
+            "retry_back_off":{"base_interval":"0.025s","max_interval":"0.25s"}}}"#;
+        let chain = config("v=1&layers=3");
+        let middle = paste(&chain, envoy, Target::Layer(2));
+        let next = middle.config.expect("a layer's policy");
+        assert_eq!(
+            [
+                next.get(P::Layer2Attempts),
+                next.get(P::Layer2Base),
+                next.get(P::Layer2Timeout)
+            ],
+            [3.0, 0.025, 0.25]
+        );
+        assert_eq!(next.get(P::Attempts), 4.0, "A keeps its own");
+        assert_eq!(next.get(P::Cap), chain.get(P::Cap));
+        assert_eq!(next.get(P::Timeout), chain.get(P::Timeout));
+        assert!(
+            middle.status.contains("into the service at layer 2"),
+            "{}",
+            middle.status
+        );
+        assert!(
+            middle
+                .not_mapped
+                .iter()
+                .any(|n| n.contains("a service below the top takes the policy's “Cap”")),
+            "{:?}",
+            middle.not_mapped
+        );
+        assert_eq!(retry_analyses::card::card(&next).worst_factors, [4, 3, 4]);
+
+        let last = paste(&chain, envoy, Target::Layer(3))
+            .config
+            .expect("the last layer's");
+        assert_eq!(last.get(P::Layer3Attempts), 3.0);
+        assert_eq!(
+            last.get(P::Timeout),
+            0.25,
+            "the last layer's calls take the attempt timeout"
+        );
+        assert_eq!(last.get(P::Layer3Timeout), 0.0);
+
+        let grown = paste(&config("v=1"), envoy, Target::Layer(5))
+            .config
+            .expect("a longer chain");
+        assert_eq!(grown.get(P::Layers), 5.0);
+        assert_eq!(
+            [grown.get(P::Layer5Attempts), grown.get(P::Timeout)],
+            [3.0, 0.25]
+        );
     }
 
     #[test]
@@ -173,7 +261,7 @@ mod tests {
         let hostile = paste(
             &before,
             r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":"<img src=x onerror=alert(1)>"}}]}"#,
-            false,
+            Target::A,
         );
         assert!(!hostile.problems.is_empty());
         assert!(
@@ -184,7 +272,7 @@ mod tests {
             "{:?}",
             hostile.problems
         );
-        let garbage = paste(&before, "\u{0}\u{1}{{{{ not json", false);
+        let garbage = paste(&before, "\u{0}\u{1}{{{{ not json", Target::A);
         assert_eq!(garbage.config, None);
         assert_eq!(garbage.format, None, "no format to write back in");
         assert!(
@@ -192,7 +280,7 @@ mod tests {
             "{}",
             garbage.status
         );
-        let empty = paste(&before, "   ", true);
+        let empty = paste(&before, "   ", Target::B);
         assert_eq!(empty.config, None);
         assert!(empty.status.contains("nothing to read"), "{}", empty.status);
     }
