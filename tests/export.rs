@@ -652,3 +652,66 @@ fn hedging_exports_as_grpcs_hedging_policy_and_back() {
     let (back, _) = import::apply(&hedged, &import::import(&retrying).expect("reads"), false);
     assert_eq!(back.get(P::Hedge), 0.0);
 }
+
+/// Envoy's own YAML reads as its JSON does: a route's retry policy found
+/// wherever a route configuration, a listener or a bootstrap keeps it,
+/// each setting the same value, and a YAML with Envoy's keys but no retry
+/// policy says so.
+#[test]
+fn envoy_yaml_reads_as_its_json() {
+    let yaml = "\
+# A route configuration as a bootstrap keeps it.
+route_config:
+  name: local
+  virtual_hosts:
+  - name: backend
+    domains: [\"*\"]
+    routes:
+    - match:
+        prefix: /
+      route:
+        cluster: backend
+        timeout: 2s
+        retry_policy:
+          retry_on: 5xx,reset  # what Envoy retries
+          num_retries: 2
+          per_try_timeout: 0.25s
+          retry_back_off:
+            base_interval: 0.025s
+            max_interval: 0.25s
+";
+    let json = r#"{"timeout":"2s","retry_policy":{"retry_on":"5xx,reset","num_retries":2,
+        "per_try_timeout":"0.25s","retry_back_off":{"base_interval":"0.025s","max_interval":"0.25s"}}}"#;
+    let from_yaml = import::import(yaml).expect("Envoy's YAML reads");
+    let from_json = import::import(json).expect("Envoy's JSON reads");
+    assert_eq!(from_yaml.format, Format::Envoy);
+    assert_eq!(from_yaml, from_json);
+    let settings: Vec<(P, f64)> = from_yaml
+        .settings
+        .iter()
+        .map(|s| (s.param, s.value))
+        .collect();
+    for expected in [
+        (P::Attempts, 3.0),
+        (P::Timeout, 0.25),
+        (P::Base, 0.025),
+        (P::Deadline, 2.0),
+    ] {
+        assert!(
+            settings.contains(&expected),
+            "{expected:?} not in {settings:?}"
+        );
+    }
+    let bare = import::import("num_retries: 4\nretry_on: 5xx\n").expect("a bare retry policy");
+    assert!(
+        bare.settings
+            .iter()
+            .any(|s| (s.param, s.value) == (P::Attempts, 5.0))
+    );
+    let nothing =
+        import::import("description: \"retry_policy: none here\"\n").expect_err("no policy");
+    assert!(
+        nothing.contains("no mapping holds a retry_policy"),
+        "{nothing}"
+    );
+}

@@ -10,10 +10,10 @@
 //!
 //! The text is untrusted: it is size-limited, every problem becomes a
 //! message, and nothing here panics or echoes more than a short clip of it.
-//! Envoy's YAML is not read: the only YAML crates that would do it are
-//! larger than the page's budget allows, and `yq -o=json` converts it;
-//! Kubernetes manifests are read by the small reader of block YAML
-//! ([`crate::yaml`]), since that is how they are written.
+//! Kubernetes manifests and Envoy's own YAML (a route, or a route
+//! configuration, listener or bootstrap holding one) are read by the small
+//! reader of block YAML ([`crate::yaml`]), since that is how they are
+//! written.
 
 use super::Format;
 use crate::budget::BudgetKind;
@@ -42,7 +42,7 @@ pub fn import(text: &str) -> Result<Imported, String> {
     if trimmed.is_empty() {
         return Err(crate::words::tr(
             "nothing to read: paste a gRPC service config, an Envoy retry \
-            policy (JSON), an Istio VirtualService, a Gateway API HTTPRoute, an Envoy Gateway BackendTrafficPolicy, a Kuma MeshRetry, Linkerd's retry annotations, Spring Boot resilience4j properties or an AWS config section",
+            policy (JSON or YAML), an Istio VirtualService, a Gateway API HTTPRoute, an Envoy Gateway BackendTrafficPolicy, a Kuma MeshRetry, Linkerd's retry annotations, Spring Boot resilience4j properties or an AWS config section",
         )
         .to_string());
     }
@@ -108,17 +108,42 @@ pub fn import(text: &str) -> Result<Imported, String> {
             return Ok(imported);
         }
     }
-    if ["retry_policy:", "num_retries:", "retry_back_off:"]
+    if ENVOY_KEYS
         .iter()
-        .any(|key| trimmed.contains(key))
+        .any(|key| trimmed.contains(&format!("{key}:")))
     {
-        return Err(crate::words::tr(
-            "this looks like Envoy YAML, which is not read here: convert \
-            it to JSON (yq -o=json) and paste that",
-        )
-        .to_string());
+        let documents = crate::yaml::documents(trimmed)?;
+        return documents
+            .iter()
+            .find_map(envoy_route)
+            .map(envoy)
+            .ok_or_else(|| {
+                crate::words::tr(
+                    "YAML with Envoy's retry keys, but no mapping holds a retry_policy \
+                    or num_retries",
+                )
+                .to_string()
+            });
     }
     aws(trimmed)
+}
+
+/// The keys of an Envoy route's retry policy, as its YAML and JSON write
+/// them.
+const ENVOY_KEYS: [&str; 4] = ["retry_policy", "num_retries", "retry_on", "retry_back_off"];
+
+/// The first mapping, depth first, that is an Envoy route (it holds a
+/// `retry_policy`) or a retry policy itself: Envoy's YAML sits in a route
+/// configuration, a listener or a whole bootstrap, as people keep it.
+fn envoy_route(value: &Value) -> Option<&Map<String, Value>> {
+    match value {
+        Value::Object(object) if ENVOY_KEYS.iter().any(|key| object.contains_key(*key)) => {
+            Some(object)
+        }
+        Value::Object(object) => object.values().find_map(envoy_route),
+        Value::Array(items) => items.iter().find_map(envoy_route),
+        _ => None,
+    }
 }
 
 /// Kubernetes manifests that hold a retry policy: Istio's, the Gateway

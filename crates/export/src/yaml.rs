@@ -219,6 +219,13 @@ fn scalar(text: &str, number: usize) -> Result<Value, String> {
         "[]" => return Ok(Value::Array(Vec::new())),
         _ => {}
     }
+    if let Some(items) = flow_sequence(text) {
+        return items
+            .into_iter()
+            .map(|item| scalar(item, number))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array);
+    }
     let refused = ['[', '{', '&', '*', '!', '|', '>'];
     if text.starts_with(refused) {
         return Err(crate::tf!(
@@ -244,6 +251,32 @@ fn scalar(text: &str, number: usize) -> Result<Value, String> {
         "null" | "Null" | "NULL" | "~" => Value::Null,
         _ => plain_number(text).unwrap_or_else(|| Value::String(text.to_string())),
     })
+}
+
+/// The items of a flow sequence of scalars on one line, `["*", 5xx, 3]`,
+/// as Envoy's YAML writes its domains and status codes: split at the
+/// commas outside quotes. `None` for anything else, nested collections
+/// and empty items included, which [`scalar`] then refuses.
+fn flow_sequence(text: &str) -> Option<Vec<&str>> {
+    let inner = text.strip_prefix('[')?.strip_suffix(']')?;
+    if inner.contains(['[', ']', '{', '}']) {
+        return None;
+    }
+    let mut items = Vec::new();
+    let (mut start, mut quote) = (0, None);
+    for (at, c) in inner.char_indices() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), _) if c == q => quote = None,
+            (None, ',') => {
+                items.push(inner[start..at].trim());
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(inner[start..].trim());
+    (quote.is_none() && items.iter().all(|item| !item.is_empty())).then_some(items)
 }
 
 fn plain_number(text: &str) -> Option<Value> {
@@ -296,7 +329,9 @@ mod tests {
     #[test]
     fn refuses_what_it_does_not_read_with_the_line() {
         for (text, line) in [
-            ("a:\n  b: [1, 2]\n", "line 2"),
+            ("a:\n  b: [1, [2]]\n", "line 2"),
+            ("a:\n  b: [1, , 2]\n", "line 2"),
+            ("a:\n  b: [\"1, 2]\n", "line 2"),
             ("a: 1\na: 2\n", "line 2"),
             ("a:\n\t b: 1\n", "line 2"),
             ("a:\n  \tb: 1\n", "line 2"),
@@ -312,6 +347,12 @@ mod tests {
         assert_eq!(
             documents("a: it's fine # a comment\n").expect("it reads")[0]["a"],
             serde_json::json!("it's fine")
+        );
+        // A flow sequence of scalars on one line, as Envoy writes its
+        // domains: its items as plain scalars read, commas in quotes kept.
+        assert_eq!(
+            documents("domains: [\"*\", 'a,b', 5xx, 3]\n").expect("it reads")[0]["domains"],
+            serde_json::json!(["*", "a,b", "5xx", 3])
         );
         // A tab inside a value is text, not indentation.
         assert_eq!(
