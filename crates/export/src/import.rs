@@ -874,10 +874,17 @@ mod tests {
         let imported = import(text).expect("JSON that is a service config");
         assert_eq!(imported.problems.len(), 5, "{:?}", imported.problems);
         assert!(import("{").is_err());
-        assert!(
+        // Envoy's YAML reads; a flow mapping in it is refused with its line.
+        assert_eq!(
             import("retry_policy:\n  num_retries: 3")
-                .expect_err("YAML is refused")
-                .contains("YAML")
+                .expect("Envoy's YAML")
+                .format,
+            Format::Envoy
+        );
+        assert!(
+            import("retry_policy: {num_retries: 3}")
+                .expect_err("a flow mapping")
+                .contains("line 1")
         );
         assert!(import(&"x".repeat(MAX_INPUT + 1)).is_err());
     }
