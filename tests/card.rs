@@ -173,3 +173,51 @@ fn share_budgets_bind_above_the_cards_threshold_and_not_below() {
         }
     }
 }
+
+/// Envoy's budget, a cap on retries in flight of 20 % of the requests in
+/// flight (at least 3), binds above the card's threshold, where the
+/// retries an operation asks for, r = p + p^2 + p^3 at 4 attempts, make
+/// more than 20 % of the requests in flight: r / (1 + r) > 0.2, p above
+/// 0.2013. The card's figure assumes calls that take alike and pauses
+/// short beside them, which this world has: every call 0.1 s, pauses
+/// under 4 ms. At 20 000 operations a second some 2 400 requests are in
+/// flight, far over the 15 from which the share, not the minimum, sets
+/// the cap. Close on each side of the threshold, so that a figure off by
+/// a tenth fails (r / (1 + r) against r itself would put it at 0.168):
+/// - at 0.85 times it the retries hold 17 % of the places, about 390 of
+///   480 allowed, a gap of 4 sd of the two Poisson counts
+///   (sqrt(410 + 0.2^2 x 2 410) = 22): under 1 retry in 1 000 refused;
+/// - at 1.15 times it they ask for 23 %, r = 0.30 against the 0.25 the cap
+///   lets through, and it turns away at least a third of that excess.
+#[test]
+fn envoys_budget_binds_above_the_cards_threshold_and_not_below() {
+    let base = "v=1&budget=envoy&attempts=4&base=0.001&cap=0.004&timeout=0&rate=20000&horizon=6\
+                &buckets=12&workers=0&service=constant&service_t=0.1&hop=constant&hop_mean=0";
+    let card = card(&world(base));
+    let p = card.drains_above.expect("a threshold");
+    let r = |p: f64| p + p * p + p * p * p;
+    assert!((r(p) - 0.25).abs() < 1e-9, "{p}");
+    assert_eq!(card.share_from_in_flight, Some(15.0));
+    let second_half = |failure: f64| -> (f64, f64) {
+        let report = simulate::run(&world(&format!("{base}&failure={}", round(failure))));
+        let s = &report.series;
+        let half = s.len() / 2;
+        let refused: u64 = s.budget_refusals[half..].iter().sum();
+        let retries: u64 = s.retries[half..].iter().sum();
+        let operations = 20_000.0 * (s.len() - half) as f64 * s.width;
+        (
+            refused as f64 / (retries + refused) as f64,
+            refused as f64 / operations,
+        )
+    };
+    let (below, _) = second_half(0.85 * p);
+    assert!(below < 0.001, "{below} of the retries refused below {p}");
+    let q = 1.15 * p;
+    let (_, per_operation) = second_half(q);
+    let excess = r(q) - 0.25;
+    eprintln!("below {below} per operation {per_operation} excess {excess}");
+    assert!(
+        per_operation > excess / 3.0,
+        "{per_operation} refused an operation above {p}, excess {excess}"
+    );
+}

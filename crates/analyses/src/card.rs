@@ -12,7 +12,9 @@
 //! - The failure rate above which the budget drains (or, for a budget
 //!   that caps retries at a share, binds): the share `p` of attempts that
 //!   fail, independently, at which the budget's expected balance per
-//!   operation turns negative.
+//!   operation turns negative. Envoy's, a cap on retries in flight, binds
+//!   there once its share of the requests in flight is more than its
+//!   minimum.
 //!
 //! Each is for one client instance, and the top layer's budget: a layer
 //! below keeps a budget of its own. The deadline does not cut the worst
@@ -44,6 +46,14 @@ pub struct Card {
     pub drains_above: Option<f64>,
     /// The same when the failures are timeouts, where they cost more.
     pub drains_above_timeouts: Option<f64>,
+    /// A budget of retries in flight (Envoy's): the most it lets through
+    /// at once however few requests are, its minimum; and the requests in
+    /// flight beyond which its share, not the minimum, sets the cap, where
+    /// `drains_above` holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_flight_minimum: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share_from_in_flight: Option<f64>,
 }
 
 /// The card of the policy `config` describes (policy A's settings; pass
@@ -131,7 +141,25 @@ pub fn card(config: &Config) -> Card {
             let p = 1.0 - 1.0 / b.sre_k;
             (Some(0.0), None, Some(p), Some(p))
         }
-        BudgetKind::Envoy => (None, None, None, None),
+        BudgetKind::Envoy => {
+            // Retries in flight at most a share of the requests in flight.
+            // Where every call takes about as long and the pauses are short
+            // beside a call, Little's law makes the retries r / (1 + r) of
+            // the requests in flight, r the retries an operation asks for:
+            // the share binds once that is more than it.
+            let share = b.envoy_percent;
+            let binds = (share > 0.0 && share < 1.0)
+                .then(|| root(|p| retries(p) - share / (1.0 - share)))
+                .flatten();
+            (None, None, binds, binds)
+        }
+    };
+    let (in_flight_minimum, share_from_in_flight) = match b.kind {
+        BudgetKind::Envoy => (
+            Some(b.envoy_min),
+            (b.envoy_percent > 0.0).then(|| b.envoy_min / b.envoy_percent),
+        ),
+        _ => (None, None),
     };
     // Rates need arrivals at a rate.
     let open = s.workload == WorkloadKind::Poisson;
@@ -147,6 +175,8 @@ pub fn card(config: &Config) -> Card {
         reservoir_seconds,
         drains_above,
         drains_above_timeouts,
+        in_flight_minimum,
+        share_from_in_flight,
     }
 }
 

@@ -189,11 +189,17 @@ impl Snippet {
             "this policy at worst: {calls} calls at the bottom per operation, when every call fails",
             calls = self.card.worst_calls
         ));
-        if let Some(p) = self.card.drains_above {
-            notes.push(crate::tf!(
+        match (self.card.drains_above, self.card.share_from_in_flight) {
+            (Some(p), Some(requests)) => notes.push(crate::tf!(
+                "this policy's retry budget refuses retries once more than {share} of attempts fail, with over {requests} requests in flight",
+                share = crate::metrics::Format::Share.headline(p),
+                requests = requests
+            )),
+            (Some(p), None) => notes.push(crate::tf!(
                 "this policy's retry budget drains once more than {share} of attempts fail",
                 share = crate::metrics::Format::Share.headline(p)
-            ));
+            )),
+            (None, _) => {}
         }
         // Only a snippet with comments says they stay English: JSON has none.
         let commented = self.text.contains("# ") || self.text.contains("// ");

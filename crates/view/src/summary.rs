@@ -132,11 +132,22 @@ pub fn card_rows(config: &Config, comparing: bool) -> Vec<SummaryRow> {
         ),
         row(
             Text("The budget drains above, of attempts failing (timing out)"),
-            &|c| match (c.drains_above, c.drains_above_timeouts) {
-                (Some(p), Some(t)) if (p - t).abs() > 1e-9 => {
+            &|c| match (c.drains_above, c.drains_above_timeouts, c.in_flight_minimum) {
+                // A cap on retries in flight binds by its share only with
+                // enough requests in flight; with no share, its minimum
+                // alone caps them at any failure rate.
+                (Some(p), _, Some(_)) => crate::tf!(
+                    "{share} (with over {requests} requests in flight)",
+                    share = percent(p),
+                    requests = c.share_from_in_flight.unwrap_or(0.0)
+                ),
+                (None, _, Some(minimum)) => {
+                    crate::tf!("at most {minimum} retries in flight", minimum = minimum)
+                }
+                (Some(p), Some(t), None) if (p - t).abs() > 1e-9 => {
                     format!("{} ({})", percent(p), percent(t))
                 }
-                (Some(p), _) => percent(p),
+                (Some(p), _, None) => percent(p),
                 _ => tr("never").to_string(),
             },
         ),
@@ -372,6 +383,12 @@ mod tests {
             card_rows(&chain, false)[0].cells,
             ["18 (3 \u{d7} 2 \u{d7} 3)"]
         );
+        // Envoy's cap on retries in flight binds by its share only with
+        // enough requests in flight, and by its minimum alone without one.
+        let envoy = card_rows(&config("v=1&budget=envoy"), false);
+        assert_eq!(envoy[3].cells, ["20.1 % (with over 15 requests in flight)"]);
+        let minimum = card_rows(&config("v=1&budget=envoy&ev_pct=0&ev_min=5"), false);
+        assert_eq!(minimum[3].cells, ["at most 5 retries in flight"]);
     }
 
     /// Hops of their own multiply by their own attempts, and the calls a
