@@ -715,3 +715,103 @@ route_config:
         "{nothing}"
     );
 }
+
+/// A field a reader does not read is said, never dropped unseen: each
+/// format's own snippet with one field more beside its count of tries
+/// reads as before, that field listed as not read under its path. And
+/// Spring Boot's relaxed binding holds: `max-attempts` is `maxAttempts`.
+#[test]
+fn a_field_the_reader_does_not_read_is_said() {
+    for (format, marker, extra, said) in [
+        (
+            Format::Grpc,
+            "\"maxAttempts\"",
+            "\"bogusField\": 1,",
+            "retryPolicy.bogusField",
+        ),
+        (
+            Format::Envoy,
+            "\"num_retries\"",
+            "\"bogusField\": 1,",
+            "retry_policy.bogusField",
+        ),
+        (
+            Format::Istio,
+            "attempts:",
+            "bogusField: 1",
+            "retries.bogusField",
+        ),
+        (
+            Format::GatewayApi,
+            "attempts:",
+            "bogusField: 1",
+            "retry.bogusField",
+        ),
+        (
+            Format::EnvoyGateway,
+            "numRetries:",
+            "bogusField: 1",
+            "retry.bogusField",
+        ),
+        (
+            Format::Kuma,
+            "numRetries:",
+            "bogusField: 1",
+            "http.bogusField",
+        ),
+        (
+            Format::Linkerd,
+            "retry.linkerd.io/limit:",
+            "retry.linkerd.io/bogus: \"1\"",
+            "retry.linkerd.io/bogus",
+        ),
+        (
+            Format::SpringResilience4j,
+            "maxAttempts:",
+            "bogusField: 1",
+            ".bogusField",
+        ),
+    ] {
+        let snippet = export(&config("v=1"), format).text;
+        let before = import::import(&snippet).expect("the snippet reads");
+        let at = snippet
+            .find(marker)
+            .unwrap_or_else(|| panic!("{format:?}: no {marker}"));
+        let line_start = snippet[..at].rfind('\n').map_or(0, |i| i + 1);
+        let indent = &snippet[line_start..at];
+        let line_end = at + snippet[at..].find('\n').unwrap_or(snippet.len() - at);
+        let with_extra = format!(
+            "{}\n{indent}{extra}{}",
+            &snippet[..line_end],
+            &snippet[line_end..]
+        );
+        let after = import::import(&with_extra).unwrap_or_else(|why| panic!("{format:?}: {why}"));
+        assert_eq!(after.settings, before.settings, "{format:?}");
+        assert_eq!(after.problems, before.problems, "{format:?}");
+        let new: Vec<&String> = after
+            .unmapped
+            .iter()
+            .filter(|u| !before.unmapped.contains(u))
+            .collect();
+        assert_eq!(new.len(), 1, "{format:?}: {new:?}");
+        assert!(
+            new[0].contains(said) && new[0].contains("not read"),
+            "{format:?}: {new:?}"
+        );
+    }
+    let spring = export(&config("v=1&attempts=5"), Format::SpringResilience4j).text;
+    let kebab =
+        import::import(&spring.replace("maxAttempts:", "max-attempts:")).expect("kebab case");
+    assert!(
+        kebab
+            .settings
+            .iter()
+            .any(|s| (s.param, s.value) == (P::Attempts, 5.0)),
+        "{kebab:?}"
+    );
+    assert!(
+        !kebab.unmapped.iter().any(|u| u.contains("not read")),
+        "{:?}",
+        kebab.unmapped
+    );
+}

@@ -240,5 +240,31 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
             ),
         }
     }
+    for (pointer, read, path) in [
+        (
+            "/retry",
+            &["numRetries", "perRetry", "retryOn"][..],
+            "retry.",
+        ),
+        (
+            "/retry/perRetry",
+            &["timeout", "backOff"],
+            "retry.perRetry.",
+        ),
+        (
+            "/retry/perRetry/backOff",
+            &["baseInterval", "maxInterval"],
+            "retry.perRetry.backOff.",
+        ),
+        (
+            "/circuitBreaker/retryBudget",
+            &["percent", "minRetryConcurrency"],
+            "retryBudget.",
+        ),
+    ] {
+        if let Some(object) = spec.pointer(pointer).and_then(Value::as_object) {
+            out.unread(object, read, path);
+        }
+    }
     out
 }

@@ -330,6 +330,9 @@ fn rule(route: &Value, out: &mut Imported) {
             key = "retry.codes"
         ));
     }
+    if let Some(retry) = retry.as_object() {
+        out.unread(retry, &["attempts", "backoff", "codes"], "retry.");
+    }
 }
 
 fn budget(policy: &Value, out: &mut Imported) {
@@ -349,6 +352,17 @@ fn budget(policy: &Value, out: &mut Imported) {
     let per = constraint
         .pointer("/minRetryRate/interval")
         .map_or(Ok(1.0), |v| go_duration(v, "minRetryRate.interval"));
+    if let Some(constraint) = constraint.as_object() {
+        out.unread(constraint, &["budget", "minRetryRate"], "retryConstraint.");
+    }
+    for (part, keys) in [
+        ("budget", ["percent", "interval"]),
+        ("minRetryRate", ["count", "interval"]),
+    ] {
+        if let Some(object) = constraint.get(part).and_then(Value::as_object) {
+            out.unread(object, &keys, &format!("retryConstraint.{part}."));
+        }
+    }
     match (percent, interval, count, per) {
         (Ok(percent), Ok(interval), Ok(count), Ok(per))
             if (0.0..=100.0).contains(&percent) && interval > 0.0 && count >= 0.0 && per > 0.0 =>

@@ -311,6 +311,11 @@ fn grpc(object: &Map<String, Value>) -> Imported {
     }
     let retry_policy = match method {
         Some(method) => {
+            out.unread(
+                method,
+                &["name", "timeout", "retryPolicy", "hedgingPolicy"],
+                "methodConfig.",
+            );
             if let Some(timeout) = method.get("timeout") {
                 match duration(timeout, "timeout") {
                     Ok(seconds) => out.set(P::Deadline, seconds, "timeout"),
@@ -387,6 +392,11 @@ fn grpc_hedging_policy(hedging: &Map<String, Value>, out: &mut Imported) {
             .to_string(),
         );
     }
+    out.unread(
+        hedging,
+        &["maxAttempts", "hedgingDelay", "nonFatalStatusCodes"],
+        "hedgingPolicy.",
+    );
 }
 
 /// A service config's `retryThrottling`, the token bucket.
@@ -424,6 +434,7 @@ fn grpc_throttling(object: &Map<String, Value>, mut out: Imported) -> Imported {
                     crate::words::tr("retryThrottling needs maxTokens and tokenRatio").to_string(),
                 ),
             }
+            out.unread(throttling, &["maxTokens", "tokenRatio"], "retryThrottling.");
         }
         Some(_) => out
             .problems
@@ -522,6 +533,20 @@ fn grpc_retry_policy(policy: &Map<String, Value>, out: &mut Imported) {
         out.unmapped
             .push(crate::words::tr("perAttemptRecvTimeout: not read").to_string());
     }
+    out.unread(
+        policy,
+        &[
+            "maxAttempts",
+            "initialBackoff",
+            "maxBackoff",
+            "backoffMultiplier",
+            "retryableStatusCodes",
+            "perAttemptRecvTimeout",
+            // A bare policy may sit beside the throttling.
+            "retryThrottling",
+        ],
+        "retryPolicy.",
+    );
 }
 
 /// Reads an Envoy route retry policy (envoyproxy/envoy,
@@ -601,6 +626,16 @@ fn envoy(object: &Map<String, Value>) -> Imported {
                 Some(Err(why)) => out.problems.push(why),
                 None => {}
             }
+            out.unread(
+                back_off,
+                &[
+                    "base_interval",
+                    "baseInterval",
+                    "max_interval",
+                    "maxInterval",
+                ],
+                "retry_policy.retry_back_off.",
+            );
         }
         Some(_) => out
             .problems
@@ -626,10 +661,10 @@ fn envoy(object: &Map<String, Value>) -> Imported {
     );
     for key in [
         "retry_on",
+        "retryOn",
         "retriable_status_codes",
-        "retry_host_predicate",
-        "rate_limited_retry_back_off",
         "retriable_headers",
+        "retriable_request_headers",
     ] {
         if policy.contains_key(key) {
             out.unmapped.push(crate::tf!(
@@ -638,6 +673,37 @@ fn envoy(object: &Map<String, Value>) -> Imported {
             ));
         }
     }
+    for key in [
+        "retry_host_predicate",
+        "retry_priority",
+        "host_selection_retry_max_attempts",
+    ] {
+        if policy.contains_key(key) {
+            out.host_choice(key);
+        }
+    }
+    out.unread(
+        policy,
+        &[
+            "num_retries",
+            "numRetries",
+            "per_try_timeout",
+            "perTryTimeout",
+            "retry_back_off",
+            "retryBackOff",
+            "retry_on",
+            "retryOn",
+            "retriable_status_codes",
+            "retriable_headers",
+            "retriable_request_headers",
+            "retry_host_predicate",
+            "retry_priority",
+            "host_selection_retry_max_attempts",
+            // A bare policy sits beside the route's timeout.
+            "timeout",
+        ],
+        "retry_policy.",
+    );
     // The cluster's `circuit_breakers` (Cluster.circuit_breakers in
     // envoy.config.cluster.v3), and the key the playground's own exports
     // wrote for it before they used Envoy's name.

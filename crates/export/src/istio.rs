@@ -219,18 +219,29 @@ fn route(service: &Value, out: &mut Imported) {
         ),
         crate::words::tr("Istio's routes retry, they do not hedge"),
     );
-    for key in [
-        "retryOn",
-        "retryRemoteLocalities",
-        "retryIgnorePreviousHosts",
-    ] {
+    if retries.contains_key("retryOn") {
+        out.unmapped.push(crate::tf!(
+            "{key}: the playground decides what is retryable by its own classes",
+            key = "retryOn"
+        ));
+    }
+    for key in ["retryRemoteLocalities", "retryIgnorePreviousHosts"] {
         if retries.contains_key(key) {
-            out.unmapped.push(crate::tf!(
-                "{key}: the playground decides what is retryable by its own classes",
-                key = key
-            ));
+            out.host_choice(key);
         }
     }
+    out.unread(
+        retries,
+        &[
+            "attempts",
+            "perTryTimeout",
+            "backoff",
+            "retryOn",
+            "retryRemoteLocalities",
+            "retryIgnorePreviousHosts",
+        ],
+        "retries.",
+    );
 }
 
 fn budget(rule: &Value, out: &mut Imported) {
@@ -263,6 +274,13 @@ fn budget(rule: &Value, out: &mut Imported) {
                 "retryBudget.budgetInterval: the playground's budget counts requests in flight only",
             )
             .to_string(),
+        );
+    }
+    if let Some(budget) = budget.as_object() {
+        out.unread(
+            budget,
+            &["percent", "minRetryConcurrency", "budgetInterval"],
+            "retryBudget.",
         );
     }
 }

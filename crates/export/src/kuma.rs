@@ -175,5 +175,27 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
             key = "http.retryOn"
         ));
     }
+    for key in ["hostSelection", "hostSelectionMaxAttempts"] {
+        if retry.get(key).is_some() {
+            out.host_choice(&format!("http.{key}"));
+        }
+    }
+    if let Some(retry) = retry.as_object() {
+        out.unread(
+            retry,
+            &[
+                "numRetries",
+                "perTryTimeout",
+                "backOff",
+                "retryOn",
+                "hostSelection",
+                "hostSelectionMaxAttempts",
+            ],
+            "http.",
+        );
+    }
+    if let Some(back_off) = back_off.and_then(Value::as_object) {
+        out.unread(back_off, &["baseInterval", "maxInterval"], "http.backOff.");
+    }
     out
 }

@@ -206,6 +206,18 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
                 .to_string(),
         );
     }
+    // Linkerd's other retry and timeout annotations are said; annotations
+    // of anything else are not the policy's.
+    if let Some(annotations) = annotations.as_object() {
+        let linkerd: serde_json::Map<String, Value> = annotations
+            .iter()
+            .filter(|(key, _)| {
+                key.starts_with("retry.linkerd.io/") || key.starts_with("timeout.linkerd.io/")
+            })
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect();
+        out.unread(&linkerd, &[LIMIT, HTTP, TRY, REQUEST], "");
+    }
     out
 }
 

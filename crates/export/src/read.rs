@@ -1,7 +1,7 @@
 //! What reading a configuration produced, shared by every reader
 //! ([`crate::import`], [`crate::istio`], [`crate::gateway`]).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::Format;
 use crate::config::{JITTERS, P, SHAPES, SWITCH};
@@ -44,6 +44,28 @@ impl Imported {
             value,
             from: from.into(),
         });
+    }
+
+    /// Lists every key of `object` that the format's reader neither reads
+    /// nor explains (`read`) as not read, under its `path`: whatever a
+    /// paste holds is said, never dropped unseen.
+    pub(crate) fn unread(&mut self, object: &Map<String, Value>, read: &[&str], path: &str) {
+        for key in object.keys().filter(|key| !read.contains(&key.as_str())) {
+            self.unmapped.push(crate::tf!(
+                "{path}{key}: not read: the page has no setting for it",
+                path = path,
+                key = crate::config::clip(key)
+            ));
+        }
+    }
+
+    /// Says that `key`, which picks the server a retry goes to, is the
+    /// balancer's choice on the page.
+    pub(crate) fn host_choice(&mut self, key: &str) {
+        self.unmapped.push(crate::tf!(
+            "{key}: which server a retry goes to is the balancer's choice here, as for any call",
+            key = key
+        ));
     }
 
     /// The "mapped" list: one line per setting.

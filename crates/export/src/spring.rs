@@ -130,6 +130,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         );
         return out;
     };
+    let props = &relaxed(props);
     if retry
         .get("instances")
         .and_then(Value::as_object)
@@ -238,5 +239,60 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
             Err(why) => out.problems.push(why),
         }
     }
+    if let Some(props) = props.as_object() {
+        let classes = [
+            "retryExceptions",
+            "ignoreExceptions",
+            "retryExceptionPredicate",
+            "retryOnResultPredicate",
+        ];
+        for key in classes.iter().filter(|key| props.contains_key(**key)) {
+            out.unmapped.push(crate::tf!(
+                "{key}: the playground decides what is retryable by its own classes",
+                key = key
+            ));
+        }
+        let mut read = vec![
+            "maxAttempts",
+            "waitDuration",
+            "enableExponentialBackoff",
+            "exponentialBackoffMultiplier",
+            "exponentialMaxWaitDuration",
+            "enableRandomizedWait",
+            "randomizedWaitFactor",
+        ];
+        read.extend(classes);
+        out.unread(props, &read, &format!("{name}."));
+    }
     out
+}
+
+/// An instance's properties under the names resilience4j's classes read,
+/// as Spring Boot's relaxed binding reads them: `max-attempts` and
+/// `max_attempts` are `maxAttempts`.
+fn relaxed(props: &Value) -> Value {
+    let Some(props) = props.as_object() else {
+        return props.clone();
+    };
+    let camel = |key: &str| {
+        let mut out = String::with_capacity(key.len());
+        let mut upper = false;
+        for c in key.chars() {
+            match c {
+                '-' | '_' => upper = true,
+                c if upper => {
+                    out.push(c.to_ascii_uppercase());
+                    upper = false;
+                }
+                c => out.push(c),
+            }
+        }
+        out
+    };
+    Value::Object(
+        props
+            .iter()
+            .map(|(key, value)| (camel(key), value.clone()))
+            .collect(),
+    )
 }
