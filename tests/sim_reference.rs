@@ -1966,6 +1966,98 @@ fn a_layers_own_base_delay_sets_its_own_pauses() {
     }
 }
 
+/// A service's own work comes before its call below, and holds its
+/// worker. Three services over a server of 30 ms, no network, one attempt:
+/// the second service works 10 ms of its own on each call (`l2_p50`, a p99
+/// below it making it constant), the third 20 ms, so an operation takes
+/// 10 + 20 + 30 = 60 ms exactly. Given a log-normal of p50 20 ms and p99
+/// 100 ms at the only service below the top, over a server that answers
+/// at once, the operations' p50 and p99 are those, within
+/// [`quantile_tolerance`] over 200 000 operations.
+#[test]
+fn a_services_own_work_comes_before_its_call_below() {
+    let world = Scenario {
+        horizon: 20.0,
+        rate: 50.0,
+        layers: 3,
+        service_time: 0.03,
+        layer_work_p50: [0.01, 0.02, 0.0, 0.0],
+        policy: Policy {
+            attempts: 1,
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    };
+    let latency = sim::run(&world).latency;
+    let n = latency.total as f64;
+    assert!(n > 900.0, "{n}");
+    assert!(
+        (latency.sum / n - 0.06).abs() < 1e-9,
+        "mean {}",
+        latency.sum / n
+    );
+    assert!((latency.max - 0.06).abs() < 1e-9, "max {}", latency.max);
+
+    let tail = Scenario {
+        horizon: 200.0,
+        rate: 1000.0,
+        layers: 2,
+        service_time: 0.0,
+        layer_work_p50: [0.02, 0.0, 0.0, 0.0],
+        layer_work_p99: [0.1, 0.0, 0.0, 0.0],
+        ..world
+    };
+    let law = Law::log_normal(0.02, 0.1);
+    let latency = sim::run(&tail).latency;
+    let n = latency.total as f64;
+    assert!(n > 195_000.0, "{n}");
+    for (q, want) in [(0.5, 0.02), (0.99, 0.1)] {
+        let got = latency.quantile(q);
+        let tolerance = quantile_tolerance(law, q, n);
+        assert!(
+            (got / want - 1.0).abs() < tolerance,
+            "p{}: {got} against {want}",
+            q * 100.0
+        );
+    }
+}
+
+/// A call that waits for a worker of its service is failed by the service
+/// as often as one that finds a worker free: the service at layer 2, one
+/// worker busy 10 ms a call with its own work and a queue long enough for
+/// all, fails half its calls by itself. At 80 calls a second the worker
+/// is busy 40 % of the time (half the calls fail at once, the rest take
+/// 10 ms), so two calls in five wait for it; with one attempt, success is
+/// 1/2 within 4 binomial standard errors over 4 000 operations (0.64 when
+/// the calls that waited were never failed).
+#[test]
+fn a_service_fails_a_call_that_waited_for_its_worker_as_one_that_did_not() {
+    let world = Scenario {
+        horizon: 50.0,
+        rate: 80.0,
+        layers: 2,
+        service_time: 0.0,
+        layer_workers: [1, 0, 0, 0],
+        layer_queues: [100_000, 0, 0, 0],
+        layer_failures: [0.5, 0.0, 0.0, 0.0],
+        layer_work_p50: [0.01, 0.0, 0.0, 0.0],
+        policy: Policy {
+            attempts: 1,
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    };
+    let summary = sim::run(&world).summary;
+    let n = summary.operations as f64;
+    let success = summary.succeeded as f64 / n;
+    assert!(n > 3_500.0, "{n}");
+    let se = (0.25 / n).sqrt();
+    assert!(
+        (success - 0.5).abs() < 4.0 * se,
+        "success {success} over {n}"
+    );
+}
+
 /// A service below the top with workers of its own and no queue is
 /// Erlang's loss system: each call holds a worker of the second service
 /// for as long as its own call below takes (a database of 0.1 s, no

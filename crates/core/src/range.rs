@@ -160,6 +160,9 @@ pub const SERVICE_SD: Range = Range::new(0.0, 10.0);
 /// [`SERVICE_SPAN`] times it.
 pub const SERVICE_P50: Range = Range::new(0.001, 10.0);
 pub const SERVICE_P99: Range = Range::new(0.001, 60.0);
+/// The own work of a service below the top, by its p50 and p99; 0 = none.
+pub const LAYER_WORK_P50: Range = Range::new(0.0, SERVICE_P50.max);
+pub const LAYER_WORK_P99: Range = Range::new(0.0, SERVICE_P99.max);
 pub const SERVICE_SPAN: f64 = 100.0;
 /// A mixture's slow mode: the share of calls in it, and how many times
 /// longer they take on average.

@@ -3,13 +3,13 @@
 //!
 //! The form asks, from the top of the chain down: how many requests the
 //! clients send and from how many instances; for each service between
-//! them and the one at the bottom, the share it fails by itself, its
-//! concurrency and its queue; and for the service at the bottom, its own
-//! latency p50 and p99 (a log-normal through the two, as
-//! [`Law::service`] draws it), its errors and their mix by status, its
-//! concurrency, queue and replicas. Latency is asked of the bottom
-//! service only: the services between hold a call while theirs below go
-//! on, so their time is the time below them and the network's.
+//! them and the one at the bottom, the p50 and p99 of its own work on a
+//! call, the share it fails by itself, its concurrency and its queue; and
+//! for the service at the bottom, its latency p50 and p99 (a log-normal
+//! through the two, as [`Law::service`] draws it), its errors and their
+//! mix by status, its concurrency, queue and replicas. A service's
+//! latency is its own: one on the way holds a call for its own work and
+//! then while its calls below go on, which the simulator adds.
 //!
 //! Every value is untrusted text: what cannot be read, or cannot describe
 //! a system (a negative rate, a p99 below the p50), is refused with a
@@ -191,12 +191,37 @@ fn latency(config: &Config, q: f64) -> f64 {
 /// The mix of the bottom service's errors, in the form's order.
 const MIX: [P; 4] = [P::Mix503, P::Mix429, P::Mix500, P::Mix400];
 
-/// Each service between's share failed, concurrency and queue.
-const BETWEEN: [[P; 3]; MAX_BETWEEN] = [
-    [P::Layer2Failure, P::Layer2Workers, P::Layer2Queue],
-    [P::Layer3Failure, P::Layer3Workers, P::Layer3Queue],
-    [P::Layer4Failure, P::Layer4Workers, P::Layer4Queue],
-    [P::Layer5Failure, P::Layer5Workers, P::Layer5Queue],
+/// Each service between's own latency p50 and p99, share failed,
+/// concurrency and queue.
+const BETWEEN: [[P; 5]; MAX_BETWEEN] = [
+    [
+        P::Layer2WorkP50,
+        P::Layer2WorkP99,
+        P::Layer2Failure,
+        P::Layer2Workers,
+        P::Layer2Queue,
+    ],
+    [
+        P::Layer3WorkP50,
+        P::Layer3WorkP99,
+        P::Layer3Failure,
+        P::Layer3Workers,
+        P::Layer3Queue,
+    ],
+    [
+        P::Layer4WorkP50,
+        P::Layer4WorkP99,
+        P::Layer4Failure,
+        P::Layer4Workers,
+        P::Layer4Queue,
+    ],
+    [
+        P::Layer5WorkP50,
+        P::Layer5WorkP99,
+        P::Layer5Failure,
+        P::Layer5Workers,
+        P::Layer5Queue,
+    ],
 ];
 
 /// The form's fields, from the top of the chain down.
@@ -227,8 +252,15 @@ pub fn fields() -> Vec<Field> {
             Unit::Between,
         ),
     ];
-    for (n, [failure, workers, queue]) in BETWEEN.into_iter().enumerate() {
+    for (n, [p50, p99, failure, workers, queue]) in BETWEEN.into_iter().enumerate() {
         let part = Part::Between(n + 1);
+        fields.push(field(
+            part,
+            p50,
+            Text("Own latency p50 (0: none)"),
+            Unit::Millis,
+        ));
+        fields.push(field(part, p99, Text("Own latency p99"), Unit::Millis));
         fields.push(field(part, failure, Text("Errors"), Unit::Percent));
         fields.push(field(
             part,
@@ -330,33 +362,41 @@ pub fn build(config: &Config, entries: &[(String, String)]) -> (Config, Vec<Noti
     }
     // A p99 below the p50 is no tail, and one past a hundred times it is
     // days standing for seconds: either is read at the edge it crossed,
-    // as the simulator would read it.
-    let (p50, p99) = (next.get(P::ServiceP50), next.get(P::ServiceP99));
-    let edge = if p99 < p50 {
-        Some((p50, Text("is below the p50")))
-    } else if p99 > p50 * range::SERVICE_SPAN {
-        Some((
-            p50 * range::SERVICE_SPAN,
-            Text("is more than 100 times the p50"),
-        ))
-    } else {
-        None
-    };
-    if let Some((safe, why)) = edge {
-        next.set(P::ServiceP99, safe);
-        let field = fields
+    // as the simulator would read it. A service on the way with no work of
+    // its own (a p50 of 0) has no p99 to check.
+    let mut pairs = vec![(P::ServiceP50, P::ServiceP99)];
+    pairs.extend(
+        BETWEEN[..between(&next)]
             .iter()
-            .find(|f| f.p == P::ServiceP99)
-            .expect("a p99 field");
-        say(
-            field,
-            tf!(
-                "{p99} ms {why}; read as {safe} ms",
-                p99 = Unit::Millis.shown(p99),
-                why = why.get(),
-                safe = Unit::Millis.shown(next.get(P::ServiceP99))
-            ),
-        );
+            .map(|[p50, p99, ..]| (*p50, *p99)),
+    );
+    for (p50_at, p99_at) in pairs {
+        let (p50, p99) = (next.get(p50_at), next.get(p99_at));
+        let edge = if p50 == 0.0 {
+            None
+        } else if p99 < p50 {
+            Some((p50, Text("is below the p50")))
+        } else if p99 > p50 * range::SERVICE_SPAN {
+            Some((
+                p50 * range::SERVICE_SPAN,
+                Text("is more than 100 times the p50"),
+            ))
+        } else {
+            None
+        };
+        if let Some((safe, why)) = edge {
+            next.set(p99_at, safe);
+            let field = fields.iter().find(|f| f.p == p99_at).expect("a p99 field");
+            say(
+                field,
+                tf!(
+                    "{p99} ms {why}; read as {safe} ms",
+                    p99 = Unit::Millis.shown(p99),
+                    why = why.get(),
+                    safe = Unit::Millis.shown(next.get(p99_at))
+                ),
+            );
+        }
     }
     (next, notices)
 }
@@ -440,7 +480,7 @@ impl Fit {
         let law = service(config);
         let passed: f64 = BETWEEN[..between(config)]
             .iter()
-            .map(|[failure, ..]| 1.0 - config.get(*failure))
+            .map(|[_, _, failure, ..]| 1.0 - config.get(*failure))
             .product();
         Fit {
             p50: law.quantile(0.5),
@@ -539,6 +579,8 @@ mod tests {
                 ("mix_400", "0"),
                 ("layers", "2"),
                 ("l2_failure", "1"),
+                ("l2_p50", "5"),
+                ("l2_p99", "50"),
                 ("l3_workers", "64"),
             ],
         );
@@ -551,6 +593,10 @@ mod tests {
         assert_eq!(built.get(P::Layers), 3.0);
         assert_eq!(built.get(P::Layer2Failure), 0.01);
         assert_eq!(built.get(P::Layer3Workers), 64.0);
+        assert_eq!(
+            [built.get(P::Layer2WorkP50), built.get(P::Layer2WorkP99)],
+            [0.005, 0.05]
+        );
         assert_eq!(built.service_shape(), ServiceShape::LogNormal);
         assert_eq!(built.workload(), WorkloadKind::Poisson);
         assert_eq!(built.get(P::OutageFor), 0.0, "a normal day has no outage");
@@ -585,6 +631,17 @@ mod tests {
         assert_eq!(notices.len(), 1);
         assert_eq!(notices[0].key, "The service at the bottom · Latency p99");
         assert_eq!(notices[0].message, "5 ms is below the p50; read as 40 ms");
+        // So is a service's on the way, once it has work of its own.
+        let chain = config("v=1&layers=2");
+        let (built, notices) = typed(&chain, &[("l2_p50", "10"), ("l2_p99", "2")]);
+        assert_eq!(built.get(P::Layer2WorkP99), 0.01);
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert_eq!(notices[0].key, "Service 1 on the way · Own latency p99");
+        let (_, notices) = typed(&chain, &[("l2_p50", "0"), ("l2_p99", "0")]);
+        assert!(
+            notices.is_empty(),
+            "no work of its own, no tail: {notices:?}"
+        );
         let (built, notices) = typed(&before, &[("service_p50", "1"), ("service_p99", "5000")]);
         assert_eq!(built.get(P::ServiceP99), 0.1, "{notices:?}");
         // Beyond the table's most, or a part of a whole count: its edge.
@@ -639,13 +696,15 @@ mod tests {
         };
         let before = config("v=1");
         for _ in 0..1000 {
-            let entries: Vec<(String, String)> = (0..1 + next(4))
-                .map(|_| {
-                    let field = &fields[next(fields.len())];
-                    let text: String = (0..next(6)).map(|_| pieces[next(pieces.len())]).collect();
-                    (field.id(), text)
-                })
-                .collect();
+            // Each field once, as the page sends them.
+            let mut entries: Vec<(String, String)> = Vec::new();
+            for _ in 0..1 + next(4) {
+                let field = &fields[next(fields.len())];
+                let text: String = (0..next(6)).map(|_| pieces[next(pieces.len())]).collect();
+                if !entries.iter().any(|(id, _)| *id == field.id()) {
+                    entries.push((field.id(), text));
+                }
+            }
             let (built, notices) = build(&before, &entries);
             let (read, link_notices) = Config::from_link(&built.to_link());
             assert!(link_notices.is_empty(), "{entries:?}: {link_notices:?}");

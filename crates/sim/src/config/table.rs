@@ -635,6 +635,30 @@ params! {
     Layer5Failure: "l5_failure", Text("Failures at layer 5"), Text(""), Layers, number(range::FAILURE, 0.01), D.layer_failures[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
         Some(|s, v| s.layer_failures[3] = v),
         Text("The share of its calls the fifth service fails by itself, at once with a 503, before calling below.");
+    Layer2WorkP50: "l2_p50", Text("Own time p50 at layer 2"), Text("s"), Layers, number(range::LAYER_WORK_P50, 0.001), D.layer_work_p50[0], with_layers,
+        Some(|s, v| s.layer_work_p50[0] = v),
+        Text("Half the calls the second service takes up get this long of its own work, holding its worker, before it calls below (a log-normal through this and the p99); 0 means no work of its own.");
+    Layer2WorkP99: "l2_p99", Text("Own time p99 at layer 2"), Text("s"), Layers, number(range::LAYER_WORK_P99, 0.001), D.layer_work_p99[0], |c| with_layers(c) && c.get(P::Layers) >= 2.0 && c.get(P::Layer2WorkP50) > 0.0,
+        Some(|s, v| s.layer_work_p99[0] = v),
+        Text("99 calls in 100 the second service takes up get at most this long of its own work; below the p50 the time is the p50 for every call, and beyond 100 times it, 100 times it.");
+    Layer3WorkP50: "l3_p50", Text("Own time p50 at layer 3"), Text("s"), Layers, number(range::LAYER_WORK_P50, 0.001), D.layer_work_p50[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
+        Some(|s, v| s.layer_work_p50[1] = v),
+        Text("Half the calls the third service takes up get this long of its own work, holding its worker, before it calls below (a log-normal through this and the p99); 0 means no work of its own.");
+    Layer3WorkP99: "l3_p99", Text("Own time p99 at layer 3"), Text("s"), Layers, number(range::LAYER_WORK_P99, 0.001), D.layer_work_p99[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0 && c.get(P::Layer3WorkP50) > 0.0,
+        Some(|s, v| s.layer_work_p99[1] = v),
+        Text("99 calls in 100 the third service takes up get at most this long of its own work; below the p50 the time is the p50 for every call, and beyond 100 times it, 100 times it.");
+    Layer4WorkP50: "l4_p50", Text("Own time p50 at layer 4"), Text("s"), Layers, number(range::LAYER_WORK_P50, 0.001), D.layer_work_p50[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
+        Some(|s, v| s.layer_work_p50[2] = v),
+        Text("Half the calls the fourth service takes up get this long of its own work, holding its worker, before it calls below (a log-normal through this and the p99); 0 means no work of its own.");
+    Layer4WorkP99: "l4_p99", Text("Own time p99 at layer 4"), Text("s"), Layers, number(range::LAYER_WORK_P99, 0.001), D.layer_work_p99[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0 && c.get(P::Layer4WorkP50) > 0.0,
+        Some(|s, v| s.layer_work_p99[2] = v),
+        Text("99 calls in 100 the fourth service takes up get at most this long of its own work; below the p50 the time is the p50 for every call, and beyond 100 times it, 100 times it.");
+    Layer5WorkP50: "l5_p50", Text("Own time p50 at layer 5"), Text("s"), Layers, number(range::LAYER_WORK_P50, 0.001), D.layer_work_p50[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
+        Some(|s, v| s.layer_work_p50[3] = v),
+        Text("Half the calls the fifth service takes up get this long of its own work, holding its worker, before it calls below (a log-normal through this and the p99); 0 means no work of its own.");
+    Layer5WorkP99: "l5_p99", Text("Own time p99 at layer 5"), Text("s"), Layers, number(range::LAYER_WORK_P99, 0.001), D.layer_work_p99[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.get(P::Layer5WorkP50) > 0.0,
+        Some(|s, v| s.layer_work_p99[3] = v),
+        Text("99 calls in 100 the fifth service takes up get at most this long of its own work; below the p50 the time is the p50 for every call, and beyond 100 times it, 100 times it.");
     CallTimeout: "call_timeout", Text("Timeout between services"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.call_timeout, with_layers,
         Some(|s, v| s.call_timeout = v),
         Text("Each service above the last gives up on its call below after this, and may retry it while the service below works on for nobody; 0 means it waits for the answer.");

@@ -65,6 +65,9 @@ pub(crate) enum EventKind {
     /// A hedged call's delay is up: the next copy goes, unless an answer
     /// or a copy came meanwhile.
     HedgeNext,
+    /// A service below the top has done its own work on a call: it calls
+    /// below.
+    LayerWork,
 }
 
 /// Kinds by their number, padded to the 16 values of `KIND_BITS` so that
@@ -81,7 +84,7 @@ const KINDS: [EventKind; 1 << KIND_BITS] = [
     EventKind::WriteResponse,
     EventKind::CapacityBack,
     EventKind::HedgeNext,
-    EventKind::Arrival,
+    EventKind::LayerWork,
     EventKind::Arrival,
     EventKind::Arrival,
     EventKind::Arrival,

@@ -61,20 +61,24 @@ impl Law {
                 Law::plain(Spread::Exponential, s.service_time, s.service_sd)
             }
             ServiceShape::Normal => Law::plain(Spread::Normal, s.service_time, s.service_sd),
-            // A p99 below the median is no tail; beyond a hundred times
-            // it, draws of days would stand for a tail of seconds.
-            ServiceShape::LogNormal => Law::LogNormal {
-                mu: libm::log(s.service_p50),
-                sigma: libm::log(s.service_p99 / s.service_p50)
-                    .clamp(0.0, libm::log(range::SERVICE_SPAN))
-                    / Z99,
-            },
+            ServiceShape::LogNormal => Law::log_normal(s.service_p50, s.service_p99),
             ServiceShape::Mixture if s.service_time > 0.0 => Law::Mixture {
                 fast: s.service_time,
                 share: s.tail_share,
                 slow: s.service_time * s.tail_factor,
             },
             ServiceShape::Mixture => Law::Constant(0.0),
+        }
+    }
+
+    /// The log-normal of median `p50` whose 99th percentile is `p99`. A
+    /// p99 below the median is no tail (the time is then the median); one
+    /// beyond a hundred times it would stand draws of days for a tail of
+    /// seconds, and is read as a hundred times it.
+    pub fn log_normal(p50: f64, p99: f64) -> Law {
+        Law::LogNormal {
+            mu: libm::log(p50),
+            sigma: libm::log(p99 / p50).clamp(0.0, libm::log(range::SERVICE_SPAN)) / Z99,
         }
     }
 

@@ -403,6 +403,12 @@ pub struct Scenario {
     /// The services below the top, from the second: the share of the calls
     /// each fails by itself, at once with a 503, before calling below.
     pub layer_failures: [f64; range::OWN_POLICY_LAYERS],
+    /// The services below the top, from the second: the median and the
+    /// 99th percentile of the time each works on a call by itself (holding
+    /// its worker) before it calls below, a log-normal through the two;
+    /// a p50 of 0 is no work of its own, a p99 below the p50 a constant.
+    pub layer_work_p50: [f64; range::OWN_POLICY_LAYERS],
+    pub layer_work_p99: [f64; range::OWN_POLICY_LAYERS],
     /// Each service above the last gives up on its call one layer down
     /// after this and may retry it, while the service below works on
     /// (orphaned work, see `Summary::orphaned_work`); 0 = it waits for
@@ -506,6 +512,8 @@ impl Scenario {
         layer_workers: [0; range::OWN_POLICY_LAYERS],
         layer_queues: [100; range::OWN_POLICY_LAYERS],
         layer_failures: [0.0; range::OWN_POLICY_LAYERS],
+        layer_work_p50: [0.0; range::OWN_POLICY_LAYERS],
+        layer_work_p99: [0.0; range::OWN_POLICY_LAYERS],
         call_timeout: 0.0,
         pass_deadline: false,
         instances: 1,
@@ -630,6 +638,12 @@ impl Scenario {
             layer_workers: self.layer_workers.map(|w| range::WORKERS.clamp_count(w)),
             layer_queues: self.layer_queues.map(|q| range::QUEUE_LIMIT.clamp_count(q)),
             layer_failures: self.layer_failures.map(|f| range::FAILURE.clamp(f, 0.0)),
+            layer_work_p50: self
+                .layer_work_p50
+                .map(|t| range::LAYER_WORK_P50.clamp(t, 0.0)),
+            layer_work_p99: self
+                .layer_work_p99
+                .map(|t| range::LAYER_WORK_P99.clamp(t, 0.0)),
             call_timeout: range::ATTEMPT_TIMEOUT.clamp(self.call_timeout, 0.0),
             pass_deadline: self.pass_deadline,
             instances: range::INSTANCES.clamp_count(self.instances),

@@ -11,6 +11,7 @@ use crate::classify::{self, Failure};
 use crate::policy::{Plan, Policy};
 use crate::random::Stream;
 use crate::sim::engine::EventKind;
+use crate::sim::law::Law;
 use crate::sim::report::FailureKind;
 use crate::sim::trace::Ending;
 use crate::sim::{Scenario, WorkloadKind};
@@ -152,6 +153,8 @@ pub(super) struct Layers {
     pools: Vec<Pool>,
     /// Per layer, the share of its calls its service fails by itself.
     failures: Vec<f64>,
+    /// Per layer, the law of its service's own work on a call, if any.
+    work: Vec<Option<Law>>,
     /// The balances of the top layer's budgets added up: with one layer the
     /// series charts their mean.
     level_sum: f64,
@@ -219,6 +222,13 @@ impl Layers {
             },
             failures: (0..count)
                 .map(|layer| Scenario::own_of_layer(&s.layer_failures, layer).unwrap_or(0.0))
+                .collect(),
+            work: (0..count)
+                .map(|layer| {
+                    let p50 = Scenario::own_of_layer(&s.layer_work_p50, layer)?;
+                    let p99 = Scenario::own_of_layer(&s.layer_work_p99, layer)?;
+                    (p50 > 0.0).then(|| Law::log_normal(p50, p99))
+                })
                 .collect(),
             level_sum: start * f64::from(instances),
         }
@@ -579,20 +589,28 @@ impl<const PLAIN: bool> World<PLAIN> {
                 }
             }
         }
-        // The service fails it by itself, drawing from the operation's
-        // stream for what its servers do (the stream of a call below
-        // repeats when the layer above it retries), and only where it can
-        // fail, so other runs draw as before.
-        let fails = self
-            .layers
-            .failures
-            .get(layer as usize + 1)
-            .copied()
-            .unwrap_or(0.0);
+        self.serve_at_layer(child, layer as usize + 1, start);
+    }
+
+    /// A call the service at `layer` takes up at `now` (at once, or when
+    /// one of its workers comes free): the service fails it by itself, or
+    /// does its own work on it and then calls below. Both draw from the
+    /// operation's stream for what its servers do (the stream of a call
+    /// below repeats when the layer above it retries), and only where the
+    /// service fails or works, so other runs draw as before.
+    fn serve_at_layer(&mut self, child: u32, layer: usize, now: f64) {
+        let root = self.frames[child].root;
+        let fails = self.layers.failures.get(layer).copied().unwrap_or(0.0);
         if fails > 0.0 && self.roots[root].server.uniform() < fails {
-            return self.fail(child, start, Ending::OutOfAttempts, FailureKind::Transient);
+            return self.fail(child, now, Ending::OutOfAttempts, FailureKind::Transient);
         }
-        self.start_first(child, start);
+        match self.layers.work.get(layer).copied().flatten() {
+            Some(work) => {
+                let took = work.draw(&mut self.roots[root].server);
+                self.queue.push(now + took, EventKind::LayerWork, child, 0);
+            }
+            None => self.start_first(child, now),
+        }
     }
 
     /// A call one layer down that held a worker of its service at `layer`
@@ -614,7 +632,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             };
             pool.busy += 1;
             self.extras[next].holds_worker = true;
-            self.start_first(next, now);
+            self.serve_at_layer(next, layer, now);
         }
         self.layers.pools[layer].starting = false;
     }

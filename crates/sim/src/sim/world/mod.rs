@@ -614,6 +614,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             EventKind::WriteResponse => self.write_response(index, now),
             EventKind::CapacityBack => self.capacity_back(now),
             EventKind::HedgeNext => self.hedge_next(index, token, now),
+            EventKind::LayerWork => self.start_first(index, now),
         }
     }
 
