@@ -66,7 +66,7 @@ fn main() {
         Some((word, None)) => fail(&tf!("--lang takes en or ru, not '{word}'", word = word)),
     }
     if flag("--help") || flag("-h") {
-        emit(USAGE.get());
+        emit(&usage());
         return;
     }
     if flag("--params") {
@@ -275,7 +275,7 @@ const OPTIONS: [(&str, bool); 22] = [
 ];
 
 fn fail(message: &str) -> ! {
-    eprintln!("{message}\n{USAGE}");
+    eprintln!("{message}\n{}", usage());
     std::process::exit(2);
 }
 
@@ -444,7 +444,7 @@ fn adaptive_trace(sequence: &str) -> Result<String, String> {
 
 const USAGE: Text = Text(
     "usage: retry-playground [--csv | --hops | --card | --stress [--markdown] | --sweep | --seeds | --map [--by-load] [--csv] | --frontier [--csv] [--threads N]] [LINK] | --params | --course\n\
-    \x20      retry-playground --export grpc|envoy|aws|tenacity|polly|resilience4j|backon|go [--b] [LINK]\n\
+    \x20      retry-playground --export FORMAT [--b] [LINK]\n\
     \x20      retry-playground --import FILE [--b] [LINK]\n\
     \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
     \x20      retry-playground --adaptive-trace RESPONSES\n\
@@ -471,10 +471,13 @@ const USAGE: Text = Text(
     that beat policy A, as JSON (CSV with --csv).\n\
     Missing keys take\n\
     their defaults; bad values are fixed and reported on stderr.\n\
-    --export writes policy A (B with --b) for a library; notes on what it\n\
-    cannot express go to stderr. --import reads a gRPC service config, an\n\
-    Envoy retry policy (JSON) or an AWS config section into A (B with --b)\n\
-    and prints the new link; what it mapped and not goes to stderr.\n\
+    --export writes policy A (B with --b) for a library or a mesh, FORMAT\n\
+    below; notes on what it cannot express go to stderr. --import reads what\n\
+    the page's paste reads (a gRPC service config, an Envoy retry policy in\n\
+    JSON or YAML, an Istio, Gateway API, Envoy Gateway, Kuma or Linkerd\n\
+    manifest, Spring Boot's resilience4j properties, an AWS config section)\n\
+    into A (B with --b) and prints the new link; what it mapped and not goes\n\
+    to stderr.\n\
     --bounds prints the attempts and each pause's analytic bounds as JSON;\n\
     --quota-trace feeds the link's retry budget operations such as ees,ts,s\n\
     (e error, t timeout, s success) and prints its balance and refusals;\n\
@@ -486,6 +489,16 @@ const USAGE: Text = Text(
     takeaway) and the last page's rules, as JSON; --lang ru prints the words in\n\
     Russian (the numbers and the report are the same in every language).\n",
 );
+
+/// The usage, with the formats `--export` writes: every one there is.
+fn usage() -> String {
+    let names: Vec<&str> = Format::ALL.iter().map(|f| f.key()).collect();
+    format!(
+        "{}{}\n",
+        USAGE.get(),
+        tf!("FORMAT is one of {names}.", names = names.join("|"))
+    )
+}
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error worth a panic.
 fn emit(text: &str) {
@@ -533,6 +546,9 @@ mod tests {
                 .split(|c: char| !(c == '-' || c.is_alphanumeric()))
                 .any(|word| word == name);
             assert!(named || name == "--help" || name == "-h", "{name}");
+        }
+        for format in Format::ALL {
+            assert!(usage().contains(format.key()), "{}", format.key());
         }
         for analysis in ANALYSES {
             let flag = format!("--{}", analysis.word.english());
