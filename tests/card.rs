@@ -50,6 +50,9 @@ fn the_long_run_retry_rate_at_full_failure() {
         "budget=bucket",
         "budget=token-bucket",
         "budget=aws-quota",
+        // Adaptive mode adds a rate limiter that only a 429 starts: the
+        // quota alone binds on these 503s.
+        "budget=aws-adaptive",
         "budget=sre",
     ] {
         let link = format!("{base}&{budget}");
@@ -90,7 +93,8 @@ fn the_quota_pays_for_its_reservoir_and_no_more() {
 /// (500, cost 5, 3 attempts, threshold 0.321): it gains 0.6 an operation
 /// below and stays within tokens of 500, over 450; above it loses 1.2 an
 /// operation, some 7 000 more than it holds in the first half, and stays
-/// within a retry's cost or two of empty, under 50.
+/// within a retry's cost or two of empty, under 50. AWS adaptive mode keeps
+/// the same quota, its rate limiter idle without a 429.
 #[test]
 fn budgets_drain_above_the_cards_threshold_and_hold_below() {
     let level = |link: &str| -> f64 {
@@ -102,6 +106,7 @@ fn budgets_drain_above_the_cards_threshold_and_hold_below() {
     for (budget, full, held, drained) in [
         ("budget=token-bucket", 10.0, 8.0, 3.0),
         ("budget=aws-quota", 500.0, 450.0, 50.0),
+        ("budget=aws-adaptive", 500.0, 450.0, 50.0),
     ] {
         let base = format!("v=1&attempts=3&workers=0&rate=200&horizon=60&{budget}");
         let p = card(&world(&base)).drains_above.expect("a threshold");
