@@ -500,7 +500,11 @@ impl Fit {
 
     /// The panel's line.
     pub fn line(&self) -> String {
-        let ms = |s: f64| format!("{}", Unit::Millis.shown(s));
+        // Three significant digits: what a dashboard shows.
+        let ms = |s: f64| {
+            let ms = 1000.0 * s;
+            format!("{}", parse_f64(&format!("{ms:.2e}")).unwrap_or(ms))
+        };
         let law = tf!(
             "The service at the bottom alone: p50 {p50} ms, p99 {p99} ms, mean {mean} ms (the log-normal through your p50 and p99).",
             p50 = ms(self.p50),
