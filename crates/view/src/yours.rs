@@ -737,6 +737,11 @@ mod tests {
             "{}",
             fit.line()
         );
+        assert!(
+            fit.line().contains("p50 20 ms, p99 100 ms, mean 25.4 ms"),
+            "{}",
+            fit.line()
+        );
         let over = Fit::of(&config("v=1&rate=1000&service=lognormal&workers=4"));
         assert!(over.line().contains("its queue grows"), "{}", over.line());
         let free = Fit::of(&config("v=1&workers=0"));
