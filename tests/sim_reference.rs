@@ -1418,6 +1418,23 @@ fn quantile_tolerance(law: Law, q: f64, n: f64) -> f64 {
     4.0 * (q * (1.0 - q) / n).sqrt() * dx_dq / law.quantile(q) + 1.0 / 64.0
 }
 
+/// Asserts that 200 000 operations or so (`latency`) give back the p50
+/// and p99 `want` (seconds) of a service of law `law`, each within
+/// [`quantile_tolerance`].
+fn assert_gives_back(latency: &LatencyHistogram, law: Law, want: [f64; 2], what: &str) {
+    let n = latency.total as f64;
+    assert!(n > 195_000.0, "{what}: {n}");
+    for (q, want) in [0.5, 0.99].into_iter().zip(want) {
+        let got = latency.quantile(q);
+        let tolerance = quantile_tolerance(law, q, n);
+        assert!(
+            (got / want - 1.0).abs() < tolerance,
+            "{what} p{}: {got} s against {want} (within {tolerance})",
+            q * 100.0
+        );
+    }
+}
+
 /// Service drawn from its law, nothing else in the way: with unlimited
 /// workers, no network time and one attempt, an operation's latency is its
 /// service. A log-normal set by its p50 and p99 gives them back, and a
@@ -1452,24 +1469,13 @@ fn service_with_a_tail_gives_back_the_figures_it_was_set_by() {
         let law = Law::service(&world);
         let latency = sim::run(&world).latency;
         let n = latency.total as f64;
-        assert!(n > 195_000.0, "{n}");
         // What the person set: a log-normal's p50 and p99; a mixture's
         // from its CDF, 1 - (1 - share) e^(-t/fast) - share e^(-t/slow).
-        let set = |q: f64| match world.service {
-            ServiceShape::LogNormal if q == 0.5 => world.service_p50,
-            ServiceShape::LogNormal => world.service_p99,
-            _ => law.quantile(q),
+        let set = match world.service {
+            ServiceShape::LogNormal => [world.service_p50, world.service_p99],
+            _ => [law.quantile(0.5), law.quantile(0.99)],
         };
-        for q in [0.5, 0.99] {
-            let (got, want) = (latency.quantile(q), set(q));
-            let tolerance = quantile_tolerance(law, q, n);
-            assert!(
-                (got / want - 1.0).abs() < tolerance,
-                "{:?} p{}: {got} against {want} (within {tolerance})",
-                world.service,
-                q * 100.0
-            );
-        }
+        assert_gives_back(&latency, law, set, &format!("{:?}", world.service));
         // The mean of n draws: four standard errors. The sd of a
         // log-normal is its mean times sqrt(e^(sigma^2) - 1); a mixture's
         // second moment is 2 (1 - share) fast^2 + 2 share slow^2.
@@ -1520,19 +1526,13 @@ fn a_dashboards_p50_and_p99_come_back_at_light_load() {
     let busy = yours::Fit::of(&world).busy().expect("workers");
     assert!((0.06..0.07).contains(&busy), "{busy}");
     let scenario = world.scenario();
-    let law = Law::service(&scenario);
     let latency = sim::run(&scenario).latency;
-    let n = latency.total as f64;
-    assert!(n > 195_000.0, "{n}");
-    for (q, typed_ms) in [(0.5, 20.0), (0.99, 100.0)] {
-        let got = latency.quantile(q) * 1000.0;
-        let tolerance = quantile_tolerance(law, q, n);
-        assert!(
-            (got / typed_ms - 1.0).abs() < tolerance,
-            "p{}: {got} ms against the dashboard's {typed_ms} (within {tolerance})",
-            q * 100.0
-        );
-    }
+    assert_gives_back(
+        &latency,
+        Law::service(&scenario),
+        [0.02, 0.1],
+        "the dashboard's",
+    );
 }
 
 /// Pollaczek and Khinchine: one worker, Poisson arrivals at rate λ and
@@ -2007,19 +2007,13 @@ fn a_services_own_work_comes_before_its_call_below() {
         layer_work_p99: [0.1, 0.0, 0.0, 0.0],
         ..world
     };
-    let law = Law::log_normal(0.02, 0.1);
     let latency = sim::run(&tail).latency;
-    let n = latency.total as f64;
-    assert!(n > 195_000.0, "{n}");
-    for (q, want) in [(0.5, 0.02), (0.99, 0.1)] {
-        let got = latency.quantile(q);
-        let tolerance = quantile_tolerance(law, q, n);
-        assert!(
-            (got / want - 1.0).abs() < tolerance,
-            "p{}: {got} against {want}",
-            q * 100.0
-        );
-    }
+    assert_gives_back(
+        &latency,
+        Law::log_normal(0.02, 0.1),
+        [0.02, 0.1],
+        "the service on the way",
+    );
 }
 
 /// A call that waits for a worker of its service is failed by the service
