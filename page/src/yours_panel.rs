@@ -41,7 +41,7 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
         let input = Closure::<dyn FnMut()>::new(|| {
             let document = crate::document();
             let typed = input(&document, "y-layers")
-                .and_then(|i| retry_view::decimal::parse_f64(&i.value()).ok_or(()).ok())
+                .and_then(|i| retry_view::decimal::parse_f64(&i.value()))
                 .map_or(0, |n| n.clamp(0.0, yours::MAX_BETWEEN as f64) as usize);
             show_between(&document, typed);
         });
@@ -157,18 +157,19 @@ fn build() {
         .filter(|input| input.closest("fieldset[hidden]").ok().flatten().is_none())
         .map(|input| (input.id(), input.value()))
         .collect();
-    let Some((config, notices)) = with_app(|app| {
+    let Some(notices) = with_app(|app| {
         let (config, notices) = yours::build(app.page.config(), &entries);
         app.origin = None;
-        app.page.load(config.clone());
+        app.page.load(config);
         app.show_all();
         show_notices(&app.document, &[]);
-        (config, notices)
+        notices
     }) else {
         return;
     };
     sync_link();
     schedule();
+    // The form shows what it used, and what that comes to.
     let _ = fill(&document);
     if let Some(list) = document.get_element_by_id("yours-notes") {
         list.set_text_content(None);
@@ -180,5 +181,4 @@ fn build() {
         }
         show_if(&list, !notices.is_empty());
     }
-    show_fit(&document, &config);
 }
