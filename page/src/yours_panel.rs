@@ -36,6 +36,26 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
         button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
         click.forget();
     }
+    // "Then": a button opens the stress report's or the search's panel,
+    // which runs on this world once open, and brings it into view.
+    if let Ok(buttons) = document.query_selector_all("#yours button[data-open]") {
+        for i in 0..buttons.length() {
+            let Some(button) = buttons.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+                continue;
+            };
+            let Some(id) = button.get_attribute("data-open") else {
+                continue;
+            };
+            let click = Closure::<dyn FnMut()>::new(move || {
+                if let Some(panel) = crate::document().get_element_by_id(&id) {
+                    let _ = panel.set_attribute("open", "");
+                    panel.scroll_into_view();
+                }
+            });
+            button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+            click.forget();
+        }
+    }
     // The services between show as many as the count typed says.
     if let Some(form) = document.get_element_by_id("yours-form") {
         let input = Closure::<dyn FnMut()>::new(|| {

@@ -232,6 +232,9 @@ test('your system builds the world from a dashboard\'s numbers', async () => {
   await page.waitForFunction(() => /p99=0.025(&|$)/.test(location.search));
   assert.match(await page.textContent('#yours-notes'), /Latency p99: 10 ms is below the p50; read as 25 ms/);
   assert.equal(await page.inputValue('#y-service_p99'), '25', 'the form shows what it used');
+  // Then the stress report, one click away.
+  await page.click('#yours button[data-open=stress]');
+  assert.equal(await page.getAttribute('#stress', 'open'), '');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
