@@ -2016,6 +2016,58 @@ fn a_services_own_work_comes_before_its_call_below() {
     );
 }
 
+/// A service below the top may keep no retry budget of its own. Two
+/// services, every call failing at once, the top trying twice and the
+/// second service three times, each layer with gRPC's token bucket (10
+/// tokens, a failure takes 1, a retry only above half): once the buckets
+/// have drained (in the first operations) the second service calls the
+/// server about once a call, its first try; with `l2_budget=off` it calls
+/// three times a call, exactly, while the top's bucket still holds it to
+/// its first tries and the series charts the top's balance, drained below
+/// the half where retries stop.
+#[test]
+fn a_service_below_the_top_may_keep_no_budget_of_its_own() {
+    let world = Scenario {
+        horizon: 20.0,
+        rate: 50.0,
+        layers: 2,
+        failure: 1.0,
+        service_time: 0.0,
+        layer_attempts: [3, 0, 0, 0],
+        budget: BudgetConfig {
+            kind: BudgetKind::TokenBucket,
+            ..BudgetConfig::default()
+        },
+        policy: Policy {
+            attempts: 2,
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    };
+    let run = |own: bool| {
+        sim::run(&Scenario {
+            layer_budgets: [own, true, true, true],
+            ..world.clone()
+        })
+    };
+    let kept = run(true).summary;
+    let [top, second] = [kept.attempts_by_layer[0], kept.attempts_by_layer[1]];
+    assert!(
+        second < top + 20,
+        "with its own bucket: {top} top calls, {second} below"
+    );
+    let report = run(false);
+    let none = &report.summary;
+    assert_eq!(none.attempts_by_layer[1], 3 * none.attempts_by_layer[0]);
+    assert!(none.attempts_by_layer[0] < none.operations + 10, "{none:?}");
+    let levels = &report.series.budget_level;
+    let late = levels[levels.len() / 2..]
+        .iter()
+        .cloned()
+        .fold(0.0, f64::max);
+    assert!(late <= 5.0, "the top's bucket stays drained: {late}");
+}
+
 /// A call that waits for a worker of its service is failed by the service
 /// as often as one that finds a worker free: the service at layer 2, one
 /// worker busy 10 ms a call with its own work and a queue long enough for

@@ -659,6 +659,18 @@ params! {
     Layer5WorkP99: "l5_p99", Text("Own time p99 at layer 5"), Text("s"), Layers, number(range::LAYER_WORK_P99, 0.001), D.layer_work_p99[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.get(P::Layer5WorkP50) > 0.0,
         Some(|s, v| s.layer_work_p99[3] = v),
         Text("99 calls in 100 the fifth service takes up get at most this long of its own work; below the p50 the time is the p50 for every call, and beyond 100 times it, 100 times it.");
+    Layer2Budget: "l2_budget", Text("Budget at layer 2"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_budgets[0]), |c| with_layers(c) && c.get(P::Layers) >= 2.0 && c.budget_kind() != BudgetKind::None,
+        Some(|s, v| s.layer_budgets[0] = SWITCH.at(v)),
+        Text("Whether the second service keeps a retry budget of the policy's kind for its own calls below; off, it retries as its attempts say.");
+    Layer3Budget: "l3_budget", Text("Budget at layer 3"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_budgets[1]), |c| with_layers(c) && c.get(P::Layers) >= 3.0 && c.budget_kind() != BudgetKind::None,
+        Some(|s, v| s.layer_budgets[1] = SWITCH.at(v)),
+        Text("Whether the third service keeps a retry budget of the policy's kind for its own calls below; off, it retries as its attempts say.");
+    Layer4Budget: "l4_budget", Text("Budget at layer 4"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_budgets[2]), |c| with_layers(c) && c.get(P::Layers) >= 4.0 && c.budget_kind() != BudgetKind::None,
+        Some(|s, v| s.layer_budgets[2] = SWITCH.at(v)),
+        Text("Whether the fourth service keeps a retry budget of the policy's kind for its own calls below; off, it retries as its attempts say.");
+    Layer5Budget: "l5_budget", Text("Budget at layer 5"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_budgets[3]), |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.budget_kind() != BudgetKind::None,
+        Some(|s, v| s.layer_budgets[3] = SWITCH.at(v)),
+        Text("Whether the fifth service keeps a retry budget of the policy's kind for its own calls below; off, it retries as its attempts say.");
     CallTimeout: "call_timeout", Text("Timeout between services"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.call_timeout, with_layers,
         Some(|s, v| s.call_timeout = v),
         Text("Each service above the last gives up on its call below after this, and may retry it while the service below works on for nobody; 0 means it waits for the answer.");

@@ -409,6 +409,10 @@ pub struct Scenario {
     /// a p50 of 0 is no work of its own, a p99 below the p50 a constant.
     pub layer_work_p50: [f64; range::OWN_POLICY_LAYERS],
     pub layer_work_p99: [f64; range::OWN_POLICY_LAYERS],
+    /// The services below the top, from the second: whether each keeps a
+    /// retry budget of the policy's kind for its own calls below (on, as
+    /// every layer always has), or retries as its attempts say (off).
+    pub layer_budgets: [bool; range::OWN_POLICY_LAYERS],
     /// Each service above the last gives up on its call one layer down
     /// after this and may retry it, while the service below works on
     /// (orphaned work, see `Summary::orphaned_work`); 0 = it waits for
@@ -514,6 +518,7 @@ impl Scenario {
         layer_failures: [0.0; range::OWN_POLICY_LAYERS],
         layer_work_p50: [0.0; range::OWN_POLICY_LAYERS],
         layer_work_p99: [0.0; range::OWN_POLICY_LAYERS],
+        layer_budgets: [true; range::OWN_POLICY_LAYERS],
         call_timeout: 0.0,
         pass_deadline: false,
         instances: 1,
@@ -644,6 +649,7 @@ impl Scenario {
             layer_work_p99: self
                 .layer_work_p99
                 .map(|t| range::LAYER_WORK_P99.clamp(t, 0.0)),
+            layer_budgets: self.layer_budgets,
             call_timeout: range::ATTEMPT_TIMEOUT.clamp(self.call_timeout, 0.0),
             pass_deadline: self.pass_deadline,
             instances: range::INSTANCES.clamp_count(self.instances),

@@ -155,6 +155,10 @@ pub(super) struct Layers {
     failures: Vec<f64>,
     /// Per layer, the law of its service's own work on a call, if any.
     work: Vec<Option<Law>>,
+    /// Per layer, whether it keeps a budget (the top always does).
+    budgeted: Vec<bool>,
+    /// The lowest layer that keeps one: the series charts its balance.
+    lowest_budgeted: usize,
     /// The balances of the top layer's budgets added up: with one layer the
     /// series charts their mean.
     level_sum: f64,
@@ -189,6 +193,9 @@ impl Layers {
             .collect();
         let instances = s.instances.max(1);
         let each = (instances + count - 1) as usize;
+        let budgeted: Vec<bool> = (0..count)
+            .map(|layer| Scenario::own_of_layer(&s.layer_budgets, layer).unwrap_or(true))
+            .collect();
         let budgets: Vec<Budget> = if s.budget.kind == BudgetKind::None {
             Vec::new()
         } else {
@@ -223,6 +230,8 @@ impl Layers {
             failures: (0..count)
                 .map(|layer| Scenario::own_of_layer(&s.layer_failures, layer).unwrap_or(0.0))
                 .collect(),
+            budgeted: budgeted.clone(),
+            lowest_budgeted: budgeted.iter().rposition(|&b| b).unwrap_or(0),
             work: (0..count)
                 .map(|layer| {
                     let p50 = Scenario::own_of_layer(&s.layer_work_p50, layer)?;
@@ -307,7 +316,7 @@ impl<const PLAIN: bool> World<PLAIN> {
 
     #[inline(always)] // speed: hot
     pub(super) fn budget(&mut self, frame: u32, layer: usize) -> Option<&mut Budget> {
-        if PLAIN || self.layers.budgets.is_empty() {
+        if PLAIN || self.layers.budgets.is_empty() || !self.layers.budgeted[layer] {
             None
         } else {
             let slot = self.slot(frame, layer);
@@ -316,10 +325,11 @@ impl<const PLAIN: bool> World<PLAIN> {
     }
 
     /// A budget of `layer` went from `before` to `after` at `now`: the
-    /// series keeps the balance of the layer that calls the server, the
-    /// mean of its instances' balances.
+    /// series keeps the balance of the lowest layer that keeps a budget
+    /// (the one that calls the server, unless it keeps none), the mean of
+    /// its instances' balances.
     fn budget_changed(&mut self, layer: usize, now: f64, before: f64, after: f64) {
-        if !self.last_layer(layer) {
+        if !PLAIN && layer != self.layers.lowest_budgeted {
             return;
         }
         let level = match (self.layers.instances, layer) {
