@@ -193,12 +193,32 @@ pub fn apply(config: &Config, imported: &Imported, to_b: bool) -> (Config, Vec<S
 
 /// The settings of a service below the top that a paste can set, by layer
 /// from the second: its attempts, its base delay, its timeout on its call
-/// below.
-const OWN: [[P; 3]; 4] = [
-    [P::Layer2Attempts, P::Layer2Base, P::Layer2Timeout],
-    [P::Layer3Attempts, P::Layer3Base, P::Layer3Timeout],
-    [P::Layer4Attempts, P::Layer4Base, P::Layer4Timeout],
-    [P::Layer5Attempts, P::Layer5Base, P::Layer5Timeout],
+/// below, whether it keeps a budget.
+const OWN: [[P; 4]; 4] = [
+    [
+        P::Layer2Attempts,
+        P::Layer2Base,
+        P::Layer2Timeout,
+        P::Layer2Budget,
+    ],
+    [
+        P::Layer3Attempts,
+        P::Layer3Base,
+        P::Layer3Timeout,
+        P::Layer3Budget,
+    ],
+    [
+        P::Layer4Attempts,
+        P::Layer4Base,
+        P::Layer4Timeout,
+        P::Layer4Budget,
+    ],
+    [
+        P::Layer5Attempts,
+        P::Layer5Base,
+        P::Layer5Timeout,
+        P::Layer5Budget,
+    ],
 ];
 
 /// The layers a paste can go to: the second to the fifth.
@@ -209,12 +229,15 @@ impl Imported {
     /// of `config`'s chain, which grows to that many services if it is
     /// shorter: the service's attempts, base delay and timeout on its call
     /// below are its own; the last service's calls take the attempt
-    /// timeout, so that is what its timeout sets. Every other setting a
-    /// service below the top takes from the policy, and is listed as not
-    /// mapped, with why.
+    /// timeout, so that is what its timeout sets. A service keeps a budget
+    /// of the policy's kind or none: a paste without a budget turns its
+    /// off, one of the policy's kind on. Every other setting a service
+    /// below the top takes from the policy, and is listed as not mapped,
+    /// with why.
     pub fn for_layer(self, config: &Config, layer: u32) -> Imported {
         let layer = layer.clamp(*PASTE_LAYERS.start(), *PASTE_LAYERS.end());
-        let [attempts, base, timeout] = OWN[layer as usize - 2];
+        let [attempts, base, timeout, budget] = OWN[layer as usize - 2];
+        let policys = BUDGETS.position(config.budget_kind());
         let layers = (config.get(P::Layers) as u32).max(layer);
         let mut out = Imported {
             settings: Vec::new(),
@@ -227,16 +250,25 @@ impl Imported {
                 from: crate::tf!("the service at layer {layer}", layer = layer),
             });
         }
+        let none = BUDGETS.position(BudgetKind::None);
         for setting in self.settings {
+            let value = setting.value;
             let own = match setting.param {
-                P::Attempts => Some(attempts),
-                P::Base => Some(base),
-                P::Timeout if layer == layers => Some(P::Timeout),
-                P::Timeout => Some(timeout),
+                P::Attempts => Some((attempts, value)),
+                P::Base => Some((base, value)),
+                P::Timeout if layer == layers => Some((P::Timeout, value)),
+                P::Timeout => Some((timeout, value)),
+                P::Budget if policys != none && (value == none || value == policys) => {
+                    Some((budget, SWITCH.position(value != none)))
+                }
                 _ => None,
             };
             match own {
-                Some(param) => out.settings.push(Setting { param, ..setting }),
+                Some((param, value)) => out.settings.push(Setting {
+                    param,
+                    value,
+                    ..setting
+                }),
                 None => out.unmapped.push(crate::tf!(
                     "{from}: a service below the top takes the policy's “{label}”",
                     from = setting.from,

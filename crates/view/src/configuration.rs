@@ -245,6 +245,44 @@ mod tests {
         );
         assert_eq!(last.get(P::Layer3Timeout), 0.0);
 
+        // A service keeps a budget of the policy's kind, or none: a gRPC
+        // config without retryThrottling turns the layer's off, one with it
+        // keeps the policy's bucket; Envoy's retries in flight, another
+        // kind, are the policy's to set.
+        let bucket = config("v=1&layers=3&budget=token-bucket");
+        let grpc = |throttling: &str| {
+            format!(
+                r#"{{"methodConfig":[{{"name":[{{}}],"retryPolicy":{{"maxAttempts":3,"initialBackoff":"0.1s",
+                "maxBackoff":"1s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE"]}}}}]{throttling}}}"#
+            )
+        };
+        let off = paste(&bucket, &grpc(""), Target::Layer(2))
+            .config
+            .expect("no budget");
+        assert_eq!(off.get(P::Layer2Budget), 0.0);
+        assert_eq!(
+            off.budget_kind(),
+            bucket.budget_kind(),
+            "the policy keeps its own"
+        );
+        let throttled = grpc(r#","retryThrottling":{"maxTokens":10,"tokenRatio":0.1}"#);
+        let on = paste(&off, &throttled, Target::Layer(2))
+            .config
+            .expect("a bucket");
+        assert_eq!(on.get(P::Layer2Budget), 1.0);
+        let envoy_budget = r#"{"retry_policy":{"num_retries":2},"circuit_breakers":{"thresholds":
+            [{"retry_budget":{"budget_percent":{"value":20},"min_retry_concurrency":3}}]}}"#;
+        let other = paste(&bucket, envoy_budget, Target::Layer(2));
+        assert_eq!(other.config.expect("attempts").get(P::Layer2Budget), 1.0);
+        assert!(
+            other
+                .not_mapped
+                .iter()
+                .any(|n| n.contains("takes the policy's “Retry budget”")),
+            "{:?}",
+            other.not_mapped
+        );
+
         let grown = paste(&config("v=1"), envoy, Target::Layer(5))
             .config
             .expect("a longer chain");
