@@ -220,7 +220,6 @@ fn envoys_budget_binds_above_the_cards_threshold_and_not_below() {
     let q = 1.15 * p;
     let (_, per_operation) = second_half(q);
     let excess = r(q) - 0.25;
-    eprintln!("below {below} per operation {per_operation} excess {excess}");
     assert!(
         per_operation > excess / 3.0,
         "{per_operation} refused an operation above {p}, excess {excess}"
