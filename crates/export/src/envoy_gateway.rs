@@ -204,10 +204,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
             crate::words::tr("Envoy Gateway's routes retry, they do not hedge"),
         );
         if retry.get("retryOn").is_some() {
-            out.unmapped.push(crate::tf!(
-                "{key}: the playground decides what is retryable by its own classes",
-                key = "retry.retryOn"
-            ));
+            out.retryable_classes("retry.retryOn");
         }
     } else {
         out.unmapped.push(

@@ -325,10 +325,7 @@ fn rule(route: &Value, out: &mut Imported) {
         }
     }
     if retry.get("codes").is_some() {
-        out.unmapped.push(crate::tf!(
-            "{key}: the playground decides what is retryable by its own classes",
-            key = "retry.codes"
-        ));
+        out.retryable_classes("retry.codes");
     }
     if let Some(retry) = retry.as_object() {
         out.unread(retry, &["attempts", "backoff", "codes"], "retry.");

@@ -699,10 +699,7 @@ fn envoy(object: &Map<String, Value>) -> Imported {
         "retriable_request_headers",
     ] {
         if policy.contains_key(key) {
-            out.unmapped.push(crate::tf!(
-                "{key}: the playground decides what is retryable by its own classes",
-                key = key
-            ));
+            out.retryable_classes(key);
         }
     }
     for key in [

@@ -220,10 +220,7 @@ fn route(service: &Value, out: &mut Imported) {
         crate::words::tr("Istio's routes retry, they do not hedge"),
     );
     if retries.contains_key("retryOn") {
-        out.unmapped.push(crate::tf!(
-            "{key}: the playground decides what is retryable by its own classes",
-            key = "retryOn"
-        ));
+        out.retryable_classes("retryOn");
     }
     for key in ["retryRemoteLocalities", "retryIgnorePreviousHosts"] {
         if retries.contains_key(key) {

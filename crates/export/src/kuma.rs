@@ -170,10 +170,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         crate::words::tr("Kuma's MeshRetry retries, it does not hedge"),
     );
     if retry.get("retryOn").is_some() {
-        out.unmapped.push(crate::tf!(
-            "{key}: the playground decides what is retryable by its own classes",
-            key = "http.retryOn"
-        ));
+        out.retryable_classes("http.retryOn");
     }
     for key in ["hostSelection", "hostSelectionMaxAttempts"] {
         if retry.get(key).is_some() {

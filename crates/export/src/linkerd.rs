@@ -195,10 +195,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         crate::words::tr("Linkerd's routes retry, they do not hedge"),
     );
     if annotations.get(HTTP).is_some() {
-        out.unmapped.push(crate::tf!(
-            "{key}: the playground decides what is retryable by its own classes",
-            key = HTTP
-        ));
+        out.retryable_classes(HTTP);
     }
     if retrying {
         out.unmapped.push(

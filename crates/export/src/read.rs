@@ -59,6 +59,15 @@ impl Imported {
         }
     }
 
+    /// Says that `key`, which picks what is retried (status codes,
+    /// exceptions, conditions), is the page's own classes' to decide.
+    pub(crate) fn retryable_classes(&mut self, key: &str) {
+        self.unmapped.push(crate::tf!(
+            "{key}: the playground decides what is retryable by its own classes",
+            key = key
+        ));
+    }
+
     /// Says that `key`, which picks the server a retry goes to, is the
     /// balancer's choice on the page.
     pub(crate) fn host_choice(&mut self, key: &str) {

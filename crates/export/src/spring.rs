@@ -247,10 +247,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
             "retryOnResultPredicate",
         ];
         for key in classes.iter().filter(|key| props.contains_key(**key)) {
-            out.unmapped.push(crate::tf!(
-                "{key}: the playground decides what is retryable by its own classes",
-                key = key
-            ));
+            out.retryable_classes(key);
         }
         let mut read = vec![
             "maxAttempts",
