@@ -177,6 +177,11 @@ fn service(config: &Config) -> Law {
     Law::service(&config.scenario().sanitized())
 }
 
+/// `value` to three significant digits, as a dashboard shows a time.
+fn three_digits(value: f64) -> f64 {
+    parse_f64(&format!("{value:.2e}")).unwrap_or(value)
+}
+
 /// The service's quantile `q`, seconds: a log-normal's as set, another
 /// shape's to three digits, the log-normal the form offers in its place.
 fn latency(config: &Config, q: f64) -> f64 {
@@ -184,7 +189,7 @@ fn latency(config: &Config, q: f64) -> f64 {
     if config.service_shape() == ServiceShape::LogNormal {
         exact
     } else {
-        parse_f64(&format!("{exact:.2e}")).unwrap_or(exact)
+        three_digits(exact)
     }
 }
 
@@ -500,11 +505,7 @@ impl Fit {
 
     /// The panel's line.
     pub fn line(&self) -> String {
-        // Three significant digits: what a dashboard shows.
-        let ms = |s: f64| {
-            let ms = 1000.0 * s;
-            format!("{}", parse_f64(&format!("{ms:.2e}")).unwrap_or(ms))
-        };
+        let ms = |s: f64| format!("{}", three_digits(1000.0 * s));
         let law = tf!(
             "The service at the bottom alone: p50 {p50} ms, p99 {p99} ms, mean {mean} ms (the log-normal through your p50 and p99).",
             p50 = ms(self.p50),
