@@ -2016,6 +2016,51 @@ fn a_services_own_work_comes_before_its_call_below() {
     );
 }
 
+/// With deadlines passed down, a service on the way honours them as the
+/// server does: it takes up no call whose deadline has passed and stops
+/// its own work at the deadline. Two services, the second working 0.5 s
+/// of its own on each call (constant: a p99 below its p50) on one worker
+/// with a long queue, ten calls a second, every call of the top giving
+/// up after 0.4 s. Blind, the second service works each call to its end,
+/// 0.5 s, and its queue only grows (ten calls a second need five
+/// workers): its calls wait for seconds. Told the deadline, it stops the
+/// call it works on at 0.4 s, so no call of it lasts longer than that (a
+/// call that waited came after the one before it, so its deadline is
+/// later: none here waits past its own, the case the service drops).
+#[test]
+fn a_service_on_the_way_stops_its_own_work_at_a_passed_deadline() {
+    let world = Scenario {
+        horizon: 20.0,
+        rate: 10.0,
+        layers: 2,
+        service_time: 0.0,
+        call_timeout: 0.4,
+        layer_workers: [1, 0, 0, 0],
+        layer_queues: [1_000, 0, 0, 0],
+        layer_work_p50: [0.5, 0.0, 0.0, 0.0],
+        policy: Policy {
+            attempts: 1,
+            attempt_timeout: Some(0.4),
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    };
+    let blind = sim::run(&world);
+    assert!(
+        blind.layer_latency[1].max > 5.0,
+        "{}",
+        blind.layer_latency[1].max
+    );
+    let passed = sim::run(&Scenario {
+        pass_deadline: true,
+        ..world
+    });
+    let service = &passed.layer_latency[1];
+    assert_eq!(service.total, passed.summary.attempts_by_layer[0]);
+    assert!(service.max <= 0.4 + 1e-9, "{}", service.max);
+    assert_eq!(passed.summary.succeeded, 0);
+}
+
 /// A service below the top may keep no retry budget of its own. Two
 /// services, every call failing at once, the top trying twice and the
 /// second service three times, each layer with gRPC's token bucket (10

@@ -608,7 +608,16 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// operation's stream for what its servers do (the stream of a call
     /// below repeats when the layer above it retries), and only where the
     /// service fails or works, so other runs draw as before.
+    ///
+    /// With deadlines passed down the service treats a call as the server
+    /// treats a request: it does not start one whose deadline has passed
+    /// (one that waited for a worker past it is dropped then), and stops
+    /// its own work at the deadline, where the call fails (`start_first`).
     fn serve_at_layer(&mut self, child: u32, layer: usize, now: f64) {
+        let deadline = self.passed_down(child, f64::INFINITY);
+        if now >= deadline {
+            return self.fail(child, now, Ending::DeadlineExceeded, FailureKind::Timeout);
+        }
         let root = self.frames[child].root;
         let fails = self.layers.failures.get(layer).copied().unwrap_or(0.0);
         if fails > 0.0 && self.roots[root].server.uniform() < fails {
@@ -617,7 +626,8 @@ impl<const PLAIN: bool> World<PLAIN> {
         match self.layers.work.get(layer).copied().flatten() {
             Some(work) => {
                 let took = work.draw(&mut self.roots[root].server);
-                self.queue.push(now + took, EventKind::LayerWork, child, 0);
+                let ends = (now + took).min(deadline);
+                self.queue.push(ends, EventKind::LayerWork, child, 0);
             }
             None => self.start_first(child, now),
         }
