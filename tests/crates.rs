@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 /// The crates in their order, with the folder of each manifest.
-const ORDER: [(&str, &str); 10] = [
+const ORDER: [(&str, &str); 11] = [
     ("retry-core", "crates/core"),
     ("retry-sim", "crates/sim"),
     ("retry-analyses", "crates/analyses"),
@@ -18,6 +18,7 @@ const ORDER: [(&str, &str); 10] = [
     ("retry-view", "crates/view"),
     ("retry-playground-page", "page"),
     ("retry-playground-worker", "worker"),
+    ("retry-playground-home", "home"),
     ("retry-playground", "."),
 ];
 

@@ -2,8 +2,9 @@
 //
 // What it keeps, in one cache: the page itself, and the files the running
 // page loaded (its script, its WebAssembly, its style sheet), which the page
-// lists once it has started, with the search workers' script and module,
-// which it will load only once the search opens.
+// lists once it has started, with the search workers' script and module
+// and "Take it home"'s module, which it will load only once the search or
+// the section opens.
 //
 // How it stays current. Trunk names every built file after a hash of its
 // content, so a name always stands for the same bytes: those are answered

@@ -3,6 +3,13 @@
 //! files hold and what the lines say is decided in `view`; this copies it
 //! into the DOM. Pasted text and everything derived from it reach the page
 //! only as text content.
+//!
+//! The configurations are written and read by a module of their own
+//! (`home/`), fetched the first time they are needed: the first screen
+//! carries none of the fourteen formats. Once it has loaded, it answers at
+//! once.
+
+use std::cell::RefCell;
 
 use plotters::style::RGBColor;
 use wasm_bindgen::JsCast;
@@ -11,10 +18,10 @@ use web_sys::{Document, Element, HtmlCanvasElement, HtmlTextAreaElement};
 
 use retry_view as view;
 use retry_view::chart_id::ChartId;
-use retry_view::configuration::Target;
+use retry_view::configuration::{Pasted, Target, across};
 use retry_view::export::Format;
 use retry_view::tf;
-use retry_view::words::tr;
+use retry_view::words::{self, Lang, tr};
 
 use crate::charts::theme;
 use crate::clipboard;
@@ -274,8 +281,6 @@ fn chosen_format(document: &Document) -> Format {
         .unwrap_or(Format::Grpc)
 }
 
-/// Writes the current policy in the chosen format, with its notes; only
-/// while the section is open, as nobody reads it closed.
 /// Names each library in the format picker, in the page's language.
 fn retitle_formats(document: &Document) {
     let Some(select) = document.get_element_by_id("export-format") else {
@@ -294,6 +299,8 @@ fn retitle_formats(document: &Document) {
     }
 }
 
+/// Writes the current policy in the chosen format, with its notes; only
+/// while the section is open, as nobody reads it closed.
 pub(super) fn show_snippet(app: &App) {
     let document = &app.document;
     let open = document
@@ -304,24 +311,99 @@ pub(super) fn show_snippet(app: &App) {
     }
     let format = chosen_format(document);
     let showing_b = app.page.showing_b();
-    let snippet = view::configuration::snippet(app.page.config(), format, showing_b);
     set_text(
         document,
         "snippet-heading",
         &view::configuration::snippet_heading(format, showing_b),
     );
-    if let Some(area) = text_area(document, "snippet") {
-        if area.value() != snippet.text {
-            area.set_value(&snippet.text);
-        }
-    }
-    if let Some(list) = document.get_element_by_id("snippet-notes") {
-        list.set_text_content(None);
-        for note in snippet.notes() {
-            if let Ok(item) = document.create_element("li") {
-                item.set_text_content(Some(&note));
-                let _ = list.append_child(&item);
+    let link = app.page.config().to_link();
+    with_home("snippet-status", move |home| {
+        let lines = call(
+            home,
+            "snippet",
+            &[link.into(), format.key().into(), showing_b.into()],
+        );
+        let Some((text, notes)) = lines.split_first() else {
+            return;
+        };
+        let document = crate::document();
+        if let Some(area) = text_area(&document, "snippet") {
+            if area.value() != *text {
+                area.set_value(text);
             }
+        }
+        if let Some(list) = document.get_element_by_id("snippet-notes") {
+            list.set_text_content(None);
+            for note in notes {
+                if let Ok(item) = document.create_element("li") {
+                    item.set_text_content(Some(note));
+                    let _ = list.append_child(&item);
+                }
+            }
+        }
+    });
+}
+
+thread_local! {
+    /// "Take it home"'s module (`home/`) once it has loaded.
+    static HOME: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+}
+
+/// Calls `then` with "Take it home"'s module: at once once it has loaded,
+/// else when it has (`index.html`'s `retryPlaygroundHome` fetches it once,
+/// and on a Russian page teaches it the Russian words first). If it does
+/// not load, the element `status` says so, and the next call tries again.
+fn with_home(status: &'static str, then: impl FnOnce(&JsValue) + 'static) {
+    if let Some(home) = HOME.with(|h| h.borrow().clone()) {
+        return then(&home);
+    }
+    let asked = web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w, &"retryPlaygroundHome".into()).ok())
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| {
+            f.call1(&JsValue::NULL, &(words::lang() == Lang::Ru).into())
+                .ok()
+        })
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+    let Some(asked) = asked else {
+        return;
+    };
+    let loaded = Closure::once(move |home: JsValue| {
+        if HOME.with(|h| h.replace(Some(home.clone()))).is_none() {
+            // A state the tests wait for.
+            if let Some(section) = document().get_element_by_id("take-home") {
+                let _ = section.set_attribute("data-loaded", "");
+            }
+        }
+        then(&home);
+    });
+    let failed = Closure::once(move |why: JsValue| {
+        web_sys::console::warn_2(&"\"Take it home\" did not load:".into(), &why);
+        set_text(
+            &document(),
+            status,
+            tr("The configurations did not load: check the connection, then try again."),
+        );
+    });
+    let _ = asked.then2(&loaded, &failed);
+    loaded.forget();
+    failed.forget();
+}
+
+/// The lines the module's function `name` answers to `args`; none, and a
+/// word on the console, if it throws.
+fn call(home: &JsValue, name: &str, args: &[JsValue]) -> Vec<String> {
+    let answer = js_sys::Reflect::get(home, &name.into())
+        .and_then(|f| f.dyn_into::<js_sys::Function>())
+        .and_then(|f| f.apply(&JsValue::NULL, &args.iter().collect()));
+    match answer {
+        Ok(lines) => js_sys::Array::from(&lines)
+            .iter()
+            .filter_map(|line| line.as_string())
+            .collect(),
+        Err(why) => {
+            web_sys::console::error_2(&format!("\"Take it home\" failed in {name}:").into(), &why);
+            Vec::new()
         }
     }
 }
@@ -382,15 +464,25 @@ fn select_snippet() {
 /// Reads the pasted text into policy A or B or a service of the chain,
 /// redraws, and lists what was mapped, what was not and what was wrong.
 fn apply_paste(target: Target) {
+    let Some(area) = text_area(&document(), "paste") else {
+        return;
+    };
+    let Some(link) = with_app(|app| app.page.config().to_link()) else {
+        return;
+    };
+    let text = area.value();
+    with_home("paste-status", move |home| {
+        let rows = call(
+            home,
+            "paste",
+            &[link.into(), text.into(), target.key().into()],
+        );
+        show_paste(target, across::pasted(&rows));
+    });
+}
+
+fn show_paste(target: Target, pasted: Pasted) {
     let document = document();
-    let Some(area) = text_area(&document, "paste") else {
-        return;
-    };
-    let Some(pasted) =
-        with_app(|app| view::configuration::paste(app.page.config(), &area.value(), target))
-    else {
-        return;
-    };
     // What the team pasted is what the page writes back to it.
     if let (Some(format), Some(select)) = (
         pasted.format,
@@ -400,7 +492,7 @@ fn apply_paste(target: Target) {
     ) {
         select.set_value(format.key());
     }
-    if let Some(config) = pasted.config.clone() {
+    if let Some(config) = pasted.config {
         with_app(|app| {
             app.page.load(config);
             app.page.edit_b(target == Target::B);

@@ -66,7 +66,7 @@ async function everyChartDrawn(page) {
   }
 }
 
-test('after one visit the page opens, draws every chart and searches offline', async () => {
+test('after one visit the page opens, draws every chart, searches and writes configurations offline', async () => {
   const { server, base } = await serve();
   const link = 'v=1&attempts=5&rate=80&horizon=10&failure=0.2&seed=3';
   const page = await open(browser, `${base}?${link}`);
@@ -89,6 +89,10 @@ test('after one visit the page opens, draws every chart and searches offline', a
   await page.click('#search > summary');
   await page.waitForFunction(() => document.body.dataset.searchMs, null, { timeout: 120000 });
   assert.ok(Number(await page.getAttribute('body', 'data-search-workers')) >= 1, 'the search ran on workers');
+  // "Take it home", never opened online either: its module comes from the
+  // cache and writes the policy.
+  await page.click('#take-home > summary');
+  await page.waitForFunction(() => document.getElementById('snippet').value.includes('maxAttempts'));
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

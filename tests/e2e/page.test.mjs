@@ -432,6 +432,7 @@ test('the search finds the frontier the command line finds, and a newer state re
   // The team's format (here picked; a paste picks it too), and the
   // winner taken home in it: policy B, its snippet the command line's.
   await page.click('#take-home > summary');
+  await page.waitForSelector('#take-home[data-loaded]', { state: 'attached' });
   await page.selectOption('#export-format', 'istio');
   const count = await renders(page);
   await page.click('#better li:first-child button.take-b-home');

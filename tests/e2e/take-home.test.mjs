@@ -22,8 +22,11 @@ function cli(...args) {
   return run.stdout;
 }
 
+// Opens the section and waits for its module (home/), fetched the first
+// time it opens.
 async function openTakeHome(page) {
   await page.evaluate(() => { document.getElementById('take-home').open = true; });
+  await page.waitForSelector('#take-home[data-loaded]', { state: 'attached' });
 }
 
 // Clicks a download button and returns the saved file's name and bytes.
@@ -80,7 +83,14 @@ test('a preset names its files after itself', async () => {
 test('Copy puts the chosen library configuration on the clipboard, as the command line writes it', async () => {
   const page = await open(browser, `${base}?${LINK}`);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  // The configurations are a module of their own (home/), which the first
+  // screen never fetches: only the section's opening does.
+  const homeFetched = () => page.evaluate(() => performance.getEntriesByType('resource')
+    .some((e) => /\/retry-playground-home(_bg)?\.(js|wasm)$/.test(e.name)));
+  await settled(page);
+  assert.equal(await homeFetched(), false);
   await openTakeHome(page);
+  assert.equal(await homeFetched(), true);
   await page.selectOption('#export-format', 'envoy');
   await page.waitForFunction(() => document.getElementById('snippet').value.includes('num_retries'));
   assert.match(await page.textContent('#snippet-heading'), /^Policy A as Envoy/);
@@ -156,6 +166,24 @@ test('a pasted gRPC service config sets the policy: the link and the charts chan
   const pairs = new URL(page.url()).search.slice(1).split('&');
   assert.ok(pairs.includes('compare=on') && pairs.includes('attempts=3') && pairs.includes('B.attempts=5'), pairs.join('&'));
   assert.equal(await page.getAttribute('#edit-b', 'aria-pressed'), 'true');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+// The module that writes and reads the configurations is taught the
+// page's Russian words before it answers: the snippet's notes and the
+// paste's report are Russian, as the rest of the page.
+test('in Russian, the snippet\'s notes and a paste\'s report are Russian', async () => {
+  const page = await open(browser, `${base}?${LINK}&lang=ru`);
+  await openTakeHome(page);
+  await page.selectOption('#export-format', 'envoy');
+  await page.waitForFunction(() => document.getElementById('snippet').value.includes('num_retries'));
+  const notes = await page.locator('#snippet-notes li').allTextContents();
+  assert.ok(notes.length > 0 && notes.every((note) => /[А-Яа-яЁё]/.test(note)), notes.join('\n'));
+  await page.fill('#paste', GRPC);
+  await page.click('#apply-a');
+  await page.waitForFunction(() => document.getElementById('paste-status').textContent.length > 0);
+  assert.match(await page.textContent('#paste-status'), /^Прочитано как /);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

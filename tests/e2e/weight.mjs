@@ -30,14 +30,20 @@ const gz = (bytes) => (gzipTool === 'gzip -9'
 const kb = (bytes) => (bytes / 1000).toFixed(1).padStart(7) + ' KB';
 const pct = (part, whole) => `${((100 * part) / whole).toFixed(1).padStart(5)} %`;
 
-// What the search's workers fetch once the search opens: their script and
-// their own module (worker/). index.html names them too, but only for the
-// service worker to keep once the page has started.
-const SEARCH_MODULE = /^(search-worker\.js|retry-playground-worker(_bg)?\.(js|wasm))$/;
+// The modules the page fetches only when they are opened, with when: the
+// search's workers' script and module (worker/), and "Take it home"'s
+// module (home/). index.html names them too, but only for the service
+// worker to keep once the page has started.
+const LATER = [
+  [/^(search-worker\.js|retry-playground-worker(_bg)?\.(js|wasm))$/, 'once the search opens'],
+  [/^retry-playground-home(_bg)?\.(js|wasm)$/, 'once "Take it home" opens'],
+];
+const later = (name) => LATER.find(([files]) => files.test(name))?.[1];
 
 // The files the page loads: index.html, then every file of dist/ named in a
 // loaded text file (the glue names the wasm, a service worker its cache
-// list), until nothing new is named; the search's module is not among them.
+// list), until nothing new is named; the modules fetched later are not
+// among them.
 function loadedFiles() {
   const all = fs.readdirSync(dist, { recursive: true })
     .filter((name) => fs.statSync(path.join(dist, name)).isFile());
@@ -49,7 +55,7 @@ function loadedFiles() {
     if (!/\.(html|js|mjs|css|json|webmanifest)$/.test(loaded[i])) continue;
     const text = fs.readFileSync(path.join(dist, loaded[i]), 'utf8');
     for (const name of all) {
-      if (!loaded.includes(name) && !SEARCH_MODULE.test(name) && text.includes(path.basename(name))) loaded.push(name);
+      if (!loaded.includes(name) && !later(name) && text.includes(path.basename(name))) loaded.push(name);
     }
   }
   return loaded;
@@ -215,13 +221,13 @@ for (const file of words) {
 }
 const russian = words.filter((file) => !/take-home|course/.test(file.name)).reduce((sum, file) => sum + file.gzip, 0);
 console.log(`  a Russian reader downloads ${kb(russian).trim()} more than an English one`);
-// Every module opened: the search's and every file of words.
-const search = fs.readdirSync(dist).filter((name) => SEARCH_MODULE.test(name)).sort().map((name) => {
+// Every module opened: those fetched later and every file of words.
+const modules = fs.readdirSync(dist).filter(later).sort().map((name) => {
   const bytes = fs.readFileSync(path.join(dist, name));
   return { name, raw: bytes.length, gzip: gz(bytes) };
 });
-for (const file of search) console.log(`  ${kb(file.raw)} raw ${kb(file.gzip)} gzip  ${file.name}: once the search opens`);
-const whole = total + [...search, ...words].reduce((sum, file) => sum + file.gzip, 0);
+for (const file of modules) console.log(`  ${kb(file.raw)} raw ${kb(file.gzip)} gzip  ${file.name}: ${later(file.name)}`);
+const whole = total + [...modules, ...words].reduce((sum, file) => sum + file.gzip, 0);
 console.log(`  with every module opened (the search, "Take it home", the course, in Russian): ${kb(whole).trim()} gzip`);
 
 const wasm = files.find((file) => file.name.endsWith('.wasm'));

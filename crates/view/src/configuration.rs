@@ -72,6 +72,99 @@ pub enum Target {
     Layer(u32),
 }
 
+impl Target {
+    /// The target as the page names it to "Take it home"'s module: `a`,
+    /// `b`, or the layer's number.
+    pub fn key(self) -> String {
+        match self {
+            Target::A => "a".to_string(),
+            Target::B => "b".to_string(),
+            Target::Layer(layer) => layer.to_string(),
+        }
+    }
+
+    /// The target a key names; none for anything else, or for a layer
+    /// a paste cannot go into.
+    pub fn parse(key: &str) -> Option<Target> {
+        match key {
+            "a" => Some(Target::A),
+            "b" => Some(Target::B),
+            _ => key
+                .parse()
+                .ok()
+                .filter(|layer| import::PASTE_LAYERS.contains(layer))
+                .map(Target::Layer),
+        }
+    }
+}
+
+/// "Take it home"'s module (`home/`, loaded the first time the section
+/// opens) and the page share no memory: what crosses between them is
+/// text. The state goes over as its link; the snippet comes back as its
+/// text then its notes, and a paste as rows `kind<TAB>text`, the new
+/// state as its link.
+pub mod across {
+    use super::*;
+
+    /// The snippet of the state at `link` in the format keyed `format`:
+    /// its text, then its notes.
+    pub fn snippet(link: &str, format: &str, showing_b: bool) -> Vec<String> {
+        let (config, _) = Config::from_link(link);
+        let format = Format::parse(format).unwrap_or(Format::Grpc);
+        let snippet = super::snippet(&config, format, showing_b);
+        let notes = snippet.notes();
+        std::iter::once(snippet.text).chain(notes).collect()
+    }
+
+    /// A paste of `text` into the target keyed `target` of the state at
+    /// `link`, as rows.
+    pub fn paste(link: &str, text: &str, target: &str) -> Vec<String> {
+        let (config, _) = Config::from_link(link);
+        let target = Target::parse(target).unwrap_or(Target::A);
+        let pasted = super::paste(&config, text, target);
+        let mut rows = vec![format!("status\t{}", pasted.status)];
+        let lists = [
+            ("mapped", &pasted.mapped),
+            ("not", &pasted.not_mapped),
+            ("problem", &pasted.problems),
+        ];
+        for (kind, lines) in lists {
+            rows.extend(lines.iter().map(|line| format!("{kind}\t{line}")));
+        }
+        if let Some(format) = pasted.format {
+            rows.push(format!("format\t{}", format.key()));
+        }
+        if let Some(next) = pasted.config {
+            rows.push(format!("link\t{}", next.to_link()));
+        }
+        rows
+    }
+
+    /// The paste the rows of [`paste`] say.
+    pub fn pasted(rows: &[String]) -> Pasted {
+        let mut pasted = Pasted {
+            config: None,
+            status: String::new(),
+            mapped: Vec::new(),
+            not_mapped: Vec::new(),
+            problems: Vec::new(),
+            format: None,
+        };
+        for (kind, text) in rows.iter().filter_map(|row| row.split_once('\t')) {
+            match kind {
+                "status" => pasted.status = text.to_string(),
+                "mapped" => pasted.mapped.push(text.to_string()),
+                "not" => pasted.not_mapped.push(text.to_string()),
+                "problem" => pasted.problems.push(text.to_string()),
+                "format" => pasted.format = Format::parse(text),
+                "link" => pasted.config = Some(Config::from_link(text).0),
+                _ => {}
+            }
+        }
+        pasted
+    }
+}
+
 /// Reads a pasted configuration into `target`.
 pub fn paste(config: &Config, text: &str, target: Target) -> Pasted {
     let imported = match import::import(text) {
@@ -155,6 +248,55 @@ mod tests {
         assert_eq!(format_options()[0].0, "grpc");
         assert!(snippet_copy_status(true).contains("copied"));
         assert!(!snippet_copy_status(false).contains("copied"));
+    }
+
+    /// What crosses to "Take it home"'s module and back is what the page
+    /// would have said itself: every format's snippet of both policies,
+    /// and pastes into every target (read, refused, partly read, quoting
+    /// a tab and a line break of the paste), state included.
+    #[test]
+    fn the_module_across_says_what_the_page_would() {
+        let link = "v=1&attempts=3&compare=on&B.attempts=5&B.budget=ratio&layers=3&l2_attempts=2";
+        let state = config(link);
+        for format in Format::ALL {
+            for b in [false, true] {
+                let direct = snippet(&state, format, b);
+                let lines = across::snippet(&state.to_link(), format.key(), b);
+                assert_eq!(lines[0], direct.text, "{format:?}");
+                assert_eq!(lines[1..], direct.notes(), "{format:?}");
+            }
+        }
+        let grpc = r#"{"methodConfig":[{"name":[{}],"retryPolicy":{"maxAttempts":3,
+            "initialBackoff":"0.2s","maxBackoff":"2s","backoffMultiplier":3,
+            "retryableStatusCodes":["UNAVAILABLE"]}}]}"#;
+        let pastes = [
+            grpc,
+            "{\"retry_policy\":{\"num_retries\":2,\"per_try_timeout\":\"0.25s\",\"x\tq\":1}}",
+            "[default]\nretry_mode = adaptive\nmax_attempts = 9\n",
+            "no configuration\tat all\n",
+            "",
+        ];
+        for text in pastes {
+            for target in [Target::A, Target::B, Target::Layer(2), Target::Layer(5)] {
+                assert_eq!(Target::parse(&target.key()), Some(target));
+                let direct = paste(&state, text, target);
+                let rows = across::paste(&state.to_link(), text, &target.key());
+                let back = across::pasted(&rows);
+                assert_eq!(back.status, direct.status);
+                assert_eq!(back.mapped, direct.mapped);
+                assert_eq!(back.not_mapped, direct.not_mapped);
+                assert_eq!(back.problems, direct.problems);
+                assert_eq!(back.format, direct.format);
+                assert_eq!(
+                    back.config.map(|c| c.to_link()),
+                    direct.config.map(|c| c.to_link()),
+                    "{text} into {target:?}"
+                );
+            }
+        }
+        for key in ["", "c", "1", "6", "2x", "-2"] {
+            assert_eq!(Target::parse(key), None, "{key}");
+        }
     }
 
     #[test]
