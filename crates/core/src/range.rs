@@ -186,6 +186,9 @@ pub const LAYER_ATTEMPTS: Range = Range::new(0.0, 50.0);
 /// The base delays of layers 2 to [`OWN_POLICY_LAYERS`] + 1, each its own;
 /// 0 = the policy's.
 pub const LAYER_BASE: Range = Range::new(0.0, BASE.max);
+/// The caps of layers 2 to [`OWN_POLICY_LAYERS`] + 1, each its own; 0 =
+/// the policy's.
+pub const LAYER_CAP: Range = Range::new(0.0, CAP.max);
 pub const OWN_POLICY_LAYERS: usize = 4;
 /// The servers the last layer sends each attempt to at once.
 pub const FAN_OUT: Range = Range::new(1.0, 100.0);

@@ -337,7 +337,7 @@ mod tests {
     }
 
     /// A paste into one service of the chain sets that layer's own
-    /// attempts, base delay and timeout on its call below (the last
+    /// attempts, base delay, cap, jitter and timeout on its call below (the last
     /// layer's calls take the attempt timeout, so there that is what it
     /// sets); everything else stays the policy's and is listed as not
     /// mapped. A chain shorter than the layer grows to it. The simulator
@@ -354,15 +354,21 @@ mod tests {
             [
                 next.get(P::Layer2Attempts),
                 next.get(P::Layer2Base),
+                next.get(P::Layer2Cap),
                 next.get(P::Layer2Timeout)
             ],
-            [3.0, 0.025, 0.25]
+            [3.0, 0.025, 0.25, 0.25]
         );
+        // Envoy's jitter is always full: the service's own.
+        let full = crate::config::JITTERS.position(retry_core::policy::Jitter::Full);
+        assert_eq!(next.get(P::Layer2Jitter), full + 1.0);
         assert_eq!(next.get(P::Attempts), 4.0, "A keeps its own");
         assert_eq!(next.get(P::Cap), chain.get(P::Cap));
         assert_eq!(next.get(P::Timeout), chain.get(P::Timeout));
         assert!(
-            middle.status.contains("into the service at layer 2"),
+            middle
+                .status
+                .contains("into the service at layer 2: 5 mapped"),
             "{}",
             middle.status
         );
@@ -370,7 +376,7 @@ mod tests {
             middle
                 .not_mapped
                 .iter()
-                .any(|n| n.contains("a service below the top takes the policy's “Cap”")),
+                .any(|n| n.contains("a service below the top takes the policy's “Backoff shape”")),
             "{:?}",
             middle.not_mapped
         );

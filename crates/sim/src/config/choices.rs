@@ -70,6 +70,11 @@ impl<T: Copy> Choices<T> {
     }
 }
 
+/// The jitter a position of [`HOP_JITTERS`] sets: none for the policy's.
+pub(super) fn hop_jitter(position: f64) -> Option<Jitter> {
+    (position >= 1.0).then(|| JITTERS.at(position - 1.0))
+}
+
 /// Declares choice lists, one `word (label) => value` triple per option,
 /// and for each the inverse map from a value to its stored position.
 macro_rules! choices {
@@ -115,6 +120,17 @@ choices! {
         "decorrelated" (Text("Decorrelated")) => Jitter::Decorrelated,
         "proportional" (Text("Proportional")) => Jitter::Proportional,
         "polly" (Text("Polly's (UseJitter)")) => Jitter::Polly,
+    }
+    /// A service's own jitter: the policy's, or one of [`JITTERS`] in its
+    /// order, one place on (`hop_jitter`).
+    HOP_JITTERS: u8 {
+        "policy" (Text("As the policy")) => 0,
+        "none" (Text("None")) => 1,
+        "full" (Text("Full")) => 2,
+        "equal" (Text("Equal")) => 3,
+        "decorrelated" (Text("Decorrelated")) => 4,
+        "proportional" (Text("Proportional")) => 5,
+        "polly" (Text("Polly's (UseJitter)")) => 6,
     }
     SWITCH: bool {
         "off" (Text("Off")) => false,
@@ -192,5 +208,24 @@ choices! {
     OUTAGES: OutageMode {
         "fail-fast" (Text("Fail fast")) => OutageMode::FailFast,
         "hang" (Text("Hang")) => OutageMode::Hang,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A service's own jitter lists the policy's jitters in their order,
+    /// one place on, under the same words: `l2_jitter=full` sets what
+    /// `jitter=full` sets.
+    #[test]
+    fn a_services_own_jitter_is_one_of_the_policys() {
+        assert_eq!(HOP_JITTERS.names[1..], *JITTERS.names);
+        assert_eq!(HOP_JITTERS.labels[1..], *JITTERS.labels);
+        assert_eq!(hop_jitter(0.0), None);
+        for (position, name) in JITTERS.names.iter().enumerate() {
+            let jitter = hop_jitter(position as f64 + 1.0).expect("a jitter");
+            assert_eq!(JITTERS.position(jitter), position as f64, "{name}");
+        }
     }
 }

@@ -41,13 +41,15 @@ mod tests {
     /// Every field of a scenario by its path, `policy.attempts`, with its
     /// value as `Debug` writes it: the fields a row changed are those whose
     /// text changed. An array's items are fields of their own,
-    /// `layer_attempts.0`.
+    /// `layer_attempts.0`, an item `Some(…)` on its lines one field.
     fn fields(scenario: &Scenario) -> BTreeMap<String, String> {
-        let mut fields = BTreeMap::new();
+        let mut fields: BTreeMap<String, String> = BTreeMap::new();
         let mut path: Vec<&str> = Vec::new();
         let mut last = String::new();
         // The next item's index inside an array.
         let mut item: Option<usize> = None;
+        // Inside an item `Some(`, until its `)`.
+        let mut inside = false;
         let text = format!("{scenario:#?}");
         for line in text.lines().map(|l| l.trim().trim_end_matches(',')) {
             if let Some(name) = line.strip_suffix(": [") {
@@ -56,12 +58,13 @@ mod tests {
             } else if line == "]" {
                 path.pop();
                 item = None;
+            } else if inside {
+                fields.entry(last.clone()).or_default().push_str(line);
+                inside = line != ")";
             } else if let Some(index) = item.as_mut() {
-                let name = index.to_string();
-                fields.insert(
-                    [path.as_slice(), &[&name]].concat().join("."),
-                    line.to_string(),
-                );
+                last = [path.as_slice(), &[&index.to_string()]].concat().join(".");
+                inside = line == "Some(";
+                fields.insert(last.clone(), line.to_string());
                 *index += 1;
             } else if line.ends_with('{') {
                 // The first line, `Scenario {`, names no field.

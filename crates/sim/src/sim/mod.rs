@@ -390,9 +390,17 @@ pub struct Scenario {
     pub layer_timeouts: [f64; range::OWN_POLICY_LAYERS],
     /// The base delays of the layers below the top, from the second: the
     /// ceiling of each one's first pause before a retry (and the floor of
-    /// decorrelated jitter); 0 = the policy's. The shape, the cap and the
-    /// jitter stay the policy's.
+    /// decorrelated jitter); 0 = the policy's. The shape stays the
+    /// policy's.
     pub layer_bases: [f64; range::OWN_POLICY_LAYERS],
+    /// The caps of the layers below the top, from the second: no pause
+    /// ceiling of that service's grows beyond it; 0 = the policy's.
+    pub layer_caps: [f64; range::OWN_POLICY_LAYERS],
+    /// The jitters of the layers below the top, from the second: how each
+    /// service draws its pauses under their ceilings; `None` = the
+    /// policy's (its fraction, for proportional jitter, stays the
+    /// policy's).
+    pub layer_jitters: [Option<Jitter>; range::OWN_POLICY_LAYERS],
     /// The services below the top, from the second: how many requests each
     /// handles at once (0 = no limit) and how many more may wait for one of
     /// them; a request that finds the queue full is answered 503 at once.
@@ -513,6 +521,8 @@ impl Scenario {
         layer_attempts: [0; range::OWN_POLICY_LAYERS],
         layer_timeouts: [0.0; range::OWN_POLICY_LAYERS],
         layer_bases: [0.0; range::OWN_POLICY_LAYERS],
+        layer_caps: [0.0; range::OWN_POLICY_LAYERS],
+        layer_jitters: [None; range::OWN_POLICY_LAYERS],
         layer_workers: [0; range::OWN_POLICY_LAYERS],
         layer_queues: [100; range::OWN_POLICY_LAYERS],
         layer_failures: [0.0; range::OWN_POLICY_LAYERS],
@@ -640,6 +650,8 @@ impl Scenario {
                 .layer_timeouts
                 .map(|t| range::ATTEMPT_TIMEOUT.clamp(t, 0.0)),
             layer_bases: self.layer_bases.map(|b| range::LAYER_BASE.clamp(b, 0.0)),
+            layer_caps: self.layer_caps.map(|c| range::LAYER_CAP.clamp(c, 0.0)),
+            layer_jitters: self.layer_jitters,
             layer_workers: self.layer_workers.map(|w| range::WORKERS.clamp_count(w)),
             layer_queues: self.layer_queues.map(|q| range::QUEUE_LIMIT.clamp_count(q)),
             layer_failures: self.layer_failures.map(|f| range::FAILURE.clamp(f, 0.0)),

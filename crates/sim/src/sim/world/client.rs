@@ -180,6 +180,14 @@ impl Layers {
                 {
                     policy.base = base;
                 }
+                if let Some(cap) =
+                    Scenario::own_of_layer(&s.layer_caps, layer).filter(|&cap| cap > 0.0)
+                {
+                    policy.cap = cap;
+                }
+                if let Some(jitter) = Scenario::own_of_layer(&s.layer_jitters, layer).flatten() {
+                    policy.jitter = jitter;
+                }
                 policy
             })
             .collect();
