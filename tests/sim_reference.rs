@@ -2016,29 +2016,32 @@ fn a_services_own_work_comes_before_its_call_below() {
     );
 }
 
-/// Each hop its own cap and jitter. Two services over a server that
-/// always fails at once, no network; the top tries once, the second
+/// Each hop its own shape, cap and jitter. Two services over a server
+/// that always fails at once, no network; the top tries once, the second
 /// service four times, so an operation lasts the second service's three
 /// pauses. The policy: exponential from 0.1 s, doubling, cap 10 s, full
 /// jitter. With the second service's own cap of 0.15 s and no jitter its
 /// pauses are 0.1, 0.15 and 0.15 s: every operation takes 0.4 s exactly;
-/// without its own cap, 0.1 + 0.2 + 0.4 = 0.7 s. With its own cap and the
-/// policy's full jitter, each pause is uniform under its ceiling: the
-/// mean is half the ceilings', 0.2 s, within four standard errors over
-/// the operations (the variance a sum of c²/12).
+/// without its own cap, 0.1 + 0.2 + 0.4 = 0.7 s; with its own constant
+/// shape, 3 x 0.1 = 0.3 s. With its own cap and the policy's full jitter,
+/// each pause is uniform under its ceiling: the mean is half the
+/// ceilings', 0.2 s, within four standard errors over the operations (the
+/// variance a sum of c²/12).
 #[test]
-fn each_hop_draws_its_pauses_with_its_own_cap_and_jitter() {
-    let world = |cap: f64, jitter: Option<Jitter>| Scenario {
+fn each_hop_draws_its_pauses_with_its_own_shape_cap_and_jitter() {
+    let world = |shape: Option<Shape>, cap: f64, jitter: Option<Jitter>| Scenario {
         horizon: 20.0,
         rate: 50.0,
         layers: 2,
         failure: 1.0,
         service_time: 0.0,
         layer_attempts: [4, 0, 0, 0],
+        layer_shapes: [shape, None, None, None],
         layer_caps: [cap, 0.0, 0.0, 0.0],
         layer_jitters: [jitter, None, None, None],
         policy: Policy {
             attempts: 1,
+            shape: Shape::Exponential,
             base: 0.1,
             multiplier: 2.0,
             cap: 10.0,
@@ -2047,22 +2050,27 @@ fn each_hop_draws_its_pauses_with_its_own_cap_and_jitter() {
         },
         ..quiet_server()
     };
-    for (cap, took) in [(0.15, 0.4), (0.0, 0.7)] {
-        let latency = sim::run(&world(cap, Some(Jitter::None))).latency;
+    let exact = [
+        (None, 0.15, 0.4),
+        (None, 0.0, 0.7),
+        (Some(Shape::Constant), 0.0, 0.3),
+    ];
+    for (shape, cap, took) in exact {
+        let latency = sim::run(&world(shape, cap, Some(Jitter::None))).latency;
         let n = latency.total as f64;
         assert!(n > 900.0, "{n}");
+        let mean = latency.sum / n;
         assert!(
-            (latency.sum / n - took).abs() < 1e-9,
-            "cap {cap}: mean {}",
-            latency.sum / n
+            (mean - took).abs() < 1e-9,
+            "{shape:?}, cap {cap}: mean {mean}"
         );
         assert!(
             (latency.max - took).abs() < 1e-9,
-            "cap {cap}: max {}",
+            "{shape:?}, cap {cap}: max {}",
             latency.max
         );
     }
-    let latency = sim::run(&world(0.15, None)).latency;
+    let latency = sim::run(&world(None, 0.15, None)).latency;
     let n = latency.total as f64;
     let se = ((0.1f64.powi(2) + 2.0 * 0.15f64.powi(2)) / 12.0 / n).sqrt();
     let mean = latency.sum / n;

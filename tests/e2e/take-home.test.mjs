@@ -210,8 +210,8 @@ test('a pasted Istio VirtualService in YAML sets the policy, retries counted as 
 });
 
 // One service of the chain takes a pasted policy as its own: attempts,
-// base delay, cap, jitter and the timeout of its call below; the rest
-// stays the policy's, and the list says so.
+// base delay, backoff shape, cap, jitter and the timeout of its call
+// below; the rest stays the policy's, and the list says so.
 test('a configuration pasted into one service of the chain sets that layer\'s own policy', async () => {
   const page = await open(browser, `${base}?v=1&layers=3`);
   await openTakeHome(page);
@@ -220,12 +220,12 @@ test('a configuration pasted into one service of the chain sets that layer\'s ow
   await page.click('#apply-layer');
   await settled(page);
   const pairs = new URL(page.url()).search.slice(1).split('&');
-  for (const pair of ['layers=3', 'l2_attempts=3', 'l2_base=0.025', 'l2_cap=0.25', 'l2_jitter=full', 'l2_timeout=0.25']) {
+  for (const pair of ['layers=3', 'l2_attempts=3', 'l2_base=0.025', 'l2_shape=exponential', 'l2_cap=0.25', 'l2_jitter=full', 'l2_timeout=0.25']) {
     assert.ok(pairs.includes(pair), `${pair} not in ${pairs.join('&')}`);
   }
   assert.ok(!pairs.some((pair) => pair.startsWith('attempts=') || pair.startsWith('cap=')), pairs.join('&'));
-  assert.match(await page.textContent('#paste-status'), /into the service at layer 2: 5 mapped/);
-  assert.match(await page.textContent('#paste-result'), /a service below the top takes the policy's “Backoff shape”/);
+  assert.match(await page.textContent('#paste-status'), /into the service at layer 2: 6 mapped/);
+  assert.match(await page.textContent('#paste-result'), /a service below the top takes the policy's “Multiplier”/);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

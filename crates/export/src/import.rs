@@ -192,12 +192,14 @@ pub fn apply(config: &Config, imported: &Imported, to_b: bool) -> (Config, Vec<S
 }
 
 /// The settings of a service below the top that a paste can set, by layer
-/// from the second: its attempts, its base delay, its cap, its jitter, its
-/// timeout on its call below, whether it keeps a budget.
-const OWN: [[P; 6]; 4] = [
+/// from the second: its attempts, its base delay, its backoff shape, its
+/// cap, its jitter, its timeout on its call below, whether it keeps a
+/// budget.
+const OWN: [[P; 7]; 4] = [
     [
         P::Layer2Attempts,
         P::Layer2Base,
+        P::Layer2Shape,
         P::Layer2Cap,
         P::Layer2Jitter,
         P::Layer2Timeout,
@@ -206,6 +208,7 @@ const OWN: [[P; 6]; 4] = [
     [
         P::Layer3Attempts,
         P::Layer3Base,
+        P::Layer3Shape,
         P::Layer3Cap,
         P::Layer3Jitter,
         P::Layer3Timeout,
@@ -214,6 +217,7 @@ const OWN: [[P; 6]; 4] = [
     [
         P::Layer4Attempts,
         P::Layer4Base,
+        P::Layer4Shape,
         P::Layer4Cap,
         P::Layer4Jitter,
         P::Layer4Timeout,
@@ -222,6 +226,7 @@ const OWN: [[P; 6]; 4] = [
     [
         P::Layer5Attempts,
         P::Layer5Base,
+        P::Layer5Shape,
         P::Layer5Cap,
         P::Layer5Jitter,
         P::Layer5Timeout,
@@ -235,8 +240,8 @@ pub const PASTE_LAYERS: std::ops::RangeInclusive<u32> = 2..=5;
 impl Imported {
     /// The import as the policy of the service at layer `layer` (2 to 5)
     /// of `config`'s chain, which grows to that many services if it is
-    /// shorter: the service's attempts, base delay, cap, jitter and
-    /// timeout on its call below are its own; the last service's calls take the attempt
+    /// shorter: the service's attempts, base delay, backoff shape, cap,
+    /// jitter and timeout on its call below are its own; the last service's calls take the attempt
     /// timeout, so that is what its timeout sets. A service keeps a budget
     /// of the policy's kind or none: a paste without a budget turns its
     /// off, one of the policy's kind on. Every other setting a service
@@ -244,7 +249,7 @@ impl Imported {
     /// with why.
     pub fn for_layer(self, config: &Config, layer: u32) -> Imported {
         let layer = layer.clamp(*PASTE_LAYERS.start(), *PASTE_LAYERS.end());
-        let [attempts, base, cap, jitter, timeout, budget] = OWN[layer as usize - 2];
+        let [attempts, base, shape, cap, jitter, timeout, budget] = OWN[layer as usize - 2];
         let policys = BUDGETS.position(config.budget_kind());
         let layers = (config.get(P::Layers) as u32).max(layer);
         let mut out = Imported {
@@ -265,7 +270,9 @@ impl Imported {
                 P::Attempts => Some((attempts, value)),
                 P::Base => Some((base, value)),
                 P::Cap => Some((cap, value)),
-                // A service's own jitters are the policy's, one place on.
+                // A service's own shapes and jitters are the policy's, one
+                // place on.
+                P::Shape => Some((shape, value + 1.0)),
                 P::Jitter => Some((jitter, value + 1.0)),
                 P::Timeout if layer == layers => Some((P::Timeout, value)),
                 P::Timeout => Some((timeout, value)),

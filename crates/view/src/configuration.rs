@@ -337,10 +337,10 @@ mod tests {
     }
 
     /// A paste into one service of the chain sets that layer's own
-    /// attempts, base delay, cap, jitter and timeout on its call below (the last
-    /// layer's calls take the attempt timeout, so there that is what it
-    /// sets); everything else stays the policy's and is listed as not
-    /// mapped. A chain shorter than the layer grows to it. The simulator
+    /// attempts, base delay, backoff shape, cap, jitter and timeout on its
+    /// call below (the last layer's calls take the attempt timeout, so
+    /// there that is what it sets); everything else stays the policy's
+    /// and is listed as not mapped. A chain shorter than the layer grows to it. The simulator
     /// then counts the layer's own attempts: when every call fails, the
     /// card's worst case multiplies A's 4 by the pasted 3.
     #[test]
@@ -362,13 +362,16 @@ mod tests {
         // Envoy's jitter is always full: the service's own.
         let full = crate::config::JITTERS.position(retry_core::policy::Jitter::Full);
         assert_eq!(next.get(P::Layer2Jitter), full + 1.0);
+        // Its ceilings double from the base: exponential, the service's own.
+        let exponential = crate::config::SHAPES.position(retry_core::policy::Shape::Exponential);
+        assert_eq!(next.get(P::Layer2Shape), exponential + 1.0);
         assert_eq!(next.get(P::Attempts), 4.0, "A keeps its own");
         assert_eq!(next.get(P::Cap), chain.get(P::Cap));
         assert_eq!(next.get(P::Timeout), chain.get(P::Timeout));
         assert!(
             middle
                 .status
-                .contains("into the service at layer 2: 5 mapped"),
+                .contains("into the service at layer 2: 6 mapped"),
             "{}",
             middle.status
         );
@@ -376,7 +379,7 @@ mod tests {
             middle
                 .not_mapped
                 .iter()
-                .any(|n| n.contains("a service below the top takes the policy's “Backoff shape”")),
+                .any(|n| n.contains("a service below the top takes the policy's “Multiplier”")),
             "{:?}",
             middle.not_mapped
         );

@@ -70,6 +70,49 @@ impl<T: Copy> Choices<T> {
     }
 }
 
+/// A service's own backoff shape: the policy's, or one of [`SHAPES`] in
+/// its order, one place on (`hop_shape`). Written out, not declared by
+/// `choices!`: its values are only positions.
+pub const HOP_SHAPES: Choices<u8> = Choices {
+    names: &["policy", "constant", "linear", "exponential"],
+    labels: &[
+        Text("As the policy"),
+        Text("Constant"),
+        Text("Linear"),
+        Text("Exponential"),
+    ],
+    values: &[0, 1, 2, 3],
+};
+
+/// A service's own jitter: the policy's, or one of [`JITTERS`] in its
+/// order, one place on (`hop_jitter`).
+pub const HOP_JITTERS: Choices<u8> = Choices {
+    names: &[
+        "policy",
+        "none",
+        "full",
+        "equal",
+        "decorrelated",
+        "proportional",
+        "polly",
+    ],
+    labels: &[
+        Text("As the policy"),
+        Text("None"),
+        Text("Full"),
+        Text("Equal"),
+        Text("Decorrelated"),
+        Text("Proportional"),
+        Text("Polly's (UseJitter)"),
+    ],
+    values: &[0, 1, 2, 3, 4, 5, 6],
+};
+
+/// The shape a position of [`HOP_SHAPES`] sets: none for the policy's.
+pub(super) fn hop_shape(position: f64) -> Option<Shape> {
+    (position >= 1.0).then(|| SHAPES.at(position - 1.0))
+}
+
 /// The jitter a position of [`HOP_JITTERS`] sets: none for the policy's.
 pub(super) fn hop_jitter(position: f64) -> Option<Jitter> {
     (position >= 1.0).then(|| JITTERS.at(position - 1.0))
@@ -120,17 +163,6 @@ choices! {
         "decorrelated" (Text("Decorrelated")) => Jitter::Decorrelated,
         "proportional" (Text("Proportional")) => Jitter::Proportional,
         "polly" (Text("Polly's (UseJitter)")) => Jitter::Polly,
-    }
-    /// A service's own jitter: the policy's, or one of [`JITTERS`] in its
-    /// order, one place on (`hop_jitter`).
-    HOP_JITTERS: u8 {
-        "policy" (Text("As the policy")) => 0,
-        "none" (Text("None")) => 1,
-        "full" (Text("Full")) => 2,
-        "equal" (Text("Equal")) => 3,
-        "decorrelated" (Text("Decorrelated")) => 4,
-        "proportional" (Text("Proportional")) => 5,
-        "polly" (Text("Polly's (UseJitter)")) => 6,
     }
     SWITCH: bool {
         "off" (Text("Off")) => false,
@@ -215,11 +247,18 @@ choices! {
 mod tests {
     use super::*;
 
-    /// A service's own jitter lists the policy's jitters in their order,
+    /// A service's own shape and jitter list the policy's in their order,
     /// one place on, under the same words: `l2_jitter=full` sets what
     /// `jitter=full` sets.
     #[test]
-    fn a_services_own_jitter_is_one_of_the_policys() {
+    fn a_services_own_shape_and_jitter_are_the_policys() {
+        assert_eq!(HOP_SHAPES.names[1..], *SHAPES.names);
+        assert_eq!(HOP_SHAPES.labels[1..], *SHAPES.labels);
+        assert_eq!(hop_shape(0.0), None);
+        for (position, name) in SHAPES.names.iter().enumerate() {
+            let shape = hop_shape(position as f64 + 1.0).expect("a shape");
+            assert_eq!(SHAPES.position(shape), position as f64, "{name}");
+        }
         assert_eq!(HOP_JITTERS.names[1..], *JITTERS.names);
         assert_eq!(HOP_JITTERS.labels[1..], *JITTERS.labels);
         assert_eq!(hop_jitter(0.0), None);

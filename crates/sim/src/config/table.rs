@@ -4,8 +4,8 @@
 use super::Config;
 use super::choices::{
     BALANCES, BASES, BREAKERS, BUDGETS, FAN_WAITS, FAULTS_ON, FIND_WORLDS, FindWorlds, HOP_JITTERS,
-    JITTERS, MAP_ROWS, MapRows, OUTAGES, QUEUE_ORDERS, SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS,
-    SWITCH, SweepCurves, WORKLOADS, hop_jitter,
+    HOP_SHAPES, JITTERS, MAP_ROWS, MapRows, OUTAGES, QUEUE_ORDERS, SERVICE_SHAPES, SHAPES, SPREADS,
+    SWEEPS, SWITCH, SweepCurves, WORKLOADS, hop_jitter, hop_shape,
 };
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
@@ -589,34 +589,46 @@ params! {
         Text("How long the fifth service waits for its call to the service below before it gives up and may retry; 0 means the timeout between services. The last service's calls take the attempt timeout.");
     Layer2Base: "l2_base", Text("Base delay at layer 2"), Text("s"), Layers, number(range::LAYER_BASE, 0.001), D.layer_bases[0], with_layers,
         Some(|s, v| s.layer_bases[0] = v),
-        Text("Ceiling of the second service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base. The shape stays the policy's.");
+        Text("Ceiling of the second service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base.");
     Layer3Base: "l3_base", Text("Base delay at layer 3"), Text("s"), Layers, number(range::LAYER_BASE, 0.001), D.layer_bases[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
         Some(|s, v| s.layer_bases[1] = v),
-        Text("Ceiling of the third service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base. The shape stays the policy's.");
+        Text("Ceiling of the third service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base.");
     Layer4Base: "l4_base", Text("Base delay at layer 4"), Text("s"), Layers, number(range::LAYER_BASE, 0.001), D.layer_bases[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
         Some(|s, v| s.layer_bases[2] = v),
-        Text("Ceiling of the fourth service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base. The shape stays the policy's.");
+        Text("Ceiling of the fourth service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base.");
     Layer5Base: "l5_base", Text("Base delay at layer 5"), Text("s"), Layers, number(range::LAYER_BASE, 0.001), D.layer_bases[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
         Some(|s, v| s.layer_bases[3] = v),
-        Text("Ceiling of the fifth service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base. The shape stays the policy's.");
+        Text("Ceiling of the fifth service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base.");
+    Layer2Shape: "l2_shape", Text("Backoff shape at layer 2"), Text(""), Layers, HOP_SHAPES.kind(), 0.0, with_layers,
+        Some(|s, v| s.layer_shapes[0] = hop_shape(v)),
+        Text("How the second service's pause ceilings grow from its base delay, or as the policy's do; the multiplier stays the policy's.");
     Layer2Cap: "l2_cap", Text("Cap at layer 2"), Text("s"), Layers, number(range::LAYER_CAP, 0.001), D.layer_caps[0], with_layers,
         Some(|s, v| s.layer_caps[0] = v),
         Text("No pause ceiling of the second service's grows beyond this; 0 means the policy's cap.");
     Layer2Jitter: "l2_jitter", Text("Jitter at layer 2"), Text(""), Layers, HOP_JITTERS.kind(), 0.0, with_layers,
         Some(|s, v| s.layer_jitters[0] = hop_jitter(v)),
         Text("How the second service draws its pauses under their ceilings, or as the policy does.");
+    Layer3Shape: "l3_shape", Text("Backoff shape at layer 3"), Text(""), Layers, HOP_SHAPES.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 3.0,
+        Some(|s, v| s.layer_shapes[1] = hop_shape(v)),
+        Text("How the third service's pause ceilings grow from its base delay, or as the policy's do; the multiplier stays the policy's.");
     Layer3Cap: "l3_cap", Text("Cap at layer 3"), Text("s"), Layers, number(range::LAYER_CAP, 0.001), D.layer_caps[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
         Some(|s, v| s.layer_caps[1] = v),
         Text("No pause ceiling of the third service's grows beyond this; 0 means the policy's cap.");
     Layer3Jitter: "l3_jitter", Text("Jitter at layer 3"), Text(""), Layers, HOP_JITTERS.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 3.0,
         Some(|s, v| s.layer_jitters[1] = hop_jitter(v)),
         Text("How the third service draws its pauses under their ceilings, or as the policy does.");
+    Layer4Shape: "l4_shape", Text("Backoff shape at layer 4"), Text(""), Layers, HOP_SHAPES.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 4.0,
+        Some(|s, v| s.layer_shapes[2] = hop_shape(v)),
+        Text("How the fourth service's pause ceilings grow from its base delay, or as the policy's do; the multiplier stays the policy's.");
     Layer4Cap: "l4_cap", Text("Cap at layer 4"), Text("s"), Layers, number(range::LAYER_CAP, 0.001), D.layer_caps[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
         Some(|s, v| s.layer_caps[2] = v),
         Text("No pause ceiling of the fourth service's grows beyond this; 0 means the policy's cap.");
     Layer4Jitter: "l4_jitter", Text("Jitter at layer 4"), Text(""), Layers, HOP_JITTERS.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 4.0,
         Some(|s, v| s.layer_jitters[2] = hop_jitter(v)),
         Text("How the fourth service draws its pauses under their ceilings, or as the policy does.");
+    Layer5Shape: "l5_shape", Text("Backoff shape at layer 5"), Text(""), Layers, HOP_SHAPES.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 5.0,
+        Some(|s, v| s.layer_shapes[3] = hop_shape(v)),
+        Text("How the fifth service's pause ceilings grow from its base delay, or as the policy's do; the multiplier stays the policy's.");
     Layer5Cap: "l5_cap", Text("Cap at layer 5"), Text("s"), Layers, number(range::LAYER_CAP, 0.001), D.layer_caps[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
         Some(|s, v| s.layer_caps[3] = v),
         Text("No pause ceiling of the fifth service's grows beyond this; 0 means the policy's cap.");

@@ -390,9 +390,12 @@ pub struct Scenario {
     pub layer_timeouts: [f64; range::OWN_POLICY_LAYERS],
     /// The base delays of the layers below the top, from the second: the
     /// ceiling of each one's first pause before a retry (and the floor of
-    /// decorrelated jitter); 0 = the policy's. The shape stays the
-    /// policy's.
+    /// decorrelated jitter); 0 = the policy's.
     pub layer_bases: [f64; range::OWN_POLICY_LAYERS],
+    /// The backoff shapes of the layers below the top, from the second:
+    /// how each service's ceilings grow from its base; `None` = the
+    /// policy's (its multiplier stays the policy's).
+    pub layer_shapes: [Option<Shape>; range::OWN_POLICY_LAYERS],
     /// The caps of the layers below the top, from the second: no pause
     /// ceiling of that service's grows beyond it; 0 = the policy's.
     pub layer_caps: [f64; range::OWN_POLICY_LAYERS],
@@ -521,6 +524,7 @@ impl Scenario {
         layer_attempts: [0; range::OWN_POLICY_LAYERS],
         layer_timeouts: [0.0; range::OWN_POLICY_LAYERS],
         layer_bases: [0.0; range::OWN_POLICY_LAYERS],
+        layer_shapes: [None; range::OWN_POLICY_LAYERS],
         layer_caps: [0.0; range::OWN_POLICY_LAYERS],
         layer_jitters: [None; range::OWN_POLICY_LAYERS],
         layer_workers: [0; range::OWN_POLICY_LAYERS],
@@ -650,6 +654,7 @@ impl Scenario {
                 .layer_timeouts
                 .map(|t| range::ATTEMPT_TIMEOUT.clamp(t, 0.0)),
             layer_bases: self.layer_bases.map(|b| range::LAYER_BASE.clamp(b, 0.0)),
+            layer_shapes: self.layer_shapes,
             layer_caps: self.layer_caps.map(|c| range::LAYER_CAP.clamp(c, 0.0)),
             layer_jitters: self.layer_jitters,
             layer_workers: self.layer_workers.map(|w| range::WORKERS.clamp_count(w)),

@@ -180,6 +180,9 @@ impl Layers {
                 {
                     policy.base = base;
                 }
+                if let Some(shape) = Scenario::own_of_layer(&s.layer_shapes, layer).flatten() {
+                    policy.shape = shape;
+                }
                 if let Some(cap) =
                     Scenario::own_of_layer(&s.layer_caps, layer).filter(|&cap| cap > 0.0)
                 {
