@@ -1204,6 +1204,80 @@ pub static CHAPTERS: &[Chapter] = &[
             minutes: 4,
         },
     },
+    Chapter {
+        key: "orphans",
+        title: Text("The caller gave up; the service below did not"),
+        preset: "orphans",
+        change: "",
+        question: Text(
+            "{if layers=1}A service calls{else}{layers} services in a chain call{end} a \
+                   database that answers in {service_t}{if slow_for>0}, until from {slow_at}, for \
+                   {slow_for}, it takes {slow_x} as long{end}. {if layers=1}The service gives up \
+                   on the database after {timeout}{else}{if call_timeout>0}The top gives up on its \
+                   call below after {call_timeout}{else}The top waits for its call below{end}{end} \
+                   and tries up to {attempts} times. {if pass_deadline=off}Policy A keeps its \
+                   deadline to itself{else}Policy A passes its deadline down{end}; {if \
+                   B.pass_deadline=on}policy B passes what is left of it down with each \
+                   call{else}policy B keeps its deadline to itself{end}. Which gets more \
+                   operations done over the run?",
+        ),
+        answers: &[Text("A"), Text("B"), Text("Neither")],
+        judge: Judge::Better(Metric::Success),
+        knob: P::PassDeadline,
+        teaches: None,
+        takeaway: Text(
+            "Pass the deadline down with every call: a service whose caller has given up \
+                   stops, instead of retrying for nobody.",
+        ),
+        notes: Notes {
+            ask: Text(
+                "When your gateway times out, does the service behind it know, or does it go on working and retrying?",
+            ),
+            wrong: 2,
+            tempting: Text(
+                "the slowdown is the database's, but the calls left behind keep it busy long after it ends.",
+            ),
+            minutes: 3,
+        },
+    },
+    Chapter {
+        key: "fan-out",
+        title: Text("Fan-out: the backend's p99 becomes the median"),
+        preset: "fan-out",
+        // A third of the preset's run: enough requests for the median,
+        // and room in the work budget for the seeds the answer is
+        // judged on.
+        change: "horizon=10",
+        question: Text(
+            "Every request asks {fan_out} {fan_out|backend|backends} at once and waits for the \
+                   slowest answer. Half the backends' calls take under {service_p50}, 99 % under \
+                   {service_p99}. How long does the median request take?",
+        ),
+        answers: &[
+            Text("About a backend's median"),
+            Text("About three times a backend's median"),
+            Text("About a backend's p99"),
+        ],
+        judge: Judge::Band {
+            metric: Metric::P50,
+            side: Side::A,
+            edges: &[0.02, 0.06],
+        },
+        knob: P::FanOut,
+        teaches: Some((1.0, 100.0)),
+        takeaway: Text(
+            "A request that waits for many calls waits for their tail: judge each call by its \
+                   p99, and hedge or trim the fan-out where the tail is long.",
+        ),
+        notes: Notes {
+            ask: Text("How many calls does your slowest page wait for, and what is their p99?"),
+            wrong: 0,
+            tempting: Text(
+                "each call is usually fast, but a request that waits for a hundred meets the slow one almost every time.",
+            ),
+            minutes: 3,
+        },
+    },
 ];
 
 /// The rules the source articles end with, each with the chapters that
@@ -1252,7 +1326,7 @@ pub static MONDAY: &[Rule] = &[
     },
     Rule {
         text: Text("Give retries one owner: one layer retries, the others fail fast."),
-        chapters: &["layers"],
+        chapters: &["layers", "orphans"],
     },
     Rule {
         text: Text(
@@ -1262,7 +1336,7 @@ pub static MONDAY: &[Rule] = &[
     },
     Rule {
         text: Text("Hedge slow calls near their 95th percentile, and only with capacity to spare."),
-        chapters: &["hedge", "hedge-busy"],
+        chapters: &["hedge", "hedge-busy", "fan-out"],
     },
     Rule {
         text: Text(
@@ -1592,6 +1666,8 @@ mod tests {
         ("at-scale", 2),
         ("hedge-busy", 0),
         ("trigger", 0),
+        ("orphans", 1),
+        ("fan-out", 2),
     ];
 
     /// Every chapter's answer is what its runs show on its seeds: a
