@@ -66,7 +66,7 @@ pub(super) fn show_summary(document: &Document, summary: &view::summary::Summary
     let Ok(head) = document.create_element("tr") else {
         return;
     };
-    for heading in summary.headings {
+    for heading in &summary.headings {
         if let Some(th) = cell("th", heading) {
             let class = view::summary::heading_class(heading);
             if !class.is_empty() {

@@ -368,7 +368,10 @@ fn with_home(status: &'static str, then: impl FnOnce(&JsValue) + 'static) {
     let Some(asked) = asked else {
         return;
     };
+    // On a slow network the section says why it is still empty.
+    set_text(&document(), status, tr("Loading the configurations…"));
     let loaded = Closure::once(move |home: JsValue| {
+        set_text(&document(), status, "");
         if HOME.with(|h| h.replace(Some(home.clone()))).is_none() {
             // A state the tests wait for.
             if let Some(section) = document().get_element_by_id("take-home") {

@@ -39,7 +39,18 @@ where
         retries
     };
     if rows.is_empty() {
-        return message(area, theme, tr("No retry happened: no pauses to show."));
+        // In a chain the chart is the top's: the services below may have
+        // retried all the same.
+        let chain = runs
+            .iter()
+            .any(|run| run.report.summary.attempts_by_layer.len() > 1);
+        let why = match chain {
+            true => tr(
+                "The top did not retry: no pauses to show (this chart is the top's; the services below are in the calls per layer).",
+            ),
+            false => tr("No retry happened: no pauses to show."),
+        };
+        return message(area, theme, why);
     }
     area.fill(&theme.background)?;
     // The x axis covers every pause taken and every range drawn.

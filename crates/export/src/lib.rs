@@ -183,7 +183,17 @@ impl Snippet {
         }
         let mut notes: Vec<String> = missed
             .iter()
-            .map(|(knobs, fit, why)| format!("{} ({}): {why}", knobs.join(", "), fit.word()))
+            .map(|(knobs, fit, why)| {
+                // Russian says "are not expressible" of several knobs.
+                let fit = match fit {
+                    Fit::NotExpressible => crate::tf!(
+                        "{knobs|not expressible|not expressible}",
+                        knobs = knobs.len()
+                    ),
+                    _ => fit.word().to_string(),
+                };
+                format!("{} ({fit}): {why}", knobs.join(", "))
+            })
             .collect();
         notes.push(crate::tf!(
             "this policy at worst: {calls} calls at the bottom per operation, when every call fails",

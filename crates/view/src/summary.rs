@@ -47,7 +47,7 @@ pub struct SummaryRow {
 /// what it cost.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SummaryTable {
-    pub headings: &'static [&'static str],
+    pub headings: Vec<&'static str>,
     pub rows: Vec<SummaryRow>,
 }
 
@@ -68,10 +68,10 @@ const ROWS: [Metric; 11] = [
 
 /// The summary of policy A, or in compare mode of A, B and B - A.
 pub fn summary(a: &Report, b: Option<&Report>) -> SummaryTable {
-    let headings: &'static [&'static str] = if b.is_some() {
-        &["", "A", "B", "B - A"]
+    let headings = if b.is_some() {
+        vec!["", "A", "B", "B - A"]
     } else {
-        &["", "value"]
+        vec!["", crate::words::tr("value")]
     };
     let mut rows = Vec::with_capacity(ROWS.len());
     for metric in ROWS {

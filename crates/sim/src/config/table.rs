@@ -602,36 +602,36 @@ params! {
     Layer2Shape: "l2_shape", Text("Backoff shape at layer 2"), Text(""), Layers, HOP_SHAPES.kind(), 0.0, with_layers,
         Some(|s, v| s.layer_shapes[0] = hop_shape(v)),
         Text("How the second service's pause ceilings grow from its base delay, or as the policy's do; the multiplier stays the policy's.");
-    Layer2Cap: "l2_cap", Text("Cap at layer 2"), Text("s"), Layers, number(range::LAYER_CAP, 0.001), D.layer_caps[0], with_layers,
-        Some(|s, v| s.layer_caps[0] = v),
-        Text("No pause ceiling of the second service's grows beyond this; 0 means the policy's cap.");
-    Layer2Jitter: "l2_jitter", Text("Jitter at layer 2"), Text(""), Layers, HOP_JITTERS.kind(), 0.0, with_layers,
-        Some(|s, v| s.layer_jitters[0] = hop_jitter(v)),
-        Text("How the second service draws its pauses under their ceilings, or as the policy does.");
     Layer3Shape: "l3_shape", Text("Backoff shape at layer 3"), Text(""), Layers, HOP_SHAPES.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 3.0,
         Some(|s, v| s.layer_shapes[1] = hop_shape(v)),
         Text("How the third service's pause ceilings grow from its base delay, or as the policy's do; the multiplier stays the policy's.");
-    Layer3Cap: "l3_cap", Text("Cap at layer 3"), Text("s"), Layers, number(range::LAYER_CAP, 0.001), D.layer_caps[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
-        Some(|s, v| s.layer_caps[1] = v),
-        Text("No pause ceiling of the third service's grows beyond this; 0 means the policy's cap.");
-    Layer3Jitter: "l3_jitter", Text("Jitter at layer 3"), Text(""), Layers, HOP_JITTERS.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 3.0,
-        Some(|s, v| s.layer_jitters[1] = hop_jitter(v)),
-        Text("How the third service draws its pauses under their ceilings, or as the policy does.");
     Layer4Shape: "l4_shape", Text("Backoff shape at layer 4"), Text(""), Layers, HOP_SHAPES.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 4.0,
         Some(|s, v| s.layer_shapes[2] = hop_shape(v)),
         Text("How the fourth service's pause ceilings grow from its base delay, or as the policy's do; the multiplier stays the policy's.");
-    Layer4Cap: "l4_cap", Text("Cap at layer 4"), Text("s"), Layers, number(range::LAYER_CAP, 0.001), D.layer_caps[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
-        Some(|s, v| s.layer_caps[2] = v),
-        Text("No pause ceiling of the fourth service's grows beyond this; 0 means the policy's cap.");
-    Layer4Jitter: "l4_jitter", Text("Jitter at layer 4"), Text(""), Layers, HOP_JITTERS.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 4.0,
-        Some(|s, v| s.layer_jitters[2] = hop_jitter(v)),
-        Text("How the fourth service draws its pauses under their ceilings, or as the policy does.");
     Layer5Shape: "l5_shape", Text("Backoff shape at layer 5"), Text(""), Layers, HOP_SHAPES.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 5.0,
         Some(|s, v| s.layer_shapes[3] = hop_shape(v)),
         Text("How the fifth service's pause ceilings grow from its base delay, or as the policy's do; the multiplier stays the policy's.");
+    Layer2Cap: "l2_cap", Text("Cap at layer 2"), Text("s"), Layers, number(range::LAYER_CAP, 0.001), D.layer_caps[0], with_layers,
+        Some(|s, v| s.layer_caps[0] = v),
+        Text("The second service's pause ceilings grow no higher than this; 0 means the policy's cap.");
+    Layer3Cap: "l3_cap", Text("Cap at layer 3"), Text("s"), Layers, number(range::LAYER_CAP, 0.001), D.layer_caps[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
+        Some(|s, v| s.layer_caps[1] = v),
+        Text("The third service's pause ceilings grow no higher than this; 0 means the policy's cap.");
+    Layer4Cap: "l4_cap", Text("Cap at layer 4"), Text("s"), Layers, number(range::LAYER_CAP, 0.001), D.layer_caps[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
+        Some(|s, v| s.layer_caps[2] = v),
+        Text("The fourth service's pause ceilings grow no higher than this; 0 means the policy's cap.");
     Layer5Cap: "l5_cap", Text("Cap at layer 5"), Text("s"), Layers, number(range::LAYER_CAP, 0.001), D.layer_caps[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
         Some(|s, v| s.layer_caps[3] = v),
-        Text("No pause ceiling of the fifth service's grows beyond this; 0 means the policy's cap.");
+        Text("The fifth service's pause ceilings grow no higher than this; 0 means the policy's cap.");
+    Layer2Jitter: "l2_jitter", Text("Jitter at layer 2"), Text(""), Layers, HOP_JITTERS.kind(), 0.0, with_layers,
+        Some(|s, v| s.layer_jitters[0] = hop_jitter(v)),
+        Text("How the second service draws its pauses under their ceilings, or as the policy does.");
+    Layer3Jitter: "l3_jitter", Text("Jitter at layer 3"), Text(""), Layers, HOP_JITTERS.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 3.0,
+        Some(|s, v| s.layer_jitters[1] = hop_jitter(v)),
+        Text("How the third service draws its pauses under their ceilings, or as the policy does.");
+    Layer4Jitter: "l4_jitter", Text("Jitter at layer 4"), Text(""), Layers, HOP_JITTERS.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 4.0,
+        Some(|s, v| s.layer_jitters[2] = hop_jitter(v)),
+        Text("How the fourth service draws its pauses under their ceilings, or as the policy does.");
     Layer5Jitter: "l5_jitter", Text("Jitter at layer 5"), Text(""), Layers, HOP_JITTERS.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 5.0,
         Some(|s, v| s.layer_jitters[3] = hop_jitter(v)),
         Text("How the fifth service draws its pauses under their ceilings, or as the policy does.");
