@@ -2,10 +2,10 @@
 // over WebDriver BiDi with puppeteer-core) and WebKit (WebKitGTK's
 // MiniBrowser, over classic WebDriver, ./webdriver.mjs). A smoke test of
 // each: the first chart, a preset's link, Russian, a chapter answered, the
-// search on workers, no console error; and on a 390 px phone no sideways
-// scroll with any preset selected, in English or Russian (WebKit widened
-// the page to the selected preset's name), with a picture of the first
-// screen in tests/e2e/out/ to look at.
+// search on workers, "Take it home"'s module, no console error; and on a
+// 390 px phone no sideways scroll with any preset selected, in English or
+// Russian (WebKit widened the page to the selected preset's name), with a
+// picture of the first screen in tests/e2e/out/ to look at.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -277,6 +277,18 @@ for (const engine of engines) {
       }));
       assert.ok(done.workers >= 1, `the search ran on ${done.workers} workers`);
       assert.ok(done.better >= 1, 'something beats A on the herd');
+    });
+
+    // Its module is imported the first time the section opens, and on a
+    // Russian page taught the Russian words first.
+    test('"Take it home" loads its module and writes the policy, in Russian', async () => {
+      await visit(page, '?lang=ru');
+      await settled(page);
+      await page.click('#take-home > summary');
+      await page.waitForFunction(() => document.getElementById('snippet').value.includes('maxAttempts')
+        && document.querySelectorAll('#snippet-notes li').length > 0, null, STATE_WAIT);
+      const notes = await page.evaluate(() => [...document.querySelectorAll('#snippet-notes li')].map((li) => li.textContent));
+      assert.ok(notes.every((note) => /[А-Яа-яЁё]/.test(note)), notes.join('\n'));
     });
 
     test(`at ${PHONE.width}x${PHONE.height} no preset scrolls the page sideways, in English or Russian`, async () => {
