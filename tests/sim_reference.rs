@@ -2078,6 +2078,45 @@ fn each_hop_draws_its_pauses_with_its_own_shape_cap_and_jitter() {
     assert!(latency.max <= 0.4 + 1e-9, "{}", latency.max);
 }
 
+/// A service on the way may have an outage of its own: from 5 s for 5 s
+/// the second of two services fails every call it takes up at once, with
+/// a 503, before calling below. Over a server that never fails, the top
+/// trying once and no network, an operation fails exactly when it starts
+/// in the window: the server sees only the others, one call each, and
+/// the share that fails is the window's 5 s of the 20, within four
+/// binomial standard deviations. Set on the third service of a chain of
+/// two, the outage is no setting: nothing changes.
+#[test]
+fn a_service_on_the_way_fails_every_call_in_its_outage() {
+    let world = Scenario {
+        horizon: 20.0,
+        rate: 50.0,
+        layers: 2,
+        service_time: 0.0,
+        layer_outage_start: [5.0, 5.0, 0.0, 0.0],
+        layer_outage_duration: [5.0, 5.0, 0.0, 0.0],
+        policy: Policy {
+            attempts: 1,
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    };
+    let report = sim::run(&world);
+    let s = &report.summary;
+    let n = s.operations as f64;
+    assert_eq!(server_calls(&report), s.succeeded, "{s:?}");
+    let failed = 1.0 - s.succeeded as f64 / n;
+    let sd = (0.25 * 0.75 / n).sqrt();
+    assert!((failed - 0.25).abs() < 4.0 * sd, "{failed} of {n}");
+
+    let calm = Scenario {
+        layer_outage_duration: [0.0, 5.0, 0.0, 0.0],
+        ..world
+    };
+    let s = sim::run(&calm).summary;
+    assert_eq!(s.succeeded, s.operations);
+}
+
 /// With deadlines passed down, a service on the way honours them as the
 /// server does: it takes up no call whose deadline has passed and stops
 /// its own work at the deadline. Two services, the second working 0.5 s

@@ -264,8 +264,9 @@ pub fn stress(config: &Config) -> Stress {
     Stress { rows }
 }
 
-/// `config` without any fault of its own: every outage, capacity loss,
-/// latency spike, burst and partition gone, their settings back to the
+/// `config` without any fault of its own: every outage (of the server and
+/// of each service on the way), capacity loss, latency spike, burst and
+/// partition gone, their settings back to the
 /// defaults (inert once a fault has no length, but a link would keep
 /// them): the steady world a stress report hits one fault at a time.
 pub fn without_faults(config: &Config) -> Config {
@@ -280,10 +281,24 @@ pub fn without_faults(config: &Config) -> Config {
         P::SpikeRate,
         P::CutAt,
         P::CutShare,
+        P::Layer2OutageAt,
+        P::Layer3OutageAt,
+        P::Layer4OutageAt,
+        P::Layer5OutageAt,
     ] {
         c.set(p, p.param().default);
     }
-    for p in [P::OutageFor, P::DropFor, P::SlowFor, P::SpikeFor, P::CutFor] {
+    for p in [
+        P::OutageFor,
+        P::DropFor,
+        P::SlowFor,
+        P::SpikeFor,
+        P::CutFor,
+        P::Layer2OutageFor,
+        P::Layer3OutageFor,
+        P::Layer4OutageFor,
+        P::Layer5OutageFor,
+    ] {
         c.set(p, 0.0);
     }
     c
@@ -367,6 +382,24 @@ mod tests {
 
     /// Every row is the run of its fault's world, as the command line and
     /// the page would make it alone, bit for bit.
+    /// Without its faults a world keeps no fault at all: every fault's
+    /// window of the server gone, and every service's outage, whatever
+    /// the link set.
+    #[test]
+    fn without_faults_leaves_no_fault_anywhere() {
+        let faulty = Config::from_link(
+            "v=1&layers=5&outage_at=3&outage_for=5&drop_at=2&drop_for=3&slow_for=4&spike_for=2&cut_for=3\
+             &l2_outage_at=1&l2_outage_for=2&l3_outage_for=2&l4_outage_for=2&l5_outage_for=2",
+        )
+        .0;
+        let s = without_faults(&faulty).scenario();
+        for fault in crate::sim::Fault::ALL {
+            assert_eq!(s.fault(fault), None, "{fault:?}");
+        }
+        assert_eq!(s.layer_outage_duration, [0.0; 4]);
+        assert_eq!(without_faults(&faulty).to_link(), "v=1&layers=5");
+    }
+
     #[test]
     fn each_row_is_the_run_of_its_faults_world() {
         let config = world(

@@ -671,6 +671,30 @@ params! {
     Layer5Failure: "l5_failure", Text("Failures at layer 5"), Text(""), Layers, number(range::FAILURE, 0.01), D.layer_failures[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
         Some(|s, v| s.layer_failures[3] = v),
         Text("The share of its calls the fifth service fails by itself, at once with a 503, before calling below.");
+    Layer2OutageAt: "l2_outage_at", Text("Outage at layer 2 starts"), Text("s"), Layers, number(range::OUTAGE_START, 0.5), D.layer_outage_start[0], |c| with_layers(c) && c.get(P::Layer2OutageFor) > 0.0,
+        Some(|s, v| s.layer_outage_start[0] = v),
+        Text("When the second service's outage begins.");
+    Layer3OutageAt: "l3_outage_at", Text("Outage at layer 3 starts"), Text("s"), Layers, number(range::OUTAGE_START, 0.5), D.layer_outage_start[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0 && c.get(P::Layer3OutageFor) > 0.0,
+        Some(|s, v| s.layer_outage_start[1] = v),
+        Text("When the third service's outage begins.");
+    Layer4OutageAt: "l4_outage_at", Text("Outage at layer 4 starts"), Text("s"), Layers, number(range::OUTAGE_START, 0.5), D.layer_outage_start[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0 && c.get(P::Layer4OutageFor) > 0.0,
+        Some(|s, v| s.layer_outage_start[2] = v),
+        Text("When the fourth service's outage begins.");
+    Layer5OutageAt: "l5_outage_at", Text("Outage at layer 5 starts"), Text("s"), Layers, number(range::OUTAGE_START, 0.5), D.layer_outage_start[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.get(P::Layer5OutageFor) > 0.0,
+        Some(|s, v| s.layer_outage_start[3] = v),
+        Text("When the fifth service's outage begins.");
+    Layer2OutageFor: "l2_outage_for", Text("Outage at layer 2 lasts"), Text("s"), Layers, number(range::OUTAGE_DURATION, 0.5), D.layer_outage_duration[0], with_layers,
+        Some(|s, v| s.layer_outage_duration[0] = v),
+        Text("How long the second service fails every call it takes up at once, with a 503, before calling below; 0 means no outage.");
+    Layer3OutageFor: "l3_outage_for", Text("Outage at layer 3 lasts"), Text("s"), Layers, number(range::OUTAGE_DURATION, 0.5), D.layer_outage_duration[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
+        Some(|s, v| s.layer_outage_duration[1] = v),
+        Text("How long the third service fails every call it takes up at once, with a 503, before calling below; 0 means no outage.");
+    Layer4OutageFor: "l4_outage_for", Text("Outage at layer 4 lasts"), Text("s"), Layers, number(range::OUTAGE_DURATION, 0.5), D.layer_outage_duration[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
+        Some(|s, v| s.layer_outage_duration[2] = v),
+        Text("How long the fourth service fails every call it takes up at once, with a 503, before calling below; 0 means no outage.");
+    Layer5OutageFor: "l5_outage_for", Text("Outage at layer 5 lasts"), Text("s"), Layers, number(range::OUTAGE_DURATION, 0.5), D.layer_outage_duration[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
+        Some(|s, v| s.layer_outage_duration[3] = v),
+        Text("How long the fifth service fails every call it takes up at once, with a 503, before calling below; 0 means no outage.");
     Layer2WorkP50: "l2_p50", Text("Own time p50 at layer 2"), Text("s"), Layers, number(range::LAYER_WORK_P50, 0.001), D.layer_work_p50[0], with_layers,
         Some(|s, v| s.layer_work_p50[0] = v),
         Text("Half the calls the second service takes up get this long of its own work, holding its worker, before it calls below (a log-normal through this and the p99); 0 means no work of its own.");

@@ -414,6 +414,11 @@ pub struct Scenario {
     /// The services below the top, from the second: the share of the calls
     /// each fails by itself, at once with a 503, before calling below.
     pub layer_failures: [f64; range::OWN_POLICY_LAYERS],
+    /// The services below the top, from the second: an outage of each, a
+    /// window from its start for its length (0 = none) in which it fails
+    /// every call it takes up at once with a 503, before calling below.
+    pub layer_outage_start: [f64; range::OWN_POLICY_LAYERS],
+    pub layer_outage_duration: [f64; range::OWN_POLICY_LAYERS],
     /// The services below the top, from the second: the median and the
     /// 99th percentile of the time each works on a call by itself (holding
     /// its worker) before it calls below, a log-normal through the two;
@@ -530,6 +535,8 @@ impl Scenario {
         layer_workers: [0; range::OWN_POLICY_LAYERS],
         layer_queues: [100; range::OWN_POLICY_LAYERS],
         layer_failures: [0.0; range::OWN_POLICY_LAYERS],
+        layer_outage_start: [0.0; range::OWN_POLICY_LAYERS],
+        layer_outage_duration: [0.0; range::OWN_POLICY_LAYERS],
         layer_work_p50: [0.0; range::OWN_POLICY_LAYERS],
         layer_work_p99: [0.0; range::OWN_POLICY_LAYERS],
         layer_budgets: [true; range::OWN_POLICY_LAYERS],
@@ -660,6 +667,12 @@ impl Scenario {
             layer_workers: self.layer_workers.map(|w| range::WORKERS.clamp_count(w)),
             layer_queues: self.layer_queues.map(|q| range::QUEUE_LIMIT.clamp_count(q)),
             layer_failures: self.layer_failures.map(|f| range::FAILURE.clamp(f, 0.0)),
+            layer_outage_start: self
+                .layer_outage_start
+                .map(|t| range::OUTAGE_START.clamp(t, 0.0)),
+            layer_outage_duration: self
+                .layer_outage_duration
+                .map(|t| range::OUTAGE_DURATION.clamp(t, 0.0)),
             layer_work_p50: self
                 .layer_work_p50
                 .map(|t| range::LAYER_WORK_P50.clamp(t, 0.0)),

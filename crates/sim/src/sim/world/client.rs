@@ -153,6 +153,8 @@ pub(super) struct Layers {
     pools: Vec<Pool>,
     /// Per layer, the share of its calls its service fails by itself.
     failures: Vec<f64>,
+    /// Per layer, when its service is down, failing every call at once.
+    outages: Vec<Option<std::ops::Range<f64>>>,
     /// Per layer, the law of its service's own work on a call, if any.
     work: Vec<Option<Law>>,
     /// Per layer, whether it keeps a budget (the top always does).
@@ -240,6 +242,13 @@ impl Layers {
             },
             failures: (0..count)
                 .map(|layer| Scenario::own_of_layer(&s.layer_failures, layer).unwrap_or(0.0))
+                .collect(),
+            outages: (0..count)
+                .map(|layer| {
+                    let start = Scenario::own_of_layer(&s.layer_outage_start, layer)?;
+                    let length = Scenario::own_of_layer(&s.layer_outage_duration, layer)?;
+                    (length > 0.0).then_some(start..start + length)
+                })
                 .collect(),
             budgeted: budgeted.clone(),
             lowest_budgeted: budgeted.iter().rposition(|&b| b).unwrap_or(0),
@@ -614,8 +623,9 @@ impl<const PLAIN: bool> World<PLAIN> {
     }
 
     /// A call the service at `layer` takes up at `now` (at once, or when
-    /// one of its workers comes free): the service fails it by itself, or
-    /// does its own work on it and then calls below. Both draw from the
+    /// one of its workers comes free): the service fails it by itself (in
+    /// its outage, every call), or does its own work on it and then calls
+    /// below. Both draw from the
     /// operation's stream for what its servers do (the stream of a call
     /// below repeats when the layer above it retries), and only where the
     /// service fails or works, so other runs draw as before.
@@ -628,6 +638,10 @@ impl<const PLAIN: bool> World<PLAIN> {
         let deadline = self.passed_down(child, f64::INFINITY);
         if now >= deadline {
             return self.fail(child, now, Ending::DeadlineExceeded, FailureKind::Timeout);
+        }
+        let down = self.layers.outages.get(layer).cloned().flatten();
+        if down.is_some_and(|window| window.contains(&now)) {
+            return self.fail(child, now, Ending::OutOfAttempts, FailureKind::Transient);
         }
         let root = self.frames[child].root;
         let fails = self.layers.failures.get(layer).copied().unwrap_or(0.0);
