@@ -659,6 +659,18 @@ params! {
     Layer5Queue: "l5_queue", Text("Queue at layer 5"), Text(""), Layers, integer(range::QUEUE_LIMIT), D.layer_queues[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.get(P::Layer5Workers) > 0.0,
         Some(|s, v| s.layer_queues[3] = v as u32),
         Text("Requests that may wait for one of the fifth service's workers; a full queue answers 503 at once.");
+    Layer2Order: "l2_order", Text("Queue order at layer 2"), Text(""), Layers, QUEUE_ORDERS.kind(), QUEUE_ORDERS.position(D.layer_orders[0]), |c| with_layers(c) && c.get(P::Layer2Workers) > 0.0,
+        Some(|s, v| s.layer_orders[0] = QUEUE_ORDERS.at(v)),
+        Text("Which waiting call a free worker of the second service takes: the oldest, or the newest, whose caller is likeliest still to wait.");
+    Layer3Order: "l3_order", Text("Queue order at layer 3"), Text(""), Layers, QUEUE_ORDERS.kind(), QUEUE_ORDERS.position(D.layer_orders[1]), |c| with_layers(c) && c.get(P::Layers) >= 3.0 && c.get(P::Layer3Workers) > 0.0,
+        Some(|s, v| s.layer_orders[1] = QUEUE_ORDERS.at(v)),
+        Text("Which waiting call a free worker of the third service takes: the oldest, or the newest, whose caller is likeliest still to wait.");
+    Layer4Order: "l4_order", Text("Queue order at layer 4"), Text(""), Layers, QUEUE_ORDERS.kind(), QUEUE_ORDERS.position(D.layer_orders[2]), |c| with_layers(c) && c.get(P::Layers) >= 4.0 && c.get(P::Layer4Workers) > 0.0,
+        Some(|s, v| s.layer_orders[2] = QUEUE_ORDERS.at(v)),
+        Text("Which waiting call a free worker of the fourth service takes: the oldest, or the newest, whose caller is likeliest still to wait.");
+    Layer5Order: "l5_order", Text("Queue order at layer 5"), Text(""), Layers, QUEUE_ORDERS.kind(), QUEUE_ORDERS.position(D.layer_orders[3]), |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.get(P::Layer5Workers) > 0.0,
+        Some(|s, v| s.layer_orders[3] = QUEUE_ORDERS.at(v)),
+        Text("Which waiting call a free worker of the fifth service takes: the oldest, or the newest, whose caller is likeliest still to wait.");
     Layer2Failure: "l2_failure", Text("Failures at layer 2"), Text(""), Layers, number(range::FAILURE, 0.01), D.layer_failures[0], with_layers,
         Some(|s, v| s.layer_failures[0] = v),
         Text("The share of its calls the second service fails by itself, at once with a 503, before calling below.");

@@ -411,6 +411,9 @@ pub struct Scenario {
     /// included.
     pub layer_workers: [u32; range::OWN_POLICY_LAYERS],
     pub layer_queues: [u32; range::OWN_POLICY_LAYERS],
+    /// Which waiting call a free worker of each takes: the oldest (FIFO,
+    /// as before) or the newest (LIFO).
+    pub layer_orders: [QueueOrder; range::OWN_POLICY_LAYERS],
     /// The services below the top, from the second: the share of the calls
     /// each fails by itself, at once with a 503, before calling below.
     pub layer_failures: [f64; range::OWN_POLICY_LAYERS],
@@ -534,6 +537,7 @@ impl Scenario {
         layer_jitters: [None; range::OWN_POLICY_LAYERS],
         layer_workers: [0; range::OWN_POLICY_LAYERS],
         layer_queues: [100; range::OWN_POLICY_LAYERS],
+        layer_orders: [QueueOrder::Fifo; range::OWN_POLICY_LAYERS],
         layer_failures: [0.0; range::OWN_POLICY_LAYERS],
         layer_outage_start: [0.0; range::OWN_POLICY_LAYERS],
         layer_outage_duration: [0.0; range::OWN_POLICY_LAYERS],
@@ -666,6 +670,7 @@ impl Scenario {
             layer_jitters: self.layer_jitters,
             layer_workers: self.layer_workers.map(|w| range::WORKERS.clamp_count(w)),
             layer_queues: self.layer_queues.map(|q| range::QUEUE_LIMIT.clamp_count(q)),
+            layer_orders: self.layer_orders,
             layer_failures: self.layer_failures.map(|f| range::FAILURE.clamp(f, 0.0)),
             layer_outage_start: self
                 .layer_outage_start

@@ -14,7 +14,7 @@ use crate::sim::engine::EventKind;
 use crate::sim::law::Law;
 use crate::sim::report::FailureKind;
 use crate::sim::trace::Ending;
-use crate::sim::{Scenario, WorkloadKind};
+use crate::sim::{QueueOrder, Scenario, WorkloadKind};
 
 /// `Frame::parent` of a root, the user's operation.
 pub(super) const NO_PARENT: u32 = u32::MAX;
@@ -118,6 +118,8 @@ pub(super) struct Pool {
     queue: u32,
     busy: u32,
     waiting: std::collections::VecDeque<u32>,
+    /// Whether a free worker takes the newest waiting call (LIFO).
+    newest_first: bool,
     /// Starting waiting requests: a request that ends at once while it
     /// starts frees its worker to the loop that started it, not to a loop
     /// of its own.
@@ -235,6 +237,8 @@ impl Layers {
                     .map(|layer| Pool {
                         workers: Scenario::own_of_layer(&s.layer_workers, layer).unwrap_or(0),
                         queue: Scenario::own_of_layer(&s.layer_queues, layer).unwrap_or(0),
+                        newest_first: Scenario::own_of_layer(&s.layer_orders, layer)
+                            == Some(QueueOrder::Lifo),
                         ..Pool::default()
                     })
                     .collect(),
@@ -659,7 +663,8 @@ impl<const PLAIN: bool> World<PLAIN> {
     }
 
     /// A call one layer down that held a worker of its service at `layer`
-    /// ended: the oldest waiting call takes the worker.
+    /// ended: the oldest waiting call takes the worker (the newest, for a
+    /// service that serves newest first).
     fn free_worker(&mut self, layer: usize, now: f64) {
         let pool = &mut self.layers.pools[layer];
         pool.busy -= 1;
@@ -672,7 +677,11 @@ impl<const PLAIN: bool> World<PLAIN> {
             if pool.busy >= pool.workers {
                 break;
             }
-            let Some(next) = pool.waiting.pop_front() else {
+            let next = match pool.newest_first {
+                true => pool.waiting.pop_back(),
+                false => pool.waiting.pop_front(),
+            };
+            let Some(next) = next else {
                 break;
             };
             pool.busy += 1;
