@@ -2159,6 +2159,48 @@ fn a_service_on_the_way_may_serve_newest_first_and_keeps_the_total() {
     );
 }
 
+/// A service below the top may keep no breaker of its own. Two services
+/// over a server where every call fails at once, the top trying once and
+/// the second service three times, every layer with the policy's breaker
+/// on retries only (its defaults: it trips on a window of failures and
+/// stays open for its cool-down; the top, trying once, has no retry to
+/// refuse): the second service's breaker opens in the first operations
+/// and refuses its retries, so the server sees little more than one call
+/// a request. With `l2_breaker=off` the second service calls whatever the
+/// answers: exactly three a request.
+#[test]
+fn a_service_below_the_top_may_keep_no_breaker_of_its_own() {
+    let world = |own: bool| Scenario {
+        horizon: 20.0,
+        rate: 50.0,
+        layers: 2,
+        failure: 1.0,
+        service_time: 0.0,
+        layer_attempts: [3, 0, 0, 0],
+        layer_breakers: [own, true, true, true],
+        breaker: BreakerConfig {
+            mode: BreakerMode::RetriesOnly,
+            ..BreakerConfig::default()
+        },
+        policy: Policy {
+            attempts: 1,
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    };
+    let kept = sim::run(&world(true));
+    let none = sim::run(&world(false));
+    let ops = none.summary.operations;
+    assert!(ops > 900, "{ops}");
+    assert_eq!(server_calls(&none), 3 * ops);
+    assert!(
+        server_calls(&kept) < kept.summary.operations * 11 / 10,
+        "{} calls for {} operations",
+        server_calls(&kept),
+        kept.summary.operations
+    );
+}
+
 /// With deadlines passed down, a service on the way honours them as the
 /// server does: it takes up no call whose deadline has passed and stops
 /// its own work at the deadline. Two services, the second working 0.5 s

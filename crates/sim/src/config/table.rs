@@ -743,6 +743,18 @@ params! {
     Layer5Budget: "l5_budget", Text("Budget at layer 5"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_budgets[3]), |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.budget_kind() != BudgetKind::None,
         Some(|s, v| s.layer_budgets[3] = SWITCH.at(v)),
         Text("Whether the fifth service keeps a retry budget of the policy's kind for its own calls below; off, it retries as its attempts say.");
+    Layer2Breaker: "l2_breaker", Text("Breaker at layer 2"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_breakers[0]), |c| with_layers(c) && c.get(P::Layers) >= 2.0 && c.breaker_mode() != BreakerMode::Off,
+        Some(|s, v| s.layer_breakers[0] = SWITCH.at(v)),
+        Text("Whether the second service keeps a circuit breaker of the policy's for its own calls below; off, it calls whatever the answers.");
+    Layer3Breaker: "l3_breaker", Text("Breaker at layer 3"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_breakers[1]), |c| with_layers(c) && c.get(P::Layers) >= 3.0 && c.breaker_mode() != BreakerMode::Off,
+        Some(|s, v| s.layer_breakers[1] = SWITCH.at(v)),
+        Text("Whether the third service keeps a circuit breaker of the policy's for its own calls below; off, it calls whatever the answers.");
+    Layer4Breaker: "l4_breaker", Text("Breaker at layer 4"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_breakers[2]), |c| with_layers(c) && c.get(P::Layers) >= 4.0 && c.breaker_mode() != BreakerMode::Off,
+        Some(|s, v| s.layer_breakers[2] = SWITCH.at(v)),
+        Text("Whether the fourth service keeps a circuit breaker of the policy's for its own calls below; off, it calls whatever the answers.");
+    Layer5Breaker: "l5_breaker", Text("Breaker at layer 5"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_breakers[3]), |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.breaker_mode() != BreakerMode::Off,
+        Some(|s, v| s.layer_breakers[3] = SWITCH.at(v)),
+        Text("Whether the fifth service keeps a circuit breaker of the policy's for its own calls below; off, it calls whatever the answers.");
     CallTimeout: "call_timeout", Text("Timeout between services"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.call_timeout, with_layers,
         Some(|s, v| s.call_timeout = v),
         Text("Each service above the last gives up on its call below after this, and may retry it while the service below works on for nobody; 0 means it waits for the answer.");

@@ -432,6 +432,10 @@ pub struct Scenario {
     /// retry budget of the policy's kind for its own calls below (on, as
     /// every layer always has), or retries as its attempts say (off).
     pub layer_budgets: [bool; range::OWN_POLICY_LAYERS],
+    /// The services below the top, from the second: whether each keeps a
+    /// circuit breaker of the policy's for its own calls below (on, as
+    /// every layer always has), or calls whatever the answers (off).
+    pub layer_breakers: [bool; range::OWN_POLICY_LAYERS],
     /// Each service above the last gives up on its call one layer down
     /// after this and may retry it, while the service below works on
     /// (orphaned work, see `Summary::orphaned_work`); 0 = it waits for
@@ -544,6 +548,7 @@ impl Scenario {
         layer_work_p50: [0.0; range::OWN_POLICY_LAYERS],
         layer_work_p99: [0.0; range::OWN_POLICY_LAYERS],
         layer_budgets: [true; range::OWN_POLICY_LAYERS],
+        layer_breakers: [true; range::OWN_POLICY_LAYERS],
         call_timeout: 0.0,
         pass_deadline: false,
         instances: 1,
@@ -685,6 +690,7 @@ impl Scenario {
                 .layer_work_p99
                 .map(|t| range::LAYER_WORK_P99.clamp(t, 0.0)),
             layer_budgets: self.layer_budgets,
+            layer_breakers: self.layer_breakers,
             call_timeout: range::ATTEMPT_TIMEOUT.clamp(self.call_timeout, 0.0),
             pass_deadline: self.pass_deadline,
             instances: range::INSTANCES.clamp_count(self.instances),

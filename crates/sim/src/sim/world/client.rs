@@ -161,6 +161,8 @@ pub(super) struct Layers {
     work: Vec<Option<Law>>,
     /// Per layer, whether it keeps a budget (the top always does).
     budgeted: Vec<bool>,
+    /// Per layer, whether it keeps a breaker (the top always does).
+    breakered: Vec<bool>,
     /// The lowest layer that keeps one: the series charts its balance.
     lowest_budgeted: usize,
     /// The balances of the top layer's budgets added up: with one layer the
@@ -255,6 +257,9 @@ impl Layers {
                 })
                 .collect(),
             budgeted: budgeted.clone(),
+            breakered: (0..count)
+                .map(|layer| Scenario::own_of_layer(&s.layer_breakers, layer).unwrap_or(true))
+                .collect(),
             lowest_budgeted: budgeted.iter().rposition(|&b| b).unwrap_or(0),
             work: (0..count)
                 .map(|layer| {
@@ -369,6 +374,12 @@ impl<const PLAIN: bool> World<PLAIN> {
     #[inline(always)] // speed: hot
     fn breaker_on(&self) -> bool {
         !PLAIN && !self.layers.breakers.is_empty()
+    }
+
+    /// Whether the frame's layer asks a breaker and tells it the outcomes.
+    #[inline(always)] // speed: hot
+    fn breaker_at(&self, frame: u32) -> bool {
+        self.breaker_on() && self.layers.breakered[self.layer(frame)]
     }
 
     /// A new frame: the root of an operation (`parent` is `NO_PARENT`; the
@@ -489,7 +500,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// straight to the network; never in the future with a breaker).
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))] // speed: hot natively
     pub(super) fn begin_attempt(&mut self, frame: u32, start: f64, timeout: f64) {
-        if self.breaker_on() && !self.admit(frame, start) {
+        if self.breaker_at(frame) && !self.admit(frame, start) {
             return;
         }
         if !PLAIN && self.layers.throttles && !self.throttle_admits(frame, start, timeout) {
@@ -850,7 +861,7 @@ impl<const PLAIN: bool> World<PLAIN> {
 
     #[inline(always)] // speed: hot
     pub(super) fn attempt_succeeded(&mut self, frame: u32, now: f64) {
-        if self.breaker_on() {
+        if self.breaker_at(frame) {
             self.breaker_outcome(frame, now, true);
         }
         let layer = self.layer(frame);
@@ -964,7 +975,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// the trace; returns the frame's layer.
     #[inline(always)] // speed: hot
     pub(super) fn failure_heard(&mut self, frame: u32, now: f64, kind: FailureKind) -> usize {
-        if self.breaker_on() {
+        if self.breaker_at(frame) {
             self.breaker_outcome(frame, now, false);
         }
         let layer = self.layer(frame);
