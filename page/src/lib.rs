@@ -160,6 +160,7 @@ fn begin(search: &str) -> Result<(), JsValue> {
     build_controls(&document)?;
     let chapter = chapter::start(&document, &opened)?;
     take_home::build(&document)?;
+    summary::wire_layers(&document)?;
     embed::start(&document, search)?;
     show_notices(&document, notices);
     build_progress(&document)?;

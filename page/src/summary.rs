@@ -1,12 +1,16 @@
 //! The numbers below the charts in the DOM: the layers view and the
 //! summary table.
 
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
 use retry_view as view;
 
 use crate::controls::label_with_term;
 use crate::{element, show_if};
+use retry_view::config::Group;
+use retry_view::tf;
 
 /// Fills the layers view, or hides it when there is no chain of layers.
 pub(super) fn show_layers(document: &Document, lists: Option<&[view::summary::LayerList]>) {
@@ -15,7 +19,7 @@ pub(super) fn show_layers(document: &Document, lists: Option<&[view::summary::La
     };
     figure.set_text_content(None);
     show_if(&figure, lists.is_some());
-    for layer_list in lists.unwrap_or_default() {
+    for (side, layer_list) in lists.unwrap_or_default().iter().enumerate() {
         let Ok(list) = element(document, "ol", "layer-list") else {
             return;
         };
@@ -37,6 +41,22 @@ pub(super) fn show_layers(document: &Document, lists: Option<&[view::summary::La
             text.set_text_content(Some(&line.text));
             let _ = item.append_child(&bar);
             let _ = item.append_child(&text);
+            // The service's own settings, and a way to its controls (once,
+            // under the first policy's lines).
+            if !line.own.is_empty() {
+                if let Ok(own) = element(document, "span", "layer-own") {
+                    own.set_text_content(Some(&line.own.join(" \u{b7} ")));
+                    let _ = item.append_child(&own);
+                }
+            }
+            if side == 0 {
+                if let Ok(open) = element(document, "button", "layer-open") {
+                    let _ = open.set_attribute("type", "button");
+                    let _ = open.set_attribute("data-service", &line.service.to_string());
+                    open.set_text_content(Some(&tf!("Settings of layer {n}", n = line.service)));
+                    let _ = item.append_child(&open);
+                }
+            }
             let _ = list.append_child(&item);
         }
         let _ = figure.append_child(&list);
@@ -49,6 +69,48 @@ pub(super) fn show_layers(document: &Document, lists: Option<&[view::summary::La
     if let (true, Ok(key)) = (greyed, element(document, "p", "layers-key")) {
         key.set_text_content(Some(view::summary::nobody_key()));
         let _ = figure.append_child(&key);
+    }
+}
+
+/// Wires the layers view's buttons: each opens the controls of its
+/// layer's service (the top's are the policy's) and puts the focus on its
+/// attempts.
+pub(super) fn wire_layers(document: &Document) -> Result<(), JsValue> {
+    let Some(figure) = document.get_element_by_id("layers") else {
+        return Ok(());
+    };
+    let click = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
+        let service = event
+            .target()
+            .and_then(|t| t.dyn_into::<Element>().ok())
+            .and_then(|e| e.closest("button.layer-open").ok().flatten())
+            .and_then(|b| b.get_attribute("data-service"))
+            .and_then(|n| n.parse::<usize>().ok());
+        if let Some(service) = service {
+            open_layer_controls(&crate::document(), service);
+        }
+    });
+    figure.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+    click.forget();
+    Ok(())
+}
+
+fn open_layer_controls(document: &Document, service: usize) {
+    let (group, key) = match service {
+        1 => (Group::Policy, "attempts".to_string()),
+        n => (Group::Layers, format!("l{n}_attempts")),
+    };
+    if let Some(details) = document.get_element_by_id(&view::controls::group_id(group)) {
+        let _ = details.set_attribute("open", "");
+    }
+    if let Some(row) = document.get_element_by_id(&format!("param-{key}")) {
+        row.scroll_into_view();
+    }
+    if let Some(number) = document
+        .get_element_by_id(&format!("num-{key}"))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = number.focus();
     }
 }
 

@@ -177,6 +177,25 @@ test('the layers view counts 27 calls at the bottom, and 3 with one owner of ret
   await page.context().close();
 });
 
+// Each layer's line says what its service has of its own, and its
+// button opens that service's controls with the focus on its attempts
+// (the top's are the policy's).
+test('a layer\'s line names its service\'s own settings and opens its controls', async () => {
+  const page = await open(browser, `${base}?v=1&layers=3&l2_attempts=2&l2_cap=0.25`);
+  await settled(page);
+  const second = page.locator('#layers li').nth(1);
+  assert.equal(await second.locator('.layer-own').textContent(), 'Attempts at layer 2: 2 \u00b7 Cap at layer 2: 0.25 s');
+  assert.equal(await page.locator('#layers li').nth(2).locator('.layer-own').count(), 0, 'the third service has nothing of its own');
+  await second.locator('button.layer-open').click();
+  assert.equal(await page.evaluate(() => document.getElementById('group-layers').open), true);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'num-l2_attempts');
+  await page.locator('#layers li').nth(0).locator('button.layer-open').click();
+  assert.equal(await page.evaluate(() => document.getElementById('group-policy').open), true);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'num-attempts');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 // A layer's bar ends in grey for the calls it made for nobody: the grey
 // is that share of the bar, as the line beside it says.
 test('a layer\'s bar shows in grey the calls made for a caller that gave up', async () => {

@@ -165,6 +165,12 @@ pub struct LayerLine {
     /// the bar's grey end.
     pub nobody_share: f64,
     pub text: String,
+    /// The service that makes these calls, from 1 (the top, whose policy
+    /// is the page's) to the last.
+    pub service: usize,
+    /// What that service has of its own, beside the policy's and the
+    /// server's ([`own_settings`]): none for the top.
+    pub own: Vec<String>,
 }
 
 impl LayerLine {
@@ -191,6 +197,26 @@ pub struct LayerList {
     /// The bars' class: policy B's are drawn apart.
     pub bar_class: &'static str,
     pub lines: Vec<LayerLine>,
+}
+
+/// What the service at layer `n` of the chain (from 2) has of its own,
+/// beside the policy's and the server's: each of its settings (the
+/// parameters `l{n}_…`) that applies and is not its default, as its label
+/// and its value as a lesson writes it. None for the top, whose settings
+/// are the policy's.
+pub fn own_settings(config: &Config, n: usize) -> Vec<String> {
+    let prefix = format!("l{n}_");
+    let facts = crate::prose::Facts::settings(config);
+    crate::config::PARAMS
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| n >= 2 && p.key.starts_with(&prefix) && (p.applies)(config))
+        .filter(|(i, p)| config.value_at(*i) != p.default)
+        .map(|(_, p)| {
+            let value = crate::prose::fill(&format!("{{{}}}", p.key), &facts).text;
+            format!("{}: {value}", p.label.get())
+        })
+        .collect()
 }
 
 /// Calls each layer makes per top-level request, next to what `a^L` says
@@ -288,6 +314,8 @@ pub fn layers_kept(
                 bar_percent: 100.0 * per_request / longest,
                 nobody_share: nobody as f64 / (*calls).max(1) as f64,
                 text: format!("{prefix}{text}"),
+                service: layer + 1,
+                own: own_settings(side, layer + 1),
             });
         }
         lists.push(LayerList {
@@ -303,6 +331,38 @@ mod tests {
     use super::*;
     use crate::fixtures::{config, preset, report};
     use crate::simulate;
+
+    /// A service's line says what it has of its own, and only that: the
+    /// settings of its layer that apply and moved from their defaults, as
+    /// their labels and values read; nothing for the top, nothing for a
+    /// setting that does not apply (a queue order without workers).
+    #[test]
+    fn a_services_own_settings_are_those_it_moved() {
+        let config = config(
+            "v=1&layers=3&l2_attempts=2&l2_cap=0.25&l2_jitter=none&l2_order=lifo&l3_workers=8&l3_order=lifo",
+        );
+        assert_eq!(own_settings(&config, 1), Vec::<String>::new());
+        assert_eq!(
+            own_settings(&config, 2),
+            [
+                "Attempts at layer 2: 2",
+                "Cap at layer 2: 0.25 s",
+                "Jitter at layer 2: none"
+            ]
+        );
+        assert_eq!(
+            own_settings(&config, 3),
+            ["Workers at layer 3: 8", "Queue order at layer 3: lifo"]
+        );
+        let a = crate::sim::run(&config.scenario());
+        let lists = layers(&config, &a, None).expect("a chain");
+        let own: Vec<_> = lists[0]
+            .lines
+            .iter()
+            .map(|l| (l.service, l.own.len()))
+            .collect();
+        assert_eq!(own, [(1, 0), (2, 3), (3, 2)]);
+    }
 
     #[test]
     fn summary_rows_of_one_policy() {
