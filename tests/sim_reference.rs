@@ -2078,6 +2078,22 @@ fn each_hop_draws_its_pauses_with_its_own_shape_cap_and_jitter() {
     assert!(latency.max <= 0.4 + 1e-9, "{}", latency.max);
 }
 
+/// Two services over a server that answers at once, no network, the top
+/// trying once: where the tests of a service on the way start.
+fn two_services() -> Scenario {
+    Scenario {
+        horizon: 20.0,
+        rate: 50.0,
+        layers: 2,
+        service_time: 0.0,
+        policy: Policy {
+            attempts: 1,
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    }
+}
+
 /// A service on the way may have an outage of its own: from 5 s for 5 s
 /// the second of two services fails every call it takes up at once, with
 /// a 503, before calling below. Over a server that never fails, the top
@@ -2089,17 +2105,9 @@ fn each_hop_draws_its_pauses_with_its_own_shape_cap_and_jitter() {
 #[test]
 fn a_service_on_the_way_fails_every_call_in_its_outage() {
     let world = Scenario {
-        horizon: 20.0,
-        rate: 50.0,
-        layers: 2,
-        service_time: 0.0,
         layer_outage_start: [5.0, 5.0, 0.0, 0.0],
         layer_outage_duration: [5.0, 5.0, 0.0, 0.0],
-        policy: Policy {
-            attempts: 1,
-            ..quiet_server().policy
-        },
-        ..quiet_server()
+        ..two_services()
     };
     let report = sim::run(&world);
     let s = &report.summary;
@@ -2130,17 +2138,11 @@ fn a_service_on_the_way_may_serve_newest_first_and_keeps_the_total() {
     let world = |order| Scenario {
         horizon: 100.0,
         rate: 90.0,
-        layers: 2,
-        service_time: 0.0,
         layer_workers: [1, 0, 0, 0],
         layer_queues: [100_000, 0, 0, 0],
         layer_orders: [order, QueueOrder::Fifo, QueueOrder::Fifo, QueueOrder::Fifo],
         layer_work_p50: [0.01, 0.0, 0.0, 0.0],
-        policy: Policy {
-            attempts: 1,
-            ..quiet_server().policy
-        },
-        ..quiet_server()
+        ..two_services()
     };
     let fifo = sim::run(&world(QueueOrder::Fifo)).layer_latency[1].clone();
     let lifo = sim::run(&world(QueueOrder::Lifo)).layer_latency[1].clone();
@@ -2171,22 +2173,14 @@ fn a_service_on_the_way_may_serve_newest_first_and_keeps_the_total() {
 #[test]
 fn a_service_below_the_top_may_keep_no_breaker_of_its_own() {
     let world = |own: bool| Scenario {
-        horizon: 20.0,
-        rate: 50.0,
-        layers: 2,
         failure: 1.0,
-        service_time: 0.0,
         layer_attempts: [3, 0, 0, 0],
         layer_breakers: [own, true, true, true],
         breaker: BreakerConfig {
             mode: BreakerMode::RetriesOnly,
             ..BreakerConfig::default()
         },
-        policy: Policy {
-            attempts: 1,
-            ..quiet_server().policy
-        },
-        ..quiet_server()
+        ..two_services()
     };
     let kept = sim::run(&world(true));
     let none = sim::run(&world(false));
@@ -2311,17 +2305,11 @@ fn a_service_fails_a_call_that_waited_for_its_worker_as_one_that_did_not() {
     let world = Scenario {
         horizon: 50.0,
         rate: 80.0,
-        layers: 2,
-        service_time: 0.0,
         layer_workers: [1, 0, 0, 0],
         layer_queues: [100_000, 0, 0, 0],
         layer_failures: [0.5, 0.0, 0.0, 0.0],
         layer_work_p50: [0.01, 0.0, 0.0, 0.0],
-        policy: Policy {
-            attempts: 1,
-            ..quiet_server().policy
-        },
-        ..quiet_server()
+        ..two_services()
     };
     let summary = sim::run(&world).summary;
     let n = summary.operations as f64;
