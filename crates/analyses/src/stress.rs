@@ -3,8 +3,9 @@
 //! cleared), and judged as the map judges a cell.
 //!
 //! The faults: an outage of 5 s and of 60 s, half the workers lost for
-//! 30 s, a latency spike of 5x for 10 s, and a burst of ten times the
-//! arrivals for 5 s (a deploy whose clients all come back at once). Each
+//! 30 s, a latency spike of 5x for 10 s, a burst of ten times the
+//! arrivals for 5 s (a deploy whose clients all come back at once), and
+//! in a chain an outage of 5 s of the second service. Each
 //! starts at 30 s, after three of the map's windows of steady traffic, and
 //! the run goes on for the map's late window after it; each with 1 client
 //! instance and with 100, where a policy keeps state per instance (a
@@ -40,15 +41,19 @@ pub enum Fault {
     LatencyX5For10s,
     #[serde(rename = "arrivals-x10-5s")]
     BurstX10For5s,
+    /// In a chain, the second service down (failing fast) for 5 s.
+    #[serde(rename = "second-service-outage-5s")]
+    SecondServiceOutage5s,
 }
 
 impl Fault {
-    pub const ALL: [Fault; 5] = [
+    pub const ALL: [Fault; 6] = [
         Fault::Outage5s,
         Fault::Outage60s,
         Fault::HalfCapacity30s,
         Fault::LatencyX5For10s,
         Fault::BurstX10For5s,
+        Fault::SecondServiceOutage5s,
     ];
 
     /// Its name in the report's words.
@@ -59,13 +64,14 @@ impl Fault {
             Fault::HalfCapacity30s => tr("half the workers for 30 s"),
             Fault::LatencyX5For10s => tr("service 5x slower for 10 s"),
             Fault::BurstX10For5s => tr("ten times the arrivals for 5 s"),
+            Fault::SecondServiceOutage5s => tr("the second service down for 5 s"),
         }
     }
 
     /// How long it lasts, seconds.
     pub fn length(self) -> f64 {
         match self {
-            Fault::Outage5s | Fault::BurstX10For5s => 5.0,
+            Fault::Outage5s | Fault::BurstX10For5s | Fault::SecondServiceOutage5s => 5.0,
             Fault::Outage60s => 60.0,
             Fault::HalfCapacity30s => 30.0,
             Fault::LatencyX5For10s => 10.0,
@@ -73,7 +79,8 @@ impl Fault {
     }
 
     /// The world with this fault alone and `instances` client instances,
-    /// or `None` where it cannot happen (a capacity loss needs workers).
+    /// or `None` where it cannot happen (a capacity loss needs workers, a
+    /// second service a chain).
     pub fn world(self, config: &Config, instances: u32) -> Option<Config> {
         let mut c = without_faults(config);
         c.set(P::Instances, f64::from(instances));
@@ -100,6 +107,13 @@ impl Fault {
                 c.set(P::SpikeAt, AT);
                 c.set(P::SpikeFor, length);
                 c.set(P::SpikeRate, 10.0 * config.get(P::Rate));
+            }
+            Fault::SecondServiceOutage5s => {
+                if config.get(P::Layers) < 2.0 {
+                    return None;
+                }
+                c.set(P::Layer2OutageAt, AT);
+                c.set(P::Layer2OutageFor, length);
             }
         }
         c.set(P::Horizon, AT + length + AFTER);
@@ -511,6 +525,44 @@ mod tests {
             assert_eq!(row.outcome, Outcome::Recovered, "{row:?}");
             assert!(row.recovered_after.is_some_and(|t| t <= 5.0), "{row:?}");
         }
+    }
+
+    /// In a chain the report adds the second service down for 5 s, in a
+    /// world of that outage alone; one service has no such row. The top
+    /// tries three times, its pauses' ceilings 0.1 and 0.2 s: an operation
+    /// that arrives in the first 4.7 s of the window fails, one after it
+    /// does not, so between 4.7 s and 5 s of the run's 95 s of arrivals
+    /// are lost, within four binomial standard deviations over its ~3 800
+    /// operations; and the world recovers.
+    #[test]
+    fn a_chain_is_stressed_with_its_second_service_down() {
+        let chain = world("v=1&attempts=3&rate=40&workers=10&service_t=0.1&layers=2");
+        let down = Fault::SecondServiceOutage5s
+            .world(&chain, 1)
+            .expect("a chain");
+        assert_eq!(
+            Fault::SecondServiceOutage5s.change(&chain, 1).as_deref(),
+            Some("horizon=95&l2_outage_at=30&l2_outage_for=5")
+        );
+        assert_eq!(down.scenario().layer_outage_duration, [5.0, 0.0, 0.0, 0.0]);
+        let report = stress(&chain);
+        let row = report
+            .rows
+            .iter()
+            .find(|r| r.fault == Fault::SecondServiceOutage5s)
+            .expect("its row");
+        assert_eq!(row.outcome, Outcome::Recovered, "{row:?}");
+        let sd = (0.05f64 * 0.95 / 3_800.0).sqrt();
+        let (least, most) = (4.7 / 95.0, 5.0 / 95.0);
+        let lost = 1.0 - row.success;
+        assert!(lost > least - 4.0 * sd && lost < most + 4.0 * sd, "{row:?}");
+        let one = world("v=1&attempts=3&rate=40&workers=10&service_t=0.1");
+        assert_eq!(Fault::SecondServiceOutage5s.world(&one, 1), None);
+        assert!(
+            plan(&one)
+                .iter()
+                .all(|i| i.fault != Fault::SecondServiceOutage5s)
+        );
     }
 
     /// Stability Sim's metastable example (the preset): after an outage of
