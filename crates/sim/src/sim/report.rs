@@ -123,6 +123,15 @@ pub struct Report {
     /// the report's JSON (`--hops` prints it).
     #[serde(skip)]
     pub layer_latency: Vec<LatencyHistogram>,
+    /// In a chain, per layer, the integral over the run of how many of
+    /// its calls were present at it (waiting or being served), in
+    /// call-seconds: over the run's length, the mean number of calls a
+    /// service holds. Little's law in its sample-path form makes it the
+    /// sum of their times, `layer_latency`'s; kept apart, by the events,
+    /// so a test can hold the two against each other. Empty with one
+    /// layer; not in the JSON.
+    #[serde(skip)]
+    pub layer_presence: Vec<f64>,
 }
 
 /// Totals over the whole run (including the drain after the horizon).

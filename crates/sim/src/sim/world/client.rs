@@ -613,6 +613,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             (f.origin, f.root, f.token)
         };
         let child = self.alloc_frame(frame, layer + 1, origin, client, Stream::new(seed, id));
+        self.tally.presence(layer as usize + 1, start, 1);
         self.extras[child].parent_token = token;
         self.extras[child].deadline = deadline;
         self.extras[child].started = start;
@@ -1055,6 +1056,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         if let Some(hop) = self.tally.layer_latency.get_mut(layer) {
             hop.record(took);
         }
+        self.tally.presence(layer, now, -1);
         // A caller that gave up on this call hears nothing of it.
         let caller = &mut self.frames[parent];
         let heard = caller.token == self.extras[frame].parent_token && caller.waiting;

@@ -49,6 +49,9 @@ pub(super) struct Tally {
     pub refused_by_layer: Vec<u64>,
     /// Per layer of a chain, how long its calls took (see `Report`).
     pub layer_latency: Vec<LatencyHistogram>,
+    /// Per layer of a chain: the calls present at it now, since when, and
+    /// the call-seconds so far (`Report::layer_presence`).
+    pub present: Vec<(u32, f64, f64)>,
     pub executions: u64,
     pub duplicates: u64,
     /// Requests the server shed.
@@ -100,6 +103,10 @@ impl Tally {
                 true => vec![LatencyHistogram::new(); layers as usize],
                 false => Vec::new(),
             },
+            present: match layers > 1 {
+                true => vec![(0, 0.0, 0.0); layers as usize],
+                false => Vec::new(),
+            },
             orphaned_work: 0.0,
             executions: 0,
             duplicates: 0,
@@ -113,6 +120,17 @@ impl Tally {
 
     /// An operation ended at `now`, `latency` after it started.
     #[inline(always)] // speed: hot
+    /// A call arrived at (`+1`) or left (`-1`) the service at `layer` at
+    /// `now`: the call-seconds present there grow by what was present
+    /// since the last change.
+    pub fn presence(&mut self, layer: usize, now: f64, change: i32) {
+        if let Some((present, since, area)) = self.present.get_mut(layer) {
+            *area += f64::from(*present) * (now - *since);
+            *since = now;
+            *present = present.saturating_add_signed(change);
+        }
+    }
+
     pub fn operation_ended(&mut self, now: f64, latency: f64, retried: bool, end: Ending) {
         self.retried_operations += u64::from(retried);
         self.ended[end] += 1;
@@ -361,5 +379,6 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
         latency,
         latency_failed,
         layer_latency: tally.layer_latency,
+        layer_presence: tally.present.iter().map(|&(_, _, area)| area).collect(),
     }
 }
