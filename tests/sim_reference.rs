@@ -2030,25 +2030,20 @@ fn a_services_own_work_comes_before_its_call_below() {
 #[test]
 fn each_hop_draws_its_pauses_with_its_own_shape_cap_and_jitter() {
     let world = |shape: Option<Shape>, cap: f64, jitter: Option<Jitter>| Scenario {
-        horizon: 20.0,
-        rate: 50.0,
-        layers: 2,
         failure: 1.0,
-        service_time: 0.0,
         layer_attempts: [4, 0, 0, 0],
         layer_shapes: [shape, None, None, None],
         layer_caps: [cap, 0.0, 0.0, 0.0],
         layer_jitters: [jitter, None, None, None],
         policy: Policy {
-            attempts: 1,
             shape: Shape::Exponential,
             base: 0.1,
             multiplier: 2.0,
             cap: 10.0,
             jitter: Jitter::Full,
-            ..quiet_server().policy
+            ..two_services().policy
         },
-        ..quiet_server()
+        ..two_services()
     };
     let exact = [
         (None, 0.15, 0.4),
@@ -2262,20 +2257,16 @@ fn a_service_below_the_top_may_keep_no_breaker_of_its_own() {
 #[test]
 fn a_service_on_the_way_stops_its_own_work_at_a_passed_deadline() {
     let world = Scenario {
-        horizon: 20.0,
         rate: 10.0,
-        layers: 2,
-        service_time: 0.0,
         call_timeout: 0.4,
         layer_workers: [1, 0, 0, 0],
         layer_queues: [1_000, 0, 0, 0],
         layer_work_p50: [0.5, 0.0, 0.0, 0.0],
         policy: Policy {
-            attempts: 1,
             attempt_timeout: Some(0.4),
-            ..quiet_server().policy
+            ..two_services().policy
         },
-        ..quiet_server()
+        ..two_services()
     };
     let blind = sim::run(&world);
     assert!(

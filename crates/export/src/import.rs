@@ -241,8 +241,9 @@ impl Imported {
     /// The import as the policy of the service at layer `layer` (2 to 5)
     /// of `config`'s chain, which grows to that many services if it is
     /// shorter: the service's attempts, base delay, backoff shape, cap,
-    /// jitter and timeout on its call below are its own; the last service's calls take the attempt
-    /// timeout, so that is what its timeout sets. A service keeps a budget
+    /// jitter and timeout on its call below are its own; the last
+    /// service's calls take the attempt timeout, so that is what its
+    /// timeout sets. A service keeps a budget
     /// of the policy's kind or none: a paste without a budget turns its
     /// off, one of the policy's kind on. Every other setting a service
     /// below the top takes from the policy, and is listed as not mapped,

@@ -256,11 +256,11 @@ impl Layers {
                     (length > 0.0).then_some(start..start + length)
                 })
                 .collect(),
-            budgeted: budgeted.clone(),
+            lowest_budgeted: budgeted.iter().rposition(|&b| b).unwrap_or(0),
+            budgeted,
             breakered: (0..count)
                 .map(|layer| Scenario::own_of_layer(&s.layer_breakers, layer).unwrap_or(true))
                 .collect(),
-            lowest_budgeted: budgeted.iter().rposition(|&b| b).unwrap_or(0),
             work: (0..count)
                 .map(|layer| {
                     let p50 = Scenario::own_of_layer(&s.layer_work_p50, layer)?;
@@ -641,10 +641,10 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// A call the service at `layer` takes up at `now` (at once, or when
     /// one of its workers comes free): the service fails it by itself (in
     /// its outage, every call), or does its own work on it and then calls
-    /// below. Both draw from the
-    /// operation's stream for what its servers do (the stream of a call
-    /// below repeats when the layer above it retries), and only where the
-    /// service fails or works, so other runs draw as before.
+    /// below. Both draw from the operation's stream for what its servers do
+    /// (the stream of a call below repeats when the layer above it
+    /// retries), and only where the service fails or works, so other runs
+    /// draw as before.
     ///
     /// With deadlines passed down the service treats a call as the server
     /// treats a request: it does not start one whose deadline has passed
