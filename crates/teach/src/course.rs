@@ -1250,8 +1250,9 @@ pub static CHAPTERS: &[Chapter] = &[
         change: "horizon=10",
         question: Text(
             "Every request asks {fan_out} {fan_out|backend|backends} at once and waits for the \
-                   slowest answer. Half the backends' calls take under {service_p50}, 99 % under \
-                   {service_p99}. How long does the median request take?",
+                   slowest answer. {if service=lognormal}Half the backends' calls take under \
+                   {service_p50}, 99 % under {service_p99}.{else}A backend's call takes {own_mean} \
+                   on average, 99 % under {own_p99}.{end} How long does the median request take?",
         ),
         answers: &[
             Text("About a backend's median"),
