@@ -20,7 +20,9 @@ fn run(link: &str) -> (Card, Report) {
 
 /// When every call fails, the calls at the bottom per operation are the
 /// card's worst case exactly: each layer its own attempts, a fan-out's
-/// copies, a hedge's copies.
+/// copies, a hedge's copies, a hedged fan-out's copies of each call (with
+/// a constant service, every copy leaves before the first call has
+/// failed its last).
 #[test]
 fn every_call_failing_makes_the_worst_case_exactly() {
     for link in [
@@ -28,6 +30,7 @@ fn every_call_failing_makes_the_worst_case_exactly() {
         "v=1&attempts=3&failure=1&workers=0&rate=20&horizon=10&layers=3&l2_attempts=2&l3_attempts=4",
         "v=1&attempts=2&failure=1&workers=0&rate=20&horizon=10&layers=2&fan_out=5",
         "v=1&failure=1&workers=0&rate=20&horizon=10&hedge=on&hedge_max=3",
+        "v=1&attempts=2&failure=1&workers=0&rate=20&horizon=10&fan_out=5&hedge=on&hedge_max=3&hedge_delay=0.01&service=constant",
     ] {
         let (card, report) = run(link);
         let s = &report.summary;

@@ -64,8 +64,8 @@ pub fn card(config: &Config) -> Card {
     let s = config.scenario();
     let count = s.layers.max(1);
     // A hedging layer sends its copies instead of retrying, all of them
-    // when every call fails; a fan-out (no hedging with it) multiplies the
-    // last layer's calls.
+    // when every call fails; a fan-out multiplies the last layer's calls,
+    // and hedges each of them on its own.
     let tries = |layer: u32| match s.policy.hedge && s.fan_out == 1 {
         true => s.policy.hedge_copies,
         false => s.attempts_of_layer(layer),
@@ -73,6 +73,9 @@ pub fn card(config: &Config) -> Card {
     let mut worst_factors: Vec<u32> = (0..count).map(tries).collect();
     if s.fan_out > 1 {
         worst_factors.push(s.fan_out);
+        if s.policy.hedge {
+            worst_factors.push(s.policy.hedge_copies);
+        }
     }
     let worst_calls = worst_factors.iter().map(|&f| f64::from(f)).product();
     let a = tries(0);

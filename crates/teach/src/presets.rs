@@ -266,8 +266,11 @@ pub static PRESETS: &[Preset] = &[
                 a hundred takes longer than the backends' own p99 of {own_p99}; a request that \
                 waits for {fan_out} {fan_out|call|calls} meets at least one of them {past_p99} of \
                 the time{if fan_out!=B.fan_out}; with {B.fan_out}, \
-                {B.past_p99}{end}.{else}Every call takes {service_t}.{end} Median and p99: \
-                {A.p50} and {A.p99} for A, {B.p50} and {B.p99} for B.",
+                {B.past_p99}{end}.{else}Every call takes {service_t}.{end}{if hedge=on} Policy A \
+                hedges each call: after {hedge_delay} without an answer a copy goes to another \
+                backend, and the first answer counts.{end}{if B.hedge=on} Policy B hedges each \
+                call after {B.hedge_delay}.{end} Median and p99: {A.p50} and {A.p99} for A, \
+                {B.p50} and {B.p99} for B.",
         ),
         link: "v=1&compare=on&timeout=0&horizon=30&buckets=120&failure=0&workers=0&service=lognormal&service_p50=0.01&service_p99=0.1&hop_mean=0&fan_out=100&B.fan_out=10",
         key_chart: ChartId::Latency,
@@ -277,11 +280,18 @@ pub static PRESETS: &[Preset] = &[
         ),
         headline: &[Metric::P50, Metric::P99],
         open: &[Group::Layers, Group::Server],
-        try_this: &[TryThis {
-            label: Text("Let A wait for {fan_out} calls"),
-            change: "fan_out=10",
-            expect: falls(Metric::P50, Side::A),
-        }],
+        try_this: &[
+            TryThis {
+                label: Text("Let A wait for {fan_out} calls"),
+                change: "fan_out=10",
+                expect: falls(Metric::P50, Side::A),
+            },
+            TryThis {
+                label: Text("Let A hedge each call after {hedge_delay}"),
+                change: "hedge=on&hedge_delay=0.05&B.hedge=off",
+                expect: falls(Metric::P99, Side::A),
+            },
+        ],
     },
     Preset {
         key: "lost-response",

@@ -591,12 +591,9 @@ impl Scenario {
             jitter_fraction: range::JITTER_FRACTION.clamp(p.jitter_fraction, dp.jitter_fraction),
             attempt_timeout: optional_time(p.attempt_timeout, range::ATTEMPT_TIMEOUT),
             deadline: optional_time(p.deadline, range::DEADLINE),
-            // One layer calling a server hedges; layers and the shared
-            // row retry.
-            hedge: p.hedge
-                && self.layers == 1
-                && self.workload != WorkloadKind::Contention
-                && self.fan_out <= 1,
+            // One layer calling a server hedges (a fan-out each of its
+            // calls); layers and the shared row retry.
+            hedge: p.hedge && self.layers == 1 && self.workload != WorkloadKind::Contention,
             hedge_delay: range::HEDGE_DELAY.clamp(p.hedge_delay, dp.hedge_delay),
             hedge_copies: range::HEDGE_COPIES.clamp_count(p.hedge_copies),
         };

@@ -147,7 +147,7 @@ pub(super) struct Layers {
     /// limiter, so it is asked at the moment the send goes.
     paces: bool,
     /// Envoy's budget: it counts the attempts in flight.
-    counts_in_flight: bool,
+    pub(super) counts_in_flight: bool,
     /// Services give up on their calls below (`call_timeout`, a layer's
     /// own timeout), which may then go on for nobody.
     pub orphans: bool,
@@ -439,7 +439,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 started: origin,
             };
             self.extras.put(index, extra);
-            if self.s.policy.hedge {
+            if self.hedges_whole() {
                 self.hedges.put(index, Hedge::default());
             }
         }
@@ -471,7 +471,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         }
         let plan = self.layers.policies[layer].plan_attempt(0, now - origin, 0.0);
         match self.within_passed(frame, plan, now) {
-            Plan::Attempt { timeout, .. } if !PLAIN && self.s.policy.hedge => {
+            Plan::Attempt { timeout, .. } if !PLAIN && self.hedges_whole() => {
                 self.hedge_start(frame, now, timeout)
             }
             Plan::Attempt { timeout, .. } => self.begin_attempt(frame, now, timeout),
@@ -547,6 +547,10 @@ impl<const PLAIN: bool> World<PLAIN> {
                 self.extras[frame].fan_need = need;
                 self.extras[frame].fan_spare = copies - need;
                 self.tally.attempts_by_layer[layer] += u64::from(copies - 1);
+                if self.s.policy.hedge {
+                    let deadline = self.passed_down(frame, start + timeout);
+                    self.fan_hedge_start(frame, copies, start, start + timeout, deadline);
+                }
             }
             for copy in 0..copies {
                 self.work += 1;
@@ -563,6 +567,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                     server,
                     deadline: self.passed_down(frame, start + timeout),
                     cut: false,
+                    call: copy as u8,
                 });
                 if let Some(tracer) = self.tracer() {
                     tracer.sent(root, Some(request), start);
@@ -763,7 +768,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             }
             // A hedge the breaker stops is not sent; the copies in flight
             // go on.
-            None if !PLAIN && self.s.policy.hedge && !first && self.hedges[frame].in_flight > 0 => {
+            None if !PLAIN && self.hedges_whole() && !first && self.hedges[frame].in_flight > 0 => {
                 self.tally.rec.breaker_refusal(now);
                 false
             }
@@ -847,7 +852,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// the attempt already has its outcome.
     #[inline(always)] // speed: hot
     pub(super) fn timeout(&mut self, frame: u32, token: u32, now: f64) {
-        if !PLAIN && self.s.policy.hedge {
+        if !PLAIN && self.hedges_whole() {
             if self.hedge_takes(frame, token) {
                 self.hedge_outcome(frame, now, Some(FailureKind::Timeout), 0.0);
             }

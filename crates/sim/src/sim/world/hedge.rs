@@ -16,9 +16,25 @@
 //! Only one layer that calls the server hedges (the scenario's sanitizing
 //! turns hedging off otherwise), so an operation's frame is its root, and
 //! stays alive while any of its requests is at the server.
+//!
+//! A fan-out hedges each of its calls instead, as "The Tail at Scale"
+//! (Dean and Barroso, 2013) has a request hedge its calls to the leaves:
+//! while a call of the attempt has no outcome, a copy of it goes to
+//! another server of the fleet `hedge_delay` after the last, up to
+//! `hedge_copies` counting the first. All the calls leave at once, so one
+//! timer an attempt serves them all. A call's first success decides it,
+//! and so does an error no retry would fix, or the failure of its last
+//! copy when no more may go (an error that may pass sends the call's next
+//! copy at once); the attempt takes decided calls as an unhedged fan-out
+//! takes answers (`fan_wait`). A copy is gated by the budget as a retry is;
+//! a budget that counts retries in flight (Envoy's) checks it against its
+//! limit but keeps no place for it, and the attempt alone asks the breaker.
+//! Queued copies of a decided call are cancelled; the attempt's timeout
+//! covers every copy.
 
 use super::World;
 use super::client::failure_of;
+use super::server::Request;
 use crate::classify;
 use crate::sim::engine::EventKind;
 use crate::sim::report::FailureKind;
@@ -26,6 +42,35 @@ use crate::sim::trace::Ending;
 
 /// Copies one answered-bit mask can tell apart.
 const MAX_COPIES: u32 = 8;
+
+/// Calls a fan-out's attempt makes at most.
+const MAX_CALLS: usize = crate::range::FAN_OUT.max as usize;
+const _: () = assert!(MAX_CALLS <= 128, "one bit a call in `FanCalls::decided`");
+
+/// What a hedged fan-out's frame keeps of its attempt in flight: per
+/// call, the copies sent and those whose outcome is not known yet; one bit
+/// per call once its outcome is in; when the attempt gives up, and the
+/// deadline its requests carry down.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FanCalls {
+    sent: [u8; MAX_CALLS],
+    out: [u8; MAX_CALLS],
+    decided: u128,
+    ends: f64,
+    deadline: f64,
+}
+
+impl Default for FanCalls {
+    fn default() -> Self {
+        Self {
+            sent: [0; MAX_CALLS],
+            out: [0; MAX_CALLS],
+            decided: 0,
+            ends: 0.0,
+            deadline: 0.0,
+        }
+    }
+}
 
 /// What a hedged frame keeps beside its extras: the token of the
 /// operation's first copy, the copies sent, those whose outcome is not
@@ -106,7 +151,9 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// the next copy goes unless an answer ended the operation or another
     /// copy went meanwhile (either moved the frame's token on).
     pub(super) fn hedge_next(&mut self, frame: u32, token: u32, now: f64) {
-        if self.frames[frame].token == token {
+        if self.s.fan_out > 1 {
+            self.fan_hedge_next(frame, token, now);
+        } else if self.frames[frame].token == token {
             self.send_hedge(frame, now);
         }
     }
@@ -138,7 +185,179 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// A request the server need not start: a copy of an operation that
     /// has its answer.
     pub(super) fn hedge_cancelled(&self, request: u32) -> bool {
-        self.s.policy.hedge && self.frames[self.server.requests[request].root].finished
+        let r = &self.server.requests[request];
+        self.s.policy.hedge
+            && (self.frames[r.root].finished
+                || (self.frames[r.frame].token == r.token
+                    && self.fan_call_decided(r.frame, r.call)))
+    }
+
+    /// Whether the operation's calls are hedged each on its own (a fan-out)
+    /// rather than as one ([`World::hedge_start`]).
+    #[inline(always)] // speed: hot
+    pub(super) fn hedges_whole(&self) -> bool {
+        self.s.policy.hedge && self.s.fan_out == 1
+    }
+
+    /// The calls of a hedged fan-out's attempt leave at `start`, one copy
+    /// each; the attempt gives up at `ends`.
+    pub(super) fn fan_hedge_start(
+        &mut self,
+        frame: u32,
+        calls: u32,
+        start: f64,
+        ends: f64,
+        deadline: f64,
+    ) {
+        let mut fan = FanCalls {
+            ends,
+            deadline,
+            ..FanCalls::default()
+        };
+        fan.sent[..calls as usize].fill(1);
+        fan.out[..calls as usize].fill(1);
+        self.fan_calls.put(frame, fan);
+        self.fan_hedge_timer(frame, start);
+    }
+
+    /// The next copies of a hedged fan-out's attempt are due `hedge_delay`
+    /// after `now`, unless the attempt gives up first or may send no more.
+    fn fan_hedge_timer(&mut self, frame: u32, now: f64) {
+        let at = now + self.s.policy.hedge_delay;
+        if self.s.policy.hedge_copies > 1 && at < self.fan_calls[frame].ends {
+            let token = self.frames[frame].token;
+            if at <= self.current {
+                self.queue
+                    .push_in_order(at, EventKind::HedgeNext, frame, token);
+            } else {
+                self.queue.push(at, EventKind::HedgeNext, frame, token);
+            }
+        }
+    }
+
+    /// A hedged fan-out's delay is up: each call of the attempt `token`
+    /// without an outcome sends its next copy, while the budget lets it.
+    fn fan_hedge_next(&mut self, frame: u32, token: u32, now: f64) {
+        let f = &self.frames[frame];
+        if f.token != token || !f.waiting {
+            return;
+        }
+        let most = self.copies_most();
+        let mut more = false;
+        for call in 0..self.s.fan_out as usize {
+            let fan = &self.fan_calls[frame];
+            if fan.decided & (1 << call) != 0 || fan.sent[call] >= most {
+                continue;
+            }
+            if !self.send_fan_copy(frame, call, now) {
+                return;
+            }
+            more |= self.fan_calls[frame].sent[call] < most;
+        }
+        if more {
+            self.fan_hedge_timer(frame, now);
+        }
+    }
+
+    /// Copies of a call a hedged fan-out sends at most.
+    fn copies_most(&self) -> u8 {
+        self.s.policy.hedge_copies.min(MAX_COPIES) as u8
+    }
+
+    /// Sends the next copy of `call` of the frame's attempt in flight now,
+    /// if the budget lets it (false when it did not).
+    fn send_fan_copy(&mut self, frame: u32, call: usize, now: f64) -> bool {
+        let layer = self.frames[frame].layer as usize;
+        let holds_places = self.layers.counts_in_flight;
+        if let Some(budget) = self.budget(frame, layer) {
+            if budget.try_retry(now, false).is_none() {
+                self.tally.rec.refusal(now);
+                return false;
+            }
+            if holds_places {
+                budget.release_retry();
+            }
+        }
+        let (token, root) = (self.frames[frame].token, self.frames[frame].root);
+        let fan = &mut self.fan_calls[frame];
+        fan.sent[call] += 1;
+        fan.out[call] += 1;
+        let deadline = fan.deadline;
+        self.work += 1;
+        self.tally.attempts_by_layer[layer] += 1;
+        self.tally.rec.attempt(now, false);
+        self.roots[root].outstanding += 1;
+        let server = self.pick_server(root);
+        let request = self.server.requests.insert(Request {
+            frame,
+            token,
+            root,
+            service: 0.0,
+            failure: None,
+            queued_at: 0.0,
+            server,
+            deadline,
+            cut: false,
+            call: call as u8,
+        });
+        if let Some(tracer) = self.tracer() {
+            tracer.sent(root, Some(request), now);
+        }
+        let hop = self.hop(root);
+        if self.server.stateless || hop == 0.0 {
+            self.server_arrive(request, now + hop);
+        } else {
+            self.queue
+                .push(now + hop, EventKind::ServerArrive, request, 0);
+        }
+        true
+    }
+
+    /// Whether `call` of the frame's hedged fan-out attempt in flight has
+    /// its outcome (false without hedging or a fan-out).
+    #[inline(always)] // speed: hot
+    pub(super) fn fan_call_decided(&self, frame: u32, call: u8) -> bool {
+        self.s.policy.hedge
+            && self.s.fan_out > 1
+            && self.fan_calls[frame].decided & (1 << call) != 0
+    }
+
+    /// An answer to `call` of the frame's hedged fan-out attempt in flight:
+    /// `Some(true)` when it decides the call, `Some(false)` for a failure
+    /// that leaves the call to its other copies, `None` for a call decided
+    /// before (wasted work).
+    pub(super) fn fan_call_answered(
+        &mut self,
+        frame: u32,
+        call: u8,
+        failure: Option<FailureKind>,
+        now: f64,
+    ) -> Option<bool> {
+        if self.fan_call_decided(frame, call) {
+            return None;
+        }
+        let c = call as usize;
+        self.fan_calls[frame].out[c] -= 1;
+        let decides = match failure {
+            None => true,
+            Some(kind) => {
+                let unknown_retried = self.frames[frame].unknown_retried;
+                let fan = &self.fan_calls[frame];
+                if !classify::retryable(&failure_of(kind, self.s.retry_after), unknown_retried) {
+                    true
+                } else if fan.out[c] > 0 {
+                    false
+                } else {
+                    !(fan.sent[c] < self.copies_most()
+                        && now < fan.ends
+                        && self.send_fan_copy(frame, c, now))
+                }
+            }
+        };
+        if decides {
+            self.fan_calls[frame].decided |= 1 << call;
+        }
+        Some(decides)
     }
 
     /// What a copy's outcome does to its operation.

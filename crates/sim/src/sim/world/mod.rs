@@ -126,6 +126,8 @@ pub(crate) struct World<const PLAIN: bool> {
     with_extras: bool,
     /// One per frame when hedging (`hedge.rs`), else empty.
     hedges: SideTable<hedge::Hedge>,
+    /// One per frame when a fan-out hedges its calls, else empty.
+    fan_calls: SideTable<hedge::FanCalls>,
     /// The server: requests, workers and queue.
     server: Server,
     /// How long a network hop takes.
@@ -350,6 +352,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             roots: SideTable::default(),
             extras: SideTable::default(),
             hedges: SideTable::default(),
+            fan_calls: SideTable::default(),
             with_extras: contention
                 || s.policy.hedge
                 || s.fault(Fault::Partition).is_some()

@@ -36,6 +36,9 @@ pub(super) struct Request {
     /// server does not start it after, and stops serving it then (`cut`).
     pub deadline: f64,
     pub cut: bool,
+    /// Which call of a fan-out's attempt it makes (0 without a fan-out):
+    /// a hedged fan-out's copies of one call share it (`hedge.rs`).
+    pub call: u8,
 }
 
 /// One server of the fleet: its workers in use and its queue.
@@ -252,6 +255,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             root,
             service,
             cut,
+            call,
             ..
         } = self.server.requests[request];
         self.tally.server_work += service;
@@ -280,7 +284,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         }
         let lost =
             self.s.lost_responses > 0.0 && self.roots[root].server.chance(self.s.lost_responses);
-        if lost || !self.wanted(frame, token) {
+        if lost || !self.wanted(frame, token, call) {
             self.tally.wasted_work += service;
             return self.resolve(request);
         }
@@ -324,11 +328,12 @@ impl<const PLAIN: bool> World<PLAIN> {
             root,
             service,
             failure,
+            call,
             ..
         } = self.server.requests[request];
         self.server.requests.free(request);
         self.roots[root].outstanding -= 1;
-        if !PLAIN && self.s.policy.hedge {
+        if !PLAIN && self.hedges_whole() {
             if self.hedge_takes(frame, token) {
                 let retry_after = match failure {
                     Some(FailureKind::Throttled | FailureKind::Rejected) => self.s.retry_after,
@@ -343,6 +348,22 @@ impl<const PLAIN: bool> World<PLAIN> {
         let f = &self.frames[frame];
         if f.token == token && f.waiting {
             if !PLAIN && self.s.fan_out > 1 {
+                if self.s.policy.hedge {
+                    // A hedged fan-out's answer decides its call, or not.
+                    match self.fan_call_answered(frame, call, failure, now) {
+                        Some(true) => {}
+                        Some(false) => {
+                            if let Some(kind) = failure {
+                                self.tally.rec.failure(now, kind);
+                            }
+                            return self.release_root_if_done(root);
+                        }
+                        None => {
+                            self.tally.wasted_work += service;
+                            return self.release_root_if_done(root);
+                        }
+                    }
+                }
                 // One answer of a fan-out: the attempt waits for more while
                 // it needs more successes, or can still take a failure.
                 let extra = &mut self.extras[frame];
@@ -431,12 +452,12 @@ impl<const PLAIN: bool> World<PLAIN> {
 
     /// Whether the attempt `token` of `frame` still waits for its answer.
     #[inline(always)] // speed: hot
-    fn wanted(&self, frame: u32, token: u32) -> bool {
-        if !PLAIN && self.s.policy.hedge {
+    fn wanted(&self, frame: u32, token: u32, call: u8) -> bool {
+        if !PLAIN && self.hedges_whole() {
             self.hedge_wants(frame, token)
         } else {
             let f = &self.frames[frame];
-            f.token == token && f.waiting
+            f.token == token && f.waiting && (PLAIN || !self.fan_call_decided(frame, call))
         }
     }
 
@@ -474,10 +495,11 @@ impl<const PLAIN: bool> World<PLAIN> {
                 frame,
                 token,
                 queued_at,
+                call,
                 ..
             } = self.server.requests[next];
             let s = &self.s;
-            let gone = (s.drop_gone && !self.wanted(frame, token))
+            let gone = (s.drop_gone && !self.wanted(frame, token, call))
                 || (!PLAIN && s.pass_deadline && now >= self.server.requests[next].deadline);
             let stale = s.queue_timeout > 0.0 && now - queued_at > s.queue_timeout;
             if !(gone || stale) {
