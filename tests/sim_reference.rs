@@ -2314,7 +2314,7 @@ fn a_service_below_the_top_may_keep_no_budget_of_its_own() {
     };
     let run = |own: bool| {
         sim::run(&Scenario {
-            layer_budgets: [own, true, true, true],
+            layer_budgets: [(!own).then_some(BudgetKind::None), None, None, None],
             ..world.clone()
         })
     };
@@ -2334,6 +2334,57 @@ fn a_service_below_the_top_may_keep_no_budget_of_its_own() {
         .cloned()
         .fold(0.0, f64::max);
     assert!(late <= 5.0, "the top's bucket stays drained: {late}");
+}
+
+/// A service below the top may keep a budget of another kind than the
+/// policy's: the same two services, the top with no budget at all (two
+/// attempts a call, every one made) and the second service with gRPC's
+/// token bucket of its own, which holds it to about one call a call once
+/// drained, where without it the second service makes three, exactly; the
+/// series charts the lowest budget's balance, drained below the half. And
+/// a world with SRE throttling at the top and the AWS SDK's adaptive mode
+/// below (each asks its own budget) runs to its horizon.
+#[test]
+fn a_service_below_the_top_may_keep_a_budget_of_its_own_kind() {
+    let world = Scenario {
+        horizon: 20.0,
+        rate: 50.0,
+        layers: 2,
+        failure: 1.0,
+        service_time: 0.0,
+        layer_attempts: [3, 0, 0, 0],
+        policy: Policy {
+            attempts: 2,
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    };
+    let own = sim::run(&Scenario {
+        layer_budgets: [Some(BudgetKind::TokenBucket), None, None, None],
+        ..world.clone()
+    });
+    let none = sim::run(&world).summary;
+    let kept = &own.summary;
+    let [top, second] = [kept.attempts_by_layer[0], kept.attempts_by_layer[1]];
+    assert_eq!(top, 2 * kept.operations, "the top has no budget");
+    assert!(second < top + 20, "{top} top calls, {second} below");
+    assert_eq!(none.attempts_by_layer[1], 3 * none.attempts_by_layer[0]);
+    let levels = &own.series.budget_level;
+    let late = levels[levels.len() / 2..]
+        .iter()
+        .cloned()
+        .fold(0.0, f64::max);
+    assert!(late <= 5.0, "the second's bucket stays drained: {late}");
+    let mixed = sim::run(&Scenario {
+        budget: BudgetConfig {
+            kind: BudgetKind::Sre,
+            ..BudgetConfig::default()
+        },
+        layer_budgets: [Some(BudgetKind::AwsAdaptive), None, None, None],
+        ..world
+    });
+    assert!(mixed.summary.cut.is_none(), "{:?}", mixed.summary.cut);
+    assert!(mixed.summary.attempts_by_layer[1] > 0);
 }
 
 /// A call that waits for a worker of its service is failed by the service

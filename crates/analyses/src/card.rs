@@ -17,8 +17,9 @@
 //!   minimum.
 //!
 //! Each is for one client instance, and the top layer's budget: a layer
-//! below keeps a budget of its own (unless `lk_budget` turns it off),
-//! which the worst case, every budget spent, does not count on. The
+//! below keeps a budget of its own (of the policy's kind, or the one
+//! `lk_budget` names, or none), which the worst case, every budget spent,
+//! does not count on. The
 //! deadline does not cut the worst case here: an attempt that fails at
 //! once takes no time.
 

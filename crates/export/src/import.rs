@@ -243,9 +243,9 @@ impl Imported {
     /// shorter: the service's attempts, base delay, backoff shape, cap,
     /// jitter and timeout on its call below are its own; the last
     /// service's calls take the attempt timeout, so that is what its
-    /// timeout sets. A service keeps a budget
-    /// of the policy's kind or none: a paste without a budget turns its
-    /// off, one of the policy's kind on. Every other setting a service
+    /// timeout sets. A paste without a budget turns the service's off, one
+    /// of the policy's kind on, one of another kind makes it the service's
+    /// own (with the policy's settings of that kind). Every other setting a service
     /// below the top takes from the policy, and is listed as not mapped,
     /// with why.
     pub fn for_layer(self, config: &Config, layer: u32) -> Imported {
@@ -280,6 +280,9 @@ impl Imported {
                 P::Budget if policys != none && (value == none || value == policys) => {
                     Some((budget, SWITCH.position(value != none)))
                 }
+                // A budget of another kind is the service's own: its kinds
+                // are the policy's, one place on.
+                P::Budget if value != none && value != policys => Some((budget, value + 1.0)),
                 _ => None,
             };
             match own {

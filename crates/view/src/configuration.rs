@@ -396,10 +396,10 @@ mod tests {
         );
         assert_eq!(last.get(P::Layer3Timeout), 0.0);
 
-        // A service keeps a budget of the policy's kind, or none: a gRPC
-        // config without retryThrottling turns the layer's off, one with it
-        // keeps the policy's bucket; Envoy's retries in flight, another
-        // kind, are the policy's to set.
+        // A gRPC config without retryThrottling turns the layer's budget
+        // off, one with it keeps the policy's bucket; Envoy's retries in
+        // flight, another kind, become the service's own (with the
+        // policy's settings of that kind).
         let bucket = config("v=1&layers=3&budget=token-bucket");
         let grpc = |throttling: &str| {
             format!(
@@ -424,9 +424,15 @@ mod tests {
         let envoy_budget = r#"{"retry_policy":{"num_retries":2},"circuit_breakers":{"thresholds":
             [{"retry_budget":{"budget_percent":{"value":20},"min_retry_concurrency":3}}]}}"#;
         let other = paste(&bucket, envoy_budget, Target::Layer(2));
-        assert_eq!(other.config.expect("attempts").get(P::Layer2Budget), 1.0);
+        let own = other.config.expect("attempts");
         assert!(
-            other
+            own.to_link().contains("l2_budget=envoy"),
+            "{}",
+            own.to_link()
+        );
+        assert_eq!(own.budget_kind(), crate::budget::BudgetKind::TokenBucket);
+        assert!(
+            !other
                 .not_mapped
                 .iter()
                 .any(|n| n.contains("takes the policy's “Retry budget”")),

@@ -108,6 +108,57 @@ pub const HOP_JITTERS: Choices<u8> = Choices {
     values: &[0, 1, 2, 3, 4, 5, 6],
 };
 
+/// A service's own retry budget: none, the policy's kind (`on`, as
+/// every service kept before a service could choose), or a kind of
+/// [`BUDGETS`] in its order from the second, two places on, with the
+/// policy's settings of that kind (`hop_budget`). `off` and `on` keep the
+/// positions a switch gave them, so a link's `l2_budget=on` reads as
+/// before.
+pub const HOP_BUDGETS: Choices<u8> = Choices {
+    names: &[
+        "off",
+        "on",
+        "ratio",
+        "token-bucket",
+        "aws-quota",
+        "bucket",
+        "sre",
+        "aws-adaptive",
+        "envoy",
+    ],
+    labels: &[
+        Text("None"),
+        Text("As the policy"),
+        Text("Ratio of recent traffic"),
+        Text("Token bucket (gRPC)"),
+        Text("AWS retry quota"),
+        Text("Token bucket per first try (Brooker)"),
+        Text("Adaptive throttling (SRE book)"),
+        Text("AWS SDK adaptive mode"),
+        Text("Retries in flight (Envoy)"),
+    ],
+    values: &[0, 1, 2, 3, 4, 5, 6, 7, 8],
+};
+
+/// The budget a position of [`HOP_BUDGETS`] sets: none for the policy's,
+/// `BudgetKind::None` for no budget.
+pub(super) fn hop_budget(position: f64) -> Option<BudgetKind> {
+    match position {
+        p if p < 1.0 => Some(BudgetKind::None),
+        p if p < 2.0 => None,
+        p => Some(BUDGETS.at(p - 1.0)),
+    }
+}
+
+/// The position of [`HOP_BUDGETS`] that sets `budget` (see [`hop_budget`]).
+pub(super) const fn hop_budget_position(budget: Option<BudgetKind>) -> f64 {
+    match budget {
+        None => 1.0,
+        Some(BudgetKind::None) => 0.0,
+        Some(kind) => BUDGETS.position(kind) + 1.0,
+    }
+}
+
 /// The shape a position of [`HOP_SHAPES`] sets: none for the policy's.
 pub(super) fn hop_shape(position: f64) -> Option<Shape> {
     (position >= 1.0).then(|| SHAPES.at(position - 1.0))
@@ -266,5 +317,22 @@ mod tests {
             let jitter = hop_jitter(position as f64 + 1.0).expect("a jitter");
             assert_eq!(JITTERS.position(jitter), position as f64, "{name}");
         }
+    }
+
+    /// A service's own budget lists the policy's kinds in their order, two
+    /// places after none and the policy's, under the same words and labels;
+    /// each position reads back.
+    #[test]
+    fn a_services_own_budget_kinds_are_the_policys() {
+        assert_eq!(HOP_BUDGETS.names[..2], [SWITCH.names[0], SWITCH.names[1]]);
+        assert_eq!(HOP_BUDGETS.names[2..], BUDGETS.names[1..]);
+        assert_eq!(HOP_BUDGETS.labels[2..], BUDGETS.labels[1..]);
+        for position in 0..HOP_BUDGETS.names.len() {
+            let budget = hop_budget(position as f64);
+            assert_eq!(hop_budget_position(budget), position as f64);
+        }
+        assert_eq!(hop_budget(0.0), Some(BudgetKind::None));
+        assert_eq!(hop_budget(1.0), None);
+        assert_eq!(hop_budget(8.0), Some(BudgetKind::Envoy));
     }
 }

@@ -30,8 +30,8 @@ mod table;
 pub use change::Change;
 pub use choices::{
     BALANCES, BASES, BREAKERS, BUDGETS, Choices, FAN_WAITS, FAULTS_ON, FIND_WORLDS, FindWorlds,
-    HOP_JITTERS, HOP_SHAPES, JITTERS, MAP_ROWS, MapRows, OUTAGES, QUEUE_ORDERS, SERVICE_SHAPES,
-    SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
+    HOP_BUDGETS, HOP_JITTERS, HOP_SHAPES, JITTERS, MAP_ROWS, MapRows, OUTAGES, QUEUE_ORDERS,
+    SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
 };
 pub use embed::{CONTROLS_KEY, EMBED_KEY, Embed, EmbedChart, MAX_EMBED_CONTROLS};
 pub use link::{
@@ -204,6 +204,26 @@ impl Config {
         BUDGETS.at(self.get(P::Budget))
     }
 
+    /// Whether a budget of `kind` is kept anywhere: the policy's, or one a
+    /// service below the top keeps of its own.
+    pub fn uses_budget(&self, kind: BudgetKind) -> bool {
+        let services = if self.workload() == WorkloadKind::Contention {
+            0
+        } else {
+            (self.get(P::Layers) as usize).saturating_sub(1)
+        };
+        self.budget_kind() == kind
+            || [
+                P::Layer2Budget,
+                P::Layer3Budget,
+                P::Layer4Budget,
+                P::Layer5Budget,
+            ]
+            .into_iter()
+            .take(services)
+            .any(|p| choices::hop_budget(self.get(p)) == Some(kind))
+    }
+
     pub fn breaker_mode(&self) -> BreakerMode {
         BREAKERS.at(self.get(P::Breaker))
     }
@@ -239,6 +259,29 @@ pub fn apply(config: &Config, change: &str) -> Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A kind's settings show where a service of the chain keeps a budget
+    /// of that kind, the policy having none or another; a link that says
+    /// `l2_budget=on` reads as before, the policy's kind.
+    #[test]
+    fn a_services_own_budget_shows_its_kinds_settings() {
+        let (hop, notices) = Config::from_link("v=1&layers=3&l3_budget=token-bucket");
+        assert_eq!(notices, []);
+        assert!(hop.uses_budget(BudgetKind::TokenBucket));
+        assert!(!hop.uses_budget(BudgetKind::Ratio));
+        assert!((P::Tokens.param().applies)(&hop));
+        assert_eq!(hop.scenario().budget_of_layer(2), BudgetKind::TokenBucket);
+        assert_eq!(hop.scenario().budget_of_layer(0), BudgetKind::None);
+        let (shorter, _) = Config::from_link("v=1&layers=2&l3_budget=token-bucket");
+        assert!(
+            !shorter.uses_budget(BudgetKind::TokenBucket),
+            "no third service"
+        );
+        let (on, _) = Config::from_link("v=1&layers=2&budget=sre&l2_budget=on");
+        assert_eq!(on.scenario().budget_of_layer(1), BudgetKind::Sre);
+        let (off, _) = Config::from_link("v=1&layers=2&budget=sre&l2_budget=off");
+        assert_eq!(off.scenario().budget_of_layer(1), BudgetKind::None);
+    }
 
     #[test]
     fn b_follows_a_where_it_does_not_differ() {

@@ -3,9 +3,10 @@
 
 use super::Config;
 use super::choices::{
-    BALANCES, BASES, BREAKERS, BUDGETS, FAN_WAITS, FAULTS_ON, FIND_WORLDS, FindWorlds, HOP_JITTERS,
-    HOP_SHAPES, JITTERS, MAP_ROWS, MapRows, OUTAGES, QUEUE_ORDERS, SERVICE_SHAPES, SHAPES, SPREADS,
-    SWEEPS, SWITCH, SweepCurves, WORKLOADS, hop_jitter, hop_shape,
+    BALANCES, BASES, BREAKERS, BUDGETS, FAN_WAITS, FAULTS_ON, FIND_WORLDS, FindWorlds, HOP_BUDGETS,
+    HOP_JITTERS, HOP_SHAPES, JITTERS, MAP_ROWS, MapRows, OUTAGES, QUEUE_ORDERS, SERVICE_SHAPES,
+    SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS, hop_budget, hop_budget_position,
+    hop_jitter, hop_shape,
 };
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
@@ -112,26 +113,25 @@ macro_rules! params {
     };
 }
 
+// A kind's settings apply where the policy or a service keeps a budget of
+// that kind.
 fn ratio(c: &Config) -> bool {
-    c.budget_kind() == BudgetKind::Ratio
+    c.uses_budget(BudgetKind::Ratio)
 }
 fn token_bucket(c: &Config) -> bool {
-    c.budget_kind() == BudgetKind::TokenBucket
+    c.uses_budget(BudgetKind::TokenBucket)
 }
 fn aws_quota(c: &Config) -> bool {
-    matches!(
-        c.budget_kind(),
-        BudgetKind::AwsQuota | BudgetKind::AwsAdaptive
-    )
+    c.uses_budget(BudgetKind::AwsQuota) || c.uses_budget(BudgetKind::AwsAdaptive)
 }
 fn sre_throttle(c: &Config) -> bool {
-    c.budget_kind() == BudgetKind::Sre
+    c.uses_budget(BudgetKind::Sre)
 }
 fn envoy_budget(c: &Config) -> bool {
-    c.budget_kind() == BudgetKind::Envoy
+    c.uses_budget(BudgetKind::Envoy)
 }
 fn brooker_bucket(c: &Config) -> bool {
-    c.budget_kind() == BudgetKind::Bucket
+    c.uses_budget(BudgetKind::Bucket)
 }
 /// A budget or a breaker: state that each client instance keeps.
 fn client_state(c: &Config) -> bool {
@@ -731,17 +731,17 @@ params! {
     Layer5WorkP99: "l5_p99", Text("Own time p99 at layer 5"), Text("s"), Layers, number(range::LAYER_WORK_P99, 0.001), D.layer_work_p99[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.get(P::Layer5WorkP50) > 0.0,
         Some(|s, v| s.layer_work_p99[3] = v),
         Text("99 calls in 100 the fifth service takes up get at most this long of its own work; below the p50 the time is the p50 for every call, and beyond 100 times it, 100 times it.");
-    Layer2Budget: "l2_budget", Text("Budget at layer 2"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_budgets[0]), |c| with_layers(c) && c.get(P::Layers) >= 2.0 && c.budget_kind() != BudgetKind::None,
-        Some(|s, v| s.layer_budgets[0] = SWITCH.at(v)),
+    Layer2Budget: "l2_budget", Text("Budget at layer 2"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(D.layer_budgets[0]), with_layers,
+        Some(|s, v| s.layer_budgets[0] = hop_budget(v)),
         Text("Whether the second service keeps a retry budget of the policy's kind for its own calls below; off, it retries as its attempts say.");
-    Layer3Budget: "l3_budget", Text("Budget at layer 3"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_budgets[1]), |c| with_layers(c) && c.get(P::Layers) >= 3.0 && c.budget_kind() != BudgetKind::None,
-        Some(|s, v| s.layer_budgets[1] = SWITCH.at(v)),
+    Layer3Budget: "l3_budget", Text("Budget at layer 3"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(D.layer_budgets[1]), |c| with_layers(c) && c.get(P::Layers) >= 3.0,
+        Some(|s, v| s.layer_budgets[1] = hop_budget(v)),
         Text("Whether the third service keeps a retry budget of the policy's kind for its own calls below; off, it retries as its attempts say.");
-    Layer4Budget: "l4_budget", Text("Budget at layer 4"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_budgets[2]), |c| with_layers(c) && c.get(P::Layers) >= 4.0 && c.budget_kind() != BudgetKind::None,
-        Some(|s, v| s.layer_budgets[2] = SWITCH.at(v)),
+    Layer4Budget: "l4_budget", Text("Budget at layer 4"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(D.layer_budgets[2]), |c| with_layers(c) && c.get(P::Layers) >= 4.0,
+        Some(|s, v| s.layer_budgets[2] = hop_budget(v)),
         Text("Whether the fourth service keeps a retry budget of the policy's kind for its own calls below; off, it retries as its attempts say.");
-    Layer5Budget: "l5_budget", Text("Budget at layer 5"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_budgets[3]), |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.budget_kind() != BudgetKind::None,
-        Some(|s, v| s.layer_budgets[3] = SWITCH.at(v)),
+    Layer5Budget: "l5_budget", Text("Budget at layer 5"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(D.layer_budgets[3]), |c| with_layers(c) && c.get(P::Layers) >= 5.0,
+        Some(|s, v| s.layer_budgets[3] = hop_budget(v)),
         Text("Whether the fifth service keeps a retry budget of the policy's kind for its own calls below; off, it retries as its attempts say.");
     Layer2Breaker: "l2_breaker", Text("Breaker at layer 2"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_breakers[0]), |c| with_layers(c) && c.get(P::Layers) >= 2.0 && c.breaker_mode() != BreakerMode::Off,
         Some(|s, v| s.layer_breakers[0] = SWITCH.at(v)),

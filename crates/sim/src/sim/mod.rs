@@ -115,7 +115,7 @@ pub use law::Law;
 pub use world::{COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, in_flight_bytes};
 
 use crate::breaker::BreakerConfig;
-use crate::budget::BudgetConfig;
+use crate::budget::{BudgetConfig, BudgetKind};
 use crate::policy::{Jitter, Policy, Shape};
 use crate::range::{self, Range};
 
@@ -428,10 +428,12 @@ pub struct Scenario {
     /// a p50 of 0 is no work of its own, a p99 below the p50 a constant.
     pub layer_work_p50: [f64; range::OWN_POLICY_LAYERS],
     pub layer_work_p99: [f64; range::OWN_POLICY_LAYERS],
-    /// The services below the top, from the second: whether each keeps a
-    /// retry budget of the policy's kind for its own calls below (on, as
-    /// every layer always has), or retries as its attempts say (off).
-    pub layer_budgets: [bool; range::OWN_POLICY_LAYERS],
+    /// The services below the top, from the second: the retry budget each
+    /// keeps for its own calls below: `None` for one of the policy's kind
+    /// (as every layer kept before a service could choose), else its own
+    /// kind with the policy's settings of that kind, `BudgetKind::None`
+    /// for none (it retries as its attempts say).
+    pub layer_budgets: [Option<BudgetKind>; range::OWN_POLICY_LAYERS],
     /// The services below the top, from the second: whether each keeps a
     /// circuit breaker of the policy's for its own calls below (on, as
     /// every layer always has), or calls whatever the answers (off).
@@ -547,7 +549,7 @@ impl Scenario {
         layer_outage_duration: [0.0; range::OWN_POLICY_LAYERS],
         layer_work_p50: [0.0; range::OWN_POLICY_LAYERS],
         layer_work_p99: [0.0; range::OWN_POLICY_LAYERS],
-        layer_budgets: [true; range::OWN_POLICY_LAYERS],
+        layer_budgets: [None; range::OWN_POLICY_LAYERS],
         layer_breakers: [true; range::OWN_POLICY_LAYERS],
         call_timeout: 0.0,
         pass_deadline: false,
@@ -713,6 +715,14 @@ impl Scenario {
         }
         let own = Self::own_of_layer(&self.layer_timeouts, layer).filter(|&own| own > 0.0);
         own.or((self.call_timeout > 0.0).then_some(self.call_timeout))
+    }
+
+    /// The kind of retry budget layer `layer` (0 = the top) keeps: its
+    /// own below the top where it has one, else the policy's.
+    pub fn budget_of_layer(&self, layer: u32) -> BudgetKind {
+        Self::own_of_layer(&self.layer_budgets, layer)
+            .flatten()
+            .unwrap_or(self.budget.kind)
     }
 
     /// The attempts layer `layer` (0 = the top) makes of each call: its

@@ -6,7 +6,7 @@ use super::World;
 use super::hedge::Hedge;
 use super::server::Request;
 use crate::breaker::{Breaker, BreakerMode, Ticket};
-use crate::budget::{Budget, BudgetKind};
+use crate::budget::{Budget, BudgetConfig, BudgetKind};
 use crate::classify::{self, Failure};
 use crate::policy::{Plan, Policy};
 use crate::random::Stream;
@@ -140,12 +140,14 @@ pub(super) struct Layers {
     /// Laid out as the budgets; empty when the breaker is off.
     pub breakers: Vec<Breaker>,
     pub instances: u32,
-    /// The budget rejects attempts before they leave (SRE throttling), or
+    /// A budget rejects attempts before they leave (SRE throttling), or
     /// holds them back until the rate allows (AWS adaptive mode).
     throttles: bool,
     /// AWS adaptive mode: every send is paced by the instance's rate
     /// limiter, so it is asked at the moment the send goes.
     paces: bool,
+    /// Per layer, how its budget treats an attempt about to leave.
+    throttle: Vec<Throttle>,
     /// Envoy's budget: it counts the attempts in flight.
     pub(super) counts_in_flight: bool,
     /// Services give up on their calls below (`call_timeout`, a layer's
@@ -168,6 +170,17 @@ pub(super) struct Layers {
     /// The balances of the top layer's budgets added up: with one layer the
     /// series charts their mean.
     level_sum: f64,
+}
+
+/// What a layer's budget does with an attempt about to leave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Throttle {
+    /// Nothing.
+    No,
+    /// Holds it back until its rate limiter has a token (AWS adaptive).
+    Paces,
+    /// Rejects it or not on a draw from the frame's stream (SRE).
+    Draws,
 }
 
 impl Layers {
@@ -210,14 +223,35 @@ impl Layers {
             .collect();
         let instances = s.instances.max(1);
         let each = (instances + count - 1) as usize;
-        let budgeted: Vec<bool> = (0..count)
-            .map(|layer| Scenario::own_of_layer(&s.layer_budgets, layer).unwrap_or(true))
-            .collect();
-        let budgets: Vec<Budget> = if s.budget.kind == BudgetKind::None {
-            Vec::new()
+        let kinds: Vec<BudgetKind> = (0..count).map(|layer| s.budget_of_layer(layer)).collect();
+        let budgeted: Vec<bool> = kinds.iter().map(|&kind| kind != BudgetKind::None).collect();
+        let budgets: Vec<Budget> = if budgeted.contains(&true) {
+            (0..each)
+                .map(|slot| {
+                    // The top layer's instances, then one slot a layer.
+                    let layer = (slot + 1).saturating_sub(instances as usize);
+                    Budget::new(&BudgetConfig {
+                        kind: kinds[layer],
+                        ..s.budget
+                    })
+                })
+                .collect()
         } else {
-            vec![Budget::new(&s.budget); each]
+            Vec::new()
         };
+        // A service without a budget of its own throttles as the policy's
+        // kind would have it, as it did before a service could choose:
+        // draws and all, so that links of then keep their numbers.
+        let throttle = kinds
+            .iter()
+            .map(|&kind| match (kind, s.budget.kind) {
+                (BudgetKind::AwsAdaptive, _) | (BudgetKind::None, BudgetKind::AwsAdaptive) => {
+                    Throttle::Paces
+                }
+                (BudgetKind::Sre, _) | (BudgetKind::None, BudgetKind::Sre) => Throttle::Draws,
+                _ => Throttle::No,
+            })
+            .collect::<Vec<_>>();
         let start = budgets.first().map_or(0.0, Budget::tokens);
         Self {
             count,
@@ -230,9 +264,10 @@ impl Layers {
                 vec![Breaker::new(&s.breaker); each]
             },
             instances,
-            throttles: matches!(s.budget.kind, BudgetKind::Sre | BudgetKind::AwsAdaptive),
-            paces: s.budget.kind == BudgetKind::AwsAdaptive,
-            counts_in_flight: s.budget.kind == BudgetKind::Envoy,
+            throttles: throttle.iter().any(|&t| t != Throttle::No),
+            paces: kinds.contains(&BudgetKind::AwsAdaptive),
+            throttle,
+            counts_in_flight: kinds.contains(&BudgetKind::Envoy),
             orphans,
             pools: match s.layer_workers.iter().any(|&w| w > 0) && count > 1 {
                 true => (0..count)
@@ -797,7 +832,10 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// when it goes).
     fn throttle_admits(&mut self, frame: u32, now: f64, timeout: f64) -> bool {
         let layer = self.layer(frame);
-        if self.layers.paces {
+        if self.layers.throttle[layer] == Throttle::No {
+            return true;
+        }
+        if self.layers.throttle[layer] == Throttle::Paces {
             if std::mem::take(&mut self.extras[frame].paced) {
                 return true;
             }

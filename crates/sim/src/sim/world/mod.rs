@@ -329,7 +329,7 @@ fn runs_alone(s: &Scenario) -> bool {
         && s.workload != WorkloadKind::Contention
         // A closed loop's next start waits for its client's last end.
         && s.workload != WorkloadKind::Closed
-        && s.budget.kind == BudgetKind::None
+        && (0..s.layers).all(|layer| s.budget_of_layer(layer) == BudgetKind::None)
         && s.breaker.mode == BreakerMode::Off
         // A service's workers are shared by the operations through it.
         && !(s.layers > 1 && s.layer_workers.iter().any(|&w| w > 0))
@@ -360,10 +360,12 @@ impl<const PLAIN: bool> World<PLAIN> {
                 || s.pass_deadline
                 || s.fan_out > 1
                 || s.breaker.mode != BreakerMode::Off
-                || matches!(
-                    s.budget.kind,
-                    BudgetKind::AwsQuota | BudgetKind::AwsAdaptive
-                ),
+                || (0..s.layers).any(|layer| {
+                    matches!(
+                        s.budget_of_layer(layer),
+                        BudgetKind::AwsQuota | BudgetKind::AwsAdaptive
+                    )
+                }),
             server: Server::new(&s),
             hop_law: Law::hop(&s),
             version: 0,

@@ -3,7 +3,7 @@
 
 use super::World;
 use crate::breaker::Breaker;
-use crate::budget::{Budget, BudgetConfig};
+use crate::budget::{Budget, BudgetConfig, BudgetKind};
 use crate::policy::{Jitter, Policy};
 use crate::sim::Scenario;
 use crate::sim::WorkloadKind;
@@ -91,7 +91,16 @@ impl Tally {
                 s.buckets,
                 s.policy.attempts - 1,
                 range,
-                budget_start(&s.budget),
+                // The series charts the balance of the lowest layer that
+                // keeps a budget.
+                budget_start(&BudgetConfig {
+                    kind: (0..layers)
+                        .rev()
+                        .map(|layer| s.budget_of_layer(layer))
+                        .find(|&kind| kind != BudgetKind::None)
+                        .unwrap_or(s.budget.kind),
+                    ..s.budget
+                }),
             ),
             operations: 0,
             ended: PerEnding::default(),
