@@ -2142,6 +2142,58 @@ fn littles_law_holds_at_every_service_of_a_chain() {
     }
 }
 
+/// Each layer's calls over time, which the layers view draws, add up to
+/// its calls in the summary, and those for nobody to its orphaned calls:
+/// a chain of three whose services give up on their calls below after
+/// 0.15 s while the server takes 0.2 s on average, so that calls are
+/// left behind at every layer. The series count the calls that left
+/// before the horizon: a crowd of 500 starting within the first 2 s of
+/// 20 has long ended by then. And the server's calls over time are the
+/// last layer's.
+#[test]
+fn each_layers_calls_over_time_add_up_to_its_calls() {
+    let report = sim::run(&Scenario {
+        horizon: 20.0,
+        workload: WorkloadKind::Crowd,
+        clients: 500,
+        crowd_window: 2.0,
+        layers: 3,
+        failure: 0.1,
+        service: ServiceShape::Exponential,
+        service_time: 0.2,
+        call_timeout: 0.15,
+        layer_attempts: [2, 2, 0, 0],
+        policy: Policy {
+            attempts: 2,
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    });
+    let (s, series) = (&report.summary, &report.series);
+    assert_eq!(series.layer_calls.len(), 3);
+    for layer in 0..3 {
+        let calls: u64 = series.layer_calls[layer].iter().sum();
+        let nobody: u64 = series.layer_orphaned[layer].iter().sum();
+        assert_eq!(calls, s.attempts_by_layer[layer], "layer {layer}");
+        let orphaned = s
+            .orphaned_attempts_by_layer
+            .get(layer)
+            .copied()
+            .unwrap_or(0);
+        assert_eq!(nobody, orphaned, "layer {layer}");
+    }
+    assert!(s.orphaned_attempts_by_layer[2] > 100, "{s:?}");
+    for (i, calls) in series.layer_calls[2].iter().enumerate() {
+        assert_eq!(
+            *calls,
+            series.first_tries[i] + series.retries[i],
+            "bucket {i}"
+        );
+    }
+    let one = sim::run(&quiet_server()).series;
+    assert!(one.layer_calls.is_empty() && one.layer_orphaned.is_empty());
+}
+
 /// A service on the way may have an outage of its own: from 5 s for 5 s
 /// the second of two services fails every call it takes up at once, with
 /// a 503, before calling below. Over a server that never fails, the top

@@ -41,6 +41,9 @@ pub(super) fn show_layers(document: &Document, lists: Option<&[view::summary::La
             text.set_text_content(Some(&line.text));
             let _ = item.append_child(&bar);
             let _ = item.append_child(&text);
+            if let Ok(spark) = spark(document, &line.spark, line.service, side) {
+                let _ = item.append_child(&spark);
+            }
             // The service's own settings, and a way to its controls (once,
             // under the first policy's lines).
             if !line.own.is_empty() {
@@ -70,6 +73,42 @@ pub(super) fn show_layers(document: &Document, lists: Option<&[view::summary::La
         key.set_text_content(Some(view::summary::nobody_key()));
         let _ = figure.append_child(&key);
     }
+}
+
+/// A layer's calls over the run ([`view::summary::Spark`]): an SVG of
+/// two paths, whose data are numbers the view wrote.
+fn spark(
+    document: &Document,
+    spark: &view::summary::Spark,
+    service: usize,
+    side: usize,
+) -> Result<Element, JsValue> {
+    const SVG: Option<&str> = Some("http://www.w3.org/2000/svg");
+    let svg = document.create_element_ns(SVG, "svg")?;
+    svg.set_attribute(
+        "class",
+        if side == 0 {
+            "layer-spark"
+        } else {
+            "layer-spark spark-b"
+        },
+    )?;
+    svg.set_attribute("viewBox", &view::summary::Spark::view_box())?;
+    svg.set_attribute("preserveAspectRatio", "none")?;
+    svg.set_attribute("role", "img")?;
+    svg.set_attribute("aria-label", &spark.label(service))?;
+    for (data, class) in [
+        (&spark.calls, "spark-calls"),
+        (&spark.nobody, "spark-nobody"),
+    ] {
+        if !data.is_empty() {
+            let path = document.create_element_ns(SVG, "path")?;
+            path.set_attribute("class", class)?;
+            path.set_attribute("d", data)?;
+            svg.append_child(&path)?;
+        }
+    }
+    Ok(svg)
 }
 
 /// Wires the layers view's buttons: each opens the controls of its

@@ -197,7 +197,8 @@ test('a layer\'s line names its service\'s own settings and opens its controls',
 });
 
 // A layer's bar ends in grey for the calls it made for nobody: the grey
-// is that share of the bar, as the line beside it says.
+// is that share of the bar, as the line beside it says; its spark draws
+// its calls over time.
 test('a layer\'s bar shows in grey the calls made for a caller that gave up', async () => {
   const page = await open(browser, `${base}?preset=orphans`);
   await settled(page);
@@ -211,6 +212,25 @@ test('a layer\'s bar shows in grey the calls made for a caller that gave up', as
   const [, calls, nobody] = /([\d.]+) calls per request.*?([\d.]+) of them for nobody/.exec(greyed[0].text);
   assert.ok(Math.abs(greyed[0].share - nobody / calls) < 0.01, `${greyed[0].share} against ${nobody} of ${calls}`);
   assert.match(await page.textContent('#layers'), /The grey end of a bar/);
+  // Under each line its calls a second over the run, on one scale: the
+  // top of each spark's area stands at its busiest bucket's share of the
+  // busiest of all (read back from its label, rounded to a call a
+  // second); only the greyed layer has calls for nobody in it.
+  const sparks = await page.$$eval('#layers li svg.layer-spark', (all) => all.map((svg) => ({
+    peak: Number(/at most (\d+)/.exec(svg.getAttribute('aria-label'))[1]),
+    top: svg.querySelector('.spark-calls').getBBox().y,
+    nobody: svg.querySelector('.spark-nobody') !== null,
+    height: svg.getBoundingClientRect().height,
+  })));
+  assert.equal(sparks.length, bars.length);
+  const busiest = Math.max(...sparks.map((s) => s.peak));
+  for (const spark of sparks) {
+    assert.ok(spark.height > 10, JSON.stringify(spark));
+    const expected = 20 * (1 - spark.peak / busiest);
+    // Each peak read within half a call a second: y within 20 / busiest.
+    assert.ok(Math.abs(spark.top - expected) < 20 / busiest + 0.1, `${JSON.stringify(spark)} against ${expected}`);
+  }
+  assert.deepEqual(sparks.map((s) => s.nobody), bars.map((b) => b.share > 0));
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

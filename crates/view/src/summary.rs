@@ -1,6 +1,8 @@
 //! The numbers of a run: the summary table, the calls per layer, and the
 //! colour classes and names of each policy's numbers.
 
+use std::fmt::Write as _;
+
 use crate::config::Config;
 use crate::metrics::{Metric, Side};
 use crate::sim::Report;
@@ -171,6 +173,90 @@ pub struct LayerLine {
     /// What that service has of its own, beside the policy's and the
     /// server's ([`own_settings`]): none for the top.
     pub own: Vec<String>,
+    /// Its calls over the run.
+    pub spark: Spark,
+}
+
+/// A layer's calls a second over the run, drawn small under its line: SVG
+/// path data in a box [`Spark::WIDTH`] by [`Spark::HEIGHT`], a step a
+/// bucket, on one scale for every line of the view, so that heights
+/// compare down the chain and between the policies.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spark {
+    /// The area under its calls a second.
+    pub calls: String,
+    /// The band at the top of that area that its calls for a caller that
+    /// had already given up take (empty when there were none).
+    pub nobody: String,
+    /// Its busiest bucket's calls a second.
+    pub peak: f64,
+    /// The run's length, which the box's width stands for.
+    pub horizon: f64,
+}
+
+impl Spark {
+    pub const WIDTH: f64 = 100.0;
+    pub const HEIGHT: f64 = 20.0;
+
+    /// The SVG's `viewBox`.
+    pub fn view_box() -> String {
+        format!("0 0 {} {}", Self::WIDTH, Self::HEIGHT)
+    }
+
+    /// What it shows, for a reader who cannot see it.
+    pub fn label(&self, layer: usize) -> String {
+        crate::tf!(
+            "Calls a second of layer {n} from 0 to {horizon} s: at most {peak}",
+            n = layer,
+            horizon = format!("{:.0}", self.horizon),
+            peak = format!("{:.0}", self.peak)
+        )
+    }
+
+    /// The spark of `calls` and `nobody` (counts a bucket `width` s wide)
+    /// on a scale whose top is `top` calls a second.
+    fn new(calls: &[u64], nobody: &[u64], width: f64, top: f64) -> Spark {
+        let rate = |n: u64| n as f64 / width;
+        let rates: Vec<f64> = calls.iter().map(|&n| rate(n)).collect();
+        let useful: Vec<f64> = calls
+            .iter()
+            .zip(nobody.iter().chain(std::iter::repeat(&0)))
+            .map(|(&n, &gone)| rate(n.saturating_sub(gone)))
+            .collect();
+        let floor = vec![0.0; rates.len()];
+        Spark {
+            calls: band(&floor, &rates, top),
+            nobody: match nobody.iter().any(|&n| n > 0) {
+                true => band(&useful, &rates, top),
+                false => String::new(),
+            },
+            peak: rates.iter().copied().fold(0.0, f64::max),
+            horizon: width * calls.len() as f64,
+        }
+    }
+}
+
+/// SVG path data of the band between `lower` and `upper` (a value a
+/// bucket), stepped, in the spark's box with `top` at its top.
+fn band(lower: &[f64], upper: &[f64], top: f64) -> String {
+    let n = upper.len().max(1) as f64;
+    let x = |i: usize| Spark::WIDTH * i as f64 / n;
+    let y = |v: f64| Spark::HEIGHT * (1.0 - (v / top.max(1e-9)).clamp(0.0, 1.0));
+    let mut points = Vec::with_capacity(4 * upper.len());
+    for (i, &v) in upper.iter().enumerate() {
+        points.push((x(i), y(v)));
+        points.push((x(i + 1), y(v)));
+    }
+    for (i, &v) in lower.iter().enumerate().rev() {
+        points.push((x(i + 1), y(v)));
+        points.push((x(i), y(v)));
+    }
+    let mut d = String::with_capacity(12 * points.len());
+    for (k, (px, py)) in points.iter().enumerate() {
+        let _ = write!(d, "{}{px:.1} {py:.1}", if k == 0 { "M" } else { "L" });
+    }
+    d.push('Z');
+    d
 }
 
 impl LayerLine {
@@ -254,6 +340,18 @@ pub fn layers_kept(
             longest = longest.max(per_op(report, *calls));
         }
     }
+    // The sparks too: the busiest bucket of any layer of either policy.
+    let rate_top = runs
+        .iter()
+        .flat_map(|(_, _, r)| {
+            let width = r.series.width.max(1e-9);
+            r.series
+                .layer_calls
+                .iter()
+                .flatten()
+                .map(move |&n| n as f64 / width)
+        })
+        .fold(0.0, f64::max);
     let mut lists = Vec::with_capacity(runs.len());
     for (prefix, side, report) in &runs {
         let scenario = side.scenario();
@@ -316,6 +414,20 @@ pub fn layers_kept(
                 text: format!("{prefix}{text}"),
                 service: layer + 1,
                 own: own_settings(side, layer + 1),
+                spark: Spark::new(
+                    report
+                        .series
+                        .layer_calls
+                        .get(layer)
+                        .map_or(&[], Vec::as_slice),
+                    report
+                        .series
+                        .layer_orphaned
+                        .get(layer)
+                        .map_or(&[], Vec::as_slice),
+                    report.series.width.max(1e-9),
+                    rate_top,
+                ),
             });
         }
         lists.push(LayerList {
@@ -491,6 +603,59 @@ mod tests {
         assert!(share > 0.1 && share < 1.0, "{share}");
         assert_eq!(line.nobody_style(), format!("width: {:.1}%", 100.0 * share));
         assert!(lists[1].lines.iter().all(|l| l.nobody_share == 0.0));
+    }
+
+    /// The y coordinates of a spark's path, in its order.
+    fn ys(d: &str) -> Vec<f64> {
+        d.trim_end_matches('Z')
+            .split(['M', 'L'])
+            .filter(|p| !p.is_empty())
+            .map(|p| p.split(' ').nth(1).expect("x y").parse().expect("a number"))
+            .collect()
+    }
+
+    /// Each layer's spark draws its calls a second over the run, a step a
+    /// bucket, on one scale for the view: the busiest bucket of any line
+    /// reaches the top of its box and every other line's busiest stands
+    /// at its share of that; the calls for nobody are a band at the top,
+    /// A's on the database while it is slow and after (the orphans
+    /// preset), none of B's, whose busiest bucket at the database stands
+    /// under half of A's.
+    #[test]
+    fn each_layers_spark_draws_its_calls_over_the_run_on_one_scale() {
+        let config = preset("orphans").config();
+        let (a, b) = simulate::run_both(&config);
+        let b = b.expect("compared");
+        let lists = layers(&config, &a, Some(&b)).expect("two layers are shown");
+        let width = a.series.width;
+        let top = [&a, &b]
+            .iter()
+            .flat_map(|r| r.series.layer_calls.iter().flatten())
+            .fold(0, |m, &n| m.max(n)) as f64
+            / width;
+        for (list, report) in lists.iter().zip([&a, &b]) {
+            for (layer, line) in list.lines.iter().enumerate() {
+                let calls = &report.series.layer_calls[layer];
+                let peak = *calls.iter().max().expect("buckets") as f64 / width;
+                assert_eq!(line.spark.peak, peak);
+                let highest = ys(&line.spark.calls).into_iter().fold(f64::MAX, f64::min);
+                let expected = Spark::HEIGHT * (1.0 - peak / top);
+                assert!(
+                    (highest - expected).abs() <= 0.05,
+                    "{highest} against {expected}"
+                );
+                assert_eq!(ys(&line.spark.calls).len(), 4 * calls.len());
+            }
+        }
+        let [a_bottom, b_bottom] = [&lists[0].lines[1], &lists[1].lines[1]];
+        assert!(!a_bottom.spark.nobody.is_empty());
+        assert!(lists[1].lines.iter().all(|l| l.spark.nobody.is_empty()));
+        assert!(
+            b_bottom.spark.peak < 0.5 * a_bottom.spark.peak,
+            "{} against {}",
+            b_bottom.spark.peak,
+            a_bottom.spark.peak
+        );
     }
 
     /// The calls a layer's callee turned away, its workers busy and its

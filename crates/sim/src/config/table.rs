@@ -297,7 +297,7 @@ params! {
         Text("Overall time budget of one operation; 0 means none. No attempt starts once the time left is gone.");
     Hedge: "hedge", Text("Hedged requests"), Text(""), Policy, SWITCH.kind(), SWITCH.position(D.policy.hedge), hedgeable,
         Some(|s, v| s.policy.hedge = SWITCH.at(v)),
-        Text("Send copies of a slow call instead of retrying a failed one (gRPC's hedgingPolicy): the first answer wins and the others are cancelled; an error that may pass sends the next copy at once, any other ends the operation. On, the attempts and the backoff are not used; a retry budget gates each copy after the first as it gates retries.");
+        Text("Send copies of a slow call instead of retrying a failed one (gRPC's hedgingPolicy): the first answer wins and the others are cancelled; an error that may pass sends the next copy at once, any other ends the operation. On, the attempts and the backoff are not used, unless with a fan-out, which hedges each of its calls and still retries its attempts; a retry budget gates each copy after the first as it gates retries.");
     HedgeDelay: "hedge_delay", Text("Hedging delay"), Text("s"), Policy, number(range::HEDGE_DELAY, 0.01), D.policy.hedge_delay, hedging,
         Some(|s, v| s.policy.hedge_delay = v),
         Text("How long after a copy the next one goes out while no answer has come; 0 sends them all at once.");
@@ -559,7 +559,7 @@ params! {
         Text("Lower layers make one attempt: one owner of retries.");
     FanOut: "fan_out", Text("Fan-out"), Text(""), Layers, integer(range::FAN_OUT), D.fan_out, served,
         Some(|s, v| s.fan_out = v as u32),
-        Text("Each attempt at the last layer goes to this many servers at once and waits for the answers the next setting says. Hedging is off with a fan-out.");
+        Text("Each attempt at the last layer goes to this many servers at once and waits for the answers the next setting says; with hedging on, each of those calls is hedged on its own.");
     FanWait: "fan_wait", Text("Fan-out waits for"), Text(""), Layers, FAN_WAITS.kind(), FAN_WAITS.position(D.fan_wait), fanned,
         Some(|s, v| s.fan_wait = FAN_WAITS.at(v)),
         Text("Every answer: the slowest sets the attempt's time, and any failure fails it. The first success: the fastest ends it, and it fails only if every call does. A majority: the middle answer ends it.");

@@ -136,6 +136,28 @@ impl Recorder {
         (time < self.horizon).then(|| self.below_horizon(time))
     }
 
+    /// Keeps each of `layers` layers' calls by bucket (a chain's).
+    pub fn per_layer(&mut self, layers: usize) {
+        let zeros = vec![vec![0; self.series.len()]; layers];
+        self.series.layer_calls = zeros.clone();
+        self.series.layer_orphaned = zeros;
+    }
+
+    /// `calls` calls of `layer` left at `time`, for nobody when `orphaned`
+    /// (nothing without a chain).
+    #[inline]
+    pub fn layer_calls(&mut self, layer: usize, time: f64, calls: u64, orphaned: bool) {
+        let Some(i) = self.bucket(time) else {
+            return;
+        };
+        if let Some(series) = self.series.layer_calls.get_mut(layer) {
+            series[i] += calls;
+            if orphaned {
+                self.series.layer_orphaned[layer][i] += calls;
+            }
+        }
+    }
+
     #[inline(always)] // speed: hot
     pub fn attempt(&mut self, time: f64, first: bool) {
         let bucket = self.bucket(time);

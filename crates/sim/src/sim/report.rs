@@ -426,6 +426,14 @@ pub struct Series {
     /// JSON, as `duplicates`.
     #[serde(skip)]
     pub shed: Vec<u64>,
+    /// With a chain of layers, per layer (the top first), the calls it
+    /// made, and those it made for a caller that had already given up
+    /// (`Summary::orphaned_attempts_by_layer`), by when they left; empty
+    /// without a chain. Not in the JSON, as `duplicates`.
+    #[serde(skip)]
+    pub layer_calls: Vec<Vec<u64>>,
+    #[serde(skip)]
+    pub layer_orphaned: Vec<Vec<u64>>,
 }
 
 impl Series {
@@ -448,6 +456,8 @@ impl Series {
             budget_level: Vec::new(),
             duplicates: counts(),
             shed: counts(),
+            layer_calls: Vec::new(),
+            layer_orphaned: Vec::new(),
         }
     }
 

@@ -554,8 +554,12 @@ impl<const PLAIN: bool> World<PLAIN> {
         let (token, first, root) = (f.token, f.attempts == 1, f.root);
         let parent_attempts = f.attempts;
         self.tally.attempts_by_layer[layer] += 1;
-        if !PLAIN && self.layers.orphans && self.orphaned(frame) {
-            self.tally.orphaned_by_layer[layer] += 1;
+        if !PLAIN && self.layers.count > 1 {
+            let orphaned = self.layers.orphans && self.orphaned(frame);
+            if orphaned {
+                self.tally.orphaned_by_layer[layer] += 1;
+            }
+            self.tally.rec.layer_calls(layer, start, 1, orphaned);
         }
         if !PLAIN && self.contention {
             self.work += 1;
@@ -582,6 +586,9 @@ impl<const PLAIN: bool> World<PLAIN> {
                 self.extras[frame].fan_need = need;
                 self.extras[frame].fan_spare = copies - need;
                 self.tally.attempts_by_layer[layer] += u64::from(copies - 1);
+                self.tally
+                    .rec
+                    .layer_calls(layer, start, u64::from(copies - 1), false);
                 if self.s.policy.hedge {
                     let deadline = self.passed_down(frame, start + timeout);
                     self.fan_hedge_start(frame, copies, start, start + timeout, deadline);

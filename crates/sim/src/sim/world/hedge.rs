@@ -285,6 +285,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         let deadline = fan.deadline;
         self.work += 1;
         self.tally.attempts_by_layer[layer] += 1;
+        self.tally.rec.layer_calls(layer, now, 1, false);
         self.tally.rec.attempt(now, false);
         self.roots[root].outstanding += 1;
         let server = self.pick_server(root);

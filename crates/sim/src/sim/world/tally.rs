@@ -85,23 +85,27 @@ impl Tally {
         if s.honour_retry_after {
             range = range.max(s.retry_after);
         }
+        let mut rec = Recorder::new(
+            s.horizon,
+            s.buckets,
+            s.policy.attempts - 1,
+            range,
+            // The series charts the balance of the lowest layer that
+            // keeps a budget.
+            budget_start(&BudgetConfig {
+                kind: (0..layers)
+                    .rev()
+                    .map(|layer| s.budget_of_layer(layer))
+                    .find(|&kind| kind != BudgetKind::None)
+                    .unwrap_or(s.budget.kind),
+                ..s.budget
+            }),
+        );
+        if layers > 1 {
+            rec.per_layer(layers as usize);
+        }
         Self {
-            rec: Recorder::new(
-                s.horizon,
-                s.buckets,
-                s.policy.attempts - 1,
-                range,
-                // The series charts the balance of the lowest layer that
-                // keeps a budget.
-                budget_start(&BudgetConfig {
-                    kind: (0..layers)
-                        .rev()
-                        .map(|layer| s.budget_of_layer(layer))
-                        .find(|&kind| kind != BudgetKind::None)
-                        .unwrap_or(s.budget.kind),
-                    ..s.budget
-                }),
-            ),
+            rec,
             operations: 0,
             ended: PerEnding::default(),
             retried_operations: 0,
