@@ -41,9 +41,6 @@ pub(super) fn show_layers(document: &Document, lists: Option<&[view::summary::La
             text.set_text_content(Some(&line.text));
             let _ = item.append_child(&bar);
             let _ = item.append_child(&text);
-            if let Ok(spark) = spark(document, &line.spark, line.service, side) {
-                let _ = item.append_child(&spark);
-            }
             // The service's own settings, and a way to its controls (once,
             // under the first policy's lines).
             if !line.own.is_empty() {
@@ -60,6 +57,10 @@ pub(super) fn show_layers(document: &Document, lists: Option<&[view::summary::La
                     let _ = item.append_child(&open);
                 }
             }
+            // Last, so that the bar, at the line's foot, is under it.
+            if let Ok(spark) = spark(document, &line.spark, line.service, side) {
+                let _ = item.append_child(&spark);
+            }
             let _ = list.append_child(&item);
         }
         let _ = figure.append_child(&list);
@@ -69,8 +70,8 @@ pub(super) fn show_layers(document: &Document, lists: Option<&[view::summary::La
         .iter()
         .flat_map(|list| &list.lines)
         .any(|line| line.nobody_share > 0.0);
-    if let (true, Ok(key)) = (greyed, element(document, "p", "layers-key")) {
-        key.set_text_content(Some(view::summary::nobody_key()));
+    if let (true, Ok(key)) = (lists.is_some(), element(document, "p", "layers-key")) {
+        key.set_text_content(Some(&view::summary::layers_key(greyed)));
         let _ = figure.append_child(&key);
     }
 }
@@ -97,6 +98,10 @@ fn spark(
     svg.set_attribute("preserveAspectRatio", "none")?;
     svg.set_attribute("role", "img")?;
     svg.set_attribute("aria-label", &spark.label(service))?;
+    // The same words on hover.
+    let title = document.create_element_ns(SVG, "title")?;
+    title.set_text_content(Some(&spark.label(service)));
+    svg.append_child(&title)?;
     for (data, class) in [
         (&spark.calls, "spark-calls"),
         (&spark.nobody, "spark-nobody"),

@@ -167,7 +167,7 @@ test('the layers view counts 27 calls at the bottom, and 3 with one owner of ret
   await page.selectOption('#preset', String(index));
   await settled(page);
   const text = await page.textContent('#layers');
-  assert.match(text, /A: layer 3: 27\.00 calls per request \(at 100 % failure: 3\^3 = 27\)/);
+  assert.match(text, /A: layer 3: 27\.00 calls per request \(at 100 % failure: 3\u00b3 = 27\)/);
   assert.match(text, /B: layer 3: 3\.00 calls per request/);
   // One layer: the view goes away.
   await page.fill('#num-layers', '1');
@@ -211,7 +211,7 @@ test('a layer\'s bar shows in grey the calls made for a caller that gave up', as
   assert.equal(greyed.length, 1, JSON.stringify(bars));
   const [, calls, nobody] = /([\d.]+) calls per request.*?([\d.]+) of them for nobody/.exec(greyed[0].text);
   assert.ok(Math.abs(greyed[0].share - nobody / calls) < 0.01, `${greyed[0].share} against ${nobody} of ${calls}`);
-  assert.match(await page.textContent('#layers'), /The grey end of a bar/);
+  assert.match(await page.textContent('#layers'), /In grey, at the end of a bar and at the top of a spark/);
   // Under each line its calls a second over the run, on one scale: the
   // top of each spark's area stands at its busiest bucket's share of the
   // busiest of all (read back from its label, rounded to a call a

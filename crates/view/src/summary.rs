@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::config::Config;
+use crate::config::{Config, Kind};
 use crate::metrics::{Metric, Side};
 use crate::sim::Report;
 use crate::words::{Text, tr};
@@ -271,10 +271,19 @@ impl LayerLine {
     }
 }
 
-/// What the grey end of a layer's bar is, said under the view when a bar
-/// has one.
-pub fn nobody_key() -> &'static str {
-    tr("The grey end of a bar: the calls made for a caller that had already given up.")
+/// What the view's sparks are, said under it, and what its grey is when a
+/// line has calls for nobody (`greyed`).
+pub fn layers_key(greyed: bool) -> String {
+    let sparks = tr("Under each line: its calls a second over the run, every line on one scale.");
+    match greyed {
+        true => format!(
+            "{sparks} {}",
+            tr(
+                "In grey, at the end of a bar and at the top of a spark: the calls made for a caller that had already given up."
+            )
+        ),
+        false => sparks.to_string(),
+    }
 }
 
 /// The layers of one policy's run.
@@ -288,8 +297,8 @@ pub struct LayerList {
 /// What the service at layer `n` of the chain (from 2) has of its own,
 /// beside the policy's and the server's: each of its settings (the
 /// parameters `l{n}_…`) that applies and is not its default, as its label
-/// and its value as a lesson writes it. None for the top, whose settings
-/// are the policy's.
+/// and its value as a lesson writes a number, or as its control names a
+/// choice. None for the top, whose settings are the policy's.
 pub fn own_settings(config: &Config, n: usize) -> Vec<String> {
     let prefix = format!("l{n}_");
     let facts = crate::prose::Facts::settings(config);
@@ -298,8 +307,14 @@ pub fn own_settings(config: &Config, n: usize) -> Vec<String> {
         .enumerate()
         .filter(|(_, p)| n >= 2 && p.key.starts_with(&prefix) && (p.applies)(config))
         .filter(|(i, p)| config.value_at(*i) != p.default)
-        .map(|(_, p)| {
-            let value = crate::prose::fill(&format!("{{{}}}", p.key), &facts).text;
+        .map(|(i, p)| {
+            let value = match p.kind {
+                Kind::Choice(_, labels) => labels
+                    .get(config.value_at(i) as usize)
+                    .map(|label| label.get().to_string())
+                    .unwrap_or_default(),
+                _ => crate::prose::fill(&format!("{{{}}}", p.key), &facts).text,
+            };
             format!("{}: {value}", p.label.get())
         })
         .collect()
@@ -370,7 +385,16 @@ pub fn layers_kept(
                 [] => "1".to_string(),
                 [one] => one.to_string(),
                 [first, rest @ ..] if rest.iter().all(|a| a == first) => {
-                    format!("{first}^{} = {worst}", factors.len())
+                    // A power as print writes it: 3³, not a program's 3^3.
+                    const SUPERSCRIPT: [char; 10] =
+                        ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+                    let power: String = factors
+                        .len()
+                        .to_string()
+                        .bytes()
+                        .map(|d| SUPERSCRIPT[usize::from(d - b'0')])
+                        .collect();
+                    format!("{first}{power} = {worst}")
                 }
                 _ => {
                     let each: Vec<String> = factors.iter().map(u32::to_string).collect();
@@ -459,12 +483,15 @@ mod tests {
             [
                 "Attempts at layer 2: 2",
                 "Cap at layer 2: 0.25 s",
-                "Jitter at layer 2: none"
+                "Jitter at layer 2: None"
             ]
         );
         assert_eq!(
             own_settings(&config, 3),
-            ["Workers at layer 3: 8", "Queue order at layer 3: lifo"]
+            [
+                "Workers at layer 3: 8",
+                "Queue order at layer 3: Newest first (LIFO)"
+            ]
         );
         let a = crate::sim::run(&config.scenario());
         let lists = layers(&config, &a, None).expect("a chain");
@@ -706,8 +733,8 @@ mod tests {
             [
                 vec![
                     "A: layer 1: 3.00 calls per request (at 100 % failure: 3)",
-                    "A: layer 2: 9.00 calls per request (at 100 % failure: 3^2 = 9)",
-                    "A: layer 3: 27.00 calls per request (at 100 % failure: 3^3 = 27)",
+                    "A: layer 2: 9.00 calls per request (at 100 % failure: 3² = 9)",
+                    "A: layer 3: 27.00 calls per request (at 100 % failure: 3³ = 27)",
                 ],
                 vec![
                     "B: layer 1: 3.00 calls per request (at 100 % failure: 3)",

@@ -733,16 +733,16 @@ params! {
         Text("99 calls in 100 the fifth service takes up get at most this long of its own work; below the p50 the time is the p50 for every call, and beyond 100 times it, 100 times it.");
     Layer2Budget: "l2_budget", Text("Budget at layer 2"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(D.layer_budgets[0]), with_layers,
         Some(|s, v| s.layer_budgets[0] = hop_budget(v)),
-        Text("Whether the second service keeps a retry budget of the policy's kind for its own calls below; off, it retries as its attempts say.");
+        Text("The retry budget the second service keeps for its own calls below: as the policy's, none (it retries as its attempts say), or a kind of its own, with the policy's settings of that kind (under “Retry budget & breaker”).");
     Layer3Budget: "l3_budget", Text("Budget at layer 3"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(D.layer_budgets[1]), |c| with_layers(c) && c.get(P::Layers) >= 3.0,
         Some(|s, v| s.layer_budgets[1] = hop_budget(v)),
-        Text("Whether the third service keeps a retry budget of the policy's kind for its own calls below; off, it retries as its attempts say.");
+        Text("The retry budget the third service keeps for its own calls below: as the policy's, none (it retries as its attempts say), or a kind of its own, with the policy's settings of that kind (under “Retry budget & breaker”).");
     Layer4Budget: "l4_budget", Text("Budget at layer 4"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(D.layer_budgets[2]), |c| with_layers(c) && c.get(P::Layers) >= 4.0,
         Some(|s, v| s.layer_budgets[2] = hop_budget(v)),
-        Text("Whether the fourth service keeps a retry budget of the policy's kind for its own calls below; off, it retries as its attempts say.");
+        Text("The retry budget the fourth service keeps for its own calls below: as the policy's, none (it retries as its attempts say), or a kind of its own, with the policy's settings of that kind (under “Retry budget & breaker”).");
     Layer5Budget: "l5_budget", Text("Budget at layer 5"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(D.layer_budgets[3]), |c| with_layers(c) && c.get(P::Layers) >= 5.0,
         Some(|s, v| s.layer_budgets[3] = hop_budget(v)),
-        Text("Whether the fifth service keeps a retry budget of the policy's kind for its own calls below; off, it retries as its attempts say.");
+        Text("The retry budget the fifth service keeps for its own calls below: as the policy's, none (it retries as its attempts say), or a kind of its own, with the policy's settings of that kind (under “Retry budget & breaker”).");
     Layer2Breaker: "l2_breaker", Text("Breaker at layer 2"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_breakers[0]), |c| with_layers(c) && c.get(P::Layers) >= 2.0 && c.breaker_mode() != BreakerMode::Off,
         Some(|s, v| s.layer_breakers[0] = SWITCH.at(v)),
         Text("Whether the second service keeps a circuit breaker of the policy's for its own calls below; off, it calls whatever the answers.");
