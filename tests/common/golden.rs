@@ -140,14 +140,17 @@ pub fn trace_text() -> String {
     let mut scenario = config.scenario();
     scenario.work_limit = retry_playground::simulate::WORK_LIMIT;
     let (_, trace) = retry_playground::sim::run_traced(&scenario);
-    // The pinned world hedges nothing: no call is a copy, and without the
-    // flag the trace reads as it did before calls had one.
+    // The pinned world hedges nothing and has no chain: no call is a copy
+    // or made for nobody, and without the flags the trace reads as it did
+    // before calls had them.
     assert!(
         trace
             .operations
             .iter()
             .flat_map(|o| &o.recorded)
-            .all(|a| !a.copy)
+            .all(|a| !a.copy && !a.for_nobody)
     );
-    format!("{trace:?}").replace(", copy: false", "")
+    format!("{trace:?}")
+        .replace(", copy: false", "")
+        .replace(", for_nobody: false", "")
 }

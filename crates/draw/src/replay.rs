@@ -40,21 +40,32 @@ impl Spot {
     }
 }
 
-/// Hedged copies a lane shows beside its latest call: all of a hedge's
-/// others (gRFC A6 sends at most five copies).
+/// Calls a lane shows beside its latest: all of a hedge's others (gRFC
+/// A6 sends at most five copies), or as many of a chain's calls for
+/// nobody.
 pub const BESIDE: usize = 4;
 
+/// What a call drawn beside a lane's latest is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Beside {
+    /// A hedge's first call, still out.
+    First,
+    /// A hedged copy.
+    Copy,
+    /// A call a service of a chain made for a caller that had already
+    /// given up, or that goes on after its operation ended.
+    ForNobody,
+}
+
 /// A followed operation at an instant: where it stands, whether the call
-/// out is a retry or a hedged copy, and, for a hedged operation, where its
-/// other calls still out stand.
+/// out is a retry or a hedged copy, and where its other calls still out
+/// stand: a hedge's, or a chain's for nobody.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Lane {
     pub spot: Spot,
     pub retry: bool,
     pub copy: bool,
-    /// Earlier calls of a hedge still out, each with whether it is a
-    /// copy (the first is not).
-    pub beside: [Option<(Spot, bool)>; BESIDE],
+    pub beside: [Option<(Spot, Beside)>; BESIDE],
 }
 
 impl Lane {
@@ -153,7 +164,7 @@ pub fn lane_room(size: (u32, u32), panels: usize, theme: &Theme) -> usize {
 /// diamond beside the calls still out, a failed answer a ring (or a
 /// diamond's outline) in the deeper shade, a pausing client a ring, an
 /// operation that ended a small square (light for a success, grey for a
-/// failure).
+/// failure), a call a chain's service made for nobody a grey dot.
 pub fn draw_replay<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     panels: &[ReplayPanel<'_>],
@@ -313,7 +324,11 @@ where
         // A hedge's calls still out, each where it stands: a copy is a
         // diamond in the light shade, so copies read as copies, not as
         // retries after a failure.
-        let calls = lane.beside.iter().flatten().copied();
+        let calls = lane
+            .beside
+            .iter()
+            .flatten()
+            .map(|&(spot, kind)| (spot, kind == Beside::Copy));
         for (spot, copy) in calls.chain([(lane.spot, lane.copy)]) {
             if !copy {
                 continue;
@@ -331,9 +346,14 @@ where
                 _ => area.draw(&Polygon::new(diamond, retry.filled()))?,
             }
         }
-        for (spot, _) in lane.beside.iter().flatten().filter(|(_, copy)| !copy) {
+        for (spot, kind) in lane.beside.iter().flatten() {
+            let fill = match kind {
+                Beside::Copy => continue,
+                Beside::First => colour,
+                Beside::ForNobody => grey,
+            };
             if let Some(x) = zones.x(*spot) {
-                area.draw(&Circle::new((px(x), y), radius, colour.filled()))?;
+                area.draw(&Circle::new((px(x), y), radius, fill.filled()))?;
             }
         }
         if lane.copy {
@@ -377,6 +397,47 @@ mod tests {
         Lane::at(spot, retry)
     }
 
+    /// An operation through a chain that has ended, while the database
+    /// still serves a call its service made for nobody: the square at the
+    /// client, and a grey dot at the workers in the same lane.
+    #[test]
+    fn a_call_for_nobody_is_a_grey_dot_beside_its_lane() {
+        let theme = Theme::light(1.0);
+        let mut ended = Lane::at(Spot::Done(false), false);
+        ended.beside[0] = Some((Spot::InService, Beside::ForNobody));
+        let out = svg(|area| {
+            draw_replay(
+                area,
+                &[ReplayPanel {
+                    name: "",
+                    lanes: &[ended],
+                    busy: 1.0,
+                    queued: 0.0,
+                }],
+                &Scenario {
+                    workers: 10,
+                    ..Scenario::default()
+                },
+                &theme,
+            )
+        });
+        let circles = elements(&out, "circle");
+        assert_eq!(circles.len(), 1, "the call for nobody");
+        assert_eq!(attr(&circles[0], "fill"), hex(theme.colour(7)));
+        let zones = Zones::new(800.0);
+        let workers = zones.x(Spot::InService).expect("at the workers");
+        assert!((number(&circles[0], "cx") - workers).abs() < 1.0);
+        let square = elements(&out, "rect")
+            .into_iter()
+            .find(|r| attr(r, "fill") == hex(theme.colour(7)))
+            .expect("the failed operation's square");
+        let y = number(&square, "y") + number(&square, "height") / 2.0;
+        assert!(
+            (number(&circles[0], "cy") - y).abs() < 1.0,
+            "in the same lane"
+        );
+    }
+
     /// A hedge with its first call in service and its copy on the way
     /// draws both in one lane: the first a solid dot at the workers, the
     /// copy a light diamond on the wire, in the same row.
@@ -385,7 +446,7 @@ mod tests {
         let theme = Theme::light(1.0);
         let mut hedged = Lane::at(Spot::Outbound(0.5), false);
         hedged.copy = true;
-        hedged.beside[0] = Some((Spot::InService, false));
+        hedged.beside[0] = Some((Spot::InService, Beside::First));
         let scenario = Scenario {
             workers: 10,
             ..Scenario::default()

@@ -2,7 +2,7 @@
 //! instant a preset's lesson is about, and the sentence that says what
 //! happens then. Pure, so the page only draws and wires what this decides.
 
-use crate::chart::{Lane, Spot};
+use crate::chart::{Beside, Lane, Spot};
 use crate::sim::trace::{Outcome, Trace, TracedAttempt, TracedOperation};
 use crate::sim::{FailureKind, Report, Scenario};
 
@@ -22,9 +22,11 @@ pub fn lane(operation: &TracedOperation, time: f64) -> Lane {
     if time < operation.start {
         return Lane::at(Spot::NotYet, false);
     }
+    if operation.recorded.iter().any(|a| a.for_nobody) {
+        return chained(operation, time);
+    }
     if time >= operation.end {
-        let success = operation.ending == Some(crate::sim::trace::Ending::Succeeded);
-        return Lane::at(Spot::Done(success), false);
+        return Lane::at(Spot::Done(succeeded(operation)), false);
     }
     // The latest attempt sent by `time`.
     let sent = operation.recorded.partition_point(|a| a.sent <= time);
@@ -37,6 +39,37 @@ pub fn lane(operation: &TracedOperation, time: f64) -> Lane {
     Lane::at(attempt_spot(&operation.recorded[index], time), index > 0)
 }
 
+fn succeeded(operation: &TracedOperation) -> bool {
+    operation.ending == Some(crate::sim::trace::Ending::Succeeded)
+}
+
+/// The lane of an operation through a chain whose services made calls
+/// for a caller that had already given up: the latest call made for it
+/// while still out (else a client pausing between its tries, or its end),
+/// and beside it, in grey, its other calls still out, for nobody, after
+/// its end too: the caller gave up, the callee kept working.
+fn chained(operation: &TracedOperation, time: f64) -> Lane {
+    let sent = &operation.recorded[..operation.recorded.partition_point(|a| a.sent <= time)];
+    let live = time < operation.end;
+    let awaited = sent
+        .iter()
+        .rposition(|a| !a.for_nobody)
+        .filter(|&i| live && time < sent[i].answered);
+    let mut lane = match awaited {
+        Some(i) => Lane::at(attempt_spot(&sent[i], time), i > 0),
+        None if live => Lane::at(Spot::Pausing, false),
+        None => Lane::at(Spot::Done(succeeded(operation)), false),
+    };
+    let others = sent
+        .iter()
+        .enumerate()
+        .filter(|&(i, a)| Some(i) != awaited && time < a.answered);
+    for (slot, (_, a)) in lane.beside.iter_mut().zip(others) {
+        *slot = Some((attempt_spot(a, time), Beside::ForNobody));
+    }
+    lane
+}
+
 /// A hedged operation's lane: every call still out at `time`, the latest
 /// in front; a client between calls (all out have answered) pauses.
 fn hedged(sent: &[TracedAttempt], time: f64) -> Lane {
@@ -47,7 +80,8 @@ fn hedged(sent: &[TracedAttempt], time: f64) -> Lane {
     let mut lane = Lane::at(attempt_spot(latest, time), false);
     lane.copy = latest.copy;
     for (slot, a) in lane.beside.iter_mut().zip(out) {
-        *slot = Some((attempt_spot(a, time), a.copy));
+        let kind = if a.copy { Beside::Copy } else { Beside::First };
+        *slot = Some((attempt_spot(a, time), kind));
     }
     lane
 }
@@ -467,6 +501,7 @@ mod tests {
             outcome: Outcome::Succeeded,
             pause: f64::INFINITY,
             copy: false,
+            for_nobody: false,
         }
     }
 
@@ -511,7 +546,10 @@ mod tests {
                     both_out += 1;
                     let shown = lane(operation, at);
                     assert!(shown.copy, "{operation:?}");
-                    assert!(matches!(shown.beside[0], Some((_, false))), "{shown:?}");
+                    assert!(
+                        matches!(shown.beside[0], Some((_, Beside::First))),
+                        "{shown:?}"
+                    );
                 }
             }
         }
@@ -546,6 +584,72 @@ mod tests {
         assert_eq!(at(3.6), Spot::Done(true));
         assert!(lane(&operation, 2.8).retry);
         assert!(!lane(&operation, 1.05).retry);
+    }
+
+    /// Through a chain, a lane shows the call made for its operation, and
+    /// beside it in grey the calls its services made for a caller that had
+    /// given up, while they are out: here the top gave up on its first
+    /// call at 1.4 (the service below went on, its call in service until
+    /// 2.0 and a retry sent at 2.1 for nobody), its second call succeeded
+    /// at 2.5, and the retry below is still served after the end.
+    #[test]
+    fn through_a_chain_a_lane_shows_the_calls_for_nobody_in_grey() {
+        let first = attempt(1.0, 1.0, 1.0, 2.0, 2.0);
+        let second = attempt(1.5, 1.5, 1.6, 2.4, 2.5);
+        let for_nobody = TracedAttempt {
+            for_nobody: true,
+            ..attempt(2.1, 2.1, 2.2, 3.0, 3.0)
+        };
+        let operation = TracedOperation {
+            number: 0,
+            start: 1.0,
+            end: 2.5,
+            ending: Some(Ending::Succeeded),
+            attempts: 3,
+            recorded: vec![first, second, for_nobody],
+        };
+        let at = |t| lane(&operation, t);
+        // Before the top gave up, its one call.
+        assert_eq!(at(1.2).spot, Spot::InService);
+        assert_eq!(at(1.2).beside, [None; 4]);
+        // Its second call queued, the first still served for nobody.
+        let both = at(1.55);
+        assert_eq!(both.spot, Spot::Queued);
+        assert!(both.retry);
+        assert_eq!(both.beside[0], Some((Spot::InService, Beside::ForNobody)));
+        // The retry below for nobody beside the second call.
+        assert_eq!(
+            at(2.3).beside[0],
+            Some((Spot::InService, Beside::ForNobody))
+        );
+        // After the end: done, and the work below goes on.
+        let after = at(2.7);
+        assert_eq!(after.spot, Spot::Done(true));
+        assert_eq!(after.beside[0], Some((Spot::InService, Beside::ForNobody)));
+        assert_eq!(at(3.0).beside, [None; 4]);
+    }
+
+    /// The orphans preset's trace marks the calls made for nobody as the
+    /// tally counts them, and some lane of it shows one beside a finished
+    /// operation.
+    #[test]
+    fn the_orphans_replay_shows_the_database_working_for_nobody() {
+        let (_, report, trace) = preset_runs("orphans");
+        let marked = trace
+            .operations
+            .iter()
+            .flat_map(|o| &o.recorded)
+            .filter(|a| a.for_nobody)
+            .count();
+        assert!(marked > 0 && report.summary.orphaned_attempts_by_layer[1] > 0);
+        let after_the_end = trace.operations.iter().any(|o| {
+            o.end.is_finite()
+                && o.recorded
+                    .iter()
+                    .any(|a| a.sent < o.end && a.answered > o.end + 0.01)
+                && lane(o, o.end + 0.005).beside[0].is_some()
+        });
+        assert!(after_the_end, "no lane shows work below after its end");
     }
 
     fn preset_runs(key: &str) -> (Scenario, Report, Trace) {

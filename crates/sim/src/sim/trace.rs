@@ -100,6 +100,9 @@ pub struct TracedAttempt {
     pub pause: f64,
     /// A hedged copy: sent beside the calls before it, not after them.
     pub copy: bool,
+    /// Sent by a service of a chain for a caller that had already given
+    /// up on it (as `Summary::orphaned_attempts_by_layer` counts them).
+    pub for_nobody: bool,
 }
 
 /// One traced operation.
@@ -230,7 +233,7 @@ impl Tracer {
 
     /// An attempt of the operation in `root` is sent at `start`, as request
     /// `request` (`None`: contention's read, which takes no request slot).
-    pub fn sent(&mut self, root: u32, request: Option<u32>, start: f64) {
+    pub fn sent(&mut self, root: u32, request: Option<u32>, start: f64, for_nobody: bool) {
         let index = get(&self.by_root, root);
         let mut packed = UNTRACED;
         if let Some(operation) = self.trace.operations.get_mut(index as usize) {
@@ -246,6 +249,7 @@ impl Tracer {
                     outcome: Outcome::Pending,
                     pause: f64::INFINITY,
                     copy: false,
+                    for_nobody,
                 });
             }
         }

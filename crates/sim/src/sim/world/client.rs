@@ -554,18 +554,18 @@ impl<const PLAIN: bool> World<PLAIN> {
         let (token, first, root) = (f.token, f.attempts == 1, f.root);
         let parent_attempts = f.attempts;
         self.tally.attempts_by_layer[layer] += 1;
+        let for_nobody = !PLAIN && self.layers.orphans && self.orphaned(frame);
         if !PLAIN && self.layers.count > 1 {
-            let orphaned = self.layers.orphans && self.orphaned(frame);
-            if orphaned {
+            if for_nobody {
                 self.tally.orphaned_by_layer[layer] += 1;
             }
-            self.tally.rec.layer_calls(layer, start, 1, orphaned);
+            self.tally.rec.layer_calls(layer, start, 1, for_nobody);
         }
         if !PLAIN && self.contention {
             self.work += 1;
             self.tally.rec.attempt(start, first);
             if let Some(tracer) = self.tracer() {
-                tracer.sent(root, None, start);
+                tracer.sent(root, None, start, false);
             }
             let hop = self.hop(root);
             self.queue
@@ -612,7 +612,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                     call: copy as u8,
                 });
                 if let Some(tracer) = self.tracer() {
-                    tracer.sent(root, Some(request), start);
+                    tracer.sent(root, Some(request), start, for_nobody);
                 }
                 if copy == 0 && timeout.is_finite() {
                     if start <= self.current {

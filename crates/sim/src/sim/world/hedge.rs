@@ -302,7 +302,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             call: call as u8,
         });
         if let Some(tracer) = self.tracer() {
-            tracer.sent(root, Some(request), now);
+            tracer.sent(root, Some(request), now, false);
         }
         let hop = self.hop(root);
         if self.server.stateless || hop == 0.0 {
