@@ -2336,6 +2336,33 @@ fn a_service_on_the_way_stops_its_own_work_at_a_passed_deadline() {
     assert_eq!(passed.summary.succeeded, 0);
 }
 
+/// Two services, every call failing at once, the top trying twice and the
+/// second service three times.
+fn failing_two_services() -> Scenario {
+    Scenario {
+        horizon: 20.0,
+        rate: 50.0,
+        layers: 2,
+        failure: 1.0,
+        service_time: 0.0,
+        layer_attempts: [3, 0, 0, 0],
+        policy: Policy {
+            attempts: 2,
+            ..quiet_server().policy
+        },
+        ..quiet_server()
+    }
+}
+
+/// The highest balance the series charts in the run's second half.
+fn late_balance(report: &Report) -> f64 {
+    let levels = &report.series.budget_level;
+    levels[levels.len() / 2..]
+        .iter()
+        .cloned()
+        .fold(0.0, f64::max)
+}
+
 /// A service below the top may keep no retry budget of its own. Two
 /// services, every call failing at once, the top trying twice and the
 /// second service three times, each layer with gRPC's token bucket (10
@@ -2348,21 +2375,11 @@ fn a_service_on_the_way_stops_its_own_work_at_a_passed_deadline() {
 #[test]
 fn a_service_below_the_top_may_keep_no_budget_of_its_own() {
     let world = Scenario {
-        horizon: 20.0,
-        rate: 50.0,
-        layers: 2,
-        failure: 1.0,
-        service_time: 0.0,
-        layer_attempts: [3, 0, 0, 0],
         budget: BudgetConfig {
             kind: BudgetKind::TokenBucket,
             ..BudgetConfig::default()
         },
-        policy: Policy {
-            attempts: 2,
-            ..quiet_server().policy
-        },
-        ..quiet_server()
+        ..failing_two_services()
     };
     let run = |own: bool| {
         sim::run(&Scenario {
@@ -2380,11 +2397,7 @@ fn a_service_below_the_top_may_keep_no_budget_of_its_own() {
     let none = &report.summary;
     assert_eq!(none.attempts_by_layer[1], 3 * none.attempts_by_layer[0]);
     assert!(none.attempts_by_layer[0] < none.operations + 10, "{none:?}");
-    let levels = &report.series.budget_level;
-    let late = levels[levels.len() / 2..]
-        .iter()
-        .cloned()
-        .fold(0.0, f64::max);
+    let late = late_balance(&report);
     assert!(late <= 5.0, "the top's bucket stays drained: {late}");
 }
 
@@ -2398,19 +2411,7 @@ fn a_service_below_the_top_may_keep_no_budget_of_its_own() {
 /// below (each asks its own budget) runs to its horizon.
 #[test]
 fn a_service_below_the_top_may_keep_a_budget_of_its_own_kind() {
-    let world = Scenario {
-        horizon: 20.0,
-        rate: 50.0,
-        layers: 2,
-        failure: 1.0,
-        service_time: 0.0,
-        layer_attempts: [3, 0, 0, 0],
-        policy: Policy {
-            attempts: 2,
-            ..quiet_server().policy
-        },
-        ..quiet_server()
-    };
+    let world = failing_two_services();
     let own = sim::run(&Scenario {
         layer_budgets: [Some(BudgetKind::TokenBucket), None, None, None],
         ..world.clone()
@@ -2421,11 +2422,7 @@ fn a_service_below_the_top_may_keep_a_budget_of_its_own_kind() {
     assert_eq!(top, 2 * kept.operations, "the top has no budget");
     assert!(second < top + 20, "{top} top calls, {second} below");
     assert_eq!(none.attempts_by_layer[1], 3 * none.attempts_by_layer[0]);
-    let levels = &own.series.budget_level;
-    let late = levels[levels.len() / 2..]
-        .iter()
-        .cloned()
-        .fold(0.0, f64::max);
+    let late = late_balance(&own);
     assert!(late <= 5.0, "the second's bucket stays drained: {late}");
     let mixed = sim::run(&Scenario {
         budget: BudgetConfig {
@@ -2844,38 +2841,6 @@ fn a_hedged_fan_out_is_slow_only_when_a_call_and_its_copy_are() {
     assert_eq!(report.summary.success_rate, 1.0);
 }
 
-/// A copy of a hedged fan-out's call goes at once when its call fails with
-/// an error that may pass, and the call fails only when its last copy
-/// does: with 3 calls failing independently at 30 % and 2 copies a call,
-/// a call fails with 0.3^2 = 9 % and a request that needs every call
-/// succeeds with 0.91^3 = 75.4 % (against 0.7^3 = 34.3 % unhedged), within
-/// four standard errors over 20 000 requests.
-#[test]
-fn a_hedged_fan_out_call_fails_only_when_its_copies_do() {
-    let summary = sim::run(&Scenario {
-        horizon: 20.0,
-        fan_out: 3,
-        failure: 0.3,
-        policy: Policy {
-            attempts: 1,
-            hedge: true,
-            hedge_delay: 10.0,
-            hedge_copies: 2,
-            ..quiet_server().policy
-        },
-        ..quiet_server()
-    })
-    .summary;
-    let expected = 0.91f64.powi(3);
-    let n = summary.operations as f64;
-    let tolerance = 4.0 * (expected * (1.0 - expected) / n).sqrt();
-    assert!(
-        (summary.success_rate - expected).abs() < tolerance,
-        "{} against {expected} (within {tolerance})",
-        summary.success_rate
-    );
-}
-
 /// A fan-out that waits for the first success or a majority is as slow as
 /// its fastest or its middle call. The calls of [`tail_at_scale`], against
 /// an edge of 2^-10 s: a call is beyond it with probability
@@ -2908,14 +2873,18 @@ fn a_fan_out_of_the_first_or_a_majority_is_as_slow_as_its_fastest_or_middle_call
 /// With 3 calls failing independently at 30 %, an attempt that waits for
 /// the first success fails only when all three do (1 - 0.3^3 = 97.3 %
 /// succeed), one that needs a majority when two do (0.7^3 + 3 0.7^2 0.3 =
-/// 78.4 %), one that needs every answer when any does (0.7^3 = 34.3 %):
-/// each within four standard errors over 20 000 requests.
+/// 78.4 %), one that needs every answer when any does (0.7^3 = 34.3 %).
+/// Hedged with 2 copies a call, a call fails only when both do (an error
+/// that may pass sends the next copy at once), with 0.3^2 = 9 %, so every
+/// answer comes with 0.91^3 = 75.4 %. Each within four standard errors
+/// over 20 000 requests.
 #[test]
 fn a_fan_out_fails_as_its_wait_says() {
-    for (wait, expected) in [
-        (FanWait::First, 1.0 - 0.3f64.powi(3)),
-        (FanWait::Quorum, 0.7f64.powi(3) + 3.0 * 0.49 * 0.3),
-        (FanWait::All, 0.7f64.powi(3)),
+    for (wait, copies, expected) in [
+        (FanWait::First, 1, 1.0 - 0.3f64.powi(3)),
+        (FanWait::Quorum, 1, 0.7f64.powi(3) + 3.0 * 0.49 * 0.3),
+        (FanWait::All, 1, 0.7f64.powi(3)),
+        (FanWait::All, 2, 0.91f64.powi(3)),
     ] {
         let summary = sim::run(&Scenario {
             horizon: 20.0,
@@ -2924,6 +2893,9 @@ fn a_fan_out_fails_as_its_wait_says() {
             failure: 0.3,
             policy: Policy {
                 attempts: 1,
+                hedge: copies > 1,
+                hedge_delay: 10.0,
+                hedge_copies: copies,
                 ..quiet_server().policy
             },
             ..quiet_server()
@@ -2933,7 +2905,7 @@ fn a_fan_out_fails_as_its_wait_says() {
         let tolerance = 4.0 * (expected * (1.0 - expected) / n).sqrt();
         assert!(
             (summary.success_rate - expected).abs() < tolerance,
-            "{wait:?}: {} against {expected} (within {tolerance})",
+            "{wait:?}, {copies} copies: {} against {expected} (within {tolerance})",
             summary.success_rate
         );
     }

@@ -581,6 +581,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             // A fan-out sends the attempt to `fan_out` servers at once and
             // waits for the answers `fan_wait` says (`deliver`).
             let copies = if PLAIN { 1 } else { self.s.fan_out };
+            let deadline = self.passed_down(frame, start + timeout);
             if copies > 1 {
                 let need = self.s.fan_wait.needs(copies);
                 self.extras[frame].fan_need = need;
@@ -590,52 +591,68 @@ impl<const PLAIN: bool> World<PLAIN> {
                     .rec
                     .layer_calls(layer, start, u64::from(copies - 1), false);
                 if self.s.policy.hedge {
-                    let deadline = self.passed_down(frame, start + timeout);
                     self.fan_hedge_start(frame, copies, start, start + timeout, deadline);
+                }
+            }
+            if timeout.is_finite() {
+                if start <= self.current {
+                    self.queue
+                        .push_in_order(start + timeout, EventKind::Timeout, frame, token);
+                } else {
+                    self.queue
+                        .push(start + timeout, EventKind::Timeout, frame, token);
                 }
             }
             for copy in 0..copies {
                 self.work += 1;
                 self.tally.rec.attempt(start, first);
-                self.roots[root].outstanding += 1;
-                let server = self.pick_server(root);
-                let request = self.server.requests.insert(Request {
-                    frame,
-                    token,
-                    root,
-                    service: 0.0,
-                    failure: None,
-                    queued_at: 0.0,
-                    server,
-                    deadline: self.passed_down(frame, start + timeout),
-                    cut: false,
-                    call: copy as u8,
-                });
-                if let Some(tracer) = self.tracer() {
-                    tracer.sent(root, Some(request), start, for_nobody);
-                }
-                if copy == 0 && timeout.is_finite() {
-                    if start <= self.current {
-                        self.queue
-                            .push_in_order(start + timeout, EventKind::Timeout, frame, token);
-                    } else {
-                        self.queue
-                            .push(start + timeout, EventKind::Timeout, frame, token);
-                    }
-                }
-                let hop = self.hop(root);
-                // A request reaches the server without a trip through the
-                // queue when nothing it meets there can change before it
-                // arrives: the server is stateless (unlimited workers,
-                // latency independent of load), so its fate is known now,
-                // or it is sent at the current instant with no network time.
-                if PLAIN || self.server.stateless || (hop == 0.0 && start <= self.current) {
-                    self.server_arrive(request, start + hop);
-                } else {
-                    self.queue
-                        .push(start + hop, EventKind::ServerArrive, request, 0);
-                }
+                self.send_request(frame, token, copy as u8, start, deadline, for_nobody);
             }
+        }
+    }
+
+    /// Sends a request of the frame's attempt `token` (its call `call`, in
+    /// a fan-out) to a server of the fleet at `start`, carrying `deadline`
+    /// down.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))] // speed: hot natively
+    pub(super) fn send_request(
+        &mut self,
+        frame: u32,
+        token: u32,
+        call: u8,
+        start: f64,
+        deadline: f64,
+        for_nobody: bool,
+    ) {
+        let root = self.frames[frame].root;
+        self.roots[root].outstanding += 1;
+        let server = self.pick_server(root);
+        let request = self.server.requests.insert(Request {
+            frame,
+            token,
+            root,
+            service: 0.0,
+            failure: None,
+            queued_at: 0.0,
+            server,
+            deadline,
+            cut: false,
+            call,
+        });
+        if let Some(tracer) = self.tracer() {
+            tracer.sent(root, Some(request), start, for_nobody);
+        }
+        let hop = self.hop(root);
+        // A request reaches the server without a trip through the queue
+        // when nothing it meets there can change before it arrives: the
+        // server is stateless (unlimited workers, latency independent of
+        // load), so its fate is known now, or it is sent at the current
+        // instant with no network time.
+        if PLAIN || self.server.stateless || (hop == 0.0 && start <= self.current) {
+            self.server_arrive(request, start + hop);
+        } else {
+            self.queue
+                .push(start + hop, EventKind::ServerArrive, request, 0);
         }
     }
 

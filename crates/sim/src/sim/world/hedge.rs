@@ -34,7 +34,6 @@
 
 use super::World;
 use super::client::failure_of;
-use super::server::Request;
 use crate::classify;
 use crate::sim::engine::EventKind;
 use crate::sim::report::FailureKind;
@@ -278,7 +277,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 budget.release_retry();
             }
         }
-        let (token, root) = (self.frames[frame].token, self.frames[frame].root);
+        let token = self.frames[frame].token;
         let fan = &mut self.fan_calls[frame];
         fan.sent[call] += 1;
         fan.out[call] += 1;
@@ -287,30 +286,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         self.tally.attempts_by_layer[layer] += 1;
         self.tally.rec.layer_calls(layer, now, 1, false);
         self.tally.rec.attempt(now, false);
-        self.roots[root].outstanding += 1;
-        let server = self.pick_server(root);
-        let request = self.server.requests.insert(Request {
-            frame,
-            token,
-            root,
-            service: 0.0,
-            failure: None,
-            queued_at: 0.0,
-            server,
-            deadline,
-            cut: false,
-            call: call as u8,
-        });
-        if let Some(tracer) = self.tracer() {
-            tracer.sent(root, Some(request), now, false);
-        }
-        let hop = self.hop(root);
-        if self.server.stateless || hop == 0.0 {
-            self.server_arrive(request, now + hop);
-        } else {
-            self.queue
-                .push(now + hop, EventKind::ServerArrive, request, 0);
-        }
+        self.send_request(frame, token, call as u8, now, deadline, false);
         true
     }
 
