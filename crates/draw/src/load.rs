@@ -247,16 +247,25 @@ where
     let (first, first_b) = both(&|c| c);
     let (retried, retried_b) = both(&|c| light(theme, c));
     let (failed, failed_b) = both(&|c| deep(theme, c));
-    let mut entries = match axis.floor > 0.0 {
-        false => vec![
-            Entry::area(tr("first tries"), first).and(first_b),
-            Entry::area(tr("retries"), retried).and(retried_b),
-        ],
-        true => vec![
-            Entry::area(tr("first tries: their share of each bar"), first).and(first_b),
-            Entry::area(tr("retries"), retried).and(retried_b),
-        ],
+    // Through a chain the bars are the calls of the service that calls
+    // the server, to which a retry above is a first try of its own.
+    let chained = scenario.layers > 1;
+    let (firsts, retries) = match (axis.floor > 0.0, chained) {
+        (false, false) => (tr("first tries"), tr("retries")),
+        (true, false) => (tr("first tries: their share of each bar"), tr("retries")),
+        (false, true) => (
+            tr("first tries of the last service"),
+            tr("retries of the last service"),
+        ),
+        (true, true) => (
+            tr("the last service's first tries: their share of each bar"),
+            tr("retries of the last service"),
+        ),
     };
+    let mut entries = vec![
+        Entry::area(firsts, first).and(first_b),
+        Entry::area(retries, retried).and(retried_b),
+    ];
     if runs.iter().any(|run| sent_down(run.report) > 0) {
         entries.push(Entry::line(tr("sent while the server was down"), first, false).and(first_b));
     }
