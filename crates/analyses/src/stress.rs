@@ -394,8 +394,6 @@ mod tests {
         config
     }
 
-    /// Every row is the run of its fault's world, as the command line and
-    /// the page would make it alone, bit for bit.
     /// Without its faults a world keeps no fault at all: every fault's
     /// window of the server gone, and every service's outage, whatever
     /// the link set.
@@ -414,6 +412,8 @@ mod tests {
         assert_eq!(without_faults(&faulty).to_link(), "v=1&layers=5");
     }
 
+    /// Every row is the run of its fault's world, as the command line and
+    /// the page would make it alone, bit for bit.
     #[test]
     fn each_row_is_the_run_of_its_faults_world() {
         let config = world(
