@@ -131,8 +131,6 @@ impl Tally {
         }
     }
 
-    /// An operation ended at `now`, `latency` after it started.
-    #[inline(always)] // speed: hot
     /// A call arrived at (`+1`) or left (`-1`) the service at `layer` at
     /// `now`: the call-seconds present there grow by what was present
     /// since the last change.
@@ -144,6 +142,8 @@ impl Tally {
         }
     }
 
+    /// An operation ended at `now`, `latency` after it started.
+    #[inline(always)] // speed: hot
     pub fn operation_ended(&mut self, now: f64, latency: f64, retried: bool, end: Ending) {
         self.retried_operations += u64::from(retried);
         self.ended[end] += 1;
