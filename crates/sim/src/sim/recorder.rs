@@ -147,14 +147,17 @@ impl Recorder {
     /// (nothing without a chain).
     #[inline]
     pub fn layer_calls(&mut self, layer: usize, time: f64, calls: u64, orphaned: bool) {
+        // Without a chain, no series: the plain world's hot path pays one
+        // check.
+        if self.series.layer_calls.is_empty() {
+            return;
+        }
         let Some(i) = self.bucket(time) else {
             return;
         };
-        if let Some(series) = self.series.layer_calls.get_mut(layer) {
-            series[i] += calls;
-            if orphaned {
-                self.series.layer_orphaned[layer][i] += calls;
-            }
+        self.series.layer_calls[layer][i] += calls;
+        if orphaned {
+            self.series.layer_orphaned[layer][i] += calls;
         }
     }
 

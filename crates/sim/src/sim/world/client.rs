@@ -265,7 +265,7 @@ impl Layers {
             },
             instances,
             throttles: throttle.iter().any(|&t| t != Throttle::No),
-            paces: kinds.contains(&BudgetKind::AwsAdaptive),
+            paces: throttle.contains(&Throttle::Paces),
             throttle,
             counts_in_flight: kinds.contains(&BudgetKind::Envoy),
             orphans,
@@ -553,14 +553,8 @@ impl<const PLAIN: bool> World<PLAIN> {
         f.waiting = true;
         let (token, first, root) = (f.token, f.attempts == 1, f.root);
         let parent_attempts = f.attempts;
-        self.tally.attempts_by_layer[layer] += 1;
         let for_nobody = !PLAIN && self.layers.orphans && self.orphaned(frame);
-        if !PLAIN && self.layers.count > 1 {
-            if for_nobody {
-                self.tally.orphaned_by_layer[layer] += 1;
-            }
-            self.tally.rec.layer_calls(layer, start, 1, for_nobody);
-        }
+        self.tally.calls(layer, start, 1, for_nobody);
         if !PLAIN && self.contention {
             self.work += 1;
             self.tally.rec.attempt(start, first);
@@ -586,10 +580,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 let need = self.s.fan_wait.needs(copies);
                 self.extras[frame].fan_need = need;
                 self.extras[frame].fan_spare = copies - need;
-                self.tally.attempts_by_layer[layer] += u64::from(copies - 1);
-                self.tally
-                    .rec
-                    .layer_calls(layer, start, u64::from(copies - 1), false);
+                self.tally.calls(layer, start, u64::from(copies - 1), false);
                 if self.s.policy.hedge {
                     self.fan_hedge_start(frame, copies, start, start + timeout, deadline);
                 }

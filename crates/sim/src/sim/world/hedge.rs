@@ -283,8 +283,7 @@ impl<const PLAIN: bool> World<PLAIN> {
         fan.out[call] += 1;
         let deadline = fan.deadline;
         self.work += 1;
-        self.tally.attempts_by_layer[layer] += 1;
-        self.tally.rec.layer_calls(layer, now, 1, false);
+        self.tally.calls(layer, now, 1, false);
         self.tally.rec.attempt(now, false);
         self.send_request(frame, token, call as u8, now, deadline, false);
         true

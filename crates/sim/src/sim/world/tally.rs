@@ -131,6 +131,18 @@ impl Tally {
         }
     }
 
+    /// `calls` calls of `layer` left at `time`, for a caller that had
+    /// already given up when `for_nobody`: the layer's counts, and with a
+    /// chain its series.
+    #[inline(always)] // speed: hot
+    pub fn calls(&mut self, layer: usize, time: f64, calls: u64, for_nobody: bool) {
+        self.attempts_by_layer[layer] += calls;
+        if for_nobody {
+            self.orphaned_by_layer[layer] += calls;
+        }
+        self.rec.layer_calls(layer, time, calls, for_nobody);
+    }
+
     /// A call arrived at (`+1`) or left (`-1`) the service at `layer` at
     /// `now`: the call-seconds present there grow by what was present
     /// since the last change.
