@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 /// The crates in their order, with the folder of each manifest.
-const ORDER: [(&str, &str); 11] = [
+const ORDER: [(&str, &str); 12] = [
     ("retry-core", "crates/core"),
     ("retry-sim", "crates/sim"),
     ("retry-analyses", "crates/analyses"),
@@ -17,6 +17,7 @@ const ORDER: [(&str, &str); 11] = [
     ("retry-export", "crates/export"),
     ("retry-view", "crates/view"),
     ("retry-playground-page", "page"),
+    ("retry-playground-first", "first"),
     ("retry-playground-worker", "worker"),
     ("retry-playground-home", "home"),
     ("retry-playground", "."),

@@ -27,7 +27,7 @@ fn messages() -> BTreeMap<String, String> {
 fn places() -> BTreeMap<String, Vec<String>> {
     let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut files = Vec::new();
-    for dir in ["src", "crates", "page/src"] {
+    for dir in ["src", "crates", "page/src", "first/src"] {
         rust_files(Path::new(dir), &mut files);
     }
     files.sort();
@@ -306,9 +306,28 @@ const COURSE: [&str; 3] = [
     "page/src/chapter.rs",
 ];
 
+/// The files whose words the first chart's module (`first/`) may write:
+/// `index.html`'s own, the charts', a lesson's and what fills it. They come
+/// at once; the page module's other words come with it.
+const FIRST_SCREEN: [&str; 10] = [
+    "index.html",
+    "crates/core/",
+    "crates/sim/src/sim/",
+    // The names of a setting's choices, as a lesson says them.
+    "crates/sim/src/config/choices.rs",
+    "crates/sim/src/metrics.rs",
+    "crates/draw/",
+    "crates/teach/src/presets.rs",
+    "crates/teach/src/prose.rs",
+    "crates/teach/src/claims.rs",
+    "crates/view/src/lesson.rs",
+];
+
 /// Which file of Russian words the page downloads a message in, if any:
-/// the messages of a library's configuration come when "Take it home"
-/// opens; the command line's own are never the page's.
+/// those the first screen may show at once, the rest of the page's with
+/// its module, the messages of a library's configuration when "Take it
+/// home" opens, the course's with a chapter's address; the command line's
+/// own are never the page's.
 fn page_file(places: &[String]) -> Option<&'static str> {
     let only = |prefix: &str| places.iter().all(|p| p.starts_with(prefix));
     if only("src/main.rs") {
@@ -320,8 +339,13 @@ fn page_file(places: &[String]) -> Option<&'static str> {
         .all(|p| COURSE.iter().any(|file| p.starts_with(file)))
     {
         Some("www/ru-course.words")
-    } else {
+    } else if places
+        .iter()
+        .any(|p| FIRST_SCREEN.iter().any(|file| p.starts_with(file)))
+    {
         Some("www/ru.words")
+    } else {
+        Some("www/ru-page.words")
     }
 }
 
@@ -332,6 +356,7 @@ fn the_page_downloads_the_table_compiled() {
     let update = std::env::var_os("UPDATE_WORDS").is_some();
     for file in [
         "www/ru.words",
+        "www/ru-page.words",
         "www/ru-take-home.words",
         "www/ru-course.words",
     ] {

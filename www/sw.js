@@ -2,7 +2,8 @@
 //
 // What it keeps, in one cache: the page itself, and the files the running
 // page loaded (its script, its WebAssembly, its style sheet), which the page
-// lists once it has started, with the search workers' script and module
+// lists once its own module has started (the first chart's module before
+// it), with the search workers' script and module
 // and "Take it home"'s module, which it will load only once the search or
 // the section opens.
 //
@@ -29,7 +30,7 @@ const PAGE = new URL('./', self.location).href;
 // Trunk's content hash in a file name: `name-0123456789abcdef.js`,
 // `name-0123456789abcdef_bg.wasm`.
 const HASHED = /-[0-9a-f]{16}(_bg)?\.[a-z]+$/;
-// Most files a page may ask to keep: the playground loads four.
+// Most files a page may ask to keep: the playground asks for about a dozen.
 const MOST_FILES = 64;
 
 self.addEventListener('install', (event) => {

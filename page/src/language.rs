@@ -2,10 +2,11 @@
 //!
 //! The language is the link's (`lang=ru`), else the one the reader chose
 //! with the switch on an earlier visit, else the first of the browser's
-//! languages the page speaks, else English. Russian's words are a file of
-//! their own (`ru.words`), fetched only by a page that speaks Russian, and
-//! spoken before the page writes a word; the service worker keeps it with
-//! the page's other files. A language the reader chose (in the link or with
+//! languages the page speaks, else English. Russian's words are files of
+//! their own, fetched only by a page that speaks Russian: `ru.words`, those
+//! the first screen may show, at once, and `ru-page.words`, the rest of the
+//! page's, with its module; both are spoken before the page writes a word,
+//! and the service worker keeps them with the page's other files. A language the reader chose (in the link or with
 //! the switch) goes on in the address bar, Copy link and the embed code;
 //! one that only followed the browser does not, so a shared link opens in
 //! each reader's own.
@@ -15,10 +16,10 @@ use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{Document, Element, Node};
+use web_sys::Document;
 
 use retry_view::config::{link_lang, with_lang};
-use retry_view::words::{self, Lang, READ_ATTRIBUTES, collapsed, tr};
+use retry_view::words::{self, Lang, tr};
 
 use crate::element;
 
@@ -90,6 +91,12 @@ pub(super) fn speak(lang: Lang, then: Box<dyn FnOnce()>) {
         Some(course) => Box::new(move || learn(course, then)),
         None => then,
     };
+    // The words of the page beyond its first screen, asked for with this
+    // module (`retryPlaygroundPage`).
+    let then: Box<dyn FnOnce()> = match asked("retryPlaygroundRussianPage") {
+        Some(rest) => Box::new(move || learn(rest, then)),
+        None => then,
+    };
     match asked("retryPlaygroundRussian") {
         Some(asked) => learn(asked, then),
         None => then(),
@@ -140,61 +147,6 @@ fn learn(asked: js_sys::Promise, then: Box<dyn FnOnce()>) {
     failed.forget();
 }
 
-/// The document in the page's language: `<html lang>`, and the words
-/// `index.html` itself holds, which `tests/words.rs` finds as this reads
-/// them: each text between tags with its whitespace collapsed, and the
-/// attributes a person reads.
-pub(super) fn translate(document: &Document) {
-    let Some(root) = document.document_element() else {
-        return;
-    };
-    let _ = root.set_attribute("lang", words::lang().code());
-    if words::lang() != Lang::En {
-        translate_node(&root);
-    }
-}
-
-fn translate_node(node: &Node) {
-    if let Some(element) = node.dyn_ref::<Element>() {
-        if matches!(element.tag_name().as_str(), "SCRIPT" | "STYLE") {
-            return;
-        }
-        for name in READ_ATTRIBUTES {
-            if let Some(value) = element.get_attribute(name) {
-                let said = collapsed(&value);
-                let _ = element.set_attribute(name, tr(&said));
-            }
-        }
-    }
-    if node.node_type() == Node::TEXT_NODE {
-        if let Some(text) = node.node_value() {
-            let said = collapsed(&text);
-            let russian = tr(&said);
-            if !said.is_empty() && russian != said {
-                // The spaces around the words part them from their neighbours.
-                let lead = if text.starts_with(|c: char| c.is_ascii_whitespace()) {
-                    " "
-                } else {
-                    ""
-                };
-                let trail = if text.ends_with(|c: char| c.is_ascii_whitespace()) {
-                    " "
-                } else {
-                    ""
-                };
-                node.set_node_value(Some(&format!("{lead}{russian}{trail}")));
-            }
-        }
-        return;
-    }
-    let children = node.child_nodes();
-    for i in 0..children.length() {
-        if let Some(child) = children.item(i) {
-            translate_node(&child);
-        }
-    }
-}
-
 /// Builds the switch: a link to this page in each language, the one
 /// spoken marked; following one remembers the choice for the next visit.
 /// The links `index.html` holds keep the language the reader chose too.
@@ -210,6 +162,8 @@ pub(super) fn build_switch(document: &Document) -> Result<(), JsValue> {
         return Ok(());
     };
     place.set_attribute("aria-label", tr("Language"))?;
+    // The first chart's module may have written the names, unlinked.
+    place.set_text_content(None);
     for lang in Lang::ALL {
         let link = element(document, "a", "")?;
         link.set_text_content(Some(lang.name()));

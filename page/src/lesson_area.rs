@@ -18,6 +18,8 @@ pub(super) fn build_presets(document: &Document) -> Result<(), JsValue> {
     let Some(select) = document.get_element_by_id("preset") else {
         return Ok(());
     };
+    // The first chart's module may have written the lesson's title there.
+    select.set_text_content(None);
     for entry in view::lesson::preset_options() {
         let option = element(document, "option", "")?;
         option.set_text_content(Some(entry.title));

@@ -60,6 +60,7 @@ mod share;
 mod stress_panel;
 mod summary;
 mod take_home;
+mod translate;
 mod yours_panel;
 
 use charts::{draw, draw_of_runs, draw_sweep, place_charts, shown, theme};
@@ -152,7 +153,7 @@ pub fn start() {
 /// Builds the page for the link's `search` and draws it.
 fn begin(search: &str) -> Result<(), JsValue> {
     let document = document();
-    language::translate(&document);
+    translate::translate(&document);
     language::build_switch(&document)?;
     let opened = course::opened(search);
     let (config, notices) = (opened.config.clone(), &opened.notices);
@@ -621,7 +622,13 @@ fn drive(unlimited: bool) {
 /// Draws the runs as far as they got, the rest shaded as still simulating
 /// (the charts of time: load and mechanism), and says how far.
 fn draw_so_far(document: &Document, job: &Job) {
-    let drew = job.so_far().map(|runs| {
+    // The first chart's module drew this link's chart whole: it stays
+    // until this one's is, not drawn over half done.
+    let first = document.body().and_then(|b| b.get_attribute(FIRST_LINK));
+    let so_far = job
+        .so_far()
+        .filter(|_| first.as_deref() != Some(job.link()));
+    let drew = so_far.map(|runs| {
         let charts = runs.charts();
         let theme = theme();
         replay::draw_load(document, &charts, &runs.scenario, job.link());
@@ -816,6 +823,10 @@ fn describe_key_chart(
     }
 }
 
+/// The attribute of `<body>` that names the link whose lesson chart the
+/// first chart's module (`first/`) drew, until this module's is final.
+const FIRST_LINK: &str = "data-first-link";
+
 /// The first chart the page opened with (the lesson's) is final: when,
 /// from navigation, for the benchmark.
 fn first_chart_drawn(document: &Document) {
@@ -832,6 +843,9 @@ fn first_chart_drawn(document: &Document) {
 /// when the last ended and how long it took from its render).
 fn drawn(document: &Document, job: &Job) {
     show_progress(document, job);
+    if let Some(body) = document.body() {
+        let _ = body.remove_attribute(FIRST_LINK);
+    }
     let ended = now();
     let Some((renders, took)) = with_app(|app| app.driver.finished(ended)) else {
         return;

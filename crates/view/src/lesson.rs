@@ -27,6 +27,13 @@ pub struct PresetOption {
 /// The value of the preset list's entry for settings of one's own.
 const CUSTOM: &str = "custom";
 
+/// The preset list's value for the lesson of `preset`: its index, or the
+/// entry of one's own settings.
+pub fn preset_value(preset: Option<&'static Preset>) -> String {
+    let index = preset.and_then(|p| PRESETS.iter().position(|q| std::ptr::eq(p, q)));
+    index.map_or(CUSTOM.to_string(), |i| i.to_string())
+}
+
 /// The preset list: every preset by its index, then one's own settings.
 pub fn preset_options() -> Vec<PresetOption> {
     let mut options = Vec::with_capacity(PRESETS.len() + 1);
@@ -106,7 +113,7 @@ pub struct LessonView {
 pub fn lesson_view(origin: Option<&'static Preset>, config: &Config) -> LessonView {
     let Some(state) = lesson::lesson_state(origin, config) else {
         return LessonView {
-            preset: CUSTOM.to_string(),
+            preset: preset_value(None),
             title: "",
             text: OWN_SETTINGS.to_string(),
             status: None,
@@ -117,9 +124,8 @@ pub fn lesson_view(origin: Option<&'static Preset>, config: &Config) -> LessonVi
         };
     };
     let preset = state.preset;
-    let index = PRESETS.iter().position(|p| std::ptr::eq(p, preset));
     LessonView {
-        preset: index.map_or(CUSTOM.to_string(), |i| i.to_string()),
+        preset: preset_value(Some(preset)),
         title: preset.title.get(),
         text: prose::fill(preset.lesson.get(), &Facts::settings(config)).text,
         status: state.status(),

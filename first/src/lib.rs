@@ -1,0 +1,264 @@
+#![cfg(target_arch = "wasm32")]
+//! The first chart: the module a reader downloads first.
+//!
+//! The page's own module (`page/`) holds every control, chart, panel and
+//! word, and weighs what all of them weigh. What a reader waits for is
+//! the lesson's chart, and that needs only the link read, the simulator
+//! and the chart's drawing. This module does just that, in the page's
+//! language, and then asks for the page's module (`index.html`:
+//! `retryPlaygroundPage`), which builds the rest of the page and keeps
+//! the chart this one drew until its own runs of the same link are done.
+//!
+//! It draws only where the page opens as the playground, and only the
+//! charts of runs in time; a chapter, an embed, a presenter's view and
+//! the other charts wait for the page's module, as before.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, HtmlCanvasElement};
+
+use plotters::prelude::*;
+use retry_teach::course;
+use retry_teach::lesson;
+use retry_view::chart::{self, Before, LoadView};
+use retry_view::chart_id::ChartId;
+use retry_view::config::Config;
+use retry_view::lesson::OWN_KEY_CHART;
+use retry_view::presets::Preset;
+use retry_view::{self as view, sim, simulate, words};
+
+#[path = "../../page/src/canvas.rs"]
+mod canvas;
+#[path = "../../page/src/translate.rs"]
+mod translate;
+
+/// The attribute of `<body>` that names the link whose chart this module
+/// drew: the page's module draws no chart of that link half done.
+const DREW: &str = "data-first-link";
+
+#[wasm_bindgen(start)]
+pub fn start() {
+    // Whatever happens here, the page's module comes next.
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::warn_1(&JsValue::from_str(&info.to_string()));
+        go_on();
+    }));
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let search = window.location().search().unwrap_or_default();
+    let elsewhere = ["chapter=", "embed", "present="];
+    if elsewhere.iter().any(|word| search.contains(word)) {
+        return go_on();
+    }
+    // index.html asked for the Russian words as it was read, when the
+    // page speaks Russian.
+    let russian = js_sys::Reflect::get(&window, &"retryPlaygroundRussian".into())
+        .ok()
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+    match russian {
+        None => {
+            draw_first(&search);
+            go_on();
+        }
+        Some(asked) => {
+            let read = Closure::once(move |text: JsValue| {
+                if words::speak_russian(&text.as_string().unwrap_or_default()).is_ok() {
+                    draw_first(&search);
+                }
+                go_on();
+            });
+            let failed = Closure::once(|_: JsValue| go_on());
+            let _ = asked.then2(&read, &failed);
+            read.forget();
+            failed.forget();
+        }
+    }
+}
+
+/// The most work each policy's run may take here, in the simulator's own
+/// units: every preset's world takes at most 300 000 (the fan-out's A),
+/// the herd's 30 000. A heavier world waits for the page's module, which
+/// runs it a slice at a time and shows how far it got; run here, it would
+/// hold the page still.
+const FIRST_WORK: u64 = 400_000;
+
+/// The runs of `config`, as `chart::run` makes them, if each policy's
+/// ends within `work`.
+fn runs_within(config: &Config, work: u64) -> Option<chart::Runs> {
+    let run = |config: &Config| {
+        let mut run = sim::Run::new(&simulate::scenario(config));
+        run.advance(work).then(|| run.finish())
+    };
+    let a = run(config)?;
+    let b = match config.comparing() {
+        true => Some(run(&config.policy_b_config())?),
+        false => None,
+    };
+    let scenario = config.scenario().sanitized();
+    Some(chart::Runs::new(config, scenario, a, b, Vec::new()))
+}
+
+/// Asks `index.html` for the page's module.
+fn go_on() {
+    let page = web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w, &"retryPlaygroundPage".into()).ok())
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    if let Some(page) = page {
+        let _ = page.call0(&JsValue::NULL);
+    }
+}
+
+/// Draws the lesson's chart of the playground at `search`, if it is a
+/// chart of runs in time.
+fn draw_first(search: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    translate::translate(&document);
+    let config = course::opened(search).config;
+    let preset = lesson::lesson_state(None, &config).map(|s| s.preset);
+    let key = preset.map_or(OWN_KEY_CHART, |p| p.key_chart);
+    if !matches!(key, ChartId::Load | ChartId::Latency | ChartId::Mechanism) {
+        return;
+    }
+    // The lesson's chart stands in the lesson's place, as the page puts it.
+    let (Some(figure), Some(slot)) = (
+        document
+            .get_element_by_id(key.canvas_id())
+            .and_then(|c| c.parent_element()),
+        document.get_element_by_id("key-slot"),
+    ) else {
+        return;
+    };
+    let _ = slot.append_child(&figure);
+    let Some(runs) = runs_within(&config, FIRST_WORK) else {
+        return;
+    };
+    let plotted = runs.charts();
+    let theme = theme(&document);
+    let scenario = &runs.scenario;
+    let drawn = paint(&document, key, &|area| {
+        match key {
+            ChartId::Load => {
+                let view = LoadView {
+                    cursor: None,
+                    before: Before::default(),
+                };
+                chart::draw_load_view(area, &plotted, scenario, &theme, &view)?;
+            }
+            ChartId::Latency => {
+                chart::draw_latency_after(area, &plotted, scenario, &theme, Before::default())?;
+            }
+            _ => {
+                chart::draw_mechanism_after(area, &plotted, scenario, &theme, Before::default())?;
+            }
+        }
+        Ok(())
+    });
+    if !drawn {
+        return;
+    }
+    if let Err(why) = show_lesson(&document, preset, &config, &runs) {
+        web_sys::console::warn_1(&why);
+    }
+    if let Some(body) = document.body() {
+        let _ = body.set_attribute(DREW, &config.to_link());
+        let at = web_sys::window()
+            .and_then(|w| w.performance())
+            .map_or(0.0, |p| p.now());
+        let _ = body.set_attribute("data-first-chart-at", &format!("{at:.0}"));
+    }
+}
+
+/// The lesson as the page's module writes it (`lesson_area.rs`): its
+/// title in the preset list, its words of these runs (which that module
+/// keeps until it explains their terms) and its changes to try (which it
+/// builds again, wired) and the language switch's names; the banner that says the simulator is starting
+/// goes.
+fn show_lesson(
+    document: &Document,
+    preset: Option<&'static Preset>,
+    config: &Config,
+    runs: &chart::Runs,
+) -> Result<(), JsValue> {
+    let lesson = view::lesson::lesson_view(preset, config);
+    if let Some(select) = document.get_element_by_id("preset") {
+        let option = document.create_element("option")?;
+        option.set_text_content(Some(lesson.title));
+        select.append_child(&option)?;
+    }
+    if let Some(title) = document.get_element_by_id("lesson-title") {
+        title.set_text_content(Some(lesson.title));
+    }
+    if let Some(text) = document.get_element_by_id("lesson") {
+        text.set_attribute("data-for", &lesson.preset)?;
+        let words = view::lesson::lesson_text(preset, config, &runs.a, runs.b.as_ref());
+        text.set_text_content(Some(&words));
+    }
+    if let Some(list) = document.get_element_by_id("try-this") {
+        for button in &lesson.try_this {
+            let element = document.create_element("button")?;
+            element.set_text_content(Some(&button.label));
+            list.append_child(&element)?;
+        }
+        if !lesson.try_this.is_empty() {
+            list.remove_attribute("hidden")?;
+        }
+    }
+    // The language switch's names, for the header to stand as it will.
+    if let Some(place) = document.get_element_by_id("langs") {
+        for lang in words::Lang::ALL {
+            let name = document.create_element("a")?;
+            name.set_text_content(Some(lang.name()));
+            if lang == words::lang() {
+                name.set_attribute("aria-current", "true")?;
+            }
+            place.append_child(&name)?;
+        }
+    }
+    if let Some(starting) = document.get_element_by_id("starting") {
+        starting.set_attribute("hidden", "")?;
+    }
+    Ok(())
+}
+
+fn theme(document: &Document) -> chart::Theme {
+    let window = web_sys::window();
+    let dark = window
+        .as_ref()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+        .is_some_and(|q| q.matches());
+    let ratio = window.as_ref().map_or(1.0, |w| w.device_pixel_ratio());
+    let presenting = document
+        .document_element()
+        .is_some_and(|r| r.class_list().contains("presenting"));
+    view::canvas::theme(dark, ratio, presenting)
+}
+
+/// Sizes the chart's canvas to its box and paints it; whether it did.
+fn paint(
+    document: &Document,
+    chart: ChartId,
+    paint: &dyn Fn(&DrawingArea<canvas::Canvas, plotters::coord::Shift>) -> chart::DrawResult,
+) -> bool {
+    let Some(canvas) = document
+        .get_element_by_id(chart.canvas_id())
+        .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
+        .filter(|c| c.client_width() > 0)
+    else {
+        return false;
+    };
+    let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+    let (width, height) =
+        view::canvas::canvas_size(canvas.client_width(), canvas.client_height(), ratio);
+    canvas.set_width(width);
+    canvas.set_height(height);
+    let Some(context) = canvas::context_2d(&canvas) else {
+        return false;
+    };
+    let area = canvas::Canvas::new(&canvas, context).into_drawing_area();
+    paint(&area)
+        .and_then(|()| area.present().map_err(Into::into))
+        .is_ok()
+}
