@@ -9,9 +9,10 @@
 //! `retryPlaygroundPage`), which builds the rest of the page and keeps
 //! the chart this one drew until its own runs of the same link are done.
 //!
-//! It draws only where the page opens as the playground, and only the
-//! charts of runs in time; a chapter, an embed, a presenter's view and
-//! the other charts wait for the page's module, as before.
+//! It draws only where the page opens as the playground, only the charts
+//! of runs in time, and only a world whose runs are quick; a chapter
+//! (presented or not), an embed, the other charts and a heavy world wait
+//! for the page's module, as before.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -46,11 +47,16 @@ pub fn start() {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let search = window.location().search().unwrap_or_default();
-    let elsewhere = ["chapter=", "embed", "present="];
-    if elsewhere.iter().any(|word| search.contains(word)) {
+    // index.html laid the page out as an embed or a chapter as it was
+    // read: their charts wait for the page's module.
+    let classes = window
+        .document()
+        .and_then(|d| d.document_element())
+        .map(|root| root.class_list());
+    if classes.is_some_and(|c| c.contains("embed") || c.contains("course")) {
         return go_on();
     }
+    let search = window.location().search().unwrap_or_default();
     // index.html asked for the Russian words as it was read, when the
     // page speaks Russian.
     let russian = js_sys::Reflect::get(&window, &"retryPlaygroundRussian".into())
