@@ -26,7 +26,7 @@ use retry_view::chart_id::ChartId;
 use retry_view::config::Config;
 use retry_view::lesson::OWN_KEY_CHART;
 use retry_view::presets::Preset;
-use retry_view::{self as view, sim, simulate, words};
+use retry_view::{self as view, words};
 
 #[path = "../../page/src/canvas.rs"]
 mod canvas;
@@ -89,22 +89,6 @@ pub fn start() {
 /// hold the page still.
 const FIRST_WORK: u64 = 400_000;
 
-/// The runs of `config`, as `chart::run` makes them, if each policy's
-/// ends within `work`.
-fn runs_within(config: &Config, work: u64) -> Option<chart::Runs> {
-    let run = |config: &Config| {
-        let mut run = sim::Run::new(&simulate::scenario(config));
-        run.advance(work).then(|| run.finish())
-    };
-    let a = run(config)?;
-    let b = match config.comparing() {
-        true => Some(run(&config.policy_b_config())?),
-        false => None,
-    };
-    let scenario = config.scenario().sanitized();
-    Some(chart::Runs::new(config, scenario, a, b, Vec::new()))
-}
-
 /// Asks `index.html` for the page's module.
 fn go_on() {
     let page = web_sys::window()
@@ -138,11 +122,11 @@ fn draw_first(search: &str) {
         return;
     };
     let _ = slot.append_child(&figure);
-    let Some(runs) = runs_within(&config, FIRST_WORK) else {
+    let Some(runs) = chart::run_within(&config, FIRST_WORK) else {
         return;
     };
     let plotted = runs.charts();
-    let theme = theme(&document);
+    let theme = theme();
     let scenario = &runs.scenario;
     let drawn = paint(&document, key, &|area| {
         match key {
@@ -178,10 +162,10 @@ fn draw_first(search: &str) {
 }
 
 /// The lesson as the page's module writes it (`lesson_area.rs`): its
-/// title in the preset list, its words of these runs (which that module
-/// keeps until it explains their terms) and its changes to try (which it
-/// builds again, wired) and the language switch's names; the banner that says the simulator is starting
-/// goes.
+/// title in the preset list, its words of these runs (kept by that module
+/// until it explains their terms) and its changes to try (built again by
+/// it, wired); the language switch's names, for the header to stand as it
+/// will. The banner that says the simulator is starting goes.
 fn show_lesson(
     document: &Document,
     preset: Option<&'static Preset>,
@@ -212,7 +196,6 @@ fn show_lesson(
             list.remove_attribute("hidden")?;
         }
     }
-    // The language switch's names, for the header to stand as it will.
     if let Some(place) = document.get_element_by_id("langs") {
         for lang in words::Lang::ALL {
             let name = document.create_element("a")?;
@@ -229,17 +212,16 @@ fn show_lesson(
     Ok(())
 }
 
-fn theme(document: &Document) -> chart::Theme {
+/// The charts' theme as the page's (`charts.rs`): never a presenter's,
+/// whose chapter this module leaves to the page.
+fn theme() -> chart::Theme {
     let window = web_sys::window();
     let dark = window
         .as_ref()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
         .is_some_and(|q| q.matches());
     let ratio = window.as_ref().map_or(1.0, |w| w.device_pixel_ratio());
-    let presenting = document
-        .document_element()
-        .is_some_and(|r| r.class_list().contains("presenting"));
-    view::canvas::theme(dark, ratio, presenting)
+    view::canvas::theme(dark, ratio, false)
 }
 
 /// Sizes the chart's canvas to its box and paints it; whether it did.

@@ -6,10 +6,10 @@
 //! their own, fetched only by a page that speaks Russian: `ru.words`, those
 //! the first screen may show, at once, and `ru-page.words`, the rest of the
 //! page's, with its module; both are spoken before the page writes a word,
-//! and the service worker keeps them with the page's other files. A language the reader chose (in the link or with
-//! the switch) goes on in the address bar, Copy link and the embed code;
-//! one that only followed the browser does not, so a shared link opens in
-//! each reader's own.
+//! and the service worker keeps them with the page's other files. A
+//! language the reader chose (in the link or with the switch) goes on in
+//! the address bar, Copy link and the embed code; one that only followed
+//! the browser does not, so a shared link opens in each reader's own.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -75,8 +75,10 @@ fn browser() -> Option<Lang> {
 
 /// Speaks `lang`, then calls `then`: at once for English, once the
 /// Russian words have come for Russian. The page's script asked for them
-/// as it was read, while the simulator itself was loading (`index.html`:
-/// `retryPlaygroundRussian`, a promise of their text).
+/// (`index.html`: promises of their text): the first screen's as it was
+/// read (`retryPlaygroundRussian`), the rest with this module
+/// (`retryPlaygroundRussianPage`), a chapter's with a chapter's address
+/// (`retryPlaygroundCourse`).
 /// (`then` is boxed so that the page is built by one copy of its code.)
 pub(super) fn speak(lang: Lang, then: Box<dyn FnOnce()>) {
     let asked = |name: &str| {

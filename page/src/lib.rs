@@ -625,9 +625,9 @@ fn draw_so_far(document: &Document, job: &Job) {
     // The first chart's module drew this link's chart whole: it stays
     // until this one's is, not drawn over half done.
     let first = document.body().and_then(|b| b.get_attribute(FIRST_LINK));
-    let so_far = job
-        .so_far()
-        .filter(|_| first.as_deref() != Some(job.link()));
+    let so_far = (first.as_deref() != Some(job.link()))
+        .then(|| job.so_far())
+        .flatten();
     let drew = so_far.map(|runs| {
         let charts = runs.charts();
         let theme = theme();

@@ -51,7 +51,7 @@ pub use map::{MapDrawn, MapPanel, MapView, draw_map};
 pub use mechanism::{draw_mechanism, draw_mechanism_after};
 pub use pauses::draw_pauses;
 pub use replay::{Beside, Lane, ReplayPanel, Spot, Zones, draw_replay, lane_room};
-pub use runs::{Runs, run};
+pub use runs::{Runs, run, run_within};
 pub use sweep::{Curve, OwnedCurve, SweepMark, SweepView, draw_sweep, draw_sweep_view};
 
 /// Colours and sizes of one rendering.

@@ -5,7 +5,7 @@
 use super::Plotted;
 use crate::config::Config;
 use crate::policy::PauseBounds;
-use crate::sim::{Report, Scenario, trace::Trace};
+use crate::sim::{self, Report, Scenario, trace::Trace};
 use crate::simulate;
 
 /// The runs of one configuration and what the charts need of them.
@@ -26,6 +26,28 @@ pub struct Runs {
 pub fn run(config: &Config) -> Runs {
     let (a, b) = simulate::run_both(config);
     Runs::new(config, config.scenario().sanitized(), a, b, Vec::new())
+}
+
+/// The runs [`run`] makes, if each policy's run ends within `work` units
+/// of the simulator's work (see [`sim::Run::advance`]); none for a world
+/// heavier than that. The first chart's module runs only such worlds.
+pub fn run_within(config: &Config, work: u64) -> Option<Runs> {
+    let run = |config: &Config| {
+        let mut run = sim::Run::new(&simulate::scenario(config));
+        run.advance(work).then(|| run.finish())
+    };
+    let a = run(config)?;
+    let b = match config.comparing() {
+        true => Some(run(&config.policy_b_config())?),
+        false => None,
+    };
+    Some(Runs::new(
+        config,
+        config.scenario().sanitized(),
+        a,
+        b,
+        Vec::new(),
+    ))
 }
 
 impl Runs {
@@ -74,5 +96,24 @@ impl Runs {
     /// Whether these are reports of runs still going (drawn so far).
     pub fn in_progress(&self) -> bool {
         self.a.summary.in_progress() || self.b.as_ref().is_some_and(|b| b.summary.in_progress())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use retry_teach::presets::PRESETS;
+
+    /// Within its work, a world's runs are those made in one go, bit for
+    /// bit; a world heavier than the work has none.
+    #[test]
+    fn runs_within_their_work_are_the_runs() {
+        let herd = PRESETS[0].config();
+        let within = run_within(&herd, 400_000).expect("the herd's runs take 30 000");
+        let whole = run(&herd);
+        assert_eq!(within.a, whole.a);
+        assert_eq!(within.b, whole.b);
+        assert!(within.b.is_some(), "the herd compares A and B");
+        assert!(run_within(&herd, 1_000).is_none());
     }
 }
