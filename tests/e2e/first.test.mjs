@@ -127,6 +127,18 @@ for (const [what, query] of [
   });
 }
 
+test('a chapter and an embed ask for the page\'s module at once: they start without the first chart\'s', async () => {
+  for (const query of ['?chapter=herd', '?preset=herd&embed=load']) {
+    // Opened once the page's module has drawn its charts.
+    const page = await open(browser, base + query, {
+      serviceWorkers: 'block',
+      before: (page) => page.route(/retry-playground-first/, (route) => route.abort()),
+    });
+    assert.equal(await page.evaluate(() => document.getElementById('starting').hidden), true);
+    await page.context().close();
+  }
+});
+
 test('in Russian, every preset\'s first screen shows the lesson and the chart the page then shows', async () => {
   const full = await open(browser, `${base}?lang=ru`, { viewport: { width: 1440, height: 900 }, serviceWorkers: 'block' });
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'block' });
