@@ -40,8 +40,8 @@ const pct = (part, whole) => `${((100 * part) / whole).toFixed(1).padStart(5)} %
 // The modules the page fetches later, with when: the page's own module
 // (page/), once the first chart's (first/) has drawn; the search's
 // workers' script and module (worker/), and "Take it home"'s module
-// (home/), once they are opened. index.html names them too, but only for the service
-// worker to keep once the page has started.
+// (home/), once they are opened. index.html names them too, but only for
+// the service worker to keep once the page has started.
 const LATER = [
   [/^retry-playground-page(_bg)?\.(js|wasm)$/, 'once the first chart is drawn'],
   [/^(search-worker\.js|retry-playground-worker(_bg)?\.(js|wasm))$/, 'once the search opens'],
