@@ -126,7 +126,8 @@ fn draw_first(search: &str) {
         return;
     };
     let plotted = runs.charts();
-    let theme = theme();
+    // Never a presenter's: this module leaves a chapter to the page.
+    let theme = canvas::theme(false);
     let scenario = &runs.scenario;
     let drawn = paint(&document, key, &|area| {
         match key {
@@ -212,41 +213,16 @@ fn show_lesson(
     Ok(())
 }
 
-/// The charts' theme as the page's (`charts.rs`): never a presenter's,
-/// whose chapter this module leaves to the page.
-fn theme() -> chart::Theme {
-    let window = web_sys::window();
-    let dark = window
-        .as_ref()
-        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-        .is_some_and(|q| q.matches());
-    let ratio = window.as_ref().map_or(1.0, |w| w.device_pixel_ratio());
-    view::canvas::theme(dark, ratio, false)
-}
-
-/// Sizes the chart's canvas to its box and paints it; whether it did.
+/// Paints the chart on its canvas, if the canvas has a box; whether it
+/// did.
 fn paint(
     document: &Document,
     chart: ChartId,
     paint: &dyn Fn(&DrawingArea<canvas::Canvas, plotters::coord::Shift>) -> chart::DrawResult,
 ) -> bool {
-    let Some(canvas) = document
+    document
         .get_element_by_id(chart.canvas_id())
         .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
         .filter(|c| c.client_width() > 0)
-    else {
-        return false;
-    };
-    let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-    let (width, height) =
-        view::canvas::canvas_size(canvas.client_width(), canvas.client_height(), ratio);
-    canvas.set_width(width);
-    canvas.set_height(height);
-    let Some(context) = canvas::context_2d(&canvas) else {
-        return false;
-    };
-    let area = canvas::Canvas::new(&canvas, context).into_drawing_area();
-    paint(&area)
-        .and_then(|()| area.present().map_err(Into::into))
-        .is_ok()
+        .is_some_and(|c| canvas::paint(&c, paint).is_ok())
 }

@@ -12,6 +12,8 @@
 
 use std::cell::Cell;
 
+use plotters::coord::Shift;
+use plotters::drawing::{DrawingArea, IntoDrawingArea};
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
@@ -81,6 +83,43 @@ pub(crate) fn context_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingCo
         .ok()
         .flatten()
         .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+}
+
+fn device_pixel_ratio() -> f64 {
+    web_sys::window().map_or(1.0, |w| w.device_pixel_ratio())
+}
+
+/// The charts' theme: the reader's colour scheme at the screen's pixel
+/// density, in a room's sizes when `presenting`.
+pub(crate) fn theme(presenting: bool) -> view::chart::Theme {
+    let dark = web_sys::window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+        .is_some_and(|q| q.matches());
+    view::canvas::theme(dark, device_pixel_ratio(), presenting)
+}
+
+/// Sizes `canvas` to its box in device pixels, then paints on it; a
+/// canvas the browser gives no 2D context is left blank.
+pub(crate) fn paint(
+    canvas: &HtmlCanvasElement,
+    paint: &dyn Fn(&DrawingArea<Canvas, Shift>) -> view::chart::DrawResult,
+) -> view::chart::DrawResult {
+    let (width, height) = view::canvas::canvas_size(
+        canvas.client_width(),
+        canvas.client_height(),
+        device_pixel_ratio(),
+    );
+    if canvas.width() != width || canvas.height() != height {
+        canvas.set_width(width);
+        canvas.set_height(height);
+    }
+    let Some(context) = context_2d(canvas) else {
+        return Ok(());
+    };
+    let area = Canvas::new(canvas, context).into_drawing_area();
+    paint(&area)?;
+    area.present()?;
+    Ok(())
 }
 
 /// A canvas to draw on with plotters.

@@ -156,18 +156,11 @@ pub fn sweep_now() -> f64 {
     now() - started
 }
 
-fn device_pixel_ratio() -> f64 {
-    web_sys::window().map_or(1.0, |w| w.device_pixel_ratio())
-}
-
 pub(super) fn theme() -> Theme {
-    let dark = web_sys::window()
-        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-        .is_some_and(|q| q.matches());
     let presenting = crate::document()
         .document_element()
         .is_some_and(|r| r.class_list().contains("presenting"));
-    view::canvas::theme(dark, device_pixel_ratio(), presenting)
+    crate::canvas::theme(presenting)
 }
 
 /// Whether a chart is on the page: one behind a closed "More charts" has
@@ -209,20 +202,7 @@ fn draw_with(
     if !on_page(&canvas) {
         return;
     }
-    let (width, height) = view::canvas::canvas_size(
-        canvas.client_width(),
-        canvas.client_height(),
-        device_pixel_ratio(),
-    );
-    if canvas.width() != width || canvas.height() != height {
-        canvas.set_width(width);
-        canvas.set_height(height);
-    }
-    let Some(context) = crate::canvas::context_2d(&canvas) else {
-        return;
-    };
-    let area = Canvas::new(&canvas, context).into_drawing_area();
-    if let Err(error) = paint(&area).and_then(|()| area.present().map_err(Into::into)) {
+    if let Err(error) = crate::canvas::paint(&canvas, paint) {
         web_sys::console::error_1(&JsValue::from_str(&format!("drawing {id}: {error}")));
     }
 }
