@@ -1,10 +1,11 @@
 //! Reproducible randomness.
 //!
 //! A share link must mean the same thing next year, natively and in the
-//! browser. So the generator is one whose output is specified (PCG,
-//! `Pcg64Mcg`), and every distribution is computed here from its uniform
-//! draws with pure-Rust `libm`, never with the platform's maths library
-//! (glibc and the wasm runtime may differ in the last bit of `ln`).
+//! browser. So the generator is one whose output is specified (PCG's
+//! `Pcg64Mcg`, written out here and checked against `rand_pcg`'s), and
+//! every distribution is computed here from its uniform draws with
+//! pure-Rust `libm`, never with the platform's maths library (glibc and
+//! the wasm runtime may differ in the last bit of `ln`).
 //!
 //! Each client gets its own stream derived from `(seed, client id)`, so adding
 //! a client does not change what the others draw (the simulator gives each
@@ -13,13 +14,73 @@
 //! shared seed is no jitter at all, a trap the page's shared-seed preset
 //! shows.
 
-use rand_core::{RngCore, SeedableRng};
-use rand_pcg::Pcg64Mcg;
-
 /// One independent stream of random numbers.
 #[derive(Debug, Clone)]
 pub struct Stream {
-    generator: Pcg64Mcg,
+    generator: Mcg128,
+}
+
+/// PCG XSL RR 128/64 with a multiplicative congruential step: `rand_pcg`'s
+/// `Pcg64Mcg`, output for output (a test draws from both). Written here
+/// for its multiply: in WebAssembly, which has no 64 x 64 -> 128-bit
+/// product, Rust's `u128` multiply is a call that returns through memory,
+/// and the simulator draws a few times for every event.
+#[derive(Debug, Clone, Copy)]
+struct Mcg128 {
+    state: u128,
+}
+
+/// `Pcg64Mcg`'s multiplier.
+const MULTIPLIER: u128 = 0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645;
+
+impl Mcg128 {
+    /// The generator of `state` (made odd, as `Pcg64Mcg::new` does).
+    fn new(state: u128) -> Self {
+        Self { state: state | 1 }
+    }
+
+    #[inline(always)] // speed: hot
+    fn next_u64(&mut self) -> u64 {
+        self.state = times_multiplier(self.state);
+        // XSL RR: the halves xor-ed, rotated by the top 6 bits.
+        let rotate = (self.state >> 122) as u32;
+        (((self.state >> 64) as u64) ^ (self.state as u64)).rotate_right(rotate)
+    }
+}
+
+/// `state * MULTIPLIER` modulo 2^128.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)] // speed: hot
+fn times_multiplier(state: u128) -> u128 {
+    state.wrapping_mul(MULTIPLIER)
+}
+
+/// `state * MULTIPLIER` modulo 2^128, in 64-bit pieces (see [`Mcg128`]).
+#[cfg(target_arch = "wasm32")]
+#[inline(always)] // speed: hot
+fn times_multiplier(state: u128) -> u128 {
+    multiply_by_halves(state, MULTIPLIER)
+}
+
+/// `a * b` modulo 2^128 from 64-bit products: the low halves' full
+/// product, from 32-bit pieces, plus the cross products' low halves
+/// shifted up. What [`times_multiplier`] computes in WebAssembly; natively
+/// the tests compare it with `u128` multiplication.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[inline(always)] // speed: hot
+fn multiply_by_halves(a: u128, b: u128) -> u128 {
+    const LOW: u64 = 0xffff_ffff;
+    let (a_low, a_high) = (a as u64, (a >> 64) as u64);
+    let (b_low, b_high) = (b as u64, (b >> 64) as u64);
+    let (a0, a1) = (a_low & LOW, a_low >> 32);
+    let (b0, b1) = (b_low & LOW, b_low >> 32);
+    let (p00, p01, p10, p11) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
+    let middle = (p00 >> 32) + (p01 & LOW) + (p10 & LOW);
+    let carry = p11 + (p01 >> 32) + (p10 >> 32) + (middle >> 32);
+    let high = carry
+        .wrapping_add(a_low.wrapping_mul(b_high))
+        .wrapping_add(a_high.wrapping_mul(b_low));
+    (u128::from(high) << 64) | u128::from(a_low.wrapping_mul(b_low))
 }
 
 /// SplitMix64 finaliser: spreads nearby seeds and ids over the whole state.
@@ -54,7 +115,7 @@ impl Streams {
         let low = self.key ^ id;
         let state = (u128::from(mix(low)) << 64) | u128::from(low);
         Stream {
-            generator: Pcg64Mcg::from_seed(state.to_le_bytes()),
+            generator: Mcg128::new(state),
         }
     }
 }
@@ -205,6 +266,55 @@ mod tests {
         for i in 0..first.len() {
             for j in i + 1..first.len() {
                 assert_ne!(first[i], first[j], "streams {i} and {j} collide");
+            }
+        }
+    }
+
+    /// The generator written out is `rand_pcg`'s `Pcg64Mcg`, output for
+    /// output, from states spread over the whole range and from the edges.
+    #[test]
+    fn the_generator_is_pcg64mcg() {
+        use rand_core::{RngCore, SeedableRng};
+        let spread = (0..200u64).map(|i| (u128::from(mix(i)) << 64) | u128::from(mix(!i)));
+        for state in spread.chain([0, 1, u128::MAX, u128::from(u64::MAX), 1 << 64]) {
+            let mut ours = Mcg128::new(state);
+            let mut theirs = rand_pcg::Pcg64Mcg::from_seed(state.to_le_bytes());
+            for _ in 0..1_000 {
+                assert_eq!(ours.next_u64(), theirs.next_u64(), "state {state:#x}");
+            }
+        }
+    }
+
+    /// The multiply WebAssembly uses is `u128` multiplication, for factors
+    /// spread over the range and for the edges, where the carries are.
+    #[test]
+    fn multiplying_by_halves_is_u128_multiplication() {
+        let spread =
+            (0..2_000u64).map(|i| (u128::from(mix(i)) << 64) | u128::from(mix(i ^ 1 << 63)));
+        let edges = [
+            0,
+            1,
+            u128::MAX,
+            u128::from(u64::MAX),
+            1 << 64,
+            u128::MAX >> 1,
+            MULTIPLIER,
+        ];
+        let factors: Vec<u128> = spread.chain(edges).collect();
+        for (&a, &b) in factors.iter().zip(factors.iter().rev()) {
+            assert_eq!(
+                multiply_by_halves(a, b),
+                a.wrapping_mul(b),
+                "{a:#x} x {b:#x}"
+            );
+        }
+        for &a in &edges {
+            for &b in &edges {
+                assert_eq!(
+                    multiply_by_halves(a, b),
+                    a.wrapping_mul(b),
+                    "{a:#x} x {b:#x}"
+                );
             }
         }
     }
