@@ -229,13 +229,13 @@ fn event_weight(bytes: u64) -> u64 {
     1 + bytes / BYTES_PER_UNIT
 }
 
-/// A run in progress, that goes a slice of work at a time: natively on the
-/// plain world's own copy of the engine where it applies, in the page
-/// always on the general one, as a second copy would cost download for a
-/// few percent of speed. Between slices it keeps everything, so slicing
+/// A run in progress, that goes a slice of work at a time: on the plain
+/// world's own copy of the engine where it applies (natively, and in wasm
+/// with the feature `plain-copy`: see "The plain world" in `sim`), else
+/// on the general one. Between slices it keeps everything, so slicing
 /// changes no number (see [`World::advance`]).
 pub(crate) enum Running {
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(any(not(target_arch = "wasm32"), feature = "plain-copy"))]
     Plain(World<true>),
     General(World<false>),
 }
@@ -243,7 +243,7 @@ pub(crate) enum Running {
 impl Running {
     /// A run of `s`, which must be sanitized.
     pub fn new(s: Scenario) -> Self {
-        #[cfg(not(target_arch = "wasm32"))]
+        #[cfg(any(not(target_arch = "wasm32"), feature = "plain-copy"))]
         if runs_alone(&s)
             && s.layers == 1
             && !server::faults(&s)
@@ -275,7 +275,7 @@ impl Running {
     /// See [`World::advance`].
     pub fn advance(&mut self, work: u64) -> bool {
         match self {
-            #[cfg(not(target_arch = "wasm32"))]
+            #[cfg(any(not(target_arch = "wasm32"), feature = "plain-copy"))]
             Running::Plain(world) => world.advance(work),
             Running::General(world) => world.advance(work),
         }
@@ -284,7 +284,7 @@ impl Running {
     /// See [`World::so_far`].
     pub fn so_far(&self) -> Report {
         match self {
-            #[cfg(not(target_arch = "wasm32"))]
+            #[cfg(any(not(target_arch = "wasm32"), feature = "plain-copy"))]
             Running::Plain(world) => world.so_far(),
             Running::General(world) => world.so_far(),
         }
@@ -293,7 +293,7 @@ impl Running {
     /// See [`World::simulated_until`].
     pub fn simulated_until(&self) -> f64 {
         match self {
-            #[cfg(not(target_arch = "wasm32"))]
+            #[cfg(any(not(target_arch = "wasm32"), feature = "plain-copy"))]
             Running::Plain(world) => world.simulated_until(),
             Running::General(world) => world.simulated_until(),
         }
@@ -302,7 +302,7 @@ impl Running {
     /// The scenario being run.
     pub fn scenario(&self) -> &Scenario {
         match self {
-            #[cfg(not(target_arch = "wasm32"))]
+            #[cfg(any(not(target_arch = "wasm32"), feature = "plain-copy"))]
             Running::Plain(world) => &world.s,
             Running::General(world) => &world.s,
         }
@@ -311,7 +311,7 @@ impl Running {
     /// Runs what is left and reports, with the trace if one was asked for.
     pub fn finish(self) -> (Report, Option<Trace>) {
         match self {
-            #[cfg(not(target_arch = "wasm32"))]
+            #[cfg(any(not(target_arch = "wasm32"), feature = "plain-copy"))]
             Running::Plain(world) => (world.run(), None),
             Running::General(mut world) => {
                 world.advance(u64::MAX);

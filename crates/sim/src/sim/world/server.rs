@@ -82,8 +82,9 @@ fn hit(s: &Scenario, server: u16) -> bool {
 
 /// A latency spike, a partition or hedged requests, which the plain
 /// world's copy of the engine leaves out (a capacity loss needs limited
-/// workers, which no plain world has). Only native runs have that copy.
-#[cfg(not(target_arch = "wasm32"))]
+/// workers, which no plain world has). Only builds with that copy have
+/// this (see [`super::Running`]).
+#[cfg(any(not(target_arch = "wasm32"), feature = "plain-copy"))]
 pub(super) fn faults(s: &Scenario) -> bool {
     s.fault(Fault::LatencySpike).is_some() || s.fault(Fault::Partition).is_some() || s.policy.hedge
 }
