@@ -13,7 +13,9 @@
 //! table; `--only reference` (or `--only everything`) with `--ops N` and
 //! `--runs N` runs one workload alone, e.g. under a profiler, as do
 //! `--only small` (the contention grid's 2 000 small runs) and `--only
-//! setup` (what a run costs before its first event). Small changes
+//! setup` (what a run costs before its first event) and `--only page`
+//! (the page's re-simulate of the herd and of 1M operations, natively,
+//! for the browser's figures of `tests/e2e/bench.mjs`). Small changes
 //! do not show in nanoseconds here; instructions and cache misses per
 //! attempt do:
 //! `valgrind --tool=callgrind --toggle-collect='retry_playground::sim::run*'`
@@ -408,6 +410,51 @@ fn frontier() {
     );
 }
 
+/// What the page's re-simulate computes, natively: the job of the
+/// first preset (the herd: A and B, traced for the replay, as the page
+/// opens it) and of the 1M-operation link, from the job's start to its
+/// numbers being final, drawing aside. `tests/e2e/bench.mjs` times the
+/// same links in the browser with their charts drawn; beside these, the
+/// two figures say what the browser adds.
+fn page_runs(runs: usize) {
+    use retry_playground::chart_id::ChartId;
+    use retry_playground::view::jobs::{Job, Step, Wants};
+    for (name, link, traced) in [
+        (
+            "first preset (herd, 2000 clients), A and B traced",
+            "",
+            true,
+        ),
+        (
+            "1 000 000 operations",
+            "v=1&rate=10000&horizon=100&failure=0.5&workers=0&timeout=0&hop_mean=0.025&service_t=0",
+            false,
+        ),
+    ] {
+        let config = retry_playground::course::opened(link).config;
+        let wants = Wants {
+            traced,
+            ..Wants::default()
+        };
+        let mut times = Vec::new();
+        let probe = probe_ns();
+        for _ in 0..runs.max(1) {
+            let started = Instant::now();
+            let mut job = Job::new(&config, wants, ChartId::Load);
+            while !matches!(job.step(u64::MAX), Step::Final | Step::Idle) {}
+            times.push(started.elapsed().as_secs_f64() * 1e3);
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "page's runs, natively: {name}: best {:.2} ms, median {:.2} ms of {} ({:.2}M probe steps of {probe:.2} ns)",
+            times[0],
+            times[times.len() / 2],
+            times.len(),
+            times[0] / probe,
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let value = |flag: &str| {
@@ -422,6 +469,7 @@ fn main() {
             "setup" => return setup(runs.unwrap_or(20)),
             "frontier" => return frontier(),
             "maps" => return maps(),
+            "page" => return page_runs(runs.unwrap_or(15)),
             _ => {}
         }
         let operations = value("--ops")
@@ -445,6 +493,7 @@ fn main() {
     maps();
     frontier();
     let runs = if quick { 3 } else { 15 };
+    page_runs(runs);
     measure("reference 1M", &reference(1_000_000), runs);
     measure("everything on 1M", &everything_on(1_000_000), runs);
     // The same with a budget and a breaker in each client instance: the

@@ -227,6 +227,29 @@ pub fn redraw_now() -> f64 {
     now() - started
 }
 
+/// The runs alone of [`redraw_now`]: A and B of the current state (traced
+/// when the replay is open) to their final numbers, drawing nothing; the
+/// time it took in ms, which the in-browser benchmark sets beside the
+/// redraw and beside the same runs natively (`--only page` of the
+/// native benchmark). 0 before the page's first job.
+#[wasm_bindgen]
+pub fn simulate_now() -> f64 {
+    let Some((config, wants)) = with_app(|app| {
+        app.job
+            .as_ref()
+            .map(|job| (job.config().clone(), job.wants()))
+    })
+    .flatten() else {
+        return 0.0;
+    };
+    let started = now();
+    let mut job = Job::new(&config, wants, ChartId::Load);
+    while job.running() {
+        job.step(u64::MAX);
+    }
+    now() - started
+}
+
 /// Makes the core panic, so the end-to-end tests can check the banner a
 /// panic shows; only in pages built for them (feature `test-hooks`).
 #[cfg(feature = "test-hooks")]
