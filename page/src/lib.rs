@@ -108,7 +108,23 @@ impl App {
         if let Some(form) = self.document.get_element_by_id("controls") {
             let _ = form.class_list().toggle_with_force("editing-b", on_b);
         }
+        self.show_inactive();
         take_home::show_snippet(self);
+    }
+
+    /// Dims the rows of the parameters that do not matter under the other
+    /// settings of the policy the controls show: after a change, and when
+    /// the controls switch between A and B (B's own budget has fields A's
+    /// lack of one hides).
+    fn show_inactive(&self) {
+        for (param, inactive) in PARAMS.iter().zip(self.page.inactive()) {
+            if let Some(row) = self
+                .document
+                .get_element_by_id(&view::controls::row_id(param))
+            {
+                let _ = row.class_list().toggle_with_force("inactive", inactive);
+            }
+        }
     }
 }
 
@@ -448,22 +464,13 @@ fn show_progress(document: &Document, job: &Job) {
 /// state is the same) and goes in tasks.
 fn render() {
     let started = now();
-    let Some((config, inactive, document, origin)) = with_app(|app| {
+    let Some((config, document, origin)) = with_app(|app| {
         app.frame_pending = false;
-        (
-            app.page.config().clone(),
-            app.page.inactive(),
-            app.document.clone(),
-            app.origin,
-        )
+        app.show_inactive();
+        (app.page.config().clone(), app.document.clone(), app.origin)
     }) else {
         return;
     };
-    for (param, inactive) in PARAMS.iter().zip(inactive) {
-        if let Some(row) = document.get_element_by_id(&view::controls::row_id(param)) {
-            let _ = row.class_list().toggle_with_force("inactive", inactive);
-        }
-    }
     let lesson = view::lesson::lesson_view(origin, &config);
     show_lesson(&document, &lesson);
     chapter::show();

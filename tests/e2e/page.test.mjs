@@ -161,6 +161,21 @@ test('compare mode draws both policies and keeps both in the link', async () => 
   await fresh.context().close();
 });
 
+// The rows dim by the policy the controls show: switching to B shows its
+// own budget's fields, which A's lack of a budget dims.
+test('the edit switch dims the rows of the policy it shows', async () => {
+  const page = await open(browser, `${base}?v=1&compare=on&B.budget=ratio`);
+  await settled(page);
+  const dimmed = () => page.$eval('#param-b_pct', (row) => row.classList.contains('inactive'));
+  assert.equal(await dimmed(), true, 'A has no budget: its share is dimmed');
+  await page.click('#edit-b');
+  assert.equal(await dimmed(), false, "B's ratio budget has a share");
+  await page.click('#edit-a');
+  assert.equal(await dimmed(), true, 'A again');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('the layers view counts 27 calls at the bottom, and 3 with one owner of retries', async () => {
   const page = await open(browser, base);
   const index = await page.$$eval('#preset option', (all) => all.findIndex((o) => o.textContent.startsWith('3 x 3 x 3')));
