@@ -112,14 +112,17 @@ pub static PRESETS: &[Preset] = &[
         key: "shared-seed",
         title: Text("The shared-seed trap"),
         lesson: Text(
-            "The same herd, {if jitter=B.jitter}both policies with {jitter} jitter{else}A with \
-                {jitter} jitter, B with {B.jitter}{end}. {if shared=on}Policy A's (blue) clients all \
-                seed their generator with one constant, so all draw the same 'random' pause{if \
-                A.overloaded} and the waves are back, far above what the server can take{else}: \
-                their retries land together again, though under twice what the server can \
-                take{end}.{else}Policy A's (blue) clients now have seeds of their own.{end} {if \
-                B.shared=off}Policy B's (orange) clients each have their own.{else}Policy B's \
-                (orange) clients now share one.{end} Success: {A.success} for A, {B.success} for B.",
+            "The same herd, {if jitter=B.jitter}{if jitter=none}neither policy with \
+                jitter{else}both policies with {jitter} jitter{end}{else}{if jitter=none}A without \
+                jitter, B with {B.jitter}{else}{if B.jitter=none}A with {jitter} jitter, B \
+                without{else}A with {jitter} jitter, B with {B.jitter}{end}{end}{end}. {if \
+                shared=on}Policy A's (blue) clients all seed their generator with one constant, so all \
+                draw the same 'random' pause{if A.overloaded} and the waves are back, far above what \
+                the server can take{else}: their retries land together again, though under twice what \
+                the server can take{end}.{else}Policy A's (blue) clients now have seeds of their \
+                own.{end} {if B.shared=off}Policy B's (orange) clients each have their \
+                own.{else}Policy B's (orange) clients now share one.{end} Success: {A.success} for A, \
+                {B.success} for B.",
         ),
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&shared=on&B.shared=off",
         key_chart: ChartId::Load,
@@ -141,16 +144,22 @@ pub static PRESETS: &[Preset] = &[
         title: Text("The retry storm that never ends"),
         lesson: Text(
             "Requests at {rate}, a {spike_for} spike to {spike}, and a server that slows as work \
-                piles up and works on for clients that gave up. {if shape=constant}Policy A (blue) \
-                retries {base} after its {timeout} timeout{if A.stays_broken}: requests pile up and \
-                keep the server collapsed long after the spike{end}{if A.recovers}, and the server \
-                recovers after the spike{end}.{else}Policy A (blue) now has {shape} backoff from \
-                {base}{if A.stays_broken}, and the server still stays collapsed long after the \
-                spike{end}{if A.recovers}, and the system recovers{end}.{end} {if \
-                B.shape=exponential}Policy B (orange) backs off exponentially from {B.base}{if \
-                B.jitter!=none} with {B.jitter} jitter{end}{if B.recovers}, and the system \
+                piles up and works on for clients that gave up. {if attempts=1}Policy A (blue) now \
+                makes one attempt and never retries{if A.stays_broken}, yet the server stays collapsed \
+                long after the spike{end}{if A.recovers}, and the system recovers{end}.{else}{if \
+                shape=constant}{if timeout=0}Policy A (blue) sets no timeout, so it retries only a \
+                request that failed, {base} after it{else}Policy A (blue) retries {base} after its \
+                {timeout} timeout{end}{if A.stays_broken}: requests pile up and keep the server \
+                collapsed long after the spike{end}{if A.recovers}, and the server recovers after the \
+                spike{end}.{else}Policy A (blue) now has {shape} backoff from {base}{if \
+                A.stays_broken}, and the server still stays collapsed long after the spike{end}{if \
+                A.recovers}, and the system recovers{end}.{end}{end} {if B.attempts=1}Policy B \
+                (orange) now makes one attempt and never retries{if B.recovers}, and the system \
                 recovers{end}{if B.stays_broken}, yet the server stays collapsed long after the \
-                spike{end}.{else}Policy B (orange) now has {B.shape} backoff from {B.base}.{end} \
+                spike{end}.{else}{if B.shape=exponential}Policy B (orange) backs off exponentially \
+                from {B.base}{if B.jitter!=none} with {B.jitter} jitter{end}{if B.recovers}, and the \
+                system recovers{end}{if B.stays_broken}, yet the server stays collapsed long after the \
+                spike{end}.{else}Policy B (orange) now has {B.shape} backoff from {B.base}.{end}{end} \
                 Goodput: {A.goodput} for A, {B.goodput} for B: {A.success} and {B.success} of the \
                 operations offered succeed.",
         ),
@@ -297,12 +306,16 @@ pub static PRESETS: &[Preset] = &[
         key: "lost-response",
         title: Text("The lost response without an idempotency key"),
         lesson: Text(
-            "The server does the work, but {lost%} of its answers are lost; the client times out after \
-                 {timeout} and retries. {if idem=off}Policy A (blue) sends no idempotency key: each such retry \
-                 runs the action again, a second shipment.{else}Policy A (blue) now sends a key too.{end} {if \
-                 B.idem=on}Policy B (orange) sends one key for all attempts, and the server answers a retry \
-                 without acting twice.{else}Policy B (orange) now sends no key.{end} Duplicates: \
-                 {A.duplicates} for A, {B.duplicates} for B; success {A.success} and {B.success}.",
+            "The server does the work, but {lost%} of its answers are lost; {if timeout=0}the \
+                client sets no timeout, so it waits for a lost answer to the end of the run and never \
+                retries{else}{if attempts=1}the client times out after {timeout} and, with one \
+                attempt, does not retry{else}the client times out after {timeout} and \
+                retries{end}{end}. {if idem=off}Policy A (blue) sends no idempotency key{if \
+                timeout!=0&attempts>=2}: each such retry runs the action again, a second \
+                shipment{end}.{else}Policy A (blue) now sends a key too.{end} {if B.idem=on}Policy B \
+                (orange) sends one key for all attempts, and the server answers a retry without acting \
+                twice.{else}Policy B (orange) now sends no key.{end} Duplicates: {A.duplicates} for A, \
+                {B.duplicates} for B; success {A.success} and {B.success}.",
         ),
         link: "v=1&compare=on&timeout=0.5&idem=off&rate=50&horizon=30&buckets=120&failure=0&workers=0&lost=0.2&B.idem=on",
         key_chart: ChartId::Load,
@@ -322,13 +335,26 @@ pub static PRESETS: &[Preset] = &[
         key: "deadline",
         title: Text("The deadline that eats the retries"),
         lesson: Text(
-            "{if deadline!=0}The user waits at most {deadline}{else}The user waits{end}, and {lost%} of the \
-                 server's answers are lost. {if timeout>=deadline&deadline!=0}Policy A (blue) waits up to \
-                 {timeout} for each attempt: a lost answer eats the whole deadline and no retry ever \
-                 starts.{else}Policy A (blue) now gives up on an attempt after {timeout}, leaving time to \
-                 retry.{end} {if B.deadline=0}Policy B (orange) now has no deadline: its retries may run past \
-                 it, p99 {B.p99}.{else}Policy B (orange) gives up on an attempt after {B.timeout}, so several \
-                 fit in its {B.deadline}.{end} Success: {A.success} for A, {B.success} for B.",
+            "{if deadline!=0}The user waits at most {deadline}{else}The user waits{end}, and \
+                {lost%} of the server's answers are lost. {if timeout=0&deadline=0}Policy A (blue) now \
+                has neither a deadline nor a timeout: it waits for a lost answer to the end of the \
+                run.{else}{if timeout=0}Policy A (blue) sets no timeout on an attempt: a lost answer \
+                eats the whole deadline and no retry ever starts.{else}{if \
+                timeout>=deadline&deadline!=0}Policy A (blue) waits up to {timeout} for each attempt: \
+                a lost answer eats the whole deadline and no retry ever starts.{else}{if \
+                attempts=1}Policy A (blue) now gives up on an attempt after {timeout} and makes no \
+                other.{else}Policy A (blue) now gives up on an attempt after {timeout}, leaving time \
+                to retry.{end}{end}{end}{end} {if B.timeout=0&B.deadline=0}Policy B (orange) now has \
+                neither a deadline nor a timeout: it waits for a lost answer to the end of the \
+                run.{else}{if B.deadline=0}Policy B (orange) now has no deadline{if B.attempts=1}, p99 \
+                {B.p99}{else}: its retries may run past it, p99 {B.p99}{end}.{else}{if \
+                B.timeout=0}Policy B (orange) sets no timeout on an attempt: a lost answer eats its \
+                whole {B.deadline}.{else}{if B.timeout>=B.deadline}Policy B (orange) waits up to \
+                {B.timeout} for each attempt: a lost answer eats its whole {B.deadline}.{else}{if \
+                B.attempts=1}Policy B (orange) gives up on an attempt after {B.timeout} and makes no \
+                other.{else}Policy B (orange) gives up on an attempt after {B.timeout}, leaving time \
+                to retry within its {B.deadline}.{end}{end}{end}{end}{end} Success: {A.success} for A, \
+                {B.success} for B.",
         ),
         link: "v=1&compare=on&timeout=2&deadline=2&rate=20&horizon=20&buckets=80&failure=0&workers=0&lost=0.5&B.timeout=0.4",
         key_chart: ChartId::Latency,
