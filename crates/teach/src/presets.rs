@@ -84,13 +84,14 @@ pub static PRESETS: &[Preset] = &[
         title: Text("The thundering herd after an outage"),
         lesson: Text(
             "{clients} clients fail together while the server is down for {outage_for}. {if \
-                jitter=none}Policy A (blue) retries without jitter: every retry wave lands at \
-                once{if A.overloaded}, far above what the server can take{else}, yet none reaches \
-                twice what the server can take{end}.{else}Policy A (blue) now has {jitter} \
-                jitter.{end} {if compare=on}{if B.jitter!=none}Policy B (orange) {if b_differs=1}is \
-                the same with{else}has settings of its own and{end} {B.jitter} jitter{if B.absorbs}: \
-                the waves melt into a hump the server absorbs{end}.{else}Policy B (orange) now has \
-                no jitter.{end} Success: {A.success} for A, {B.success} for B.{else}Success: \
+                jitter=none}Policy A (blue) retries without jitter: every retry wave lands at once{if \
+                A.overloaded}, far above what the server can take{else}, yet none reaches twice what \
+                the server can take while it is up{end}.{else}Policy A (blue) now has {jitter} \
+                jitter.{end} {if compare=on}{if B.jitter!=none}Policy B (orange) {if b_differs=0}is \
+                now the same as A, with {B.jitter} jitter{else}{if b_differs=1}is the same \
+                with{else}has settings of its own and{end} {B.jitter} jitter{end}{if B.absorbs}: the \
+                waves melt into a hump the server absorbs{end}.{else}Policy B (orange) now has no \
+                jitter.{end} Success: {A.success} for A, {B.success} for B.{else}Success: \
                 {A.success}.{end}",
         ),
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full",
