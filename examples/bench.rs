@@ -418,7 +418,7 @@ fn frontier() {
 /// two figures say what the browser adds.
 fn page_runs(runs: usize) {
     use retry_playground::chart_id::ChartId;
-    use retry_playground::view::jobs::{Job, Step, Wants};
+    use retry_playground::view::jobs::{Job, Wants};
     for (name, link, traced) in [
         (
             "first preset (herd, 2000 clients), A and B traced",
@@ -441,7 +441,9 @@ fn page_runs(runs: usize) {
         for _ in 0..runs.max(1) {
             let started = Instant::now();
             let mut job = Job::new(&config, wants, ChartId::Load);
-            while !matches!(job.step(u64::MAX), Step::Final | Step::Idle) {}
+            while job.running() {
+                job.step(u64::MAX);
+            }
             times.push(started.elapsed().as_secs_f64() * 1e3);
         }
         times.sort_by(f64::total_cmp);

@@ -24,7 +24,7 @@ use retry_teach::lesson;
 use retry_view::chart::{self, Before, LoadView};
 use retry_view::chart_id::ChartId;
 use retry_view::config::Config;
-use retry_view::lesson::OWN_KEY_CHART;
+use retry_view::lesson::{FIRST_CHART_LINK, OWN_KEY_CHART};
 use retry_view::presets::Preset;
 use retry_view::{self as view, words};
 
@@ -32,10 +32,6 @@ use retry_view::{self as view, words};
 mod canvas;
 #[path = "../../page/src/translate.rs"]
 mod translate;
-
-/// The attribute of `<body>` that names the link whose chart this module
-/// drew: the page's module draws no chart of that link half done.
-const DREW: &str = "data-first-link";
 
 #[wasm_bindgen(start)]
 pub fn start() {
@@ -154,7 +150,7 @@ fn draw_first(search: &str) {
         web_sys::console::warn_1(&why);
     }
     if let Some(body) = document.body() {
-        let _ = body.set_attribute(DREW, &config.to_link());
+        let _ = body.set_attribute(FIRST_CHART_LINK, &config.to_link());
         let at = web_sys::window()
             .and_then(|w| w.performance())
             .map_or(0.0, |p| p.now());
@@ -223,6 +219,6 @@ fn paint(
     document
         .get_element_by_id(chart.canvas_id())
         .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
-        .filter(|c| c.client_width() > 0)
+        .filter(canvas::on_page)
         .is_some_and(|c| canvas::paint(&c, paint).is_ok())
 }

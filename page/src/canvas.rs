@@ -98,6 +98,12 @@ pub(crate) fn theme(presenting: bool) -> view::chart::Theme {
     view::canvas::theme(dark, device_pixel_ratio(), presenting)
 }
 
+/// Whether a chart is on the page: one behind a closed "More charts" has
+/// no box, and is drawn once it is shown.
+pub(crate) fn on_page(canvas: &HtmlCanvasElement) -> bool {
+    canvas.client_width() > 0
+}
+
 /// Sizes `canvas` to its box in device pixels, then paints on it; a
 /// canvas the browser gives no 2D context is left blank.
 pub(crate) fn paint(

@@ -163,18 +163,12 @@ pub(super) fn theme() -> Theme {
     crate::canvas::theme(presenting)
 }
 
-/// Whether a chart is on the page: one behind a closed "More charts" has
-/// no box, and is drawn once it is shown.
-fn on_page(canvas: &HtmlCanvasElement) -> bool {
-    canvas.client_width() > 0
-}
-
 /// Whether the chart of canvas `id` is on the page (see [`on_page`]).
 pub(super) fn shown(document: &Document, chart: ChartId) -> bool {
     document
         .get_element_by_id(chart.canvas_id())
         .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
-        .is_some_and(|canvas| on_page(&canvas))
+        .is_some_and(|canvas| crate::canvas::on_page(&canvas))
 }
 
 /// Sizes a canvas to its box in device pixels, then draws on it.
@@ -199,7 +193,7 @@ fn draw_with(
     else {
         return;
     };
-    if !on_page(&canvas) {
+    if !crate::canvas::on_page(&canvas) {
         return;
     }
     if let Err(error) = crate::canvas::paint(&canvas, paint) {

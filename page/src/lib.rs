@@ -654,7 +654,9 @@ fn drive(unlimited: bool) {
 fn draw_so_far(document: &Document, job: &Job) {
     // The first chart's module drew this link's chart whole: it stays
     // until this one's is, not drawn over half done.
-    let first = document.body().and_then(|b| b.get_attribute(FIRST_LINK));
+    let first = document
+        .body()
+        .and_then(|b| b.get_attribute(view::lesson::FIRST_CHART_LINK));
     let so_far = (first.as_deref() != Some(job.link()))
         .then(|| job.so_far())
         .flatten();
@@ -853,10 +855,6 @@ fn describe_key_chart(
     }
 }
 
-/// The attribute of `<body>` that names the link whose lesson chart the
-/// first chart's module (`first/`) drew, until this module's is final.
-const FIRST_LINK: &str = "data-first-link";
-
 /// The first chart the page opened with (the lesson's) is final: when,
 /// from navigation, for the benchmark.
 fn first_chart_drawn(document: &Document) {
@@ -874,7 +872,7 @@ fn first_chart_drawn(document: &Document) {
 fn drawn(document: &Document, job: &Job) {
     show_progress(document, job);
     if let Some(body) = document.body() {
-        let _ = body.remove_attribute(FIRST_LINK);
+        let _ = body.remove_attribute(view::lesson::FIRST_CHART_LINK);
     }
     let ended = now();
     let Some((renders, took)) = with_app(|app| app.driver.finished(ended)) else {

@@ -27,6 +27,12 @@ pub struct PresetOption {
 /// The value of the preset list's entry for settings of one's own.
 const CUSTOM: &str = "custom";
 
+/// The attribute of `<body>` that names the link whose lesson chart the
+/// first chart's module (`first/`) drew: the page's module draws no chart
+/// of that link half done over it, and takes the attribute away once its
+/// own chart is final.
+pub const FIRST_CHART_LINK: &str = "data-first-link";
+
 /// The preset list's value for the lesson of `preset`: its index, or the
 /// entry of one's own settings.
 pub fn preset_value(preset: Option<&'static Preset>) -> String {
