@@ -41,7 +41,7 @@ pub const REPORTS: [Pin; 3] = [
     Pin {
         name: "shared-queue",
         link: LINK,
-        fingerprint: 5409030264765903455,
+        fingerprint: 7444931806258964057,
         summary: include_str!("golden/shared-queue.summary"),
     },
     Pin {

@@ -106,8 +106,14 @@ pub fn needed(seeds: usize) -> usize {
 pub enum Verdict {
     /// This policy is ahead by enough on enough seeds, on so many.
     Better(Side, usize),
-    /// Neither is.
+    /// Neither is, and on at least half the seeds the two are within the
+    /// least lead that matters: the difference is small as well as
+    /// unsteady.
     NoRealDifference,
+    /// Neither is, yet on most seeds one or the other leads by what
+    /// matters: a large difference whose side depends on the seed (A
+    /// ahead on `a` seeds, B on `b`).
+    DiffersBySeed { a: usize, b: usize },
 }
 
 impl Seeds {
@@ -175,12 +181,18 @@ impl Seeds {
             }
         }
         let need = needed(self.count());
+        let within = self.count() - ahead[0] - ahead[1];
         Some(if ahead[1] >= need {
             Verdict::Better(Side::B, ahead[1])
         } else if ahead[0] >= need {
             Verdict::Better(Side::A, ahead[0])
-        } else {
+        } else if 2 * within >= self.count() {
             Verdict::NoRealDifference
+        } else {
+            Verdict::DiffersBySeed {
+                a: ahead[0],
+                b: ahead[1],
+            }
         })
     }
 }
@@ -191,12 +203,14 @@ pub fn rule(format: Format) -> &'static str {
     match format {
         Format::Share => crate::words::tr(
             "\u{201c}Better\u{201d} marks the policy ahead by more than 1 percentage point on at \
-             least 9 in 10 of the seeds; a smaller lead, or one that changes sides, is no real \
-             difference.",
+             least 9 in 10 of the seeds; where neither is, \u{201c}no real difference\u{201d} \
+             when the two are within that on half the seeds or more, else \u{201c}differs by \
+             seed\u{201d}.",
         ),
         _ => crate::words::tr(
             "\u{201c}Better\u{201d} marks the policy ahead by more than 5 % on at least 9 in 10 of \
-             the seeds; a smaller lead, or one that changes sides, is no real difference.",
+             the seeds; where neither is, \u{201c}no real difference\u{201d} when the two are \
+             within that on half the seeds or more, else \u{201c}differs by seed\u{201d}.",
         ),
     }
 }

@@ -65,6 +65,9 @@ impl Judge {
                 Some(Verdict::Better(Side::A, _)) => Some(0),
                 Some(Verdict::Better(Side::B, _)) => Some(1),
                 Some(Verdict::NoRealDifference) => Some(2).filter(|&i| i < answers),
+                // A large difference whose side depends on the seed: no
+                // answer of A, B or "no real difference" is borne out.
+                Some(Verdict::DiffersBySeed { .. }) => None,
                 // No policy B, or a number better neither way (with one
                 // seed the verdict still judges it): nothing to answer.
                 None => None,

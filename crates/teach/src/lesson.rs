@@ -144,6 +144,12 @@ fn measured(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Headline>
                     Verdict::NoRealDifference => {
                         crate::tf!("Over {count} seeds: no real difference", count = count)
                     }
+                    Verdict::DiffersBySeed { a, b } => crate::tf!(
+                        "Over {count} seeds: differs by seed (A ahead on {a}, B on {b})",
+                        count = count,
+                        a = a,
+                        b = b
+                    ),
                     Verdict::Better(side, on) => {
                         line.better = Some(side);
                         let name = if side == Side::A { 'A' } else { 'B' };
@@ -729,10 +735,19 @@ mod tests {
             pair(&nine).verdict(Metric::Success),
             Some(Verdict::Better(Side::B, 9))
         );
+        // Large leads on most seeds, but not on one side: no verdict, and
+        // no "no real difference" either.
         let mut eight = vec![0.02; 8];
         eight.extend([-0.05, 0.0]);
         assert_eq!(
             pair(&eight).verdict(Metric::Success),
+            Some(Verdict::DiffersBySeed { a: 1, b: 8 })
+        );
+        // Within the least lead on half the seeds: small and unsteady.
+        let mut half = vec![0.005; 5];
+        half.extend([0.02, 0.02, 0.02, -0.02, -0.02]);
+        assert_eq!(
+            pair(&half).verdict(Metric::Success),
             Some(Verdict::NoRealDifference)
         );
         assert_eq!(
@@ -746,7 +761,10 @@ mod tests {
         assert_eq!(pair(&[0.02; 10]).verdict(Metric::Retried), None);
         let lines = headlines(&[Metric::Success], &[], &pair(&eight), false);
         assert_eq!(lines[0].better, None);
-        assert_eq!(lines[0].seeds, "Over 10 seeds: no real difference");
+        assert_eq!(
+            lines[0].seeds,
+            "Over 10 seeds: differs by seed (A ahead on 1, B on 8)"
+        );
     }
 
     /// The headline rules, on constructed seeds: B ahead on the first
@@ -799,9 +817,10 @@ mod tests {
         assert_eq!(lines[1].better, Some(Side::B));
     }
 
-    /// Per preset, policies that differ only by noise are no real
-    /// difference: B is A's own policy, run on ten other seeds (and the
-    /// same seeds, where every lead is nothing).
+    /// Per preset, policies that differ only by noise are never "better":
+    /// B is A's own policy, run on ten other seeds (no real difference, or
+    /// where the noise exceeds the least lead, "differs by seed"), and on
+    /// the same seeds, where every lead is nothing (no real difference).
     #[test]
     fn a_pair_that_differs_only_by_noise_is_no_real_difference() {
         for preset in PRESETS {
@@ -818,19 +837,28 @@ mod tests {
                 b: here.a.clone(),
                 ..here.clone()
             };
-            for line in headlines(preset.headline, &[], &noise, false)
-                .iter()
-                .chain(&headlines(preset.headline, &[], &same, false))
-            {
+            // Noise between seeds larger than the least lead is what
+            // "differs by seed" says; the same runs are no difference.
+            let count = here.count();
+            let quiet = format!("Over {count} seeds: no real difference");
+            for line in headlines(preset.headline, &[], &noise, false) {
                 assert_eq!(line.better, None, "{}: {}", preset.key, line.label);
-                if line.seeds != format!("Range over {} seeds", here.count()) {
-                    assert_eq!(
-                        line.seeds,
-                        format!("Over {} seeds: no real difference", here.count()),
-                        "{}: {}",
-                        preset.key,
-                        line.label
-                    );
+                assert!(
+                    line.seeds == format!("Range over {count} seeds")
+                        || line.seeds == quiet
+                        || line
+                            .seeds
+                            .starts_with(&format!("Over {count} seeds: differs by seed")),
+                    "{}: {}: {}",
+                    preset.key,
+                    line.label,
+                    line.seeds
+                );
+            }
+            for line in headlines(preset.headline, &[], &same, false) {
+                assert_eq!(line.better, None, "{}: {}", preset.key, line.label);
+                if line.seeds != format!("Range over {count} seeds") {
+                    assert_eq!(line.seeds, quiet, "{}: {}", preset.key, line.label);
                 }
             }
         }

@@ -41,11 +41,6 @@ use crate::metrics::{Format, Metric, Side};
 use crate::sim::{Law, Report, ServiceShape};
 use crate::words::{self, Lang, Text};
 
-/// The standard normal's 99th percentile.
-pub const NORMAL_Z99: f64 = 2.326;
-/// The standard normal's 95th percentile.
-pub const NORMAL_Z95: f64 = 1.645;
-
 /// Numbers the settings imply, named in templates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fact {
@@ -66,12 +61,11 @@ pub enum Fact {
     ClassicRetries,
     /// The dependency's own 99th percentile of service time, from its
     /// distribution alone (no queueing): the mean for a constant time,
-    /// mean x ln 100 for an exponential one, mean + 2.33 sd for a normal
-    /// one (whose folding at zero is negligible when the mean is a few sd),
-    /// the law's own for a log-normal or a slow mode.
+    /// mean x ln 100 for an exponential one, the law's own for a normal
+    /// one (folded at zero), a log-normal or a slow mode.
     ServiceP99,
     /// The same at the 95th percentile: mean x ln 20 for an exponential
-    /// time, mean + 1.645 sd for a normal one; where a hedge is sent.
+    /// time, the law's for the others; where a hedge is sent.
     ServiceP95,
     /// How busy the workers are with first tries alone: arrivals x mean
     /// service time / (workers x servers) (0 for unlimited workers).
@@ -132,8 +126,8 @@ impl Fact {
                     .fold(1.0, f64::max);
                 most - 1.0
             }
-            Fact::ServiceP99 => service_quantile(world, 100.0, NORMAL_Z99),
-            Fact::ServiceP95 => service_quantile(world, 20.0, NORMAL_Z95),
+            Fact::ServiceP99 => service_quantile(world, 100.0),
+            Fact::ServiceP95 => service_quantile(world, 20.0),
             Fact::Busy => {
                 // Every server has the workers of its own.
                 let workers = world.get(P::Workers) * world.get(P::Servers);
@@ -177,12 +171,11 @@ impl Fact {
 
 /// The service time's quantile that one call in `one_in` exceeds (`z` the
 /// normal's), from its distribution alone.
-fn service_quantile(world: &Config, one_in: f64, z: f64) -> f64 {
+fn service_quantile(world: &Config, one_in: f64) -> f64 {
     let mean = world.get(P::ServiceTime);
     match world.service_shape() {
         ServiceShape::Constant => mean,
         ServiceShape::Exponential => mean * one_in.ln(),
-        ServiceShape::Normal => mean + z * world.get(P::ServiceSd),
         // The p99 a log-normal time is given by, as the law clamps it (its
         // quantile would give it back only to rounding).
         ServiceShape::LogNormal if one_in == 100.0 => {
@@ -191,7 +184,7 @@ fn service_quantile(world: &Config, one_in: f64, z: f64) -> f64 {
                 .get(P::ServiceP99)
                 .clamp(p50, p50 * crate::range::SERVICE_SPAN)
         }
-        ServiceShape::LogNormal | ServiceShape::Mixture => {
+        ServiceShape::Normal | ServiceShape::LogNormal | ServiceShape::Mixture => {
             Law::service(&world.scenario()).quantile(1.0 - 1.0 / one_in)
         }
     }
@@ -234,6 +227,12 @@ pub struct Prose {
     pub text: String,
     pub numbers: Vec<Filled>,
     pub said: Vec<Said>,
+    /// Settings written as numbers at a value that means something else
+    /// ([`read_literally`]: a 0 that means none, a 1 that makes a plural
+    /// false, a value the model cuts) with no condition around them that
+    /// looks at that setting: text that reads the knob's number rather
+    /// than what it does. Empty for every template at every value.
+    pub literal: Vec<(Side, P, f64)>,
 }
 
 impl Prose {
@@ -257,6 +256,123 @@ impl Prose {
         }
         wrong
     }
+}
+
+/// Whether a setting written as its number at this value would be read
+/// literally, saying something the run does not do: 0 where the setting
+/// means "none" (no timeout, no outage, no traffic, no failures), 1 where
+/// a count makes a plural or a repetition false (one attempt, one layer,
+/// one instance), and a value the model cuts (a base delay above its cap,
+/// a log-normal p99 below its p50 or past its span). A template writes
+/// such a setting only inside a condition on it, whose branch says what
+/// the value means.
+pub fn read_literally(p: P, config: &Config) -> bool {
+    let value = config.get(p);
+    let (min, whole) = match p.param().kind {
+        Kind::Number { min, .. } => (min, false),
+        Kind::Integer { min, .. } => (min, true),
+        Kind::Choice(..) => return false,
+    };
+    let p50 = config.get(P::ServiceP50);
+    let cut = p == P::ServiceP99
+        && config.service_shape() == ServiceShape::LogNormal
+        && !(p50..=p50 * crate::range::SERVICE_SPAN).contains(&value);
+    let one = whole && value == 1.0 && min >= 1.0 && p != P::Seed;
+    // A zero that stands for something else: the table's help says what
+    // ("0 means no timeout"), or it takes the world's premise away (no
+    // traffic, no failures, no lost answers, no work).
+    let none = value == 0.0
+        && (p.param().help.0.contains("0 means")
+            || matches!(
+                p,
+                P::Rate | P::Failure | P::Lost | P::ServiceTime | P::QuotaCost
+            ));
+    cut || one || none
+}
+
+/// A setting's value as the run uses it: a base delay above the cap is
+/// the cap (the first pause is already cut), every other as it is set.
+pub fn effective(p: P, config: &Config) -> f64 {
+    match p {
+        P::Base => config.get(P::Base).min(config.get(P::Cap)),
+        _ => config.get(p),
+    }
+}
+
+/// What a setting at a value [`read_literally`] flags means for the
+/// lesson, as one sentence: the lesson's premise is gone (no outage, no
+/// failures, one attempt), so it says that instead of describing it.
+fn void_sentence(p: P) -> Text {
+    match p {
+        P::Attempts => Text(
+            "Each operation makes one attempt: nothing is retried, so there are no retries here to show.",
+        ),
+        P::Layers => {
+            Text("With one layer there is no chain: the client calls the dependency itself.")
+        }
+        P::Clients => Text("With one client there is no crowd for retries to gather."),
+        P::FanOut => Text(
+            "With a fan-out of one, a request waits for one call, not for the slowest of many.",
+        ),
+        P::Servers => Text("With one server there is no other server to share the load."),
+        P::OutageFor => Text(
+            "The outage lasts no time: the server is never down, so there is no outage to come back from.",
+        ),
+        P::Failure => Text("The dependency never fails, so there is nothing to retry."),
+        P::Rate => Text("No requests arrive, so there is nothing to measure."),
+        P::Lost => Text("No answer is lost, so no retry repeats an action."),
+        P::Workers => Text(
+            "The server's workers are unlimited (none set): nothing queues, so nothing can overload it.",
+        ),
+        P::ServiceTime => Text("The server's work takes no time, so it never falls behind."),
+        P::Timeout => Text(
+            "The attempts have no timeout: a caller waits for every answer and retries only failures.",
+        ),
+        P::DropFor => {
+            Text("The capacity loss lasts no time, so there is no trigger to come back from.")
+        }
+        P::QuotaCost => Text("A retry costs the quota nothing, so it never runs dry."),
+        P::ServiceP99 => Text(
+            "The p99 is set outside what the model serves (at least the p50, at most a hundred times it), so the tail is not the one set.",
+        ),
+        _ => Text("A setting is at a value that takes away what this lesson is about."),
+    }
+}
+
+/// A lesson filled in ([`fill`]): its text where every setting it writes
+/// reads as what it does; where one does not (a 0 that means none, one
+/// attempt), a sentence for each such setting saying what its value
+/// means for the lesson, and that moving it back shows the lesson.
+pub fn lesson(template: &str, facts: &Facts) -> Prose {
+    let filled = fill(template, facts);
+    if filled.literal.is_empty() {
+        return filled;
+    }
+    let mut settings: Vec<P> = Vec::new();
+    for &(_, p, _) in &filled.literal {
+        if !settings.contains(&p) {
+            settings.push(p);
+        }
+    }
+    let mut void = Prose::default();
+    for p in settings {
+        void.text.push_str(void_sentence(p).get());
+        void.text.push(' ');
+    }
+    void.text
+        .push_str(Text("Move it back to see the lesson.").get());
+    void
+}
+
+/// The settings a condition compares.
+fn compared(condition: &str) -> Vec<P> {
+    condition
+        .split(['&', '=', '!', '<', '>'])
+        .filter_map(|name| match read_name(name.trim_ascii()) {
+            Some((_, Named::Param(p), _)) => Some(p),
+            _ => None,
+        })
+        .collect()
 }
 
 /// What a template is filled from: the settings, and the runs' summaries
@@ -358,7 +474,7 @@ impl Facts<'_> {
     fn value(&self, side: Side, named: &Named) -> Option<f64> {
         let config = self.config(side);
         match *named {
-            Named::Param(p) => Some(config.get(p)),
+            Named::Param(p) => Some(effective(p, config)),
             Named::Metric(metric) => Some(metric.value(self.report(side)?)),
             Named::Fact(fact) => Some(fact.value(config, self.config)),
             Named::Claim(_) => None,
@@ -489,6 +605,8 @@ impl Facts<'_> {
 /// condition held (`None`: unknown before the runs), and the claims its
 /// first part may make, from where that part starts.
 struct Open {
+    /// The settings its condition compares.
+    compares: Vec<P>,
     outer: bool,
     held: Option<bool>,
     in_else: bool,
@@ -547,6 +665,7 @@ pub fn fill(template: &str, facts: &Facts) -> Prose {
                 prose.text.push('\u{2026}');
             }
             open.push(Open {
+                compares: compared(condition),
                 outer,
                 held,
                 in_else: false,
@@ -577,6 +696,17 @@ pub fn fill(template: &str, facts: &Facts) -> Prose {
                 }
                 Some((text, filled)) => {
                     prose.text.push_str(&text);
+                    if let Some(Filled {
+                        side,
+                        source: Source::Param(p) | Source::Percent(p),
+                    }) = filled
+                    {
+                        let config = facts.config(side);
+                        let looked_at = open.iter().any(|o| o.compares.contains(&p));
+                        if !looked_at && read_literally(p, config) {
+                            prose.literal.push((side, p, config.get(p)));
+                        }
+                    }
                     prose.numbers.extend(filled);
                 }
                 None => {

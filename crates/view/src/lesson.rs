@@ -133,7 +133,7 @@ pub fn lesson_view(origin: Option<&'static Preset>, config: &Config) -> LessonVi
     LessonView {
         preset: preset_value(Some(preset)),
         title: preset.title.get(),
-        text: prose::fill(preset.lesson.get(), &Facts::settings(config)).text,
+        text: prose::lesson(preset.lesson.get(), &Facts::settings(config)).text,
         status: state.status(),
         try_this: preset
             .try_this
@@ -164,7 +164,7 @@ pub fn lesson_text(
     b: Option<&Report>,
 ) -> String {
     match lesson::lesson_state(origin, config) {
-        Some(state) => prose::fill(state.preset.lesson.get(), &Facts::runs(config, a, b)).text,
+        Some(state) => prose::lesson(state.preset.lesson.get(), &Facts::runs(config, a, b)).text,
         None => OWN_SETTINGS.to_string(),
     }
 }
@@ -314,6 +314,8 @@ mod tests {
         use crate::metrics::Format;
         use prose::{Fact, Source};
         match source {
+            // A base delay above its cap is written as the cap it is cut to.
+            Source::Param(P::Base) => config.get(P::Base).min(config.get(P::Cap)),
             Source::Param(p) => config.get(p),
             Source::Percent(p) => 100.0 * config.get(p),
             Source::Metric(metric) => {
@@ -333,14 +335,11 @@ mod tests {
             Source::Fact(Fact::GridSeeds) => crate::jobs::CONTENTION_SEEDS as f64,
             // The classic sweep's "3 retries" strategies: 4 attempts.
             Source::Fact(Fact::ClassicRetries) => 3.0,
-            // Each preset that names it: the p99 a log-normal time is set
-            // by, or a normal time's.
-            Source::Fact(Fact::ServiceP99) => match world.service_shape() {
-                crate::sim::ServiceShape::LogNormal => world.get(P::ServiceP99),
-                _ => world.get(P::ServiceTime) + 2.326 * world.get(P::ServiceSd),
-            },
-            // The hedging preset's: an exponential service time.
-            Source::Fact(Fact::ServiceP95) => world.get(P::ServiceTime) * 20f64.ln(),
+            // The p99 a log-normal time is set by (as its law clamps it),
+            // or the quantile of the time's own law: a folded normal's
+            // from the law, whose draws a test of its own holds it to.
+            Source::Fact(Fact::ServiceP99) => service_quantile(world, 0.99),
+            Source::Fact(Fact::ServiceP95) => service_quantile(world, 0.95),
             Source::Fact(Fact::Busy) => {
                 100.0 * world.get(P::Rate) * world.scenario().service_mean()
                     / (world.get(P::Workers) * world.get(P::Servers))
@@ -357,15 +356,42 @@ mod tests {
             Source::Fact(Fact::BDiffers) => (0..crate::config::PARAMS.len())
                 .filter(|&i| world.value_b_at(i) != world.value_at(i))
                 .count() as f64,
-            // The long tail's preset: a log-normal time of p50 m and p99 q
-            // has sigma = ln(q / m) / 2.3263 and mean m exp(sigma^2 / 2).
-            Source::Fact(Fact::ServiceMean) => {
-                let (m, q) = (world.get(P::ServiceP50), world.get(P::ServiceP99));
-                let sigma = (q / m).ln() / 2.3263;
-                m * (sigma * sigma / 2.0).exp()
-            }
+            // A log-normal time of p50 m and p99 q has sigma = ln(q / m) /
+            // 2.3263 (q clamped to [m, 100 m]) and mean m exp(sigma^2 / 2);
+            // a folded normal's is its law's; every other shape's mean is
+            // its setting.
+            Source::Fact(Fact::ServiceMean) => match world.service_shape() {
+                crate::sim::ServiceShape::LogNormal => {
+                    let m = world.get(P::ServiceP50);
+                    let q = world.get(P::ServiceP99).clamp(m, 100.0 * m);
+                    let sigma = (q / m).ln() / 2.3263;
+                    m * (sigma * sigma / 2.0).exp()
+                }
+                crate::sim::ServiceShape::Normal => world.scenario().service_mean(),
+                crate::sim::ServiceShape::Mixture => {
+                    let share = world.get(P::TailShare);
+                    world.get(P::ServiceTime) * (1.0 - share + share * world.get(P::TailFactor))
+                }
+                _ => world.get(P::ServiceTime),
+            },
             // The fan-out preset's: a log-normal time, K calls.
             Source::Fact(Fact::PastP99) => 100.0 * (1.0 - 0.99f64.powf(config.get(P::FanOut))),
+        }
+    }
+
+    /// A service time's quantile `q` from its settings: a constant's is
+    /// its time, an exponential's `-t ln(1 - q)`, a log-normal's p99 the
+    /// one it is set by (clamped to its span), every other its law's.
+    fn service_quantile(world: &Config, q: f64) -> f64 {
+        let t = world.get(P::ServiceTime);
+        match world.service_shape() {
+            crate::sim::ServiceShape::Constant => t,
+            crate::sim::ServiceShape::Exponential => -t * (1.0 - q).ln(),
+            crate::sim::ServiceShape::LogNormal if q == 0.99 => {
+                let m = world.get(P::ServiceP50);
+                world.get(P::ServiceP99).clamp(m, 100.0 * m)
+            }
+            _ => crate::sim::Law::service(&world.scenario()).quantile(q),
         }
     }
 
@@ -373,14 +399,25 @@ mod tests {
     /// the precision it is printed with, and to the order of the fills:
     /// a number typed into a template is one the fills do not have.
     fn check_numbers(what: &str, prose: &prose::Prose, config: &Config, reports: &Runs) {
+        let wrong = number_errors(what, prose, config, reports);
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    /// What [`check_numbers`] finds wrong, each a line.
+    fn number_errors(
+        what: &str,
+        prose: &prose::Prose,
+        config: &Config,
+        reports: &Runs,
+    ) -> Vec<String> {
         let printed = numbers_in(&prose.text);
-        assert_eq!(
-            printed.len(),
-            prose.numbers.len(),
-            "{what}: numbers in '{}' that were not filled in: {:?}",
-            prose.text,
-            prose.numbers
-        );
+        if printed.len() != prose.numbers.len() {
+            return vec![format!(
+                "{what}: numbers in '{}' that were not filled in: {:?}",
+                prose.text, prose.numbers
+            )];
+        }
+        let mut wrong = Vec::new();
         for ((value, decimals), filled) in printed.iter().zip(&prose.numbers) {
             let (side_config, report) = match filled.side {
                 crate::metrics::Side::A => (config.clone(), &reports.0),
@@ -391,14 +428,14 @@ mod tests {
             };
             let truth = truth(filled.source, &side_config, report, config);
             let step = 10f64.powi(-(*decimals as i32));
-            assert!(
-                (value - truth).abs() <= step / 2.0 + 1e-9,
-                "{what}: '{}' says {value} for {:?} of {:?}, which is {truth}",
-                prose.text,
-                filled.source,
-                filled.side
-            );
+            if (value - truth).abs() > step / 2.0 + 1e-9 {
+                wrong.push(format!(
+                    "{what}: '{}' says {value} for {:?} of {:?}, which is {truth}",
+                    prose.text, filled.source, filled.side
+                ));
+            }
         }
+        wrong
     }
 
     type Runs = (crate::sim::Report, Option<crate::sim::Report>);
@@ -439,7 +476,7 @@ mod tests {
                 let what = format!("{} {when}", preset.key);
                 let runs = simulate::run_both(config);
                 let facts = Facts::runs(config, &runs.0, runs.1.as_ref());
-                let filled = prose::fill(preset.lesson.0, &facts);
+                let filled = prose::lesson(preset.lesson.0, &facts);
                 assert!(
                     !filled.text.contains(['{', '}', '\u{2026}']),
                     "{what}: '{}'",
@@ -497,16 +534,20 @@ mod tests {
     /// the settings' (see `check_numbers`), and words that state a claim
     /// show only where that claim, measured on the runs, guards them.
     fn check_claims(what: &str, prose: &prose::Prose) -> Vec<String> {
-        prose
-            .unguarded()
-            .into_iter()
-            .map(|(claim, phrase)| {
-                format!(
-                    "{what}: '{phrase}' ({claim:?}) is said where the runs do not bear it out: '{}'",
-                    prose.text
-                )
-            })
-            .collect()
+        let unguarded = prose.unguarded().into_iter().map(|(claim, phrase)| {
+            format!(
+                "{what}: '{phrase}' ({claim:?}) is said where the runs do not bear it out: '{}'",
+                prose.text
+            )
+        });
+        let literal = prose.literal.iter().map(|(side, p, value)| {
+            format!(
+                "{what}: {side:?}'s {} = {value} is written as a number where it means something else: '{}'",
+                p.param().key,
+                prose.text
+            )
+        });
+        unguarded.chain(literal).collect()
     }
 
     /// The states a reader reaches from a preset by one move: each "try
@@ -525,18 +566,56 @@ mod tests {
             })
             .collect();
         for group in preset.open {
-            let first = P::ALL.iter().copied().find(|p| {
+            let shown = P::ALL.iter().copied().filter(|p| {
                 let param = p.param();
                 param.group == *group && *p != P::Compare && (param.applies)(&start)
             });
-            let Some(p) = first else { continue };
-            for value in knob_values(p, start.get(p)) {
-                let mut moved = start.clone();
-                moved.set(p, value);
-                states.push((format!("{}={value}", p.param().key), moved));
+            for (i, p) in shown.enumerate() {
+                let values = match i {
+                    0 => knob_values(p, start.get(p)),
+                    _ => end_values(p, &start),
+                };
+                for value in values {
+                    let mut moved = start.clone();
+                    moved.set(p, value);
+                    states.push((format!("{}={value}", p.param().key), moved));
+                }
             }
         }
         states
+    }
+
+    /// The values a reader reaches first on a control: both ends of its
+    /// range, its middle (in ratios where its slider moves in ratios), the
+    /// values that mean something of their own (0 for none, 1 for one)
+    /// and the values its partner cuts (a base above the cap, a cap below
+    /// the base, a p99 below the p50); every option of a choice.
+    fn end_values(p: P, config: &Config) -> Vec<f64> {
+        let (min, max, whole) = match p.param().kind {
+            crate::config::Kind::Choice(words, _) => {
+                return (0..words.len()).map(|i| i as f64).collect();
+            }
+            crate::config::Kind::Number { min, max, .. } => (min, max, false),
+            crate::config::Kind::Integer { min, max } => (min, max, true),
+        };
+        let middle = match crate::controls::log_range(p.param()) {
+            Some(_) => (min * max).sqrt(),
+            None => (min + max) / 2.0,
+        };
+        let mut values = vec![min, if whole { middle.round() } else { middle }, max];
+        if whole && (min..=max).contains(&1.0) {
+            values.push(1.0);
+        }
+        let partner = match p {
+            P::Base => Some(config.get(P::Cap) * 2.0),
+            P::Cap => Some(config.get(P::Base) / 2.0),
+            P::ServiceP99 => Some(config.get(P::ServiceP50) / 2.0),
+            _ => None,
+        };
+        values.extend(partner.map(|v| v.clamp(min, max)));
+        values.sort_by(f64::total_cmp);
+        values.dedup();
+        values
     }
 
     /// Every sentence of every lesson stays true as a reader moves the
@@ -574,11 +653,11 @@ mod tests {
         for (what, preset, config) in &states {
             let runs = simulate::run_both(config);
             let facts = Facts::runs(config, &runs.0, runs.1.as_ref());
-            let english = prose::fill(preset.lesson.0, &facts);
-            check_numbers(what, &english, config, &runs);
+            let english = prose::lesson(preset.lesson.0, &facts);
+            wrong.extend(number_errors(what, &english, config, &runs));
             wrong.extend(check_claims(what, &english));
             crate::words::speak_russian(&russian).expect("it reads");
-            let ru = prose::fill(preset.lesson.get(), &facts);
+            let ru = prose::lesson(preset.lesson.get(), &facts);
             crate::words::speak_english();
             let claims =
                 |p: &prose::Prose| -> Vec<_> { p.said.iter().map(|s| (s.side, s.claim)).collect() };

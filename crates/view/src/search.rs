@@ -55,9 +55,9 @@ pub fn status(found: &Frontier) -> String {
         }
         text.push(' ');
         text += &match found.better.len() {
-            0 => tr("None beats policy A on both success and calls over the seeds by a margin that matters.").to_string(),
+            0 => tr("No policy is ahead of policy A by a margin that matters on success or calls without falling behind it on the other on some seed.").to_string(),
             n => tf!(
-                "{n} {n|policy beats|policies beat} policy A on both, on every seed:",
+                "{n} {n|policy is|policies are} ahead of policy A by a margin that matters on success or calls, and behind it on neither on any seed:",
                 n = n
             ),
         };
