@@ -38,7 +38,7 @@
 use crate::claims::Claim;
 use crate::config::{Config, Kind, P, PARAMS, SWEEPS, SweepCurves};
 use crate::metrics::{Format, Metric, Side};
-use crate::sim::{Law, Report, ServiceShape};
+use crate::sim::{CutReason, Law, Report, ServiceShape};
 use crate::words::{self, Lang, Text};
 
 /// Numbers the settings imply, named in templates.
@@ -200,6 +200,8 @@ pub enum Source {
     /// A number of the policy's report.
     Metric(Metric),
     Fact(Fact),
+    /// Where the policy's run stopped short, in seconds of simulated time.
+    StoppedAt,
 }
 
 /// A number the text shows: whose, and from what (the text holds it as
@@ -344,6 +346,9 @@ fn void_sentence(p: P) -> Text {
 /// attempt), a sentence for each such setting saying what its value
 /// means for the lesson, and that moving it back shows the lesson.
 pub fn lesson(template: &str, facts: &Facts) -> Prose {
+    if let Some(stopped) = stopped(facts) {
+        return stopped;
+    }
     let filled = fill(template, facts);
     if filled.literal.is_empty() {
         return filled;
@@ -362,6 +367,55 @@ pub fn lesson(template: &str, facts: &Facts) -> Prose {
     void.text
         .push_str(Text("Move it back to see the lesson.").get());
     void
+}
+
+/// What a lesson says instead of its story where a run cannot tell it:
+/// a run stopped short (at the work, time or memory bound every link
+/// keeps) says where and why, and nothing of what came after; a world in
+/// which no operation started says so, and no success share. `None` while
+/// the runs go, and for runs that tell the story.
+fn stopped(facts: &Facts) -> Option<Prose> {
+    let a = facts.a?;
+    let mut sides = vec![(Side::A, a)];
+    sides.extend(facts.b.map(|b| (Side::B, b)));
+    if sides.iter().all(|(_, r)| r.summary.operations == 0) {
+        return Some(fill(Text("No operation started in this run, so there is nothing to measure and no success share to show.").get(), facts));
+    }
+    let mut prose = Prose::default();
+    for (side, report) in sides {
+        let Some(cut) = &report.summary.cut else {
+            continue;
+        };
+        let template = match (side, cut.reason) {
+            (Side::A, CutReason::Work) => Text(
+                "Policy A's run stopped at {A.stopped_at}: it reached the work a link may ask for (operations and attempts).",
+            ),
+            (Side::A, CutReason::Time) => Text(
+                "Policy A's run stopped at {A.stopped_at}: it reached the time a run may take.",
+            ),
+            (Side::A, CutReason::Memory) => Text(
+                "Policy A's run stopped at {A.stopped_at}: it held more calls in flight than a page may.",
+            ),
+            (Side::B, CutReason::Work) => Text(
+                "Policy B's run stopped at {B.stopped_at}: it reached the work a link may ask for (operations and attempts).",
+            ),
+            (Side::B, CutReason::Time) => Text(
+                "Policy B's run stopped at {B.stopped_at}: it reached the time a run may take.",
+            ),
+            (Side::B, CutReason::Memory) => Text(
+                "Policy B's run stopped at {B.stopped_at}: it held more calls in flight than a page may.",
+            ),
+        };
+        let part = fill(template.get(), facts);
+        prose.text.push_str(&part.text);
+        prose.text.push(' ');
+        prose.numbers.extend(part.numbers);
+    }
+    if prose.text.is_empty() {
+        return None;
+    }
+    prose.text.push_str(Text("Nothing after that was simulated, so this lesson does not say what happened next; a shorter horizon or fewer requests runs it whole.").get());
+    Some(prose)
 }
 
 /// The settings a condition compares.
@@ -419,6 +473,8 @@ enum Named {
     Metric(Metric),
     Fact(Fact),
     Claim(Claim),
+    /// `stopped_at`: where the run stopped short ([`Source::StoppedAt`]).
+    StoppedAt,
 }
 
 /// A name of a template read: whose, what, and in per cent or not.
@@ -432,7 +488,9 @@ fn read_name(name: &str) -> Option<(Side, Named, bool)> {
         Some(key) => (key, true),
         None => (rest, false),
     };
-    let named = if let Some(index) = PARAMS.iter().position(|p| p.key == key) {
+    let named = if key == "stopped_at" {
+        Named::StoppedAt
+    } else if let Some(index) = PARAMS.iter().position(|p| p.key == key) {
         Named::Param(P::ALL[index])
     } else if let Some(metric) = Metric::ALL.into_iter().find(|m| m.key() == key) {
         Named::Metric(metric)
@@ -478,6 +536,7 @@ impl Facts<'_> {
             Named::Metric(metric) => Some(metric.value(self.report(side)?)),
             Named::Fact(fact) => Some(fact.value(config, self.config)),
             Named::Claim(_) => None,
+            Named::StoppedAt => Some(self.report(side)?.summary.cut.as_ref()?.at),
         }
     }
 
@@ -533,6 +592,7 @@ impl Facts<'_> {
             }
             Named::Metric(metric) => (metric.format(value), Source::Metric(metric)),
             Named::Fact(fact) => (fact.format().headline(value), Source::Fact(fact)),
+            Named::StoppedAt => (Format::Seconds.headline(value), Source::StoppedAt),
             Named::Claim(_) => return None,
         };
         Some((printed, Some(Filled { side, source })))

@@ -318,6 +318,7 @@ mod tests {
             Source::Param(P::Base) => config.get(P::Base).min(config.get(P::Cap)),
             Source::Param(p) => config.get(p),
             Source::Percent(p) => 100.0 * config.get(p),
+            Source::StoppedAt => report.summary.cut.as_ref().map_or(f64::NAN, |c| c.at),
             Source::Metric(metric) => {
                 let value = metric.value(report);
                 match metric.number().format {
@@ -744,6 +745,36 @@ mod tests {
             "{keyed}"
         );
         assert!(keyed.contains("Duplicates: 0 for A, 0 for B"), "{keyed}");
+    }
+
+    /// A run cut at a bound says where it stopped and why, and
+    /// nothing of the outage it never reached; a world in which nothing
+    /// starts says so and shows no success share.
+    #[test]
+    fn a_run_that_stopped_early_says_so_and_no_more() {
+        let herd = preset("storm");
+        let mut huge = herd.config();
+        huge.set(P::Rate, 20_000.0);
+        let (a, b) = simulate::run_both(&huge);
+        let cut = a.summary.cut.as_ref().expect("cut at a bound");
+        let text = lesson_text(Some(herd), &huge, &a, b.as_ref());
+        let at = crate::metrics::Format::Seconds.headline(cut.at);
+        assert!(
+            text.starts_with(&format!("Policy A's run stopped at {at}: it ")),
+            "{text}"
+        );
+        assert!(
+            !text.contains("spike") && !text.contains("recovers"),
+            "{text}"
+        );
+        let mut idle = herd.config();
+        idle.set(P::Rate, 0.0);
+        idle.set(P::SpikeRate, 0.0);
+        let (a, b) = simulate::run_both(&idle);
+        assert_eq!(a.summary.operations, 0);
+        let text = lesson_text(Some(herd), &idle, &a, b.as_ref());
+        assert!(text.starts_with("No operation started"), "{text}");
+        assert!(!text.contains('%'), "{text}");
     }
 
     #[test]
