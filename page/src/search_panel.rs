@@ -28,10 +28,13 @@ pub(super) fn show(document: &Document, job: &Job) {
             draw(document, ChartId::Frontier, |area| {
                 chart::message(area, &theme, why)
             });
-            for id in ["search-status", "better"] {
-                if let Some(element) = document.get_element_by_id(id) {
-                    element.set_text_content(None);
-                }
+            // The refusal in words too, where a screen reader and a test
+            // read it.
+            if let Some(status) = document.get_element_by_id("search-status") {
+                status.set_text_content(Some(why));
+            }
+            if let Some(list) = document.get_element_by_id("better") {
+                list.set_text_content(None);
             }
         }
     }

@@ -120,9 +120,11 @@ pub(super) fn worker_count() -> usize {
 /// one going when the panel is closed (`open` false). Returns false when
 /// workers could not be started, so the job searches instead.
 pub(super) fn ensure(document: &Document, config: &Config, open: bool) -> bool {
-    if !open {
+    // A world the search refuses gets the refusal from the job, as the
+    // command line gives it, and no workers.
+    if !open || search::refusal(config).is_some() {
         POOL.with(|p| p.borrow_mut().take());
-        return true;
+        return !open;
     }
     let same = POOL.with(|p| {
         p.borrow()

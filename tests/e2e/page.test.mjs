@@ -540,6 +540,28 @@ test('the stress report is the command line\'s, a row opens its fault, its link 
   await page.context().close();
 });
 
+// The page's analyses refuse the worlds the command line refuses, from
+// the same definition and in its words: the search on the contention
+// model (its backoffs race for one row), the stress report on the layers
+// preset (its dependency fails every call, so no fault takes goodput away).
+test('the search and the stress report refuse where the command line does, in its words', async () => {
+  const binary = path.resolve('target/debug/retry-playground');
+  for (const [preset, flag, panel] of [['contention', 'frontier', 'search'], ['layers', 'stress', 'stress']]) {
+    const page = await open(browser, `${base}?preset=${preset}`);
+    await settled(page);
+    const native = spawnSync(binary, [`--${flag}`, `preset=${preset}`], { encoding: 'utf8' });
+    assert.equal(native.status, 1, `${preset}: the command line refuses`);
+    const why = native.stderr.trim().replace(/^[a-z]+: /, '');
+    assert.ok(why.length > 20, native.stderr);
+    await page.click(`#${panel} > summary`);
+    await page.waitForFunction(([id, text]) => document.getElementById(id).textContent === text,
+      [`${panel}-status`, why], { timeout: 30000 });
+    assert.equal(await page.getAttribute('body', 'data-search-workers'), null, `${preset}: no worker ran`);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  }
+});
+
 // Where the search's module cannot load (a server that lost it), the
 // page says so in the console and searches on its own thread: the same
 // frontier, no worker, no search left hanging.

@@ -62,3 +62,13 @@ pub const ANALYSES: [Analysis; 5] = [
         refusal: stress::refusal,
     },
 ];
+
+/// Why an analysis that judges a fault by the goodput it takes away has
+/// nothing to judge: the dependency fails every call, fault or not.
+pub fn nothing_succeeds(config: &Config) -> Option<&'static str> {
+    (config.get(crate::config::P::Failure) >= 1.0).then(|| {
+        crate::words::tr(
+            "The dependency fails every call here, before any fault: there is no goodput for a fault to take away and win back.",
+        )
+    })
+}

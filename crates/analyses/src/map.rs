@@ -159,6 +159,9 @@ pub fn refusal(config: &Config) -> Option<&'static str> {
         }
         _ => {}
     }
+    if let Some(why) = crate::nothing_succeeds(config) {
+        return Some(why);
+    }
     (config.get(P::Workers) == 0.0).then(|| {
         crate::words::tr(
             "A server with unlimited workers loses no capacity: give it workers to map where a capacity loss leaves it broken.",

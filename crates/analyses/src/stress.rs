@@ -253,11 +253,12 @@ pub fn refusal(config: &Config) -> Option<&'static str> {
         config.scenario().workload,
         WorkloadKind::Poisson | WorkloadKind::Closed
     );
-    (!steady).then(|| {
-        crate::words::tr(
+    if !steady {
+        return Some(crate::words::tr(
             "The stress report compares goodput before and after each fault: give the world arrivals that go on (open or closed loop).",
-        )
-    })
+        ));
+    }
+    crate::nothing_succeeds(config)
 }
 
 /// Whether `a` and `b` have the same report: every fault's world is the
@@ -592,5 +593,7 @@ mod tests {
         );
         assert!(refusal(&world("v=1&workload=crowd")).is_some());
         assert!(refusal(&world("v=1")).is_none());
+        // The layers preset's dependency fails every call: no goodput.
+        assert!(refusal(&world("v=1&failure=1&layers=3")).is_some());
     }
 }

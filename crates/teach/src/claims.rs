@@ -56,8 +56,15 @@ pub enum Claim {
     BudgetPays,
     /// The budget refused more retries than it let go.
     RefusesMost,
+    /// The world was still broken when the operators began to turn the
+    /// traffic away (the gap of a spike to no arrivals): the goodput of
+    /// the window before the gap is under the map's
+    /// [`BACK`](crate::map::BACK) share of the window before the trigger.
+    /// A gap that comes after the world came back drained nothing.
+    BrokenBeforeGap,
     /// This policy's number is better than the other's on this run by
-    /// the least lead that matters ([`crate::metrics::Format::least_lead`]).
+    /// the least lead that matters ([`crate::metrics::Format::least_lead`]);
+    /// a latency only where both runs finished operations to measure.
     Ahead(Metric),
 }
 
@@ -76,7 +83,7 @@ pub const ORPHANS: f64 = 0.05;
 pub const REFUSES_FEW: f64 = 0.1;
 
 impl Claim {
-    const NAMED: [(&'static str, Claim); 11] = [
+    const NAMED: [(&'static str, Claim); 12] = [
         ("overloaded", Claim::Overloaded),
         ("absorbs", Claim::Absorbs),
         ("succeeds", Claim::Succeeds),
@@ -88,6 +95,7 @@ impl Claim {
         ("budget_pays", Claim::BudgetPays),
         ("refuses_most", Claim::RefusesMost),
         ("orphans", Claim::Orphans),
+        ("broken_before_gap", Claim::BrokenBeforeGap),
     ];
 
     /// The claim a template names: one of the names above, or `ahead_`
@@ -127,6 +135,13 @@ impl Claim {
                 let calls = summary.first_tries + summary.retries;
                 orphaned as f64 >= ORPHANS * calls.max(1) as f64
             }
+            Claim::BrokenBeforeGap => broken_before_gap(config, mine).unwrap_or(false),
+            Claim::Ahead(Metric::P50 | Metric::P99)
+                if other
+                    .is_none_or(|other| mine.latency.total == 0 || other.latency.total == 0) =>
+            {
+                false
+            }
             Claim::Ahead(metric) => other.is_some_and(|other| {
                 let (a, b) = match side {
                     Side::A => (metric.value(mine), metric.value(other)),
@@ -152,12 +167,14 @@ impl Claim {
                 "keep the server collapsed",
             ],
             Claim::Recovers => &["recovers"],
-            Claim::Amplified => &["the load grows"],
+            Claim::Amplified => &["the load grows", "The same storm"],
             Claim::Wastes => &["work nobody waits for", "requests nobody waits for"],
             Claim::BudgetPays => &["pay for nearly every retry"],
             Claim::RefusesMost => &["most retries are refused"],
             Claim::Orphans => &["for nobody"],
+            Claim::BrokenBeforeGap => &["long enough for the queue to drain"],
             Claim::Ahead(Metric::P99) => &["the tail is cut", "the tail grows"],
+            Claim::Ahead(Metric::Calls) => &["and so send less"],
             Claim::Ahead(_) => &[],
         }
     }
@@ -167,8 +184,31 @@ impl Claim {
         Self::NAMED
             .into_iter()
             .map(|(_, c)| c)
-            .chain([Claim::Ahead(Metric::P99)])
+            .chain([Claim::Ahead(Metric::P99), Claim::Ahead(Metric::Calls)])
     }
+}
+
+/// Whether the world was still broken when the traffic was first turned
+/// away ([`Claim::BrokenBeforeGap`]); `None` where there is no gap after a
+/// trigger, or no goodput before the trigger to compare with.
+fn broken_before_gap(config: &Config, report: &Report) -> Option<bool> {
+    use crate::map::{BACK, WINDOW};
+    let gap = (P::SpikeAt.param().applies)(config)
+        && config.get(P::SpikeFor) > 0.0
+        && config.get(P::SpikeRate) == 0.0;
+    let trigger = [P::OutageAt, P::DropAt]
+        .into_iter()
+        .zip([P::OutageFor, P::DropFor])
+        .filter(|&(at, length)| (at.param().applies)(config) && config.get(length) > 0.0)
+        .map(|(at, _)| config.get(at))
+        .reduce(f64::min)?;
+    let start = config.get(P::SpikeAt);
+    if !gap || start <= trigger {
+        return None;
+    }
+    let series = &report.series;
+    let before = series.goodput((trigger - WINDOW).max(0.0), trigger);
+    (before > 0.0).then(|| series.goodput((start - WINDOW).max(trigger), start) < BACK * before)
 }
 
 /// Whether the world's goodput at the end of the run is back to the map's

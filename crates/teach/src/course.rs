@@ -515,7 +515,7 @@ pub static CHAPTERS: &[Chapter] = &[
         preset: "timeout",
         change: "",
         question: Text(
-            "The dependency takes {service_t} on average, and only one call in a hundred \
+            "The dependency takes {own_mean} on average, and only one call in a hundred \
                    takes longer than about {own_p99} (its p99). First tries alone keep its \
                    workers {busy} busy, and it finishes every call it has started, even one the \
                    client gave up on. Policy A gives up on an attempt after {timeout} and retries, \
@@ -737,7 +737,7 @@ pub static CHAPTERS: &[Chapter] = &[
         preset: "hedge",
         change: "",
         question: Text(
-            "A dependency answers in {service_t} on average, some calls far slower than \
+            "A dependency answers in {own_mean} on average, some calls far slower than \
                    others: one in twenty takes over {own_p95}. Its workers are {busy} busy \
                    with first tries alone. Policy A sends each call once; policy B sends a \
                    second copy when no answer has come after {B.hedge_delay}, and takes the \

@@ -182,7 +182,8 @@ pub static PRESETS: &[Preset] = &[
         key: "budget",
         title: Text("The budget that saves the day"),
         lesson: Text(
-            "The same storm. {if budget=none}Policy A (blue) has no budget.{else}Policy A (blue) now has \
+            "{if A.amplified}The same storm.{else}No storm here: A sends about what is \
+                 offered.{end} {if budget=none}Policy A (blue) has no budget.{else}Policy A (blue) now has \
                  {budget}.{end} {if B.budget=ratio&B.b_basis=requests}Policy B (orange) may retry {B.b_pct%} \
                  of the requests of the last {B.b_window}, plus a floor of {B.b_floor}: at {rate} that is at most \
                  {B.budget_bound} calls per operation; here {B.load}.{else}Policy B (orange) now has \
@@ -531,7 +532,7 @@ pub static PRESETS: &[Preset] = &[
         key: "timeout",
         title: Text("The timeout below the p99"),
         lesson: Text(
-            "The dependency takes {service_t} on average to answer and about {own_p99} at its \
+            "The dependency takes {own_mean} on average to answer and about {own_p99} at its \
                 p99, the time only one call in a hundred exceeds; {if workers!=0}first tries alone \
                 keep its {workers} workers {busy} busy.{else}its workers are unlimited.{end} {if \
                 timeout=0}Policy A (blue) now has no timeout: {A.load} calls per operation, success \
@@ -567,8 +568,10 @@ pub static PRESETS: &[Preset] = &[
         key: "long-tail",
         title: Text("A timeout from the mean of a long tail"),
         lesson: Text(
-            "The dependency's median is {service_p50} and its p99 {own_p99}: a long tail, whose \
-                slow calls pull the mean up to {own_mean}.{if workers!=0} First \
+            "The dependency's median is {service_p50} and its p99 {own_p99}{if \
+                service_p99<service_p50}, the median itself (a p99 set below the median is served \
+                as the median): no tail at all{else}: a long tail, whose slow calls pull the mean up \
+                to {own_mean}{end}.{if workers!=0} First \
                 tries alone keep its {workers} workers {busy} busy.{end} {if timeout=0}Policy A \
                 (blue) now has no timeout: {A.load} calls per operation, success {A.success}.\
                 {else}{if timeout<own_p99}Policy A (blue) gives up after {timeout}, below the \
@@ -656,7 +659,7 @@ pub static PRESETS: &[Preset] = &[
                  from {B.base} with {B.jitter} jitter{end}. Calls to the dependency: {A.calls} \
                  from A, {B.calls} from B.{if workload=closed}{if shape=constant}{if \
                  B.shape!=constant} While it is down, A's clients come straight back and hammer \
-                 it; B's wait out their pauses, and so send less.{end}{end}{else} Backoff moves \
+                 it{if B.ahead_calls}; B's wait out their pauses, and so send less{end}.{end}{end}{else} Backoff moves \
                  each retry later but takes none away: the same arrivals bring the same load \
                  either way.{end}",
         ),
@@ -678,7 +681,7 @@ pub static PRESETS: &[Preset] = &[
         key: "throttle",
         title: Text("Throttling first tries: the SRE book's client-side throttling"),
         lesson: Text(
-            "Requests arrive at {rate} at a server of {workers} workers taking {service_t} a \
+            "Requests arrive at {rate} at a server of {workers} workers taking {own_mean} a \
                 request on average, which queues up to {queue} and works on requests whose clients \
                 gave up: first tries alone would keep it {busy} busy{if busy>=1}, more than it can \
                 serve, so no limit on retries alone can save it{end}. {if budget=ratio}Policy A \
@@ -848,8 +851,9 @@ pub static PRESETS: &[Preset] = &[
         key: "hedge",
         title: Text("Hedged requests cut the tail"),
         lesson: Text(
-            "A dependency answers in {service_t} on average, some calls far slower than others \
-                (exponentially spread: one in twenty takes over {own_p95}), from {workers} \
+            "A dependency answers in {own_mean} on average, {if service=constant}every call \
+                alike{else}some calls far slower than others ({if service=exponential}exponentially \
+                spread: {end}one in twenty takes over {own_p95}){end}, from {workers} \
                 workers that first tries alone keep {busy} busy. {if hedge=off}Policy A (blue) sends \
                 each call once.{else}Policy A (blue) now hedges too.{end} {if B.hedge=on}Policy B \
                 (orange) sends a second copy when no answer has come after {B.hedge_delay} and takes \
@@ -880,7 +884,7 @@ pub static PRESETS: &[Preset] = &[
         title: Text("One of two servers crashes: Stability Sim's metastable retries"),
         lesson: Text(
             "Stability Sim's metastable-retry example: requests arrive at {rate} at {servers} \
-                servers behind a balancer, {workers} workers each, {service_t} a request on average, \
+                servers behind a balancer, {workers} workers each, {own_mean} a request on average, \
                 and clients time out after {timeout}. The first server crashes from {outage_at} for \
                 {outage_for}, {if outage=fail-fast}refusing every request at once{else}holding every \
                 request until its client times out{end}. {if \
@@ -957,8 +961,9 @@ pub static PRESETS: &[Preset] = &[
                 {busy} busy with first tries, clients that time out after {timeout} and retry at \
                 once{if drop_for>0}; at {drop_at} the server loses {drop_lost} of its workers for \
                 {drop_for}{end}. {if spike_for>0}At {spike_at} the operators turn every new \
-                request away for {spike_for}{if A.recovers}: long enough for the queue to drain, \
-                and the world recovers{end}{if A.stays_broken}: too short to drain a queue of \
+                request away for {spike_for}{if A.recovers}{if A.broken_before_gap}: long enough \
+                for the queue to drain, and the world recovers{else}, after the world had already \
+                come back, and it stays recovered{end}{end}{if A.stays_broken}: too short to drain a queue of \
                 {queue}{if A.wastes} requests nobody waits for{end}, and the world stays \
                 broken{end}{else}No one \
                 turns the traffic away{if A.stays_broken}, and the world stays broken{end}{end}: \

@@ -747,6 +747,90 @@ mod tests {
         assert!(keyed.contains("Duplicates: 0 for A, 0 for B"), "{keyed}");
     }
 
+    /// The states a review found false, each with the words it said and
+    /// what it must say now, in English and in Russian (each state
+    /// passes through the sentence test above too).
+    const REVIEWED: [(&str, &str, &str, &str); 16] = [
+        ("orphans", "timeout=0", "after 0 s", "no timeout"),
+        ("layers", "attempts=1", "up to 1 attempts", "one attempt"),
+        ("shed", "attempts=1", "up to 1 times", "one attempt"),
+        ("closed-loop", "base=600", "600 s", "retries 0.8 s after"),
+        (
+            "hedge",
+            "service=constant",
+            "exponentially spread",
+            "every call alike",
+        ),
+        (
+            "long-tail",
+            "service_p99=0.01",
+            "a long tail",
+            "no tail at all",
+        ),
+        (
+            "layers",
+            "layers=1",
+            "1 services",
+            "With one layer there is no chain",
+        ),
+        (
+            "herd",
+            "outage_for=0",
+            "down for 0 s",
+            "The outage lasts no time",
+        ),
+        (
+            "at-scale",
+            "failure=0",
+            "trips at its first failure",
+            "never fails",
+        ),
+        (
+            "timeout",
+            "service_sd=10",
+            "0.3 s on average",
+            "7.98 s on average",
+        ),
+        (
+            "recover",
+            "drop_for=2",
+            "long enough for the queue to drain",
+            "already come back",
+        ),
+        (
+            "closed-loop",
+            "outage_for=0",
+            "so send less",
+            "The outage lasts no time",
+        ),
+        ("budget", "rate=10", "The same storm", "No storm here"),
+        ("why-retry", "failure=0", "fails 0 %", "never fails"),
+        ("storm", "rate=20000", "spike", "stopped at"),
+        ("storm", "rate=0&spike=0", "100.0 %", "No operation started"),
+    ];
+
+    #[test]
+    fn the_reviewed_states_say_what_holds() {
+        let table =
+            crate::words::read_table(include_str!("../../../i18n/ru.txt")).expect("the table");
+        let russian = crate::words::compile(&table);
+        let mut wrong = Vec::new();
+        for (key, change, said, says) in REVIEWED {
+            let preset = preset(key);
+            let config = lesson::apply(&preset.config(), change);
+            let (a, b) = simulate::run_both(&config);
+            let text = lesson_text(Some(preset), &config, &a, b.as_ref());
+            crate::words::speak_russian(&russian).expect("it reads");
+            let ru = lesson_text(Some(preset), &config, &a, b.as_ref());
+            crate::words::speak_english();
+            eprintln!("{key} {change}:\n  {text}\n  {ru}");
+            if text.contains(said) || !text.contains(says) || ru == text {
+                wrong.push(format!("{key} {change}: '{text}'"));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
     /// A run cut at a bound says where it stopped and why, and
     /// nothing of the outage it never reached; a world in which nothing
     /// starts says so and shows no success share.
