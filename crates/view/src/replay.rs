@@ -143,9 +143,9 @@ pub const SPEEDS: [f64; 10] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 1
 /// slow enough to follow one dot with the eye, quick enough that the
 /// wave has crossed the lanes before the reader wonders whether it plays.
 const CROSSING: f64 = 2.0;
-/// Wall seconds of calm shown before the moment's first call leaves, so
-/// the reader sees the wave set off rather than already under way.
-const LEAD: f64 = 0.25;
+/// Wall seconds of play within which the wave after the moment's arrives:
+/// a reader who presses Play sees the next one without waiting a minute.
+const NEXT_WAVE: f64 = 10.0;
 
 /// Where and how fast a replay opens.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -162,13 +162,14 @@ pub struct Opening {
 }
 
 /// Where a replay opens and at what speed. For the presets whose lesson is
-/// a moment: a quarter of a second of wall time before the first followed
-/// call of the moment's bucket leaves (never before the bucket, which the
-/// line under the replay then describes). Otherwise at the start. The
-/// speed lets the calls sent in that bucket (the first calls sent, without
-/// a moment) make their round trip in about [`CROSSING`] seconds, and the
-/// first second of play reach the end of the moment's bucket, so the
-/// whole wave moves within it.
+/// a moment: inside the moment's bucket (which the line under the replay
+/// describes), at the instant most of its followed calls are in flight, so
+/// the still replay already shows the wave the line counts. Otherwise at
+/// the start. The speed lets the calls sent in that bucket (the first
+/// calls sent, without a moment) make their round trip in about
+/// [`CROSSING`] seconds, the first second of play reach the end of the
+/// moment's bucket, so the whole wave moves within it, and the next wave
+/// come within [`NEXT_WAVE`] seconds of play.
 pub fn opening(
     preset: Option<&str>,
     report: &Report,
@@ -196,15 +197,16 @@ pub fn opening(
     let mut speed = nearest_speed(trip / CROSSING);
     let mut time = 0.0;
     if at.is_some() && first.is_finite() {
-        time = (first - LEAD * speed).max(from);
-        // The first second of play reaches the end of the moment's bucket.
-        let reach = from + width - time;
+        time = busiest(trace, wave).unwrap_or(first).max(from);
+        // The first second of play reaches the end of the moment's bucket,
+        // and the next wave comes within NEXT_WAVE seconds.
+        let reach = (from + width - time)
+            .max(next_wave(report, from).map_or(0.0, |next| (next - time) / NEXT_WAVE));
         speed = SPEEDS
             .iter()
             .copied()
             .find(|s| *s >= speed && *s >= reach)
             .unwrap_or(speed);
-        time = (first - LEAD * speed).max(from);
     }
     let window = (time, time + CROSSING * speed);
     Opening {
@@ -213,6 +215,43 @@ pub fn opening(
         wave: if at.is_some() { wave } else { window },
         window,
     }
+}
+
+/// The instant in `span` at which the most calls sent within it are in
+/// flight (sent, not yet answered): each call's sending is a candidate,
+/// just after it leaves.
+fn busiest(trace: &Trace, (from, to): (f64, f64)) -> Option<f64> {
+    let calls: Vec<(f64, f64)> = trace
+        .operations
+        .iter()
+        .flat_map(|o| o.recorded.iter())
+        .filter(|a| a.sent >= from && a.sent < to)
+        .map(|a| (a.sent, a.answered))
+        .collect();
+    let mut best: Option<(usize, f64)> = None;
+    for &(sent, _) in &calls {
+        let flying = calls
+            .iter()
+            .filter(|&&(s, a)| s <= sent && a > sent)
+            .count();
+        if best.is_none_or(|(most, _)| flying > most) {
+            best = Some((flying, sent));
+        }
+    }
+    best.map(|(_, at)| at)
+}
+
+/// When the wave after the one at `from` starts in policy A's run: the
+/// first bucket, after the retries fell under half of the moment's, whose
+/// retries are back to half of it; `None` without one.
+fn next_wave(report: &Report, from: f64) -> Option<f64> {
+    let series = &report.series;
+    let start = ((from / series.width).round() as usize).min(series.len());
+    let retries = &series.retries[start..];
+    let peak = *retries.first()?;
+    let calm = retries.iter().position(|&r| 2 * r < peak)?;
+    let back = retries[calm..].iter().position(|&r| 2 * r >= peak)?;
+    Some((start + calm + back) as f64 * series.width)
 }
 
 /// The round trips (sent to answered) of the calls sent within `span`,
@@ -678,20 +717,40 @@ mod tests {
     /// The herd's policy A retries without jitter after failing fast at 0:
     /// its pauses double from 0.2 s, so its retries go at 0.2, 0.6, 1.4,
     /// 3.0 and 6.2 s; the outage ends at 5 s, and the first wave the
-    /// server meets is the one at 6.2 s. The replay opens just before it,
-    /// inside its bucket, at a tenth of real time: the wave's refusals
-    /// come straight back and the queue drains in about 0.15 s.
+    /// server meets is the one at 6.2 s, the next at 12.6 s. The replay
+    /// opens on the wave, inside its bucket, with most of its followed
+    /// calls in flight (the dots the line under it counts), and at real
+    /// time, at which the next wave is 6.4 s of watching away (at a tenth
+    /// it was 64 s).
     #[test]
-    fn the_herd_opens_just_before_its_first_wave_after_the_outage() {
+    fn the_herd_opens_on_its_first_wave_after_the_outage() {
         let (scenario, report, trace) = preset_runs("herd");
         let wave = moment(&report, &scenario).expect("A retries");
         assert!((6.2..6.3).contains(&wave), "{wave}");
         // Most followed clients retry together, within one bucket.
-        assert!(sent_within(&trace, wave, wave + report.series.width) > 150);
+        let sent = sent_within(&trace, wave, wave + report.series.width);
+        assert!(sent > 150);
         let open = opening(Some("herd"), &report, &scenario, &trace);
-        assert!(open.time >= wave && open.time < wave + 0.01, "{open:?}");
-        assert_eq!(open.speed, 0.1);
-        assert_eq!(sent_within(&trace, wave, open.time), 0, "nothing sent yet");
+        assert!(
+            open.time >= wave && open.time < wave + report.series.width,
+            "{open:?}"
+        );
+        let flying = trace
+            .operations
+            .iter()
+            .flat_map(|o| o.recorded.iter())
+            .filter(|a| a.sent <= open.time && a.answered > open.time)
+            .count();
+        // The wave spreads over its bucket (each client failed first at its
+        // own instant): 79 of its 198 followed calls fly at once.
+        assert!(
+            4 * flying > sent,
+            "{flying} of {sent} in flight at {open:?}"
+        );
+        let next = next_wave(&report, wave).expect("a next wave");
+        assert!((12.6..12.7).contains(&next), "{next}");
+        assert_eq!(open.speed, 1.0);
+        assert!((next - open.time) / open.speed <= NEXT_WAVE);
         let plain = opening(Some("deadline"), &report, &scenario, &trace);
         assert_eq!(plain.time, 0.0);
         let text = describe(
@@ -710,8 +769,8 @@ mod tests {
 
     /// Within one second of Play at the opening speed, the moment moves:
     /// the lanes shown are those whose operation sends a call in the
-    /// moment's bucket (as many as the trace has and the room holds), nine
-    /// in ten of them have a call in flight at one of that second's frames,
+    /// moment's bucket (as many as the trace has and the room holds), half
+    /// of them at least have a call in flight at one of that second's frames,
     /// and every one whose call is on its way, served or coming back at a
     /// frame (not all that second in the queue, where a call stands still),
     /// by the trace's own times, changes its spot.
@@ -763,8 +822,11 @@ mod tests {
                 let shown_waving = shown[0].iter().filter(|l| any(l, &waves)).count();
                 assert_eq!(shown_waving, waving.min(room), "{key}: the moment's lanes");
                 let implied = shown[0].iter().filter(|l| any(l, &in_sight)).count();
+                // At the speed the next wave asks for (real time for the
+                // herd), a refusal that comes back within a frame (17 ms)
+                // is never drawn: half of the wave's lanes at least.
                 assert!(
-                    implied > 0 && implied * 10 >= shown_waving * 9,
+                    implied > 0 && implied * 2 >= shown_waving,
                     "{key}: {implied} of {shown_waving} calls last a frame"
                 );
                 let frames: Vec<Vec<Lane>> = (0..=FRAMES)
