@@ -100,6 +100,9 @@ async function layout(page) {
       height: innerHeight,
       scrollWidth: document.documentElement.scrollWidth,
       lessonText: document.getElementById('lesson').textContent,
+      tryThis: (() => { const b = document.querySelector('#try-this button'); return b ? box(b) : null; })(),
+      numbers: [...document.querySelectorAll('#headlines .headline')].slice(0, 2)
+        .flatMap((h) => [...h.querySelectorAll('.number')]).map(box),
       title: (() => {
         const h = document.getElementById('lesson-title');
         return { text: h.textContent, visible: h.offsetHeight > 0, overflows: h.scrollWidth > h.clientWidth };
@@ -135,8 +138,12 @@ for (const [name, viewport] of [['laptop', WIDE], ['phone', PHONE]]) {
         // at 160 px or more (PHONE_KEY, PHONE_KEY_WITH_STRIP).
         const strip = preset.title === 'The lost response without an idempotency key';
         assert.ok(at.key.height >= (strip ? 620 : 506) - 1, `${preset.title}: its chart is ${at.key.height} px tall`);
-        assert.ok(at.lesson.top > at.key.bottom && at.lesson.top < viewport.height,
-          `${preset.title}: the lesson starts at ${at.lesson.top} px`);
+        // Under it, on the same screen: the first change to try and the
+        // two numbers the lesson is about; its words follow.
+        if (preset.tries.length) inside(`${preset.title}: "try this"`, at.tryThis, viewport);
+        assert.ok(at.numbers.length >= 1, `${preset.title}: its numbers`);
+        at.numbers.forEach((n, i) => inside(`${preset.title}: headline number ${i + 1}`, n, viewport));
+        assert.ok(at.lesson.top > at.key.bottom, `${preset.title}: the lesson starts at ${at.lesson.top} px`);
         assert.ok(at.scrollWidth <= viewport.width, `${preset.title}: the page scrolls sideways (${at.scrollWidth} px)`);
         // The list is too narrow for some titles here: the heading says them in full.
         assert.deepEqual(at.title, { text: preset.title, visible: true, overflows: false }, `${preset.title}: its heading`);
