@@ -736,6 +736,18 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
             }
         }
         Part::Spread => {
+            // A lead the lesson's words claim is now the seeds' verdict.
+            if let (Some(runs), Some(seeds)) = (job.runs(), job.seeds()) {
+                let origin = with_app(|app| app.origin).flatten();
+                let text = view::lesson::lesson_text_over(
+                    origin,
+                    job.config(),
+                    &runs.a,
+                    runs.b.as_ref(),
+                    Some(seeds),
+                );
+                show_lesson_text(document, &text);
+            }
             show_numbers_over_seeds(document, job);
             chapter::measured(job);
             // For the tests: the headlines of this link are measured.

@@ -38,6 +38,7 @@
 use crate::claims::Claim;
 use crate::config::{Config, Kind, P, PARAMS, SWEEPS, SweepCurves};
 use crate::metrics::{Format, Metric, Side};
+use crate::seeds::{Seeds, Verdict};
 use crate::sim::{CutReason, Law, Report, ServiceShape};
 use crate::words::{self, Lang, Text};
 
@@ -437,6 +438,10 @@ pub struct Facts<'a> {
     b_config: Config,
     a: Option<&'a Report>,
     b: Option<&'a Report>,
+    /// The runs over the seeds once they are measured: a lead of one
+    /// policy over the other ([`Claim::Ahead`]) is then the seeds'
+    /// verdict, the one the headline beside the words gives.
+    seeds: Option<&'a Seeds>,
 }
 
 impl<'a> Facts<'a> {
@@ -447,6 +452,17 @@ impl<'a> Facts<'a> {
             b_config: config.policy_b_config(),
             a: None,
             b: None,
+            seeds: None,
+        }
+    }
+
+    /// The same, with the lead of one policy over the other judged over
+    /// `seeds` (more than one, all measured) rather than on one run.
+    pub fn over(self, seeds: Option<&'a Seeds>) -> Facts<'a> {
+        let measured = seeds.filter(|s| s.count() > 1 && s.count() >= s.planned);
+        Facts {
+            seeds: measured,
+            ..self
         }
     }
 
@@ -550,6 +566,9 @@ impl Facts<'_> {
 
     /// Whether a claim holds of a policy's run; `None` before the runs.
     fn claim(&self, side: Side, claim: Claim) -> Option<bool> {
+        if let (Claim::Ahead(metric), Some(seeds)) = (claim, self.seeds) {
+            return Some(matches!(seeds.verdict(metric), Some(Verdict::Better(s, _)) if s == side));
+        }
         let other = match side {
             Side::A => self.b,
             Side::B => self.b.and(self.a),

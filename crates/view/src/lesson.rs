@@ -163,8 +163,24 @@ pub fn lesson_text(
     a: &Report,
     b: Option<&Report>,
 ) -> String {
+    lesson_text_over(origin, config, a, b, None)
+}
+
+/// The same once the seeds are measured: a lead of one policy over the
+/// other ("the tail is cut") is said where the seeds' verdict beside it
+/// says so, not where the link's seed alone does.
+pub fn lesson_text_over(
+    origin: Option<&'static Preset>,
+    config: &Config,
+    a: &Report,
+    b: Option<&Report>,
+    seeds: Option<&crate::seeds::Seeds>,
+) -> String {
     match lesson::lesson_state(origin, config) {
-        Some(state) => prose::lesson(state.preset.lesson.get(), &Facts::runs(config, a, b)).text,
+        Some(state) => {
+            let facts = Facts::runs(config, a, b).over(seeds);
+            prose::lesson(state.preset.lesson.get(), &facts).text
+        }
         None => OWN_SETTINGS.to_string(),
     }
 }
@@ -829,6 +845,41 @@ mod tests {
             }
         }
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    /// "The tail is cut" is said where the seeds' verdict beside it says
+    /// B is ahead on the p99, once they are measured: on the hedge preset
+    /// as it is, and not where the lead is the link's seed's alone (the
+    /// hedge at 80 and 85 requests a second, near capacity, where the
+    /// link's seed alone cut the tail and the seeds differ by seed).
+    #[test]
+    fn a_lead_in_words_is_the_seeds_verdict_once_they_are_measured() {
+        let hedge = preset("hedge");
+        let mut checked = 0;
+        for rate in [None, Some(80.0), Some(85.0)] {
+            let mut config = hedge.config();
+            if let Some(rate) = rate {
+                config.set(P::Rate, rate);
+            }
+            let (a, b) = simulate::run_both(&config);
+            let seeds = crate::seeds::over_seeds(&config);
+            let text = lesson_text_over(Some(hedge), &config, &a, b.as_ref(), Some(&seeds));
+            let verdict = seeds.verdict(crate::metrics::Metric::P99);
+            let ahead = matches!(
+                verdict,
+                Some(crate::seeds::Verdict::Better(crate::metrics::Side::B, _))
+            );
+            assert_eq!(
+                text.contains("the tail is cut"),
+                ahead,
+                "{rate:?}: {verdict:?}: {text}"
+            );
+            checked += usize::from(ahead);
+        }
+        assert!(
+            checked >= 1,
+            "the preset itself cuts the tail over its seeds"
+        );
     }
 
     /// A run cut at a bound says where it stopped and why, and
