@@ -119,12 +119,20 @@ fn measured(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Headline>
                     false => format.range(low, high),
                 })
             };
+            // A run in which no operation started has no share, rate or
+            // latency to show, only its count.
+            let written = |numbers: &[f64]| match numbers[Metric::Operations as usize] == 0.0
+                && metric != Metric::Operations
+            {
+                true => crate::words::tr("no operations").to_string(),
+                false => metric.format(numbers[metric as usize]),
+            };
             let mut line = Headline {
                 metric,
                 label: metric.label(),
                 term: metric.term(),
-                a: metric.format(seeds.a[0][metric as usize]),
-                b: seeds.b.first().map(|b| metric.format(b[metric as usize])),
+                a: written(&seeds.a[0]),
+                b: seeds.b.first().map(|b| written(b)),
                 better: None,
                 range_a: range(Side::A),
                 range_b: range(Side::B),
@@ -765,6 +773,21 @@ mod tests {
             lines[0].seeds,
             "Over 10 seeds: differs by seed (A ahead on 1, B on 8)"
         );
+    }
+
+    /// A world in which no operation starts shows no success share: its
+    /// headlines say there were no operations (it once read 100.0 %).
+    #[test]
+    fn no_operations_show_no_share() {
+        let mut idle = preset("storm").config();
+        idle.set(P::Rate, 0.0);
+        idle.set(P::SpikeRate, 0.0);
+        let seeds = seeds::over_seeds(&idle);
+        let lines = headlines(&[Metric::Success, Metric::Goodput], &[], &seeds, false);
+        for line in &lines {
+            assert_eq!(line.a, "no operations", "{}", line.label);
+            assert_eq!(line.b.as_deref(), Some("no operations"), "{}", line.label);
+        }
     }
 
     /// The headline rules, on constructed seeds: B ahead on the first
