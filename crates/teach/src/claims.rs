@@ -62,6 +62,10 @@ pub enum Claim {
     /// [`BACK`](crate::map::BACK) share of the window before the trigger.
     /// A gap that comes after the world came back drained nothing.
     BrokenBeforeGap,
+    /// The server's queue stood, averaged over some bucket, at least at
+    /// [`FILLS`] of its limit: "a queue of 1000" is the queue it held,
+    /// not only the limit it had.
+    QueueFills,
     /// This policy's number is better than the other's on this run by
     /// the least lead that matters ([`crate::metrics::Format::least_lead`]);
     /// a latency only where both runs finished operations to measure.
@@ -79,11 +83,13 @@ pub const AMPLIFIED: f64 = 1.1;
 pub const WASTES: f64 = 0.1;
 /// Calls sent for nobody a reader would notice: one in twenty.
 pub const ORPHANS: f64 = 0.05;
+/// A queue a reader calls full: half its limit, averaged over a bucket.
+pub const FILLS: f64 = 0.5;
 /// "Nearly every retry" paid for: at most one in ten refused.
 pub const REFUSES_FEW: f64 = 0.1;
 
 impl Claim {
-    const NAMED: [(&'static str, Claim); 12] = [
+    const NAMED: [(&'static str, Claim); 13] = [
         ("overloaded", Claim::Overloaded),
         ("absorbs", Claim::Absorbs),
         ("succeeds", Claim::Succeeds),
@@ -96,6 +102,7 @@ impl Claim {
         ("refuses_most", Claim::RefusesMost),
         ("orphans", Claim::Orphans),
         ("broken_before_gap", Claim::BrokenBeforeGap),
+        ("queue_fills", Claim::QueueFills),
     ];
 
     /// The claim a template names: one of the names above, or `ahead_`
@@ -136,6 +143,11 @@ impl Claim {
                 orphaned as f64 >= ORPHANS * calls.max(1) as f64
             }
             Claim::BrokenBeforeGap => broken_before_gap(config, mine).unwrap_or(false),
+            Claim::QueueFills => {
+                let limit = config.get(P::Queue);
+                let most = mine.series.queue.iter().copied().fold(0.0, f64::max);
+                limit > 0.0 && most >= FILLS * limit
+            }
             Claim::Ahead(Metric::P50 | Metric::P99)
                 if other
                     .is_none_or(|other| mine.latency.total == 0 || other.latency.total == 0) =>
@@ -173,6 +185,7 @@ impl Claim {
             Claim::RefusesMost => &["most retries are refused"],
             Claim::Orphans => &["for nobody"],
             Claim::BrokenBeforeGap => &["long enough for the queue to drain"],
+            Claim::QueueFills => &["drain a queue of"],
             Claim::Ahead(Metric::P99) => &["the tail is cut", "the tail grows"],
             Claim::Ahead(Metric::Calls) => &["and so send less"],
             Claim::Ahead(_) => &[],

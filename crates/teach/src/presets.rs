@@ -963,9 +963,9 @@ pub static PRESETS: &[Preset] = &[
                 {drop_for}{end}. {if spike_for>0}At {spike_at} the operators turn every new \
                 request away for {spike_for}{if A.recovers}{if A.broken_before_gap}: long enough \
                 for the queue to drain, and the world recovers{else}, after the world had already \
-                come back, and it stays recovered{end}{end}{if A.stays_broken}: too short to drain a queue of \
-                {queue}{if A.wastes} requests nobody waits for{end}, and the world stays \
-                broken{end}{else}No one \
+                come back, and it stays recovered{end}{end}{if A.stays_broken}: too short to {if A.queue_fills}drain a queue of \
+                {queue}{if A.wastes} requests nobody waits for{end}{else}drain its queue{if \
+                A.wastes} of requests nobody waits for{end}{end}, and the world stays broken{end}{else}No one \
                 turns the traffic away{if A.stays_broken}, and the world stays broken{end}{end}: \
                 success {A.success}.{if spike_for>0} The load chart shows the gap at the door \
                 and what the retries do after it.{end}",

@@ -766,7 +766,7 @@ mod tests {
     /// The states a review found false, each with the words it said and
     /// what it must say now, in English and in Russian (each state
     /// passes through the sentence test above too).
-    const REVIEWED: [(&str, &str, &str, &str); 16] = [
+    const REVIEWED: [(&str, &str, &str, &str); 17] = [
         ("orphans", "timeout=0", "after 0 s", "no timeout"),
         ("layers", "attempts=1", "up to 1 attempts", "one attempt"),
         ("shed", "attempts=1", "up to 1 times", "one attempt"),
@@ -823,6 +823,12 @@ mod tests {
         ("why-retry", "failure=0", "fails 0 %", "never fails"),
         ("storm", "rate=20000", "spike", "stopped at"),
         ("storm", "rate=0&spike=0", "100.0 %", "No operation started"),
+        (
+            "recover",
+            "queue=1000000",
+            "a queue of 1000000",
+            "drain its queue",
+        ),
     ];
 
     #[test]
