@@ -766,7 +766,7 @@ mod tests {
     /// The states a review found false, each with the words it said and
     /// what it must say now, in English and in Russian (each state
     /// passes through the sentence test above too).
-    const REVIEWED: [(&str, &str, &str, &str); 17] = [
+    const REVIEWED: [(&str, &str, &str, &str); 19] = [
         ("orphans", "timeout=0", "after 0 s", "no timeout"),
         ("layers", "attempts=1", "up to 1 attempts", "one attempt"),
         ("shed", "attempts=1", "up to 1 times", "one attempt"),
@@ -829,6 +829,18 @@ mod tests {
             "a queue of 1000000",
             "drain its queue",
         ),
+        (
+            "chapter:budget",
+            "spike=40",
+            "The same storm",
+            "No storm here",
+        ),
+        (
+            "chapter:backoff-for",
+            "outage_for=0",
+            "so send less",
+            "The outage lasts no time",
+        ),
     ];
 
     #[test]
@@ -838,8 +850,18 @@ mod tests {
         let russian = crate::words::compile(&table);
         let mut wrong = Vec::new();
         for (key, change, said, says) in REVIEWED {
-            let preset = preset(key);
-            let config = lesson::apply(&preset.config(), change);
+            // A chapter's world under its preset's lesson, or a preset's.
+            let (preset, start) = match key.strip_prefix("chapter:") {
+                Some(chapter) => {
+                    let chapter = retry_teach::course::CHAPTERS
+                        .iter()
+                        .find(|c| c.key == chapter)
+                        .expect("a chapter");
+                    (chapter.preset(), chapter.config())
+                }
+                None => (preset(key), preset(key).config()),
+            };
+            let config = lesson::apply(&start, change);
             let (a, b) = simulate::run_both(&config);
             let text = lesson_text(Some(preset), &config, &a, b.as_ref());
             crate::words::speak_russian(&russian).expect("it reads");
