@@ -373,6 +373,19 @@ fn overlap(a: &Rect, b: &Rect) -> bool {
     a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
 }
 
+/// Where [`Labels`] puts words that have no clear place among those
+/// offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fallback {
+    /// Nowhere: they are left out.
+    None,
+    /// At the plot's clear place nearest the first offered, no further
+    /// aside than they are wide.
+    Aside,
+    /// The same, else over the data at the first place offered.
+    OverData,
+}
+
 /// Words placed on a plot so that none covers another: each label goes
 /// to the first place offered where it lies wholly inside the plot and
 /// clear of every label placed before it, or is left out. Whatever is
@@ -453,7 +466,14 @@ impl Labels {
     {
         // One body whatever the rows' iterator (a copy per kind would
         // weigh on the page).
-        self.put_at(area, lines, style, x, &mut rows.into_iter(), false)
+        self.put_at(
+            area,
+            lines,
+            style,
+            x,
+            &mut rows.into_iter(),
+            Fallback::Aside,
+        )
     }
 
     /// [`Labels::put`], and where the plot has no clear place, over data
@@ -469,14 +489,24 @@ impl Labels {
     where
         DB::ErrorType: 'static,
     {
-        self.put_at(area, lines, style, x, &mut rows.into_iter(), true)
+        self.put_at(
+            area,
+            lines,
+            style,
+            x,
+            &mut rows.into_iter(),
+            Fallback::OverData,
+        )
     }
 
     /// [`Labels::put`] for words that name what they speak of ("outage:
     /// …", "A: …"), in one of their `forms` (one line, then broken in
-    /// two), clear anywhere along the plot at the rows offered; left out
-    /// only where the plot has no clear place at all, rather than hide
-    /// the data.
+    /// two), clear at the rows offered anywhere along `reach` (backend x
+    /// pixels: the span of what they name, or the whole plot for words
+    /// that say where they speak of), starting or ending there; left out
+    /// where it has no clear place, rather than hide the data or stand
+    /// by other data (the herd's outage label once stood on the wave at
+    /// 12.6 s, its outage being 0-5 s).
     fn put_named<DB: DrawingBackend>(
         &mut self,
         area: &DrawingArea<DB, Shift>,
@@ -484,15 +514,20 @@ impl Labels {
         style: &TextStyle<'_>,
         x: i32,
         rows: &[i32],
+        reach: (i32, i32),
     ) -> Result<bool, Box<dyn std::error::Error>>
     where
         DB::ErrorType: 'static,
     {
         let [left, _, right, _] = self.plot;
+        let (from, to) = (reach.0.max(left), reach.1.min(right).max(reach.0.max(left)));
         for lines in forms {
-            let along = (0..=8).map(|k| left + (right - left) * k / 8);
+            let along = (0..=8).map(|k| from + (to - from) * k / 8);
             for x in std::iter::once(x).chain(along) {
-                if self.put(area, lines, style, x, rows.iter().copied())? {
+                // Only where it starts or ends along its reach: no clear
+                // place aside, which can be far on a narrow plot.
+                let rows = &mut rows.iter().copied();
+                if self.put_at(area, lines, style, x, rows, Fallback::None)? {
                     return Ok(true);
                 }
             }
@@ -507,7 +542,7 @@ impl Labels {
         style: &TextStyle<'_>,
         x: i32,
         rows: &mut dyn Iterator<Item = i32>,
-        over_data: bool,
+        fallback: Fallback,
     ) -> Result<bool, Box<dyn std::error::Error>>
     where
         DB::ErrorType: 'static,
@@ -557,9 +592,12 @@ impl Labels {
             .iter()
             .copied()
             .find(|rect| clear(rect))
-            .or_else(|| offered.first().and_then(|r| nearest(&(r[0], r[1]))))
             .or_else(|| {
-                let over = |rect: &Rect| over_data && fits(rect, &self.taken);
+                let first = offered.first().filter(|_| fallback != Fallback::None)?;
+                nearest(&(first[0], first[1]))
+            })
+            .or_else(|| {
+                let over = |rect: &Rect| fallback == Fallback::OverData && fits(rect, &self.taken);
                 offered.iter().copied().find(over)
             });
         let Some(rect) = chosen else {

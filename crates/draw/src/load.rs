@@ -590,6 +590,7 @@ where
                 labels.put_anyway(area, &text, &small, x, rows)?;
             }
         }
+        let mut outage_told = false;
         if sent_down > 0 {
             let what = if scenario.outage_mode == OutageMode::FailFast {
                 tr("all refused")
@@ -602,11 +603,13 @@ where
                 what = what
             );
             let x = pixel(scenario.outage_start, y_low).0;
+            let end = pixel(scenario.outage_start + scenario.outage_duration, y_low).0;
             let bottom_up: Vec<i32> = (1..rows).map(|k| plot_bottom - 4 - k * step).collect();
             let forms = super::one_line_or_two(text);
-            labels.put_named(area, &forms, &small, x, &bottom_up)?;
+            outage_told = labels.put_named(area, &forms, &small, x, &bottom_up, (x, end))?;
         }
-        super::name_windows(&mut labels, area, &chart, scenario, sent_down == 0, theme)?;
+        // Where the calls' count found no place by the outage, its name.
+        super::name_windows(&mut labels, area, &chart, scenario, !outage_told, theme)?;
         if let Some(at_time) = cursor {
             let text = vec![tf!("replay at {t} s", t = tick(&super::round3(at_time)))];
             let style = small.clone().color(&theme.cursor);
@@ -1284,11 +1287,32 @@ pub(super) mod tests {
                 );
             }
         }
+        // The outage's count stands by the outage (0-5 s) where it has a
+        // clear place there, else the shade is named: on a phone A's
+        // waves leave none, and its count once stood on the wave at 12.6 s.
         let sent = |report: &Report| (0..50).map(|i| rate(report, i) * width).sum::<f64>();
-        for report in [&a, &b] {
-            let text = format!("outage: {} calls sent, all refused", count(sent(report)));
-            assert!(out.contains(&text), "{text} missing");
+        let placed = texts(&out);
+        let counted = |report: &Report| {
+            // On one line, or broken in two after "calls".
+            let start = format!("outage: {} calls", count(sent(report)));
+            placed
+                .iter()
+                .find(|t| t.text.starts_with(&start))
+                .map(|t| t.rect)
+        };
+        // By the outage: starting no further past its end than the words
+        // are wide (the first clear place beside it).
+        for (panel, report) in [&a, &b].into_iter().enumerate() {
+            let end = number(&shades[panel], "x") + number(&shades[panel], "width");
+            match counted(report) {
+                Some([left, _, right, _]) => assert!(
+                    left <= end + (right - left),
+                    "panel {panel}: its count at x {left}, the outage ending at {end}"
+                ),
+                None => assert!(placed.iter().any(|t| t.text == "outage"), "panel {panel}"),
+            }
         }
+        assert!(counted(&b).is_some(), "B's count has room by its outage");
         // The first wave after the outage: its bucket's rate, and apart
         // its calls over the wave.
         let busiest = (50..100)

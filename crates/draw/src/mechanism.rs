@@ -270,7 +270,7 @@ where
         }
     }
     let outage = scenario.fault(Fault::Outage).filter(|_| with_budget);
-    let outage_told = outage.is_some();
+    let mut outage_told = false;
     if let Some(outage) = outage {
         let window = (outage.start, outage.end);
         let sent = |r: usize| count(calls_within(runs[r].report, window) as f64);
@@ -281,12 +281,13 @@ where
         };
         let step = theme.px(13.0) as i32;
         let x = chart.backend_coord(&(window.0, 0.0)).0;
+        let end = chart.backend_coord(&(window.1, 0.0)).0;
         let [_, plot_top, _, plot_bottom] = labels.plot;
         let rows: Vec<i32> = (0..(plot_bottom - plot_top) / step)
             .map(|k| plot_top + 4 + k * step)
             .collect();
         let forms = super::one_line_or_two(text);
-        labels.put_named(area, &forms, &theme.font(11.0), x, &rows)?;
+        outage_told = labels.put_named(area, &forms, &theme.font(11.0), x, &rows, (x, end))?;
     }
     super::name_windows(&mut labels, area, &chart, scenario, !outage_told, theme)?;
 
@@ -389,8 +390,17 @@ where
             let rows: Vec<i32> = (0..12)
                 .flat_map(|k| [y - 2 * step - k * step, y + step + k * step])
                 .collect();
+            // It says when it speaks of: anywhere along the plot.
             let forms = super::one_line_or_two(text);
-            labels.put_named(area, &forms, &theme.font(11.0).color(&colour), x, &rows)?;
+            let plot = (labels.plot[0], labels.plot[2]);
+            labels.put_named(
+                area,
+                &forms,
+                &theme.font(11.0).color(&colour),
+                x,
+                &rows,
+                plot,
+            )?;
         }
     }
     Ok(Axes {
