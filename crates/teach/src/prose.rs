@@ -170,8 +170,8 @@ impl Fact {
     }
 }
 
-/// The service time's quantile that one call in `one_in` exceeds (`z` the
-/// normal's), from its distribution alone.
+/// The service time's quantile that one call in `one_in` exceeds, from
+/// its distribution alone.
 fn service_quantile(world: &Config, one_in: f64) -> f64 {
     let mean = world.get(P::ServiceTime);
     match world.service_shape() {
@@ -265,10 +265,10 @@ impl Prose {
 /// literally, saying something the run does not do: 0 where the setting
 /// means "none" (no timeout, no outage, no traffic, no failures), 1 where
 /// a count makes a plural or a repetition false (one attempt, one layer,
-/// one instance), and a value the model cuts (a base delay above its cap,
-/// a log-normal p99 below its p50 or past its span). A template writes
-/// such a setting only inside a condition on it, whose branch says what
-/// the value means.
+/// one instance), and a value the model cuts (a log-normal p99 below its
+/// p50 or past its span; a base delay above its cap is written as the
+/// cap, [`effective`]). A template writes such a setting only inside a
+/// condition on it, whose branch says what the value means.
 pub fn read_literally(p: P, config: &Config) -> bool {
     let value = config.get(p);
     let (min, whole) = match p.param().kind {
@@ -295,7 +295,7 @@ pub fn read_literally(p: P, config: &Config) -> bool {
 
 /// A setting's value as the run uses it: a base delay above the cap is
 /// the cap (the first pause is already cut), every other as it is set.
-pub fn effective(p: P, config: &Config) -> f64 {
+fn effective(p: P, config: &Config) -> f64 {
     match p {
         P::Base => config.get(P::Base).min(config.get(P::Cap)),
         _ => config.get(p),
@@ -380,7 +380,10 @@ fn stopped(facts: &Facts) -> Option<Prose> {
     let mut sides = vec![(Side::A, a)];
     sides.extend(facts.b.map(|b| (Side::B, b)));
     if sides.iter().all(|(_, r)| r.summary.operations == 0) {
-        return Some(fill(Text("No operation started in this run, so there is nothing to measure and no success share to show.").get(), facts));
+        return Some(Prose {
+            text: Text("No operation started in this run, so there is nothing to measure and no success share to show.").get().to_string(),
+            ..Prose::default()
+        });
     }
     let mut prose = Prose::default();
     for (side, report) in sides {

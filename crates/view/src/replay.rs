@@ -163,7 +163,7 @@ pub struct Opening {
 
 /// Where a replay opens and at what speed. For the presets whose lesson is
 /// a moment: inside the moment's bucket (which the line under the replay
-/// describes), at the instant most of its followed calls are in flight, so
+/// describes), at the instant the most of its followed calls are in flight, so
 /// the still replay already shows the wave the line counts. Otherwise at
 /// the start. The speed lets the calls sent in that bucket (the first
 /// calls sent, without a moment) make their round trip in about
@@ -718,8 +718,8 @@ mod tests {
     /// its pauses double from 0.2 s, so its retries go at 0.2, 0.6, 1.4,
     /// 3.0 and 6.2 s; the outage ends at 5 s, and the first wave the
     /// server meets is the one at 6.2 s, the next at 12.6 s. The replay
-    /// opens on the wave, inside its bucket, with most of its followed
-    /// calls in flight (the dots the line under it counts), and at real
+    /// opens on the wave, inside its bucket, at the instant the most of its
+    /// followed calls are in flight (the dots the line under it counts), at real
     /// time, at which the next wave is 6.4 s of watching away (at a tenth
     /// it was 64 s).
     #[test]

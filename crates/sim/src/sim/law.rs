@@ -126,17 +126,11 @@ impl Law {
                 // P(|X| > t) <= P(|X - m| > t - |m|): the fold's quantile
                 // is at most |m| + sd z((1 + q) / 2), which bounds the
                 // halving from above.
-                let high = mean.abs() + sd * normal_quantile((1.0 + q) / 2.0);
-                let (mut low, mut high) = (0.0, high);
-                for _ in 0..100 {
-                    let middle = (low + high) / 2.0;
-                    if folded(middle) < q {
-                        low = middle;
-                    } else {
-                        high = middle;
-                    }
-                }
-                (low + high) / 2.0
+                invert(
+                    folded,
+                    q,
+                    mean.abs() + sd * normal_quantile((1.0 + q) / 2.0),
+                )
             }
             Law::Normal { mean, .. } => mean.abs(),
             Law::LogNormal { mu, sigma } => libm::exp(mu + sigma * normal_quantile(q)),
@@ -146,19 +140,25 @@ impl Law {
                 let cdf = |t: f64| {
                     1.0 - (1.0 - share) * libm::exp(-t / fast) - share * libm::exp(-t / slow)
                 };
-                let (mut low, mut high) = (0.0, -slow * libm::log(1.0 - q));
-                for _ in 0..100 {
-                    let middle = (low + high) / 2.0;
-                    if cdf(middle) < q {
-                        low = middle;
-                    } else {
-                        high = middle;
-                    }
-                }
-                (low + high) / 2.0
+                invert(cdf, q, -slow * libm::log(1.0 - q))
             }
         }
     }
+}
+
+/// The `t` in `[0, high]` at which the rising `cdf` reaches `q`, by
+/// halving the interval a hundred times.
+fn invert(cdf: impl Fn(f64) -> f64, q: f64, high: f64) -> f64 {
+    let (mut low, mut high) = (0.0, high);
+    for _ in 0..100 {
+        let middle = (low + high) / 2.0;
+        if cdf(middle) < q {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    (low + high) / 2.0
 }
 
 /// The standard normal's distribution function: `Φ(x) = erfc(-x/√2) / 2`.
