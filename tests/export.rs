@@ -815,3 +815,82 @@ fn a_field_the_reader_does_not_read_is_said() {
         kebab.unmapped
     );
 }
+
+/// Istio's admission webhook (istio/istio at 86c9f01f,
+/// pkg/config/validation/agent/validation.go) admits what the export
+/// writes, for policies from one attempt to fifty and durations from
+/// under a millisecond to an hour: `attempts: 0` stands alone (no
+/// `perTryTimeout`, no `retryOn`: "http retry policy configured when
+/// attempts are set to 0 (disabled)"), and every duration is 1 ms or more
+/// in whole milliseconds (`ValidateDuration`). One attempt's timeout is the
+/// route's, and a duration Istio cannot take is said to be approximate.
+#[test]
+fn istio_exports_pass_istios_admission_rules() {
+    let mut checked = 0;
+    for attempts in [1, 2, 5, 50] {
+        for seconds in [0.0004_f64, 0.001, 0.0015, 0.25, 59.9996, 3600.0] {
+            let link = format!(
+                "v=1&attempts={attempts}&base={base}&cap={cap}&timeout={timeout}&deadline={deadline}",
+                base = seconds.clamp(0.001, 600.0),
+                cap = seconds.max(0.001),
+                timeout = seconds.min(60.0),
+                deadline = (2.0 * seconds).min(120.0),
+            );
+            let snippet = export(&config(&link), Format::Istio);
+            let service = snippet
+                .text
+                .split("---")
+                .next()
+                .expect("the VirtualService");
+            let field = |name: &str| -> Vec<&str> {
+                service
+                    .lines()
+                    .filter_map(|line| line.trim().strip_prefix(name))
+                    .map(str::trim)
+                    .collect()
+            };
+            let retries: Vec<f64> = field("attempts:")
+                .iter()
+                .map(|n| n.parse().expect("a count"))
+                .collect();
+            assert_eq!(retries, [f64::from(attempts - 1)], "{link}");
+            if attempts == 1 {
+                assert_eq!(field("perTryTimeout:"), Vec::<&str>::new(), "{link}");
+                assert_eq!(field("retryOn:"), Vec::<&str>::new(), "{link}");
+                let timeout = field("timeout:");
+                assert_eq!(
+                    timeout.len(),
+                    1,
+                    "{link}: the route's timeout ends the attempt"
+                );
+            }
+            for name in ["timeout:", "perTryTimeout:", "backoff:"] {
+                for value in field(name) {
+                    let seconds: f64 = value
+                        .strip_suffix('s')
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or_else(|| panic!("{link}: {name} {value}"));
+                    let millis = seconds * 1e3;
+                    assert!(
+                        millis >= 1.0 - 1e-9 && (millis - millis.round()).abs() < 1e-6,
+                        "{link}: {name} {value} is not whole milliseconds of 1 ms or more"
+                    );
+                    checked += 1;
+                }
+            }
+            // What Istio cannot take exactly is said.
+            let rounded = seconds < 0.001 || (seconds * 1e3).fract() > 1e-9;
+            if rounded && attempts > 1 {
+                assert!(
+                    snippet
+                        .mappings
+                        .iter()
+                        .any(|r| r.knob == "attempt timeout" && r.fit == Fit::Approximate),
+                    "{link}: {:?}",
+                    snippet.mappings
+                );
+            }
+        }
+    }
+    assert!(checked > 40, "{checked} durations checked");
+}

@@ -11,6 +11,15 @@
 //! Envoy doubles the ceiling and draws under it. A route has no timeout
 //! unless one is set (unlike Envoy's own 15 s). Without a `retries` block
 //! Istio retries twice, and without `backoff` the base is 25 ms.
+//!
+//! Istio's admission webhook (istio/istio at 86c9f01f,
+//! pkg/config/validation/agent/validation.go, `ValidateHTTPRetry` and
+//! `ValidateDuration`) refuses more than the CRD does: `attempts: 0`
+//! beside `perTryTimeout` or `retryOn` ("http retry policy configured
+//! when attempts are set to 0 (disabled)"), and any duration under 1 ms or
+//! not a whole number of milliseconds. So one attempt is written as
+//! `attempts: 0` alone, its timeout as the route's, and every duration in
+//! whole milliseconds.
 
 use serde_json::{Map, Value};
 
@@ -30,18 +39,40 @@ const CAP_OVER_BASE: f64 = 10.0;
 /// The service the manifests name: the reader's own goes in its place.
 const SERVICE: &str = "my-service";
 
+/// A duration as Istio admits it: whole milliseconds, 1 ms at least.
+fn admitted(seconds: f64) -> f64 {
+    ((seconds * 1e3).round() / 1e3).max(1e-3)
+}
+
+/// A row for a duration written as [`admitted`]: exact where that is the
+/// value, else approximate, saying why.
+fn timed(knob: &'static str, field: &str, seconds: f64) -> Mapping {
+    let written = admitted(seconds);
+    let setting = format!("{field}: {}", proto_duration(written));
+    match (written - seconds).abs() <= 1e-9 {
+        true => exact(knob, setting),
+        false => row(
+            knob,
+            setting,
+            Fit::Approximate,
+            crate::words::tr("Istio admits only whole milliseconds, 1 ms at least"),
+        ),
+    }
+}
+
 pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
     let mut rows = Vec::new();
     let retries = policy.attempts - 1;
+    let once = retries < 1;
     rows.push(exact(
         "attempts",
-        format!("retries.attempts: {retries} (retries, not attempts)"),
+        match once {
+            true => "retries.attempts: 0, alone (no retry)".to_string(),
+            false => format!("retries.attempts: {retries} (retries, not attempts)"),
+        },
     ));
-    let base = policy.ceiling(0);
-    rows.push(exact(
-        "first pause",
-        format!("retries.backoff: {}", proto_duration(base)),
-    ));
+    let base = admitted(policy.ceiling(0));
+    rows.push(timed("first pause", "retries.backoff", policy.ceiling(0)));
     rows.push(crate::doubling(
         policy,
         crate::words::tr(
@@ -66,16 +97,29 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         policy,
         crate::words::tr("Istio's proxy (Envoy) always draws under the ceiling"),
     ));
+    // With one attempt Istio admits no perTryTimeout: the route's timeout
+    // ends the one attempt, at the earlier of the two.
+    let route_timeout = match (once, policy.attempt_timeout, policy.deadline) {
+        (true, Some(attempt), Some(deadline)) => Some(attempt.min(deadline)),
+        (true, Some(attempt), None) => Some(attempt),
+        (_, _, deadline) => deadline,
+    };
     rows.push(match policy.attempt_timeout {
         None => exact("attempt timeout", "none"),
-        Some(timeout) => exact(
+        Some(_) if once => row(
             "attempt timeout",
-            format!("retries.perTryTimeout: {}", proto_duration(timeout)),
+            "timeout (the route's)",
+            Fit::Approximate,
+            crate::words::tr(
+                "Istio admits no perTryTimeout beside attempts: 0: the route's timeout ends the one attempt",
+            ),
         ),
+        Some(timeout) => timed("attempt timeout", "retries.perTryTimeout", timeout),
     });
-    rows.push(match policy.deadline {
-        None => exact("deadline", "none (a route has no timeout unless set)"),
-        Some(deadline) => exact("deadline", format!("timeout: {}", proto_duration(deadline))),
+    rows.push(match (policy.deadline, route_timeout) {
+        (None, None) => exact("deadline", "none (a route has no timeout unless set)"),
+        (_, Some(timeout)) => timed("deadline", "timeout", timeout),
+        (Some(deadline), None) => timed("deadline", "timeout", deadline),
     });
     let mut rule = String::new();
     rows.push(match config.budget_kind() {
@@ -103,17 +147,24 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
             ),
         ),
     });
-    let timeout = policy
-        .deadline
-        .map(|d| format!("    timeout: {}\n", proto_duration(d)))
+    let timeout = route_timeout
+        .map(|d| format!("    timeout: {}\n", proto_duration(admitted(d))))
         .unwrap_or_default();
-    let per_try = policy
-        .attempt_timeout
-        .map(|t| format!("      perTryTimeout: {}\n", proto_duration(t)))
-        .unwrap_or_default();
+    let retry = match once {
+        true => "    retries:\n      attempts: 0\n".to_string(),
+        false => {
+            let per_try = policy
+                .attempt_timeout
+                .map(|t| format!("      perTryTimeout: {}\n", proto_duration(admitted(t))))
+                .unwrap_or_default();
+            format!(
+                "    retries:\n      attempts: {retries}\n{per_try}      backoff: {}\n      retryOn: connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes,502,503,504\n",
+                proto_duration(base)
+            )
+        }
+    };
     let text = format!(
-        "# Istio counts retries: at most {calls} calls per request.\napiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: {SERVICE}\nspec:\n  hosts:\n  - {SERVICE}\n  http:\n  - route:\n    - destination:\n        host: {SERVICE}\n{timeout}    retries:\n      attempts: {retries}\n{per_try}      backoff: {}\n      retryOn: connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes,502,503,504\n{rule}",
-        proto_duration(base),
+        "# Istio counts retries: at most {calls} calls per request.\napiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: {SERVICE}\nspec:\n  hosts:\n  - {SERVICE}\n  http:\n  - route:\n    - destination:\n        host: {SERVICE}\n{timeout}{retry}{rule}",
         calls = policy.attempts,
     );
     (text, rows)

@@ -634,21 +634,15 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             format!("per_try_timeout: {}", proto_duration(timeout)),
         ),
     });
-    rows.push(match policy.deadline {
-        None => row(
-            "deadline",
-            "route timeout (15s by default)",
-            Fit::Approximate,
-            crate::words::tr(
-                "an Envoy route times out after 15 s unless its timeout is set; set \
-                it to 0s for none",
-            ),
-        ),
-        Some(deadline) => exact(
-            "deadline",
-            format!("route timeout: {}", proto_duration(deadline)),
-        ),
-    });
+    // A route times out after 15 s unless its timeout is set: no deadline
+    // is written as 0s, which Envoy reads as none.
+    rows.push(exact(
+        "deadline",
+        match policy.deadline {
+            None => "route timeout: 0s (none; unset, Envoy's is 15 s)".to_string(),
+            Some(deadline) => format!("route timeout: {}", proto_duration(deadline)),
+        },
+    ));
     let mut budget = String::new();
     rows.push(match config.budget_kind() {
         BudgetKind::None => exact("budget", "none"),
@@ -687,10 +681,10 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 requests); choose Envoy's retries in flight to export one"),
         ),
     });
-    let mut route = String::new();
-    if let Some(deadline) = policy.deadline {
-        route = format!("  \"timeout\": \"{}\",\n", proto_duration(deadline));
-    }
+    let route = format!(
+        "  \"timeout\": \"{}\",\n",
+        proto_duration(policy.deadline.unwrap_or(0.0))
+    );
     let per_try = policy
         .attempt_timeout
         .map(|t| format!("    \"per_try_timeout\": \"{}\",\n", proto_duration(t)))
