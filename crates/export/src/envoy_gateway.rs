@@ -124,10 +124,10 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         .map(|t| format!("      timeout: {}\n", duration(t).0))
         .unwrap_or_default();
     let text = format!(
-        "# Envoy Gateway counts retries: at most {calls} calls per request.\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata:\n  name: {SERVICE}\nspec:\n  targetRefs:\n  - group: gateway.networking.k8s.io\n    kind: HTTPRoute\n    name: {SERVICE}\n  retry:\n    numRetries: {retries}\n    retryOn:\n      triggers:\n      - connect-failure\n      - refused-stream\n      - retriable-status-codes\n      httpStatusCodes:\n      - 502\n      - 503\n      - 504\n    perRetry:\n{per_try}      backOff:\n        baseInterval: {}\n        maxInterval: {}\n  timeout:\n    http:\n      requestTimeout: {request}\n{budget}",
+        "# Envoy Gateway counts retries: at most {calls} per request.\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata:\n  name: {SERVICE}\nspec:\n  targetRefs:\n  - group: gateway.networking.k8s.io\n    kind: HTTPRoute\n    name: {SERVICE}\n  retry:\n    numRetries: {retries}\n    retryOn:\n      triggers:\n      - connect-failure\n      - refused-stream\n      - retriable-status-codes\n      httpStatusCodes:\n      - 502\n      - 503\n      - 504\n    perRetry:\n{per_try}      backOff:\n        baseInterval: {}\n        maxInterval: {}\n  timeout:\n    http:\n      requestTimeout: {request}\n{budget}",
         duration(base).0,
         duration(policy.cap).0,
-        calls = policy.attempts,
+        calls = crate::calls(policy.attempts),
     );
     (text, rows)
 }

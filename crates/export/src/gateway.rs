@@ -182,8 +182,8 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         )
     };
     let text = format!(
-        "# The Gateway API counts retries: at most {calls} calls per request.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: {SERVICE}\nspec:\n  parentRefs:\n  - name: {GATEWAY}\n  rules:\n  - backendRefs:\n    - name: {SERVICE}\n      port: 80\n{timeouts}{retry}{policy_doc}",
-        calls = policy.attempts,
+        "# The Gateway API counts retries: at most {calls} per request.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: {SERVICE}\nspec:\n  parentRefs:\n  - name: {GATEWAY}\n  rules:\n  - backendRefs:\n    - name: {SERVICE}\n      port: 80\n{timeouts}{retry}{policy_doc}",
+        calls = crate::calls(policy.attempts),
     );
     (text, rows)
 }

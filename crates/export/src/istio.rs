@@ -164,8 +164,8 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         }
     };
     let text = format!(
-        "# Istio counts retries: at most {calls} calls per request.\napiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: {SERVICE}\nspec:\n  hosts:\n  - {SERVICE}\n  http:\n  - route:\n    - destination:\n        host: {SERVICE}\n{timeout}{retry}{rule}",
-        calls = policy.attempts,
+        "# Istio counts retries: at most {calls} per request.\napiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: {SERVICE}\nspec:\n  hosts:\n  - {SERVICE}\n  http:\n  - route:\n    - destination:\n        host: {SERVICE}\n{timeout}{retry}{rule}",
+        calls = crate::calls(policy.attempts),
     );
     (text, rows)
 }

@@ -83,10 +83,10 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         .attempt_timeout
         .map_or_else(|| "0s".to_string(), proto_duration);
     let text = format!(
-        "# Kuma counts retries: at most {calls} calls per request.\n{HEAD}kind: MeshRetry\n{META}        numRetries: {retries}\n        perTryTimeout: {per_try}\n        backOff:\n          baseInterval: {}\n          maxInterval: {}\n        retryOn:\n        - 5xx\n---\n{HEAD}kind: MeshTimeout\n{META}        requestTimeout: {request}\n",
+        "# Kuma counts retries: at most {calls} per request.\n{HEAD}kind: MeshRetry\n{META}        numRetries: {retries}\n        perTryTimeout: {per_try}\n        backOff:\n          baseInterval: {}\n          maxInterval: {}\n        retryOn:\n        - 5xx\n---\n{HEAD}kind: MeshTimeout\n{META}        requestTimeout: {request}\n",
         proto_duration(base),
         proto_duration(policy.cap),
-        calls = policy.attempts,
+        calls = crate::calls(policy.attempts),
     );
     (text, rows)
 }

@@ -438,6 +438,15 @@ fn jitter_word(jitter: Jitter) -> &'static str {
     }
 }
 
+/// "1 call", "3 calls": the most calls a request makes, as a comment in
+/// a manifest says it.
+pub(crate) fn calls(attempts: u32) -> String {
+    match attempts {
+        1 => "1 call".to_string(),
+        n => format!("{n} calls"),
+    }
+}
+
 /// Seconds as a protobuf JSON `Duration`: decimal seconds with an `s`
 /// (the proto3 JSON mapping of `google.protobuf.Duration`, which gRFC A6
 /// and Envoy's API both use). Rust prints the shortest decimal that reads

@@ -4,9 +4,16 @@
 //!
 //! `retry.linkerd.io/limit` is the most **retries** of a request (1 when
 //! unset; 0 is read as unset, so `limit: "0"` beside a status to retry
-//! still retries once: no retry is written as no retry annotation at all);
-//! `retry.linkerd.io/timeout` bounds each try; `timeout.linkerd.io/request`
-//! the whole request. A route's retry holds a limit, a timeout and the
+//! still retries once); `retry.linkerd.io/timeout` bounds each try;
+//! `timeout.linkerd.io/request` the whole request. Only a status to retry
+//! (`retry.linkerd.io/http`) retries anything: a limit or a per-try
+//! timeout without one makes a retry policy with no condition, which
+//! retries nothing (linkerd2 at b24cd405, policy-controller
+//! k8s/index/src/outbound/index/http.rs `parse_http_retry`; the proxy's
+//! `StatusRanges::contains` of no range is false). So no retry is written
+//! as `limit: "0"` alone, which Linkerd reads as no retry policy at all,
+//! and the one attempt's timeout as the request's (a request timeout of
+//! 0s would end every request at once: the proxy has no zero check). A route's retry holds a limit, a timeout and the
 //! statuses to retry, and nothing else: no backoff and no budget to set.
 //! Linkerd ignores these annotations for a Service that has a
 //! ServiceProfile (whose legacy retry budget this does not write).
@@ -58,7 +65,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
     rows.push(if retries == 0 {
         exact(
             "attempts",
-            "no retry annotation (a limit of 0 beside a status still retries once)",
+            format!("{LIMIT}: \"0\" alone (no retry; beside a status it would retry once)"),
         )
     } else {
         exact(
@@ -79,17 +86,26 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
             rows.push(missing(knob, no_backoff));
         }
     }
+    // With no retry the request's timeout ends the one attempt, at the
+    // earlier of the two.
+    let request = match (retries, policy.attempt_timeout, policy.deadline) {
+        (0, Some(attempt), Some(deadline)) => Some(attempt.min(deadline)),
+        (0, Some(attempt), None) => Some(attempt),
+        (_, _, deadline) => deadline,
+    };
     rows.push(match policy.attempt_timeout {
         Some(t) if retries > 0 => timed("attempt timeout", TRY, t),
-        Some(_) => missing(
+        Some(_) => row(
             "attempt timeout",
+            REQUEST,
+            Fit::Approximate,
             crate::words::tr(
-                "Linkerd's per-try timeout is a retry setting: written alone, it turns on one retry",
+                "with no retry the request's timeout ends the one attempt: Linkerd's per-try timeout is a retry setting",
             ),
         ),
         None => exact("attempt timeout", "none"),
     });
-    rows.push(match policy.deadline {
+    rows.push(match request {
         Some(d) => timed("deadline", REQUEST, d),
         None => exact("deadline", "none"),
     });
@@ -108,18 +124,16 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         if let Some(t) = policy.attempt_timeout {
             annotations += &format!("    {TRY}: \"{}\"\n", duration(t).0);
         }
+    } else {
+        annotations += &format!("    {LIMIT}: \"0\"\n");
     }
-    if let Some(d) = policy.deadline {
+    if let Some(d) = request {
         annotations += &format!("    {REQUEST}: \"{}\"\n", duration(d).0);
     }
-    let annotations = if annotations.is_empty() {
-        "  annotations: {}\n".to_string()
-    } else {
-        format!("  annotations:\n{annotations}")
-    };
+    let annotations = format!("  annotations:\n{annotations}");
     let text = format!(
-        "# Linkerd counts retries: at most {calls} calls per request.\napiVersion: v1\nkind: Service\nmetadata:\n  name: my-service\n{annotations}",
-        calls = policy.attempts,
+        "# Linkerd counts retries: at most {calls} per request.\napiVersion: v1\nkind: Service\nmetadata:\n  name: my-service\n{annotations}",
+        calls = crate::calls(policy.attempts),
     );
     (text, rows)
 }
@@ -153,9 +167,8 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         })
     };
     let limit = text(LIMIT);
-    let retrying = [LIMIT, HTTP, TRY]
-        .iter()
-        .any(|k| annotations.get(*k).is_some());
+    // Only a status to retry retries anything (see the module's docs).
+    let retrying = annotations.get(HTTP).is_some();
     let retries = match limit.as_deref().map(str::parse::<u16>) {
         Some(Ok(0)) | None => 1,
         Some(Ok(n)) => n,
@@ -178,7 +191,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         out.set(
             P::Attempts,
             1.0,
-            crate::words::tr("no retry annotation: no retry"),
+            crate::words::tr("no status to retry (retry.linkerd.io/http): no retry"),
         );
     }
     for (key, param) in [(TRY, P::Timeout), (REQUEST, P::Deadline)] {
@@ -223,7 +236,8 @@ mod tests {
     use super::*;
 
     /// A limit of 0 beside a status is read as Linkerd reads it: unset, so
-    /// one retry; no annotation of retry at all is none.
+    /// one retry; a limit without a status to retry retries nothing, and
+    /// no annotation of retry at all is none.
     #[test]
     fn a_limit_of_zero_beside_a_status_retries_once() {
         let read = |yaml: &str| {
@@ -247,11 +261,39 @@ mod tests {
         );
         assert_eq!(
             read(&service("    retry.linkerd.io/limit: \"3\"\n")),
-            Some(4.0)
+            Some(1.0)
+        );
+        assert_eq!(
+            read(&service("    retry.linkerd.io/limit: \"0\"\n")),
+            Some(1.0)
         );
         assert_eq!(
             read(&service("    timeout.linkerd.io/request: 2s\n")),
             Some(1.0)
         );
+    }
+
+    /// One attempt is exported as Linkerd admits it and our own import
+    /// reads it back (it once wrote `annotations: {}`, which no reader
+    /// takes for Linkerd's): `limit: "0"` alone, and the attempt's timeout
+    /// as the request's.
+    #[test]
+    fn one_attempt_is_a_limit_of_zero_alone_and_reads_back() {
+        for (link, request) in [
+            ("v=1&attempts=1&timeout=0", None),
+            ("v=1&attempts=1&timeout=0.5", Some(0.5)),
+            ("v=1&attempts=1&timeout=0.5&deadline=0.2", Some(0.2)),
+        ] {
+            let config = Config::from_link(link).0;
+            let (text, _) = export(&config, &config.policy());
+            assert!(text.contains("retry.linkerd.io/limit: \"0\""), "{text}");
+            assert!(!text.contains(HTTP) && !text.contains(TRY), "{text}");
+            let docs = crate::yaml::documents(&text).expect("it reads");
+            assert!(docs.iter().any(is_linkerd), "{text}");
+            let out = import(&docs);
+            let got = |p: P| out.settings.iter().find(|s| s.param == p).map(|s| s.value);
+            assert_eq!(got(P::Attempts), Some(1.0), "{text}");
+            assert_eq!(got(P::Deadline), request, "{text}");
+        }
     }
 }
