@@ -520,7 +520,8 @@ impl Labels {
         DB::ErrorType: 'static,
     {
         let [left, _, right, _] = self.plot;
-        let (from, to) = (reach.0.max(left), reach.1.min(right).max(reach.0.max(left)));
+        let from = reach.0.max(left);
+        let to = reach.1.min(right).max(from);
         for lines in forms {
             let along = (0..=8).map(|k| from + (to - from) * k / 8);
             for x in std::iter::once(x).chain(along) {
