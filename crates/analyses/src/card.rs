@@ -16,7 +16,11 @@
 //!   there once its share of the requests in flight is more than its
 //!   minimum.
 //!
-//! Each is for one client instance, and the top layer's budget: a layer
+//! Each is for the whole fleet of the world's client instances, each
+//! with a budget of its own that sees its share of the arrivals (they go
+//! to instances uniformly): a floor is each instance's, so a fleet of 20
+//! is allowed 20 floors, and a reservoir is each instance's, so it lasts
+//! 20 times as long. It is the top layer's budget: a layer
 //! below keeps a budget of its own (of the policy's kind, or the one
 //! `lk_budget` names, or none), which the worst case, every budget spent,
 //! does not count on. The
@@ -47,16 +51,25 @@ pub struct Card {
     /// The share of attempts failing (independently) above which the
     /// budget drains or binds; `None` where it never does.
     pub drains_above: Option<f64>,
+    /// `drains_above` is a lower bound, not the threshold: a ratio
+    /// budget's floor raises the threshold by the floor over each
+    /// instance's arrival rate, and operations here do not arrive at a
+    /// rate.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub drains_at_least: bool,
     /// The same when the failures are timeouts, where they cost more.
     pub drains_above_timeouts: Option<f64>,
-    /// A budget of retries in flight (Envoy's): the most it lets through
-    /// at once however few requests are, its minimum; and the requests in
-    /// flight beyond which its share, not the minimum, sets the cap, where
-    /// `drains_above` holds.
+    /// A budget of retries in flight (Envoy's): the most the fleet lets
+    /// through at once however few requests are, each instance's minimum;
+    /// and the requests in flight beyond which its share, not the minimum,
+    /// sets the cap, where `drains_above` holds (spread evenly over the
+    /// instances).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub in_flight_minimum: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub share_from_in_flight: Option<f64>,
+    /// The client instances all of this is for.
+    pub instances: u32,
 }
 
 /// The card of the policy `config` describes (policy A's settings; pass
@@ -83,24 +96,41 @@ pub fn card(config: &Config) -> Card {
     let rate = s.rate;
     let all_retries = rate * f64::from(a.saturating_sub(1));
     let b = &s.budget;
+    // Rates need arrivals at a rate.
+    let open = s.workload == WorkloadKind::Poisson;
+    let instances = s.instances.max(1);
+    let fleet = f64::from(instances);
+    // Each instance's share of the arrivals, and of the retries they ask
+    // for when every call fails.
+    let each = rate / fleet;
+    let each_retries = all_retries / fleet;
+    // A ratio budget's floor over an instance's arrivals: the retries an
+    // operation may make beyond its share.
+    let floor_share = match b.min_per_second {
+        floor if floor > 0.0 && open => floor / each,
+        _ => 0.0,
+    };
     // The expected retries of an operation whose attempts fail with p.
     let retries = |p: f64| (1..a).map(|k| p.powi(k as i32)).sum::<f64>();
     let (retries_at_full_failure, reservoir, drains_above, drains_above_timeouts) = match b.kind {
         BudgetKind::None => (Some(all_retries), None, None, None),
         BudgetKind::Ratio => {
             let floor = b.min_per_second;
+            // Each instance's allowance, in retries a second, and where
+            // its retries outgrow it.
             let (at_full, binds) = match b.basis {
                 // Deposits are first tries: retries bind at a share of them.
-                RatioBasis::Requests => {
-                    (b.percent * rate + floor, root(|p| retries(p) - b.percent))
-                }
+                RatioBasis::Requests => (
+                    b.percent * each + floor,
+                    root(|p| retries(p) - b.percent - floor_share),
+                ),
                 // Deposits are successes, none at 100 % failure.
                 RatioBasis::Successes => (
                     floor,
-                    root(|p| retries(p) - b.percent * (1.0 - p.powi(a as i32))),
+                    root(|p| retries(p) - b.percent * (1.0 - p.powi(a as i32)) - floor_share),
                 ),
             };
-            (Some(at_full.min(all_retries)), None, binds, binds)
+            (Some(fleet * at_full.min(each_retries)), None, binds, binds)
         }
         BudgetKind::TokenBucket => {
             // A failed attempt takes a token, a successful one gives back
@@ -122,7 +152,7 @@ pub fn card(config: &Config) -> Card {
                     cost * unrefunded - (1.0 - p) * b.no_retry_increment
                 }
             };
-            let pays = (b.quota / b.retry_cost).floor();
+            let pays = fleet * (b.quota / b.retry_cost).floor();
             (
                 Some(0.0),
                 Some(pays),
@@ -136,7 +166,7 @@ pub fn card(config: &Config) -> Card {
             let binds = root(|p| retries(p) - b.bucket_deposit);
             (
                 Some((b.bucket_deposit * rate).min(all_retries)),
-                Some((b.bucket_size - 1.0).max(0.0).ceil()),
+                Some(fleet * (b.bucket_size - 1.0).max(0.0).ceil()),
                 binds,
                 binds,
             )
@@ -162,13 +192,15 @@ pub fn card(config: &Config) -> Card {
     };
     let (in_flight_minimum, share_from_in_flight) = match b.kind {
         BudgetKind::Envoy => (
-            Some(b.envoy_min),
-            (b.envoy_percent > 0.0).then(|| b.envoy_min / b.envoy_percent),
+            Some(fleet * b.envoy_min),
+            (b.envoy_percent > 0.0).then(|| fleet * b.envoy_min / b.envoy_percent),
         ),
         _ => (None, None),
     };
-    // Rates need arrivals at a rate.
-    let open = s.workload == WorkloadKind::Poisson;
+    let drains_at_least = drains_above.is_some()
+        && !open
+        && b.kind == BudgetKind::Ratio
+        && b.min_per_second > 0.0;
     let retries_at_full_failure = retries_at_full_failure.filter(|_| open);
     let reservoir_seconds = reservoir
         .filter(|_| open && all_retries > 0.0)
@@ -180,9 +212,11 @@ pub fn card(config: &Config) -> Card {
         reservoir,
         reservoir_seconds,
         drains_above,
+        drains_at_least,
         drains_above_timeouts,
         in_flight_minimum,
         share_from_in_flight,
+        instances,
     }
 }
 

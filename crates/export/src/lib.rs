@@ -199,11 +199,21 @@ impl Snippet {
             "this policy at worst: {calls} calls at the bottom per operation, when every call fails",
             calls = self.card.worst_calls
         ));
+        if self.card.instances > 1 && self.card.drains_above.is_some() {
+            notes.push(crate::tf!(
+                "the budget's figure is for {instances} client instances, each keeping its own budget",
+                instances = self.card.instances
+            ));
+        }
         match (self.card.drains_above, self.card.share_from_in_flight) {
             (Some(p), Some(requests)) => notes.push(crate::tf!(
                 "this policy's retry budget refuses retries once more than {share} of attempts fail, with over {requests} requests in flight",
                 share = crate::metrics::Format::Share.headline(p),
                 requests = requests
+            )),
+            (Some(p), None) if self.card.drains_at_least => notes.push(crate::tf!(
+                "this policy's retry budget drains only once {share} of attempts fail or more",
+                share = crate::metrics::Format::Share.headline(p)
             )),
             (Some(p), None) => notes.push(crate::tf!(
                 "this policy's retry budget drains once more than {share} of attempts fail",

@@ -113,6 +113,9 @@ pub fn card_rows(config: &Config, comparing: bool) -> Vec<SummaryRow> {
     };
     let percent = |p: f64| crate::metrics::Format::Share.headline(p);
     vec![
+        row(Text("Client instances, each with its own budget"), &|c| {
+            c.instances.to_string()
+        }),
         row(Text("At worst, calls at the bottom per request"), &|c| {
             let each: Vec<String> = c.worst_factors.iter().map(u32::to_string).collect();
             match each.len() {
@@ -148,6 +151,9 @@ pub fn card_rows(config: &Config, comparing: bool) -> Vec<SummaryRow> {
                 }
                 (Some(p), Some(t), None) if (p - t).abs() > 1e-9 => {
                     format!("{} ({})", percent(p), percent(t))
+                }
+                (Some(p), _, None) if c.drains_at_least => {
+                    crate::tf!("{share} or more", share = percent(p))
                 }
                 (Some(p), _, None) => percent(p),
                 _ => tr("never").to_string(),
@@ -566,28 +572,34 @@ mod tests {
         let world = preset("aws-sdk").config();
         let rows = card_rows(&world, true);
         let cards = [card(&world), card(&world.policy_b_config())];
-        assert_eq!(rows.len(), 4);
+        assert_eq!(rows.len(), 5);
+        assert_eq!(rows[0].cells[0], cards[0].instances.to_string());
         assert!(
             rows.iter()
                 .all(|r| r.cells.len() == 3 && r.cells[2].is_empty())
         );
         let p = cards[0].drains_above.expect("the quota drains");
-        assert!(rows[3].cells[0].starts_with(&format!("{:.1} %", 100.0 * p)));
-        assert_eq!(rows[3].cells[1], "never", "B has no budget");
+        assert!(rows[4].cells[0].starts_with(&format!("{:.1} %", 100.0 * p)));
+        assert_eq!(rows[4].cells[1], "never", "B has no budget");
         let reservoir = cards[0].reservoir.expect("a quota");
-        assert!(rows[2].cells[0].starts_with(&format!("{reservoir} (")));
-        assert_eq!(rows[2].cells[1], "\u{2014}");
+        assert!(rows[3].cells[0].starts_with(&format!("{reservoir} (")));
+        assert_eq!(rows[3].cells[1], "\u{2014}");
         let chain = config("v=1&attempts=3&layers=3&l2_attempts=2");
         assert_eq!(
-            card_rows(&chain, false)[0].cells,
+            card_rows(&chain, false)[1].cells,
             ["18 (3 \u{d7} 2 \u{d7} 3)"]
         );
         // Envoy's cap on retries in flight binds by its share only with
         // enough requests in flight, and by its minimum alone without one.
         let envoy = card_rows(&config("v=1&budget=envoy"), false);
-        assert_eq!(envoy[3].cells, ["20.1 % (with over 15 requests in flight)"]);
+        assert_eq!(envoy[4].cells, ["20.1 % (with over 15 requests in flight)"]);
         let minimum = card_rows(&config("v=1&budget=envoy&ev_pct=0&ev_min=5"), false);
-        assert_eq!(minimum[3].cells, ["at most 5 retries in flight"]);
+        assert_eq!(minimum[4].cells, ["at most 5 retries in flight"]);
+        // A fleet's instances each keep their own: 20 minimums, and 20
+        // instances' requests in flight before the share binds.
+        let fleet = card_rows(&config("v=1&budget=envoy&instances=20"), false);
+        assert_eq!(fleet[0].cells, ["20"]);
+        assert_eq!(fleet[4].cells, ["20.1 % (with over 300 requests in flight)"]);
     }
 
     /// Hops of their own multiply by their own attempts, and the calls a
