@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, MessageEvent, Worker};
 
-use retry_analyses::stress::{self, Item, Row, Stress};
+use retry_analyses::stress::{self, Item, Row, Stress, Who};
 use retry_view::config::Config;
 use retry_view::tf;
 use retry_view::words::tr;
@@ -236,10 +236,13 @@ fn show(document: &Document, run: &Stressing) {
     if let Err(why) = fill_table(document, &table, run) {
         web_sys::console::error_1(&why);
     }
+    if let Err(why) = fill_verdicts(document, run) {
+        web_sys::console::error_1(&why);
+    }
     let done = run.rows.iter().filter(|row| row.is_some()).count();
     let status = if run.done() {
         tf!(
-            "{n} runs, each a fault alone in this world.",
+            "{n} rows, each a fault alone in this world, run with it and without it.",
             n = run.plan.len()
         )
     } else {
@@ -326,6 +329,42 @@ fn fill_table(document: &Document, table: &Element, run: &Stressing) -> Result<(
     }
     table.append_child(&body)?;
     Ok(())
+}
+
+/// Once every row is in, each policy's verdict on each fault with its
+/// reasons, as text (nothing from a link becomes markup).
+fn fill_verdicts(document: &Document, run: &Stressing) -> Result<(), JsValue> {
+    let Some(list) = document.get_element_by_id("stress-verdicts") else {
+        return Ok(());
+    };
+    list.set_text_content(None);
+    if !run.done() {
+        return list.set_attribute("hidden", "");
+    }
+    let report = Stress {
+        rows: run.rows.iter().flatten().cloned().collect(),
+    };
+    for row in report.rows.iter().filter(|row| row.who != Who::NoRetries) {
+        let (safe, reasons) = report.reasons(row);
+        let item = element(document, "li", "")?;
+        let head = element(document, "strong", "")?;
+        let [fault, _, who] = row.item().names();
+        head.set_text_content(Some(&format!(
+            "{fault}, {}, {who}: {}.",
+            tf!(
+                "{instances} {instances|client instance|client instances}",
+                instances = row.instances
+            ),
+            if safe { tr("safe") } else { tr("not safe") }
+        )));
+        item.set_attribute("data-safe", if safe { "yes" } else { "no" })?;
+        item.append_child(&head)?;
+        let why = element(document, "span", "")?;
+        why.set_text_content(Some(&format!(" {}", reasons.join(" "))));
+        item.append_child(&why)?;
+        list.append_child(&item)?;
+    }
+    list.remove_attribute("hidden")
 }
 
 /// A row's button opens its fault's world.

@@ -197,10 +197,8 @@ pub fn card(config: &Config) -> Card {
         ),
         _ => (None, None),
     };
-    let drains_at_least = drains_above.is_some()
-        && !open
-        && b.kind == BudgetKind::Ratio
-        && b.min_per_second > 0.0;
+    let drains_at_least =
+        drains_above.is_some() && !open && b.kind == BudgetKind::Ratio && b.min_per_second > 0.0;
     let retries_at_full_failure = retries_at_full_failure.filter(|_| open);
     let reservoir_seconds = reservoir
         .filter(|_| open && all_retries > 0.0)

@@ -599,7 +599,10 @@ mod tests {
         // instances' requests in flight before the share binds.
         let fleet = card_rows(&config("v=1&budget=envoy&instances=20"), false);
         assert_eq!(fleet[0].cells, ["20"]);
-        assert_eq!(fleet[4].cells, ["20.1 % (with over 300 requests in flight)"]);
+        assert_eq!(
+            fleet[4].cells,
+            ["20.1 % (with over 300 requests in flight)"]
+        );
     }
 
     /// Hops of their own multiply by their own attempts, and the calls a
