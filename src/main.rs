@@ -224,7 +224,7 @@ fn main() {
     } else if flag("--stress") {
         let report = stress::stress(&config);
         if flag("--markdown") {
-            emit(&report.to_markdown(&config.to_link()));
+            emit(&report.to_markdown(&config, &config.to_link()));
         } else {
             emit(&(serde_json::to_string(&report).unwrap_or_default() + "\n"));
         }

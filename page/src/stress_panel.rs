@@ -266,7 +266,7 @@ fn show(document: &Document, run: &Stressing) {
             format!("?{shown_link}#{PANEL}")
         } else {
             let rows = run.rows.iter().flatten().cloned().collect();
-            let markdown = Stress { rows }.to_markdown(&shown_link);
+            let markdown = Stress { rows }.to_markdown(&run.config, &shown_link);
             let encoded = String::from(js_sys::encode_uri_component(&markdown));
             format!("data:text/markdown;charset=utf-8,{encoded}")
         };
@@ -344,6 +344,12 @@ fn fill_verdicts(document: &Document, run: &Stressing) -> Result<(), JsValue> {
     let report = Stress {
         rows: run.rows.iter().flatten().cloned().collect(),
     };
+    for warning in stress::warnings(&run.config) {
+        let item = element(document, "li", "")?;
+        item.set_attribute("data-warning", "")?;
+        item.set_text_content(Some(&warning));
+        list.append_child(&item)?;
+    }
     for row in report.rows.iter().filter(|row| row.who != Who::NoRetries) {
         let (safe, reasons) = report.reasons(row);
         let item = element(document, "li", "")?;

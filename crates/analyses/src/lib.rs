@@ -26,6 +26,7 @@ pub mod seeds;
 pub mod sliced;
 pub mod stress;
 pub mod sweep;
+pub mod warnings;
 
 /// An analysis the command line runs by its word (`--sweep`), with its
 /// refusal of a world it does not fit, in the page's words: a link costs

@@ -290,8 +290,10 @@ impl Row {
 }
 
 impl Stress {
-    /// The report as a Markdown table, under the link of its world.
-    pub fn to_markdown(&self, link: &str) -> String {
+    /// The report as a Markdown table, under the link of its world
+    /// (`config`, written `link`), then each policy's verdicts and the
+    /// warnings its settings earn in that world.
+    pub fn to_markdown(&self, config: &Config, link: &str) -> String {
         let line = |cells: &[String]| format!("| {} |\n", cells.join(" | "));
         let headings = headings().map(str::to_string);
         let mut out = format!("# {}\n\n{}: `{link}`\n\n", tr("Stress report"), tr("World"));
@@ -314,6 +316,13 @@ impl Stress {
                 if safe { tr("safe") } else { tr("not safe") },
                 reasons.join(" ")
             );
+        }
+        let warned = warnings(config);
+        if !warned.is_empty() {
+            out += &format!("\n## {}\n\n", tr("Warnings"));
+            for line in warned {
+                out += &format!("- {line}\n");
+            }
         }
         out
     }
@@ -404,6 +413,19 @@ impl Stress {
         }
         (safe, reasons)
     }
+}
+
+/// The warnings each policy's settings earn in `config`'s world, each
+/// after its policy's name: A's, then B's when comparing.
+pub fn warnings(config: &Config) -> Vec<String> {
+    map::policies(config)
+        .iter()
+        .flat_map(|(side, policy)| {
+            crate::warnings::warnings(policy)
+                .into_iter()
+                .map(move |warning| format!("{}: {}", Who::from(*side).name(), warning.text()))
+        })
+        .collect()
 }
 
 /// Why `config` has no stress report, if it has none: its judgement
@@ -716,7 +738,7 @@ mod tests {
         let report = stress(&world(
             "v=1&compare=on&attempts=3&rate=40&workers=8&service_t=0.1&B.budget=token-bucket",
         ));
-        let markdown = report.to_markdown("v=1");
+        let markdown = report.to_markdown(&world("v=1"), "v=1");
         let lines: Vec<&str> = markdown.lines().filter(|l| l.starts_with("| ")).collect();
         assert_eq!(lines.len(), report.rows.len() + 1, "{markdown}");
         for (line, row) in lines[1..].iter().zip(&report.rows) {

@@ -163,6 +163,9 @@ pub struct Snippet {
     pub mappings: Vec<Mapping>,
     /// What the policy can do at worst, said in the notes.
     pub card: retry_analyses::card::Card,
+    /// What its settings risk in the world it was exported from, said in
+    /// the notes.
+    pub warnings: Vec<retry_analyses::warnings::Warning>,
 }
 
 impl Snippet {
@@ -221,6 +224,7 @@ impl Snippet {
             )),
             (None, _) => {}
         }
+        notes.extend(self.warnings.iter().map(|warning| warning.text()));
         // Only a snippet with comments says they stay English: JSON has none.
         let commented = self.text.contains("# ") || self.text.contains("// ");
         if commented && crate::words::lang() != crate::words::Lang::En {
@@ -309,6 +313,7 @@ pub fn export(config: &Config, format: Format) -> Snippet {
         text,
         mappings,
         card: retry_analyses::card::card(config),
+        warnings: retry_analyses::warnings::warnings(config),
     }
 }
 
