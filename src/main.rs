@@ -147,6 +147,9 @@ fn main() {
         for line in imported.unmapped.iter().chain(&clamped) {
             eprintln!("{}: {line}", tr("not mapped"));
         }
+        for line in imported.defaulted() {
+            eprintln!("{}: {line}", tr("default"));
+        }
         for line in &imported.problems {
             eprintln!("{}: {line}", tr("problem"));
         }

@@ -894,3 +894,125 @@ fn istio_exports_pass_istios_admission_rules() {
     }
     assert!(checked > 40, "{checked} durations checked");
 }
+
+/// A paste, its format, and the settings its system's defaults give.
+type Case = (&'static str, Format, Vec<(P, f64)>);
+
+/// A paste starts from its system's documented defaults, not from the
+/// page's earlier state: each of these leaves out most of the policy, and
+/// is pasted onto a state that differs from every default (7 attempts, a
+/// linear backoff from 0.9 s to 9 s without jitter, a 3 s per-try timeout,
+/// a 42 s deadline, hedging, gRPC's throttle). What each system does with
+/// a field left out, as its source says:
+/// - Envoy (data-plane-api 84e8436, route_components.proto): one retry, a
+///   25 ms base and 10 times it as the cap, full jitter, no per-try
+///   timeout, a 15 s route timeout.
+/// - Istio (istio 86c9f01, pilot/pkg/networking/core/route/retry/retry.go
+///   and route.go): two retries on Envoy's backoff, no per-try timeout, the
+///   route timeout written as 0s (disabled).
+/// - Envoy Gateway (gateway d32f282, api/v1alpha1/retry_types.go): two
+///   retries on Envoy's backoff and route timeout; the Gateway API leaves
+///   both to the implementation, and takes Envoy Gateway's here.
+/// - Kuma (kuma 348b652): MeshRetry falls to Envoy's, MeshTimeout's request
+///   timeout is 15 s.
+/// - Linkerd (linkerd2 b24cd40, policy controller): one retry, 25-250 ms.
+/// - gRPC (gRFC A6): no per-attempt timeout, no deadline.
+/// - The AWS SDKs' standard mode (botocore 0e6e240): 3 attempts.
+/// - resilience4j (RetryConfig): a fixed 500 ms wait without jitter.
+#[test]
+fn a_paste_starts_from_its_systems_defaults() {
+    let before = config(
+        "v=1&attempts=7&shape=linear&base=0.9&cap=9&jitter=none&timeout=3&deadline=42&hedge=on&budget=token-bucket",
+    );
+    let envoy = |attempts: f64, deadline: f64| {
+        vec![
+            (P::Attempts, attempts),
+            (P::Base, 0.025),
+            (P::Cap, 0.25),
+            (P::Timeout, 0.0),
+            (P::Deadline, deadline),
+        ]
+    };
+    let cases: [Case; 9] = [
+        (
+            r#"{"retry_policy": {"retry_on": "5xx"}}"#,
+            Format::Envoy,
+            envoy(2.0, 15.0),
+        ),
+        (
+            "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: payments\nspec:\n  hosts:\n  - payments\n  http:\n  - route:\n    - destination:\n        host: payments\n",
+            Format::Istio,
+            envoy(3.0, 0.0),
+        ),
+        (
+            "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata:\n  name: payments\nspec:\n  targetRefs:\n  - group: gateway.networking.k8s.io\n    kind: HTTPRoute\n    name: payments\n  retry:\n    retryOn:\n      triggers:\n      - connect-failure\n",
+            Format::EnvoyGateway,
+            envoy(3.0, 15.0),
+        ),
+        (
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: payments\nspec:\n  rules:\n  - backendRefs:\n    - name: payments\n      port: 80\n    retry:\n      codes:\n      - 503\n",
+            Format::GatewayApi,
+            envoy(3.0, 15.0),
+        ),
+        (
+            "apiVersion: kuma.io/v1alpha1\nkind: MeshRetry\nmetadata:\n  name: payments\n  namespace: kuma-system\nspec:\n  targetRef:\n    kind: Mesh\n  to:\n  - targetRef:\n      kind: MeshService\n      name: payments\n    default:\n      http:\n        retryOn:\n        - 5xx\n",
+            Format::Kuma,
+            envoy(2.0, 15.0),
+        ),
+        (
+            "apiVersion: v1\nkind: Service\nmetadata:\n  name: payments\n  annotations:\n    retry.linkerd.io/http: 5xx\nspec:\n  ports:\n  - port: 80\n",
+            Format::Linkerd,
+            envoy(2.0, 0.0),
+        ),
+        (
+            r#"{"methodConfig": [{"name": [{"service": "payments.Payments"}], "retryPolicy": {"maxAttempts": 4, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]}"#,
+            Format::Grpc,
+            vec![(P::Timeout, 0.0), (P::Deadline, 0.0)],
+        ),
+        (
+            "[default]\nretry_mode = standard\n",
+            Format::Aws,
+            vec![(P::Attempts, 3.0), (P::Timeout, 0.0), (P::Deadline, 0.0)],
+        ),
+        (
+            "resilience4j:\n  retry:\n    instances:\n      payments:\n        maxAttempts: 5\n",
+            Format::SpringResilience4j,
+            vec![(P::Base, 0.5), (P::Timeout, 0.0), (P::Deadline, 0.0)],
+        ),
+    ];
+    for (text, format, expected) in cases {
+        let imported = import::import(text).unwrap_or_else(|why| panic!("{format:?}: {why}"));
+        assert_eq!(imported.format, format);
+        assert!(
+            imported.problems.is_empty(),
+            "{format:?}: {:?}",
+            imported.problems
+        );
+        let (after, _) = import::apply(&before, &imported, false);
+        for (param, value) in expected {
+            assert_eq!(after.get(param), value, "{format:?}: {param:?}");
+        }
+        // Nothing of the policy keeps the page's earlier value: hedging
+        // and the throttle are off, the jitter is the system's.
+        assert_eq!(after.get(P::Hedge), 0.0, "{format:?}");
+        assert_ne!(after.budget_kind(), BudgetKind::TokenBucket, "{format:?}");
+        assert_ne!(after.get(P::Attempts), 7.0, "{format:?}");
+        // Every default the paste took is listed with its source.
+        let listed = imported.defaulted();
+        for setting in &imported.defaults {
+            assert!(
+                listed
+                    .iter()
+                    .any(|line| line.contains(setting.param.param().key)),
+                "{format:?}: {setting:?}"
+            );
+        }
+        assert!(
+            imported
+                .settings
+                .iter()
+                .all(|s| imported.defaults.iter().all(|d| d.param != s.param)),
+            "{format:?}: a default never overrides what the paste set"
+        );
+    }
+}

@@ -513,6 +513,7 @@ fn show_paste(target: Target, pasted: Pasted) {
     let groups = [
         (tr("Mapped"), "mapped", &pasted.mapped),
         (tr("Not mapped"), "not-mapped", &pasted.not_mapped),
+        (tr("Default"), "default", &pasted.defaults),
         (tr("Problem"), "problem", &pasted.problems),
     ];
     for (label, class, lines) in groups {

@@ -158,6 +158,8 @@ test('a pasted gRPC service config sets the policy: the link and the charts chan
   assert.match(await page.textContent('#paste-status'), /^Read as gRPC service config \(JSON\) into policy A/);
   const items = await page.locator('#paste-result li').allTextContents();
   assert.ok(items.includes('Mapped: maxAttempts -> attempts = 3'), items.join('\n'));
+  // What the config leaves out takes gRPC's own default, said with its source.
+  assert.ok(items.some((item) => item.startsWith("Default: not in the paste: gRFC A6's default -> ")), items.join('\n'));
 
   // Into B: compare mode, A kept.
   await page.fill('#paste', GRPC.replace('"maxAttempts": 3', '"maxAttempts": 5'));

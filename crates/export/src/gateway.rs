@@ -114,8 +114,11 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         }
         _ => exact("attempt timeout", "none"),
     });
+    // Left out, the request's timeout is the implementation's (Envoy
+    // Gateway's is Envoy's 15 s): none is written as 0s, which the API
+    // reads as no timeout.
     rows.push(match policy.deadline {
-        None => exact("deadline", "none"),
+        None => exact("deadline", "timeouts.request: 0s (none)"),
         Some(deadline) => {
             let (text, whole) = duration(deadline);
             if whole {
@@ -164,15 +167,12 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
             ),
         ),
     });
-    let mut timeouts = String::new();
-    if let Some(deadline) = policy.deadline {
-        timeouts += &format!("      request: {}\n", duration(deadline).0);
-    }
+    let request = policy
+        .deadline
+        .map_or_else(|| "0s".to_string(), |deadline| duration(deadline).0);
+    let mut timeouts = format!("    timeouts:\n      request: {request}\n");
     if let Some(t) = per_try {
         timeouts += &format!("      backendRequest: {}\n", duration(t).0);
-    }
-    if !timeouts.is_empty() {
-        timeouts = format!("    timeouts:\n{timeouts}");
     }
     let retry = if retries == 0 {
         String::new()
@@ -312,12 +312,8 @@ fn rule(route: &Value, out: &mut Imported) {
             .problems
             .push(crate::words::tr("retry.attempts must be at least 1").to_string()),
         Some(Err(why)) => out.problems.push(why),
-        None => out.unmapped.push(
-            crate::words::tr(
-                "retry.attempts unset: the implementation's own count; the attempts are left as they were",
-            )
-            .to_string(),
-        ),
+        // The implementation's own count: a default, said as one.
+        None => {}
     }
     if let Some(backoff) = retry.get("backoff") {
         if let Some(seconds) = read_duration(backoff, "retry.backoff", out) {

@@ -29,8 +29,14 @@ use crate::read::number;
 pub use crate::read::{Imported, Setting};
 
 /// Reads `text`, guessing its format. `Err` only when nothing could be read
-/// at all; otherwise problems are listed in the result.
+/// at all; otherwise problems are listed in the result. What the text
+/// leaves out of the policy takes its system's default
+/// ([`Imported::defaults`]).
 pub fn import(text: &str) -> Result<Imported, String> {
+    read(text).map(Imported::with_defaults)
+}
+
+fn read(text: &str) -> Result<Imported, String> {
     if text.len() > MAX_INPUT {
         return Err(crate::tf!(
             "the text is {bytes} bytes; a retry configuration fits in {MAX_INPUT}",
@@ -177,7 +183,7 @@ pub fn apply(config: &Config, imported: &Imported, to_b: bool) -> (Config, Vec<S
     if to_b {
         next.set(P::Compare, SWITCH.position(true));
     }
-    for setting in &imported.settings {
+    for setting in imported.settings.iter().chain(&imported.defaults) {
         let index = setting.param as usize;
         let why = if to_b {
             next.set_b_at(index, setting.value)
@@ -255,6 +261,7 @@ impl Imported {
         let layers = (config.get(P::Layers) as u32).max(layer);
         let mut out = Imported {
             settings: Vec::new(),
+            defaults: Vec::new(),
             ..self
         };
         if (config.get(P::Layers) as u32) < layer {
@@ -265,27 +272,38 @@ impl Imported {
             });
         }
         let none = BUDGETS.position(BudgetKind::None);
+        let own = |param: P, value: f64| match param {
+            P::Attempts => Some((attempts, value)),
+            P::Base => Some((base, value)),
+            P::Cap => Some((cap, value)),
+            // A service's own shapes and jitters are the policy's, one
+            // place on.
+            P::Shape => Some((shape, value + 1.0)),
+            P::Jitter => Some((jitter, value + 1.0)),
+            P::Timeout if layer == layers => Some((P::Timeout, value)),
+            P::Timeout => Some((timeout, value)),
+            P::Budget if policys != none && (value == none || value == policys) => {
+                Some((budget, SWITCH.position(value != none)))
+            }
+            // A budget of another kind is the service's own: its kinds
+            // are the policy's, one place on.
+            P::Budget if value != none && value != policys => Some((budget, value + 1.0)),
+            _ => None,
+        };
+        // A default the service cannot keep is the policy's already.
+        out.defaults = self
+            .defaults
+            .into_iter()
+            .filter_map(|setting| {
+                own(setting.param, setting.value).map(|(param, value)| Setting {
+                    param,
+                    value,
+                    ..setting
+                })
+            })
+            .collect();
         for setting in self.settings {
-            let value = setting.value;
-            let own = match setting.param {
-                P::Attempts => Some((attempts, value)),
-                P::Base => Some((base, value)),
-                P::Cap => Some((cap, value)),
-                // A service's own shapes and jitters are the policy's, one
-                // place on.
-                P::Shape => Some((shape, value + 1.0)),
-                P::Jitter => Some((jitter, value + 1.0)),
-                P::Timeout if layer == layers => Some((P::Timeout, value)),
-                P::Timeout => Some((timeout, value)),
-                P::Budget if policys != none && (value == none || value == policys) => {
-                    Some((budget, SWITCH.position(value != none)))
-                }
-                // A budget of another kind is the service's own: its kinds
-                // are the policy's, one place on.
-                P::Budget if value != none && value != policys => Some((budget, value + 1.0)),
-                _ => None,
-            };
-            match own {
+            match own(setting.param, setting.value) {
                 Some((param, value)) => out.settings.push(Setting {
                     param,
                     value,

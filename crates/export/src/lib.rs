@@ -24,6 +24,7 @@ pub use retry_core::{
 pub use retry_sim::{config, metrics, sim, simulate};
 pub use retry_teach::prose;
 
+mod defaults;
 mod envoy_gateway;
 mod gateway;
 pub mod import;

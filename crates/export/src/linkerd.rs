@@ -210,12 +210,6 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
     if annotations.get(HTTP).is_some() {
         out.retryable_classes(HTTP);
     }
-    if retrying {
-        out.unmapped.push(
-            crate::words::tr("the backoff is left as it was: a Linkerd route has none to set")
-                .to_string(),
-        );
-    }
     // Linkerd's other retry and timeout annotations are said; annotations
     // of anything else are not the policy's.
     if let Some(annotations) = annotations.as_object() {

@@ -26,6 +26,9 @@ pub struct Imported {
     pub unmapped: Vec<String>,
     /// Values that were present but wrong, each with its reason.
     pub problems: Vec<String>,
+    /// What the paste left out, at its system's documented default (not
+    /// the page's earlier value): each `from` names the default's source.
+    pub defaults: Vec<Setting>,
 }
 
 impl Imported {
@@ -35,6 +38,7 @@ impl Imported {
             settings: Vec::new(),
             unmapped: Vec::new(),
             problems: Vec::new(),
+            defaults: Vec::new(),
         }
     }
 
@@ -79,14 +83,24 @@ impl Imported {
 
     /// The "mapped" list: one line per setting.
     pub fn mapped(&self) -> Vec<String> {
-        self.settings
-            .iter()
-            .map(|s| {
-                let param = s.param.param();
-                format!("{} -> {} = {}", s.from, param.key, param.format(s.value))
-            })
-            .collect()
+        lines(&self.settings)
     }
+
+    /// The "defaults" list: one line per setting the paste left out, with
+    /// the default's source.
+    pub fn defaulted(&self) -> Vec<String> {
+        lines(&self.defaults)
+    }
+}
+
+fn lines(settings: &[Setting]) -> Vec<String> {
+    settings
+        .iter()
+        .map(|s| {
+            let param = s.param.param();
+            format!("{} -> {} = {}", s.from, param.key, param.format(s.value))
+        })
+        .collect()
 }
 
 pub(crate) fn number(value: &Value, name: &str) -> Result<f64, String> {

@@ -56,6 +56,9 @@ pub struct Pasted {
     pub not_mapped: Vec<String>,
     /// What was wrong with the text, one message per problem.
     pub problems: Vec<String>,
+    /// What the text left out, at its system's default, each with its
+    /// source.
+    pub defaults: Vec<String>,
     /// The format it was read as: the team's own, in which the page then
     /// writes policies back (the snippet, the search's winners).
     pub format: Option<Format>,
@@ -127,6 +130,7 @@ pub mod across {
             ("mapped", &pasted.mapped),
             ("not", &pasted.not_mapped),
             ("problem", &pasted.problems),
+            ("default", &pasted.defaults),
         ];
         for (kind, lines) in lists {
             rows.extend(lines.iter().map(|line| format!("{kind}\t{line}")));
@@ -148,6 +152,7 @@ pub mod across {
             mapped: Vec::new(),
             not_mapped: Vec::new(),
             problems: Vec::new(),
+            defaults: Vec::new(),
             format: None,
         };
         for (kind, text) in rows.iter().filter_map(|row| row.split_once('\t')) {
@@ -156,6 +161,7 @@ pub mod across {
                 "mapped" => pasted.mapped.push(text.to_string()),
                 "not" => pasted.not_mapped.push(text.to_string()),
                 "problem" => pasted.problems.push(text.to_string()),
+                "default" => pasted.defaults.push(text.to_string()),
                 "format" => pasted.format = Format::parse(text),
                 "link" => pasted.config = Some(Config::from_link(text).0),
                 _ => {}
@@ -176,6 +182,7 @@ pub fn paste(config: &Config, text: &str, target: Target) -> Pasted {
                 mapped: Vec::new(),
                 not_mapped: Vec::new(),
                 problems: Vec::new(),
+                defaults: Vec::new(),
                 format: None,
             };
         }
@@ -200,6 +207,7 @@ pub fn paste(config: &Config, text: &str, target: Target) -> Pasted {
     };
     let (next, clamped) = import::apply(config, &imported, target == Target::B);
     let mapped = imported.mapped();
+    let defaults = imported.defaulted();
     let changed = !imported.settings.is_empty();
     let status = if changed {
         crate::tf!(
@@ -222,6 +230,7 @@ pub fn paste(config: &Config, text: &str, target: Target) -> Pasted {
         status,
         mapped,
         not_mapped: imported.unmapped.into_iter().chain(clamped).collect(),
+        defaults,
         problems: imported.problems,
         format: Some(format),
     }
