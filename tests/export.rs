@@ -1016,3 +1016,33 @@ fn a_paste_starts_from_its_systems_defaults() {
         );
     }
 }
+
+/// Each mesh's export names the first release that accepts every field
+/// it writes, and the Gateway API its channel: Istio's DestinationRule
+/// retryBudget from 1.27, its backoff from 1.26; the Gateway API's retry
+/// in its experimental channel, its timeouts alone in its standard one;
+/// Envoy Gateway's retryBudget from v1.8.0.
+#[test]
+fn each_mesh_export_names_the_release_that_accepts_it() {
+    let note = |link: &str, format: Format| -> String {
+        let notes = export(&config(link), format).notes();
+        notes
+            .into_iter()
+            .find(|n| n.contains("accepts every field written"))
+            .unwrap_or_else(|| panic!("{format:?} {link}: no version"))
+    };
+    assert!(note("v=1&attempts=3&budget=envoy", Format::Istio).contains("from 1.27 on"));
+    assert!(note("v=1&attempts=3", Format::Istio).contains("from 1.26 on"));
+    assert!(note("v=1&attempts=3", Format::GatewayApi).ends_with("experimental channel"));
+    assert!(note("v=1&attempts=1", Format::GatewayApi).ends_with("standard channel"));
+    assert!(note("v=1&attempts=3&budget=envoy", Format::EnvoyGateway).contains("v1.8.0"));
+    assert!(note("v=1&attempts=3", Format::EnvoyGateway).contains("v1.0.0"));
+    assert!(note("v=1&attempts=3", Format::Kuma).contains("2.1.0"));
+    assert!(note("v=1&attempts=3", Format::Linkerd).contains("2.16"));
+    assert!(
+        export(&config("v=1"), Format::Grpc)
+            .notes()
+            .iter()
+            .all(|n| !n.contains("accepts every field written"))
+    );
+}

@@ -170,6 +170,55 @@ pub struct Snippet {
 }
 
 impl Snippet {
+    /// The first release of the mesh that accepts every field the snippet
+    /// writes, and the channel where that matters, as the meshes' own
+    /// histories give them (the first tag holding each field's commit):
+    /// - Istio (istio/api): `retryOn` 1.1, `backoff` 1.26 (81bc1902f), a
+    ///   DestinationRule's `retryBudget` 1.27 (09a4d534f);
+    /// - the Gateway API (gateway-api): an HTTPRoute's `timeouts` standard
+    ///   from v1.2.0, its `retry` experimental from v1.2.0 (still at
+    ///   v1.6), XBackendTrafficPolicy's `retryConstraint` experimental from
+    ///   v1.3.0;
+    /// - Envoy Gateway: a BackendTrafficPolicy's `retry` v1.0.0 (4c79ef9aa1),
+    ///   `circuitBreaker.retryBudget` v1.8.0 (efa90211ef);
+    /// - Kuma: MeshRetry and MeshTimeout 2.1.0 (21b8908aa4, 531d380b03);
+    /// - Linkerd: the `retry.linkerd.io` annotations 2.16, edge-24.7.5
+    ///   (aed4850e6).
+    fn accepted_from(&self) -> Option<String> {
+        let has = |field: &str| self.text.contains(field);
+        let (mesh, version, channel) = match self.format {
+            Format::Istio if has("retryBudget:") => ("Istio", "1.27", ""),
+            Format::Istio if has("backoff:") => ("Istio", "1.26", ""),
+            Format::Istio => ("Istio", "1.1", ""),
+            Format::GatewayApi if has("XBackendTrafficPolicy") => (
+                "Gateway API",
+                "v1.3.0",
+                crate::words::tr(", in its experimental channel"),
+            ),
+            Format::GatewayApi if has("retry:") => (
+                "Gateway API",
+                "v1.2.0",
+                crate::words::tr(", in its experimental channel"),
+            ),
+            Format::GatewayApi => (
+                "Gateway API",
+                "v1.2.0",
+                crate::words::tr(", in its standard channel"),
+            ),
+            Format::EnvoyGateway if has("retryBudget:") => ("Envoy Gateway", "v1.8.0", ""),
+            Format::EnvoyGateway => ("Envoy Gateway", "v1.0.0", ""),
+            Format::Kuma => ("Kuma", "2.1.0", ""),
+            Format::Linkerd => ("Linkerd", "2.16 (edge-24.7.5)", ""),
+            _ => return None,
+        };
+        Some(crate::tf!(
+            "{mesh} accepts every field written from {version} on{channel}",
+            mesh = mesh,
+            version = version,
+            channel = channel
+        ))
+    }
+
     /// The notes to show beside the snippet: every knob that is not exact,
     /// the policy's guarantees (its card), and in a language other than
     /// English, that the snippet's comments are English.
@@ -225,6 +274,7 @@ impl Snippet {
             )),
             (None, _) => {}
         }
+        notes.extend(self.accepted_from());
         notes.extend(self.warnings.iter().map(|warning| warning.text()));
         // Only a snippet with comments says they stay English: JSON has none.
         let commented = self.text.contains("# ") || self.text.contains("// ");
