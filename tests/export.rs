@@ -511,8 +511,22 @@ fn malformed_inputs_give_messages_never_panics() {
         )
         .text,
         "[profile x]\nretry_mode = standard\nmax_attempts = 4\n".to_string(),
+        // The files teams hold: an Envoy bootstrap (flow style inside), a
+        // kubectl List, Spring's properties, a Linkerd Service.
+        include_str!("import/envoy-bootstrap.yaml").to_string(),
+        include_str!("import/istio-kubectl.yaml").to_string(),
+        include_str!("import/spring-application.properties").to_string(),
+        include_str!("import/linkerd-service.yaml").to_string(),
     ];
     let hostile = [
+        "&a [*a]",
+        "*a",
+        "<<: *x",
+        "!!binary AAAA",
+        "|\n  block",
+        "{a: [1, {b: ",
+        "resilience4j.retry.instances.x.max-attempts[999999]=1",
+        "a.b=1\na=2",
         "1e400",
         "-1",
         "NaN",
@@ -612,6 +626,44 @@ fn malformed_inputs_give_messages_never_panics() {
     );
     assert!(import::import(&deep).is_err());
     assert!(import::import(&" ".repeat(MAX_INPUT + 1)).is_err());
+    // A file of 10 MB is refused unread, by its size.
+    let huge = "a".repeat(10 << 20);
+    assert!(
+        import::import(&huge)
+            .expect_err("too large")
+            .contains("bytes")
+    );
+    // An alias bomb in a manifest: a billion values if expanded, refused
+    // once the copies pass the reader's bound.
+    let mut bomb = "apiVersion: networking.istio.io/v1\nkind: VirtualService\nx0: &x0 [a, a, a, a, a, a, a, a, a, a]\n".to_string();
+    for level in 1..10 {
+        bomb += &format!(
+            "x{level}: &x{level} [{}]\n",
+            vec![format!("*x{}", level - 1); 10].join(", ")
+        );
+    }
+    assert!(
+        import::import(&bomb)
+            .expect_err("a bomb")
+            .contains("aliases")
+    );
+    // YAML nested in flow style past the reader's depth.
+    let nested = format!(
+        "apiVersion: v1\nkind: x\na: {}{}\n",
+        "[".repeat(5000),
+        "]".repeat(5000)
+    );
+    assert!(
+        import::import(&nested)
+            .expect_err("too deep")
+            .contains("deeper")
+    );
+    // Binary: bytes of every value, as a browser's paste would decode them.
+    let bytes: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let binary = String::from_utf8_lossy(&bytes);
+    assert!(import::import(&binary).is_err());
 }
 
 /// A hedging policy goes to gRPC as A6's `hedgingPolicy` (a method hedges
@@ -1045,4 +1097,69 @@ fn each_mesh_export_names_the_release_that_accepts_it() {
             .iter()
             .all(|n| !n.contains("accepts every field written"))
     );
+}
+
+/// Configurations as teams hold them, one file each in `tests/import`:
+/// `kubectl get -o yaml` of an Istio VirtualService and its
+/// DestinationRule (a `kind: List`, with managed fields, status and the
+/// last applied configuration), an Envoy bootstrap in YAML (flow style
+/// inside) and in JSON with a cluster's retry budget and outlier
+/// detection, a gRPC service config, an AWS config with two sections,
+/// Spring Boot's `application.properties` with a circuit breaker, a
+/// Linkerd Service. Each reads as its `.expected` file says: its format,
+/// every line of what was mapped, not mapped (with why), defaulted (with
+/// its source) and wrong, and the link it makes of the default state.
+/// `UPDATE_IMPORT_GOLDEN=1` rewrites them.
+#[test]
+fn real_looking_configurations_import_as_their_goldens() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/import");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/import")
+        .map(|entry| entry.expect("an entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e != "expected"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "{files:?}");
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("a file");
+        let imported = import::import(&text).unwrap_or_else(|why| panic!("{path:?}: {why}"));
+        let (next, clamped) = import::apply(&Config::default(), &imported, false);
+        let mut said = vec![format!("format: {}", imported.format.key())];
+        said.extend(
+            imported
+                .mapped()
+                .into_iter()
+                .map(|l| format!("mapped: {l}")),
+        );
+        said.extend(
+            imported
+                .unmapped
+                .iter()
+                .chain(&clamped)
+                .map(|l| format!("not mapped: {l}")),
+        );
+        said.extend(
+            imported
+                .defaulted()
+                .into_iter()
+                .map(|l| format!("default: {l}")),
+        );
+        said.extend(imported.problems.iter().map(|l| format!("problem: {l}")));
+        said.push(format!("link: {}", next.to_link()));
+        let said = said.join("\n") + "\n";
+        let expected = path.with_extension(format!(
+            "{}.expected",
+            path.extension().and_then(|e| e.to_str()).unwrap_or("")
+        ));
+        if std::env::var_os("UPDATE_IMPORT_GOLDEN").is_some() {
+            std::fs::write(&expected, &said).expect("written");
+        }
+        let want = std::fs::read_to_string(&expected).unwrap_or_default();
+        assert_eq!(said, want, "{path:?} differs from {expected:?}");
+        assert!(
+            imported.problems.is_empty(),
+            "{path:?}: {:?}",
+            imported.problems
+        );
+    }
 }

@@ -138,9 +138,11 @@ impl Imported {
                 from: from.clone(),
             })
         };
-        let mut out = Vec::new();
+        // A reader's own defaults (an Envoy cluster's cap on retries in
+        // flight) come first.
+        let mut out = std::mem::take(&mut self.defaults);
         for (param, value) in defaults {
-            if !set(&self.settings, param) {
+            if !set(&self.settings, param) && !set(&out, param) {
                 push(&mut out, param, value);
             }
         }

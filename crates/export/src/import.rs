@@ -58,15 +58,6 @@ fn read(text: &str) -> Result<Imported, String> {
         if let Some(imported) = manifests(std::slice::from_ref(&value)) {
             return Ok(imported);
         }
-        if value.get("kind").and_then(Value::as_str) == Some("List") {
-            if let Some(imported) = value
-                .get("items")
-                .and_then(Value::as_array)
-                .and_then(|items| manifests(items))
-            {
-                return Ok(imported);
-            }
-        }
         let Value::Object(object) = value else {
             return Err(crate::words::tr("the JSON is not an object").to_string());
         };
@@ -77,17 +68,8 @@ fn read(text: &str) -> Result<Imported, String> {
         {
             return Ok(grpc(&object));
         }
-        if [
-            "retry_policy",
-            "num_retries",
-            "retry_on",
-            "retry_back_off",
-            "retryPolicy",
-        ]
-        .iter()
-        .any(|key| object.contains_key(*key))
-        {
-            return Ok(envoy(&object));
+        if let Some(imported) = envoy_config(&Value::Object(object)) {
+            return Ok(imported);
         }
         return Err(crate::words::tr(
             "a JSON object, but neither a gRPC service config \
@@ -105,6 +87,11 @@ fn read(text: &str) -> Result<Imported, String> {
             crate::words::tr("the JSON is a list; paste the service config object").to_string(),
         );
     }
+    if let Some(properties) = crate::spring::properties(trimmed) {
+        if let Some(imported) = manifests(&[properties?]) {
+            return Ok(imported);
+        }
+    }
     if trimmed.contains("apiVersion:")
         || trimmed.contains("kind:")
         || trimmed.contains("resilience4j:")
@@ -119,17 +106,13 @@ fn read(text: &str) -> Result<Imported, String> {
         .any(|key| trimmed.contains(&format!("{key}:")))
     {
         let documents = crate::yaml::documents(trimmed)?;
-        return documents
-            .iter()
-            .find_map(envoy_route)
-            .map(envoy)
-            .ok_or_else(|| {
-                crate::words::tr(
-                    "YAML with Envoy's retry keys, but no mapping holds a retry_policy \
+        return documents.iter().find_map(envoy_config).ok_or_else(|| {
+            crate::words::tr(
+                "YAML with Envoy's retry keys, but no mapping holds a retry_policy \
                     or num_retries",
-                )
-                .to_string()
-            });
+            )
+            .to_string()
+        });
     }
     aws(trimmed)
 }
@@ -152,10 +135,41 @@ fn envoy_route(value: &Value) -> Option<&Map<String, Value>> {
     }
 }
 
-/// Kubernetes manifests that hold a retry policy: Istio's, the Gateway
-/// API's, Envoy Gateway's, Kuma's, or Linkerd's annotations; or Spring
-/// Boot's resilience4j properties.
+/// Kubernetes manifests that hold a retry policy, as a file or `kubectl
+/// get -o yaml|json` gives them (a `kind: List`'s items read as
+/// documents; the server's bookkeeping, `status` and `metadata`'s
+/// `managedFields` and the like, said once as not read).
 fn manifests(documents: &[Value]) -> Option<Imported> {
+    let mut items = Vec::new();
+    for document in documents {
+        match document.get("items").and_then(Value::as_array) {
+            Some(listed) if document.get("kind").and_then(Value::as_str) == Some("List") => {
+                items.extend(listed.iter().cloned())
+            }
+            _ => items.push(document.clone()),
+        }
+    }
+    let mut imported = resources(&items)?;
+    let bookkeeping = items.iter().any(|item| {
+        item.get("status").is_some()
+            || item.pointer("/metadata/managedFields").is_some()
+            || item.pointer("/metadata/resourceVersion").is_some()
+    });
+    if bookkeeping {
+        imported.unmapped.push(
+            crate::words::tr(
+                "status and metadata (managedFields, resourceVersion, the last applied configuration): the cluster's bookkeeping, not read",
+            )
+            .to_string(),
+        );
+    }
+    Some(imported)
+}
+
+/// The resources that hold a retry policy: Istio's, the Gateway API's,
+/// Envoy Gateway's, Kuma's, or Linkerd's annotations; or Spring Boot's
+/// resilience4j properties.
+fn resources(documents: &[Value]) -> Option<Imported> {
     // Linkerd's annotations first: they sit on a Service or on a Gateway
     // API HTTPRoute, whose own retry Linkerd does not read.
     if documents.iter().any(crate::linkerd::is_linkerd) {
@@ -380,6 +394,9 @@ fn grpc(object: &Map<String, Value>) -> Imported {
             .problems
             .push(crate::words::tr("methodConfig must be a list").to_string()),
         None => {}
+    }
+    if object.contains_key("methodConfig") {
+        out.unread(object, &["methodConfig", "retryThrottling"], "");
     }
     let retry_policy = match method {
         Some(method) => {
@@ -773,16 +790,48 @@ fn envoy(object: &Map<String, Value>) -> Imported {
         ],
         "retry_policy.",
     );
+    envoy_breakers(object, &mut out);
+    out
+}
+
+/// An Envoy cluster's circuit breakers, in `object` (a cluster, or the
+/// route the page's own exports write them beside; the Envoy Gateway key
+/// the page's exports wrote before they used Envoy's name): the default
+/// priority's `retry_budget`, or without one its `max_retries`, a cap on
+/// retries in flight (envoy.config.cluster.v3, circuit_breaker.proto).
+/// Whether `object` has circuit breakers at all.
+fn envoy_breakers(object: &Map<String, Value>, out: &mut Imported) -> bool {
     // The cluster's `circuit_breakers` (Cluster.circuit_breakers in
     // envoy.config.cluster.v3), and the key the playground's own exports
     // wrote for it before they used Envoy's name.
-    if let Some(budget) = object
+    let Some(breakers) = object
         .get("circuit_breakers")
         .or_else(|| object.get("cluster_circuit_breakers"))
-        .and_then(|c| c.get("thresholds"))
-        .and_then(|t| t.get(0))
-        .and_then(|t| t.get("retry_budget"))
-    {
+    else {
+        return false;
+    };
+    // The thresholds of the default priority, the first listed without
+    // one.
+    let thresholds = breakers
+        .get("thresholds")
+        .and_then(Value::as_array)
+        .and_then(|t| {
+            t.iter()
+                .find(|t| t.get("priority").is_none_or(|p| p == "DEFAULT"))
+        });
+    let max_retries = thresholds.and_then(|t| t.get("max_retries"));
+    if let Some(thresholds) = thresholds.and_then(Value::as_object) {
+        out.unread(
+            thresholds,
+            &["priority", "max_retries", "retry_budget"],
+            "circuit_breakers.thresholds.",
+        );
+    }
+    if let Some(budget) = thresholds.and_then(|t| t.get("retry_budget")) {
+        if max_retries.is_some() {
+            out.unmapped
+                .push(crate::words::tr("max_retries: a retry_budget replaces it").to_string());
+        }
         let percent = budget
             .get("budget_percent")
             .and_then(|p| p.get("value"))
@@ -811,8 +860,102 @@ fn envoy(object: &Map<String, Value>) -> Imported {
             )),
             (Err(why), _) | (_, Err(why)) => out.problems.push(why),
         }
+    } else if let Some(value) = max_retries {
+        match number(value, "max_retries") {
+            Ok(most) if most >= 0.0 => {
+                out.set(
+                    P::Budget,
+                    BUDGETS.position(BudgetKind::Envoy),
+                    "max_retries",
+                );
+                out.set(P::EnvoyPercent, 0.0, "max_retries");
+                out.set(P::EnvoyMin, most.floor(), "max_retries");
+            }
+            Ok(_) => out
+                .problems
+                .push(crate::words::tr("max_retries must not be negative").to_string()),
+            Err(why) => out.problems.push(why),
+        }
     }
-    out
+    true
+}
+
+/// An Envoy configuration as people keep it, a route, a route
+/// configuration, a listener or a whole bootstrap (YAML or JSON): its
+/// first route with a retry policy, and the cluster that route sends to
+/// (or the first cluster), with its circuit breakers and outlier
+/// detection. A cluster without circuit breakers has Envoy's default cap
+/// of 3 retries in flight.
+fn envoy_config(root: &Value) -> Option<Imported> {
+    let route = envoy_route(root)?;
+    let mut out = envoy(route);
+    let target = route.get("cluster").and_then(Value::as_str);
+    let mut clusters = Vec::new();
+    collect_clusters(root, &mut clusters);
+    let cluster = clusters
+        .iter()
+        .find(|c| target.is_some() && c.get("name").and_then(Value::as_str) == target)
+        .or(clusters.first());
+    if let Some(cluster) = cluster {
+        let already = out.settings.iter().any(|s| s.param == P::Budget);
+        if !already && !envoy_breakers(cluster, &mut out) {
+            let from = crate::tf!(
+                "not in the paste: {source}",
+                source = crate::words::tr("Envoy's default (circuit_breaker.proto: max_retries 3)")
+            );
+            for (param, value) in [
+                (P::Budget, BUDGETS.position(BudgetKind::Envoy)),
+                (P::EnvoyPercent, 0.0),
+                (P::EnvoyMin, 3.0),
+            ] {
+                out.defaults.push(Setting {
+                    param,
+                    value,
+                    from: from.clone(),
+                });
+            }
+        }
+        out.unread(
+            cluster,
+            &["name", "circuit_breakers", "outlier_detection"],
+            "cluster.",
+        );
+        if clusters.len() > 1 {
+            out.unmapped.push(crate::tf!(
+                "{count} clusters: only {name}, where the route sends, was read",
+                count = clusters.len(),
+                name = clip(cluster.get("name").and_then(Value::as_str).unwrap_or("?"))
+            ));
+        }
+        if cluster.contains_key("outlier_detection") {
+            out.unmapped.push(
+                crate::words::tr(
+                    "outlier_detection: ejecting a failing host is the balancer's choice; the page's servers are never ejected",
+                )
+                .to_string(),
+            );
+        }
+    }
+    Some(out)
+}
+
+/// Every mapping under `value` that is an Envoy cluster: one in a
+/// `clusters` list.
+fn collect_clusters<'a>(value: &'a Value, out: &mut Vec<&'a Map<String, Value>>) {
+    match value {
+        Value::Object(object) => {
+            for (key, value) in object {
+                match (key.as_str(), value) {
+                    ("clusters", Value::Array(items)) => {
+                        out.extend(items.iter().filter_map(Value::as_object))
+                    }
+                    _ => collect_clusters(value, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_clusters(item, out)),
+        _ => {}
+    }
 }
 
 /// Reads an AWS shared config section (the AWS SDKs and Tools Reference
@@ -850,7 +993,7 @@ fn aws(text: &str) -> Result<Imported, String> {
             )),
         }
     }
-    let Some((_, pairs)) = sections.iter().find(|(_, pairs)| {
+    let Some((name, pairs)) = sections.iter().find(|(_, pairs)| {
         pairs
             .iter()
             .any(|(key, _)| key == "retry_mode" || key == "max_attempts")
@@ -874,8 +1017,22 @@ fn aws(text: &str) -> Result<Imported, String> {
                     value = clip(value)
                 )),
             },
-            _ => {}
+            key => out.unmapped.push(crate::tf!(
+                "{path}{key}: not read: the page has no setting for it",
+                path = "",
+                key = clip(key)
+            )),
         }
+    }
+    for (other, _) in sections
+        .iter()
+        .filter(|(other, pairs)| other != name && !pairs.is_empty())
+    {
+        out.unmapped.push(crate::tf!(
+            "[{section}]: not read: the section read is [{read}]",
+            section = clip(other),
+            read = clip(name)
+        ));
     }
     // botocore/retries/standard.py, ExponentialBackoff: full jitter under
     // min(0.05 s x 2^i, 20 s) for errors that are not throttling.
@@ -935,7 +1092,15 @@ fn aws(text: &str) -> Result<Imported, String> {
             );
         }
         "legacy" => {
-            // botocore/data/_retry.json: rand(0, 1) x 2^(n-1) seconds, no quota.
+            // botocore/data/_retry.json: 5 attempts (DynamoDB's 10),
+            // rand(0, 1) x 2^(n-1) seconds, no quota.
+            if !out.settings.iter().any(|s| s.param == P::Attempts) {
+                out.set(
+                    P::Attempts,
+                    5.0,
+                    crate::words::tr("retry_mode = legacy (botocore: 5 attempts, DynamoDB's 10)"),
+                );
+            }
             out.set(
                 P::Shape,
                 SHAPES.position(Shape::Exponential),
@@ -1009,16 +1174,19 @@ mod tests {
         let imported = import(text).expect("JSON that is a service config");
         assert_eq!(imported.problems.len(), 5, "{:?}", imported.problems);
         assert!(import("{").is_err());
-        // Envoy's YAML reads; a flow mapping in it is refused with its line.
-        assert_eq!(
-            import("retry_policy:\n  num_retries: 3")
-                .expect("Envoy's YAML")
-                .format,
-            Format::Envoy
-        );
+        // Envoy's YAML reads, in block or flow style; YAML that is not
+        // is refused with its line.
+        for text in [
+            "retry_policy:\n  num_retries: 3",
+            "retry_policy: {num_retries: 3}",
+        ] {
+            let envoy = import(text).expect("Envoy's YAML");
+            assert_eq!(envoy.format, Format::Envoy);
+            assert_eq!(envoy.settings[0].value, 4.0, "{text}");
+        }
         assert!(
-            import("retry_policy: {num_retries: 3}")
-                .expect_err("a flow mapping")
+            import("retry_policy: {num_retries: 3")
+                .expect_err("an open flow mapping")
                 .contains("line 1")
         );
         assert!(import(&"x".repeat(MAX_INPUT + 1)).is_err());

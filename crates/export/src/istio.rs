@@ -292,10 +292,61 @@ fn route(service: &Value, out: &mut Imported) {
     );
 }
 
+/// A DestinationRule's traffic policy: its `retryBudget`, or without one
+/// its `connectionPool.http.maxRetries` (Envoy's cap on a cluster's
+/// retries in flight, which a retry budget replaces); its outlier
+/// detection and the rest of its pool said, not read.
 fn budget(rule: &Value, out: &mut Imported) {
+    let policy = rule.pointer("/spec/trafficPolicy");
+    if let Some(policy) = policy.and_then(Value::as_object) {
+        out.unread(
+            policy,
+            &["retryBudget", "connectionPool", "outlierDetection"],
+            "trafficPolicy.",
+        );
+        if policy.contains_key("outlierDetection") {
+            out.unmapped.push(
+                crate::words::tr(
+                    "trafficPolicy.outlierDetection: ejecting a failing host is the balancer's choice; the page's servers are never ejected",
+                )
+                .to_string(),
+            );
+        }
+    }
+    let pool = policy.and_then(|p| p.get("connectionPool"));
+    if let Some(pool) = pool.and_then(Value::as_object) {
+        out.unread(pool, &["http"], "trafficPolicy.connectionPool.");
+        if let Some(http) = pool.get("http").and_then(Value::as_object) {
+            out.unread(http, &["maxRetries"], "trafficPolicy.connectionPool.http.");
+        }
+    }
+    let max_retries = pool.and_then(|p| p.pointer("/http/maxRetries"));
     let Some(budget) = rule.pointer("/spec/trafficPolicy/retryBudget") else {
+        if let Some(value) = max_retries {
+            match number(value, "connectionPool.http.maxRetries") {
+                Ok(most) if most >= 0.0 => {
+                    let from = "trafficPolicy.connectionPool.http.maxRetries";
+                    out.set(P::Budget, BUDGETS.position(BudgetKind::Envoy), from);
+                    out.set(P::EnvoyPercent, 0.0, from);
+                    out.set(P::EnvoyMin, most.floor(), from);
+                }
+                Ok(_) => out.problems.push(
+                    crate::words::tr("connectionPool.http.maxRetries must not be negative")
+                        .to_string(),
+                ),
+                Err(why) => out.problems.push(why),
+            }
+        }
         return;
     };
+    if max_retries.is_some() {
+        out.unmapped.push(
+            crate::words::tr(
+                "trafficPolicy.connectionPool.http.maxRetries: a retryBudget replaces it in Envoy's circuit breaker",
+            )
+            .to_string(),
+        );
+    }
     // Istio's defaults: 20 %, at least 3.
     let percent = budget
         .get("percent")

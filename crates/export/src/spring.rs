@@ -232,12 +232,24 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
     let limiter = root
         .pointer("/resilience4j/timelimiter/instances")
         .and_then(|all| all.get(name.as_str()))
-        .and_then(|limiter| limiter.get("timeoutDuration"));
-    if let Some(timeout) = limiter {
+        .map(relaxed);
+    if let Some(timeout) = limiter.as_ref().and_then(|l| l.get("timeoutDuration")) {
         match duration(timeout, "timeoutDuration") {
             Ok(seconds) => out.set(P::Timeout, seconds, "timelimiter timeoutDuration"),
             Err(why) => out.problems.push(why),
         }
+    }
+    breaker(root, name, &mut out);
+    // What else the file holds (spring.*, server.*, other modules): said.
+    if let Some(root) = root.as_object() {
+        out.unread(root, &["resilience4j"], "");
+    }
+    if let Some(modules) = root["resilience4j"].as_object() {
+        out.unread(
+            modules,
+            &["retry", "timelimiter", "circuitbreaker"],
+            "resilience4j.",
+        );
     }
     if let Some(props) = props.as_object() {
         let classes = [
@@ -292,4 +304,160 @@ fn relaxed(props: &Value) -> Value {
             .map(|(key, value)| (camel(key), value.clone()))
             .collect(),
     )
+}
+
+/// The circuit breaker of the retry instance's name (or the first, or the
+/// default config), as resilience4j's CircuitBreakerConfig reads it: a
+/// share of failed calls (`failureRateThreshold`, 50 %) over a window of
+/// seconds (`slidingWindowType: TIME_BASED`; a window of calls, the
+/// default, has no length in time and is said), at least
+/// `minimumNumberOfCalls` (100) before it may open, `waitDurationInOpenState`
+/// (60 s) open, `permittedNumberOfCallsInHalfOpenState` (10) probes. Spring's
+/// aspects put the Retry outside the CircuitBreaker, so every attempt
+/// counts and every attempt is broken.
+fn breaker(root: &Value, name: &str, out: &mut Imported) {
+    let breakers = &root["resilience4j"]["circuitbreaker"];
+    let instance = breakers
+        .pointer("/instances")
+        .and_then(Value::as_object)
+        .and_then(|all| all.get(name).or_else(|| all.values().next()))
+        .or_else(|| {
+            breakers
+                .pointer("/configs")
+                .and_then(Value::as_object)
+                .and_then(|all| all.get("default").or_else(|| all.values().next()))
+        });
+    let Some(props) = instance.map(relaxed) else {
+        return;
+    };
+    let Some(props) = props.as_object() else {
+        return;
+    };
+    let from = |key: &str| format!("circuitbreaker {key}");
+    out.set(
+        P::Breaker,
+        crate::config::BREAKERS.position(crate::breaker::BreakerMode::All),
+        crate::words::tr("resilience4j's CircuitBreaker, inside the Retry: every attempt counts"),
+    );
+    let read = |out: &mut Imported, key: &str, default: f64| match props.get(key) {
+        Some(value) => match number(value, key) {
+            Ok(n) => Some(n),
+            Err(why) => {
+                out.problems.push(why);
+                None
+            }
+        },
+        None => Some(default),
+    };
+    if let Some(ratio) = read(out, "failureRateThreshold", 50.0) {
+        out.set(P::BreakerRatio, ratio / 100.0, from("failureRateThreshold"));
+    }
+    if let Some(least) = read(out, "minimumNumberOfCalls", 100.0) {
+        out.set(P::BreakerMin, least.floor(), from("minimumNumberOfCalls"));
+    }
+    if let Some(probes) = read(out, "permittedNumberOfCallsInHalfOpenState", 10.0) {
+        out.set(
+            P::BreakerProbes,
+            probes.floor(),
+            from("permittedNumberOfCallsInHalfOpenState"),
+        );
+    }
+    match props
+        .get("waitDurationInOpenState")
+        .map(|v| duration(v, "waitDurationInOpenState"))
+    {
+        Some(Ok(seconds)) => out.set(P::BreakerCool, seconds, from("waitDurationInOpenState")),
+        Some(Err(why)) => out.problems.push(why),
+        None => out.set(
+            P::BreakerCool,
+            60.0,
+            from("waitDurationInOpenState (default 60 s)"),
+        ),
+    }
+    let time_based = props.get("slidingWindowType").and_then(Value::as_str) == Some("TIME_BASED");
+    match (time_based, props.get("slidingWindowSize")) {
+        (true, Some(size)) => match number(size, "slidingWindowSize") {
+            Ok(seconds) => out.set(P::BreakerWindow, seconds, from("slidingWindowSize")),
+            Err(why) => out.problems.push(why),
+        },
+        _ => out.unmapped.push(
+            crate::words::tr(
+                "circuitbreaker slidingWindowSize: a window of the last calls (COUNT_BASED, resilience4j's default) has no length in time; the page's breaker window is left as it was",
+            )
+            .to_string(),
+        ),
+    }
+    out.unread(
+        props,
+        &[
+            "failureRateThreshold",
+            "minimumNumberOfCalls",
+            "permittedNumberOfCallsInHalfOpenState",
+            "waitDurationInOpenState",
+            "slidingWindowType",
+            "slidingWindowSize",
+        ],
+        &format!("circuitbreaker.{name}."),
+    );
+}
+
+/// Spring Boot's `application.properties`: `key=value` (or `key: value`)
+/// lines, `#` and `!` comments, nested by the dots of their keys, an index
+/// `[0]` read as a list's item; the text's own strings, numbers and
+/// booleans as YAML's plain scalars would be. `None` unless a key starts
+/// with `resilience4j.`.
+pub(crate) fn properties(text: &str) -> Option<Result<Value, String>> {
+    let is_properties = text.lines().any(|line| {
+        let line = line.trim_start();
+        line.starts_with("resilience4j.") && line.contains(['=', ':'])
+    });
+    if !is_properties {
+        return None;
+    }
+    let mut root = Value::Object(serde_json::Map::new());
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with('!') {
+            continue;
+        }
+        let Some(at) = line.find(['=', ':']) else {
+            return Some(Err(crate::tf!(
+                "line {line}: '{text}' is not key=value",
+                line = number + 1,
+                text = crate::config::clip(line)
+            )));
+        };
+        let (key, value) = (line[..at].trim(), line[at + 1..].trim());
+        let mut node = &mut root;
+        for part in key.split('.').filter(|part| !part.is_empty()).take(32) {
+            let (name, index) = match part.split_once('[') {
+                Some((name, rest)) => (name, rest.trim_end_matches(']').parse::<usize>().ok()),
+                None => (part, None),
+            };
+            let Value::Object(map) = node else {
+                return Some(Err(crate::tf!(
+                    "line {line}: '{key}' sets a value and keys under it",
+                    line = number + 1,
+                    key = crate::config::clip(key)
+                )));
+            };
+            node = map.entry(name.to_string()).or_insert(Value::Null);
+            if let Some(index) = index.filter(|&i| i < 1000) {
+                if !node.is_array() {
+                    *node = Value::Array(Vec::new());
+                }
+                if let Value::Array(items) = node {
+                    if items.len() <= index {
+                        items.resize(index + 1, Value::Null);
+                    }
+                    node = &mut items[index];
+                }
+            }
+            if node.is_null() {
+                *node = Value::Object(serde_json::Map::new());
+            }
+        }
+        *node = crate::yaml::plain(value);
+    }
+    Some(Ok(root))
 }
