@@ -206,9 +206,8 @@ pub struct Row {
     /// The highest load on the server in any one second while it was up,
     /// as a multiple of its capacity; 0 for unlimited workers.
     pub peak_over_capacity: f64,
-    /// Operations that succeeded without the fault and did not with it,
-    /// from its start to the run's end, as seconds of the goodput without
-    /// it; 0 when nothing was lost.
+    /// Operations that failed with the fault and not without it, as
+    /// seconds of the goodput without it; 0 when nothing was lost.
     pub lost_seconds: f64,
     /// Seconds from the fault's start until a window of goodput is back to
     /// the map's share of the window before it, and at least its end when
@@ -592,11 +591,13 @@ fn row(item: &Item, report: &Report, without: &Report) -> Row {
     let judged = map::judge(report, AT, fault.length(), 0);
     let back = BACK * judged.before;
     let series = &report.series;
-    // Goodput is a rate: over the same seconds, the runs' difference in
-    // operations, in seconds of the goodput the run without the fault had
-    // over them. Under half an operation is nothing.
+    // The operations that failed with the fault and not without it (the
+    // runs share their arrivals before it, on the same seed; a burst's
+    // own arrivals that fail count too), in seconds of the goodput the
+    // run without the fault had after its start.
+    let failed = |r: &Report| r.summary.operations as f64 * (1.0 - r.summary.success_rate);
+    let lost = failed(report) - failed(without);
     let steady = without.series.goodput(AT, horizon);
-    let lost = (steady - series.goodput(AT, horizon)) * (horizon - AT);
     let lost_seconds = match steady {
         steady if steady > 0.0 && lost >= 0.5 => lost / steady,
         _ => 0.0,
