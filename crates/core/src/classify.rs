@@ -84,6 +84,50 @@ pub fn retryable(failure: &Failure, unknown_already_retried: bool) -> bool {
     }
 }
 
+/// Which failures a policy retries, as its configuration says. Whatever
+/// the choice, an optimistic-concurrency conflict is retried: reading
+/// again and retrying is the whole protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetryOn {
+    /// The page's own rule ([`retryable`]): transient failures, an unknown
+    /// 5xx once, never a 4xx.
+    Transient,
+    /// Every 5xx, every time, timeouts and lost connections; not a 429 nor
+    /// another 4xx: Envoy's, Linkerd's and Kuma's `5xx`.
+    ServerErrors,
+    /// 502, 503 and 504, timeouts and lost connections; not a 500, a 429
+    /// nor another 4xx: Envoy's `gateway-error`.
+    GatewayErrors,
+    /// Lost connections only: no answered failure and no timeout is
+    /// retried (Istio's default since 1.24 for an HTTP service:
+    /// `connect-failure,refused-stream` and gRPC conditions a plain HTTP
+    /// answer never meets).
+    Connection,
+    /// Every failure, every time, a permanent 4xx included: the
+    /// misconfiguration of a client that retries whatever is thrown.
+    Everything,
+}
+
+impl RetryOn {
+    /// Whether a policy retrying on `self` retries `failure`, its
+    /// operation having spent its one retry of an unknown 5xx or not.
+    pub fn retries(self, failure: &Failure, unknown_already_retried: bool) -> bool {
+        let status = match *failure {
+            Failure::Conflict => return true,
+            Failure::Connection => return true,
+            Failure::Timeout => return self != RetryOn::Connection,
+            Failure::Status { code, .. } => code,
+        };
+        match self {
+            RetryOn::Transient => retryable(failure, unknown_already_retried),
+            RetryOn::ServerErrors => (500..=599).contains(&status),
+            RetryOn::GatewayErrors => matches!(status, 502..=504),
+            RetryOn::Connection => false,
+            RetryOn::Everything => true,
+        }
+    }
+}
+
 /// Parses a `Retry-After` header given in delta-seconds (`"120"`, `"1.5"`).
 ///
 /// The HTTP-date form is not understood: the simulator has no calendar. A
@@ -103,6 +147,44 @@ mod tests {
             code,
             retry_after: None,
         }
+    }
+
+    /// Each choice retries what its configuration says, and a conflict
+    /// always; the page's rule is [`retryable`]'s.
+    #[test]
+    fn each_choice_retries_its_own_classes() {
+        let all = [
+            status(503),
+            status(429),
+            status(500),
+            status(400),
+            Failure::Timeout,
+            Failure::Connection,
+            Failure::Conflict,
+        ];
+        let retried =
+            |on: RetryOn| -> Vec<bool> { all.iter().map(|f| on.retries(f, true)).collect() };
+        assert_eq!(
+            retried(RetryOn::Transient),
+            [true, true, false, false, true, true, true]
+        );
+        assert_eq!(
+            retried(RetryOn::ServerErrors),
+            [true, false, true, false, true, true, true]
+        );
+        assert_eq!(
+            retried(RetryOn::GatewayErrors),
+            [true, false, false, false, true, true, true]
+        );
+        assert_eq!(
+            retried(RetryOn::Connection),
+            [false, false, false, false, false, true, true]
+        );
+        assert_eq!(retried(RetryOn::Everything), [true; 7]);
+        assert!(
+            RetryOn::Transient.retries(&status(500), false),
+            "an unknown 5xx once"
+        );
     }
 
     #[test]

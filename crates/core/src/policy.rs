@@ -99,6 +99,9 @@ pub struct Policy {
     pub hedge: bool,
     pub hedge_delay: f64,
     pub hedge_copies: u32,
+    /// Which failures it retries (or, hedging, which let the next copy go
+    /// at once).
+    pub retry_on: crate::classify::RetryOn,
 }
 
 impl Policy {
@@ -118,6 +121,7 @@ impl Policy {
         hedge: false,
         hedge_delay: 0.1,
         hedge_copies: 2,
+        retry_on: crate::classify::RetryOn::Transient,
     };
 }
 

@@ -3,6 +3,7 @@
 
 use crate::breaker::BreakerMode;
 use crate::budget::{BudgetKind, RatioBasis};
+use crate::classify::RetryOn;
 use crate::policy::{Jitter, Shape};
 use crate::sim::{
     Balance, FanWait, FaultOn, OutageMode, QueueOrder, ServiceShape, Spread, WorkloadKind,
@@ -214,6 +215,13 @@ choices! {
         "decorrelated" (Text("Decorrelated")) => Jitter::Decorrelated,
         "proportional" (Text("Proportional")) => Jitter::Proportional,
         "polly" (Text("Polly's (UseJitter)")) => Jitter::Polly,
+    }
+    RETRY_ONS: RetryOn {
+        "transient" (Text("Transient failures (a 500 once)")) => RetryOn::Transient,
+        "5xx" (Text("Every 5xx and timeouts")) => RetryOn::ServerErrors,
+        "gateway-error" (Text("Gateway errors (502, 503, 504) and timeouts")) => RetryOn::GatewayErrors,
+        "connection" (Text("Lost connections only")) => RetryOn::Connection,
+        "everything" (Text("Every error, 4xx included")) => RetryOn::Everything,
     }
     SWITCH: bool {
         "off" (Text("Off")) => false,

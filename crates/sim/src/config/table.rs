@@ -4,9 +4,9 @@
 use super::Config;
 use super::choices::{
     BALANCES, BASES, BREAKERS, BUDGETS, FAN_WAITS, FAULTS_ON, FIND_WORLDS, FindWorlds, HOP_BUDGETS,
-    HOP_JITTERS, HOP_SHAPES, JITTERS, MAP_ROWS, MapRows, OUTAGES, QUEUE_ORDERS, SERVICE_SHAPES,
-    SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS, hop_budget, hop_budget_position,
-    hop_jitter, hop_shape,
+    HOP_JITTERS, HOP_SHAPES, JITTERS, MAP_ROWS, MapRows, OUTAGES, QUEUE_ORDERS, RETRY_ONS,
+    SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS, hop_budget,
+    hop_budget_position, hop_jitter, hop_shape,
 };
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
@@ -310,6 +310,9 @@ params! {
     IdempotencyKey: "idem", Text("Idempotency key"), Text(""), Policy, SWITCH.kind(), SWITCH.position(D.idempotency_key), served,
         Some(|s, v| s.idempotency_key = SWITCH.at(v)),
         Text("One key for all attempts of an operation, so the server acts once; off, a lost response plus a retry makes a duplicate.");
+    RetryOn: "retry_on", Text("Retry on"), Text(""), Policy, RETRY_ONS.kind(), RETRY_ONS.position(D.policy.retry_on), served,
+        Some(|s, v| s.policy.retry_on = RETRY_ONS.at(v)),
+        Text("Which failures a retry follows, as a configuration lists them: the page's rule (429, 502-504, timeouts and lost connections; a 500 once; never a 4xx), Envoy's 5xx, its gateway-error, lost connections alone (Istio's default for plain HTTP since 1.24), or every error, a 4xx included (a client that retries whatever is thrown).");
 
     Budget: "budget", Text("Retry budget"), Text(""), Budget, BUDGETS.kind(), BUDGETS.position(D.budget.kind), always,
         Some(|s, v| s.budget.kind = BUDGETS.at(v)),

@@ -599,6 +599,7 @@ impl Scenario {
             hedge: p.hedge && self.layers == 1 && self.workload != WorkloadKind::Contention,
             hedge_delay: range::HEDGE_DELAY.clamp(p.hedge_delay, dp.hedge_delay),
             hedge_copies: range::HEDGE_COPIES.clamp_count(p.hedge_copies),
+            retry_on: p.retry_on,
         };
         Scenario {
             seed: self.seed,

@@ -156,6 +156,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             outstanding: 0,
             instance,
             looping,
+            wrong: false,
         };
         self.roots.put(root, operation);
         if cut {

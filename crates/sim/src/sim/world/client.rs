@@ -7,7 +7,7 @@ use super::hedge::Hedge;
 use super::server::Request;
 use crate::breaker::{Breaker, BreakerMode, Ticket};
 use crate::budget::{Budget, BudgetConfig, BudgetKind};
-use crate::classify::{self, Failure};
+use crate::classify::Failure;
 use crate::policy::{Plan, Policy};
 use crate::random::Stream;
 use crate::sim::engine::EventKind;
@@ -67,6 +67,10 @@ pub(super) struct Operation {
     /// Closed loop: the client that starts its next operation once this
     /// one ends.
     pub looping: u32,
+    /// The server answered it a permanent 4xx: the request is wrong, and
+    /// every later call of it is answered the same (read only where a
+    /// policy retries a 4xx; a run that never does is unchanged).
+    pub wrong: bool,
 }
 
 /// What only some runs need of a frame, kept beside it (same index) so that
@@ -955,10 +959,10 @@ impl<const PLAIN: bool> World<PLAIN> {
         let layer = self.failure_heard(frame, now, kind);
         let failure = failure_of(kind, retry_after);
         let f = &mut self.frames[frame];
-        if !classify::retryable(&failure, f.unknown_retried) {
+        let policy = &self.layers.policies[layer];
+        if !policy.retry_on.retries(&failure, f.unknown_retried) {
             return self.fail(frame, now, Ending::NotRetryable, kind);
         }
-        let policy = &self.layers.policies[layer];
         if f.attempts >= policy.attempts {
             return self.fail(frame, now, Ending::OutOfAttempts, kind);
         }

@@ -34,7 +34,6 @@
 
 use super::World;
 use super::client::failure_of;
-use crate::classify;
 use crate::sim::engine::EventKind;
 use crate::sim::report::FailureKind;
 use crate::sim::trace::Ending;
@@ -319,7 +318,8 @@ impl<const PLAIN: bool> World<PLAIN> {
             Some(kind) => {
                 let unknown_retried = self.frames[frame].unknown_retried;
                 let fan = &self.fan_calls[frame];
-                if !classify::retryable(&failure_of(kind, self.s.retry_after), unknown_retried) {
+                let failure = failure_of(kind, self.s.retry_after);
+                if !self.s.policy.retry_on.retries(&failure, unknown_retried) {
                     true
                 } else if fan.out[c] > 0 {
                     false
@@ -349,7 +349,12 @@ impl<const PLAIN: bool> World<PLAIN> {
         };
         self.failure_heard(frame, now, kind);
         let f = &mut self.frames[frame];
-        if !classify::retryable(&failure_of(kind, retry_after), f.unknown_retried) {
+        if !self
+            .s
+            .policy
+            .retry_on
+            .retries(&failure_of(kind, retry_after), f.unknown_retried)
+        {
             return self.fail(frame, now, Ending::NotRetryable, kind);
         }
         if kind == FailureKind::Unknown {

@@ -8,6 +8,7 @@
 //! the answer may be lost on its way back. Service whose answer nobody uses
 //! (the client moved on, or the answer was lost) is wasted work.
 
+use crate::classify::RetryOn;
 use std::collections::VecDeque;
 
 use super::World;
@@ -280,6 +281,11 @@ impl<const PLAIN: bool> World<PLAIN> {
                 FailureKind::Unknown
             };
             self.server.requests[request].failure = Some(kind);
+            self.roots[root].wrong |= kind == FailureKind::Permanent;
+        } else if self.roots[root].wrong && s.policy.retry_on == RetryOn::Everything {
+            // A request that was wrong is wrong again: retried, a
+            // permanent 4xx never passes.
+            self.server.requests[request].failure = Some(FailureKind::Permanent);
         } else {
             self.execute(root, now);
         }
