@@ -1163,3 +1163,57 @@ fn real_looking_configurations_import_as_their_goldens() {
         );
     }
 }
+
+/// What a policy retries goes out in each format's own words and comes
+/// back the same wherever the format's row says it is exact; where it is
+/// approximate, the row says what the nearest writing retries.
+#[test]
+fn what_a_policy_retries_round_trips_where_the_format_can_say_it() {
+    let mut exact = 0;
+    for on in [
+        "transient",
+        "5xx",
+        "gateway-error",
+        "connection",
+        "everything",
+    ] {
+        for timeout in ["", "&timeout=0.5"] {
+            let original = config(&format!("v=1&attempts=3&retry_on={on}{timeout}"));
+            for format in [
+                Format::Grpc,
+                Format::Envoy,
+                Format::Istio,
+                Format::GatewayApi,
+                Format::EnvoyGateway,
+                Format::Kuma,
+                Format::Linkerd,
+                Format::SpringResilience4j,
+            ] {
+                let snippet = export(&original, format);
+                let row = snippet
+                    .mappings
+                    .iter()
+                    .find(|m| m.knob == "retry on")
+                    .expect("a row");
+                let imported = import::import(&snippet.text)
+                    .unwrap_or_else(|why| panic!("{format:?} {on}: {why}"));
+                let (back, _) = import::apply(&Config::default(), &imported, false);
+                if row.fit == Fit::Exact {
+                    exact += 1;
+                    assert_eq!(
+                        back.get(P::RetryOn),
+                        original.get(P::RetryOn),
+                        "{format:?} {on}{timeout}\n{}",
+                        snippet.text
+                    );
+                } else {
+                    // The row says why; the import reads the writing as
+                    // it reads any other, and says where that differs
+                    // from the choice it lands on.
+                    assert!(!row.why.is_empty(), "{format:?} {on}");
+                }
+            }
+        }
+    }
+    assert!(exact >= 40, "{exact} exact round trips");
+}

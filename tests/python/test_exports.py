@@ -560,12 +560,16 @@ def test_linkerd_annotations_read_as_linkerd_reads_them():
 RESILIENCE4J_RETRY = {"waitDuration": "Duration", "maxAttempts": "Integer", "enableExponentialBackoff": "Boolean",
                       "exponentialBackoffMultiplier": "Double", "exponentialMaxWaitDuration": "Duration",
                       "enableRandomizedWait": "Boolean", "randomizedWaitFactor": "Double",
-                      "failAfterMaxAttempts": "Boolean", "eventConsumerBufferSize": "Integer", "baseConfig": "String"}
+                      "failAfterMaxAttempts": "Boolean", "eventConsumerBufferSize": "Integer", "baseConfig": "String",
+                      "retryExceptions": "Class[]"}
 RESILIENCE4J_TIME_LIMITER = {"timeoutDuration": "Duration", "cancelRunningFuture": "Boolean",
                              "eventConsumerBufferSize": "Integer", "baseConfig": "String"}
 JAVA_TYPES = {"Integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
               "Double": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
               "Boolean": lambda v: isinstance(v, bool), "String": lambda v: isinstance(v, str),
+              # Spring binds a class by its binary name: packages by dots, a nested class after a $.
+              "Class[]": lambda v: isinstance(v, list) and all(
+                  isinstance(c, str) and re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+\.[A-Z]\w*(\$[A-Z]\w*)?", c) for c in v),
               # Spring's simple form: a whole number and a unit.
               "Duration": lambda v: isinstance(v, str) and re.fullmatch(r"\d+(ns|us|ms|s|m|h|d)", v) is not None}
 

@@ -26,7 +26,8 @@
 
 use crate::Format;
 use crate::budget::BudgetKind;
-use crate::config::{BUDGETS, JITTERS, P, SHAPES, SWITCH};
+use crate::classify::RetryOn;
+use crate::config::{BUDGETS, JITTERS, P, RETRY_ONS, SHAPES, SWITCH};
 use crate::policy::{Jitter, Shape};
 use crate::read::{Imported, Setting};
 
@@ -96,6 +97,9 @@ fn of(format: Format) -> (Vec<(P, f64)>, &'static str) {
         Format::Aws => (
             vec![
                 (P::Attempts, 3.0),
+                // Transient errors, throttling and 5xx, never a 400: the
+                // page's own rule (which retries a 500 once).
+                (P::RetryOn, RETRY_ONS.position(RetryOn::Transient)),
                 (P::Timeout, 0.0),
                 (P::Deadline, 0.0),
                 (P::Hedge, off),

@@ -29,6 +29,16 @@ const CAP_OVER_BASE: f64 = 10.0;
 
 /// A duration as Envoy Gateway writes one (the Gateway API's pattern),
 /// and whether it is exact: whole milliseconds.
+/// Envoy Gateway's conditions where a retry names none (internal/xds/
+/// translator/route.go), with the status code 503.
+const DEFAULT_TRIGGERS: [&str; 5] = [
+    "connect-failure",
+    "refused-stream",
+    "unavailable",
+    "cancelled",
+    "retriable-status-codes",
+];
+
 fn duration(seconds: f64) -> (String, bool) {
     crate::gateway::duration(seconds)
 }
@@ -124,10 +134,24 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         .map(|t| format!("      timeout: {}\n", duration(t).0))
         .unwrap_or_default();
     let text = format!(
-        "# Envoy Gateway counts retries: at most {calls} per request.\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata:\n  name: {SERVICE}\nspec:\n  targetRefs:\n  - group: gateway.networking.k8s.io\n    kind: HTTPRoute\n    name: {SERVICE}\n  retry:\n    numRetries: {retries}\n    retryOn:\n      triggers:\n      - connect-failure\n      - refused-stream\n      - retriable-status-codes\n      httpStatusCodes:\n      - 502\n      - 503\n      - 504\n    perRetry:\n{per_try}      backOff:\n        baseInterval: {}\n        maxInterval: {}\n  timeout:\n    http:\n      requestTimeout: {request}\n{budget}",
+        "# Envoy Gateway counts retries: at most {calls} per request.\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata:\n  name: {SERVICE}\nspec:\n  targetRefs:\n  - group: gateway.networking.k8s.io\n    kind: HTTPRoute\n    name: {SERVICE}\n  retry:\n    numRetries: {retries}\n    retryOn:\n{retry_on}    perRetry:\n{per_try}      backOff:\n        baseInterval: {}\n        maxInterval: {}\n  timeout:\n    http:\n      requestTimeout: {request}\n{budget}",
         duration(base).0,
         duration(policy.cap).0,
         calls = crate::calls(policy.attempts),
+        retry_on = {
+            let (conditions, codes) = crate::classes::written::envoy(policy.retry_on);
+            let mut out = String::from("      triggers:\n");
+            for condition in conditions {
+                out += &format!("      - {condition}\n");
+            }
+            if !codes.is_empty() {
+                out += "      httpStatusCodes:\n";
+                for code in codes {
+                    out += &format!("      - {code}\n");
+                }
+            }
+            out
+        },
     );
     (text, rows)
 }
@@ -203,9 +227,20 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
             (cap, "retry.perRetry.backOff.maxInterval"),
             crate::words::tr("Envoy Gateway's routes retry, they do not hedge"),
         );
-        if retry.get("retryOn").is_some() {
-            out.retryable_classes("retry.retryOn");
-        }
+        // Without retryOn, Envoy Gateway's own (route.go): Istio's
+        // conditions and a 503.
+        let triggers = retry
+            .pointer("/retryOn/triggers")
+            .map(crate::classes::words)
+            .unwrap_or_else(|| DEFAULT_TRIGGERS.iter().map(|w| w.to_string()).collect());
+        let codes = retry
+            .pointer("/retryOn/httpStatusCodes")
+            .map(|v| crate::classes::numbers(&crate::classes::words(v)))
+            .unwrap_or_else(|| vec![503]);
+        out.retry_on(
+            "retry.retryOn",
+            crate::classes::Classes::envoy(triggers.iter().map(String::as_str), &codes),
+        );
     } else {
         out.unmapped.push(
             crate::words::tr("no retry: the policy's retries are left as they were").to_string(),

@@ -178,7 +178,11 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         String::new()
     } else {
         format!(
-            "    retry:\n      codes:\n      - 500\n      - 502\n      - 503\n      - 504\n      attempts: {retries}\n      backoff: {backoff}\n"
+            "    retry:\n      codes:\n{codes}      attempts: {retries}\n      backoff: {backoff}\n",
+            codes = crate::classes::written::codes(policy.retry_on)
+                .iter()
+                .map(|code| format!("      - {code}\n"))
+                .collect::<String>()
         )
     };
     let text = format!(
@@ -320,9 +324,23 @@ fn rule(route: &Value, out: &mut Imported) {
             out.set(P::Base, seconds, "retry.backoff");
         }
     }
-    if retry.get("codes").is_some() {
-        out.retryable_classes("retry.codes");
-    }
+    // Envoy Gateway, whose defaults a paste takes, keeps its conditions
+    // and retries the codes listed (internal/gatewayapi/route.go).
+    let codes = retry
+        .get("codes")
+        .map(|v| crate::classes::numbers(&crate::classes::words(v)))
+        .unwrap_or_else(|| vec![503]);
+    out.retry_on(
+        "retry.codes",
+        crate::classes::Classes::envoy(
+            [
+                "connect-failure",
+                "refused-stream",
+                "retriable-status-codes",
+            ],
+            &codes,
+        ),
+    );
     if let Some(retry) = retry.as_object() {
         out.unread(retry, &["attempts", "backoff", "codes"], "retry.");
     }

@@ -609,13 +609,15 @@ fn grpc_retry_policy(policy: &Map<String, Value>, out: &mut Imported) {
         crate::words::tr("gRPC's jitter (x random(0.8, 1.2))"),
     );
     match policy.get("retryableStatusCodes") {
-        Some(Value::Array(codes)) if !codes.is_empty() => out.unmapped.push(crate::tf!(
-            "retryableStatusCodes ({count} codes): the playground retries 429/503-like failures and timeouts by its own classes",
-            count = codes.len()
-        )),
+        Some(codes @ Value::Array(listed)) if !listed.is_empty() => {
+            let words = crate::classes::words(codes);
+            out.retry_on(
+                "retryableStatusCodes",
+                crate::classes::Classes::grpc(words.iter().map(String::as_str)),
+            );
+        }
         _ => out.problems.push(
-            crate::words::tr("retryableStatusCodes must be a non-empty list (gRFC A6)")
-                .to_string(),
+            crate::words::tr("retryableStatusCodes must be a non-empty list (gRFC A6)").to_string(),
         ),
     }
     if policy.contains_key("perAttemptRecvTimeout") {
@@ -748,13 +750,19 @@ fn envoy(object: &Map<String, Value>) -> Imported {
         JITTERS.position(Jitter::Full),
         crate::words::tr("Envoy's jitter (always full)"),
     );
-    for key in [
-        "retry_on",
-        "retryOn",
-        "retriable_status_codes",
-        "retriable_headers",
-        "retriable_request_headers",
-    ] {
+    if let Some(conditions) = policy.get("retry_on").or(policy.get("retryOn")) {
+        let codes = policy
+            .get("retriable_status_codes")
+            .or(policy.get("retriableStatusCodes"))
+            .map(|v| crate::classes::numbers(&crate::classes::words(v)))
+            .unwrap_or_default();
+        let words = crate::classes::words(conditions);
+        out.retry_on(
+            "retry_on",
+            crate::classes::Classes::envoy(words.iter().map(String::as_str), &codes),
+        );
+    }
+    for key in ["retriable_headers", "retriable_request_headers"] {
         if policy.contains_key(key) {
             out.retryable_classes(key);
         }

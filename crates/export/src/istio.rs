@@ -158,8 +158,19 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
                 .map(|t| format!("      perTryTimeout: {}\n", proto_duration(admitted(t))))
                 .unwrap_or_default();
             format!(
-                "    retries:\n      attempts: {retries}\n{per_try}      backoff: {}\n      retryOn: connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes,502,503,504\n",
-                proto_duration(base)
+                "    retries:\n      attempts: {retries}\n{per_try}      backoff: {}\n      retryOn: {retry_on}\n",
+                proto_duration(base),
+                // Istio's retryOn is Envoy's, a code written as a number.
+                retry_on = {
+                    let (conditions, codes) = crate::classes::written::envoy(policy.retry_on);
+                    let codes = codes.iter().map(u16::to_string);
+                    let words: Vec<String> = conditions
+                        .iter()
+                        .map(|c| c.to_string())
+                        .chain(codes)
+                        .collect();
+                    words.join(",")
+                }
             )
         }
     };
@@ -270,9 +281,25 @@ fn route(service: &Value, out: &mut Imported) {
         ),
         crate::words::tr("Istio's routes retry, they do not hedge"),
     );
-    if retries.contains_key("retryOn") {
-        out.retryable_classes("retryOn");
+    // Without retryOn, Istio's own since 1.24, with no code attached.
+    let words = retries.get("retryOn").map_or_else(
+        || {
+            "connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes"
+                .split(',')
+                .map(str::to_string)
+                .collect()
+        },
+        crate::classes::words,
+    );
+    let codes = crate::classes::numbers(&words);
+    let mut conditions: Vec<&str> = words.iter().map(String::as_str).collect();
+    if !codes.is_empty() {
+        conditions.push("retriable-status-codes");
     }
+    out.retry_on(
+        "retryOn",
+        crate::classes::Classes::envoy(conditions, &codes),
+    );
     for key in ["retryRemoteLocalities", "retryIgnorePreviousHosts"] {
         if retries.contains_key(key) {
             out.host_choice(key);

@@ -83,10 +83,17 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         .attempt_timeout
         .map_or_else(|| "0s".to_string(), proto_duration);
     let text = format!(
-        "# Kuma counts retries: at most {calls} per request.\n{HEAD}kind: MeshRetry\n{META}        numRetries: {retries}\n        perTryTimeout: {per_try}\n        backOff:\n          baseInterval: {}\n          maxInterval: {}\n        retryOn:\n        - 5xx\n---\n{HEAD}kind: MeshTimeout\n{META}        requestTimeout: {request}\n",
+        "# Kuma counts retries: at most {calls} per request.\n{HEAD}kind: MeshRetry\n{META}        numRetries: {retries}\n        perTryTimeout: {per_try}\n        backOff:\n          baseInterval: {}\n          maxInterval: {}\n        retryOn:\n{retry_on}---\n{HEAD}kind: MeshTimeout\n{META}        requestTimeout: {request}\n",
         proto_duration(base),
         proto_duration(policy.cap),
         calls = crate::calls(policy.attempts),
+        retry_on = crate::classes::written::kuma(policy.retry_on)
+            .iter()
+            .map(|w| match w.parse::<u16>() {
+                Ok(_) => format!("        - \"{w}\"\n"),
+                Err(_) => format!("        - {w}\n"),
+            })
+            .collect::<String>(),
     );
     (text, rows)
 }
@@ -169,9 +176,11 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         (cap, "http.backOff.maxInterval"),
         crate::words::tr("Kuma's MeshRetry retries, it does not hedge"),
     );
-    if retry.get("retryOn").is_some() {
-        out.retryable_classes("http.retryOn");
-    }
+    let words = retry
+        .get("retryOn")
+        .map(crate::classes::words)
+        .unwrap_or_default();
+    out.retry_on("http.retryOn", crate::classes::Classes::kuma(&words));
     for key in ["hostSelection", "hostSelectionMaxAttempts"] {
         if retry.get(key).is_some() {
             out.host_choice(&format!("http.{key}"));

@@ -24,6 +24,7 @@ pub use retry_core::{
 pub use retry_sim::{config, metrics, sim, simulate};
 pub use retry_teach::prose;
 
+mod classes;
 mod defaults;
 mod envoy_gateway;
 mod gateway;
@@ -304,12 +305,13 @@ fn knob_word(knob: &'static str) -> &'static str {
         "deadline" => crate::words::tr("deadline"),
         "budget" => crate::words::tr("budget"),
         "hedging" => crate::words::tr("hedging"),
+        "retry on" => crate::words::tr("retry on"),
         other => other,
     }
 }
 
 /// The knobs every snippet reports on, in this order.
-pub const KNOBS: [&str; 9] = [
+pub const KNOBS: [&str; 10] = [
     "attempts",
     "first pause",
     "multiplier",
@@ -319,6 +321,7 @@ pub const KNOBS: [&str; 9] = [
     "deadline",
     "budget",
     "hedging",
+    "retry on",
 ];
 
 /// Writes the policy of `config` (policy A; pass
@@ -359,6 +362,7 @@ pub fn export(config: &Config, format: Format) -> Snippet {
             ),
         ),
     });
+    mappings.push(classes::row(format, policy.retry_on));
     Snippet {
         format,
         text,
@@ -643,10 +647,15 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         );
     } else if policy.attempts > 1 {
         method += &format!(
-            ",\n      \"retryPolicy\": {{\n        \"maxAttempts\": {attempts},\n        \"initialBackoff\": \"{}\",\n        \"maxBackoff\": \"{}\",\n        \"backoffMultiplier\": {},\n        \"retryableStatusCodes\": [\"UNAVAILABLE\", \"RESOURCE_EXHAUSTED\"]\n      }}",
+            ",\n      \"retryPolicy\": {{\n        \"maxAttempts\": {attempts},\n        \"initialBackoff\": \"{}\",\n        \"maxBackoff\": \"{}\",\n        \"backoffMultiplier\": {},\n        \"retryableStatusCodes\": [{codes}]\n      }}",
             proto_duration(base),
             proto_duration(policy.cap),
-            factor.unwrap_or(2.0)
+            factor.unwrap_or(2.0),
+            codes = classes::written::grpc(policy.retry_on)
+                .iter()
+                .map(|c| format!("\"{c}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
     method += "\n    }";
@@ -765,9 +774,14 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         .map(|t| format!("    \"per_try_timeout\": \"{}\",\n", proto_duration(t)))
         .unwrap_or_default();
     let text = format!(
-        "{{\n{route}  \"retry_policy\": {{\n    \"retry_on\": \"connect-failure,refused-stream,reset,retriable-status-codes\",\n    \"retriable_status_codes\": [429, 502, 503, 504],\n    \"num_retries\": {retries},\n{per_try}    \"retry_back_off\": {{ \"base_interval\": \"{}\", \"max_interval\": \"{}\" }}\n  }}{budget}\n}}\n",
+        "{{\n{route}  \"retry_policy\": {{\n    \"retry_on\": \"{conditions}\",\n{codes}    \"num_retries\": {retries},\n{per_try}    \"retry_back_off\": {{ \"base_interval\": \"{}\", \"max_interval\": \"{}\" }}\n  }}{budget}\n}}\n",
         proto_duration(base),
-        proto_duration(policy.cap)
+        proto_duration(policy.cap),
+        conditions = classes::written::envoy(policy.retry_on).0.join(","),
+        codes = match classes::written::envoy(policy.retry_on).1 {
+            [] => String::new(),
+            codes => format!("    \"retriable_status_codes\": {codes:?},\n"),
+        }
     );
     (text, rows)
 }

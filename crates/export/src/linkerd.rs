@@ -120,7 +120,10 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
     });
     let mut annotations = String::new();
     if retries > 0 {
-        annotations += &format!("    {HTTP}: \"5xx\"\n    {LIMIT}: \"{retries}\"\n");
+        annotations += &format!(
+            "    {HTTP}: \"{}\"\n    {LIMIT}: \"{retries}\"\n",
+            crate::classes::written::linkerd(policy.retry_on)
+        );
         if let Some(t) = policy.attempt_timeout {
             annotations += &format!("    {TRY}: \"{}\"\n", duration(t).0);
         }
@@ -207,8 +210,14 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         SWITCH.position(false),
         crate::words::tr("Linkerd's routes retry, they do not hedge"),
     );
-    if annotations.get(HTTP).is_some() {
-        out.retryable_classes(HTTP);
+    // Linkerd retries the statuses listed and a per-try timeout, not a
+    // refused connection (its balancer moves on).
+    if let Some(statuses) = annotations.get(HTTP).and_then(Value::as_str) {
+        let classes = crate::classes::Classes {
+            timeout: true,
+            ..crate::classes::Classes::statuses(statuses)
+        };
+        out.retry_on(HTTP, classes);
     }
     // Linkerd's other retry and timeout annotations are said; annotations
     // of anything else are not the policy's.

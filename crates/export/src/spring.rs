@@ -59,6 +59,10 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         ms(policy.cap),
         calls = policy.attempts,
     );
+    text += "        retryExceptions:\n";
+    for name in crate::classes::written::exceptions(policy.retry_on) {
+        text += &format!("        - {name}\n");
+    }
     if let Some(timeout) = policy.attempt_timeout {
         text += &format!(
             "  timelimiter:\n    instances:\n      {INSTANCE}:\n        timeoutDuration: {}\n",
@@ -258,7 +262,15 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
             "retryExceptionPredicate",
             "retryOnResultPredicate",
         ];
-        for key in classes.iter().filter(|key| props.contains_key(**key)) {
+        // resilience4j retries every exception unless retryExceptions
+        // lists some; an HTTP client throws on a 4xx as on a 5xx.
+        let listed = props.get("retryExceptions").map(crate::classes::words);
+        let retried = match &listed {
+            Some(names) => crate::classes::Classes::exceptions(names.iter().map(String::as_str)),
+            None => crate::classes::Classes::exceptions(["Exception"]),
+        };
+        out.retry_on("retryExceptions", retried);
+        for key in classes[1..].iter().filter(|key| props.contains_key(**key)) {
             out.retryable_classes(key);
         }
         let mut read = vec![
