@@ -318,8 +318,14 @@ ISTIO_LINKS = [
     "v=1&attempts=5&base=0.25&cap=2.5&timeout=0.2&deadline=7.5",
     "v=1&attempts=1",
     "v=1&attempts=4&base=0.1&cap=1&timeout=0.3&budget=envoy&ev_pct=0.125&ev_min=5",
+    # The ends of the ranges: fifty attempts, a millisecond, an hour; and
+    # what a policy retries, in each mesh's words.
+    "v=1&attempts=50&base=0.001&cap=3600&timeout=0.001&deadline=3600&retry_on=everything",
+    "v=1&attempts=2&base=60&cap=3600&timeout=3600&deadline=1&retry_on=connection",
+    "v=1&attempts=3&retry_on=5xx",
+    "v=1&attempts=3&retry_on=gateway-error",
 ]
-GATEWAY_LINKS = ISTIO_LINKS[:3] + [
+GATEWAY_LINKS = ISTIO_LINKS[:3] + ISTIO_LINKS[4:] + [
     # A try longer than the request, which the API refuses: written as the request's.
     "v=1&attempts=3&timeout=5&deadline=2",
     "v=1&attempts=3&base=0.2&deadline=7.5&budget=ratio&b_pct=0.125&b_window=0.5&b_floor=0.5",
@@ -503,7 +509,7 @@ def durations_in(value, path=""):
 
 def test_kuma_manifests_meet_its_schema():
     versions = {"MeshRetry": "kuma.io/v1alpha1", "MeshTimeout": "kuma.io/v1alpha1"}
-    for link in ISTIO_LINKS[:3]:
+    for link in ISTIO_LINKS[:3] + ISTIO_LINKS[4:]:
         documents = manifests("kuma", link, "kuma-schema.json", versions)
         bounds = json.loads(cli("--bounds", link))
         check([d["kind"] for d in documents] == ["MeshRetry", "MeshTimeout"], f"{link}: {documents}")
@@ -540,7 +546,7 @@ def linkerd_reads(annotations):
 def test_linkerd_annotations_read_as_linkerd_reads_them():
     import yaml
 
-    for link in ISTIO_LINKS[:3] + ["v=1&attempts=2&timeout=0.25&deadline=1.5"]:
+    for link in ISTIO_LINKS[:3] + ISTIO_LINKS[4:] + ["v=1&attempts=2&timeout=0.25&deadline=1.5"]:
         [service] = list(yaml.safe_load_all(cli("--export", "linkerd", link)))
         bounds = json.loads(cli("--bounds", link))
         annotations = service["metadata"]["annotations"]

@@ -21,7 +21,12 @@ pub const MANY: f64 = 10.0;
 pub enum Warning {
     /// The per-try timeout is under the service time's p99: more than 1 %
     /// of attempts time out on a healthy day, with no queue and no hop.
-    TimeoutBelowP99 { timeout: f64, p99: f64 },
+    TimeoutBelowP99 {
+        timeout: f64,
+        p99: f64,
+        /// The policy retries a timed-out attempt.
+        retried: bool,
+    },
     /// More than one layer retries: the bottom sees the product.
     AttemptsMultiply { factors: Vec<u32>, calls: f64 },
     /// The budget drains (or binds) at a failure rate under the world's
@@ -49,7 +54,15 @@ pub fn warnings(config: &Config) -> Vec<Warning> {
     if let Some(timeout) = policy.attempt_timeout.filter(|&t| t > 0.0) {
         let p99 = Law::service(&s).quantile(0.99);
         if timeout < p99 {
-            out.push(Warning::TimeoutBelowP99 { timeout, p99 });
+            let retried = policy.attempts > 1
+                && policy
+                    .retry_on
+                    .retries(&crate::classify::Failure::Timeout, false);
+            out.push(Warning::TimeoutBelowP99 {
+                timeout,
+                p99,
+                retried,
+            });
         }
     }
     let card = card(config);
@@ -100,8 +113,17 @@ impl Warning {
     pub fn text(&self) -> String {
         let seconds = |t: f64| crate::words::number(&format!("{} s", round(t)));
         match self {
-            Warning::TimeoutBelowP99 { timeout, p99 } => crate::tf!(
+            Warning::TimeoutBelowP99 {
+                timeout,
+                p99,
+                retried: true,
+            } => crate::tf!(
                 "The per-try timeout ({timeout}) is under the service's p99 ({p99}): more than 1 % of attempts time out on a healthy day, and each is tried again.",
+                timeout = seconds(*timeout),
+                p99 = seconds(*p99)
+            ),
+            Warning::TimeoutBelowP99 { timeout, p99, .. } => crate::tf!(
+                "The per-try timeout ({timeout}) is under the service's p99 ({p99}): more than 1 % of operations fail by it on a healthy day.",
                 timeout = seconds(*timeout),
                 p99 = seconds(*p99)
             ),
