@@ -480,31 +480,28 @@ pub static CHAPTERS: &[Chapter] = &[
         key: "which-errors",
         title: Text("Which errors to retry"),
         preset: "why-retry",
-        change: "failure=0.3&mix_503=0.5&mix_400=0.5&B.attempts=4",
+        change: "failure=0.3&mix_503=0.5&mix_400=0.5&attempts=4&retry_on=everything&B.attempts=4&B.retry_on=transient",
         question: Text(
             "A dependency fails {failure%} of calls, each call independently of the others; \
-                   {permanent%} of its failures are 400 Bad Request, the rest 503 Service \
-                   Unavailable. Policy B retries what a retry may cure, up to {B.attempts} \
-                   attempts. What share of B's operations succeed?",
+                   {permanent%} of its failures are 400 Bad Request (a request that is wrong \
+                   stays wrong), the rest 503 Service Unavailable. Both policies make up to \
+                   {attempts} attempts: policy A retries every error, a 400 included; policy B \
+                   only what a retry may cure. Which gets more operations through?",
         ),
-        answers: &[Text("About 70 %"), Text("About 85 %"), Text("About 99 %")],
-        judge: Judge::Band {
-            metric: Metric::Success,
-            side: Side::B,
-            edges: &[0.76, 0.92],
-        },
-        knob: P::Mix400,
-        teaches: Some((0.0, 1.0)),
+        answers: &[Text("A"), Text("B"), Text("Neither")],
+        judge: Judge::Better(Metric::Success),
+        knob: P::RetryOn,
+        teaches: None,
         takeaway: Text(
-            "Retry what may pass (a 503, a 429 after its Retry-After, a timeout), never a \
-                   4xx: a bad request fails the same way on every attempt, so its retries only \
-                   add load.",
+            "Retrying every error gets no more operations through: a 400 fails the same way \
+                   on every attempt, so its retries only add calls. Retry what may pass (a 503, \
+                   a timeout, a 429 once its wait is over), never another 4xx.",
         ),
         notes: Notes {
             ask: Text("Which status codes does your retry policy retry? Who retries a 400?"),
-            wrong: 2,
+            wrong: 0,
             tempting: Text(
-                "every failure is counted as one a retry cures, but a 400 fails the same way on every attempt.",
+                "a retry looks like it cures any error, but a 400 fails the same way on every attempt: A only sends more calls.",
             ),
             minutes: 4,
         },
@@ -1647,7 +1644,7 @@ mod tests {
     /// longer holds and this fails.
     const LESSONS: &[(&str, usize)] = &[
         ("why-retry", 2),
-        ("which-errors", 1),
+        ("which-errors", 2),
         ("timeout", 0),
         ("deadline", 1),
         ("jitter", 1),

@@ -502,7 +502,8 @@ pub static PRESETS: &[Preset] = &[
                  the others, so a retry fails no more often than a first try{end}{if permanent>0}; \
                  {permanent%} of its failures are Bad Request, which no retry cures{end}. {if attempts=1}Policy A (blue) \
                  never retries: {A.success} of its operations succeed.{else}Policy A (blue) now \
-                 makes up to {attempts} attempts: {A.success} succeed, at {A.load} calls per \
+                 makes up to {attempts} attempts{if retry_on=everything}, retrying every error, a Bad \
+                 Request included{end}: {A.success} succeed, at {A.load} calls per \
                  operation.{end} {if B.attempts=1}Policy B (orange) now never retries either: \
                  {B.success} succeed.{else}Policy B (orange) makes up to {B.attempts} attempts and \
                  {if permanent>0}stops at a Bad Request or when every one of them fails{else}fails only \
