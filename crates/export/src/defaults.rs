@@ -105,7 +105,7 @@ fn of(format: Format) -> (Vec<(P, f64)>, &'static str) {
                 (P::Hedge, off),
                 (P::Budget, none),
             ],
-            crate::words::tr("the AWS SDKs' default (botocore's retries/standard.py)"),
+            crate::words::tr("the AWS SDKs' default (their reference guide's retry behavior)"),
         ),
         Format::SpringResilience4j => (
             vec![

@@ -1012,10 +1012,10 @@ fn aws(text: &str) -> Result<Imported, String> {
         )
         .to_string());
     };
-    let mut mode = "legacy".to_string();
+    let mut mode = None;
     for (key, value) in pairs {
         match key.as_str() {
-            "retry_mode" => mode = value.to_ascii_lowercase(),
+            "retry_mode" => mode = Some(value.to_ascii_lowercase()),
             "max_attempts" => match parse_f64(value) {
                 Some(attempts) if attempts >= 1.0 && attempts.fract() == 0.0 => {
                     out.set(P::Attempts, attempts, "max_attempts")
@@ -1025,6 +1025,8 @@ fn aws(text: &str) -> Result<Imported, String> {
                     value = clip(value)
                 )),
             },
+            // Read below, as the 2026 rules' switch.
+            "aws_new_retries_2026" => {}
             key => out.unmapped.push(crate::tf!(
                 "{path}{key}: not read: the page has no setting for it",
                 path = "",
@@ -1042,104 +1044,79 @@ fn aws(text: &str) -> Result<Imported, String> {
             read = clip(name)
         ));
     }
-    // botocore/retries/standard.py, ExponentialBackoff: full jitter under
-    // min(0.05 s x 2^i, 20 s) for errors that are not throttling.
-    let standard = |out: &mut Imported, from: &str| {
-        out.set(
-            P::Shape,
-            SHAPES.position(Shape::Exponential),
-            from.to_string(),
-        );
-        out.set(
-            P::Base,
-            0.05,
-            crate::tf!("{from} (base 50 ms)", from = from),
-        );
-        out.set(P::Multiplier, 2.0, from.to_string());
-        out.set(P::Cap, 20.0, crate::tf!("{from} (cap 20 s)", from = from));
-        out.set(P::Jitter, JITTERS.position(Jitter::Full), from.to_string());
-        out.set(
-            P::Budget,
-            BUDGETS.position(BudgetKind::AwsQuota),
-            crate::tf!("{from} (retry quota)", from = from),
-        );
-        out.set(
-            P::Quota,
-            500.0,
-            crate::tf!("{from} (quota 500)", from = from),
-        );
-        out.unmapped.push(
-            crate::words::tr(
-                "throttling errors wait under 1 s x 2^i in standard \
-            mode; the playground has one base",
-            )
-            .to_string(),
-        );
-        out.unmapped.push(
-            crate::words::tr(
-                "the quota's costs differ between SDK versions (5 and \
-            10 after a timeout in the 2020 standard, 14 and 5 after throttling in current \
-            botocore); the playground's are kept",
-            )
-            .to_string(),
-        );
+    let (sdk, era) = Sdk::named(text);
+    let flag = text.lines().any(|line| {
+        let line = line.trim().trim_start_matches("export ").replace(' ', "");
+        line.eq_ignore_ascii_case("AWS_NEW_RETRIES_2026=true")
+    });
+    let new_retries = flag || era.unwrap_or(sdk.default_era()) >= 2026;
+    let mode = match mode.as_deref() {
+        Some(mode) => mode.to_string(),
+        None => sdk.default_mode(new_retries).to_string(),
     };
-    match mode.as_str() {
-        "standard" => standard(&mut out, "retry_mode = standard"),
-        "adaptive" => {
-            standard(&mut out, "retry_mode = adaptive");
-            // Standard mode's quota, with the client's rate limiter.
-            out.settings.retain(|s| s.param != P::Budget);
-            out.set(
-                P::Budget,
-                BUDGETS.position(BudgetKind::AwsAdaptive),
-                crate::tf!(
-                    "{from} (quota and rate limiter)",
-                    from = "retry_mode = adaptive"
-                ),
-            );
+    let from = crate::tf!(
+        "retry_mode = {mode}, as {sdk} retries{era}",
+        mode = clip(&mode),
+        sdk = sdk.name(),
+        era = if new_retries {
+            crate::words::tr(" with AWS_NEW_RETRIES_2026")
+        } else {
+            ""
         }
-        "legacy" => {
-            // botocore/data/_retry.json: 5 attempts (DynamoDB's 10),
-            // rand(0, 1) x 2^(n-1) seconds, no quota.
-            if !out.settings.iter().any(|s| s.param == P::Attempts) {
-                out.set(
-                    P::Attempts,
-                    5.0,
-                    crate::words::tr("retry_mode = legacy (botocore: 5 attempts, DynamoDB's 10)"),
-                );
-            }
-            out.set(
-                P::Shape,
-                SHAPES.position(Shape::Exponential),
-                "retry_mode = legacy",
-            );
-            out.set(
-                P::Base,
-                1.0,
-                crate::words::tr("retry_mode = legacy (base 1 s)"),
-            );
-            out.set(P::Multiplier, 2.0, "retry_mode = legacy");
-            out.set(
-                P::Jitter,
-                JITTERS.position(Jitter::Full),
-                "retry_mode = legacy",
-            );
-            out.set(
-                P::Budget,
-                BUDGETS.position(BudgetKind::None),
-                crate::words::tr("retry_mode = legacy (no quota)"),
-            );
-            out.unmapped.push(
-                crate::words::tr("legacy mode's pause has no cap; the playground's cap is kept")
-                    .to_string(),
-            );
-        }
-        other => out.problems.push(crate::tf!(
+    );
+    let Some(rules) = sdk.rules(&mode, new_retries) else {
+        out.problems.push(crate::tf!(
             "retry_mode '{mode}' must be standard, adaptive or legacy",
-            mode = clip(other)
-        )),
+            mode = clip(&mode)
+        ));
+        return Ok(out);
+    };
+    if !out.settings.iter().any(|s| s.param == P::Attempts) {
+        out.set(P::Attempts, f64::from(rules.attempts), from.clone());
     }
+    out.set(P::Shape, SHAPES.position(Shape::Exponential), from.clone());
+    out.set(P::Base, rules.base, from.clone());
+    out.set(P::Multiplier, 2.0, from.clone());
+    let jitter = if rules.jitter {
+        Jitter::Full
+    } else {
+        Jitter::None
+    };
+    out.set(P::Jitter, JITTERS.position(jitter), from.clone());
+    match rules.cap {
+        Some(cap) => out.set(P::Cap, cap, from.clone()),
+        None => out.set(
+            P::Cap,
+            crate::range::CAP.max,
+            crate::tf!("{from} (no cap: the page's longest)", from = from),
+        ),
+    }
+    match rules.quota {
+        Some((cost, timeout_cost)) => {
+            let kind = if mode == "adaptive" {
+                BudgetKind::AwsAdaptive
+            } else {
+                BudgetKind::AwsQuota
+            };
+            out.set(P::Budget, BUDGETS.position(kind), from.clone());
+            out.set(P::Quota, 500.0, from.clone());
+            out.set(P::QuotaCost, cost, from.clone());
+            out.set(P::QuotaTimeoutCost, timeout_cost, from.clone());
+        }
+        None => out.set(P::Budget, BUDGETS.position(BudgetKind::None), from.clone()),
+    }
+    if new_retries {
+        out.unmapped.push(
+            crate::words::tr(
+                "throttling errors back off from their own base (1 s in the 2026 rules) and cost 5; the page has one base and one cost",
+            )
+            .to_string(),
+        );
+    }
+    out.unmapped.push(crate::tf!(
+        "the SDK is {sdk}; a comment '# sdk: java 2025' chooses another (python, java, javascript, go, dotnet, cpp) and the year of its rules (2025, or 2026, as a line AWS_NEW_RETRIES_2026=true does); DynamoDB's own attempts and base are not applied",
+        sdk = sdk.name()
+    ));
     Ok(out)
 }
 
@@ -1200,6 +1177,46 @@ mod tests {
         assert!(import(&"x".repeat(MAX_INPUT + 1)).is_err());
     }
 
+    /// The AWS SDKs' rules as each SDK's code and its 2026 announcement
+    /// give them: botocore's legacy default of 5 attempts uncapped and
+    /// without a quota; JavaScript's 2026 transient cost of 14 (10
+    /// before); Go's first pause under 2 s; C++'s legacy 11 attempts
+    /// without jitter; every SDK's 2026 base of 50 ms.
+    #[test]
+    fn an_aws_config_takes_its_sdks_rules() {
+        let link = |text: &str| {
+            let imported = import(text).expect("an AWS config");
+            apply(&Config::default(), &imported, false).0
+        };
+        let python = link("# sdk: python 2025\n[default]\nregion = eu-west-1\nmax_attempts = 5\n");
+        assert_eq!(python.get(P::Cap), crate::range::CAP.max);
+        assert_eq!(python.budget_kind(), BudgetKind::None);
+        let legacy = link("# sdk: python 2025\n[default]\nretry_mode = legacy\n");
+        assert_eq!(legacy.get(P::Attempts), 5.0);
+        // botocore today follows the 2026 rules: standard mode, 50 ms.
+        let today = link("[default]\nmax_attempts = 3\n");
+        assert_eq!((today.get(P::Base), today.get(P::QuotaCost)), (0.05, 14.0));
+        let js = link("# sdk: javascript\n[default]\nretry_mode = standard\n");
+        assert_eq!((js.get(P::Base), js.get(P::QuotaCost)), (0.1, 10.0));
+        let js_2026 = link(
+            "# sdk: javascript\nAWS_NEW_RETRIES_2026=true\n[default]\nretry_mode = standard\n",
+        );
+        assert_eq!(
+            (js_2026.get(P::Base), js_2026.get(P::QuotaCost)),
+            (0.05, 14.0)
+        );
+        let go = link("# sdk: go\n[default]\nmax_attempts = 3\n");
+        assert_eq!(go.get(P::Base), 2.0);
+        let cpp = link("# sdk: cpp\n[default]\nmax_attempts = 11\n");
+        assert_eq!((cpp.get(P::Attempts), cpp.jitter()), (11.0, Jitter::None));
+        let java_2026 =
+            link("# sdk: java\nAWS_NEW_RETRIES_2026=true\n[default]\nmax_attempts = 3\n");
+        assert_eq!(java_2026.budget_kind(), BudgetKind::AwsQuota);
+        assert_eq!(java_2026.get(P::Base), 0.05);
+        let java = link("# sdk: java\n[default]\nmax_attempts = 3\n");
+        assert_eq!((java.get(P::Base), java.get(P::QuotaCost)), (0.1, 5.0));
+    }
+
     #[test]
     fn reads_envoy_and_aws() {
         let envoy = import(
@@ -1250,5 +1267,169 @@ mod tests {
             exported.text
         );
         assert!(!exported.text.contains("cluster_circuit_breakers"));
+    }
+}
+
+/// An AWS SDK, whose retry rules differ by SDK and changed in 2026 (each
+/// SDK's announcement of its updated retry behaviour, and its code:
+/// botocore 0e6e240 retries/standard.py, quota.py and data/_retry.json;
+/// aws-sdk-java-v2 DefaultRetryStrategy; smithy-typescript util-retry;
+/// aws-sdk-go-v2 aws/retry/standard.go; aws-sdk-net StandardRetryPolicy;
+/// aws-sdk-cpp DefaultRetryStrategy).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sdk {
+    Python,
+    Java,
+    JavaScript,
+    Go,
+    DotNet,
+    Cpp,
+}
+
+/// What one SDK's mode does: its attempts, the ceiling of its first
+/// pause (doubling after), its cap (none: it grows without one), full
+/// jitter or none, and its quota's retry and timeout costs (none: no
+/// quota).
+struct Rules {
+    attempts: u32,
+    base: f64,
+    cap: Option<f64>,
+    jitter: bool,
+    quota: Option<(f64, f64)>,
+}
+
+impl Sdk {
+    /// The SDK a comment `# sdk: <name> [<year>]` in `text` names, and
+    /// the year of its rules if it says one; Python's (botocore, the AWS
+    /// CLI's) when none does.
+    fn named(text: &str) -> (Sdk, Option<u32>) {
+        let named = text
+            .lines()
+            .find_map(|line| {
+                let rest = line.trim().strip_prefix('#')?.trim().strip_prefix("sdk")?;
+                Some(
+                    rest.trim_start_matches([' ', ':', '='])
+                        .trim()
+                        .to_ascii_lowercase(),
+                )
+            })
+            .unwrap_or_default();
+        let mut words = named.split_whitespace();
+        let sdk = match words.next() {
+            Some("java" | "java-v2") => Sdk::Java,
+            Some("javascript" | "js" | "js-v3") => Sdk::JavaScript,
+            Some("go" | "go-v2") => Sdk::Go,
+            Some("dotnet" | ".net" | "net") => Sdk::DotNet,
+            Some("cpp" | "c++") => Sdk::Cpp,
+            _ => Sdk::Python,
+        };
+        (sdk, words.next().and_then(|year| year.parse().ok()))
+    }
+
+    /// The year of the rules it follows where nothing says: botocore
+    /// follows the 2026 rules whatever the environment since 1.44
+    /// (configprovider.py: "the retry behavior this flag gated while it
+    /// was opt-in is now always enabled"); the others only with
+    /// AWS_NEW_RETRIES_2026.
+    fn default_era(self) -> u32 {
+        match self {
+            Sdk::Python => 2026,
+            _ => 2025,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Sdk::Python => "Python (botocore)",
+            Sdk::Java => "Java v2",
+            Sdk::JavaScript => "JavaScript v3",
+            Sdk::Go => "Go v2",
+            Sdk::DotNet => ".NET",
+            Sdk::Cpp => "C++",
+        }
+    }
+
+    /// Its mode where the config names none: standard with the 2026
+    /// rules; before them legacy in Python, Java and C++.
+    fn default_mode(self, new_retries: bool) -> &'static str {
+        match self {
+            Sdk::Python | Sdk::Java | Sdk::Cpp if !new_retries => "legacy",
+            _ => "standard",
+        }
+    }
+
+    /// Its rules in `mode`, before the 2026 rules or with them; `None`
+    /// for a mode it does not have.
+    fn rules(self, mode: &str, new_retries: bool) -> Option<Rules> {
+        let standard = matches!(mode, "standard" | "adaptive");
+        if !standard && mode != "legacy" {
+            return None;
+        }
+        // The 2026 rules, alike in every SDK: 3 attempts, 50 ms doubling
+        // to 20 s under full jitter, a transient retry costs 14.
+        let rules = if new_retries {
+            Rules {
+                attempts: 3,
+                base: 0.05,
+                cap: Some(20.0),
+                jitter: true,
+                quota: Some((14.0, if self == Sdk::DotNet { 10.0 } else { 14.0 })),
+            }
+        } else {
+            match (self, standard) {
+                (Sdk::Python, false) => Rules {
+                    attempts: 5,
+                    base: 1.0,
+                    cap: None,
+                    jitter: true,
+                    quota: None,
+                },
+                (Sdk::Java, false) => Rules {
+                    attempts: 4,
+                    base: 0.1,
+                    cap: Some(20.0),
+                    jitter: true,
+                    quota: Some((5.0, 5.0)),
+                },
+                (Sdk::Cpp, false) => Rules {
+                    attempts: 11,
+                    base: 0.05,
+                    cap: None,
+                    jitter: false,
+                    quota: None,
+                },
+                (Sdk::Python | Sdk::DotNet | Sdk::Cpp, _) => Rules {
+                    attempts: 3,
+                    base: 1.0,
+                    cap: Some(20.0),
+                    jitter: true,
+                    quota: Some((5.0, 10.0)),
+                },
+                (Sdk::Java, true) => Rules {
+                    attempts: 3,
+                    base: 0.1,
+                    cap: Some(20.0),
+                    jitter: true,
+                    quota: Some((5.0, 5.0)),
+                },
+                (Sdk::JavaScript, _) => Rules {
+                    attempts: 3,
+                    base: 0.1,
+                    cap: Some(20.0),
+                    jitter: true,
+                    quota: Some((10.0, 10.0)),
+                },
+                // Go's first pause is drawn under 2 s: rand x 2^attempt,
+                // the attempt counted from 1.
+                (Sdk::Go, _) => Rules {
+                    attempts: 3,
+                    base: 2.0,
+                    cap: Some(20.0),
+                    jitter: true,
+                    quota: Some((5.0, 10.0)),
+                },
+            }
+        };
+        Some(rules)
     }
 }
