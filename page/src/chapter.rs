@@ -27,7 +27,11 @@ pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Cours
     let Some(place) = opened.place else {
         return Ok(None);
     };
-    let course = Course::new(place, opened.present, &opened.config);
+    let mut course = Course::new(place, opened.present, &opened.config);
+    // The room's tally outlives a reload of either window.
+    if let Some(stored) = storage().and_then(|s| s.get_item(&tally_key(&course)).ok().flatten()) {
+        course.hear_tally(&stored);
+    }
     let view = course.view(&opened.config);
     if let Some(root) = document.document_element() {
         root.class_list().add_1("course")?;
@@ -80,6 +84,7 @@ pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Cours
     set_text(document, "chapter-question", &view.question);
     set_text(document, "takeaway", view.takeaway);
     build_answers(document, view.answers)?;
+    fill_hands(course.hands());
     build_rules(document, &view)?;
     if let Some(prediction) = document.get_element_by_id("prediction") {
         show_if(&prediction, !view.answers.is_empty());
@@ -280,8 +285,11 @@ fn listen(document: &Document) -> Result<(), JsValue> {
                     course.set_hands(index, count);
                     Some(course.tally_message())
                 });
-                if let (Some(Some(message)), Some(told)) = (message, &told) {
-                    let _ = told.post_message(&JsValue::from_str(&message));
+                if let Some(Some(message)) = message {
+                    keep_tally(&message);
+                    if let Some(told) = &told {
+                        let _ = told.post_message(&JsValue::from_str(&message));
+                    }
                 }
                 show();
             }
@@ -291,7 +299,7 @@ fn listen(document: &Document) -> Result<(), JsValue> {
         let heard =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|event: web_sys::MessageEvent| {
                 if let Some(message) = event.data().as_string() {
-                    hear_tally(&message);
+                    hear(&message);
                 }
             });
         if let Some(room) = &room {
@@ -305,6 +313,12 @@ fn listen(document: &Document) -> Result<(), JsValue> {
             let revealed = with_app(|app| app.course.as_mut().is_some_and(Course::reveal));
             show();
             if revealed == Some(true) {
+                // The room's screen shows what the presenter's shows.
+                if let Some(Some(message)) =
+                    with_app(|app| app.course.as_ref().and_then(Course::reveal_message))
+                {
+                    tell(&message);
+                }
                 // The verdict is what a reader of the words hears next.
                 if let Some(verdict) = crate::document()
                     .get_element_by_id("verdict")
@@ -339,6 +353,29 @@ fn listen(document: &Document) -> Result<(), JsValue> {
         button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
         click.forget();
     }
+    // A step to another chapter takes a presenting window's other window
+    // along.
+    for id in ["chapter-back", "chapter-next", "chapter-next-after"] {
+        if let Some(link) = document.get_element_by_id(id) {
+            let click = Closure::<dyn FnMut(web_sys::MouseEvent)>::new(
+                move |event: web_sys::MouseEvent| {
+                    let plain = !(event.ctrl_key()
+                        || event.meta_key()
+                        || event.shift_key()
+                        || event.alt_key());
+                    let href = crate::document()
+                        .get_element_by_id(id)
+                        .and_then(|a| a.get_attribute("href"));
+                    if let (true, true, Some(href)) = (plain, presenting(), href) {
+                        event.prevent_default();
+                        go(&href);
+                    }
+                },
+            );
+            link.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+            click.forget();
+        }
+    }
     let keys = Closure::<dyn FnMut(KeyboardEvent)>::new(on_key);
     document.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref())?;
     keys.forget();
@@ -349,7 +386,138 @@ fn listen(document: &Document) -> Result<(), JsValue> {
 /// tally on.
 const ROOM_CHANNEL: &str = "retry-playground-room";
 
-/// Another window's tally, shown here when it is of this chapter.
+/// What another window of the chapter told: its reveal, where it went,
+/// or the room's tally.
+fn hear(message: &str) {
+    if message.starts_with(view::course::REVEAL) {
+        return hear_reveal(message);
+    }
+    if let Some(href) = message.strip_prefix(GO) {
+        return follow(href);
+    }
+    hear_tally(message);
+}
+
+/// How a window that went to another chapter tells the others.
+const GO: &str = "!go|";
+
+/// Tells the chapter's other windows in this browser, if it can.
+fn tell(message: &str) {
+    if let Ok(channel) = web_sys::BroadcastChannel::new(ROOM_CHANNEL) {
+        let _ = channel.post_message(&JsValue::from_str(message));
+        channel.close();
+    }
+}
+
+/// Whether this window presents: the room's screen or the presenter's
+/// notes, the two that follow each other.
+fn presenting() -> bool {
+    with_app(|app| {
+        app.course
+            .as_ref()
+            .is_some_and(|c| matches!(c.present, Present::Room | Present::Notes))
+    })
+    .unwrap_or(false)
+}
+
+/// Goes to `href`, and tells a presenting window's other window to go
+/// there too.
+fn go(href: &str) {
+    if presenting() {
+        tell(&format!("{GO}{href}"));
+    }
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().assign(href);
+    }
+}
+
+/// Another presenting window went to `href`: go there too, in this
+/// window's own way of presenting.
+fn follow(href: &str) {
+    if !presenting() {
+        return;
+    }
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(here) = window.location().href() else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::new_with_base(href, &here) else {
+        return;
+    };
+    let mine = web_sys::Url::new(&here)
+        .ok()
+        .and_then(|u| u.search_params().get("present"));
+    match mine {
+        Some(present) => url.search_params().set("present", &present),
+        None => url.search_params().delete("present"),
+    }
+    let _ = window.location().assign(&url.href());
+}
+
+/// Another window's reveal, shown here when it is of this chapter.
+fn hear_reveal(message: &str) {
+    let picked = with_app(|app| {
+        let course = app.course.as_mut()?;
+        course
+            .hear_reveal(message)
+            .then(|| course.picked())
+            .flatten()
+    })
+    .flatten();
+    let Some(picked) = picked else {
+        return;
+    };
+    if let Ok(Some(radio)) =
+        crate::document().query_selector(&format!("#answers input[type=radio][value=\"{picked}\"]"))
+    {
+        if let Ok(radio) = radio.dyn_into::<HtmlInputElement>() {
+            radio.set_checked(true);
+        }
+    }
+    show();
+    schedule();
+}
+
+/// Where this browser keeps the room's tally.
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The tally's key in storage: the place's.
+fn tally_key(course: &Course) -> String {
+    let message = course.tally_message();
+    let place = message.split('|').next().unwrap_or("");
+    format!("retry-playground-tally|{place}")
+}
+
+/// Keeps a tally message under its place's key.
+fn keep_tally(message: &str) {
+    let place = message.split('|').next().unwrap_or("");
+    if let Some(storage) = storage() {
+        let _ = storage.set_item(&format!("retry-playground-tally|{place}"), message);
+    }
+}
+
+/// The hands' fields, set to `hands`.
+fn fill_hands(hands: &[u32]) {
+    if let Ok(fields) = crate::document().query_selector_all("#answers .hands") {
+        for index in 0..fields.length() {
+            let field = fields
+                .get(index)
+                .and_then(|f| f.dyn_into::<HtmlInputElement>().ok());
+            if let (Some(field), Some(count)) = (field, hands.get(index as usize)) {
+                if *count > 0 {
+                    field.set_value(&count.to_string());
+                }
+            }
+        }
+    }
+}
+
+/// Another window's tally, shown (and kept) here when it is of this
+/// chapter.
 fn hear_tally(message: &str) {
     let hands = with_app(|app| {
         let course = app.course.as_mut()?;
@@ -359,16 +527,8 @@ fn hear_tally(message: &str) {
     let Some(hands) = hands else {
         return;
     };
-    if let Ok(fields) = crate::document().query_selector_all("#answers .hands") {
-        for index in 0..fields.length() {
-            let field = fields
-                .get(index)
-                .and_then(|f| f.dyn_into::<HtmlInputElement>().ok());
-            if let (Some(field), Some(count)) = (field, hands.get(index as usize)) {
-                field.set_value(&count.to_string());
-            }
-        }
-    }
+    keep_tally(message);
+    fill_hands(&hands);
     show();
 }
 
@@ -399,20 +559,30 @@ fn on_key(event: KeyboardEvent) {
     if event.alt_key() || event.ctrl_key() || event.meta_key() || event.default_prevented() {
         return;
     }
-    let in_control = event
-        .target()
-        .and_then(|t| t.dyn_into::<Element>().ok())
-        .is_some_and(|e| {
-            matches!(
-                e.tag_name().as_str(),
-                "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
-            )
+    // Where text is typed, a key is a character; on a slider, a button
+    // or an answer the arrows and page keys are the control's, and the
+    // letters and Esc still the course's, whatever has the focus.
+    let target = event.target().and_then(|t| t.dyn_into::<Element>().ok());
+    let typing = target
+        .as_ref()
+        .is_some_and(|e| match e.tag_name().as_str() {
+            "TEXTAREA" | "SELECT" => true,
+            "INPUT" => !matches!(
+                e.get_attribute("type").as_deref(),
+                Some("range" | "radio" | "checkbox" | "button" | "submit")
+            ),
+            _ => false,
         });
-    if in_control {
+    let in_control = target
+        .as_ref()
+        .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "BUTTON"));
+    let key = event.key();
+    let shortcut = view::shortcut(&key, &event.code());
+    let command = matches!(shortcut, "n" | "p" | "f" | "Escape");
+    if (typing && shortcut != "Escape") || (in_control && !command) {
         return;
     }
-    let key = event.key();
-    let id = match view::shortcut(&key, &event.code()) {
+    let id = match shortcut {
         "n" | "ArrowRight" | "PageDown" => "chapter-next",
         "p" | "ArrowLeft" | "PageUp" => "chapter-back",
         "f" => {
@@ -434,9 +604,9 @@ fn on_key(event: KeyboardEvent) {
         .get_element_by_id(id)
         .filter(|a| !a.has_attribute("hidden"))
         .and_then(|a| a.get_attribute("href"));
-    if let (Some(href), Some(window)) = (href, web_sys::window()) {
+    if let Some(href) = href {
         event.prevent_default();
-        let _ = window.location().assign(&href);
+        go(&href);
     }
 }
 

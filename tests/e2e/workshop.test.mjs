@@ -177,6 +177,54 @@ for (const lang of ['en', 'ru']) {
     }
   });
 
+  // One session, two screens: the presenter's window drives the room's.
+  // Both windows are in one browser and share its channel.
+  test(`the presenter's window drives the room's: reveal and next reach both, keys work from the slider, the tally outlives a reload (${lang})`, { timeout: 300000 }, async () => {
+    const room = await open(browser, `${base}?chapter=jitter&present=on${q}`, { viewport: PROJECTOR });
+    assert.ok(await room.$eval('.keys-hint', (h) => h.getClientRects().length > 0), 'the keys are hinted to the presenter');
+    const href = await room.$eval('#open-notes', (a) => a.getAttribute('href'));
+    const notes = await room.context().newPage();
+    notes.problems = [];
+    notes.on('pageerror', (error) => notes.problems.push(String(error)));
+    await notes.setViewportSize(LAPTOP);
+    await notes.goto(`${base}${href}`);
+    await notes.waitForFunction(() => document.getElementById('notes-runs').textContent, null, STATE_WAIT);
+    // The hands the presenter counts reach the room, and stay through a
+    // reload of the room's window.
+    const fields = await notes.$$('#answers .hands');
+    await fields[1].fill('12');
+    const twelve = () => [...document.querySelectorAll('#answers .room')].some((r) => r.textContent.startsWith('12'));
+    await room.waitForFunction(twelve, null, STATE_WAIT);
+    await room.reload();
+    await room.waitForFunction(twelve, null, STATE_WAIT);
+    // The presenter reveals; the room's screen shows the same guess and
+    // the runs' answer.
+    await notes.check('#answers .answer-row:nth-child(2) input[type=radio]');
+    await notes.click('#reveal');
+    await room.waitForFunction(() => document.getElementById('verdict').dataset.answered === 'true', null, STATE_WAIT);
+    assert.equal(await room.$eval('#answers .answer-row:nth-child(2) input[type=radio]', (r) => r.checked), true);
+    // n from the knob's slider, which has the focus: both go to the next
+    // chapter, each in its own view.
+    const slider = notes.locator('#knob input[type=range]');
+    await slider.focus();
+    const chapter = (page) => new URL(page.url()).searchParams.get('chapter');
+    await Promise.all([
+      room.waitForURL((url) => url.searchParams.get('chapter') !== 'jitter', STATE_WAIT),
+      notes.waitForURL((url) => url.searchParams.get('chapter') !== 'jitter', STATE_WAIT),
+      notes.keyboard.press('n'),
+    ]);
+    assert.equal(chapter(room), chapter(notes), 'the room follows the presenter');
+    assert.equal(new URL(room.url()).searchParams.get('present'), 'on');
+    assert.equal(new URL(notes.url()).searchParams.get('present'), 'notes');
+    // Esc from a slider leaves the room's layout.
+    await room.waitForFunction(() => document.documentElement.classList.contains('presenting'), null, STATE_WAIT);
+    await room.locator('#knob input[type=range]').focus();
+    await room.keyboard.press('Escape');
+    assert.equal(await room.evaluate(() => document.documentElement.classList.contains('presenting')), false);
+    assert.deepEqual([...notes.problems, ...room.problems], []);
+    await room.context().close();
+  });
+
   test(`the last page prints as a handout (${lang})`, { timeout: 300000 }, async () => {
     const page = await open(browser, `${base}?chapter=monday${q}`, { viewport: LAPTOP });
     assert.ok(await page.$eval('#print-handout', (b) => b.getClientRects().length > 0), 'a button prints it');

@@ -32,6 +32,10 @@ pub struct Course {
     hands: Vec<u32>,
 }
 
+/// How a reveal told to the chapter's other windows starts: no place's
+/// key starts so.
+pub const REVEAL: &str = "!reveal|";
+
 /// The most hands one answer can have: a large hall, not a typo's worth.
 pub const MOST_HANDS: u32 = 10_000;
 
@@ -200,6 +204,37 @@ impl Course {
         if !self.revealed && index < answers {
             self.picked = Some(index);
         }
+    }
+
+    /// The reader's guess, if any.
+    pub fn picked(&self) -> Option<usize> {
+        self.picked
+    }
+
+    /// What a window tells the chapter's others when it reveals: the
+    /// place's key and the guess (`!reveal|jitter|1`).
+    pub fn reveal_message(&self) -> Option<String> {
+        let picked = self.picked.filter(|_| self.revealed)?;
+        Some(format!("{REVEAL}{}|{picked}", self.place.key()))
+    }
+
+    /// Another window's reveal, taken when it is of this place: its guess
+    /// picked and the answer shown. Whether it was taken.
+    pub fn hear_reveal(&mut self, message: &str) -> bool {
+        let Some((key, picked)) = message
+            .strip_prefix(REVEAL)
+            .and_then(|rest| rest.split_once('|'))
+        else {
+            return false;
+        };
+        if key != self.place.key() || self.revealed {
+            return false;
+        }
+        let Ok(index) = picked.trim().parse::<usize>() else {
+            return false;
+        };
+        self.pick(index);
+        self.reveal()
     }
 
     /// Shows what happens, once there is a guess to hold it to.
@@ -603,6 +638,27 @@ mod tests {
             monday.back.expect("a chapter before").text,
             CHAPTERS[CORE - 1].title.0
         );
+    }
+
+    /// A reveal told to another window reveals there the same guess, of
+    /// the same place only, once; a message of another kind is not one.
+    #[test]
+    fn a_reveal_is_told_to_the_chapters_other_windows() {
+        let place = Place::Chapter(&course::CHAPTERS[0]);
+        let config = place.config();
+        let mut presenter = Course::new(place, Present::Notes, &config);
+        let mut room = Course::new(place, Present::Room, &config);
+        assert_eq!(presenter.reveal_message(), None, "nothing revealed");
+        presenter.pick(1);
+        assert!(presenter.reveal());
+        let message = presenter.reveal_message().expect("revealed");
+        assert!(room.hear_reveal(&message));
+        assert_eq!(room.picked(), Some(1));
+        assert!(!room.hear_reveal(&message), "once");
+        let other = Place::Chapter(&course::CHAPTERS[1]);
+        let mut elsewhere = Course::new(other, Present::Room, &other.config());
+        assert!(!elsewhere.hear_reveal(&message));
+        assert!(!elsewhere.hear_reveal(&presenter.tally_message()));
     }
 
     /// The room's tally: counts per answer as typed, cut to a hall's
