@@ -266,6 +266,7 @@ fn listen(document: &Document) -> Result<(), JsValue> {
         // and the room's screen), which count the same.
         // A browser without the channel still counts, alone.
         let room = web_sys::BroadcastChannel::new(ROOM_CHANNEL).ok();
+        CHANNEL.with(|channel| *channel.borrow_mut() = room.clone());
         let told = room.clone();
         let input = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
             let Some(field) = event
@@ -333,9 +334,19 @@ fn listen(document: &Document) -> Result<(), JsValue> {
         form.add_event_listener_with_callback("submit", submit.as_ref().unchecked_ref())?;
         submit.forget();
     }
-    // The knob's row left the form: its box hears it instead.
+    // The knob's row left the form: its box hears it instead. A knob
+    // moved in a presenting window moves the other's, once it settles.
     if let Some(knob) = document.get_element_by_id("knob") {
         hear_controls(&knob)?;
+        let moved = Closure::<dyn FnMut()>::new(|| {
+            if presenting() {
+                if let Some(link) = with_app(|app| app.page.config().to_link()) {
+                    tell(&format!("{STATE}{link}"));
+                }
+            }
+        });
+        knob.add_event_listener_with_callback("change", moved.as_ref().unchecked_ref())?;
+        moved.forget();
     }
     for (id, class) in [("present", "presenting"), ("all-settings", "all-settings")] {
         if let Some(button) = document.get_element_by_id(id) {
@@ -395,18 +406,54 @@ fn hear(message: &str) {
     if let Some(href) = message.strip_prefix(GO) {
         return follow(href);
     }
+    if let Some(link) = message.strip_prefix(STATE) {
+        return take_state(link);
+    }
     hear_tally(message);
+}
+
+/// How a window whose knob moved tells the others its state.
+const STATE: &str = "!state|";
+
+/// Another presenting window's state: this one's becomes it, the
+/// chapter's words following the knob as they do here.
+fn take_state(link: &str) {
+    if !presenting() {
+        return;
+    }
+    let (config, _) = view::config::Config::from_link(link);
+    let changed = with_app(|app| {
+        if *app.page.config() == config {
+            return false;
+        }
+        app.page.load(config);
+        app.show_all();
+        true
+    });
+    if changed == Some(true) {
+        sync_link();
+        show();
+        schedule();
+    }
 }
 
 /// How a window that went to another chapter tells the others.
 const GO: &str = "!go|";
 
+thread_local! {
+    /// This window's end of the room's channel: what it tells goes out
+    /// through the object that listens, so it does not hear itself.
+    static CHANNEL: std::cell::RefCell<Option<web_sys::BroadcastChannel>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 /// Tells the chapter's other windows in this browser, if it can.
 fn tell(message: &str) {
-    if let Ok(channel) = web_sys::BroadcastChannel::new(ROOM_CHANNEL) {
-        let _ = channel.post_message(&JsValue::from_str(message));
-        channel.close();
-    }
+    CHANNEL.with(|channel| {
+        if let Some(channel) = channel.borrow().as_ref() {
+            let _ = channel.post_message(&JsValue::from_str(message));
+        }
+    });
 }
 
 /// Whether this window presents: the room's screen or the presenter's
@@ -426,9 +473,7 @@ fn go(href: &str) {
     if presenting() {
         tell(&format!("{GO}{href}"));
     }
-    if let Some(window) = web_sys::window() {
-        let _ = window.location().assign(href);
-    }
+    crate::share::leave_for(href);
 }
 
 /// Another presenting window went to `href`: go there too, in this
@@ -453,7 +498,7 @@ fn follow(href: &str) {
         Some(present) => url.search_params().set("present", &present),
         None => url.search_params().delete("present"),
     }
-    let _ = window.location().assign(&url.href());
+    crate::share::leave_for(&url.href());
 }
 
 /// Another window's reveal, shown here when it is of this chapter.

@@ -11,8 +11,24 @@ use retry_view::words::tr;
 
 use crate::{clipboard, document, embed, language, show_if, with_app};
 
+/// Set once the page is going to another: rewriting the address bar
+/// then would cancel that navigation (a frame painted after a key's step
+/// to the next chapter would, in Chromium).
+static LEAVING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Goes to `href`, the address bar left alone from then on.
+pub(super) fn leave_for(href: &str) {
+    LEAVING.store(true, std::sync::atomic::Ordering::Relaxed);
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().assign(href);
+    }
+}
+
 /// Makes the address bar the share link of the current state.
 pub(super) fn sync_link() {
+    if LEAVING.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
     let document = document();
     // Read out first: the link asks the app again, for the chapter.
     let Some(config) = with_app(|app| app.page.config().clone()) else {

@@ -179,7 +179,7 @@ for (const lang of ['en', 'ru']) {
 
   // One session, two screens: the presenter's window drives the room's.
   // Both windows are in one browser and share its channel.
-  test(`the presenter's window drives the room's: reveal and next reach both, keys work from the slider, the tally outlives a reload (${lang})`, { timeout: 300000 }, async () => {
+  test(`the presenter's window drives the room's: reveal, knob and next reach both, keys work from the slider, the tally outlives a reload (${lang})`, { timeout: 300000 }, async () => {
     const room = await open(browser, `${base}?chapter=jitter&present=on${q}`, { viewport: PROJECTOR });
     assert.ok(await room.$eval('.keys-hint', (h) => h.getClientRects().length > 0), 'the keys are hinted to the presenter');
     const href = await room.$eval('#open-notes', (a) => a.getAttribute('href'));
@@ -203,6 +203,14 @@ for (const lang of ['en', 'ru']) {
     await notes.click('#reveal');
     await room.waitForFunction(() => document.getElementById('verdict').dataset.answered === 'true', null, STATE_WAIT);
     assert.equal(await room.$eval('#answers .answer-row:nth-child(2) input[type=radio]', (r) => r.checked), true);
+    // The presenter moves the knob; the room's knob and chart follow.
+    const moved = await notes.$eval('#knob input[type=range]', (slider) => {
+      slider.value = slider.max;
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      slider.dispatchEvent(new Event('change', { bubbles: true }));
+      return slider.value;
+    });
+    await room.waitForFunction((value) => document.querySelector('#knob input[type=range]').value === value, moved, STATE_WAIT);
     // n from the knob's slider, which has the focus: both go to the next
     // chapter, each in its own view.
     const slider = notes.locator('#knob input[type=range]');
