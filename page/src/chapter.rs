@@ -749,6 +749,10 @@ pub(super) fn show() {
         show_if(&verdict, view.verdict.is_some());
         let _ = verdict.set_attribute("data-answered", if shown_answer { "true" } else { "false" });
     }
+    if let Some(note) = document.get_element_by_id("asked-note") {
+        note.set_text_content(view.asked_note);
+        show_if(&note, view.asked_note.is_some());
+    }
     if let Some(paired) = document.get_element_by_id("paired") {
         paired.set_text_content(view.paired);
         show_if(&paired, view.paired.is_some());

@@ -211,6 +211,8 @@ for (const lang of ['en', 'ru']) {
       return slider.value;
     });
     await room.waitForFunction((value) => document.querySelector('#knob input[type=range]').value === value, moved, STATE_WAIT);
+    // The question and its verdict say they are of the settings asked about.
+    await room.waitForFunction(() => document.getElementById('asked-note').getClientRects().length > 0, null, STATE_WAIT);
     // n from the knob's slider, which has the focus: both go to the next
     // chapter, each in its own view.
     const slider = notes.locator('#knob input[type=range]');

@@ -76,6 +76,9 @@ pub struct CourseView {
     pub revealed: bool,
     /// After the reveal: what the runs said of the guess.
     pub verdict: Option<String>,
+    /// After a knob move away from the settings asked about: that the
+    /// question and the verdict are of those, and the chart of the new.
+    pub asked_note: Option<&'static str>,
     /// After the reveal, once measured: the answer the runs bear out.
     pub runs: Option<usize>,
     /// After the reveal of a verdict between A and B: why a lead on the
@@ -298,6 +301,7 @@ impl Course {
             picked: self.picked,
             revealed: self.revealed,
             verdict: None,
+            asked_note: None,
             runs: None,
             paired: None,
             takeaway: "",
@@ -351,6 +355,9 @@ impl Course {
                     (at(low), at(high))
                 });
                 view.verdict = self.revealed.then(|| self.verdict(chapter));
+                view.asked_note = (*config != self.asked).then(|| {
+                    tr("The question and its answer are of the settings it asked about; the chart, its numbers and its lesson follow the knob. Move it back to see them together again.")
+                });
                 view.paired = (self.revealed && matches!(chapter.judge, Judge::Better(_)))
                     .then(|| PAIRED.get());
                 view.runs = self
@@ -637,6 +644,25 @@ mod tests {
         assert_eq!(
             monday.back.expect("a chapter before").text,
             CHAPTERS[CORE - 1].title.0
+        );
+    }
+
+    /// A knob moved away from the settings asked about marks the question
+    /// and its answer as being of those; moved back, the mark goes.
+    #[test]
+    fn a_knob_moved_marks_the_question_as_the_settings_asked_about() {
+        let place = Place::Chapter(&course::CHAPTERS[0]);
+        let asked = place.config();
+        let course = Course::new(place, Present::Room, &asked);
+        assert_eq!(course.view(&asked).asked_note, None);
+        let mut moved = asked.clone();
+        let knob = course::CHAPTERS[0].knob;
+        moved.set(knob, moved.get(knob) * 0.5);
+        assert!(course.view(&moved).asked_note.is_some());
+        assert_eq!(
+            course.view(&moved).question,
+            course.view(&asked).question,
+            "the question stays the one asked"
         );
     }
 
