@@ -223,8 +223,9 @@ fn build_rules(document: &Document, view: &view::course::CourseView) -> Result<(
         text.set_text_content(Some(rule.text));
         item.append_child(&text)?;
         let shown = element(document, "ul", "rule-chapters")?;
-        for (chapter, takeaway) in &rule.chapters {
-            let line = element(document, "li", "")?;
+        for (chapter, takeaway, core) in &rule.chapters {
+            // The handout marks the chapters a room takes, the core path.
+            let line = element(document, "li", if *core { "core" } else { "" })?;
             let anchor = element(document, "a", "")?;
             anchor.set_attribute("href", &language::href(&chapter.href))?;
             anchor.set_attribute("data-url", &absolute(&chapter.href))?;

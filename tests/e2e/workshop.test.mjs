@@ -248,8 +248,11 @@ for (const lang of ['en', 'ru']) {
         rules: document.querySelectorAll('#rules > li').length,
         links: links.map((a) => ({ after: getComputedStyle(a, '::after').content, url: a.dataset.url, href: a.getAttribute('href') })),
         takeaways: [...document.querySelectorAll('#rules .rule-chapters li')].map((li) => li.textContent),
+        // The chapters a room takes, marked on paper.
+        core: [...document.querySelectorAll('#rules .rule-chapters li.core')].filter((li) => getComputedStyle(li).fontWeight >= 600).length,
       };
     });
+    assert.equal(printed.core, 12, 'the core path is marked');
     assert.equal(printed.header, false, 'no page header on paper');
     assert.equal(printed.button, false, 'no button on paper');
     assert.ok(printed.rules >= 10, `${printed.rules} rules`);

@@ -1286,7 +1286,7 @@ pub static CHAPTERS: &[Chapter] = &[
 pub static MONDAY: &[Rule] = &[
     Rule {
         text: Text(
-            "Retry failures that may pass (a timeout, a 503, a 429 after its Retry-After), never a 4xx: a bad request fails the same way every time.",
+            "Retry failures that may pass (a timeout, a 503, a 429 after its Retry-After), never another 4xx: a wrong request fails the same way every time.",
         ),
         chapters: &["why-retry", "which-errors"],
     },

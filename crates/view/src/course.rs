@@ -59,7 +59,9 @@ pub struct Link {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RuleView {
     pub text: &'static str,
-    pub chapters: Vec<(Link, &'static str)>,
+    /// Each chapter's link and takeaway, and whether it is on the core
+    /// path: the chapters a room takes, which the handout marks.
+    pub chapters: Vec<(Link, &'static str, bool)>,
 }
 
 /// What the course area shows.
@@ -382,7 +384,10 @@ impl Course {
                             .chapters
                             .iter()
                             .filter_map(|key| Place::find(key))
-                            .map(|place| (to(place), takeaway(place)))
+                            .map(|place| {
+                                let core = matches!(place, Place::Chapter(c) if c.is_core());
+                                (to(place), takeaway(place), core)
+                            })
                             .collect(),
                     })
                     .collect();
@@ -636,11 +641,14 @@ mod tests {
         // Every chapter's takeaway gathers here.
         for chapter in CHAPTERS {
             assert!(
-                linked.iter().any(|(_, t)| *t == chapter.takeaway.0),
+                linked.iter().any(|(_, t, _)| *t == chapter.takeaway.0),
                 "{}",
                 chapter.key
             );
         }
+        // The handout marks the core path's chapters, each once.
+        let core = linked.iter().filter(|(_, _, core)| *core).count();
+        assert_eq!(core, CHAPTERS.iter().filter(|c| c.is_core()).count());
         assert_eq!(
             monday.back.expect("a chapter before").text,
             CHAPTERS[CORE - 1].title.0
