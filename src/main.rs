@@ -461,7 +461,9 @@ const USAGE: Text = Text(
     failure rate above which the budget drains), or with --stress the world\n\
     through the standard faults (outages of 5 s and 60 s, half the workers for\n\
     30 s, a 5x latency spike for 10 s, ten times the arrivals for 5 s): each\n\
-    policy's success, calls, peak load, time to recover and the map's verdict\n\
+    policy's success, calls, peak load, goodput lost, time to recover and the map's\n\
+    verdict, beside the same faults without retries, with each policy's verdict, its\n\
+    reasons and the warnings its settings earn\n\
     (with --markdown as a Markdown table), or with\n\
     --sweep the sweep chart's curves, or with --seeds the lesson's headline\n\
     numbers over the seeds the page measures them on, or with --map the map of\n\
