@@ -316,13 +316,7 @@ pub(crate) fn nearest(classes: Classes, timeouts: bool) -> (RetryOn, Classes) {
     ];
     let apart = |on: RetryOn| {
         let of = Classes::of(on);
-        let differ = of
-            .named()
-            .iter()
-            .zip(classes.named())
-            .enumerate()
-            .filter(|&(i, (a, b))| a.0 != b.0 && (timeouts || i != 4))
-            .count();
+        let differ = of.beyond(classes, timeouts).len() + classes.beyond(of, timeouts).len();
         (differ, of.unavailable != classes.unavailable)
     };
     let on = choices
@@ -330,6 +324,32 @@ pub(crate) fn nearest(classes: Classes, timeouts: bool) -> (RetryOn, Classes) {
         .min_by_key(|&on| apart(on))
         .unwrap_or(RetryOn::Transient);
     (on, Classes::of(on))
+}
+
+impl Classes {
+    /// The classes `self` retries and `other` does not, in the reader's
+    /// words; a timeout counted only where `timeouts`.
+    fn beyond(self, other: Classes, timeouts: bool) -> Vec<&'static str> {
+        let (mine, theirs) = match timeouts {
+            true => (self, other),
+            false => (
+                Classes {
+                    timeout: false,
+                    ..self
+                },
+                Classes {
+                    timeout: false,
+                    ..other
+                },
+            ),
+        };
+        mine.named()
+            .into_iter()
+            .zip(theirs.named())
+            .filter(|((retried, _), (also, _))| *retried && !*also)
+            .map(|((_, name), _)| name)
+            .collect()
+    }
 }
 
 impl crate::read::Imported {
@@ -347,17 +367,10 @@ impl crate::read::Imported {
             crate::config::RETRY_ONS.position(on),
             key.to_string(),
         );
-        let differ = |want: bool| -> Vec<&str> {
-            chosen
-                .named()
-                .iter()
-                .zip(classes.named())
-                .enumerate()
-                .filter(|&(i, (c, l))| c.0 == want && l.0 != want && (timeouts || i != 4))
-                .map(|(_, (c, _))| c.1)
-                .collect()
-        };
-        let (extra, missing) = (differ(true), differ(false));
+        let (extra, missing) = (
+            chosen.beyond(classes, timeouts),
+            classes.beyond(chosen, timeouts),
+        );
         let choice =
             crate::config::RETRY_ONS.labels[crate::config::RETRY_ONS.position(on) as usize].get();
         let once = if on == RetryOn::Transient && classes.server_error {
