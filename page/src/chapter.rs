@@ -86,6 +86,9 @@ pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Cours
     build_answers(document, view.answers)?;
     fill_hands(course.hands());
     build_rules(document, &view)?;
+    if !view.rules.is_empty() {
+        build_session(document)?;
+    }
     if let Some(prediction) = document.get_element_by_id("prediction") {
         show_if(&prediction, !view.answers.is_empty());
     }
@@ -533,17 +536,69 @@ fn storage() -> Option<web_sys::Storage> {
 
 /// The tally's key in storage: the place's.
 fn tally_key(course: &Course) -> String {
-    let message = course.tally_message();
-    let place = message.split('|').next().unwrap_or("");
-    format!("retry-playground-tally|{place}")
+    view::course::tally_key(course.place.key())
 }
 
 /// Keeps a tally message under its place's key.
 fn keep_tally(message: &str) {
     let place = message.split('|').next().unwrap_or("");
     if let Some(storage) = storage() {
-        let _ = storage.set_item(&format!("retry-playground-tally|{place}"), message);
+        let _ = storage.set_item(&view::course::tally_key(place), message);
     }
+}
+
+/// The session's summary on the last page: each chapter the room voted
+/// on, its votes against the runs' answer, and the whole as CSV.
+fn build_session(document: &Document) -> Result<(), JsValue> {
+    let (Some(section), Some(table)) = (
+        document.get_element_by_id("session"),
+        document.get_element_by_id("session-table"),
+    ) else {
+        return Ok(());
+    };
+    let kept = |key: &str| storage().and_then(|s| s.get_item(key).ok().flatten());
+    let rows = view::course::session(kept);
+    show_if(&section, !rows.is_empty());
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let head = element(document, "tr", "")?;
+    for heading in [
+        tr("chapter"),
+        tr("the room's votes"),
+        tr("the runs' answer"),
+        tr("the room on it"),
+    ] {
+        let th = element(document, "th", "")?;
+        th.set_attribute("scope", "col")?;
+        th.set_text_content(Some(heading));
+        head.append_child(&th)?;
+    }
+    table.append_child(&head)?;
+    for row in &rows {
+        let tr_ = element(document, "tr", "")?;
+        let votes: Vec<String> = row.votes.iter().map(|(a, n)| format!("{a}: {n}")).collect();
+        let share = row
+            .share
+            .map_or_else(String::new, |s| view::metrics::Format::Share.headline(s));
+        for text in [
+            row.title.to_string(),
+            votes.join("; "),
+            row.runs.unwrap_or("").to_string(),
+            share,
+        ] {
+            let td = element(document, "td", "")?;
+            td.set_text_content(Some(&text));
+            tr_.append_child(&td)?;
+        }
+        table.append_child(&tr_)?;
+    }
+    if let Some(link) = document.get_element_by_id("session-csv") {
+        let csv = view::course::session_csv(&rows);
+        let encoded = String::from(js_sys::encode_uri_component(&csv));
+        link.set_attribute("href", &format!("data:text/csv;charset=utf-8,{encoded}"))?;
+    }
+    Ok(())
 }
 
 /// The hands' fields, set to `hands`.
@@ -791,10 +846,16 @@ pub(super) fn measured(job: &view::jobs::Job) {
     let Some(seeds) = job.seeds() else {
         return;
     };
-    with_app(|app| {
-        if let Some(course) = app.course.as_mut() {
-            course.measured(job.config(), seeds);
-        }
-    });
+    let answer = with_app(|app| {
+        let course = app.course.as_mut()?;
+        course.measured(job.config(), seeds);
+        course.answer_message()
+    })
+    .flatten();
+    // The runs' answer, kept for the session's summary.
+    if let (Some(message), true, Some(storage)) = (answer, presenting(), storage()) {
+        let key = message.split('|').next().unwrap_or("");
+        let _ = storage.set_item(&view::course::answer_key(key), &message);
+    }
     show();
 }

@@ -226,6 +226,20 @@ for (const lang of ['en', 'ru']) {
     assert.equal(chapter(room), chapter(notes), 'the room follows the presenter');
     assert.equal(new URL(room.url()).searchParams.get('present'), 'on');
     assert.equal(new URL(notes.url()).searchParams.get('present'), 'notes');
+    // The last page sums the session up: the chapter voted on, its votes
+    // against the runs' answer, and the whole as CSV.
+    const last = await room.context().newPage();
+    await last.goto(`${base}?chapter=monday${q}`);
+    await last.waitForFunction(() => document.getElementById('session').getClientRects().length > 0, null, STATE_WAIT);
+    const session = await last.evaluate(() => ({
+      rows: [...document.querySelectorAll('#session-table tr')].slice(1).map((tr) => [...tr.cells].map((c) => c.textContent)),
+      csv: document.getElementById('session-csv').getAttribute('href'),
+    }));
+    assert.equal(session.rows.length, 1, JSON.stringify(session.rows));
+    assert.match(session.rows[0][1], /12/);
+    assert.ok(session.rows[0][2].length > 0, 'the runs\' answer is kept');
+    assert.match(decodeURIComponent(session.csv.replace(/^data:[^,]*,/, '')), /12/);
+    await last.close();
     // Esc from a slider leaves the room's layout.
     await room.waitForFunction(() => document.documentElement.classList.contains('presenting'), null, STATE_WAIT);
     await room.locator('#knob input[type=range]').focus();

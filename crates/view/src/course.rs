@@ -216,6 +216,13 @@ impl Course {
         self.picked
     }
 
+    /// What the runs bore out here, as kept for the session's summary:
+    /// the place's key and the answer's index (`jitter|1`).
+    pub fn answer_message(&self) -> Option<String> {
+        let index = self.answer.as_ref()?.index?;
+        Some(format!("{}|{index}", self.place.key()))
+    }
+
     /// What a window tells the chapter's others when it reveals: the
     /// place's key and the guess (`!reveal|jitter|1`).
     pub fn reveal_message(&self) -> Option<String> {
@@ -423,6 +430,90 @@ impl Course {
         };
         format!("{held} {}", answer.evidence)
     }
+}
+
+/// One chapter of a session, as the last page sums it up.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionRow {
+    pub title: &'static str,
+    /// Each answer and the room's hands for it.
+    pub votes: Vec<(&'static str, u32)>,
+    /// The answer the runs bore out, where it was measured.
+    pub runs: Option<&'static str>,
+    /// The share of the room's hands on it.
+    pub share: Option<f64>,
+}
+
+/// The session: each core chapter the room voted on, from the tallies
+/// and the runs' answers the windows kept (`kept(key)` of
+/// [`tally_key`] and [`answer_key`]), in the path's order.
+pub fn session(kept: impl Fn(&str) -> Option<String>) -> Vec<SessionRow> {
+    course::CHAPTERS
+        .iter()
+        .filter(|c| c.is_core())
+        .filter_map(|chapter| {
+            let place = Place::Chapter(chapter);
+            let mut course = Course::new(place, Present::Off, &place.config());
+            if !course.hear_tally(&kept(&tally_key(chapter.key))?) {
+                return None;
+            }
+            let hands = course.hands().to_vec();
+            let total: u32 = hands.iter().sum();
+            let runs = kept(&answer_key(chapter.key))
+                .and_then(|m| {
+                    m.strip_prefix(chapter.key)?
+                        .strip_prefix('|')?
+                        .parse::<usize>()
+                        .ok()
+                })
+                .filter(|&i| i < chapter.answers.len());
+            let votes = |i: usize| hands.get(i).copied().unwrap_or(0);
+            Some(SessionRow {
+                title: chapter.title.get(),
+                votes: (0..chapter.answers.len())
+                    .map(|i| (chapter.answers[i].get(), votes(i)))
+                    .collect(),
+                runs: runs.map(|i| chapter.answers[i].get()),
+                share: runs
+                    .filter(|_| total > 0)
+                    .map(|i| f64::from(votes(i)) / f64::from(total)),
+            })
+        })
+        .collect()
+}
+
+/// Where a browser keeps a chapter's tally.
+pub fn tally_key(key: &str) -> String {
+    format!("retry-playground-tally|{key}")
+}
+
+/// Where a browser keeps the answer a chapter's runs bore out.
+pub fn answer_key(key: &str) -> String {
+    format!("retry-playground-answer|{key}")
+}
+
+/// The session as CSV: a row per chapter, its title, each answer's
+/// votes, the runs' answer and the room's share on it.
+pub fn session_csv(rows: &[SessionRow]) -> String {
+    let quote = |text: &str| format!("\"{}\"", text.replace('"', "\"\""));
+    let mut out = format!(
+        "{},{},{},{}\n",
+        quote(tr("chapter")),
+        quote(tr("the room's votes")),
+        quote(tr("the runs' answer")),
+        quote(tr("the room on it"))
+    );
+    for row in rows {
+        let votes: Vec<String> = row.votes.iter().map(|(a, n)| format!("{a}: {n}")).collect();
+        out += &format!(
+            "{},{},{},{}\n",
+            quote(row.title),
+            quote(&votes.join("; ")),
+            quote(row.runs.unwrap_or("")),
+            row.share.map_or(String::new(), |s| format!("{s:.3}"))
+        );
+    }
+    out
 }
 
 fn takeaway(place: Place) -> &'static str {
@@ -652,6 +743,39 @@ mod tests {
         assert_eq!(
             monday.back.expect("a chapter before").text,
             CHAPTERS[CORE - 1].title.0
+        );
+    }
+
+    /// The session sums up the chapters the room voted on, in the path's
+    /// order, each with its votes, the runs' answer where it was kept, and
+    /// the room's share on it; a chapter with no tally is left out.
+    #[test]
+    fn the_session_sums_up_the_rooms_votes_against_the_runs() {
+        let first = &course::CHAPTERS[0];
+        let second = &course::CHAPTERS[1];
+        let kept = |key: &str| -> Option<String> {
+            if key == tally_key(first.key) {
+                Some(format!("{}|3,9,0", first.key))
+            } else if key == answer_key(first.key) {
+                Some(format!("{}|1", first.key))
+            } else if key == tally_key(second.key) {
+                Some(format!("{}|0,4,4", second.key))
+            } else {
+                None
+            }
+        };
+        let rows = session(kept);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].title, first.title.get());
+        assert_eq!(rows[0].votes[1], (first.answers[1].get(), 9));
+        assert_eq!(rows[0].runs, Some(first.answers[1].get()));
+        assert_eq!(rows[0].share, Some(0.75));
+        assert_eq!((rows[1].runs, rows[1].share), (None, None));
+        let csv = session_csv(&rows);
+        assert_eq!(csv.lines().count(), 3);
+        assert!(
+            csv.lines().nth(1).is_some_and(|l| l.ends_with(",0.750")),
+            "{csv}"
         );
     }
 
