@@ -29,7 +29,11 @@ pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Cours
     };
     let mut course = Course::new(place, opened.present, &opened.config);
     // The room's tally outlives a reload of either window.
-    if let Some(stored) = storage().and_then(|s| s.get_item(&tally_key(&course)).ok().flatten()) {
+    if let Some(stored) = language::storage().and_then(|s| {
+        s.get_item(&view::course::tally_key(course.place.key()))
+            .ok()
+            .flatten()
+    }) {
         course.hear_tally(&stored);
     }
     let view = course.view(&opened.config);
@@ -529,20 +533,10 @@ fn hear_reveal(message: &str) {
     schedule();
 }
 
-/// Where this browser keeps the room's tally.
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
-/// The tally's key in storage: the place's.
-fn tally_key(course: &Course) -> String {
-    view::course::tally_key(course.place.key())
-}
-
 /// Keeps a tally message under its place's key.
 fn keep_tally(message: &str) {
     let place = message.split('|').next().unwrap_or("");
-    if let Some(storage) = storage() {
+    if let Some(storage) = language::storage() {
         let _ = storage.set_item(&view::course::tally_key(place), message);
     }
 }
@@ -556,7 +550,7 @@ fn build_session(document: &Document) -> Result<(), JsValue> {
     ) else {
         return Ok(());
     };
-    let kept = |key: &str| storage().and_then(|s| s.get_item(key).ok().flatten());
+    let kept = |key: &str| language::storage().and_then(|s| s.get_item(key).ok().flatten());
     let rows = view::course::session(kept);
     show_if(&section, !rows.is_empty());
     if rows.is_empty() {
@@ -608,9 +602,11 @@ fn fill_hands(hands: &[u32]) {
             let field = fields
                 .get(index)
                 .and_then(|f| f.dyn_into::<HtmlInputElement>().ok());
+            // No hands is an empty field, as the presenter clears one.
             if let (Some(field), Some(count)) = (field, hands.get(index as usize)) {
-                if *count > 0 {
-                    field.set_value(&count.to_string());
+                match count {
+                    0 => field.set_value(""),
+                    count => field.set_value(&count.to_string()),
                 }
             }
         }
@@ -849,12 +845,12 @@ pub(super) fn measured(job: &view::jobs::Job) {
     let answer = with_app(|app| {
         let course = app.course.as_mut()?;
         course.measured(job.config(), seeds);
-        course.answer_message()
+        Some((course.place.key(), course.answer_message()?))
     })
     .flatten();
     // The runs' answer, kept for the session's summary.
-    if let (Some(message), true, Some(storage)) = (answer, presenting(), storage()) {
-        let key = message.split('|').next().unwrap_or("");
+    if let (Some((key, message)), true, Some(storage)) = (answer, presenting(), language::storage())
+    {
         let _ = storage.set_item(&view::course::answer_key(key), &message);
     }
     show();

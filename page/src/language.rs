@@ -59,7 +59,8 @@ pub(super) fn href(query: &str) -> String {
     }
 }
 
-fn storage() -> Option<web_sys::Storage> {
+/// This browser's lasting storage, if it keeps one.
+pub(super) fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
