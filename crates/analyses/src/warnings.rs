@@ -162,14 +162,14 @@ impl Warning {
     }
 }
 
-/// Three significant figures at most, as a setting is written.
+/// A number as a setting is written: whole from 100 up, else to the
+/// millisecond with no trailing zeros.
 fn round(value: f64) -> String {
-    let text = format!("{value:.3}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    match value.abs() >= 100.0 {
-        true => format!("{value:.0}"),
-        false => text.to_string(),
+    if value.abs() >= 100.0 {
+        return format!("{value:.0}");
     }
+    let text = format!("{value:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 #[cfg(test)]
