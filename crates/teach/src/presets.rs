@@ -503,7 +503,7 @@ pub static PRESETS: &[Preset] = &[
                  {permanent%} of its failures are Bad Request, which no retry cures{end}. {if attempts=1}Policy A (blue) \
                  never retries: {A.success} of its operations succeed.{else}Policy A (blue) now \
                  makes up to {attempts} attempts{if retry_on=everything}, retrying every error, a Bad \
-                 Request included{end}: {A.success} succeed, at {A.load} calls per \
+                 Request included{end}{if retry_on=connection}, retrying only lost connections{end}: {A.success} succeed, at {A.load} calls per \
                  operation.{end} {if B.attempts=1}Policy B (orange) now never retries either: \
                  {B.success} succeed.{else}Policy B (orange) makes up to {B.attempts} attempts and \
                  {if permanent>0}stops at a Bad Request or when every one of them fails{else}fails only \
