@@ -303,6 +303,7 @@ fn course_json() -> String {
             let config = chapter.config();
             let measured = seeds::over_seeds(&config);
             let answer = chapter.answer(&measured);
+            let trap = chapter.trap(&config);
             serde_json::json!({
                 "number": chapter.number(),
                 "core": chapter.is_core(),
@@ -315,6 +316,11 @@ fn course_json() -> String {
                 "knob": chapter.knob.param().key,
                 "teaches": chapter.teaches.map(|(low, high)| [low, high]),
                 "answer": answer.map(|i| chapter.answers[i]),
+                "trap": {
+                    "model": chapter.trap.name(),
+                    "predicts": trap.map(|i| chapter.answers[i]),
+                    "wrong": trap != answer,
+                },
                 "measured": view::course::evidence(chapter, &measured),
                 "takeaway": chapter.takeaway,
             })

@@ -55,7 +55,11 @@ pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Cours
     if let Some(notes) = &view.notes {
         set_text(document, "notes-minutes", &notes.minutes);
         set_text(document, "notes-ask", notes.ask);
-        set_text(document, "notes-wrong", &notes.wrong);
+        set_text(
+            document,
+            "notes-trap",
+            notes.trap.as_deref().unwrap_or_default(),
+        );
     }
     build_extras(document, &view)?;
     draw_follow(document, &course.follow_link(&opened.config));

@@ -143,7 +143,7 @@ for (const lang of ['en', 'ru']) {
           seen: document.getElementById('presenter-notes').getClientRects().length > 0,
           minutes: document.getElementById('notes-minutes').textContent,
           ask: document.getElementById('notes-ask').textContent,
-          wrong: document.getElementById('notes-wrong').textContent,
+          trap: document.getElementById('notes-trap').textContent,
           runs,
           presenting: document.documentElement.classList.contains('presenting'),
         };
@@ -151,13 +151,13 @@ for (const lang of ['en', 'ru']) {
       assert.equal(notes.seen, true);
       assert.equal(notes.presenting, false);
       assert.match(notes.minutes, /\d/);
-      assert.ok(notes.ask.length > 20 && notes.wrong.length > 20, JSON.stringify(notes));
-      // The runs' answer is one of the chapter's answers, computed, and not
-      // the guess the notes call the common one.
+      assert.ok(notes.ask.length > 20 && notes.trap.length > 20, JSON.stringify(notes));
+      // The runs' answer and the trap's are each one of the chapter's
+      // answers (whether they differ is held natively, per chapter).
       const answers = await page.$$eval('#answers .answer-text', (all) => all.map((a) => a.textContent));
       const named = (text) => answers.findIndex((a) => text.includes(`\u201c${a}\u201d`) || text.includes(`\u00ab${a}\u00bb`));
       assert.ok(named(notes.runs) >= 0, notes.runs);
-      assert.notEqual(named(notes.runs), named(notes.wrong), `${notes.runs} / ${notes.wrong}`);
+      assert.ok(named(notes.trap) >= 0, notes.trap);
       // The presenter counts the hands in their view; the room's screen
       // shows the same count.
       const fields = await page.$$('#answers .hands');

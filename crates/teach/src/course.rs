@@ -31,6 +31,7 @@ use crate::lesson;
 use crate::metrics::{Metric, Side};
 use crate::presets::{PRESETS, Preset};
 use crate::seeds::{Seeds, Verdict};
+use crate::trap::{Asked, Guess, Naive};
 
 /// The chapters on the course's path, the first of [`CHAPTERS`]: about
 /// 50 minutes of a 90-minute workshop. The rest are extras, each a detour
@@ -110,6 +111,9 @@ pub struct Chapter {
     /// Two to four answers, in the order the judge names them.
     pub answers: &'static [Text],
     pub judge: Judge,
+    /// The naive model a room reasons with, whose computed answer is the
+    /// chapter's trap ([`Chapter::trap`]).
+    pub trap: Naive,
     /// The one setting the chapter is about (policy A's, or the world's).
     pub knob: P,
     /// The knob's range in the chapter, for a number: one that teaches,
@@ -122,14 +126,14 @@ pub struct Chapter {
 }
 
 /// What the person who teaches a chapter needs and the room does not
-/// see: what to ask, the guess most people make first, the minutes.
+/// see: what to ask, why the trap tempts, the minutes.
 #[derive(Debug, PartialEq)]
 pub struct Notes {
     /// What to ask the room before the show of hands, or after the reveal.
     pub ask: Text,
-    /// The answer most engineers guess first (its index).
-    pub wrong: usize,
-    /// Why that guess tempts, after "most guess ...": its clause.
+    /// Why the trap's model tempts, and where the runs part from it (or,
+    /// where they agree, what comes next): a clause after the model's
+    /// prediction.
     pub tempting: Text,
     /// Minutes the chapter takes in a room, question to takeaway.
     pub minutes: u32,
@@ -199,6 +203,24 @@ impl Chapter {
     /// The answer its runs bear out over `seeds`.
     pub fn answer(&self, seeds: &Seeds) -> Option<usize> {
         self.judge.answer(seeds, self.answers.len())
+    }
+
+    /// The answer the chapter's naive model predicts from `config`, its
+    /// settings.
+    pub fn trap(&self, config: &Config) -> Option<usize> {
+        let asked = match self.judge {
+            Judge::Better(metric) => Asked::Better(metric),
+            Judge::Band { metric, side, .. } => Asked::Band(metric, side),
+        };
+        match (self.trap.guess(config, asked)?, self.judge) {
+            (Guess::Side(Some(Side::A)), Judge::Better(_)) => Some(0),
+            (Guess::Side(Some(Side::B)), Judge::Better(_)) => Some(1),
+            (Guess::Side(None), Judge::Better(_)) => Some(2).filter(|&i| i < self.answers.len()),
+            (Guess::Value(value), Judge::Band { edges, .. }) => {
+                Some(edges.iter().filter(|&&edge| value >= edge).count())
+            }
+            _ => None,
+        }
     }
 }
 
@@ -459,6 +481,7 @@ pub static CHAPTERS: &[Chapter] = &[
             side: Side::B,
             edges: &[0.85, 0.95],
         },
+        trap: Naive::RetryCuresAny,
         knob: P::Failure,
         teaches: Some((0.05, 0.6)),
         takeaway: Text(
@@ -469,9 +492,8 @@ pub static CHAPTERS: &[Chapter] = &[
             ask: Text(
                 "Before the hands: is a retry more likely to fail than a first try? After: who has seen retries make an outage worse?",
             ),
-            wrong: 0,
             tempting: Text(
-                "a retry is expected to fail as the first try did, though here each call fails on its own.",
+                "here it holds, as each call fails on its own; the next chapters break it with a wrong request, a timeout near the median and a loaded server.",
             ),
             minutes: 4,
         },
@@ -490,6 +512,7 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         answers: &[Text("A"), Text("B"), Text("Neither")],
         judge: Judge::Better(Metric::Success),
+        trap: Naive::RetryCuresAny,
         knob: P::RetryOn,
         teaches: None,
         takeaway: Text(
@@ -499,9 +522,8 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         notes: Notes {
             ask: Text("Which status codes does your retry policy retry? Who retries a 400?"),
-            wrong: 0,
             tempting: Text(
-                "a retry looks like it cures any error, but a 400 fails the same way on every attempt: A only sends more calls.",
+                "A retries more, but a 400 fails the same way on every attempt: its retries only add calls.",
             ),
             minutes: 4,
         },
@@ -529,6 +551,7 @@ pub static CHAPTERS: &[Chapter] = &[
             side: Side::A,
             edges: &[0.5, 0.95],
         },
+        trap: Naive::RetryCuresAny,
         knob: P::Timeout,
         teaches: Some((0.2, 1.0)),
         takeaway: Text(
@@ -538,9 +561,8 @@ pub static CHAPTERS: &[Chapter] = &[
             ask: Text(
                 "Where do your timeouts come from: a measured p99, or a round number? After the reveal, move the timeout and find where success comes back.",
             ),
-            wrong: 2,
             tempting: Text(
-                "a retry looks like a free second chance, but a timeout near the median cuts off calls about to succeed.",
+                "few calls are slower than the timeout on an idle server, but each one cut off stays on the server as work, the retries add their own, and the queue grows until most attempts time out.",
             ),
             minutes: 4,
         },
@@ -549,7 +571,9 @@ pub static CHAPTERS: &[Chapter] = &[
         key: "deadline",
         title: Text("The deadline"),
         preset: "deadline",
-        change: "",
+        // A's timeout short of the deadline: a question that showed them
+        // equal would give its answer away.
+        change: "timeout=1.5",
         question: Text(
             "The user waits at most {deadline}; {lost%} of the answers never arrive, and the \
                    rest come back in about {service_t}. Both policies make up to {attempts} \
@@ -562,19 +586,19 @@ pub static CHAPTERS: &[Chapter] = &[
             Text("Neither"),
         ],
         judge: Judge::Better(Metric::Success),
+        trap: Naive::LongerTimeoutSafer,
         knob: P::Timeout,
         teaches: Some((0.2, 2.0)),
         takeaway: Text(
-            "Fit the attempts into the deadline: a timeout as long as the deadline leaves no \
-                   time to retry.",
+            "Fit the attempts into the deadline: a timeout that takes most of it leaves \
+                   little time to retry.",
         ),
         notes: Notes {
             ask: Text(
                 "What is the user's deadline for your busiest call, and how many of your attempts fit in it?",
             ),
-            wrong: 0,
             tempting: Text(
-                "a longer wait per attempt feels safer, but one long wait leaves no time for a second attempt.",
+                "a longer wait catches slower answers, but a lost answer never comes: the long wait spends most of the deadline on it and leaves little for another attempt.",
             ),
             minutes: 4,
         },
@@ -597,52 +621,51 @@ pub static CHAPTERS: &[Chapter] = &[
             Text("Neither"),
         ],
         judge: Judge::Better(Metric::Success),
+        trap: Naive::JitterAlwaysHelps,
         knob: P::Clients,
         teaches: Some((100.0, 4000.0)),
         takeaway: Text(
-            "Back off with full jitter, so retries spread out instead of arriving as one \
-                   wave.",
+            "Back off with full jitter once the crowd is large, so its retries spread out \
+                   instead of landing as one wave. A small crowd (here up to about a thousand \
+                   clients) fares better with no jitter, whose longer pauses outlast the outage.",
         ),
         notes: Notes {
             ask: Text(
                 "Point at the spikes on the chart: what is each one? Then move the clients: when does jitter stop mattering?",
             ),
-            wrong: 2,
             tempting: Text(
-                "the same clients make the same retries, but without jitter each wave of them arrives in the same instant.",
+                "here it holds for this large crowd; move the clients down to a thousand and no jitter wins, its longer pauses outlasting the outage.",
             ),
             minutes: 4,
         },
     },
     Chapter {
-        key: "backoff-for",
-        title: Text("What backoff is for"),
+        key: "open-loop",
+        title: Text("Backoff and arrivals that never wait"),
         preset: "closed-loop",
-        change: "",
+        change: "workload=poisson&rate=47",
         question: Text(
-            "{clients} clients each start their next operation about {think} after their last \
-                   one ended. The dependency is down for {outage_for}; each operation makes up to \
-                   {attempts} attempts. Policy A retries {base} after each failure; policy B backs \
-                   off exponentially from {B.base} with {B.jitter} jitter. Which sends fewer calls \
-                   to the dependency?",
+            "Operations arrive at {rate} whatever became of the earlier ones, as requests \
+                   from users do. The dependency is down for {outage_for}; each operation makes up \
+                   to {attempts} attempts. Policy A retries {base} after each failure; policy B \
+                   backs off exponentially from {B.base} with {B.jitter} jitter. Which sends fewer \
+                   calls to the dependency?",
         ),
         answers: &[Text("A"), Text("B"), Text("Neither")],
         judge: Judge::Better(Metric::Calls),
-        knob: P::OutageFor,
-        teaches: Some((0.0, 40.0)),
+        trap: Naive::BackoffCutsLoad,
+        knob: P::Workload,
+        teaches: None,
         takeaway: Text(
-            "Backoff sheds load only where clients wait for their answers: it slows a closed \
-                   loop down.",
+            "Against arrivals that do not wait, backoff only moves retries later: bound them \
+                   with a budget.",
         ),
         notes: Notes {
-            ask: Text(
-                "Do your clients wait for their answers, or do requests keep coming whatever happens?",
-            ),
-            wrong: 0,
+            ask: Text("Which of your clients wait for their answers, and which do not?"),
             tempting: Text(
-                "A's operations end sooner, but each one that ends starts the next at once, while B's clients sit in their pauses.",
+                "backoff sounds like less load, but every arrival still makes its attempts, only later.",
             ),
-            minutes: 4,
+            minutes: 3,
         },
     },
     Chapter {
@@ -659,16 +682,49 @@ pub static CHAPTERS: &[Chapter] = &[
 
         answers: &[Text("A"), Text("B"), Text("Neither")],
         judge: Judge::Better(Metric::LoadAmplification),
+        trap: Naive::BudgetCapsAtPercent,
         knob: P::SpikeRate,
         teaches: Some((40.0, 120.0)),
         takeaway: Text("Add a retry budget: it caps the extra load however bad the day gets."),
         notes: Notes {
             ask: Text("What caps your retries on a bad day today: the attempts alone?"),
-            wrong: 2,
             tempting: Text(
-                "a budget sounds like a delay, but the retries it refuses are never sent.",
+                "here it holds for one service's clients; the next chapter spreads such a budget over many instances, and its percent stops holding.",
             ),
             minutes: 4,
+        },
+    },
+    Chapter {
+        key: "at-scale",
+        title: Text("Your breaker at scale"),
+        preset: "at-scale",
+        change: "",
+        question: Text(
+            "Calls arrive at {rate} in all, shared out among {instances} client instances, \
+                   and the dependency fails {failure%} of them. Each of policy B's instances has \
+                   its own token bucket: {B.bk_size} tokens to start with, {B.bk_deposit} more for each \
+                   first try, one for each retry. Up to {attempts} attempts: how many calls does \
+                   each of B's operations make?",
+        ),
+        answers: &[Text("About 1.1"), Text("About 1.5"), Text("About 1.9")],
+        judge: Judge::Band {
+            metric: Metric::LoadAmplification,
+            side: Side::B,
+            edges: &[1.3, 1.7],
+        },
+        trap: Naive::BudgetCapsAtPercent,
+        knob: P::Instances,
+        teaches: Some((1.0, 1000.0)),
+        takeaway: Text(
+            "Size a budget or a breaker for the traffic one instance sees: spread thin, a \
+                   bucket retries everything and a breaker nothing.",
+        ),
+        notes: Notes {
+            ask: Text("Over how many instances is the traffic of your budget's clients spread?"),
+            tempting: Text(
+                "the bucket stops retries for one client, but spread over many instances each sees too little traffic for it to act.",
+            ),
+            minutes: 3,
         },
     },
     Chapter {
@@ -687,13 +743,15 @@ pub static CHAPTERS: &[Chapter] = &[
             side: Side::A,
             edges: &[6.0, 18.0],
         },
+        trap: Naive::AttemptsAdd,
         knob: P::Layers,
         teaches: Some((1.0, 5.0)),
         takeaway: Text("Let one layer own the retries; the layers under it try once."),
         notes: Notes {
             ask: Text("How many layers between your users and your database retry on their own?"),
-            wrong: 1,
-            tempting: Text("the layers' attempts are added instead of multiplied."),
+            tempting: Text(
+                "each layer's attempts look like its own, but every attempt of a layer sends the layer below through all of its attempts: they multiply.",
+            ),
             minutes: 3,
         },
     },
@@ -711,6 +769,7 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         answers: &[Text("A"), Text("B"), Text("Neither")],
         judge: Judge::Better(Metric::Duplicates),
+        trap: Naive::RetryOnlyAsksAgain,
         knob: P::Lost,
         teaches: Some((0.0, 0.5)),
         takeaway: Text(
@@ -721,9 +780,110 @@ pub static CHAPTERS: &[Chapter] = &[
             ask: Text(
                 "Which of your calls change something, and which of them carry an idempotency key?",
             ),
-            wrong: 2,
             tempting: Text(
                 "a retry feels like asking again, but the server already acted on the request whose answer was lost.",
+            ),
+            minutes: 4,
+        },
+    },
+    Chapter {
+        key: "hedge-busy",
+        title: Text("Hedging near capacity"),
+        preset: "hedge",
+        change: "rate=90",
+        question: Text(
+            "A dependency answers in {own_mean} on average, some calls far slower than \
+                   others: one in twenty takes over {own_p95}. First tries alone keep its workers \
+                   {busy} busy. Policy A sends each call once; policy B sends a second copy when \
+                   no answer has come after {B.hedge_delay}, and takes the first answer. Whose \
+                   latency p99 is lower?",
+        ),
+        answers: &[Text("A's"), Text("B's"), Text("Neither")],
+        judge: Judge::Better(Metric::P99),
+        trap: Naive::HedgingIsFree,
+        knob: P::Rate,
+        teaches: Some((10.0, 95.0)),
+        takeaway: Text(
+            "Hedge only with capacity to spare: near it, the copies lengthen the queue and \
+                   the tail grows.",
+        ),
+        notes: Notes {
+            ask: Text("How busy is the service you would hedge at its peak?"),
+            tempting: Text(
+                "only the slowest few percent get a copy, but near capacity every copy queues in front of a first try, and the tail grows.",
+            ),
+            minutes: 3,
+        },
+    },
+    Chapter {
+        key: "recover",
+        title: Text("Recovering from a collapse"),
+        preset: "recover",
+        change: "",
+        question: Text(
+            "A server has {workers} workers, each serving a request in {service_t}, and \
+                   queues up to {queue} more; first tries alone keep the workers {busy} busy. \
+                   Clients time out after {timeout} and retry at once. At {drop_at} the server \
+                   loses {drop_lost} of its workers for {drop_for}, and the queue fills with work \
+                   whose clients have given up. At {spike_at} the operators turn every new request \
+                   away at the door for {spike_for}, then let the traffic back in. What share of \
+                   the operations succeed over the run of {horizon}?",
+        ),
+        answers: &[
+            Text("Under half"),
+            Text("Most, but not all"),
+            Text("Nearly all"),
+        ],
+        judge: Judge::Band {
+            metric: Metric::Success,
+            side: Side::A,
+            edges: &[0.5, 0.95],
+        },
+        trap: Naive::OverWhenTriggerEnds,
+        knob: P::SpikeFor,
+        teaches: Some((0.0, 20.0)),
+        takeaway: Text(
+            "To bring a collapsed service back, take the load off longer than its queue takes \
+                   to drain: a shorter pause leaves the queue full of work nobody waits for, and \
+                   the collapse goes on.",
+        ),
+        notes: Notes {
+            ask: Text(
+                "How long must the door stay shut? Let the room work it out from the queue and the workers, then move the pause until success comes back, and compare it with the time the queue takes to drain.",
+            ),
+            tempting: Text(
+                "the workers are back and the door was shut, but a pause shorter than the queue takes to drain leaves it full of work nobody waits for.",
+            ),
+            minutes: 4,
+        },
+    },
+    Chapter {
+        key: "backoff-for",
+        title: Text("What backoff is for"),
+        preset: "closed-loop",
+        change: "",
+        question: Text(
+            "{clients} clients each start their next operation about {think} after their last \
+                   one ended. The dependency is down for {outage_for}; each operation makes up to \
+                   {attempts} attempts. Policy A retries {base} after each failure; policy B backs \
+                   off exponentially from {B.base} with {B.jitter} jitter. Which sends fewer calls \
+                   to the dependency?",
+        ),
+        answers: &[Text("A"), Text("B"), Text("Neither")],
+        judge: Judge::Better(Metric::Calls),
+        trap: Naive::BackoffCutsLoad,
+        knob: P::OutageFor,
+        teaches: Some((0.0, 40.0)),
+        takeaway: Text(
+            "Backoff sheds load only where clients wait for their answers: it slows a closed \
+                   loop down.",
+        ),
+        notes: Notes {
+            ask: Text(
+                "Do your clients wait for their answers, or do requests keep coming whatever happens?",
+            ),
+            tempting: Text(
+                "here it holds, as each client waits for its answer before its next operation; against arrivals that do not wait, it does not.",
             ),
             minutes: 4,
         },
@@ -742,6 +902,7 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         answers: &[Text("A's"), Text("B's"), Text("Neither")],
         judge: Judge::Better(Metric::P99),
+        trap: Naive::HedgingIsFree,
         knob: P::Rate,
         teaches: Some((10.0, 95.0)),
         takeaway: Text(
@@ -750,45 +911,8 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         notes: Notes {
             ask: Text("What would you hedge, and at which percentile of its latency?"),
-            wrong: 0,
             tempting: Text(
-                "a copy looks like pure load, but only the slowest few percent of calls get one.",
-            ),
-            minutes: 4,
-        },
-    },
-    Chapter {
-        key: "recover",
-        title: Text("Recovering from a collapse"),
-        preset: "recover",
-        change: "",
-        question: Text(
-            "A server's workers are {busy} busy with first tries; clients time out after \
-                   {timeout} and retry at once. At {drop_at} it loses {drop_lost} of its workers \
-                   for {drop_for}. At {spike_at} the operators turn every new request away at the \
-                   door for {spike_for}, then let the traffic back in. What share of the \
-                   operations succeed over the run?",
-        ),
-        answers: &[Text("Under half"), Text("Over half")],
-        judge: Judge::Band {
-            metric: Metric::Success,
-            side: Side::A,
-            edges: &[0.5],
-        },
-        knob: P::SpikeFor,
-        teaches: Some((0.0, 20.0)),
-        takeaway: Text(
-            "To bring a collapsed service back, take the load off longer than its queue takes \
-                   to drain: a shorter pause leaves the queue full of work nobody waits for, and \
-                   the collapse goes on.",
-        ),
-        notes: Notes {
-            ask: Text(
-                "When a service is stuck, what does your runbook do: restart it, add capacity, or turn traffic away? For how long?",
-            ),
-            wrong: 1,
-            tempting: Text(
-                "a pause looks like enough, but when the traffic returns the queue still holds work nobody waits for.",
+                "here it holds, with capacity to spare: only the slowest few percent of calls get a copy.",
             ),
             minutes: 4,
         },
@@ -813,6 +937,7 @@ pub static CHAPTERS: &[Chapter] = &[
             side: Side::B,
             edges: &[1.1, 1.5],
         },
+        trap: Naive::LoadFollowsSuccess,
         knob: P::Failure,
         teaches: Some((0.02, 0.6)),
         takeaway: Text(
@@ -824,9 +949,8 @@ pub static CHAPTERS: &[Chapter] = &[
             ask: Text(
                 "Which of these is on your dashboard: success, calls per operation, budget refusals?",
             ),
-            wrong: 0,
             tempting: Text(
-                "success stays high, so the load is expected to as well, but every failure the retries make up for is another call.",
+                "success stays high, so the load looks as if it barely moved, but every failure the retries make up for is another call.",
             ),
             minutes: 4,
         },
@@ -846,6 +970,7 @@ pub static CHAPTERS: &[Chapter] = &[
             side: Side::B,
             edges: &[1.5, 3.5],
         },
+        trap: Naive::RetryCuresAny,
         knob: P::Failure,
         teaches: Some((0.0, 1.0)),
         takeaway: Text(
@@ -854,9 +979,8 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         notes: Notes {
             ask: Text("What does your client do while its dependency is down?"),
-            wrong: 0,
             tempting: Text(
-                "a client is expected to notice an outage, but a plain retry policy does not.",
+                "here it holds: with every call failing, every operation spends all its attempts, and a plain retry policy never notices the outage.",
             ),
             minutes: 2,
         },
@@ -883,6 +1007,7 @@ pub static CHAPTERS: &[Chapter] = &[
             side: Side::A,
             edges: &[0.5, 0.9],
         },
+        trap: Naive::OverWhenTriggerEnds,
         knob: P::Clients,
         teaches: Some((100.0, 4000.0)),
         takeaway: Text(
@@ -891,9 +1016,8 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         notes: Notes {
             ask: Text("What happens when a whole fleet restarts at once?"),
-            wrong: 2,
             tempting: Text(
-                "the server is back long before the clients give up, but each wave of retries lands in one instant.",
+                "the server is back long before the clients give up, but each wave of retries lands in one instant and overflows its queue.",
             ),
             minutes: 3,
         },
@@ -910,6 +1034,7 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         answers: &[Text("A"), Text("B"), Text("Neither")],
         judge: Judge::Better(Metric::Success),
+        trap: Naive::JitterAlwaysHelps,
         knob: P::Clients,
         teaches: Some((100.0, 4000.0)),
         takeaway: Text(
@@ -918,7 +1043,6 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         notes: Notes {
             ask: Text("Where do your clients get the seed of their random generator?"),
-            wrong: 2,
             tempting: Text(
                 "both have jitter, but a shared seed draws the same pauses in every client.",
             ),
@@ -940,6 +1064,7 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         answers: &[Text("A's"), Text("B's"), Text("Both come back")],
         judge: Judge::Better(Metric::Goodput),
+        trap: Naive::OverWhenTriggerEnds,
         knob: P::Base,
         teaches: Some((0.001, 20.0)),
         takeaway: Text(
@@ -949,7 +1074,6 @@ pub static CHAPTERS: &[Chapter] = &[
             ask: Text(
                 "B differs from A in its shape, its jitter and its pause: which of them ends the storm? After the reveal, switch A's shape alone, then raise its base.",
             ),
-            wrong: 2,
             tempting: Text(
                 "the spike ends, so the load should fall with it, but A's retries keep the server overloaded.",
             ),
@@ -968,6 +1092,7 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         answers: &[Text("A's"), Text("B's"), Text("Neither")],
         judge: Judge::Better(Metric::Completion),
+        trap: Naive::JitterAlwaysHelps,
         knob: P::Clients,
         teaches: Some((2.0, 100.0)),
         takeaway: Text(
@@ -976,38 +1101,7 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         notes: Notes {
             ask: Text("Where do your clients race for one row or one lock?"),
-            wrong: 2,
-            tempting: Text(
-                "the same clients do the same work, but in lockstep they collide again and again.",
-            ),
-            minutes: 3,
-        },
-    },
-    Chapter {
-        key: "open-loop",
-        title: Text("Backoff and arrivals that never wait"),
-        preset: "closed-loop",
-        change: "workload=poisson&rate=47",
-        question: Text(
-            "Now operations arrive at {rate} whatever became of the earlier ones, as requests \
-                   from users do. The dependency is down for {outage_for}; A retries {base} after \
-                   each failure, B backs off exponentially from {B.base}. Which sends fewer calls \
-                   to the dependency?",
-        ),
-        answers: &[Text("A"), Text("B"), Text("Neither")],
-        judge: Judge::Better(Metric::Calls),
-        knob: P::Workload,
-        teaches: None,
-        takeaway: Text(
-            "Against arrivals that do not wait, backoff only moves retries later: bound them \
-                   with a budget.",
-        ),
-        notes: Notes {
-            ask: Text("Which of your clients wait for their answers, and which do not?"),
-            wrong: 1,
-            tempting: Text(
-                "backoff sounds like less load, but every arrival still makes its attempts, only later.",
-            ),
+            tempting: Text("here it holds: in lockstep the clients collide again and again."),
             minutes: 3,
         },
     },
@@ -1030,6 +1124,7 @@ pub static CHAPTERS: &[Chapter] = &[
             Text("Neither"),
         ],
         judge: Judge::Better(Metric::Success),
+        trap: Naive::ThrottlesAlike,
         knob: P::Failure,
         teaches: Some((0.0, 1.0)),
         takeaway: Text(
@@ -1041,7 +1136,6 @@ pub static CHAPTERS: &[Chapter] = &[
             ask: Text(
                 "Which of the two does your stack ship, and at what failure rate does it stop retries?",
             ),
-            wrong: 2,
             tempting: Text(
                 "both look like the same switch, but they stop retries at very different failure rates.",
             ),
@@ -1062,6 +1156,7 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         answers: &[Text("A"), Text("B"), Text("About the same")],
         judge: Judge::Better(Metric::LoadAmplification),
+        trap: Naive::BudgetCapsAtPercent,
         knob: P::OutageFor,
         teaches: Some((0.0, 40.0)),
         takeaway: Text(
@@ -1070,9 +1165,8 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         notes: Notes {
             ask: Text("Which retry mode does your AWS SDK run, and who watches its quota?"),
-            wrong: 2,
             tempting: Text(
-                "a quota of hundreds of tokens sounds like plenty, but at the cost of a retry it lasts a few dozen retries.",
+                "here it holds: a quota of hundreds of tokens lasts only a few dozen retries at the cost of one.",
             ),
             minutes: 3,
         },
@@ -1092,6 +1186,7 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         answers: &[Text("A"), Text("B"), Text("Neither")],
         judge: Judge::Better(Metric::Success),
+        trap: Naive::ThrottlingFails,
         knob: P::Rate,
         teaches: Some((50.0, 200.0)),
         takeaway: Text(
@@ -1100,69 +1195,8 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         notes: Notes {
             ask: Text("Would you turn away your own users' requests at the client?"),
-            wrong: 0,
             tempting: Text(
                 "turning requests away looks like failing them, but it keeps the server serving the rest.",
-            ),
-            minutes: 3,
-        },
-    },
-    Chapter {
-        key: "at-scale",
-        title: Text("Your breaker at scale"),
-        preset: "at-scale",
-        change: "",
-        question: Text(
-            "Calls arrive at {rate} in all, shared out among {instances} client instances, \
-                   and the dependency fails {failure%} of them. Each of policy B's instances has \
-                   its own token bucket: {B.bk_size} tokens to start with, {B.bk_deposit} more for each \
-                   first try, one for each retry. Up to {attempts} attempts: how many calls does \
-                   each of B's operations make?",
-        ),
-        answers: &[Text("About 1.1"), Text("About 1.5"), Text("About 1.9")],
-        judge: Judge::Band {
-            metric: Metric::LoadAmplification,
-            side: Side::B,
-            edges: &[1.3, 1.7],
-        },
-        knob: P::Instances,
-        teaches: Some((1.0, 1000.0)),
-        takeaway: Text(
-            "Size a budget or a breaker for the traffic one instance sees: spread thin, a \
-                   bucket retries everything and a breaker nothing.",
-        ),
-        notes: Notes {
-            ask: Text("Over how many instances is the traffic of your budget's clients spread?"),
-            wrong: 0,
-            tempting: Text(
-                "the bucket stops retries for one client, but spread over many instances each sees too little traffic for it to act.",
-            ),
-            minutes: 3,
-        },
-    },
-    Chapter {
-        key: "hedge-busy",
-        title: Text("\u{2026}until the server is busy"),
-        preset: "hedge",
-        change: "rate=90",
-        question: Text(
-            "The same dependency, but now first tries alone keep its workers {busy} busy. \
-                   Policy B still sends a second copy after {B.hedge_delay}. Whose latency p99 is \
-                   lower?",
-        ),
-        answers: &[Text("A's"), Text("B's"), Text("Neither")],
-        judge: Judge::Better(Metric::P99),
-        knob: P::Rate,
-        teaches: Some((10.0, 95.0)),
-        takeaway: Text(
-            "Hedge only with capacity to spare: near it, the copies lengthen the queue and \
-                   the tail grows.",
-        ),
-        notes: Notes {
-            ask: Text("How busy is the service you would hedge at its peak?"),
-            wrong: 1,
-            tempting: Text(
-                "hedging cut the tail in the chapter before, but near capacity every copy queues in front of a first try.",
             ),
             minutes: 3,
         },
@@ -1188,6 +1222,7 @@ pub static CHAPTERS: &[Chapter] = &[
             side: Side::A,
             edges: &[0.5, 0.95],
         },
+        trap: Naive::OverWhenTriggerEnds,
         knob: P::DropFor,
         teaches: Some((0.0, 30.0)),
         takeaway: Text(
@@ -1197,7 +1232,6 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         notes: Notes {
             ask: Text("Which capacity loss has your system not come back from?"),
-            wrong: 2,
             tempting: Text(
                 "the workers come back, but the queue of work nobody waits for does not drain.",
             ),
@@ -1223,6 +1257,7 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         answers: &[Text("A"), Text("B"), Text("Neither")],
         judge: Judge::Better(Metric::Success),
+        trap: Naive::GivingUpStopsTheWorkBelow,
         knob: P::PassDeadline,
         teaches: None,
         takeaway: Text(
@@ -1233,7 +1268,6 @@ pub static CHAPTERS: &[Chapter] = &[
             ask: Text(
                 "When your gateway times out, does the service behind it know, or does it go on working and retrying?",
             ),
-            wrong: 2,
             tempting: Text(
                 "the slowdown is the database's, but the calls left behind keep it busy long after it ends.",
             ),
@@ -1264,6 +1298,7 @@ pub static CHAPTERS: &[Chapter] = &[
             side: Side::A,
             edges: &[0.02, 0.06],
         },
+        trap: Naive::TypicalCall,
         knob: P::FanOut,
         teaches: Some((1.0, 100.0)),
         takeaway: Text(
@@ -1272,7 +1307,6 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
         notes: Notes {
             ask: Text("How many calls does your slowest page wait for, and what is their p99?"),
-            wrong: 0,
             tempting: Text(
                 "each call is usually fast, but a request that waits for a hundred meets the slow one almost every time.",
             ),
@@ -1648,24 +1682,24 @@ mod tests {
         ("timeout", 0),
         ("deadline", 1),
         ("jitter", 1),
-        ("backoff-for", 1),
+        ("open-loop", 2),
         ("budget", 1),
+        ("at-scale", 2),
         ("layers", 2),
         ("idempotency", 1),
-        ("hedge", 1),
+        ("hedge-busy", 0),
         ("recover", 0),
+        ("backoff-for", 1),
+        ("hedge", 1),
         ("monitor", 1),
         ("retry-cost", 1),
         ("herd", 1),
         ("shared-seed", 1),
         ("storm", 1),
         ("contention", 1),
-        ("open-loop", 2),
         ("bucket-or-breaker", 1),
         ("defaults", 0),
         ("throttle", 1),
-        ("at-scale", 2),
-        ("hedge-busy", 0),
         ("trigger", 0),
         ("orphans", 1),
         ("fan-out", 2),
@@ -1750,13 +1784,13 @@ mod tests {
                 "timeout",
                 "deadline",
                 "jitter",
-                "backoff-for",
+                "open-loop",
                 "budget",
+                "at-scale",
                 "layers",
                 "idempotency",
-                "hedge",
-                "recover",
-                "monitor"
+                "hedge-busy",
+                "recover"
             ]
         );
         // Grouped as the last page groups its rules: a rule's core chapters
@@ -1880,24 +1914,94 @@ mod tests {
         }
     }
 
-    /// The guess the notes say most make first is an answer, and not the
-    /// one the runs bear out: else it is no wrong guess.
+    /// Every chapter's naive model predicts one of its answers from its
+    /// settings; on the core path at least [`CORE_TRAPS`] of them are
+    /// traps, the model's answer not the runs'. `-- --nocapture` prints
+    /// the table the note on the course quotes.
     #[test]
-    fn the_notes_wrong_guess_is_not_the_runs_answer() {
+    fn the_core_path_is_mostly_traps() {
+        let mut traps = 0;
         for chapter in CHAPTERS {
+            let config = chapter.config();
+            let predicted = chapter.trap(&config);
             assert!(
-                chapter.notes.wrong < chapter.answers.len(),
-                "{}",
-                chapter.key
+                predicted.is_some_and(|i| i < chapter.answers.len()),
+                "{}: {:?} predicts {predicted:?}",
+                chapter.key,
+                chapter.trap
             );
-            let seeds = over_seeds(&chapter.config());
-            assert_ne!(
-                chapter.answer(&seeds),
-                Some(chapter.notes.wrong),
-                "{}",
-                chapter.key
+            let runs = chapter.answer(&over_seeds(&config));
+            let trap = predicted != runs;
+            traps += usize::from(trap && chapter.is_core());
+            println!(
+                "{:18} {:5} {:45} predicts {:?}, the runs {:?}",
+                chapter.key,
+                if chapter.is_core() { "core" } else { "extra" },
+                chapter.trap.name().0,
+                chapter.answers[predicted.expect("held above")].0,
+                runs.map(|i| chapter.answers[i].0)
             );
             assert!(!chapter.notes.ask.0.is_empty() && !chapter.notes.tempting.0.is_empty());
+        }
+        assert!(traps >= CORE_TRAPS, "{traps} traps on the core path");
+    }
+
+    /// The jitter chapter's takeaway says where it holds: full jitter
+    /// wins the chapter's crowd and a larger one, no jitter a crowd of a
+    /// thousand clients and fewer, across its knob's teaching range.
+    #[test]
+    fn the_jitter_takeaway_holds_where_it_says() {
+        let chapter = CHAPTERS
+            .iter()
+            .find(|c| c.key == "jitter")
+            .expect("a chapter");
+        let (low, high) = chapter.teaches.expect("a number");
+        for (clients, winner) in [(low, 0), (500.0, 0), (1000.0, 0), (2000.0, 1), (high, 1)] {
+            let mut config = chapter.config();
+            config.set(chapter.knob, clients);
+            let answer = chapter.answer(&over_seeds(&config));
+            assert_eq!(answer, Some(winner), "{clients} clients");
+        }
+    }
+
+    /// The core path's traps the workshop needs: a room that guessed
+    /// right on most chapters learns little from the reveal.
+    const CORE_TRAPS: usize = 8;
+
+    /// No question gives its answer away by showing two of its time
+    /// limits equal (a timeout as long as the deadline): each limit a
+    /// question fills differs from the other limits it fills.
+    const LIMITS: [P; 4] = [P::Timeout, P::Deadline, P::CallTimeout, P::HedgeDelay];
+
+    #[test]
+    fn no_question_shows_two_limits_equal() {
+        for chapter in CHAPTERS {
+            let config = chapter.config();
+            let b = config.policy_b_config();
+            let filled = prose::fill(chapter.question.0, &Facts::settings(&config));
+            let limits: Vec<(Side, P, f64)> = filled
+                .numbers
+                .iter()
+                .filter_map(|n| match n.source {
+                    prose::Source::Param(p) if LIMITS.contains(&p) => {
+                        let value = match n.side {
+                            Side::A => config.get(p),
+                            Side::B => b.get(p),
+                        };
+                        Some((n.side, p, value))
+                    }
+                    _ => None,
+                })
+                .collect();
+            for (i, one) in limits.iter().enumerate() {
+                for other in &limits[i + 1..] {
+                    assert!(
+                        one.1 == other.1 || one.2 != other.2,
+                        "{}: {one:?} and {other:?} are equal",
+                        chapter.key
+                    );
+                }
+            }
         }
     }
 }

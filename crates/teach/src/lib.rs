@@ -18,3 +18,4 @@ pub mod course;
 pub mod lesson;
 pub mod presets;
 pub mod prose;
+pub mod trap;

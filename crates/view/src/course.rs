@@ -111,8 +111,9 @@ pub struct CourseView {
 pub struct NotesView {
     pub minutes: String,
     pub ask: &'static str,
-    /// The guess most make first, and why it tempts.
-    pub wrong: String,
+    /// The naive model's answer, computed from the settings asked
+    /// about, and why it tempts.
+    pub trap: Option<String>,
     /// The answer the runs bear out, once measured.
     pub runs: Option<String>,
 }
@@ -342,11 +343,14 @@ impl Course {
                 view.notes = Some(NotesView {
                     minutes: tf!("{minutes} min in a room", minutes = chapter.notes.minutes),
                     ask: chapter.notes.ask.get(),
-                    wrong: tf!(
-                        "Most guess \u{201c}{guess}\u{201d}: {why}",
-                        guess = chapter.answers[chapter.notes.wrong],
-                        why = chapter.notes.tempting
-                    ),
+                    trap: chapter.trap(&self.asked).map(|guess| {
+                        tf!(
+                            "\u{201c}{model}\u{201d} predicts \u{201c}{guess}\u{201d}: {why}",
+                            model = chapter.trap.name(),
+                            guess = chapter.answers[guess],
+                            why = chapter.notes.tempting
+                        )
+                    }),
                     runs: runs.map(|i| {
                         tf!(
                             "The runs show \u{201c}{shown}\u{201d}.",
