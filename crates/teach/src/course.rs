@@ -55,6 +55,16 @@ pub enum Judge {
         side: Side,
         edges: &'static [f64],
     },
+    /// Which of one policy's numbers moves furthest from a healthy day's
+    /// (each a share of its operations: the success lost, the calls added
+    /// per operation): the answers name the signals in order, then (when
+    /// there is one more) "about the same", for a lead under `near`. The
+    /// medians over the seeds decide.
+    Moves {
+        side: Side,
+        signals: &'static [(Metric, f64)],
+        near: f64,
+    },
 }
 
 impl Judge {
@@ -81,7 +91,49 @@ impl Judge {
                 let value = median(seeds.values(metric, side).collect())?;
                 Some(edges.iter().filter(|&&edge| value >= edge).count())
             }
+            Judge::Moves {
+                side,
+                signals,
+                near,
+            } => {
+                let moves = signals
+                    .iter()
+                    .map(|&(metric, healthy)| {
+                        Some((median(seeds.values(metric, side).collect())? - healthy).abs())
+                    })
+                    .collect::<Option<Vec<f64>>>()?;
+                furthest(&moves, near, answers)
+            }
         }
+    }
+
+    /// The metric and side the chapter's evidence reports first.
+    pub fn metric(&self) -> Metric {
+        match *self {
+            Judge::Better(metric) | Judge::Band { metric, .. } => metric,
+            Judge::Moves { signals, .. } => signals[0].0,
+        }
+    }
+}
+
+/// The answer for the signal that moved furthest among `moves`, or the
+/// one after the signals ("about the same") when the lead is under
+/// `near` and the chapter offers it.
+pub fn furthest(moves: &[f64], near: f64, answers: usize) -> Option<usize> {
+    let (best, most) = moves
+        .iter()
+        .copied()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let next = moves
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != best)
+        .map(|(_, &m)| m)
+        .fold(f64::NEG_INFINITY, f64::max);
+    match most - next < near && moves.len() < answers {
+        true => Some(moves.len()),
+        false => Some(best),
     }
 }
 
@@ -211,6 +263,7 @@ impl Chapter {
         let asked = match self.judge {
             Judge::Better(metric) => Asked::Better(metric),
             Judge::Band { metric, side, .. } => Asked::Band(metric, side),
+            Judge::Moves { side, .. } => Asked::Moves(side),
         };
         match (self.trap.guess(config, asked)?, self.judge) {
             (Guess::Side(Some(Side::A)), Judge::Better(_)) => Some(0),
@@ -218,6 +271,9 @@ impl Chapter {
             (Guess::Side(None), Judge::Better(_)) => Some(2).filter(|&i| i < self.answers.len()),
             (Guess::Value(value), Judge::Band { edges, .. }) => {
                 Some(edges.iter().filter(|&&edge| value >= edge).count())
+            }
+            (Guess::Signal(metric), Judge::Moves { signals, .. }) => {
+                signals.iter().position(|&(m, _)| m == metric)
             }
             _ => None,
         }
@@ -788,7 +844,7 @@ pub static CHAPTERS: &[Chapter] = &[
     },
     Chapter {
         key: "hedge-busy",
-        title: Text("Hedging near capacity"),
+        title: Text("Hedging when busy"),
         preset: "hedge",
         change: "rate=90",
         question: Text(
@@ -921,36 +977,40 @@ pub static CHAPTERS: &[Chapter] = &[
         key: "monitor",
         title: Text("What to watch"),
         preset: "why-retry",
-        change: "failure=0.3",
+        // B under a ratio budget with no floor, so it binds on this
+        // world's 20 operations a second.
+        change: "failure=0.08&B.budget=ratio&B.b_pct=0.1&B.b_floor=0&B.b_basis=requests",
         question: Text(
             "A dependency starts failing {failure%} of calls, each call independently of the \
-                   others. Policy B makes up to {B.attempts} attempts. Against one call per \
-                   operation without retries, how much more load does B put on the dependency?",
+                   others. Policy B makes up to {B.attempts} attempts under a retry budget: its \
+                   retries may add at most {B.b_pct%} to its requests. On B's dashboard, which \
+                   number moves further from a healthy day's (every operation succeeds, one call \
+                   each): the share of operations that fail, or the calls per operation?",
         ),
         answers: &[
-            Text("Less than a tenth more"),
-            Text("A tenth to a half more"),
-            Text("More than half again"),
+            Text("The share that fails"),
+            Text("The calls per operation"),
+            Text("About the same"),
         ],
-        judge: Judge::Band {
-            metric: Metric::LoadAmplification,
+        judge: Judge::Moves {
             side: Side::B,
-            edges: &[1.1, 1.5],
+            signals: &[(Metric::Success, 1.0), (Metric::LoadAmplification, 1.0)],
+            near: 0.02,
         },
-        trap: Naive::LoadFollowsSuccess,
+        trap: Naive::SuccessShowsTrouble,
         knob: P::Failure,
         teaches: Some((0.02, 0.6)),
         takeaway: Text(
-            "Watch calls per operation and budget refusals beside success: retries hold \
-                   success up while they multiply the load, so the load is where a sick \
-                   dependency shows first.",
+            "Watch calls per operation and budget refusals beside success: while the budget \
+                   covers the failures, retries hold success up and the load is where a sick \
+                   dependency shows; once it runs out, success falls.",
         ),
         notes: Notes {
             ask: Text(
-                "Which of these is on your dashboard: success, calls per operation, budget refusals?",
+                "Which of these is on your dashboard: success, calls per operation, budget refusals? After the reveal, raise the failures until the budget runs out, and watch which number moves.",
             ),
             tempting: Text(
-                "success stays high, so the load looks as if it barely moved, but every failure the retries make up for is another call.",
+                "success is what users feel, but while the budget lasts the retries hide the failures from it, each one they make up for another call.",
             ),
             minutes: 4,
         },
@@ -1600,14 +1660,13 @@ mod tests {
                 chapter.key
             );
             assert!((2..=4).contains(&chapter.answers.len()), "{}", chapter.key);
-            let edges = match chapter.judge {
-                Judge::Better(_) => 1,
-                Judge::Band { edges, .. } => edges.len(),
-            };
             match chapter.judge {
                 Judge::Better(_) => assert!(chapter.answers.len() <= 3, "{}", chapter.key),
-                Judge::Band { .. } => {
-                    assert_eq!(chapter.answers.len(), edges + 1, "{}", chapter.key)
+                Judge::Band { edges, .. } => {
+                    assert_eq!(chapter.answers.len(), edges.len() + 1, "{}", chapter.key)
+                }
+                Judge::Moves { signals, .. } => {
+                    assert!((0..=1).contains(&(chapter.answers.len() - signals.len())))
                 }
             }
             assert!(!chapter.takeaway.0.is_empty() && !chapter.title.0.is_empty());
@@ -1737,6 +1796,26 @@ mod tests {
                     for value in seeds.values(metric, side) {
                         let band = edges.iter().filter(|&&e| value >= e).count();
                         assert_eq!(band, *expected, "{key}: a seed at {value}");
+                    }
+                }
+                // The same signal moves furthest on every seed.
+                Judge::Moves {
+                    side,
+                    signals,
+                    near,
+                } => {
+                    let each: Vec<Vec<f64>> = signals
+                        .iter()
+                        .map(|&(metric, _)| seeds.values(metric, side).collect())
+                        .collect();
+                    for seed in 0..seeds.count() {
+                        let moves: Vec<f64> = signals
+                            .iter()
+                            .zip(&each)
+                            .map(|(&(_, healthy), values)| (values[seed] - healthy).abs())
+                            .collect();
+                        let answer = furthest(&moves, near, chapter.answers.len());
+                        assert_eq!(answer, Some(*expected), "{key}: seed {seed} {moves:?}");
                     }
                 }
             }

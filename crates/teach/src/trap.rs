@@ -45,6 +45,8 @@ pub enum Naive {
     /// Retries cost what they cure: the load grows by the share of
     /// operations that still fail without them.
     LoadFollowsSuccess,
+    /// Trouble shows in the success rate: it is the number that moves.
+    SuccessShowsTrouble,
     /// A request the client turns away is one more failure: the policy
     /// that throttles its own requests gets fewer through.
     ThrottlingFails,
@@ -72,6 +74,7 @@ impl Naive {
             Naive::RetryOnlyAsksAgain => Text("a retry only asks again"),
             Naive::OverWhenTriggerEnds => Text("it is over when the trigger ends"),
             Naive::LoadFollowsSuccess => Text("retries cost only what they cure"),
+            Naive::SuccessShowsTrouble => Text("trouble shows in the success rate"),
             Naive::ThrottlingFails => Text("a request turned away is a request lost"),
             Naive::ThrottlesAlike => Text("a throttle is a throttle"),
             Naive::GivingUpStopsTheWorkBelow => Text("a caller that gives up stops the work below"),
@@ -161,6 +164,7 @@ impl Naive {
                 let fail = attempt_failure(c);
                 Guess::Value(1.0 + fail.powf(c.get(P::Attempts)))
             }
+            (Naive::SuccessShowsTrouble, Asked::Moves(_)) => Guess::Signal(Metric::Success),
             (Naive::ThrottlingFails, Asked::Better(_)) => {
                 favour(&|c| f64::from(u8::from(c.budget_kind() != BudgetKind::Sre)))
             }
@@ -178,6 +182,8 @@ impl Naive {
 pub enum Asked {
     Better(Metric),
     Band(Metric, Side),
+    /// Which of one policy's numbers moves furthest from a healthy day's.
+    Moves(Side),
 }
 
 /// What a model predicts, before it is matched to a chapter's answers.
@@ -187,6 +193,8 @@ pub enum Guess {
     Side(Option<Side>),
     /// The judged number.
     Value(f64),
+    /// The number that moves furthest.
+    Signal(Metric),
 }
 
 /// The chance that one attempt fails, from the settings alone: the

@@ -7,7 +7,7 @@
 
 use crate::config::{Config, P};
 use crate::controls;
-use crate::metrics::Side;
+use crate::metrics::{Metric, Side};
 use crate::prose::{self, Facts};
 use crate::seeds::Seeds;
 use crate::tf;
@@ -538,9 +538,44 @@ pub fn title(place: Place) -> &'static str {
 /// What the seeds measured, in a sentence: each policy's range of the
 /// judged number and what the seeds say, as the headlines say it.
 pub fn evidence(chapter: &Chapter, seeds: &Seeds) -> String {
-    let metric = match chapter.judge {
-        Judge::Better(metric) | Judge::Band { metric, .. } => metric,
-    };
+    if let Judge::Moves { side, signals, .. } = chapter.judge {
+        let count = seeds.count();
+        let metrics: Vec<Metric> = signals.iter().map(|&(metric, _)| metric).collect();
+        let lines = lesson::headlines(&metrics, &[], seeds, false);
+        let said: Vec<String> = lines
+            .iter()
+            .map(|line| {
+                let (range, value) = match side {
+                    Side::A => (&line.range_a, Some(line.a.clone())),
+                    Side::B => (&line.range_b, line.b.clone()),
+                };
+                let value = value.unwrap_or_default();
+                let value = match range.as_deref() {
+                    Some(range) if range != tr("the same on every seed") => range.to_string(),
+                    _ => value,
+                };
+                tf!(
+                    "{label} {value}",
+                    label = lowercase_first(line.label),
+                    value = value
+                )
+            })
+            .collect();
+        let numbers = said.join("; ");
+        return match side {
+            Side::A => tf!(
+                "Over {count} seeds, A's {numbers}.",
+                count = count,
+                numbers = numbers
+            ),
+            Side::B => tf!(
+                "Over {count} seeds, B's {numbers}.",
+                count = count,
+                numbers = numbers
+            ),
+        };
+    }
+    let metric = chapter.judge.metric();
     let Some(line) = lesson::headlines(&[metric], &[], seeds, false).pop() else {
         return String::new();
     };
@@ -562,7 +597,7 @@ pub fn evidence(chapter: &Chapter, seeds: &Seeds) -> String {
                 b = b
             )
         }
-        (Judge::Band { .. }, _) | (_, None) => {
+        (Judge::Band { .. } | Judge::Moves { .. }, _) | (_, None) => {
             tf!(
                 "Over {count} seeds, A's {label}: {a}.",
                 count = count,
