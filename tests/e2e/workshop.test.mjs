@@ -5,7 +5,8 @@
 // chapter's link, which opens the chapter on a phone; the presenter's
 // notes are in a view of their own that the room's screen does not show;
 // the last page prints as a handout of the rules, each chapter's takeaway
-// and its whole address. axe-core finds nothing on any of them.
+// and its whole address; every core chapter fits one screen of a 1080p
+// and a 720p projector. axe-core finds nothing on any of them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -118,9 +119,9 @@ for (const lang of ['en', 'ru']) {
     await phone.context().close();
     // The last core chapter of a rule links its extras, after their
     // heading and a space.
-    const deeper = await open(browser, `${base}?chapter=backoff-for${q}`, { viewport: LAPTOP });
+    const deeper = await open(browser, `${base}?chapter=jitter${q}`, { viewport: LAPTOP });
     const extras = await deeper.$eval('#extras', (p) => ({ text: p.textContent, links: p.querySelectorAll('a').length }));
-    assert.ok(extras.links === 4 && /^[^:]+: \S/.test(extras.text), JSON.stringify(extras));
+    assert.ok(extras.links === 5 && /^[^:]+: \S/.test(extras.text), JSON.stringify(extras));
     await deeper.context().close();
     await page.context().close();
   });
@@ -240,13 +241,51 @@ for (const lang of ['en', 'ru']) {
     assert.ok(session.rows[0][2].length > 0, 'the runs\' answer is kept');
     assert.match(decodeURIComponent(session.csv.replace(/^data:[^,]*,/, '')), /12/);
     await last.close();
-    // Esc from a slider leaves the room's layout.
+    // Esc from the knob (a slider or a choice) leaves the room's layout.
     await room.waitForFunction(() => document.documentElement.classList.contains('presenting'), null, STATE_WAIT);
-    await room.locator('#knob input[type=range]').focus();
+    await room.locator('#knob :is(input[type=range], select)').focus();
     await room.keyboard.press('Escape');
     assert.equal(await room.evaluate(() => document.documentElement.classList.contains('presenting')), false);
     assert.deepEqual([...notes.problems, ...room.problems], []);
     await room.context().close();
+  });
+
+  // The room sees the question, the chart, the verdict and the takeaway
+  // of every core chapter without scrolling, on a 1080p and a 720p
+  // projector, and no chart narrower than 600 px. The core path is read
+  // from the built page: the last page marks its chapters.
+  test(`every core chapter fits one screen at 1920x1080 and 1280x720 (${lang})`, { timeout: 600000 }, async () => {
+    const monday = await open(browser, `${base}?chapter=monday${q}`, { viewport: LAPTOP });
+    const core = await monday.$$eval('#rules .rule-chapters li.core a', (all) => all.map((a) => new URL(a.href).searchParams.get('chapter')));
+    await monday.context().close();
+    assert.equal(core.length, 12, core.join());
+    for (const viewport of [PROJECTOR, { width: 1280, height: 720 }]) {
+      const context = await browser.newContext({ viewport });
+      for (const chapter of core) {
+        const page = await context.newPage();
+        page.problems = [];
+        page.on('pageerror', (error) => page.problems.push(String(error)));
+        await page.goto(`${base}?chapter=${chapter}&present=on${q}`);
+        await page.waitForFunction(() => document.documentElement.classList.contains('presenting'), null, STATE_WAIT);
+        await page.check('#answers .answer-row:nth-child(1) input[type=radio]');
+        await page.click('#reveal');
+        await page.waitForFunction(() => document.getElementById('verdict').dataset.answered === 'true', null, STATE_WAIT);
+        const boxes = await page.evaluate(() => Object.fromEntries(
+          ['#chapter-question', '#answers', '#key-slot canvas', '#verdict', '.takeaway', '#knob'].map((sel) => {
+            const r = document.querySelector(sel).getBoundingClientRect();
+            return [sel, { top: r.top + scrollY, bottom: r.bottom + scrollY, width: r.width }];
+          })));
+        const where = `${chapter} at ${viewport.width}x${viewport.height}`;
+        for (const [sel, box] of Object.entries(boxes)) {
+          assert.ok(box.top >= 0 && box.bottom <= viewport.height, `${where}: ${sel} spans ${box.top}-${box.bottom} px`);
+        }
+        assert.ok(boxes['#key-slot canvas'].width >= 600, `${where}: the chart is ${boxes['#key-slot canvas'].width} px wide`);
+        if (chapter === core.at(-1)) await page.screenshot({ path: path.join(OUT, `workshop-fit-${viewport.width}-${lang}.png`) });
+        assert.deepEqual(page.problems, []);
+        await page.close();
+      }
+      await context.close();
+    }
   });
 
   test(`the last page prints as a handout (${lang})`, { timeout: 300000 }, async () => {

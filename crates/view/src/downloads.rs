@@ -9,11 +9,12 @@ use plotters::style::RGBColor;
 
 use crate::chart::{Theme, run_colour};
 use crate::chart_id::ChartId;
-use crate::config::{Config, P, PARAMS};
+use crate::config::{Config, Kind, P, PARAMS};
 use crate::metrics::Side;
 use crate::presets;
 use crate::simulate;
 use crate::sweep;
+use crate::words::Lang;
 
 use super::jobs::SweepJob;
 use crate::chart::Runs;
@@ -190,7 +191,15 @@ pub fn policy_line(config: &Config, side: Side) -> String {
             if none && policy.value_at(index) == 0.0 {
                 return crate::tf!("no {label}", label = crate::words::lower(param.label.get()));
             }
-            let value = param.format(policy.value_at(index));
+            let value = policy.value_at(index);
+            // A choice by its label in the page's language: its word in a
+            // link is English.
+            let value = match param.kind {
+                Kind::Choice(_, labels) if crate::words::lang() != Lang::En => {
+                    crate::words::lower_first(labels[value as usize].get())
+                }
+                _ => param.format(value),
+            };
             let unit = match param.unit.english() {
                 "" | "x" => String::new(),
                 unit => format!(" {unit}"),
@@ -422,6 +431,30 @@ mod tests {
         assert_eq!(lines[2].side, Some(Side::B));
         assert!(lines[2].text.starts_with("Policy B (orange): attempts 6, "));
         assert!(lines[1].text.starts_with("Policy A (blue): attempts 4, "));
+    }
+
+    /// On a Russian page a policy's line names its choices and units in
+    /// Russian, not by their English words in a link.
+    #[test]
+    fn a_pictures_policy_line_speaks_the_pages_language() {
+        let table =
+            crate::words::read_table(include_str!("../../../i18n/ru.txt")).expect("the table");
+        let both = config("v=1&compare=on&jitter=none&shape=exponential&B.jitter=full");
+        crate::words::speak_russian(&crate::words::compile(&table)).expect("it reads");
+        let lines = [policy_line(&both, Side::A), policy_line(&both, Side::B)];
+        crate::words::speak_english();
+        for line in &lines {
+            // A header's name stays as HTTP spells it.
+            let latin: Vec<&str> = line
+                .split("retry-after")
+                .flat_map(|part| part.split(|c: char| !c.is_alphanumeric()))
+                .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
+                // The policies' names stay.
+                .filter(|w| !["A", "B"].contains(w))
+                .collect();
+            assert!(latin.is_empty(), "{latin:?} in '{line}'");
+        }
+        assert!(policy_line(&both, Side::A).contains("jitter none"));
     }
 
     #[test]
