@@ -13,6 +13,7 @@
 //! retry-playground --map 'v=1&...'   # where a capacity loss leaves it broken
 //! retry-playground --params          # the parameter table
 //! retry-playground --course          # the course: questions, the runs' answers
+//! retry-playground --guide           # the facilitator's guide, in Markdown
 //! retry-playground --export grpc 'v=1&...'  # policy A as library configuration
 //! retry-playground --import FILE 'v=1&...'  # a real configuration read into A
 //! retry-playground --lang ru --params        # the words in Russian
@@ -75,6 +76,14 @@ fn main() {
     }
     if flag("--course") {
         emit(&(course_json() + "\n"));
+        return;
+    }
+    if flag("--guide") {
+        let answers: Vec<Option<usize>> = view::guide::measured()
+            .iter()
+            .map(|(chapter, config)| chapter.answer(&seeds::over_seeds(config)))
+            .collect();
+        emit(&view::guide::markdown(&view::guide::guide(&answers), ""));
         return;
     }
     if let Some(unknown) = args
@@ -252,7 +261,7 @@ fn main() {
 /// Every option the command line reads, once, and whether the word after
 /// it is its value; the usage names each (a test holds it), and each
 /// analysis has its word's option.
-const OPTIONS: [(&str, bool); 22] = [
+const OPTIONS: [(&str, bool); 23] = [
     ("--csv", false),
     ("--stress", false),
     ("--markdown", false),
@@ -273,6 +282,7 @@ const OPTIONS: [(&str, bool); 22] = [
     ("--lang", true),
     ("--params", false),
     ("--course", false),
+    ("--guide", false),
     ("--help", false),
     ("-h", false),
 ];
@@ -452,7 +462,7 @@ fn adaptive_trace(sequence: &str) -> Result<String, String> {
 }
 
 const USAGE: Text = Text(
-    "usage: retry-playground [--csv | --hops | --card | --stress [--markdown] | --sweep | --seeds | --map [--by-load] [--csv] | --frontier [--csv] [--threads N]] [LINK] | --params | --course\n\
+    "usage: retry-playground [--csv | --hops | --card | --stress [--markdown] | --sweep | --seeds | --map [--by-load] [--csv] | --frontier [--csv] [--threads N]] [LINK] | --params | --course | --guide\n\
     \x20      retry-playground --export FORMAT [--b] [LINK]\n\
     \x20      retry-playground --import FILE [--b] [LINK]\n\
     \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
@@ -498,7 +508,10 @@ const USAGE: Text = Text(
     --course prints each chapter of the course (its link, question, answers,\n\
     the answer its runs bear out over the seeds and what they measured,\n\
     takeaway) and the last page's rules, as JSON; --lang ru prints the words in\n\
-    Russian (the numbers and the report are the same in every language).\n",
+    Russian (the numbers and the report are the same in every language).\n\
+    --guide prints the facilitator's guide as Markdown: the agenda, and for\n\
+    each core chapter what to point at, the trap, a question for the room and\n\
+    two values of its knob with the answer the runs give there.\n",
 );
 
 /// The usage, with the formats `--export` writes: every one there is.

@@ -45,6 +45,11 @@ pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Cours
             .toggle_with_force("presenting", opened.present == Present::Room)?;
         root.class_list()
             .toggle_with_force("notes", opened.present == Present::Notes)?;
+        root.class_list()
+            .toggle_with_force("guide", opened.present == Present::Guide)?;
+    }
+    if opened.present == Present::Guide {
+        crate::guide::start(document);
     }
     if let Some(notes) = document.get_element_by_id("presenter-notes") {
         show_if(
@@ -237,6 +242,11 @@ fn build_rules(document: &Document, view: &view::course::CourseView) -> Result<(
         for (chapter, takeaway, core) in &rule.chapters {
             // The handout marks the chapters a room takes, the core path.
             let line = element(document, "li", if *core { "core" } else { "" })?;
+            if *core {
+                // Its runs' number comes once measured (`measure_handout`).
+                let key = chapter.href.trim_start_matches("chapter=");
+                line.set_attribute("data-measure", key)?;
+            }
             let anchor = element(document, "a", "")?;
             anchor.set_attribute("href", &language::href(&chapter.href))?;
             anchor.set_attribute("data-url", &absolute(&chapter.href))?;
@@ -252,7 +262,43 @@ fn build_rules(document: &Document, view: &view::course::CourseView) -> Result<(
     if let Some(handout) = document.get_element_by_id("handout") {
         show_if(&handout, !view.rules.is_empty());
     }
+    if !view.rules.is_empty() {
+        measure_handout(0);
+    }
     Ok(())
+}
+
+/// Under each core chapter of the last page, what its runs measured over
+/// the seeds: one chapter per task, so the page stays responsive.
+fn measure_handout(index: usize) {
+    let document = crate::document();
+    let Ok(lines) = document.query_selector_all("#rules li[data-measure]") else {
+        return;
+    };
+    let Some(line) = lines
+        .item(index as u32)
+        .and_then(|n| n.dyn_into::<Element>().ok())
+    else {
+        return;
+    };
+    let key = line.get_attribute("data-measure").unwrap_or_default();
+    if let Some(retry_teach::course::Place::Chapter(chapter)) =
+        retry_teach::course::Place::find(&key)
+    {
+        let seeds = view::seeds::over_seeds(&chapter.config());
+        if let Ok(measured) = element(&document, "span", "measured") {
+            measured.set_text_content(Some(&format!(
+                " {}",
+                view::course::evidence(chapter, &seeds)
+            )));
+            let _ = line.append_child(&measured);
+        }
+    }
+    let next = Closure::once_into_js(move || measure_handout(index + 1));
+    if let Some(window) = web_sys::window() {
+        let _ =
+            window.set_timeout_with_callback_and_timeout_and_arguments_0(next.unchecked_ref(), 0);
+    }
 }
 
 fn listen(document: &Document) -> Result<(), JsValue> {

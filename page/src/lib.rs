@@ -50,6 +50,8 @@ mod charts;
 mod clipboard;
 mod controls;
 mod embed;
+mod exercise_panel;
+mod guide;
 mod language;
 mod lesson_area;
 mod map_chart;
@@ -749,6 +751,7 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
                 show_lesson_text(document, &text);
             }
             show_numbers_over_seeds(document, job);
+            exercise_panel::show(document, job.config(), job.seeds());
             chapter::measured(job);
             // For the tests: the headlines of this link are measured.
             if let Some(body) = document.body() {
@@ -764,6 +767,7 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
                 &view::lesson::lesson_text(origin, config, &runs.a, runs.b.as_ref()),
             );
             show_numbers_over_seeds(document, job);
+            exercise_panel::show(document, config, job.seeds());
             let mut summary = view::summary::summary(&runs.a, runs.b.as_ref());
             let card = view::summary::card_rows(config, runs.b.is_some());
             summary.rows.extend(card);

@@ -106,7 +106,12 @@ fn pair(rng: &mut Rng) -> String {
         return format!("chapter={word}");
     }
     if rng.chance(0.01) {
-        return format!("present={}", rng.pick(&["on", "off", "ON", "", "<b>"]));
+        return format!(
+            "present={}",
+            rng.pick(&[
+                "on", "off", "ON", "", "<b>", "notes", "guide", "exercise", "EXERCISE"
+            ])
+        );
     }
     // A preset's short link: known, in another case, or not.
     if rng.chance(0.02) {

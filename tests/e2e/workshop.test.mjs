@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import jsQR from 'jsqr';
+import { execFileSync } from 'node:child_process';
 import { servePage, open, STATE_WAIT } from './harness.mjs';
 
 let base, browser;
@@ -288,9 +289,69 @@ for (const lang of ['en', 'ru']) {
     }
   });
 
+  // The facilitator's guide: the agenda and every core chapter's kit, its
+  // answers measured in the page; its Markdown is the command line's
+  // `--guide` to the byte (the links made whole), so the two cannot drift.
+  test(`the facilitator's guide measures its answers and is the command line's (${lang})`, { timeout: 300000 }, async () => {
+    const page = await open(browser, `${base}?chapter=monday${q}`, { viewport: LAPTOP });
+    const to = await page.$eval('#to-guide', (a) => a.getAttribute('href'));
+    assert.match(to, /present=guide/);
+    await page.goto(`${base}${to}`);
+    await page.waitForFunction(() => document.querySelectorAll('.guide-chapter').length === 12
+      && ![...document.querySelectorAll('.guide-chapter li')].some((li) => /still measuring|ещё измеряется/.test(li.textContent)), null, STATE_WAIT);
+    const seen = await page.evaluate(() => ({
+      agenda: document.querySelectorAll('#guide-agenda tr').length,
+      chapters: [...document.querySelectorAll('.guide-chapter')].map((c) => c.querySelectorAll('li').length),
+      rules: document.getElementById('rules').getClientRects().length,
+      markdown: decodeURIComponent(document.getElementById('guide-markdown').getAttribute('href').replace(/^data:[^,]*,/, '')),
+      base: location.origin + location.pathname,
+    }));
+    assert.equal(seen.agenda, 16, 'introduction, 12 chapters, a break, the exercise and the closing');
+    assert.ok(seen.chapters.every((n) => n >= 6), `each chapter's kit: ${seen.chapters}`);
+    assert.equal(seen.rules, 0, 'the guide alone');
+    const cli = execFileSync(process.env.NATIVE_CLI, ['--guide', ...(lang === 'ru' ? ['--lang', 'ru'] : [])], { encoding: 'utf8' });
+    assert.equal(seen.markdown, cli.replace(/: \?/g, `: ${seen.base}?`));
+    assert.deepEqual(await audit(page), [], 'axe, the guide');
+    await page.screenshot({ path: path.join(OUT, `workshop-guide-${lang}.png`), fullPage: true });
+    await page.emulateMedia({ media: 'print' });
+    const pdf = await page.pdf({ format: 'A4' });
+    fs.writeFileSync(path.join(OUT, `workshop-guide-${lang}.pdf`), pdf);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  // The group exercise on a phone: its world opens with the default
+  // policy, which misses the success it asks for; the reference answer
+  // meets both requirements, its worst seed the command line's.
+  test(`the group exercise grades a design on the seeds (${lang})`, { timeout: 300000 }, async () => {
+    const page = await open(browser, `${base}?present=exercise${q}`, { viewport: PHONE });
+    const grade = () => page.waitForFunction(() => {
+      const items = [...document.querySelectorAll('#exercise-grade li')];
+      return items.length === 2 && items.every((li) => li.dataset.met) && items.map((li) => ({ met: li.dataset.met, text: li.textContent }));
+    }, null, STATE_WAIT).then((h) => h.jsonValue());
+    assert.ok(await page.$eval('#exercise', (e) => e.getClientRects().length > 0), 'the brief is shown');
+    const start = await grade();
+    assert.equal(start[0].met, 'false', JSON.stringify(start));
+    const reference = await page.$eval('#exercise-reference', (a) => a.getAttribute('href'));
+    await page.goto(`${base}${reference}`);
+    const met = await grade();
+    assert.deepEqual(met.map((g) => g.met), ['true', 'true'], JSON.stringify(met));
+    const cli = JSON.parse(execFileSync(process.env.NATIVE_CLI, ['--seeds', reference.replace(/^\.?\/?\?/, '').replace(/&lang=ru$/, '')], { encoding: 'utf8' }));
+    const worst = (100 * Math.min(...cli.headlines[0].values_a)).toFixed(1);
+    assert.ok(met[0].text.includes(lang === 'ru' ? worst.replace('.', ',') : worst), `${met[0].text} / ${worst}`);
+    assert.deepEqual(await audit(page), [], 'axe, the exercise');
+    await page.screenshot({ path: path.join(OUT, `workshop-exercise-${lang}.png`), fullPage: true });
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
   test(`the last page prints as a handout (${lang})`, { timeout: 300000 }, async () => {
     const page = await open(browser, `${base}?chapter=monday${q}`, { viewport: LAPTOP });
     assert.ok(await page.$eval('#print-handout', (b) => b.getClientRects().length > 0), 'a button prints it');
+    // Each chapter the room takes carries what its runs measured.
+    await page.waitForFunction(() => document.querySelectorAll('#rules li.core .measured').length === 12, null, STATE_WAIT);
+    const measured = await page.$$eval('#rules li.core .measured', (all) => all.map((m) => m.textContent));
+    assert.ok(measured.every((m) => /\d/.test(m)), measured.join(' | '));
     await page.emulateMedia({ media: 'print' });
     const printed = await page.evaluate(() => {
       const seen = (e) => !!e && e.getClientRects().length > 0;
@@ -303,9 +364,11 @@ for (const lang of ['en', 'ru']) {
         takeaways: [...document.querySelectorAll('#rules .rule-chapters li')].map((li) => li.textContent),
         // The chapters a room takes, marked on paper.
         core: [...document.querySelectorAll('#rules .rule-chapters li.core')].filter((li) => getComputedStyle(li).fontWeight >= 600).length,
+        notes: seen(document.querySelector('.handout-notes')),
       };
     });
     assert.equal(printed.core, 12, 'the core path is marked');
+    assert.equal(printed.notes, true, 'space for notes on paper');
     assert.equal(printed.header, false, 'no page header on paper');
     assert.equal(printed.button, false, 'no button on paper');
     assert.ok(printed.rules >= 10, `${printed.rules} rules`);

@@ -189,6 +189,9 @@ pub struct Notes {
     pub tempting: Text,
     /// Minutes the chapter takes in a room, question to takeaway.
     pub minutes: u32,
+    /// What to point at on the chart, where the chapter's world is not its
+    /// preset's own (else the preset's "what the eye must see").
+    pub point_at: Option<Text>,
 }
 
 impl Chapter {
@@ -255,6 +258,22 @@ impl Chapter {
     /// The answer its runs bear out over `seeds`.
     pub fn answer(&self, seeds: &Seeds) -> Option<usize> {
         self.judge.answer(seeds, self.answers.len())
+    }
+
+    /// The values of its knob a facilitator tries after the reveal: its
+    /// teaching range's ends, or for a choice every choice but its own.
+    pub fn tried(&self) -> Vec<f64> {
+        match (self.teaches, self.knob.param().kind) {
+            (Some((low, high)), _) => vec![low, high],
+            (None, crate::config::Kind::Choice(words, _)) => {
+                let own = self.config().get(self.knob);
+                (0..words.len())
+                    .map(|i| i as f64)
+                    .filter(|&v| v != own)
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// The answer the chapter's naive model predicts from `config`, its
@@ -364,6 +383,12 @@ pub enum Present {
     Off,
     Room,
     Notes,
+    /// The facilitator's guide (`present=guide`): the agenda and each
+    /// core chapter's kit, on the last page.
+    Guide,
+    /// The group exercise (`present=exercise`): its world in the
+    /// playground, graded.
+    Exercise,
 }
 
 impl Present {
@@ -374,6 +399,10 @@ impl Present {
             Present::Room
         } else if word.eq_ignore_ascii_case("notes") {
             Present::Notes
+        } else if word.eq_ignore_ascii_case("guide") {
+            Present::Guide
+        } else if word.eq_ignore_ascii_case("exercise") {
+            Present::Exercise
         } else {
             Present::Off
         }
@@ -385,6 +414,8 @@ impl Present {
             Present::Off => None,
             Present::Room => Some("on"),
             Present::Notes => Some("notes"),
+            Present::Guide => Some("guide"),
+            Present::Exercise => Some("exercise"),
         }
     }
 }
@@ -450,6 +481,11 @@ pub fn opened(address: &str) -> Opened {
             Place::Chapter(&CHAPTERS[0])
         })
     });
+    // The guide is the last page's, whatever chapter the link names.
+    let place = match present {
+        Present::Guide => Some(Place::Monday),
+        _ => place,
+    };
     // A preset's world under the link's settings; an unknown one is none.
     let preset = preset.and_then(|found| {
         found
@@ -470,6 +506,11 @@ pub fn opened(address: &str) -> Opened {
         (Some(place), false) => {
             read_notices.retain(|n| n.key != LINK_VERSION_KEY);
             place.config()
+        }
+        // The group exercise alone: its world, as the groups start.
+        (None, false) if present == Present::Exercise && preset.is_none() => {
+            read_notices.retain(|n| n.key == LANG_KEY);
+            crate::exercise::world()
         }
         // A bare address: the first preset, and nothing to say of a link
         // but of the language it asks for.
@@ -552,6 +593,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "here it holds, as each call fails on its own; the next chapters break it with a wrong request, a timeout near the median and a loaded server.",
             ),
             minutes: 4,
+            point_at: None,
         },
     },
     Chapter {
@@ -582,6 +624,9 @@ pub static CHAPTERS: &[Chapter] = &[
                 "A retries more, but a 400 fails the same way on every attempt: its retries only add calls.",
             ),
             minutes: 4,
+            point_at: Some(Text(
+                "Across failure rates A's success curve lies on B's, while A's calls per operation climb far above B's: its retries of the 400s buy nothing.",
+            )),
         },
     },
     Chapter {
@@ -621,6 +666,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "few calls are slower than the timeout on an idle server, but each one cut off stays on the server as work, the retries add their own, and the queue grows until most attempts time out.",
             ),
             minutes: 4,
+            point_at: None,
         },
     },
     Chapter {
@@ -657,6 +703,9 @@ pub static CHAPTERS: &[Chapter] = &[
                 "a longer wait catches slower answers, but a lost answer never comes: the long wait spends most of the deadline on it and leaves little for another attempt.",
             ),
             minutes: 4,
+            point_at: Some(Text(
+                "A's curve of latencies climbs to about half the operations, steps up once more after its long timeout and ends at the deadline; B's climbs in a step after each of its short timeouts, well above A's.",
+            )),
         },
     },
     Chapter {
@@ -693,6 +742,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "here it holds for this large crowd; move the clients down to a thousand and no jitter wins, its longer pauses outlasting the outage.",
             ),
             minutes: 4,
+            point_at: None,
         },
     },
     Chapter {
@@ -722,6 +772,9 @@ pub static CHAPTERS: &[Chapter] = &[
                 "backoff sounds like less load, but every arrival still makes its attempts, only later.",
             ),
             minutes: 3,
+            point_at: Some(Text(
+                "While the dependency is down, B's load climbs to A's within seconds: every arrival still makes all its attempts, and backoff only sends them later.",
+            )),
         },
     },
     Chapter {
@@ -748,6 +801,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "here it holds for one service's clients; the next chapter spreads such a budget over many instances, and its percent stops holding.",
             ),
             minutes: 4,
+            point_at: None,
         },
     },
     Chapter {
@@ -781,6 +835,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "the bucket stops retries for one client, but spread over many instances each sees too little traffic for it to act.",
             ),
             minutes: 3,
+            point_at: None,
         },
     },
     Chapter {
@@ -809,6 +864,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "each layer's attempts look like its own, but every attempt of a layer sends the layer below through all of its attempts: they multiply.",
             ),
             minutes: 3,
+            point_at: None,
         },
     },
     Chapter {
@@ -840,6 +896,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "a retry feels like asking again, but the server already acted on the request whose answer was lost.",
             ),
             minutes: 4,
+            point_at: None,
         },
     },
     Chapter {
@@ -869,6 +926,9 @@ pub static CHAPTERS: &[Chapter] = &[
                 "only the slowest few percent get a copy, but near capacity every copy queues in front of a first try, and the tail grows.",
             ),
             minutes: 3,
+            point_at: Some(Text(
+                "B's curve of latencies reaches 99 % of operations after A's: near capacity its copies queue in front of first tries, and the tail grows.",
+            )),
         },
     },
     Chapter {
@@ -911,6 +971,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "the workers are back and the door was shut, but a pause shorter than the queue takes to drain leaves it full of work nobody waits for.",
             ),
             minutes: 4,
+            point_at: None,
         },
     },
     Chapter {
@@ -942,6 +1003,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "here it holds, as each client waits for its answer before its next operation; against arrivals that do not wait, it does not.",
             ),
             minutes: 4,
+            point_at: None,
         },
     },
     Chapter {
@@ -971,6 +1033,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "here it holds, with capacity to spare: only the slowest few percent of calls get a copy.",
             ),
             minutes: 4,
+            point_at: None,
         },
     },
     Chapter {
@@ -1013,6 +1076,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "success is what users feel, but while the budget lasts the retries hide the failures from it, each one they make up for another call.",
             ),
             minutes: 4,
+            point_at: None,
         },
     },
     Chapter {
@@ -1043,6 +1107,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "here it holds: with every call failing, every operation spends all its attempts, and a plain retry policy never notices the outage.",
             ),
             minutes: 2,
+            point_at: None,
         },
     },
     Chapter {
@@ -1080,6 +1145,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "the server is back long before the clients give up, but each wave of retries lands in one instant and overflows its queue.",
             ),
             minutes: 3,
+            point_at: None,
         },
     },
     Chapter {
@@ -1107,6 +1173,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "both have jitter, but a shared seed draws the same pauses in every client.",
             ),
             minutes: 3,
+            point_at: None,
         },
     },
     Chapter {
@@ -1138,6 +1205,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "the spike ends, so the load should fall with it, but A's retries keep the server overloaded.",
             ),
             minutes: 4,
+            point_at: None,
         },
     },
     Chapter {
@@ -1163,6 +1231,7 @@ pub static CHAPTERS: &[Chapter] = &[
             ask: Text("Where do your clients race for one row or one lock?"),
             tempting: Text("here it holds: in lockstep the clients collide again and again."),
             minutes: 3,
+            point_at: None,
         },
     },
     Chapter {
@@ -1200,6 +1269,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "both look like the same switch, but they stop retries at very different failure rates.",
             ),
             minutes: 4,
+            point_at: None,
         },
     },
     Chapter {
@@ -1229,6 +1299,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "here it holds: a quota of hundreds of tokens lasts only a few dozen retries at the cost of one.",
             ),
             minutes: 3,
+            point_at: None,
         },
     },
     Chapter {
@@ -1259,6 +1330,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "turning requests away looks like failing them, but it keeps the server serving the rest.",
             ),
             minutes: 3,
+            point_at: None,
         },
     },
     Chapter {
@@ -1296,6 +1368,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "the workers come back, but the queue of work nobody waits for does not drain.",
             ),
             minutes: 4,
+            point_at: None,
         },
     },
     Chapter {
@@ -1332,6 +1405,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "the slowdown is the database's, but the calls left behind keep it busy long after it ends.",
             ),
             minutes: 3,
+            point_at: None,
         },
     },
     Chapter {
@@ -1371,6 +1445,7 @@ pub static CHAPTERS: &[Chapter] = &[
                 "each call is usually fast, but a request that waits for a hundred meets the slow one almost every time.",
             ),
             minutes: 3,
+            point_at: None,
         },
     },
 ];
@@ -1608,6 +1683,19 @@ mod tests {
             Present::Off
         );
         assert_eq!(opened("?chapter=monday").place, Some(Place::Monday));
+        // The guide is the last page's; the exercise opens its world, or
+        // the link's settings in it.
+        let guide = opened("?chapter=jitter&present=guide");
+        assert_eq!(
+            (guide.place, guide.present),
+            (Some(Place::Monday), Present::Guide)
+        );
+        let exercise = opened("?present=exercise");
+        assert_eq!(exercise.place, None);
+        assert_eq!(exercise.config, crate::exercise::world());
+        assert_eq!(exercise.notices, []);
+        let designed = opened(&format!("?{}", crate::exercise::reference().to_link()));
+        assert!(crate::exercise::applies(&designed.config));
         // An unknown chapter is said, and the course opens at its start.
         let unknown = opened("?chapter=%3Cb%3Enope");
         assert_eq!(unknown.place, Some(Place::Chapter(&CHAPTERS[0])));

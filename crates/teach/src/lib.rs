@@ -15,6 +15,7 @@ pub use retry_sim::{config, metrics, sim, simulate};
 
 pub mod claims;
 pub mod course;
+pub mod exercise;
 pub mod lesson;
 pub mod presets;
 pub mod prose;

@@ -33,6 +33,7 @@ pub mod driver;
 pub mod embed;
 #[cfg(test)]
 mod fixtures;
+pub mod guide;
 pub mod jobs;
 pub mod lesson;
 pub mod notices;
