@@ -51,6 +51,15 @@ pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Cours
     if opened.present == Present::Guide {
         crate::guide::start(document);
     }
+    // The kit's links, in the page's language.
+    for (id, link) in [
+        ("to-guide", view::guide::guide_link()),
+        ("to-exercise", view::guide::exercise_link()),
+    ] {
+        if let Some(anchor) = document.get_element_by_id(id) {
+            anchor.set_attribute("href", &language::href(&link))?;
+        }
+    }
     if let Some(notes) = document.get_element_by_id("presenter-notes") {
         show_if(
             &notes,

@@ -232,9 +232,26 @@ pub fn markdown(guide: &Guide, base: &str) -> String {
         tr("A reference answer"),
         retry_teach::exercise::reference().to_link()
     ));
-    out.push_str(&format!("\n## {}\n", CLOSE.get()));
+    out.push_str(&format!("\n## {}\n\n", CLOSE.get()));
+    for (i, step) in CLOSING_STEPS.iter().enumerate() {
+        out.push_str(&format!("{}. {}\n", i + 1, step.get()));
+    }
     out
 }
+
+/// The closing exercise, step by step, on a team's own system.
+pub const CLOSING_STEPS: [Text; 4] = [
+    Text(
+        "Open the playground's \u{201c}Your system\u{201d} and type your service's numbers from a dashboard: its rate, its p50 and p99, its failure rate, its instances.",
+    ),
+    Text(
+        "Paste your retry configuration (an Envoy or Istio route, a gRPC service config, resilience4j properties, an AWS config) under \u{201c}Take it home\u{201d}: it becomes policy A.",
+    ),
+    Text(
+        "Run the stress report: read each fault's verdict, its reasons and the warnings your settings earn.",
+    ),
+    Text("Write down one change for Monday, and the number that should move."),
+];
 
 /// The exercise's link: its world, graded.
 pub fn exercise_link() -> String {
