@@ -317,7 +317,7 @@ fn course_json() -> String {
             serde_json::json!({
                 "number": chapter.number(),
                 "core": chapter.is_core(),
-                "minutes": chapter.notes.minutes,
+                "minutes": chapter.notes().minutes,
                 "key": chapter.key,
                 "link": format!("chapter={}", chapter.key),
                 "title": chapter.title,

@@ -173,8 +173,6 @@ pub struct Chapter {
     /// choice offers all its choices.
     pub teaches: Option<(f64, f64)>,
     pub takeaway: Text,
-    /// For the person who teaches it to a room.
-    pub notes: Notes,
 }
 
 /// What the person who teaches a chapter needs and the room does not
@@ -200,6 +198,15 @@ impl Chapter {
             .iter()
             .find(|p| p.key == self.preset)
             .expect("every chapter names a preset (a test holds them)")
+    }
+
+    /// Its notes for the person who teaches it to a room.
+    pub fn notes(&self) -> &'static Notes {
+        NOTES
+            .iter()
+            .find(|(key, _)| *key == self.key)
+            .map(|(_, notes)| notes)
+            .expect("every chapter has notes (a test holds them)")
     }
 
     /// The chapter's own world and policies.
@@ -585,16 +592,6 @@ pub static CHAPTERS: &[Chapter] = &[
             "Retry failures that come and go independently: each attempt is a fresh chance, \
                    so a few attempts recover nearly all of them.",
         ),
-        notes: Notes {
-            ask: Text(
-                "Before the hands: is a retry more likely to fail than a first try? After: who has seen retries make an outage worse?",
-            ),
-            tempting: Text(
-                "here it holds, as each call fails on its own; the next chapters break it with a wrong request, a timeout near the median and a loaded server.",
-            ),
-            minutes: 4,
-            point_at: None,
-        },
     },
     Chapter {
         key: "which-errors",
@@ -618,16 +615,6 @@ pub static CHAPTERS: &[Chapter] = &[
                    on every attempt, so its retries only add calls. Retry what may pass (a 503, \
                    a timeout, a 429 once its wait is over), never another 4xx.",
         ),
-        notes: Notes {
-            ask: Text("Which status codes does your retry policy retry? Who retries a 400?"),
-            tempting: Text(
-                "A retries more, but a 400 fails the same way on every attempt: its retries only add calls.",
-            ),
-            minutes: 4,
-            point_at: Some(Text(
-                "Across failure rates A's success curve lies on B's, while A's calls per operation climb far above B's: its retries of the 400s buy nothing.",
-            )),
-        },
     },
     Chapter {
         key: "timeout",
@@ -658,16 +645,6 @@ pub static CHAPTERS: &[Chapter] = &[
         takeaway: Text(
             "Set an attempt's timeout from measured latency, well above the median: one near it cuts off calls about to succeed, and the server does their work again. The p99 plus a margin is a safe choice.",
         ),
-        notes: Notes {
-            ask: Text(
-                "Where do your timeouts come from: a measured p99, or a round number? After the reveal, move the timeout and find where success comes back.",
-            ),
-            tempting: Text(
-                "few calls are slower than the timeout on an idle server, but each one cut off stays on the server as work, the retries add their own, and the queue grows until most attempts time out.",
-            ),
-            minutes: 4,
-            point_at: None,
-        },
     },
     Chapter {
         key: "deadline",
@@ -695,18 +672,6 @@ pub static CHAPTERS: &[Chapter] = &[
             "Fit the attempts into the deadline: a timeout that takes most of it leaves \
                    little time to retry.",
         ),
-        notes: Notes {
-            ask: Text(
-                "What is the user's deadline for your busiest call, and how many of your attempts fit in it?",
-            ),
-            tempting: Text(
-                "a longer wait catches slower answers, but a lost answer never comes: the long wait spends most of the deadline on it and leaves little for another attempt.",
-            ),
-            minutes: 4,
-            point_at: Some(Text(
-                "A's curve of latencies climbs to about half the operations, steps up once more after its long timeout and ends at the deadline; B's climbs in a step after each of its short timeouts, well above A's.",
-            )),
-        },
     },
     Chapter {
         key: "jitter",
@@ -734,16 +699,6 @@ pub static CHAPTERS: &[Chapter] = &[
                    instead of landing as one wave. A small crowd (here up to about a thousand \
                    clients) fares better with no jitter, whose longer pauses outlast the outage.",
         ),
-        notes: Notes {
-            ask: Text(
-                "Point at the spikes on the chart: what is each one? Then move the clients: when does jitter stop mattering?",
-            ),
-            tempting: Text(
-                "here it holds for this large crowd; move the clients down to a thousand and no jitter wins, its longer pauses outlasting the outage.",
-            ),
-            minutes: 4,
-            point_at: None,
-        },
     },
     Chapter {
         key: "open-loop",
@@ -766,16 +721,6 @@ pub static CHAPTERS: &[Chapter] = &[
             "Against arrivals that do not wait, backoff only moves retries later: bound them \
                    with a budget.",
         ),
-        notes: Notes {
-            ask: Text("Which of your clients wait for their answers, and which do not?"),
-            tempting: Text(
-                "backoff sounds like less load, but every arrival still makes its attempts, only later.",
-            ),
-            minutes: 3,
-            point_at: Some(Text(
-                "While the dependency is down, B's load climbs to A's within seconds: every arrival still makes all its attempts, and backoff only sends them later.",
-            )),
-        },
     },
     Chapter {
         key: "budget",
@@ -795,14 +740,6 @@ pub static CHAPTERS: &[Chapter] = &[
         knob: P::SpikeRate,
         teaches: Some((40.0, 120.0)),
         takeaway: Text("Add a retry budget: it caps the extra load however bad the day gets."),
-        notes: Notes {
-            ask: Text("What caps your retries on a bad day today: the attempts alone?"),
-            tempting: Text(
-                "here it holds for one service's clients; the next chapter spreads such a budget over many instances, and its percent stops holding.",
-            ),
-            minutes: 4,
-            point_at: None,
-        },
     },
     Chapter {
         key: "at-scale",
@@ -829,14 +766,6 @@ pub static CHAPTERS: &[Chapter] = &[
             "Size a budget or a breaker for the traffic one instance sees: spread thin, a \
                    bucket retries everything and a breaker nothing.",
         ),
-        notes: Notes {
-            ask: Text("Over how many instances is the traffic of your budget's clients spread?"),
-            tempting: Text(
-                "the bucket stops retries for one client, but spread over many instances each sees too little traffic for it to act.",
-            ),
-            minutes: 3,
-            point_at: None,
-        },
     },
     Chapter {
         key: "layers",
@@ -858,14 +787,6 @@ pub static CHAPTERS: &[Chapter] = &[
         knob: P::Layers,
         teaches: Some((1.0, 5.0)),
         takeaway: Text("Let one layer own the retries; the layers under it try once."),
-        notes: Notes {
-            ask: Text("How many layers between your users and your database retry on their own?"),
-            tempting: Text(
-                "each layer's attempts look like its own, but every attempt of a layer sends the layer below through all of its attempts: they multiply.",
-            ),
-            minutes: 3,
-            point_at: None,
-        },
     },
     Chapter {
         key: "idempotency",
@@ -888,16 +809,6 @@ pub static CHAPTERS: &[Chapter] = &[
             "Retry only what is idempotent, or make it so: one idempotency key per \
                    operation, the same on every attempt.",
         ),
-        notes: Notes {
-            ask: Text(
-                "Which of your calls change something, and which of them carry an idempotency key?",
-            ),
-            tempting: Text(
-                "a retry feels like asking again, but the server already acted on the request whose answer was lost.",
-            ),
-            minutes: 4,
-            point_at: None,
-        },
     },
     Chapter {
         key: "hedge-busy",
@@ -920,16 +831,6 @@ pub static CHAPTERS: &[Chapter] = &[
             "Hedge only with capacity to spare: near it, the copies lengthen the queue and \
                    the tail grows.",
         ),
-        notes: Notes {
-            ask: Text("How busy is the service you would hedge at its peak?"),
-            tempting: Text(
-                "only the slowest few percent get a copy, but near capacity every copy queues in front of a first try, and the tail grows.",
-            ),
-            minutes: 3,
-            point_at: Some(Text(
-                "B's curve of latencies reaches 99 % of operations after A's: near capacity its copies queue in front of first tries, and the tail grows.",
-            )),
-        },
     },
     Chapter {
         key: "recover",
@@ -963,16 +864,6 @@ pub static CHAPTERS: &[Chapter] = &[
                    to drain: a shorter pause leaves the queue full of work nobody waits for, and \
                    the collapse goes on.",
         ),
-        notes: Notes {
-            ask: Text(
-                "How long must the door stay shut? Let the room work it out from the queue and the workers, then move the pause until success comes back, and compare it with the time the queue takes to drain.",
-            ),
-            tempting: Text(
-                "the workers are back and the door was shut, but a pause shorter than the queue takes to drain leaves it full of work nobody waits for.",
-            ),
-            minutes: 4,
-            point_at: None,
-        },
     },
     Chapter {
         key: "backoff-for",
@@ -995,16 +886,6 @@ pub static CHAPTERS: &[Chapter] = &[
             "Backoff sheds load only where clients wait for their answers: it slows a closed \
                    loop down.",
         ),
-        notes: Notes {
-            ask: Text(
-                "Do your clients wait for their answers, or do requests keep coming whatever happens?",
-            ),
-            tempting: Text(
-                "here it holds, as each client waits for its answer before its next operation; against arrivals that do not wait, it does not.",
-            ),
-            minutes: 4,
-            point_at: None,
-        },
     },
     Chapter {
         key: "hedge",
@@ -1027,14 +908,6 @@ pub static CHAPTERS: &[Chapter] = &[
             "Hedge a slow call near its 95th percentile: the slowest calls get a second \
                    chance for a few percent more load.",
         ),
-        notes: Notes {
-            ask: Text("What would you hedge, and at which percentile of its latency?"),
-            tempting: Text(
-                "here it holds, with capacity to spare: only the slowest few percent of calls get a copy.",
-            ),
-            minutes: 4,
-            point_at: None,
-        },
     },
     Chapter {
         key: "monitor",
@@ -1068,16 +941,6 @@ pub static CHAPTERS: &[Chapter] = &[
                    covers the failures, retries hold success up and the load is where a sick \
                    dependency shows; once it runs out, success falls.",
         ),
-        notes: Notes {
-            ask: Text(
-                "Which of these is on your dashboard: success, calls per operation, budget refusals? After the reveal, raise the failures until the budget runs out, and watch which number moves.",
-            ),
-            tempting: Text(
-                "success is what users feel, but while the budget lasts the retries hide the failures from it, each one they make up for another call.",
-            ),
-            minutes: 4,
-            point_at: None,
-        },
     },
     Chapter {
         key: "retry-cost",
@@ -1101,14 +964,6 @@ pub static CHAPTERS: &[Chapter] = &[
             "When the dependency is down, every retry is extra load on it: bound the \
                    attempts.",
         ),
-        notes: Notes {
-            ask: Text("What does your client do while its dependency is down?"),
-            tempting: Text(
-                "here it holds: with every call failing, every operation spends all its attempts, and a plain retry policy never notices the outage.",
-            ),
-            minutes: 2,
-            point_at: None,
-        },
     },
     Chapter {
         key: "herd",
@@ -1139,14 +994,6 @@ pub static CHAPTERS: &[Chapter] = &[
             "Clients that fail together retry together: never let a crowd back off in \
                    lockstep, or each wave lands at once.",
         ),
-        notes: Notes {
-            ask: Text("What happens when a whole fleet restarts at once?"),
-            tempting: Text(
-                "the server is back long before the clients give up, but each wave of retries lands in one instant and overflows its queue.",
-            ),
-            minutes: 3,
-            point_at: None,
-        },
     },
     Chapter {
         key: "shared-seed",
@@ -1167,14 +1014,6 @@ pub static CHAPTERS: &[Chapter] = &[
             "Seed each client's random generator separately: with a shared seed, jitter is \
                    no jitter at all.",
         ),
-        notes: Notes {
-            ask: Text("Where do your clients get the seed of their random generator?"),
-            tempting: Text(
-                "both have jitter, but a shared seed draws the same pauses in every client.",
-            ),
-            minutes: 3,
-            point_at: None,
-        },
     },
     Chapter {
         key: "storm",
@@ -1197,16 +1036,6 @@ pub static CHAPTERS: &[Chapter] = &[
         takeaway: Text(
             "What ends the storm is the length of the pause, not its shape: a pause of a millisecond keeps an overloaded server overloaded, exponential or not. Back off for seconds, with jitter.",
         ),
-        notes: Notes {
-            ask: Text(
-                "B differs from A in its shape, its jitter and its pause: which of them ends the storm? After the reveal, switch A's shape alone, then raise its base.",
-            ),
-            tempting: Text(
-                "the spike ends, so the load should fall with it, but A's retries keep the server overloaded.",
-            ),
-            minutes: 4,
-            point_at: None,
-        },
     },
     Chapter {
         key: "contention",
@@ -1227,12 +1056,6 @@ pub static CHAPTERS: &[Chapter] = &[
             "Under contention, back off with jitter: it cuts both the calls and the time \
                    until the last client is done.",
         ),
-        notes: Notes {
-            ask: Text("Where do your clients race for one row or one lock?"),
-            tempting: Text("here it holds: in lockstep the clients collide again and again."),
-            minutes: 3,
-            point_at: None,
-        },
     },
     Chapter {
         key: "bucket-or-breaker",
@@ -1261,16 +1084,6 @@ pub static CHAPTERS: &[Chapter] = &[
                    what successes earn back, a breaker only past its trip ratio; both stop them in \
                    an outage.",
         ),
-        notes: Notes {
-            ask: Text(
-                "Which of the two does your stack ship, and at what failure rate does it stop retries?",
-            ),
-            tempting: Text(
-                "both look like the same switch, but they stop retries at very different failure rates.",
-            ),
-            minutes: 4,
-            point_at: None,
-        },
     },
     Chapter {
         key: "defaults",
@@ -1293,14 +1106,6 @@ pub static CHAPTERS: &[Chapter] = &[
             "The AWS SDK's standard mode ships a retry quota: keep it on, and watch its \
                    refusals.",
         ),
-        notes: Notes {
-            ask: Text("Which retry mode does your AWS SDK run, and who watches its quota?"),
-            tempting: Text(
-                "here it holds: a quota of hundreds of tokens lasts only a few dozen retries at the cost of one.",
-            ),
-            minutes: 3,
-            point_at: None,
-        },
     },
     Chapter {
         key: "throttle",
@@ -1324,14 +1129,6 @@ pub static CHAPTERS: &[Chapter] = &[
             "In an overload, first tries alone swamp the server: throttle them at the client, \
                    and count those rejections apart from the server's failures.",
         ),
-        notes: Notes {
-            ask: Text("Would you turn away your own users' requests at the client?"),
-            tempting: Text(
-                "turning requests away looks like failing them, but it keeps the server serving the rest.",
-            ),
-            minutes: 3,
-            point_at: None,
-        },
     },
     Chapter {
         key: "trigger",
@@ -1362,14 +1159,6 @@ pub static CHAPTERS: &[Chapter] = &[
                    triggers your policy does not come back from, and back off with jitter under \
                    a budget to shrink them.",
         ),
-        notes: Notes {
-            ask: Text("Which capacity loss has your system not come back from?"),
-            tempting: Text(
-                "the workers come back, but the queue of work nobody waits for does not drain.",
-            ),
-            minutes: 4,
-            point_at: None,
-        },
     },
     Chapter {
         key: "orphans",
@@ -1397,16 +1186,6 @@ pub static CHAPTERS: &[Chapter] = &[
             "Pass the deadline down with every call: a service whose caller has given up \
                    stops, instead of retrying for nobody.",
         ),
-        notes: Notes {
-            ask: Text(
-                "When your gateway times out, does the service behind it know, or does it go on working and retrying?",
-            ),
-            tempting: Text(
-                "the slowdown is the database's, but the calls left behind keep it busy long after it ends.",
-            ),
-            minutes: 3,
-            point_at: None,
-        },
     },
     Chapter {
         key: "fan-out",
@@ -1439,7 +1218,319 @@ pub static CHAPTERS: &[Chapter] = &[
             "A request that waits for many calls waits for their tail: judge each call by its \
                    p99, and hedge or trim the fan-out where the tail is long.",
         ),
-        notes: Notes {
+    },
+];
+
+/// Each chapter's notes for the person who teaches it, by its key: kept
+/// apart from [`CHAPTERS`] so that what only a presenter reads is not in
+/// the first screen's module, which finds chapters by their keys.
+static NOTES: &[(&str, Notes)] = &[
+    (
+        "why-retry",
+        Notes {
+            ask: Text(
+                "Before the hands: is a retry more likely to fail than a first try? After: who has seen retries make an outage worse?",
+            ),
+            tempting: Text(
+                "here it holds, as each call fails on its own; the next chapters break it with a wrong request, a timeout near the median and a loaded server.",
+            ),
+            minutes: 4,
+            point_at: None,
+        },
+    ),
+    (
+        "which-errors",
+        Notes {
+            ask: Text("Which status codes does your retry policy retry? Who retries a 400?"),
+            tempting: Text(
+                "A retries more, but a 400 fails the same way on every attempt: its retries only add calls.",
+            ),
+            minutes: 4,
+            point_at: Some(Text(
+                "Across failure rates A's success curve lies on B's, while A's calls per operation climb far above B's: its retries of the 400s buy nothing.",
+            )),
+        },
+    ),
+    (
+        "timeout",
+        Notes {
+            ask: Text(
+                "Where do your timeouts come from: a measured p99, or a round number? After the reveal, move the timeout and find where success comes back.",
+            ),
+            tempting: Text(
+                "few calls are slower than the timeout on an idle server, but each one cut off stays on the server as work, the retries add their own, and the queue grows until most attempts time out.",
+            ),
+            minutes: 4,
+            point_at: None,
+        },
+    ),
+    (
+        "deadline",
+        Notes {
+            ask: Text(
+                "What is the user's deadline for your busiest call, and how many of your attempts fit in it?",
+            ),
+            tempting: Text(
+                "a longer wait catches slower answers, but a lost answer never comes: the long wait spends most of the deadline on it and leaves little for another attempt.",
+            ),
+            minutes: 4,
+            point_at: Some(Text(
+                "A's curve of latencies climbs to about half the operations, steps up once more after its long timeout and ends at the deadline; B's climbs in a step after each of its short timeouts, well above A's.",
+            )),
+        },
+    ),
+    (
+        "jitter",
+        Notes {
+            ask: Text(
+                "Point at the spikes on the chart: what is each one? Then move the clients: when does jitter stop mattering?",
+            ),
+            tempting: Text(
+                "here it holds for this large crowd; move the clients down to a thousand and no jitter wins, its longer pauses outlasting the outage.",
+            ),
+            minutes: 4,
+            point_at: None,
+        },
+    ),
+    (
+        "open-loop",
+        Notes {
+            ask: Text("Which of your clients wait for their answers, and which do not?"),
+            tempting: Text(
+                "backoff sounds like less load, but every arrival still makes its attempts, only later.",
+            ),
+            minutes: 3,
+            point_at: Some(Text(
+                "While the dependency is down, B's load climbs to A's within seconds: every arrival still makes all its attempts, and backoff only sends them later.",
+            )),
+        },
+    ),
+    (
+        "budget",
+        Notes {
+            ask: Text("What caps your retries on a bad day today: the attempts alone?"),
+            tempting: Text(
+                "here it holds for one service's clients; the next chapter spreads such a budget over many instances, and its percent stops holding.",
+            ),
+            minutes: 4,
+            point_at: None,
+        },
+    ),
+    (
+        "at-scale",
+        Notes {
+            ask: Text("Over how many instances is the traffic of your budget's clients spread?"),
+            tempting: Text(
+                "the bucket stops retries for one client, but spread over many instances each sees too little traffic for it to act.",
+            ),
+            minutes: 3,
+            point_at: None,
+        },
+    ),
+    (
+        "layers",
+        Notes {
+            ask: Text("How many layers between your users and your database retry on their own?"),
+            tempting: Text(
+                "each layer's attempts look like its own, but every attempt of a layer sends the layer below through all of its attempts: they multiply.",
+            ),
+            minutes: 3,
+            point_at: None,
+        },
+    ),
+    (
+        "idempotency",
+        Notes {
+            ask: Text(
+                "Which of your calls change something, and which of them carry an idempotency key?",
+            ),
+            tempting: Text(
+                "a retry feels like asking again, but the server already acted on the request whose answer was lost.",
+            ),
+            minutes: 4,
+            point_at: None,
+        },
+    ),
+    (
+        "hedge-busy",
+        Notes {
+            ask: Text("How busy is the service you would hedge at its peak?"),
+            tempting: Text(
+                "only the slowest few percent get a copy, but near capacity every copy queues in front of a first try, and the tail grows.",
+            ),
+            minutes: 3,
+            point_at: Some(Text(
+                "B's curve of latencies reaches 99 % of operations after A's: near capacity its copies queue in front of first tries, and the tail grows.",
+            )),
+        },
+    ),
+    (
+        "recover",
+        Notes {
+            ask: Text(
+                "How long must the door stay shut? Let the room work it out from the queue and the workers, then move the pause until success comes back, and compare it with the time the queue takes to drain.",
+            ),
+            tempting: Text(
+                "the workers are back and the door was shut, but a pause shorter than the queue takes to drain leaves it full of work nobody waits for.",
+            ),
+            minutes: 4,
+            point_at: None,
+        },
+    ),
+    (
+        "backoff-for",
+        Notes {
+            ask: Text(
+                "Do your clients wait for their answers, or do requests keep coming whatever happens?",
+            ),
+            tempting: Text(
+                "here it holds, as each client waits for its answer before its next operation; against arrivals that do not wait, it does not.",
+            ),
+            minutes: 4,
+            point_at: None,
+        },
+    ),
+    (
+        "hedge",
+        Notes {
+            ask: Text("What would you hedge, and at which percentile of its latency?"),
+            tempting: Text(
+                "here it holds, with capacity to spare: only the slowest few percent of calls get a copy.",
+            ),
+            minutes: 4,
+            point_at: None,
+        },
+    ),
+    (
+        "monitor",
+        Notes {
+            ask: Text(
+                "Which of these is on your dashboard: success, calls per operation, budget refusals? After the reveal, raise the failures until the budget runs out, and watch which number moves.",
+            ),
+            tempting: Text(
+                "success is what users feel, but while the budget lasts the retries hide the failures from it, each one they make up for another call.",
+            ),
+            minutes: 4,
+            point_at: None,
+        },
+    ),
+    (
+        "retry-cost",
+        Notes {
+            ask: Text("What does your client do while its dependency is down?"),
+            tempting: Text(
+                "here it holds: with every call failing, every operation spends all its attempts, and a plain retry policy never notices the outage.",
+            ),
+            minutes: 2,
+            point_at: None,
+        },
+    ),
+    (
+        "herd",
+        Notes {
+            ask: Text("What happens when a whole fleet restarts at once?"),
+            tempting: Text(
+                "the server is back long before the clients give up, but each wave of retries lands in one instant and overflows its queue.",
+            ),
+            minutes: 3,
+            point_at: None,
+        },
+    ),
+    (
+        "shared-seed",
+        Notes {
+            ask: Text("Where do your clients get the seed of their random generator?"),
+            tempting: Text(
+                "both have jitter, but a shared seed draws the same pauses in every client.",
+            ),
+            minutes: 3,
+            point_at: None,
+        },
+    ),
+    (
+        "storm",
+        Notes {
+            ask: Text(
+                "B differs from A in its shape, its jitter and its pause: which of them ends the storm? After the reveal, switch A's shape alone, then raise its base.",
+            ),
+            tempting: Text(
+                "the spike ends, so the load should fall with it, but A's retries keep the server overloaded.",
+            ),
+            minutes: 4,
+            point_at: None,
+        },
+    ),
+    (
+        "contention",
+        Notes {
+            ask: Text("Where do your clients race for one row or one lock?"),
+            tempting: Text("here it holds: in lockstep the clients collide again and again."),
+            minutes: 3,
+            point_at: None,
+        },
+    ),
+    (
+        "bucket-or-breaker",
+        Notes {
+            ask: Text(
+                "Which of the two does your stack ship, and at what failure rate does it stop retries?",
+            ),
+            tempting: Text(
+                "both look like the same switch, but they stop retries at very different failure rates.",
+            ),
+            minutes: 4,
+            point_at: None,
+        },
+    ),
+    (
+        "defaults",
+        Notes {
+            ask: Text("Which retry mode does your AWS SDK run, and who watches its quota?"),
+            tempting: Text(
+                "here it holds: a quota of hundreds of tokens lasts only a few dozen retries at the cost of one.",
+            ),
+            minutes: 3,
+            point_at: None,
+        },
+    ),
+    (
+        "throttle",
+        Notes {
+            ask: Text("Would you turn away your own users' requests at the client?"),
+            tempting: Text(
+                "turning requests away looks like failing them, but it keeps the server serving the rest.",
+            ),
+            minutes: 3,
+            point_at: None,
+        },
+    ),
+    (
+        "trigger",
+        Notes {
+            ask: Text("Which capacity loss has your system not come back from?"),
+            tempting: Text(
+                "the workers come back, but the queue of work nobody waits for does not drain.",
+            ),
+            minutes: 4,
+            point_at: None,
+        },
+    ),
+    (
+        "orphans",
+        Notes {
+            ask: Text(
+                "When your gateway times out, does the service behind it know, or does it go on working and retrying?",
+            ),
+            tempting: Text(
+                "the slowdown is the database's, but the calls left behind keep it busy long after it ends.",
+            ),
+            minutes: 3,
+            point_at: None,
+        },
+    ),
+    (
+        "fan-out",
+        Notes {
             ask: Text("How many calls does your slowest page wait for, and what is their p99?"),
             tempting: Text(
                 "each call is usually fast, but a request that waits for a hundred meets the slow one almost every time.",
@@ -1447,7 +1538,7 @@ pub static CHAPTERS: &[Chapter] = &[
             minutes: 3,
             point_at: None,
         },
-    },
+    ),
 ];
 
 /// The rules the source articles end with, each with the chapters that
@@ -1965,10 +2056,10 @@ mod tests {
         let rule_of = |key: &str| MONDAY.iter().position(|r| r.chapters.contains(&key));
         let rules: Vec<_> = core.iter().map(|k| rule_of(k).expect("a rule")).collect();
         assert!(rules.windows(2).all(|w| w[0] <= w[1]), "{rules:?}");
-        for (minutes, chapter) in CHAPTERS.iter().map(|c| (c.notes.minutes, c)) {
+        for (minutes, chapter) in CHAPTERS.iter().map(|c| (c.notes().minutes, c)) {
             assert!((2..=4).contains(&minutes), "{}: {minutes} min", chapter.key);
         }
-        let minutes: u32 = CHAPTERS[..CORE].iter().map(|c| c.notes.minutes).sum();
+        let minutes: u32 = CHAPTERS[..CORE].iter().map(|c| c.notes().minutes).sum();
         assert!(
             (40..=60).contains(&minutes),
             "the core path takes {minutes} min"
@@ -2108,7 +2199,7 @@ mod tests {
                 chapter.answers[predicted.expect("held above")].0,
                 runs.map(|i| chapter.answers[i].0)
             );
-            assert!(!chapter.notes.ask.0.is_empty() && !chapter.notes.tempting.0.is_empty());
+            assert!(!chapter.notes().ask.0.is_empty() && !chapter.notes().tempting.0.is_empty());
         }
         assert!(traps >= CORE_TRAPS, "{traps} traps on the core path");
     }

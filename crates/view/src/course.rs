@@ -341,14 +341,14 @@ impl Course {
                     .collect();
                 let runs = self.answer.as_ref().and_then(|a| a.index);
                 view.notes = Some(NotesView {
-                    minutes: tf!("{minutes} min in a room", minutes = chapter.notes.minutes),
-                    ask: chapter.notes.ask.get(),
+                    minutes: tf!("{minutes} min in a room", minutes = chapter.notes().minutes),
+                    ask: chapter.notes().ask.get(),
                     trap: chapter.trap(&self.asked).map(|guess| {
                         tf!(
                             "\u{201c}{model}\u{201d} predicts \u{201c}{guess}\u{201d}: {why}",
                             model = chapter.trap.name(),
                             guess = chapter.answers[guess],
-                            why = chapter.notes.tempting
+                            why = chapter.notes().tempting
                         )
                     }),
                     runs: runs.map(|i| {

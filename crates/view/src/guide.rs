@@ -107,22 +107,22 @@ pub fn guide(answers: &[Option<usize>]) -> Guide {
                 "\u{201c}{model}\u{201d} predicts \u{201c}{guess}\u{201d}: {why}",
                 model = chapter.trap.name(),
                 guess = chapter.answers[guess],
-                why = chapter.notes.tempting
+                why = chapter.notes().tempting
             )
         });
         chapters.push(GuideChapter {
             number: chapter.number(),
             title: chapter.title.get(),
             link: link(Place::Chapter(chapter), &config, Present::Room),
-            minutes: chapter.notes.minutes,
+            minutes: chapter.notes().minutes,
             point_at: chapter
-                .notes
+                .notes()
                 .point_at
                 .unwrap_or(chapter.preset().sees)
                 .get(),
             trap,
             runs,
-            ask: chapter.notes.ask.get(),
+            ask: chapter.notes().ask.get(),
             knob: chapter.knob.param().label.get(),
             tried,
         });
