@@ -47,6 +47,11 @@ pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Cours
             .toggle_with_force("notes", opened.present == Present::Notes)?;
         root.class_list()
             .toggle_with_force("guide", opened.present == Present::Guide)?;
+        // A chain's calls per layer stand under its chart in front of a
+        // room: known before the chart is drawn, so it is drawn at its
+        // height.
+        let layered = opened.config.get(view::config::P::Layers) > 1.0;
+        root.class_list().toggle_with_force("layered", layered)?;
     }
     if opened.present == Present::Guide {
         crate::guide::start(document);
