@@ -22,7 +22,6 @@ pub use retry_core::{
     adaptive, breaker, budget, chart_id, classify, decimal, policy, random, range, sort, tf, words,
 };
 pub use retry_sim::{config, metrics, sim, simulate};
-pub use retry_teach::prose;
 
 mod classes;
 mod defaults;
@@ -493,7 +492,9 @@ fn first_ceiling(policy: &Policy) -> f64 {
 /// in English and by its label in lower case in another language.
 fn jitter_name(jitter: Jitter) -> String {
     let position = crate::config::JITTERS.position(jitter) as usize;
-    crate::prose::choice_word(P::Jitter, position)
+    P::Jitter
+        .param()
+        .choice_word(position)
         .unwrap_or_else(|| jitter_word(jitter).to_string())
 }
 

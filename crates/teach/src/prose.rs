@@ -40,7 +40,7 @@ use crate::config::{Config, Kind, P, PARAMS, SWEEPS, SweepCurves};
 use crate::metrics::{Format, Metric, Side};
 use crate::seeds::{Seeds, Verdict};
 use crate::sim::{CutReason, Law, Report, ServiceShape};
-use crate::words::{self, Lang, Text};
+use crate::words::{self, Text};
 
 /// Numbers the settings imply, named in templates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -543,13 +543,7 @@ pub fn choice_word(p: P, position: usize) -> Option<String> {
     if p == P::Budget && position < budget.len() {
         return Some(budget[position].get().to_string());
     }
-    let Kind::Choice(words, labels) = p.param().kind else {
-        return None;
-    };
-    match words::lang() {
-        Lang::En => words.get(position).map(|w| w.to_string()),
-        _ => labels.get(position).map(|l| words::lower_first(l.get())),
-    }
+    p.param().choice_word(position)
 }
 
 impl Facts<'_> {

@@ -830,6 +830,20 @@ impl Param {
     }
 
     /// The text of a value in a link.
+    /// How a text names a choice: by its word in a link in English, by its
+    /// label in lower case in another language; `None` for a number.
+    pub fn choice_word(&self, position: usize) -> Option<String> {
+        let Kind::Choice(words, labels) = self.kind else {
+            return None;
+        };
+        match crate::words::lang() {
+            crate::words::Lang::En => words.get(position).map(|w| w.to_string()),
+            _ => labels
+                .get(position)
+                .map(|l| crate::words::lower_first(l.get())),
+        }
+    }
+
     pub fn format(&self, value: f64) -> String {
         match self.kind {
             Kind::Choice(options, _) => options[value as usize].to_string(),
