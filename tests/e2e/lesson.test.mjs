@@ -71,7 +71,30 @@ const PRESETS = [
   { title: 'The trigger and the map: a capacity loss that outlives itself (OSDI 2022)', key: 'chart-map',
     tries: [{ label: 'Shorten the capacity loss to 2 s', metric: 'User-visible success', side: 'a', rises: true },
       { label: 'Lose a fifth of the workers, not three fifths', metric: 'User-visible success', side: 'a', rises: true }] },
+  { title: 'The caller gave up; the service below did not', key: 'chart-load',
+    tries: [{ label: 'Let A pass its deadline down too', metric: 'Calls at the bottom per request', side: 'a', rises: false }] },
+  { title: "Fan-out: the backend's p99 becomes the median", key: 'chart-latency',
+    tries: [{ label: 'Let A wait for 10 calls', metric: 'Latency p50', side: 'a', rises: false },
+      { label: 'Let A hedge each call after 0.05 s', metric: 'Latency p99', side: 'a', rises: false }] },
+  { title: 'A timeout from the mean of a long tail', key: 'chart-load',
+    tries: [{ label: 'Give A a timeout of 2 s', metric: 'Server calls per operation', side: 'a', rises: false },
+      { label: 'Double the traffic to 200/s', metric: 'Server calls per operation', side: 'a', rises: true }] },
+  { title: 'Recovering from a collapse: how long to turn the traffic away', key: 'chart-load',
+    tries: [{ label: 'Turn the traffic away for 15 s', metric: 'User-visible success', side: 'a', rises: true },
+      { label: 'A queue of 100, not a thousand', metric: 'User-visible success', side: 'a', rises: true }] },
+  { title: 'Shed what nobody waits for', key: 'chart-load',
+    tries: [{ label: 'Serve the newest request first', metric: 'User-visible success', side: 'a', rises: true },
+      { label: 'Refuse new requests while the oldest has waited 0.1 s', metric: 'User-visible success', side: 'a', rises: true }] },
 ];
+
+// The presets to walk: every one the built page lists, each with its
+// expectations above; a preset the page has and this table lacks fails.
+async function presetsOf(page) {
+  const titles = await page.$$eval('#preset option:not([disabled])', (all) => all.map((o) => o.textContent));
+  const missing = titles.filter((t) => !PRESETS.some((p) => p.title === t));
+  assert.deepEqual(missing, [], 'presets the page has and this test does not expect anything of');
+  return titles.map((t) => PRESETS.find((p) => p.title === t));
+}
 
 const WIDE = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -120,7 +143,7 @@ for (const [name, viewport] of [['laptop', WIDE], ['phone', PHONE]]) {
   test(`every preset teaches on the first screen of a ${name} (${viewport.width}x${viewport.height})`, async () => {
     const page = await open(browser, base, { viewport });
     const seen = [];
-    for (const preset of PRESETS) {
+    for (const preset of await presetsOf(page)) {
       await pickPreset(page, await presetValue(page, preset.title));
       const at = await layout(page);
       assert.ok(at.lessonText.length > 80, `${preset.title}: no lesson`);
@@ -190,7 +213,7 @@ async function lessonShown(page) {
 
 test('each "try this" applies its change, moves its number the way the lesson says, and the lesson stays', async () => {
   const page = await open(browser, base, { viewport: WIDE });
-  for (const preset of PRESETS) {
+  for (const preset of await presetsOf(page)) {
     await pickPreset(page, await presetValue(page, preset.title));
     const lesson = await lessonShown(page);
     const link = page.url();
@@ -271,7 +294,7 @@ test('each headline shows its range over seeds as the command line measures it, 
     : path.resolve(import.meta.dirname, '../../target/debug/retry-playground');
   const page = await open(browser, base, { viewport: WIDE });
   const seen = {};
-  for (const preset of PRESETS) {
+  for (const preset of await presetsOf(page)) {
     await pickPreset(page, await presetValue(page, preset.title));
     const shown = await spreadShown(page);
     const link = new URL(page.url()).search.slice(1);
@@ -292,7 +315,10 @@ test('each headline shows its range over seeds as the command line measures it, 
   const success = aws.find((h) => h.label === 'User-visible success');
   assert.deepEqual(success.better, []);
   assert.match(success.seeds, /no real difference/);
-  // Hover or focus on what the seeds say tells the rule.
+  // Hover or focus on what the seeds say tells the rule (on a preset that
+  // compares two policies).
+  await pickPreset(page, await presetValue(page, 'What production defaults do: AWS SDK standard mode'));
+  await spreadShown(page);
   const words = page.locator('#headlines .seeds').first();
   await words.focus();
   assert.match(await page.locator('#headlines .seeds .tip').first().textContent(), /at least 9 in 10 of the seeds/);
