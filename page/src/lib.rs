@@ -245,6 +245,30 @@ pub fn redraw_now() -> f64 {
     now() - started
 }
 
+/// Moves one policy's base delay (B's with `on_b`, else A's) between two
+/// values and re-simulates and redraws at once, in one task: the time in
+/// ms of a move on one policy, which keeps the other's run.
+#[wasm_bindgen]
+pub fn move_now(on_b: bool) -> f64 {
+    let started = now();
+    with_app(|app| {
+        let mut config = app.page.config().clone();
+        let index = P::Base as usize;
+        let value = match on_b {
+            true => config.value_b_at(index),
+            false => config.value_at(index),
+        };
+        let next = if value == 0.2 { 0.3 } else { 0.2 };
+        match on_b {
+            true => config.set_b_at(index, next),
+            false => config.set(P::Base, next),
+        };
+        app.page.load(config);
+    });
+    finish_now();
+    now() - started
+}
+
 /// The runs alone of [`redraw_now`]: A and B of the current state (traced
 /// when the replay is open) to their final numbers, drawing nothing; the
 /// time it took in ms, which the in-browser benchmark sets beside the

@@ -189,6 +189,12 @@ try {
     const runsMedian = simulated[Math.floor(simulated.length / 2)];
     const operations = await page.evaluate(() => document.querySelector('#summary td').textContent);
     if (!query) {
+      // A move on one policy keeps the other's run: B's base, then A's.
+      for (const onB of [true, false]) {
+        const moves = await page.evaluate((onB) => Array.from({ length: 20 }, () => window.wasmBindings.move_now(onB)), onB);
+        moves.sort((a, b) => a - b);
+        console.log(`${name}: a move on ${onB ? 'B' : 'A'}'s base, re-simulate and redraw, median ${moves[10].toFixed(1)} ms over 20 (min ${moves[0].toFixed(1)}, max ${moves.at(-1).toFixed(1)})`);
+      }
       const sweeps = await page.evaluate(() => [0, 1, 2, 3, 4].map(() => window.wasmBindings.sweep_now()));
       sweeps.sort((a, b) => a - b);
       console.log(`${name}: sweep of 21 failure rates x 2 policies, median ${sweeps[2].toFixed(1)} ms over 5`);

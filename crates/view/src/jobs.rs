@@ -340,6 +340,11 @@ pub struct Job {
     traced: bool,
     /// A's run, then B's when comparing.
     sides: Vec<RunState>,
+    /// What each side runs: a side whose scenario a newer state keeps is
+    /// not run again.
+    scenarios: Vec<sim::Scenario>,
+    /// The sides taken done from the job this one replaced.
+    reused: usize,
     /// The side that goes next.
     turn: usize,
     runs: Option<Runs>,
@@ -366,6 +371,8 @@ impl Job {
             wants,
             traced: wants.traced,
             sides: Vec::new(),
+            scenarios: Vec::new(),
+            reused: 0,
             turn: 0,
             runs: None,
             grid: None,
@@ -392,6 +399,7 @@ impl Job {
         let old = match old {
             Some(job) if !job.config.same_state(config) => {
                 let mut new = Job::new(config, wants, key_chart);
+                new.reuse_runs(&job);
                 // A cell opened from the map has the map it was opened from.
                 if new.map.is_some() && map::map_key(&job.config) == map::map_key(config) {
                     new.map = job.map;
@@ -426,12 +434,37 @@ impl Job {
         if self.config.comparing() {
             configs.push(self.config.policy_b_config());
         }
+        self.scenarios = configs.iter().map(simulate::scenario).collect();
         self.sides = configs
             .iter()
             .map(|config| RunState::new(config, self.traced))
             .collect();
         self.turn = 0;
         self.runs = None;
+        self.reused = 0;
+    }
+
+    /// Takes from `old` every side's finished run whose scenario this job
+    /// runs too (a move on B keeps A's run), traced as this job needs.
+    fn reuse_runs(&mut self, old: &Job) {
+        for (i, scenario) in self.scenarios.iter().enumerate() {
+            let kept = old
+                .scenarios
+                .iter()
+                .position(|s| s == scenario)
+                .map(|j| &old.sides[j]);
+            if let Some(RunState::Done(report, trace)) = kept {
+                if trace.is_some() == self.traced {
+                    self.sides[i] = RunState::Done(report.clone(), trace.clone());
+                    self.reused += 1;
+                }
+            }
+        }
+    }
+
+    /// How many sides this job took done from the one it replaced.
+    pub fn reused(&self) -> usize {
+        self.reused
     }
 
     fn start_grid(&mut self) {
@@ -1060,6 +1093,31 @@ mod tests {
             job.sweep().as_ref().expect("sweeps").link(),
             newer.to_link()
         );
+    }
+
+    /// A move on B keeps A's finished run and runs B alone; a move of the
+    /// world runs both; either way the reports are a fresh job's, bit for
+    /// bit.
+    #[test]
+    fn a_move_on_one_policy_runs_that_policy_alone() {
+        let before = config("v=1&compare=on&rate=100&horizon=5&failure=0.2&B.jitter=none");
+        let mut job = Job::new(&before, Wants::default(), ChartId::Load);
+        drive(&mut job, 100);
+        let moved_b = config("v=1&compare=on&rate=100&horizon=5&failure=0.2&B.jitter=equal");
+        let mut job = Job::renew(Some(job), &moved_b, Wants::default(), ChartId::Load);
+        assert_eq!(job.reused(), 1, "A's run is kept");
+        drive(&mut job, 100);
+        let runs = job.runs().expect("done");
+        let fresh = run(&moved_b);
+        assert_eq!(json(&runs.a), json(&fresh.a));
+        assert_eq!(
+            runs.b.as_ref().map(json),
+            fresh.b.as_ref().map(json),
+            "B's run is the new B's"
+        );
+        let moved_world = config("v=1&compare=on&rate=120&horizon=5&failure=0.2&B.jitter=equal");
+        let job = Job::renew(Some(job), &moved_world, Wants::default(), ChartId::Load);
+        assert_eq!(job.reused(), 0, "a new world runs both");
     }
 
     /// The map comes after the headlines' seeds, a cell at a time, to the
