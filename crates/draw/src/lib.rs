@@ -800,7 +800,8 @@ fn calls_within(report: &Report, (start, end): (f64, f64)) -> u64 {
     total
 }
 
-/// Shades a scenario's [faults](Scenario::faults) over the whole height of a chart of time.
+/// Shades a scenario's [faults](Scenario::faults) and its services' own
+/// outages over the whole height of a chart of time.
 fn shade_windows<'a, DB: DrawingBackend + 'a>(
     chart: &mut Chart<'a, DB>,
     scenario: &Scenario,
@@ -811,10 +812,16 @@ where
 {
     let (low, high) = (chart.y_range().start, chart.y_range().end);
     let end = chart.x_range().end;
-    for FaultWindow {
-        start, end: stop, ..
-    } in scenario.faults()
-    {
+    // The world's faults, then each service's own outage in a chain.
+    let windows = scenario
+        .faults()
+        .map(|window| (window.start, window.end))
+        .chain(
+            scenario
+                .layer_outages()
+                .map(|(_, start, stop)| (start, stop)),
+        );
+    for (start, stop) in windows {
         chart.draw_series(std::iter::once(Rectangle::new(
             [(start, low), (stop.min(end), high)],
             theme.grid.mix(0.6).filled(),
@@ -838,35 +845,44 @@ where
     DB::ErrorType: 'static,
 {
     let low = chart.y_range().start;
-    for FaultWindow { start, fault, .. } in scenario.faults() {
-        let percent = |share: f64| tick(&round3(100.0 * share));
-        let text = match fault {
-            Fault::Outage if !outage => continue,
-            Fault::Outage if scenario.servers > 1 && scenario.fault_on == FaultOn::One => {
-                tf!(
-                    "outage of one server of {servers}",
-                    servers = scenario.servers
-                )
-            }
-            Fault::Outage => tr("outage").to_string(),
-            // A spike of nothing is the door closed: traffic turned away.
-            Fault::Spike if scenario.spike_rate == 0.0 => {
-                tr("every new request turned away").to_string()
-            }
-            Fault::Spike => tf!("spike: {rate}/s", rate = tick(&scenario.spike_rate)),
-            Fault::CapacityLoss => tf!(
-                "capacity loss: {share} % of workers left",
-                share = percent(scenario.drop_to)
-            ),
-            Fault::LatencySpike => tf!(
-                "latency spike: service x{factor}",
-                factor = tick(&scenario.slow_factor)
-            ),
-            Fault::Partition => tf!(
-                "partition: {share} % of clients cut off",
-                share = percent(scenario.cut_share)
-            ),
-        };
+    let percent = |share: f64| tick(&round3(100.0 * share));
+    let faults = scenario
+        .faults()
+        .filter_map(|FaultWindow { start, fault, .. }| {
+            let text = match fault {
+                Fault::Outage if !outage => return None,
+                Fault::Outage if scenario.servers > 1 && scenario.fault_on == FaultOn::One => {
+                    tf!(
+                        "outage of one server of {servers}",
+                        servers = scenario.servers
+                    )
+                }
+                Fault::Outage => tr("outage").to_string(),
+                // A spike of nothing is the door closed: traffic turned away.
+                Fault::Spike if scenario.spike_rate == 0.0 => {
+                    tr("every new request turned away").to_string()
+                }
+                Fault::Spike => tf!("spike: {rate}/s", rate = tick(&scenario.spike_rate)),
+                Fault::CapacityLoss => tf!(
+                    "capacity loss: {share} % of workers left",
+                    share = percent(scenario.drop_to)
+                ),
+                Fault::LatencySpike => tf!(
+                    "latency spike: service x{factor}",
+                    factor = tick(&scenario.slow_factor)
+                ),
+                Fault::Partition => tf!(
+                    "partition: {share} % of clients cut off",
+                    share = percent(scenario.cut_share)
+                ),
+            };
+            Some((start, text))
+        });
+    // A service's own outage in a chain, named by its layer.
+    let own = scenario
+        .layer_outages()
+        .map(|(layer, start, _)| (start, tf!("outage at layer {layer}", layer = layer)));
+    for (start, text) in faults.chain(own) {
         let (x, bottom) = chart.backend_coord(&(start, low));
         let step = theme.px(13.0) as i32;
         let rows: Vec<i32> = (1..(bottom - labels.plot[1]) / step)

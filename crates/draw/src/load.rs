@@ -769,6 +769,16 @@ pub(super) mod tests {
                 "partition: 25 % of clients cut off",
                 (8.0, 18.0),
             ),
+            (
+                Scenario {
+                    layers: 2,
+                    layer_outage_start: [3.0, 0.0, 0.0, 0.0],
+                    layer_outage_duration: [5.0, 0.0, 0.0, 0.0],
+                    ..base.clone()
+                },
+                "outage at layer 2",
+                (3.0, 8.0),
+            ),
         ] {
             let report = run(&fault);
             let runs = [single(&report, &[], None)];

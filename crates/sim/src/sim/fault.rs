@@ -86,6 +86,18 @@ impl Scenario {
     pub fn faults(&self) -> impl Iterator<Item = FaultWindow> + '_ {
         Fault::ALL.into_iter().filter_map(|fault| self.fault(fault))
     }
+
+    /// Each service's own outage in a chain, the layer (from 2) with its
+    /// window: the layers this world has, each with a length over 0.
+    pub fn layer_outages(&self) -> impl Iterator<Item = (u32, f64, f64)> + '_ {
+        (0..crate::range::OWN_POLICY_LAYERS)
+            .map(|i| (i as u32 + 2, i))
+            .filter(move |&(layer, i)| layer <= self.layers && self.layer_outage_duration[i] > 0.0)
+            .map(move |(layer, i)| {
+                let start = self.layer_outage_start[i];
+                (layer, start, start + self.layer_outage_duration[i])
+            })
+    }
 }
 
 #[cfg(test)]
@@ -118,5 +130,11 @@ mod tests {
             s.faults().map(|w| w.fault).collect::<Vec<_>>(),
             [Fault::Outage, Fault::CapacityLoss]
         );
+        // A service's own outage, where the chain has that service.
+        s.layer_outage_start[1] = 4.0;
+        s.layer_outage_duration[1] = 2.0;
+        assert_eq!(s.layer_outages().count(), 0, "one layer: no layer 3");
+        s.layers = 3;
+        assert_eq!(s.layer_outages().collect::<Vec<_>>(), [(3, 4.0, 6.0)]);
     }
 }
