@@ -96,6 +96,16 @@ pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Cours
     if let (Some(slot), Some(p)) = (document.get_element_by_id("knob"), view.knob) {
         if let Some(row) = document.get_element_by_id(&view::controls::row_id(p.param())) {
             slot.append_child(&row)?;
+            // The chapter's own words for its knob: the label's text
+            // before its unit, and the help line.
+            if let Some((label, help)) = view.knob_words {
+                if let Some(text) = row.query_selector("label")?.and_then(|l| l.first_child()) {
+                    text.set_text_content(Some(label));
+                }
+                if let Some(line) = document.get_element_by_id(&format!("help-{}", p.param().key)) {
+                    line.set_text_content(Some(help));
+                }
+            }
         }
         // The slider spans the range that teaches; the box takes any number.
         let slider_id = view::controls::widget_id(p.param(), view::controls::Role::Slider);

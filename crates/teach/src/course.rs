@@ -200,6 +200,15 @@ impl Chapter {
             .expect("every chapter names a preset (a test holds them)")
     }
 
+    /// How the chapter names its knob, where its world gives the setting
+    /// another meaning than its control's words: the label and the help.
+    pub fn knob_words(&self) -> Option<(Text, Text)> {
+        KNOB_WORDS
+            .iter()
+            .find(|(key, ..)| *key == self.key)
+            .map(|&(_, label, help)| (label, help))
+    }
+
     /// Its notes for the person who teaches it to a room.
     pub fn notes(&self) -> &'static Notes {
         NOTES
@@ -1220,6 +1229,14 @@ pub static CHAPTERS: &[Chapter] = &[
         ),
     },
 ];
+
+/// A chapter's own words for its knob, by its key: in the recover world a
+/// spike of no arrivals is the door shut, not a spike.
+static KNOB_WORDS: &[(&str, Text, Text)] = &[(
+    "recover",
+    Text("Traffic turned away for"),
+    Text("How long every new request is turned away at the door; 0 means never."),
+)];
 
 /// Each chapter's notes for the person who teaches it, by its key: kept
 /// apart from [`CHAPTERS`] so that what only a presenter reads is not in

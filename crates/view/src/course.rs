@@ -88,6 +88,8 @@ pub struct CourseView {
     pub paired: Option<&'static str>,
     pub takeaway: &'static str,
     pub knob: Option<P>,
+    /// The knob's label and help where the chapter names it its own way.
+    pub knob_words: Option<(&'static str, &'static str)>,
     /// The knob's slider ends in the chapter, as slider positions: its
     /// teaching range, not the playground's.
     pub knob_slider: Option<(String, String)>,
@@ -316,6 +318,7 @@ impl Course {
             paired: None,
             takeaway: "",
             knob: None,
+            knob_words: None,
             knob_slider: None,
             back: self.place.back().map(to),
             next: self.place.next().map(to),
@@ -363,6 +366,9 @@ impl Course {
                 view.answers = chapter.answers;
                 view.takeaway = chapter.takeaway.get();
                 view.knob = Some(chapter.knob);
+                view.knob_words = chapter
+                    .knob_words()
+                    .map(|(label, help)| (label.get(), help.get()));
                 view.knob_slider = chapter.teaches.map(|(low, high)| {
                     let at = |v| controls::slider_position(chapter.knob.param(), v).to_string();
                     (at(low), at(high))
@@ -633,6 +639,19 @@ mod tests {
 
     fn chapter(key: &str) -> Place {
         Place::find(key).expect("a chapter of that key")
+    }
+
+    /// A chapter whose world gives its knob another meaning names it its
+    /// own way; the others keep the control's words.
+    #[test]
+    fn a_chapter_may_name_its_knob_its_own_way() {
+        let view = |key: &str| {
+            let place = chapter(key);
+            Course::new(place, Present::Off, &place.config()).view(&place.config())
+        };
+        let (label, help) = view("recover").knob_words.expect("its own words");
+        assert!(label.contains("turned away") && help.contains("turned away"));
+        assert_eq!(view("jitter").knob_words, None);
     }
 
     #[test]
