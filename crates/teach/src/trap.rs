@@ -42,9 +42,6 @@ pub enum Naive {
     /// The trouble is over when its trigger ends: only operations whose
     /// every attempt falls inside a fault fail, at the fault's share.
     OverWhenTriggerEnds,
-    /// Retries cost what they cure: the load grows by the share of
-    /// operations that still fail without them.
-    LoadFollowsSuccess,
     /// Trouble shows in the success rate: it is the number that moves.
     SuccessShowsTrouble,
     /// A request the client turns away is one more failure: the policy
@@ -73,7 +70,6 @@ impl Naive {
             Naive::HedgingIsFree => Text("hedging is free"),
             Naive::RetryOnlyAsksAgain => Text("a retry only asks again"),
             Naive::OverWhenTriggerEnds => Text("it is over when the trigger ends"),
-            Naive::LoadFollowsSuccess => Text("retries cost only what they cure"),
             Naive::SuccessShowsTrouble => Text("trouble shows in the success rate"),
             Naive::ThrottlingFails => Text("a request turned away is a request lost"),
             Naive::ThrottlesAlike => Text("a throttle is a throttle"),
@@ -158,11 +154,6 @@ impl Naive {
             ) => Guess::Side(None),
             (Naive::OverWhenTriggerEnds, Asked::Band(_, side)) => {
                 Guess::Value(1.0 - caught_in_fault(judged(side)))
-            }
-            (Naive::LoadFollowsSuccess, Asked::Band(_, side)) => {
-                let c = judged(side);
-                let fail = attempt_failure(c);
-                Guess::Value(1.0 + fail.powf(c.get(P::Attempts)))
             }
             (Naive::SuccessShowsTrouble, Asked::Moves(_)) => Guess::Signal(Metric::Success),
             (Naive::ThrottlingFails, Asked::Better(_)) => {
