@@ -286,7 +286,11 @@ fn build_rules(document: &Document, view: &view::course::CourseView) -> Result<(
     if let Some(handout) = document.get_element_by_id("handout") {
         show_if(&handout, !view.rules.is_empty());
     }
-    if !view.rules.is_empty() {
+    // The guide shows no rules: nothing of theirs to measure.
+    let guide = document
+        .document_element()
+        .is_some_and(|root| root.class_list().contains("guide"));
+    if !view.rules.is_empty() && !guide {
         measure_handout(0);
     }
     Ok(())
