@@ -59,7 +59,7 @@ pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Cours
     // The kit's links, in the page's language.
     for (id, link) in [
         ("to-guide", view::guide::guide_link()),
-        ("to-exercise", view::guide::exercise_link()),
+        ("to-exercise", view::guide::EXERCISE_LINK.to_string()),
     ] {
         if let Some(anchor) = document.get_element_by_id(id) {
             anchor.set_attribute("href", &language::href(&link))?;
@@ -102,7 +102,8 @@ pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Cours
                 if let Some(text) = row.query_selector("label")?.and_then(|l| l.first_child()) {
                     text.set_text_content(Some(label));
                 }
-                if let Some(line) = document.get_element_by_id(&format!("help-{}", p.param().key)) {
+                if let Some(line) = document.get_element_by_id(&view::controls::help_id(p.param()))
+                {
                     line.set_text_content(Some(help));
                 }
             }
@@ -199,14 +200,7 @@ fn build_extras(document: &Document, view: &view::course::CourseView) -> Result<
 /// The whole address of a link's query, as a phone or paper needs it.
 fn absolute(query: &str) -> String {
     let href = language::href(query);
-    let Some(location) = web_sys::window().map(|w| w.location()) else {
-        return href;
-    };
-    let base = format!(
-        "{}{}",
-        location.origin().unwrap_or_default(),
-        location.pathname().unwrap_or_default()
-    );
+    let base = crate::page_base();
     match href.strip_prefix("./") {
         Some(rest) => format!("{base}{rest}"),
         None => format!("{base}{href}"),
@@ -322,11 +316,7 @@ fn measure_handout(index: usize) {
             let _ = line.append_child(&measured);
         }
     }
-    let next = Closure::once_into_js(move || measure_handout(index + 1));
-    if let Some(window) = web_sys::window() {
-        let _ =
-            window.set_timeout_with_callback_and_timeout_and_arguments_0(next.unchecked_ref(), 0);
-    }
+    crate::later(move || measure_handout(index + 1));
 }
 
 fn listen(document: &Document) -> Result<(), JsValue> {

@@ -32,41 +32,44 @@ pub(super) fn show(document: &Document, config: &Config, seeds: Option<&Seeds>) 
     };
     list.set_text_content(None);
     let graded = seeds.map(exercise::grade);
+    let count = seeds.map_or(0, Seeds::count);
     for (i, requirement) in exercise::REQUIREMENTS.iter().enumerate() {
         let Ok(item) = element(document, "li", "") else {
             return;
         };
-        let text = match graded.as_ref().map(|g| g[i]) {
-            None => tf!(
-                "{requirement}: measuring over the seeds\u{2026}",
-                requirement = requirement.text
+        let (met, text) = match graded.as_ref().map(|g| g[i]) {
+            None => (
+                "",
+                tf!(
+                    "{requirement}: measuring over the seeds\u{2026}",
+                    requirement = requirement.text
+                ),
             ),
             Some(g) => {
                 let worst = g.requirement.metric.number().format.headline(g.worst);
                 match g.met {
-                    true => tf!(
-                        "Met: {requirement} (the worst of {count} seeds: {worst}).",
-                        requirement = requirement.text,
-                        count = seeds.map_or(0, Seeds::count),
-                        worst = worst
+                    true => (
+                        "true",
+                        tf!(
+                            "Met: {requirement} (the worst of {count} seeds: {worst}).",
+                            requirement = requirement.text,
+                            count = count,
+                            worst = worst
+                        ),
                     ),
-                    false => tf!(
-                        "Not met: {requirement} (the worst of {count} seeds: {worst}).",
-                        requirement = requirement.text,
-                        count = seeds.map_or(0, Seeds::count),
-                        worst = worst
+                    false => (
+                        "false",
+                        tf!(
+                            "Not met: {requirement} (the worst of {count} seeds: {worst}).",
+                            requirement = requirement.text,
+                            count = count,
+                            worst = worst
+                        ),
                     ),
                 }
             }
         };
-        let _ = item.set_attribute(
-            "data-met",
-            match graded.as_ref().map(|g| g[i].met) {
-                Some(true) => "true",
-                Some(false) => "false",
-                None => "",
-            },
-        );
+        let _ = item.set_attribute("data-met", met);
         item.set_text_content(Some(&text));
         let _ = list.append_child(&item);
     }

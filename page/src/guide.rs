@@ -3,14 +3,12 @@
 //! answers measured here one world per task, so the page stays
 //! responsive while they come in.
 
-use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::Document;
 
 use retry_view::guide::{self, Guide};
 use retry_view::seeds::over_seeds;
 use retry_view::tf;
-use retry_view::words::tr;
 
 use crate::{element, show_if};
 
@@ -37,11 +35,7 @@ fn measure(mut answers: Vec<Option<usize>>) {
         return;
     };
     answers.push(chapter.answer(&over_seeds(config)));
-    let next = Closure::once_into_js(move || measure(answers));
-    if let Some(window) = web_sys::window() {
-        let _ =
-            window.set_timeout_with_callback_and_timeout_and_arguments_0(next.unchecked_ref(), 0);
-    }
+    crate::later(move || measure(answers));
 }
 
 fn draw(document: &Document, guide: &Guide, done: usize, all: usize) -> Result<(), JsValue> {
@@ -73,7 +67,6 @@ fn draw(document: &Document, guide: &Guide, done: usize, all: usize) -> Result<(
     }
     if let Some(list) = document.get_element_by_id("guide-chapters") {
         list.set_text_content(None);
-        let measuring = tr("still measuring");
         for chapter in &guide.chapters {
             let article = element(document, "article", "guide-chapter")?;
             let heading = element(document, "h3", "")?;
@@ -88,25 +81,8 @@ fn draw(document: &Document, guide: &Guide, done: usize, all: usize) -> Result<(
             heading.append_child(&link)?;
             article.append_child(&heading)?;
             let items = element(document, "ul", "")?;
-            let mut lines = vec![
-                (tr("Point at"), chapter.point_at.to_string()),
-                (tr("The trap"), chapter.trap.clone()),
-                (tr("Ask the room"), chapter.ask.to_string()),
-                (
-                    tr("The runs' answer"),
-                    chapter.runs.unwrap_or(measuring).to_string(),
-                ),
-            ];
-            for (value, answer) in &chapter.tried {
-                lines.push((
-                    chapter.knob,
-                    tf!(
-                        "{value}: the runs answer \u{201c}{answer}\u{201d}.",
-                        value = value,
-                        answer = answer.unwrap_or(measuring)
-                    ),
-                ));
-            }
+            let outcomes = chapter.outcomes().map(|outcome| (chapter.knob, outcome));
+            let lines = chapter.kit().into_iter().chain(outcomes);
             for (label, text) in lines {
                 let item = element(document, "li", "")?;
                 let strong = element(document, "strong", "")?;
@@ -120,7 +96,7 @@ fn draw(document: &Document, guide: &Guide, done: usize, all: usize) -> Result<(
         }
     }
     if let Some(save) = document.get_element_by_id("guide-markdown") {
-        let text = guide::markdown(guide, &page_base());
+        let text = guide::markdown(guide, &crate::page_base());
         let href = format!(
             "data:text/markdown;charset=utf-8,{}",
             String::from(js_sys::encode_uri_component(&text))
@@ -128,18 +104,4 @@ fn draw(document: &Document, guide: &Guide, done: usize, all: usize) -> Result<(
         save.set_attribute("href", &href)?;
     }
     Ok(())
-}
-
-/// The page's own address, without its query.
-fn page_base() -> String {
-    web_sys::window()
-        .map(|w| w.location())
-        .map(|l| {
-            format!(
-                "{}{}",
-                l.origin().unwrap_or_default(),
-                l.pathname().unwrap_or_default()
-            )
-        })
-        .unwrap_or_default()
 }

@@ -573,6 +573,31 @@ fn post_task() {
 /// Renders the current state and does its job's work at once, in this
 /// task, until every chart but the sweep is final: for a picture of a
 /// chart the page had not drawn, and for the benchmark.
+/// Runs `then` in a task of its own, after what the page does now: long
+/// work in pieces that leave the page responsive between them.
+pub(crate) fn later(then: impl FnOnce() + 'static) {
+    let task = Closure::once_into_js(then);
+    if let Some(window) = web_sys::window() {
+        let _ =
+            window.set_timeout_with_callback_and_timeout_and_arguments_0(task.unchecked_ref(), 0);
+    }
+}
+
+/// The page's own address, without its query: what a link on paper or a
+/// phone stands on.
+pub(crate) fn page_base() -> String {
+    web_sys::window()
+        .map(|w| w.location())
+        .map(|l| {
+            format!(
+                "{}{}",
+                l.origin().unwrap_or_default(),
+                l.pathname().unwrap_or_default()
+            )
+        })
+        .unwrap_or_default()
+}
+
 pub(crate) fn finish_now() {
     render();
     drive(true);

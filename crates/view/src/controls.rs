@@ -97,6 +97,11 @@ pub fn row_id(param: &Param) -> String {
     format!("param-{}", param.key)
 }
 
+/// The id of a parameter's help line.
+pub fn help_id(param: &Param) -> String {
+    format!("help-{}", param.key)
+}
+
 /// The roles of a parameter's widgets: a list, or a slider and a number box.
 pub fn roles(param: &Param) -> &'static [Role] {
     match param.kind {
@@ -208,7 +213,7 @@ pub fn control(index: usize) -> Control {
         label: param.label.get(),
         unit: (!param.unit.english().is_empty()).then(|| format!(" ({})", param.unit)),
         input_id: widget_id(param, Role::Slider),
-        help_id: format!("help-{}", param.key),
+        help_id: help_id(param),
         help: param.help.get(),
         widgets,
     }

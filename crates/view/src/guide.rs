@@ -53,6 +53,34 @@ pub struct GuideChapter {
     pub tried: Vec<(String, Option<&'static str>)>,
 }
 
+impl GuideChapter {
+    /// What the facilitator reads of the chapter, each line a label and its
+    /// words: what to point at, the trap, the question, the runs' answer.
+    pub fn kit(&self) -> [(&'static str, String); 4] {
+        [
+            (tr("Point at"), self.point_at.to_string()),
+            (tr("The trap"), self.trap.clone()),
+            (tr("Ask the room"), self.ask.to_string()),
+            (
+                tr("The runs' answer"),
+                self.runs.unwrap_or(tr("still measuring")).to_string(),
+            ),
+        ]
+    }
+
+    /// Each tried value of the knob with the runs' answer there, after
+    /// the knob's name.
+    pub fn outcomes(&self) -> impl Iterator<Item = String> + '_ {
+        self.tried.iter().map(|(value, answer)| {
+            tf!(
+                "{value}: the runs answer \u{201c}{answer}\u{201d}.",
+                value = value,
+                answer = answer.unwrap_or(tr("still measuring"))
+            )
+        })
+    }
+}
+
 /// The whole guide.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Guide {
@@ -172,7 +200,6 @@ const CLOSE: Text = Text(
 
 /// The guide as Markdown, to print or keep beside the slides.
 pub fn markdown(guide: &Guide, base: &str) -> String {
-    let measuring = tr("still measuring");
     let mut out = format!("# {}\n\n## {}\n\n", TITLE.get(), tr("Agenda"));
     out.push_str(&format!("| | | {} |\n|---|---|---|\n", tr("min")));
     for slot in &guide.agenda {
@@ -193,28 +220,11 @@ pub fn markdown(guide: &Guide, base: &str) -> String {
             tr("Link"),
             chapter.link
         ));
-        let lines = [
-            (tr("Point at"), chapter.point_at.to_string()),
-            (tr("The trap"), chapter.trap.clone()),
-            (tr("Ask the room"), chapter.ask.to_string()),
-            (
-                tr("The runs' answer"),
-                chapter.runs.unwrap_or(measuring).to_string(),
-            ),
-        ];
-        for (label, text) in lines {
+        for (label, text) in chapter.kit() {
             out.push_str(&format!("- **{label}:** {text}\n"));
         }
-        for (value, answer) in &chapter.tried {
-            out.push_str(&format!(
-                "- {}\n",
-                tf!(
-                    "{knob} {value}: the runs answer \u{201c}{answer}\u{201d}.",
-                    knob = chapter.knob,
-                    value = value,
-                    answer = answer.unwrap_or(measuring)
-                )
-            ));
+        for outcome in chapter.outcomes() {
+            out.push_str(&format!("- {} {outcome}\n", chapter.knob));
         }
     }
     out.push_str(&format!(
@@ -228,7 +238,7 @@ pub fn markdown(guide: &Guide, base: &str) -> String {
     out.push_str(&format!(
         "\n{}: {base}?{}\n\n{}: {base}?{}\n",
         tr("Link"),
-        exercise_link(),
+        EXERCISE_LINK,
         tr("A reference answer"),
         retry_teach::exercise::reference().to_link()
     ));
@@ -254,9 +264,7 @@ pub const CLOSING_STEPS: [Text; 4] = [
 ];
 
 /// The exercise's link: its world, graded.
-pub fn exercise_link() -> String {
-    "present=exercise".to_string()
-}
+pub const EXERCISE_LINK: &str = "present=exercise";
 
 /// The guide's heading.
 pub const TITLE: Text = Text("The facilitator's guide");
