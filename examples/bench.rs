@@ -18,17 +18,17 @@
 //! for the browser's figures of `tests/e2e/bench.mjs`). Small changes
 //! do not show in nanoseconds here; instructions and cache misses per
 //! attempt do:
-//! `valgrind --tool=callgrind --toggle-collect='retry_playground::sim::run*'`
+//! `valgrind --tool=callgrind --toggle-collect='retry_sim::sim::run*'`
 //! or `valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes` on
 //! `--only reference --ops 200000`, divided by the attempts it prints.
 
 use std::time::Instant;
 
-use retry_playground::breaker::{BreakerConfig, BreakerMode};
-use retry_playground::budget::{BudgetConfig, BudgetKind};
-use retry_playground::policy::{Jitter, Policy, Shape};
-use retry_playground::random::Stream;
-use retry_playground::sim::{self, Scenario, ServiceShape, Spread, WorkloadKind};
+use retry_core::breaker::{BreakerConfig, BreakerMode};
+use retry_core::budget::{BudgetConfig, BudgetKind};
+use retry_core::policy::{Jitter, Policy, Shape};
+use retry_core::random::Stream;
+use retry_sim::sim::{self, Scenario, ServiceShape, Spread, WorkloadKind};
 
 /// Reference: Poisson 10 000/s, independent failure 0.5, 4 attempts,
 /// exponential full jitter from 100 ms capped at 800 ms, service time
@@ -213,8 +213,8 @@ const SMALL_RUNS_SEEDS: u64 = 400;
 const SMALL_RUNS_TARGET_MS: f64 = 50.0;
 
 /// The contention preset: the world of the grid the page draws.
-fn contention_preset() -> retry_playground::config::Config {
-    retry_playground::presets::PRESETS
+fn contention_preset() -> retry_sim::config::Config {
+    retry_teach::presets::PRESETS
         .iter()
         .find(|preset| preset.key == "contention")
         .expect("the contention preset exists")
@@ -231,7 +231,7 @@ fn contention_preset() -> retry_playground::config::Config {
 /// world too big for a run, which spends the map's whole work budget: what
 /// a hostile link costs.
 fn maps() {
-    use retry_playground::config::Config;
+    use retry_sim::config::Config;
     for (what, link) in [
         (
             "map of a world near its boundary",
@@ -246,7 +246,7 @@ fn maps() {
     ] {
         let config = Config::from_link(link).0;
         let start = Instant::now();
-        let map = retry_playground::map::map(&config, retry_playground::map::Rows::Size);
+        let map = retry_analyses::map::map(&config, retry_analyses::map::Rows::Size);
         let seconds = start.elapsed().as_secs_f64();
         let missing = map.cells.iter().filter(|c| c.missing.is_some()).count();
         println!(
@@ -266,7 +266,7 @@ fn small_runs(repeats: usize) {
     let mut grid = None;
     for _ in 0..repeats.max(1) {
         let started = Instant::now();
-        let result = retry_playground::contention::contention_grid(&config, SMALL_RUNS_SEEDS);
+        let result = retry_analyses::contention::contention_grid(&config, SMALL_RUNS_SEEDS);
         totals.push(started.elapsed().as_secs_f64() * 1e3);
         grid = Some(result);
     }
@@ -328,16 +328,16 @@ fn setup(batches: usize) {
 /// (the space's policies in turn, one seed each) on 1 and 2 threads, and
 /// the whole search on 1 and 2 threads, whose frontiers must be equal.
 fn frontier() {
-    use retry_playground::config::{Config, P};
-    use retry_playground::search;
+    use retry_analyses::search;
+    use retry_sim::config::{Config, P};
     let config = Config::default();
     let space = search::candidates(&config, &search::Constraints::default());
     let per_run = |pairs: &str, repeats: usize| {
-        let world = retry_playground::lesson::apply(&config, &format!("buckets=1&{pairs}"));
-        let scenario = retry_playground::simulate::scenario(&world);
+        let world = retry_teach::lesson::apply(&config, &format!("buckets=1&{pairs}"));
+        let scenario = retry_sim::simulate::scenario(&world);
         let started = Instant::now();
         for _ in 0..repeats {
-            std::hint::black_box(retry_playground::sim::run(&scenario));
+            std::hint::black_box(retry_sim::sim::run(&scenario));
         }
         started.elapsed().as_secs_f64() * 1e3 / repeats as f64
     };
@@ -374,7 +374,7 @@ fn frontier() {
                 for part in thousand.chunks(thousand.len().div_ceil(threads)) {
                     scope.spawn(move || {
                         for config in part {
-                            std::hint::black_box(retry_playground::simulate::run(config));
+                            std::hint::black_box(retry_sim::simulate::run(config));
                         }
                     });
                 }
@@ -417,8 +417,8 @@ fn frontier() {
 /// same links in the browser with their charts drawn; beside these, the
 /// two figures say what the browser adds.
 fn page_runs(runs: usize) {
-    use retry_playground::chart_id::ChartId;
-    use retry_playground::view::jobs::{Job, Wants};
+    use retry_core::chart_id::ChartId;
+    use retry_view::jobs::{Job, Wants};
     for (name, link, traced) in [
         (
             "first preset (herd, 2000 clients), A and B traced",
@@ -431,7 +431,7 @@ fn page_runs(runs: usize) {
             false,
         ),
     ] {
-        let config = retry_playground::course::opened(link).config;
+        let config = retry_teach::course::opened(link).config;
         let wants = Wants {
             traced,
             ..Wants::default()

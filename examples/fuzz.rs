@@ -29,12 +29,12 @@ mod links;
 
 use std::time::Instant;
 
-use retry_playground::breaker::BreakerMode;
-use retry_playground::budget::BudgetKind;
-use retry_playground::config::Config;
-use retry_playground::course;
-use retry_playground::sim::{COST_PER_WORK, Report, WorkloadKind};
-use retry_playground::simulate;
+use retry_core::breaker::BreakerMode;
+use retry_core::budget::BudgetKind;
+use retry_sim::config::Config;
+use retry_sim::sim::{COST_PER_WORK, Report, WorkloadKind};
+use retry_sim::simulate;
+use retry_teach::course;
 
 /// What one link cost.
 struct Cost {
@@ -91,7 +91,7 @@ fn main() {
         // link makes two.
         let outcome = std::panic::catch_unwind(|| {
             let (config, _notices) = course::open(&link);
-            let timed = |config: &retry_playground::config::Config| {
+            let timed = |config: &retry_sim::config::Config| {
                 let begun = Instant::now();
                 let report = simulate::run(config);
                 (report, begun.elapsed().as_secs_f64())

@@ -9,15 +9,14 @@
 
 mod common;
 
-use retry_playground::config::Config;
-use retry_playground::course;
-use retry_playground::seeds::SeedRuns;
-use retry_playground::sim::{
+use retry_analyses::seeds::SeedRuns;
+use retry_analyses::sliced::{Slice, Sliced};
+use retry_sim::config::Config;
+use retry_sim::sim::{
     self, COST_PER_WORK, CutReason, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, Report, in_flight_bytes,
 };
-use retry_playground::simulate;
-use retry_playground::sliced::{Slice, Sliced};
-use retry_playground::sweep;
+use retry_sim::simulate;
+use retry_teach::course;
 
 /// A work limit small enough for a debug build.
 const SMALL_WORK_LIMIT: u64 = 20_000;
@@ -168,32 +167,6 @@ fn a_setting_past_the_pair_limit_is_reported_not_dropped_silently() {
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert_eq!(notices[0].key, "link");
     assert!(notices[0].message.starts_with("1 more pair ignored"));
-}
-
-/// The page refuses to sweep a link this big, and a contention link, which
-/// has no failure rate to sweep; the command line's sweep of the first once
-/// ran for a minute, that of the second printed curves that meant nothing.
-/// Both now refuse with the page's words.
-#[test]
-fn a_sweep_the_page_refuses_is_refused_everywhere() {
-    for link in [
-        "v=1&rate=20000&horizon=3600&failure=0.5",
-        "v=1&workload=contention&clients=5",
-    ] {
-        let why = sweep::refusal(&config(link)).expect("the page refuses");
-        assert!(!why.contains("--sweep"), "{why}");
-        let cli = std::process::Command::new(env!("CARGO_BIN_EXE_retry-playground"))
-            .args(["--sweep", link])
-            .output()
-            .expect("the command line runs");
-        assert_eq!(cli.status.code(), Some(1), "{link}");
-        assert_eq!(String::from_utf8_lossy(&cli.stdout), "", "{link}");
-        assert_eq!(
-            String::from_utf8_lossy(&cli.stderr),
-            format!("sweep: {why}\n"),
-            "{link}"
-        );
-    }
 }
 
 /// A run that fits its bounds is not cut and says nothing.

@@ -8,9 +8,9 @@
 //! bucket the counts of what the breaker breaks must be exactly 0. Shares
 //! are sums of float spans, hence the `1 - 1e-9`.
 
-use retry_playground::breaker::{BreakerConfig, BreakerMode};
-use retry_playground::policy::Policy;
-use retry_playground::sim::{self, OutageMode, Report, Scenario};
+use retry_core::breaker::{BreakerConfig, BreakerMode};
+use retry_core::policy::Policy;
+use retry_sim::sim::{self, OutageMode, Report, Scenario};
 
 mod common;
 

@@ -2,10 +2,10 @@
 //! closed form held to what the runs measure, with fixed seeds and
 //! tolerances from the math.
 
-use retry_playground::card::{Card, card};
-use retry_playground::config::Config;
-use retry_playground::sim::Report;
-use retry_playground::simulate;
+use retry_analyses::card::{Card, card};
+use retry_sim::config::Config;
+use retry_sim::sim::Report;
+use retry_sim::simulate;
 
 fn world(link: &str) -> Config {
     let (config, notices) = Config::from_link(link);

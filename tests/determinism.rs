@@ -4,9 +4,9 @@
 mod common;
 
 use common::golden;
-use retry_playground::config::Config;
-use retry_playground::random::Stream;
-use retry_playground::simulate;
+use retry_core::random::Stream;
+use retry_sim::config::Config;
+use retry_sim::simulate;
 
 fn report_text(link: &str) -> String {
     let (config, notices) = Config::from_link(link);

@@ -8,12 +8,12 @@
 //! throttling arithmetic. backon runs for real in tests/export_backon.rs,
 //! tenacity and botocore in tests/python.
 
-use retry_playground::budget::{Budget, BudgetConfig, BudgetKind};
-use retry_playground::config::{Config, P};
-use retry_playground::export::import::{self, MAX_INPUT};
-use retry_playground::export::{Fit, Format, KNOBS, export};
-use retry_playground::policy::{Jitter, Shape};
-use retry_playground::random::Stream;
+use retry_core::budget::{Budget, BudgetConfig, BudgetKind};
+use retry_core::policy::{Jitter, Shape};
+use retry_core::random::Stream;
+use retry_export::import::{self, MAX_INPUT};
+use retry_export::{Fit, Format, KNOBS, export};
+use retry_sim::config::{Config, P};
 use serde_json::Value;
 
 /// Links the golden snippets are written for: the defaults, a link using

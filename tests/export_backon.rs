@@ -14,9 +14,9 @@
 //! relative 1e-6; the decorrelated mean is computed on a grid accurate to
 //! 0.5 % of the cap, which is added to its tolerance.
 
-use retry_playground::config::Config;
-use retry_playground::export::{Format, export};
-use retry_playground::policy::Jitter;
+use retry_core::policy::Jitter;
+use retry_export::{Format, export};
+use retry_sim::config::Config;
 
 mod default {
     include!("export/backon/default.rs");

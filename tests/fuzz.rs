@@ -15,16 +15,16 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::links::hostile_link;
-use retry_playground::config::{Config, MAX_PAIRS, Notice, PARAMS};
-use retry_playground::course;
-use retry_playground::presets::PRESETS;
-use retry_playground::prose::{self, Facts};
-use retry_playground::seeds::{MOST_SEEDS, SeedRuns};
-use retry_playground::sim::{
+use retry_analyses::seeds::{MOST_SEEDS, SeedRuns};
+use retry_analyses::sliced::{Slice, Sliced};
+use retry_sim::config::{Config, MAX_PAIRS, Notice, PARAMS};
+use retry_sim::sim::{
     self, COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, Report, in_flight_bytes,
 };
-use retry_playground::simulate;
-use retry_playground::sliced::{Slice, Sliced};
+use retry_sim::simulate;
+use retry_teach::course;
+use retry_teach::presets::PRESETS;
+use retry_teach::prose::{self, Facts};
 
 const SEED: u64 = 20_240_611;
 /// Links per test function; the two functions run on two threads.
@@ -207,7 +207,7 @@ fn assert_changes_reported(link: &str, config: &Config, notices: &[Notice]) {
         // A preset's short link: one the page has, or said.
         if key == "preset" {
             let plain = !query.contains(['#', '?']);
-            let known = retry_playground::presets::PRESETS
+            let known = retry_teach::presets::PRESETS
                 .iter()
                 .any(|p| p.key.eq_ignore_ascii_case(raw.trim()));
             let said = course::open(link).1.iter().any(|n| n.key == "preset");

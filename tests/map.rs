@@ -6,9 +6,9 @@
 //! attempts; B backs off exponentially with full jitter under a retry
 //! budget.
 
-use retry_playground::config::Config;
-use retry_playground::map::{self, Missing, Outcome};
-use retry_playground::metrics::Side;
+use retry_analyses::map::{self, Missing, Outcome};
+use retry_sim::config::Config;
+use retry_sim::metrics::Side;
 
 const WORLD: &str = "v=1&compare=on&attempts=5&shape=constant&base=0.001&jitter=none&timeout=1\
     &rate=65&failure=0&workers=10&queue=1000&service_t=0.1&B.shape=exponential&B.base=0.1\
@@ -108,11 +108,11 @@ fn a_map_too_big_for_its_budget_keeps_what_it_computed() {
     let (config, _) = Config::from_link("v=1&rate=20000&workers=10000&failure=0.5");
     assert_eq!(map::refusal(&config), None);
     assert!(map::refusal(&Config::from_link("v=1&workers=0").0).is_some());
-    let budget = 5 * retry_playground::simulate::WORK_LIMIT / 2;
+    let budget = 5 * retry_sim::simulate::WORK_LIMIT / 2;
     let map = map::map_within(&config, map::Rows::Size, budget);
     assert_eq!(map.cells.len(), map.lengths.len() * map.row_values.len());
     assert!(
-        map.work <= budget + retry_playground::simulate::WORK_LIMIT,
+        map.work <= budget + retry_sim::simulate::WORK_LIMIT,
         "{}",
         map.work
     );
@@ -180,7 +180,7 @@ fn against_load_a_heavier_load_is_never_easier() {
 /// policy that recovers); the same world with steady arrivals is mapped.
 #[test]
 fn the_map_refuses_a_crowd_in_words() {
-    let herd = retry_playground::presets::PRESETS
+    let herd = retry_teach::presets::PRESETS
         .iter()
         .find(|p| p.key == "herd")
         .expect("the herd preset");

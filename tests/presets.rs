@@ -2,13 +2,13 @@
 //! trace and the report's numbers hold on each preset's worlds as the page
 //! runs them. These tests live above `retry-sim` because the presets do.
 
-use retry_playground::config::{Config, P};
-use retry_playground::metrics::Metric;
-use retry_playground::presets::PRESETS;
-use retry_playground::sim::trace::{Ending, SAMPLED, Trace};
-use retry_playground::sim::{self, Scenario};
-use retry_playground::simulate;
-use retry_playground::sweep::{POINTS, curves, failure_at, headline_curves, point, point_of};
+use retry_analyses::sweep::{POINTS, curves, failure_at, headline_curves, point, point_of};
+use retry_sim::config::{Config, P};
+use retry_sim::metrics::Metric;
+use retry_sim::sim::trace::{Ending, SAMPLED, Trace};
+use retry_sim::sim::{self, Scenario};
+use retry_sim::simulate;
+use retry_teach::presets::PRESETS;
 
 /// Every policy of every preset, as the page runs them.
 fn preset_scenarios() -> Vec<(String, Scenario)> {
@@ -152,9 +152,9 @@ fn the_headlines_lie_on_their_curve() {
 /// the search's candidates as policy B, on the world each is applied to.
 #[test]
 fn every_change_reads_whole_and_means_what_its_link_means() {
-    use retry_playground::config::Change;
-    use retry_playground::course::CHAPTERS;
-    use retry_playground::search::{self, Constraints};
+    use retry_analyses::search::{self, Constraints};
+    use retry_sim::config::Change;
+    use retry_teach::course::CHAPTERS;
 
     let mut changes: Vec<(Config, String)> = Vec::new();
     for preset in PRESETS {

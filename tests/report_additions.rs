@@ -2,10 +2,10 @@
 //! failed operations, the retry budget's balance over time, and how far a
 //! run cut by the work limit got.
 
-use retry_playground::budget::{BudgetConfig, BudgetKind};
-use retry_playground::config::Config;
-use retry_playground::sim::{self, Scenario};
-use retry_playground::simulate;
+use retry_core::budget::{BudgetConfig, BudgetKind};
+use retry_sim::config::Config;
+use retry_sim::sim::{self, Scenario};
+use retry_sim::simulate;
 
 /// The failed operations' latencies are a part of all latencies, bin by
 /// bin, and count exactly the operations that ended in failure.

@@ -5,11 +5,11 @@
 
 mod common;
 
-use retry_playground::config::{Config, P};
-use retry_playground::presets::PRESETS;
-use retry_playground::search::{self, Frontier, Measure, SearchRuns};
-use retry_playground::simulate;
-use retry_playground::sliced::{Slice, Sliced};
+use retry_analyses::search::{self, Frontier, Measure, SearchRuns};
+use retry_analyses::sliced::{Slice, Sliced};
+use retry_sim::config::{Config, P};
+use retry_sim::simulate;
+use retry_teach::presets::PRESETS;
 
 fn herd() -> Config {
     PRESETS
@@ -151,7 +151,7 @@ fn on_the_herd_the_search_finds_a_policy_as_good_as_b_and_every_way_agrees() {
 /// for is every candidate's.
 #[test]
 fn the_constraints_hold_on_the_frontier() {
-    let config = retry_playground::lesson::apply(&herd(), "find_calls=2&find_deadline=20");
+    let config = retry_teach::lesson::apply(&herd(), "find_calls=2&find_deadline=20");
     let found = search::search_threads(&config, 2);
     assert_eq!(found.constraints.max_calls, 2.0);
     assert_eq!(found.constraints.deadline, 20.0);
@@ -223,7 +223,7 @@ fn a_hostile_world_keeps_the_search_within_its_budget() {
     assert!(found.candidates.iter().all(|m| m.cut));
     for index in 0..40 {
         let link = common::links::hostile_link(7, index);
-        let (config, _) = retry_playground::course::open(&link);
+        let (config, _) = retry_teach::course::open(&link);
         if search::refusal(&config).is_some() {
             continue;
         }

@@ -9,10 +9,10 @@
 //! build; tolerances are derived from the statistics of that size and stated
 //! where they are used.
 
-use retry_playground::breaker::{BreakerConfig, BreakerMode};
-use retry_playground::budget::{BudgetConfig, BudgetKind, RatioBasis};
-use retry_playground::policy::{Jitter, Policy, Shape};
-use retry_playground::sim::{
+use retry_core::breaker::{BreakerConfig, BreakerMode};
+use retry_core::budget::{BudgetConfig, BudgetKind, RatioBasis};
+use retry_core::policy::{Jitter, Policy, Shape};
+use retry_sim::sim::{
     self, FailureKind, FanWait, LatencyHistogram, Law, OutageMode, QueueOrder, Report, Scenario,
     ServiceShape, Spread, WorkloadKind,
 };
@@ -997,7 +997,7 @@ fn backoff_cuts_the_load_of_closed_loop_clients_only() {
 /// an adaptive retry waits for its moment as an event).
 #[test]
 fn adaptive_mode_without_a_throttle_is_standard_mode() {
-    use retry_playground::{config::Config, simulate};
+    use retry_sim::{config::Config, simulate};
     let world = "v=1&rate=80&horizon=30&attempts=3&failure=0.3&mix_503=1&mix_429=0\
                  &outage_at=10&outage_for=5&instances=4";
     let run = |budget: &str| {
@@ -1026,7 +1026,7 @@ fn adaptive_mode_without_a_throttle_is_standard_mode() {
 /// against ~130/s), and the sends held back are reported.
 #[test]
 fn adaptive_mode_slows_the_client_down_under_throttling() {
-    use retry_playground::{config::Config, simulate};
+    use retry_sim::{config::Config, simulate};
     let world = "v=1&rate=80&horizon=40&attempts=3&failure=0.5&mix_503=0&mix_429=1&instances=4";
     let run = |budget: &str| {
         let (config, notices) = Config::from_link(&format!("{world}&budget={budget}"));
@@ -1034,7 +1034,7 @@ fn adaptive_mode_slows_the_client_down_under_throttling() {
         simulate::run(&config)
     };
     let (standard, adaptive) = (run("aws-quota"), run("aws-adaptive"));
-    let late = |report: &retry_playground::sim::Report| -> u64 {
+    let late = |report: &retry_sim::sim::Report| -> u64 {
         let s = &report.series;
         let from = (20.0 / s.width) as usize;
         (from..s.len())
@@ -1062,7 +1062,7 @@ fn adaptive_mode_slows_the_client_down_under_throttling() {
 /// instance the report says nothing of a spread.
 #[test]
 fn breakers_trip_per_instance_until_each_sees_too_little_traffic() {
-    use retry_playground::{config::Config, simulate};
+    use retry_sim::{config::Config, simulate};
     let world = "v=1&rate=100&horizon=30&failure=0.6&attempts=3&breaker=all&cb_min=20&cb_window=5\
                  &cb_ratio=0.5";
     let run = |instances: u32| {
@@ -1100,7 +1100,7 @@ fn breakers_trip_per_instance_until_each_sees_too_little_traffic() {
 /// Over 60 s the counts are a few hundred to thousands: 10 % is allowed.
 #[test]
 fn envoys_budget_caps_retries_in_flight() {
-    use retry_playground::{config::Config, simulate};
+    use retry_sim::{config::Config, simulate};
     let world = "v=1&attempts=2&base=0.025&cap=0.25&timeout=0&rate=100&horizon=60&failure=1\
                  &workers=0&service=constant&service_t=1&hop=constant&hop_mean=0";
     let per_second = |budget: &str| {
@@ -1145,7 +1145,7 @@ fn erlang_b(servers: u32, load: f64) -> f64 {
 /// last bit.
 #[test]
 fn capacity_loss_latency_spikes_and_partitions_follow_erlangs_formula() {
-    use retry_playground::{config::Config, simulate};
+    use retry_sim::{config::Config, simulate};
     let world = "v=1&attempts=1&timeout=0&rate=50&horizon=100&buckets=100&failure=0&workers=10\
                  &queue=0&service=constant&service_t=0.1&hop=constant&hop_mean=0";
     let carried = |fault: &str, from: f64, to: f64| {
@@ -1208,7 +1208,7 @@ fn capacity_loss_latency_spikes_and_partitions_follow_erlangs_formula() {
 /// are allowed, and the histogram's bins of under 0.4 % of a value.
 #[test]
 fn a_hedge_at_the_95th_percentile_cuts_the_p99_for_5_percent_more_calls() {
-    use retry_playground::{config::Config, simulate};
+    use retry_sim::{config::Config, simulate};
     let world = "v=1&attempts=1&timeout=0&rate=100&horizon=200&failure=0&workers=0\
                  &service=exponential&service_t=0.1&hop=constant&hop_mean=0";
     let run = |hedge: &str| {
@@ -1247,7 +1247,7 @@ fn a_hedge_at_the_95th_percentile_cuts_the_p99_for_5_percent_more_calls() {
 /// page's ten seeds), while at half the load it is below on every seed.
 #[test]
 fn near_capacity_the_same_hedge_raises_the_p99() {
-    use retry_playground::{config::Config, simulate};
+    use retry_sim::{config::Config, simulate};
     let p99 = |rate: u32, hedge: &str, seed: u32| {
         let link = format!(
             "v=1&attempts=1&timeout=0&rate={rate}&horizon=120&failure=0&workers=10&queue=10000\
@@ -1282,7 +1282,7 @@ fn near_capacity_the_same_hedge_raises_the_p99() {
 ///   wasted, the third cancelled before it started.
 #[test]
 fn hedging_stops_at_a_fatal_error_and_cancels_what_waits() {
-    use retry_playground::{config::Config, simulate};
+    use retry_sim::{config::Config, simulate};
     let world = "v=1&attempts=1&timeout=0&rate=2&horizon=200&service=constant&service_t=0.1\
                  &hop=constant&hop_mean=0&hedge=on&hedge_delay=0.3&hedge_max=2";
     let run = |more: &str| {
@@ -1290,9 +1290,8 @@ fn hedging_stops_at_a_fatal_error_and_cancels_what_waits() {
         assert!(notices.is_empty(), "{notices:?}");
         simulate::run(&config).summary
     };
-    let calls = |s: &retry_playground::sim::Summary| {
-        (s.first_tries + s.retries) as f64 / s.operations as f64
-    };
+    let calls =
+        |s: &retry_sim::sim::Summary| (s.first_tries + s.retries) as f64 / s.operations as f64;
     let fatal = run("failure=1&mix_503=0&mix_400=1&workers=0");
     assert_eq!(calls(&fatal), 1.0);
     let passing = run("failure=1&mix_503=1&workers=0");
@@ -1334,7 +1333,7 @@ fn hedging_stops_at_a_fatal_error_and_cancels_what_waits() {
 ///   reports hold every preset to it).
 #[test]
 fn a_fleet_spreads_requests_and_a_fault_can_hit_one_server() {
-    use retry_playground::{config::Config, simulate};
+    use retry_sim::{config::Config, simulate};
     let world = "v=1&attempts=1&timeout=0&rate=50&horizon=200&buckets=200&failure=0&servers=2\
                  &workers=5&queue=0&service=constant&service_t=0.1&hop=constant&hop_mean=0";
     let run = |more: &str| {
@@ -1380,7 +1379,7 @@ fn a_fleet_spreads_requests_and_a_fault_can_hit_one_server() {
 /// nobody waits for.
 #[test]
 fn stability_sims_metastable_retry_example_stays_collapsed() {
-    use retry_playground::{config::Config, simulate};
+    use retry_sim::{config::Config, simulate};
     for seed in 1..=11 {
         let link = format!(
             "v=1&attempts=4&shape=constant&base=0.001&jitter=none&timeout=1&rate=70&horizon=60\
@@ -1506,8 +1505,8 @@ fn service_with_a_tail_gives_back_the_figures_it_was_set_by() {
 /// operations each quantile lies within [`quantile_tolerance`].
 #[test]
 fn a_dashboards_p50_and_p99_come_back_at_light_load() {
-    use retry_playground::config::Config;
-    use retry_playground::view::yours;
+    use retry_sim::config::Config;
+    use retry_view::yours;
     let (before, _) = Config::from_link("v=1&attempts=1&hop_mean=0&horizon=200");
     let typed = [
         ("y-rate", "1000"),
@@ -2477,7 +2476,7 @@ fn a_service_fails_a_call_that_waited_for_its_worker_as_one_that_did_not() {
 /// and every operation succeeds.
 #[test]
 fn a_services_own_workers_turn_calls_away_as_erlang_says() {
-    use retry_playground::{config::Config, simulate};
+    use retry_sim::{config::Config, simulate};
     let world = "v=1&attempts=1&timeout=0&rate=50&horizon=200&buckets=200&failure=0&workers=0\
                  &service=constant&service_t=0.1&hop=constant&hop_mean=0&layers=2";
     let run = |more: &str| {

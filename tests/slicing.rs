@@ -7,11 +7,11 @@
 mod common;
 
 use common::links::hostile_link;
-use retry_playground::config::Config;
-use retry_playground::course;
-use retry_playground::presets::PRESETS;
-use retry_playground::sim::{self, CutReason, Report, Run, Scenario};
-use retry_playground::simulate;
+use retry_sim::config::Config;
+use retry_sim::sim::{self, CutReason, Report, Run, Scenario};
+use retry_sim::simulate;
+use retry_teach::course;
+use retry_teach::presets::PRESETS;
 
 /// Slices of work the runs go in: one unit (a pause before every
 /// operation and attempt), a size that divides nothing evenly, and about

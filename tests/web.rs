@@ -6,12 +6,12 @@ mod common;
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use retry_playground::chart::{Plotted, Theme, draw_load, run_colour};
-use retry_playground::config::Config;
-use retry_playground::policy::Policy;
-use retry_playground::random::Stream;
-use retry_playground::sim::{self, Scenario};
-use retry_playground::simulate;
+use retry_core::policy::Policy;
+use retry_core::random::Stream;
+use retry_draw::{Plotted, Theme, draw_load, run_colour};
+use retry_sim::config::Config;
+use retry_sim::sim::{self, Scenario};
+use retry_sim::simulate;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 

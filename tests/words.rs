@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use retry_playground::words::{self, Entry};
+use retry_core::words::{self, Entry};
 
 /// Where each message is written: the message, then its first place.
 fn messages() -> BTreeMap<String, String> {
@@ -27,7 +27,7 @@ fn messages() -> BTreeMap<String, String> {
 fn places() -> BTreeMap<String, Vec<String>> {
     let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut files = Vec::new();
-    for dir in ["src", "crates", "page/src", "first/src"] {
+    for dir in ["crates", "page/src", "first/src"] {
         rust_files(Path::new(dir), &mut files);
     }
     files.sort();
@@ -300,8 +300,9 @@ fn no_two_messages_share_a_key() {
 }
 
 /// The course's own files: their words come with a chapter's address.
-const COURSE: [&str; 3] = [
+const COURSE: [&str; 4] = [
     "crates/teach/src/course.rs",
+    "crates/teach/src/evidence.rs",
     "crates/view/src/course.rs",
     "page/src/chapter.rs",
 ];
@@ -330,7 +331,7 @@ const FIRST_SCREEN: [&str; 10] = [
 /// own are never the page's.
 fn page_file(places: &[String]) -> Option<&'static str> {
     let only = |prefix: &str| places.iter().all(|p| p.starts_with(prefix));
-    if only("src/main.rs") {
+    if only("crates/cli/") {
         None
     } else if only("crates/export/") {
         Some("www/ru-take-home.words")
@@ -419,7 +420,8 @@ fn the_style_sheet_says_nothing_in_one_language() {
 /// short at a bound, and `lang=` in its link changes nothing.
 #[test]
 fn a_report_is_the_same_in_russian() {
-    use retry_playground::{course, simulate};
+    use retry_sim::simulate;
+    use retry_teach::course;
     let cut = "v=1&timeout=0&rate=20000&hop=constant&hop_mean=10&layers=8";
     let english = simulate::json_for(&course::open(cut).0);
     assert!(

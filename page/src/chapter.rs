@@ -58,8 +58,8 @@ pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Cours
     }
     // The kit's links, in the page's language.
     for (id, link) in [
-        ("to-guide", view::guide::guide_link()),
-        ("to-exercise", view::guide::EXERCISE_LINK.to_string()),
+        ("to-guide", retry_teach::guide::guide_link()),
+        ("to-exercise", retry_teach::guide::EXERCISE_LINK.to_string()),
     ] {
         if let Some(anchor) = document.get_element_by_id(id) {
             anchor.set_attribute("href", &language::href(&link))?;
@@ -311,7 +311,7 @@ fn measure_handout(index: usize) {
         if let Ok(measured) = element(&document, "span", "measured") {
             measured.set_text_content(Some(&format!(
                 " {}",
-                view::course::evidence(chapter, &seeds)
+                retry_teach::evidence::evidence(chapter, &seeds)
             )));
             let _ = line.append_child(&measured);
         }

@@ -6,7 +6,7 @@
 use wasm_bindgen::prelude::*;
 use web_sys::Document;
 
-use retry_view::guide::{self, Guide};
+use retry_teach::guide::{self, Guide};
 use retry_view::seeds::over_seeds;
 use retry_view::tf;
 

@@ -136,10 +136,10 @@ pub const TRACE_FINGERPRINT: u64 = 7580616961774693475;
 
 /// The trace [`TRACE_FINGERPRINT`] pins, as text.
 pub fn trace_text() -> String {
-    let (config, _) = retry_playground::config::Config::from_link(LINK);
+    let (config, _) = retry_sim::config::Config::from_link(LINK);
     let mut scenario = config.scenario();
-    scenario.work_limit = retry_playground::simulate::WORK_LIMIT;
-    let (_, trace) = retry_playground::sim::run_traced(&scenario);
+    scenario.work_limit = retry_sim::simulate::WORK_LIMIT;
+    let (_, trace) = retry_sim::sim::run_traced(&scenario);
     // The pinned world hedges nothing and has no chain: no call is a copy
     // or made for nobody, and without the flags the trace reads as it did
     // before calls had them.

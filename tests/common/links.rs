@@ -11,9 +11,9 @@
 //! with a few values changed, raw garbage (bytes, escapes, separators,
 //! non-ASCII text), and links longer than the reader's pair limit.
 
-use retry_playground::config::{Kind, PARAMS, Param};
-use retry_playground::course::CHAPTERS;
-use retry_playground::presets::PRESETS;
+use retry_sim::config::{Kind, PARAMS, Param};
+use retry_teach::course::CHAPTERS;
+use retry_teach::presets::PRESETS;
 
 /// SplitMix64: small, fast and fully determined by its seed, which is all a
 /// generator of test input needs.

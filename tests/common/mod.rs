@@ -5,8 +5,8 @@
 pub mod golden;
 pub mod links;
 
-use retry_playground::policy::{Jitter, Policy, Shape};
-use retry_playground::sim::{Report, Scenario, ServiceShape, Spread};
+use retry_core::policy::{Jitter, Policy, Shape};
+use retry_sim::sim::{Report, Scenario, ServiceShape, Spread};
 
 /// A quiet server: unlimited workers, constant 10 ms service, no network
 /// time, no faults, no timeouts; Poisson arrivals at 1000/s for 10 s, 4

@@ -195,6 +195,27 @@ impl LessonState {
     }
 }
 
+/// The numbers beside the chart when the settings are far from every
+/// preset: what the users got, what it cost the server, how long it took.
+pub const OWN_HEADLINE: &[Metric] = &[Metric::Success, Metric::LoadAmplification, Metric::P99];
+
+/// The numbers a link's lesson (as a page opens it) is about, the one it
+/// rests on first, and those its "try this" buttons promise to move.
+pub fn headline_of(config: &Config) -> (&'static [Metric], Vec<Metric>) {
+    match lesson_state(None, config) {
+        Some(state) => (
+            state.preset.headline,
+            state
+                .preset
+                .try_this
+                .iter()
+                .map(|t| t.expect.metric)
+                .collect(),
+        ),
+        None => (OWN_HEADLINE, Vec::new()),
+    }
+}
+
 /// Most changed settings at which a link opened on its own still shows the
 /// nearest preset's lesson: a few tweaks keep a lesson, a new world does not.
 const NEAREST_WITHIN: usize = 3;

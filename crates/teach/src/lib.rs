@@ -15,7 +15,9 @@ pub use retry_sim::{config, metrics, sim, simulate};
 
 pub mod claims;
 pub mod course;
+pub mod evidence;
 pub mod exercise;
+pub mod guide;
 pub mod lesson;
 pub mod presets;
 pub mod prose;

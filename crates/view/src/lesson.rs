@@ -63,9 +63,7 @@ pub fn chosen_preset(value: &str) -> Option<&'static Preset> {
     value.parse::<usize>().ok().and_then(|i| PRESETS.get(i))
 }
 
-/// The numbers beside the chart when the settings are far from every
-/// preset: what the users got, what it cost the server, how long it took.
-pub const OWN_HEADLINE: &[Metric] = &[Metric::Success, Metric::LoadAmplification, Metric::P99];
+use retry_teach::lesson::OWN_HEADLINE;
 
 /// The lesson's chart when the settings are far from every preset.
 pub const OWN_KEY_CHART: ChartId = ChartId::Load;

@@ -33,7 +33,6 @@ pub mod driver;
 pub mod embed;
 #[cfg(test)]
 mod fixtures;
-pub mod guide;
 pub mod jobs;
 pub mod lesson;
 pub mod notices;

@@ -23,15 +23,17 @@
 //! the course) and no number: the report's JSON is the same in every
 //! language. Exported configuration keeps its comments in English.
 
-use retry_playground::budget::Budget;
-use retry_playground::config::{Config, Kind, PARAMS};
-use retry_playground::export::{self, Format, import};
-use retry_playground::simulate;
-use retry_playground::words::{self, Lang, Text, tr};
-use retry_playground::{ANALYSES, card, course, lesson, seeds, stress, tf, view};
+use retry_analyses::{ANALYSES, card, seeds, stress};
+use retry_core::budget::Budget;
+use retry_core::tf;
+use retry_core::words::{self, Lang, Text, tr};
+use retry_export::{self as export, Format, import};
+use retry_sim::config::{Config, Kind, PARAMS};
+use retry_sim::simulate;
+use retry_teach::{course, lesson};
 
 /// The Russian table, every message the command line can say among them.
-const RUSSIAN: &str = include_str!("../i18n/ru.txt");
+const RUSSIAN: &str = include_str!("../../../i18n/ru.txt");
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -79,11 +81,14 @@ fn main() {
         return;
     }
     if flag("--guide") {
-        let answers: Vec<Option<usize>> = view::guide::measured()
+        let answers: Vec<Option<usize>> = retry_teach::guide::measured()
             .iter()
             .map(|(chapter, config)| chapter.answer(&seeds::over_seeds(config)))
             .collect();
-        emit(&view::guide::markdown(&view::guide::guide(&answers), ""));
+        emit(&retry_teach::guide::markdown(
+            &retry_teach::guide::guide(&answers),
+            "",
+        ));
         return;
     }
     if let Some(unknown) = args
@@ -176,20 +181,20 @@ fn main() {
             Err(why) => fail(&why),
         }
     } else if flag("--sweep") {
-        emit(&retry_playground::sweep::to_csv(&config));
+        emit(&retry_analyses::sweep::to_csv(&config));
     } else if flag("--map") {
         // `--by-load` is `map_by=load` for a link that does not say it.
         let rows = if flag("--by-load") {
-            retry_playground::map::Rows::Load
+            retry_analyses::map::Rows::Load
         } else {
             config.map_rows()
         };
-        let map = retry_playground::map::map(&config, rows);
+        let map = retry_analyses::map::map(&config, rows);
         let missing = map.cells.iter().filter(|c| c.missing.is_some()).count();
         if missing > 0 {
             eprintln!(
                 "{}",
-                crate::tf!(
+                tf!(
                     "map: {missing} cells missing, the work budget of {budget} spent",
                     missing = missing,
                     budget = map.budget
@@ -205,9 +210,9 @@ fn main() {
         // Every core unless --threads says how many (the benchmark's 1
         // against 2); the frontier is the same whatever the number.
         let frontier = match value_of("--threads").map(str::parse::<usize>) {
-            None => retry_playground::search::search(&config),
+            None => retry_analyses::search::search(&config),
             Some(Ok(threads)) if threads > 0 => {
-                retry_playground::search::search_threads(&config, threads)
+                retry_analyses::search::search_threads(&config, threads)
             }
             Some(_) => fail(tr("--threads takes a whole number of threads, 1 or more")),
         };
@@ -306,7 +311,7 @@ fn bounds_json(config: &Config) -> String {
 /// The course as the page asks it: each chapter's question and answers,
 /// and the answer its runs bear out over the seeds the page measures.
 fn course_json() -> String {
-    use retry_playground::prose::{self, Facts};
+    use retry_teach::prose::{self, Facts};
     let chapters: Vec<serde_json::Value> = course::CHAPTERS
         .iter()
         .map(|chapter| {
@@ -331,7 +336,7 @@ fn course_json() -> String {
                     "predicts": trap.map(|i| chapter.answers[i]),
                     "wrong": trap != answer,
                 },
-                "measured": view::course::evidence(chapter, &measured),
+                "measured": retry_teach::evidence::evidence(chapter, &measured),
                 "takeaway": chapter.takeaway,
             })
         })
@@ -347,30 +352,25 @@ fn course_json() -> String {
 /// near, as the page opens it) over the seeds the page measures them on:
 /// each policy's value on every seed, and what the page shows of them.
 fn seeds_json(config: &Config) -> String {
-    let lesson = view::lesson::lesson_view(view::lesson::opened_preset(config), config);
+    let (headline, moved) = lesson::headline_of(config);
     let measured = seeds::over_seeds(config);
-    let headlines: Vec<serde_json::Value> = lesson::headlines(
-        lesson.headline,
-        &lesson.moved(),
-        &measured,
-        false,
-    )
-    .iter()
-    .map(|line| {
-        let metric = line.metric;
-        serde_json::json!({
-            "label": line.label,
-            "a": line.a,
-            "b": line.b,
-            "range_a": line.range_a,
-            "range_b": line.range_b,
-            "better": line.better.map(|side| if side == lesson::Side::A { "A" } else { "B" }),
-            "seeds": line.seeds,
-            "values_a": measured.values(metric, lesson::Side::A).collect::<Vec<_>>(),
-            "values_b": measured.values(metric, lesson::Side::B).collect::<Vec<_>>(),
+    let headlines: Vec<serde_json::Value> = lesson::headlines(headline, &moved, &measured, false)
+        .iter()
+        .map(|line| {
+            let metric = line.metric;
+            serde_json::json!({
+                "label": line.label,
+                "a": line.a,
+                "b": line.b,
+                "range_a": line.range_a,
+                "range_b": line.range_b,
+                "better": line.better.map(|side| if side == lesson::Side::A { "A" } else { "B" }),
+                "seeds": line.seeds,
+                "values_a": measured.values(metric, lesson::Side::A).collect::<Vec<_>>(),
+                "values_b": measured.values(metric, lesson::Side::B).collect::<Vec<_>>(),
+            })
         })
-    })
-    .collect();
+        .collect();
     let count = measured.count() as u64;
     let seeds: Vec<u64> = (0..count).map(|k| measured.first.wrapping_add(k)).collect();
     serde_json::json!({ "seeds": seeds, "headlines": headlines }).to_string()
@@ -437,12 +437,12 @@ fn quota_trace(config: &Config, sequence: &str) -> Result<String, String> {
 /// responses of `sequence`, `time:outcome` apart by commas (`t` a
 /// throttle, `s` any other answer), and prints the fill rate after each.
 fn adaptive_trace(sequence: &str) -> Result<String, String> {
-    use retry_playground::adaptive::RateLimiter;
+    use retry_core::adaptive::RateLimiter;
     let mut limiter = RateLimiter::new(0.0);
     let mut rates = Vec::new();
     for event in sequence.split(',').filter(|e| !e.is_empty()) {
         let read = event.split_once(':').and_then(|(time, outcome)| {
-            let time = retry_playground::decimal::parse_f64(time).filter(|t| t.is_finite())?;
+            let time = retry_core::decimal::parse_f64(time).filter(|t| t.is_finite())?;
             let throttled = match outcome {
                 "t" => true,
                 "s" => false,
@@ -552,7 +552,7 @@ fn print_params() {
 }
 
 /// What the page says of a run cut short at a bound, on stderr.
-fn say_where_cut(a: &retry_playground::sim::Report, b: Option<&retry_playground::sim::Report>) {
+fn say_where_cut(a: &retry_sim::sim::Report, b: Option<&retry_sim::sim::Report>) {
     if let Some(text) = simulate::limit_text(a, b) {
         eprintln!("{}: {text}", tr("cut"));
     }

@@ -7,10 +7,10 @@
 //! caller measures, so the guide cannot drift from the page.
 
 use crate::config::{Config, Kind};
+use crate::course::{CHAPTERS, CORE, Chapter, MONDAY_KEY, Place, Present, link};
 use crate::prose::{self, Facts};
 use crate::tf;
 use crate::words::{Text, tr};
-use retry_teach::course::{CHAPTERS, CORE, Chapter, MONDAY_KEY, Place, Present, link};
 
 /// Minutes of the session's parts that are no chapter.
 pub const INTRODUCTION: u32 = 5;
@@ -230,9 +230,9 @@ pub fn markdown(guide: &Guide, base: &str) -> String {
     out.push_str(&format!(
         "\n## {}\n\n{}\n\n",
         GROUP.get(),
-        retry_teach::exercise::BRIEF
+        crate::exercise::BRIEF
     ));
-    for requirement in retry_teach::exercise::REQUIREMENTS {
+    for requirement in crate::exercise::REQUIREMENTS {
         out.push_str(&format!("- {}\n", requirement.text));
     }
     out.push_str(&format!(
@@ -240,7 +240,7 @@ pub fn markdown(guide: &Guide, base: &str) -> String {
         tr("Link"),
         EXERCISE_LINK,
         tr("A reference answer"),
-        retry_teach::exercise::reference().to_link()
+        crate::exercise::reference().to_link()
     ));
     out.push_str(&format!("\n## {}\n\n", CLOSE.get()));
     for (i, step) in CLOSING_STEPS.iter().enumerate() {
