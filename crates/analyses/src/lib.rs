@@ -20,6 +20,7 @@ use retry_sim::config::Config;
 
 pub mod card;
 pub mod contention;
+pub mod executor;
 pub mod map;
 pub mod search;
 pub mod seeds;

@@ -763,7 +763,8 @@ impl SearchRuns {
 }
 
 /// The whole search on `threads` threads (at least one): each round's runs
-/// split among them, their results placed by index.
+/// taken by whichever is free, their results placed by index
+/// ([`crate::executor`]).
 pub fn search_threads(config: &Config, threads: usize) -> Frontier {
     search_within(config, threads, WORK_BUDGET)
 }
@@ -779,26 +780,9 @@ pub fn search_within(config: &Config, threads: usize, budget: u64) -> Frontier {
             break;
         }
         let candidates = rounds.candidates();
-        let threads = if cfg!(target_arch = "wasm32") {
-            1
-        } else {
-            threads.max(1)
-        };
-        let chunk = tasks.len().div_ceil(threads).max(1);
-        let results: Vec<Ran> = if threads == 1 {
-            run_tasks(candidates, &tasks)
-        } else {
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = tasks
-                    .chunks(chunk)
-                    .map(|part| scope.spawn(move || run_tasks(candidates, part)))
-                    .collect();
-                handles
-                    .into_iter()
-                    .flat_map(|h| h.join().expect("a search thread does not panic"))
-                    .collect()
-            })
-        };
+        let results = crate::executor::run_all(&tasks, threads, |&task| {
+            numbers(&sim::run(&scenario(candidates, task)), task.seed)
+        });
         for (task, ran) in tasks.into_iter().zip(results) {
             rounds.record(task, ran);
         }
@@ -808,8 +792,7 @@ pub fn search_within(config: &Config, threads: usize, budget: u64) -> Frontier {
 
 /// The whole search on every core the machine reports.
 pub fn search(config: &Config) -> Frontier {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    search_threads(config, threads)
+    search_threads(config, crate::executor::every_core())
 }
 
 /// The link pairs that make candidate `pairs` policy B, compare mode on.

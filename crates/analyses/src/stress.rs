@@ -458,7 +458,13 @@ pub fn same_report(shown: &Config, next: &Config) -> bool {
 
 /// The report of `config`'s world and policies.
 pub fn stress(config: &Config) -> Stress {
-    let rows = plan(config).iter().map(|item| run(config, item)).collect();
+    stress_on(config, crate::executor::every_core())
+}
+
+/// The stress report with its runs on `workers` threads: the same report
+/// on any number ([`crate::executor`]).
+pub fn stress_on(config: &Config, workers: usize) -> Stress {
+    let rows = crate::executor::run_all(&plan(config), workers, |item| run(config, item));
     Stress { rows }
 }
 
@@ -669,7 +675,9 @@ mod tests {
             25,
             "five faults, 1 and 100 instances, two policies, and each without retries"
         );
-        assert_eq!(report, stress(&config));
+        for workers in [1, 2, 4] {
+            assert_eq!(report, stress_on(&config, workers), "{workers} workers");
+        }
         for row in &report.rows {
             let faulted = row
                 .fault
