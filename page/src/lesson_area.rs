@@ -5,7 +5,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlSelectElement};
 
-use retry_teach::lesson::{self, Headline};
+use retry_analyses::seeds::Headline;
+use retry_teach::lesson;
 use retry_view as view;
 use retry_view::presets::Preset;
 use retry_view::words::tr;

@@ -852,7 +852,8 @@ fn show_numbers_over_seeds(document: &Document, job: &Job) {
             (&first, true)
         }
     };
-    let lines = lesson::headlines(lesson.headline, &lesson.moved(), seeds, measuring);
+    let lines =
+        retry_analyses::seeds::headlines(lesson.headline, &lesson.moved(), seeds, measuring);
     show_headlines(document, &lines);
 }
 

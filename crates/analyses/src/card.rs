@@ -27,9 +27,11 @@
 //! deadline does not cut the worst case here: an attempt that fails at
 //! once takes no time.
 
+use crate::analysis::{Analysis, Printed};
 use crate::budget::{BudgetKind, RatioBasis};
 use crate::config::Config;
 use crate::sim::WorkloadKind;
+use crate::words::Text;
 
 /// A policy's guarantees.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -235,6 +237,27 @@ fn root(excess: impl Fn(f64) -> f64) -> Option<f64> {
     }
     Some(0.5 * (low + high))
 }
+
+/// The card as an analysis: closed forms, no run.
+pub const ANALYSIS: Analysis = Analysis {
+    word: Text("card"),
+    options: &[],
+    synopsis: "",
+    help: Text(
+        "The policy's guarantees in closed form, as JSON (A's and B's in compare mode): the calls at the bottom when every call fails, its retries a second then, its budget's reservoir and the failure rate above which the budget drains.",
+    ),
+    seeds: 0,
+    budget: None,
+    refusal: |_| None,
+    print: |config, _| {
+        let card = |c: &Config| serde_json::to_value(card(c)).unwrap_or_default();
+        let json = match config.comparing() {
+            false => card(config),
+            true => serde_json::json!({ "a": card(config), "b": card(&config.policy_b_config()) }),
+        };
+        Ok(Printed::out(json.to_string()))
+    },
+};
 
 #[cfg(test)]
 mod tests {

@@ -8,10 +8,12 @@
 //! every seed's run as well as the mean, and a lesson speaks of what holds
 //! on average.
 
+use crate::analysis::{Analysis, Printed};
 use crate::config::Config;
 use crate::sim::{self, WorkloadKind};
 use crate::simulate::WORK_LIMIT;
 use crate::sliced::{Slice, Sliced};
+use crate::words::Text;
 use crate::words::tr;
 
 /// Seeds the contention chart runs each backoff over: it shows what holds
@@ -198,6 +200,50 @@ impl Sliced for GridRuns {
         Slice::of(all, self.finished > before)
     }
 }
+
+/// The contention grid as an analysis.
+pub const ANALYSIS: Analysis = Analysis {
+    word: Text("contention"),
+    options: &[],
+    synopsis: "",
+    help: Text(
+        "The contention model's five backoffs (none, exponential, equal, full and decorrelated jitter) on the same seeds, as JSON: each one's calls and completion time on every seed, and their means.",
+    ),
+    seeds: SEEDS,
+    budget: None,
+    refusal: |config| {
+        (config.workload() != WorkloadKind::Contention).then(|| {
+            crate::words::tr(
+                "The contention grid runs the contention model: this link's world is another (workload=contention runs it).",
+            )
+        })
+    },
+    print: |config, _| {
+        let grid = contention_grid(config, SEEDS);
+        let variants: Vec<serde_json::Value> = grid
+            .variants
+            .iter()
+            .map(|v| {
+                serde_json::json!({
+                    "name": v.name,
+                    "calls": v.calls,
+                    "completion": v.completion,
+                    "truncated": v.truncated,
+                    "mean_calls": v.mean_calls(),
+                    "mean_completion": v.mean_completion(),
+                })
+            })
+            .collect();
+        let json = serde_json::json!({
+            "clients": grid.clients,
+            "base": grid.base,
+            "cap": grid.cap,
+            "seeds": grid.seeds,
+            "variants": variants,
+        });
+        Ok(Printed::out(json.to_string()))
+    },
+};
 
 #[cfg(test)]
 mod tests {

@@ -15,12 +15,13 @@ pub use retry_core::{
 };
 pub use retry_sim::{config, metrics, sim, simulate};
 
-use retry_core::words::Text;
 use retry_sim::config::Config;
 
+pub mod analysis;
 pub mod card;
 pub mod contention;
 pub mod executor;
+pub mod hops;
 pub mod map;
 pub mod search;
 pub mod seeds;
@@ -29,40 +30,16 @@ pub mod stress;
 pub mod sweep;
 pub mod warnings;
 
-/// An analysis the command line runs by its word (`--sweep`), with its
-/// refusal of a world it does not fit, in the page's words: a link costs
-/// a terminal no more than it costs a browser tab.
-#[derive(Debug, Clone, Copy)]
-pub struct Analysis {
-    /// Its word, in English the command line's `--word`; its messages in
-    /// the terminal start with it in the reader's language.
-    pub word: Text,
-    /// Why it does not run a world, if it does not.
-    pub refusal: fn(&Config) -> Option<&'static str>,
-}
-
-/// Every analysis the command line runs, once.
-pub const ANALYSES: [Analysis; 5] = [
-    Analysis {
-        word: Text("sweep"),
-        refusal: sweep::refusal,
-    },
-    Analysis {
-        word: Text("seeds"),
-        refusal: |_| None,
-    },
-    Analysis {
-        word: Text("map"),
-        refusal: map::refusal,
-    },
-    Analysis {
-        word: Text("frontier"),
-        refusal: search::refusal,
-    },
-    Analysis {
-        word: Text("stress"),
-        refusal: stress::refusal,
-    },
+/// Every analysis, in the order the usage lists them.
+pub const ANALYSES: [analysis::Analysis; 8] = [
+    crate::hops::ANALYSIS,
+    crate::card::ANALYSIS,
+    crate::stress::ANALYSIS,
+    crate::sweep::ANALYSIS,
+    crate::seeds::ANALYSIS,
+    crate::map::ANALYSIS,
+    crate::search::ANALYSIS,
+    crate::contention::ANALYSIS,
 ];
 
 /// Why an analysis that judges a fault by the goodput it takes away has

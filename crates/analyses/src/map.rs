@@ -22,11 +22,13 @@
 
 use serde::Serialize;
 
+use crate::analysis::{Analysis, Printed};
 use crate::config::{Config, P};
 use crate::metrics::Side;
 use crate::sim::{self, Report};
 use crate::simulate;
 use crate::sliced::{Slice, Sliced};
+use crate::words::Text;
 
 /// The trigger lengths, seconds: the map's columns.
 pub const LENGTHS: [f64; 8] = [1.0, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0];
@@ -522,3 +524,37 @@ impl Sliced for MapRuns {
         Slice::of(self.done(), cell)
     }
 }
+
+/// The map as an analysis.
+pub const ANALYSIS: Analysis = Analysis {
+    word: Text("map"),
+    options: &[("--by-load", false), ("--csv", false)],
+    synopsis: " [--by-load] [--csv]",
+    help: Text(
+        "The map of metastability: the world with a capacity loss of each length and size, each cell's outcome for A (and B), as JSON (CSV with --csv); --by-load puts the arrival rate on the rows instead of the trigger's size.",
+    ),
+    seeds: SEEDS,
+    budget: Some(WORK_BUDGET),
+    refusal,
+    print: |config, args| {
+        // `--by-load` is `map_by=load` for a link that does not say it.
+        let rows = match args.flag("--by-load") {
+            true => Rows::Load,
+            false => config.map_rows(),
+        };
+        let map = map(config, rows);
+        let missing = map.cells.iter().filter(|c| c.missing.is_some()).count();
+        let said = (missing > 0).then(|| {
+            crate::tf!(
+                "map: {missing} cells missing, the work budget of {budget} spent",
+                missing = missing,
+                budget = map.budget
+            )
+        });
+        let out = match args.flag("--csv") {
+            true => map.to_csv(),
+            false => map.to_json(),
+        };
+        Ok(Printed::out(out).saying(said))
+    },
+};

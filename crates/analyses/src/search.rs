@@ -46,11 +46,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::analysis::{Analysis, Printed};
 use crate::config::{Config, P};
 use crate::sim;
 use crate::simulate;
 use crate::sliced::{Slice, Sliced};
 use crate::sort;
+use crate::words::Text;
 
 /// Work the whole search may do: 10 runs at the page's limit for one.
 /// The first round's runs get about 23 000 units each, which holds the
@@ -809,6 +811,46 @@ pub fn b_change(pairs: &str) -> String {
 pub fn as_b(config: &Config, pairs: &str) -> Config {
     crate::config::apply(config, &b_change(pairs))
 }
+
+/// The search as an analysis: `--frontier`.
+pub const ANALYSIS: Analysis = Analysis {
+    word: Text("frontier"),
+    options: &[("--csv", false), ("--threads", true)],
+    synopsis: " [--csv] [--threads N]",
+    help: Text(
+        "Searches the grid of retry policies in the world of LINK on every core (--threads N for N), and prints every policy measured, the frontier of success against calls per operation, and those that beat policy A, as JSON (CSV with --csv).",
+    ),
+    seeds: SEEDS,
+    budget: Some(WORK_BUDGET),
+    refusal,
+    print: |config, args| {
+        // Every core unless --threads says how many (the benchmark's 1
+        // against 2); the frontier is the same whatever the number.
+        let frontier = match args.value("--threads").map(str::parse::<usize>) {
+            None => search(config),
+            Some(Ok(threads)) if threads > 0 => search_threads(config, threads),
+            Some(_) => {
+                return Err(crate::words::tr(
+                    "--threads takes a whole number of threads, 1 or more",
+                )
+                .to_string());
+            }
+        };
+        let said = (frontier.cut > 0).then(|| {
+            crate::tf!(
+                "frontier: {cut} of {total} policies stopped at their share of the search's work budget of {budget}",
+                cut = frontier.cut,
+                total = frontier.total,
+                budget = frontier.budget
+            )
+        });
+        let out = match args.flag("--csv") {
+            true => frontier.to_csv(),
+            false => frontier.to_json(),
+        };
+        Ok(Printed::out(out).saying(said))
+    },
+};
 
 #[cfg(test)]
 mod tests {

@@ -34,11 +34,13 @@
 //! sides between seeds, or that is too small to act on, is no real
 //! difference, and the page says so: that can be the lesson itself.
 
+use crate::analysis::{Analysis, Printed};
 use crate::config::Config;
 use crate::metrics::{Better, Format, Metric, Side};
 use crate::sim::{self, COST_PER_WORK, Summary};
 use crate::simulate;
 use crate::sliced::{Slice, Sliced};
+use crate::words::Text;
 
 /// Most seeds a number is measured on: ten say whether a lead holds
 /// ("nine in ten") and where the number lies, and cost a small world
@@ -362,3 +364,204 @@ impl Sliced for SeedRuns {
         Slice::of(all, self.spent.runs > before)
     }
 }
+
+/// One headline number of a lesson: A's value on the link's seed, B's in
+/// compare mode, their range over the next seeds once measured, and which
+/// is better (see [`seeds`] for the rule).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Headline {
+    pub metric: Metric,
+    pub label: &'static str,
+    /// Glossary key of the term the label uses.
+    pub term: Option<&'static str>,
+    pub a: String,
+    pub b: Option<String>,
+    /// The better side over the seeds, when one is.
+    pub better: Option<Side>,
+    /// A's lowest and highest over the seeds ("61.0\u{2013}65.1 %"), once
+    /// measured on more than one.
+    pub range_a: Option<String>,
+    pub range_b: Option<String>,
+    /// What the seeds say, under the numbers: "Over 10 seeds: no real
+    /// difference", or that they are being measured.
+    pub seeds: String,
+    /// How to read the numbers, and the rule "better" follows.
+    pub rule: String,
+}
+
+/// The headline numbers of `metrics` over the seeds measured: the first
+/// seed's values, each policy's range, and the better side where the
+/// seeds say one is. `measuring`: the seeds after the first are still
+/// being run, so one seed is all there is yet, and nothing is judged.
+///
+/// The first number is the one the lesson rests on, and two rules keep
+/// the others from undercutting it once the seeds are measured:
+/// - a policy behind on the first number gets no "better" on another
+///   (A's shorter p99 is no win while A fails most operations);
+/// - a number both policies give alike on every seed ("0.0 %" against
+///   "0.0 %") is left out: it says nothing the lesson needs, unless a
+///   "try this" of the lesson moves it (`moved`), whose before it is.
+pub fn headlines(
+    metrics: &[Metric],
+    moved: &[Metric],
+    seeds: &Seeds,
+    measuring: bool,
+) -> Vec<Headline> {
+    let mut lines = measured(metrics, seeds, measuring);
+    let ranged = seeds.count() > 1 && !measuring;
+    if let (Some(rests), Some(&first)) = (lines.first().and_then(|l| l.better), metrics.first()) {
+        for line in lines.iter_mut().skip(1) {
+            if line.better.is_some_and(|side| side != rests) {
+                line.better = None;
+                let name = if rests == Side::A { 'B' } else { 'A' };
+                line.seeds = crate::tf!(
+                    "Over {count} seeds: {name} ahead here, but behind on {first}, the number the lesson rests on",
+                    count = seeds.count(),
+                    name = name,
+                    first = crate::words::lower(first.label())
+                );
+            }
+        }
+    }
+    let alike = |metric: Metric| {
+        let format = metric.number().format;
+        let written: Vec<String> = [Side::A, Side::B]
+            .into_iter()
+            .flat_map(|side| seeds.values(metric, side))
+            .map(|x| format.headline(x))
+            .collect();
+        !seeds.b.is_empty() && written.iter().all(|w| *w == written[0])
+    };
+    let first = metrics.first().copied();
+    lines.retain(|line| {
+        Some(line.metric) == first || !ranged || moved.contains(&line.metric) || !alike(line.metric)
+    });
+    lines
+}
+
+/// Each of `metrics` over the seeds, before the rules of [`headlines`].
+fn measured(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Headline> {
+    let count = seeds.count();
+    let first = seeds.first;
+    let ranged = count > 1 && !measuring;
+    let read_as = if ranged {
+        crate::tf!(
+            "The big number is seed {first}'s, the run the charts draw; under it, the lowest and \
+             highest over seeds {first}\u{2013}{last}: the same world run again with the next seeds.",
+            first = first,
+            last = first + count as u64 - 1
+        )
+    } else {
+        crate::tf!(
+            "The number is seed {first}'s, the run the charts draw.",
+            first = first
+        )
+    };
+    metrics
+        .iter()
+        .map(|&metric| {
+            let format = metric.number().format;
+            let range = |side| {
+                let (low, high) = seeds.range(metric, side).filter(|_| ranged)?;
+                Some(match format.headline(low) == format.headline(high) {
+                    true => crate::words::tr("the same on every seed").to_string(),
+                    false => format.range(low, high),
+                })
+            };
+            // A run in which no operation started has no share, rate or
+            // latency to show, only its count.
+            let written = |numbers: &[f64]| match numbers[Metric::Operations as usize] == 0.0
+                && metric != Metric::Operations
+            {
+                true => crate::words::tr("no operations").to_string(),
+                false => metric.format(numbers[metric as usize]),
+            };
+            let mut line = Headline {
+                metric,
+                label: metric.label(),
+                term: metric.term(),
+                a: written(&seeds.a[0]),
+                b: seeds.b.first().map(|b| written(b)),
+                better: None,
+                range_a: range(Side::A),
+                range_b: range(Side::B),
+                seeds: crate::tf!("Range over {count} seeds", count = count),
+                rule: read_as.clone(),
+            };
+            if measuring {
+                line.seeds = crate::tf!(
+                    "Measuring over {count} seeds\u{2026}",
+                    count = seeds.planned
+                );
+            } else if !ranged {
+                line.seeds = crate::words::tr("One seed: too big a world to run again").to_string();
+            } else if let Some(verdict) = seeds.verdict(metric) {
+                line.rule = format!("{read_as} {}", rule(format));
+                line.seeds = match verdict {
+                    Verdict::NoRealDifference => {
+                        crate::tf!("Over {count} seeds: no real difference", count = count)
+                    }
+                    Verdict::DiffersBySeed { a, b } => crate::tf!(
+                        "Over {count} seeds: differs by seed (A ahead on {a}, B on {b})",
+                        count = count,
+                        a = a,
+                        b = b
+                    ),
+                    Verdict::Better(side, on) => {
+                        line.better = Some(side);
+                        let name = if side == Side::A { 'A' } else { 'B' };
+                        crate::tf!(
+                            "Over {count} seeds: {name} ahead on {on}",
+                            count = count,
+                            name = name,
+                            on = on
+                        )
+                    }
+                };
+            }
+            line
+        })
+        .collect()
+}
+
+/// The headlines over seeds as an analysis: the numbers of the link's
+/// lesson, each policy's value on every seed and what the page shows of
+/// them.
+pub const ANALYSIS: Analysis = Analysis {
+    word: Text("seeds"),
+    options: &[],
+    synopsis: "",
+    help: Text(
+        "The lesson's headline numbers over the seeds the page measures them on, as JSON: each policy's value on every seed, the range and the better side.",
+    ),
+    seeds: MOST_SEEDS as u64,
+    budget: Some(SEED_WORK),
+    refusal: |_| None,
+    print: |config, args| {
+        let (headline, moved) = (args.lesson)(config);
+        let measured = over_seeds(config);
+        let side = |side: Side| if side == Side::A { "A" } else { "B" };
+        let lines: Vec<serde_json::Value> = headlines(headline, &moved, &measured, false)
+            .iter()
+            .map(|line| {
+                let metric = line.metric;
+                serde_json::json!({
+                    "label": line.label,
+                    "a": line.a,
+                    "b": line.b,
+                    "range_a": line.range_a,
+                    "range_b": line.range_b,
+                    "better": line.better.map(side),
+                    "seeds": line.seeds,
+                    "values_a": measured.values(metric, Side::A).collect::<Vec<_>>(),
+                    "values_b": measured.values(metric, Side::B).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        let count = measured.count() as u64;
+        let seeds: Vec<u64> = (0..count).map(|k| measured.first.wrapping_add(k)).collect();
+        Ok(Printed::out(
+            serde_json::json!({ "seeds": seeds, "headlines": lines }).to_string(),
+        ))
+    },
+};

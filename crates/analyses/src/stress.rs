@@ -21,11 +21,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::analysis::{Analysis, Printed};
 use crate::config::{Config, P, PARAMS};
 use crate::map::{self, BACK, Outcome, WINDOW};
 use crate::metrics::Side;
 use crate::sim::{Report, WorkloadKind};
 use crate::simulate;
+use crate::words::Text;
 use crate::words::tr;
 
 /// When every fault starts.
@@ -633,6 +635,26 @@ fn row(item: &Item, report: &Report, without: &Report) -> Row {
         cut: s.truncated,
     }
 }
+
+/// The stress report as an analysis.
+pub const ANALYSIS: Analysis = Analysis {
+    word: Text("stress"),
+    options: &[("--markdown", false)],
+    synopsis: " [--markdown]",
+    help: Text(
+        "The world through the standard faults (outages of 5 s and 60 s, half the workers for 30 s, a 5x latency spike for 10 s, ten times the arrivals for 5 s): each policy's success, calls, peak load, goodput lost, time to recover and the map's verdict, beside the same faults without retries, with each policy's verdict, its reasons and the warnings its settings earn, as JSON (a Markdown table with --markdown).",
+    ),
+    seeds: 1,
+    budget: None,
+    refusal,
+    print: |config, args| {
+        let report = stress(config);
+        Ok(Printed::out(match args.flag("--markdown") {
+            true => report.to_markdown(config, &config.to_link()),
+            false => serde_json::to_string(&report).unwrap_or_default(),
+        }))
+    },
+};
 
 #[cfg(test)]
 mod tests {

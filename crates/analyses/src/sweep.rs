@@ -6,6 +6,7 @@
 //! one configuration at evenly spaced failure rates, everything else equal,
 //! the seed included, and keeps two numbers per point.
 
+use crate::analysis::{Analysis, Printed};
 use crate::breaker::BreakerMode;
 use crate::budget::BudgetKind;
 use crate::config::{BREAKERS, BUDGETS, Config, P, PARAMS, SWITCH};
@@ -303,6 +304,20 @@ pub fn csv_of(curves: &[SweepCurve], points: &[Vec<Point>]) -> String {
     }
     out
 }
+
+/// The sweep as an analysis.
+pub const ANALYSIS: Analysis = Analysis {
+    word: Text("sweep"),
+    options: &[],
+    synopsis: "",
+    help: Text(
+        "The sweep chart's curves as CSV: success and calls per operation at failure rates from 0 to 100 %.",
+    ),
+    seeds: 1,
+    budget: None,
+    refusal,
+    print: |config, _| Ok(Printed::out(to_csv(config))),
+};
 
 #[cfg(test)]
 mod tests {

@@ -23,7 +23,9 @@
 //! the course) and no number: the report's JSON is the same in every
 //! language. Exported configuration keeps its comments in English.
 
-use retry_analyses::{ANALYSES, card, seeds, stress};
+use retry_analyses::ANALYSES;
+use retry_analyses::analysis::Args;
+use retry_analyses::seeds;
 use retry_core::budget::Budget;
 use retry_core::tf;
 use retry_core::words::{self, Lang, Text, tr};
@@ -45,10 +47,11 @@ fn main() {
             .and_then(|i| args.get(i + 1))
             .map(String::as_str)
     };
-    let takes_value: Vec<&str> = OPTIONS
+    let options = options();
+    let takes_value: Vec<&str> = options
         .iter()
         .filter(|(_, value)| *value)
-        .map(|(name, _)| *name)
+        .map(|(name, _)| name.as_str())
         .collect();
     let link = args
         .iter()
@@ -93,7 +96,7 @@ fn main() {
     }
     if let Some(unknown) = args
         .iter()
-        .find(|a| a.starts_with("--") && !OPTIONS.iter().any(|(name, _)| name == a))
+        .find(|a| a.starts_with("--") && !options.iter().any(|(name, _)| name == *a))
     {
         fail(&tf!("unknown option {option}", option = unknown));
     }
@@ -106,15 +109,14 @@ fn main() {
     for notice in &notices {
         eprintln!("{}: {}", notice.key, notice.message);
     }
-    // The page's refusals hold here too, with the page's words: a world
-    // without a failure rate has no sweep to print, and a link costs a
-    // terminal no more than it costs a browser tab.
-    for analysis in ANALYSES {
-        if flag(&format!("--{}", analysis.word.english())) {
-            if let Some(why) = (analysis.refusal)(&config) {
-                eprintln!("{}: {why}", analysis.word);
-                std::process::exit(1);
-            }
+    // The analysis asked for, if any: the page's refusals hold here too,
+    // with the page's words (a link costs a terminal no more than it costs
+    // a browser tab).
+    let analysis = ANALYSES.iter().find(|a| flag(&a.flag()));
+    if let Some(analysis) = analysis {
+        if let Some(why) = (analysis.refusal)(&config) {
+            eprintln!("{}: {why}", analysis.word);
+            std::process::exit(1);
         }
     }
     // --b picks compare mode's policy B for --export, --bounds and --import.
@@ -180,82 +182,24 @@ fn main() {
             Ok(json) => emit(&(json + "\n")),
             Err(why) => fail(&why),
         }
-    } else if flag("--sweep") {
-        emit(&retry_analyses::sweep::to_csv(&config));
-    } else if flag("--map") {
-        // `--by-load` is `map_by=load` for a link that does not say it.
-        let rows = if flag("--by-load") {
-            retry_analyses::map::Rows::Load
-        } else {
-            config.map_rows()
+    } else if let Some(analysis) = analysis {
+        let args = Args {
+            words: &args,
+            lesson: lesson::headline_of,
         };
-        let map = retry_analyses::map::map(&config, rows);
-        let missing = map.cells.iter().filter(|c| c.missing.is_some()).count();
-        if missing > 0 {
-            eprintln!(
-                "{}",
-                tf!(
-                    "map: {missing} cells missing, the work budget of {budget} spent",
-                    missing = missing,
-                    budget = map.budget
-                )
-            );
-        }
-        if flag("--csv") {
-            emit(&map.to_csv());
-        } else {
-            emit(&(map.to_json() + "\n"));
-        }
-    } else if flag("--frontier") {
-        // Every core unless --threads says how many (the benchmark's 1
-        // against 2); the frontier is the same whatever the number.
-        let frontier = match value_of("--threads").map(str::parse::<usize>) {
-            None => retry_analyses::search::search(&config),
-            Some(Ok(threads)) if threads > 0 => {
-                retry_analyses::search::search_threads(&config, threads)
+        match (analysis.print)(&config, &args) {
+            Ok(printed) => {
+                for line in &printed.said {
+                    eprintln!("{line}");
+                }
+                emit(&printed.out);
             }
-            Some(_) => fail(tr("--threads takes a whole number of threads, 1 or more")),
-        };
-        if frontier.cut > 0 {
-            eprintln!(
-                "{}",
-                tf!(
-                    "frontier: {cut} of {total} policies stopped at their share of the search's work budget of {budget}",
-                    cut = frontier.cut,
-                    total = frontier.total,
-                    budget = frontier.budget
-                )
-            );
+            Err(why) => fail(&why),
         }
-        if flag("--csv") {
-            emit(&frontier.to_csv());
-        } else {
-            emit(&(frontier.to_json() + "\n"));
-        }
-    } else if flag("--seeds") {
-        emit(&(seeds_json(&config) + "\n"));
     } else if flag("--csv") {
         let (a, b) = simulate::run_both(&config);
         say_where_cut(&a, b.as_ref());
         emit(&simulate::series_csv(&a, b.as_ref()));
-    } else if flag("--stress") {
-        let report = stress::stress(&config);
-        if flag("--markdown") {
-            emit(&report.to_markdown(&config, &config.to_link()));
-        } else {
-            emit(&(serde_json::to_string(&report).unwrap_or_default() + "\n"));
-        }
-    } else if flag("--card") {
-        let card = |c: &Config| serde_json::to_value(card::card(c)).unwrap_or_default();
-        let json = match config.comparing() {
-            false => card(&config),
-            true => serde_json::json!({ "a": card(&config), "b": card(&config.policy_b_config()) }),
-        };
-        emit(&format!("{json}\n"));
-    } else if flag("--hops") {
-        let (a, b) = simulate::run_both(&config);
-        say_where_cut(&a, b.as_ref());
-        emit(&(simulate::hops_json(&a, b.as_ref()) + "\n"));
     } else {
         let (a, b) = simulate::run_both(&config);
         say_where_cut(&a, b.as_ref());
@@ -263,21 +207,11 @@ fn main() {
     }
 }
 
-/// Every option the command line reads, once, and whether the word after
-/// it is its value; the usage names each (a test holds it), and each
-/// analysis has its word's option.
-const OPTIONS: [(&str, bool); 23] = [
+/// The options of the command line itself, and whether the word after
+/// each is its value; each analysis adds its word and its own options
+/// ([`options`]).
+const OPTIONS: [(&str, bool); 13] = [
     ("--csv", false),
-    ("--stress", false),
-    ("--markdown", false),
-    ("--card", false),
-    ("--hops", false),
-    ("--sweep", false),
-    ("--seeds", false),
-    ("--map", false),
-    ("--by-load", false),
-    ("--frontier", false),
-    ("--threads", true),
     ("--b", false),
     ("--bounds", false),
     ("--export", true),
@@ -291,6 +225,21 @@ const OPTIONS: [(&str, bool); 23] = [
     ("--help", false),
     ("-h", false),
 ];
+
+/// Every option the command line reads, once: its own, then each
+/// analysis' word and options.
+fn options() -> Vec<(String, bool)> {
+    let mut all: Vec<(String, bool)> = OPTIONS.iter().map(|&(o, v)| (o.to_string(), v)).collect();
+    for analysis in &ANALYSES {
+        all.push((analysis.flag(), false));
+        for &(option, value) in analysis.options {
+            if !all.iter().any(|(o, _)| o == option) {
+                all.push((option.to_string(), value));
+            }
+        }
+    }
+    all
+}
 
 fn fail(message: &str) -> ! {
     eprintln!("{message}\n{}", usage());
@@ -346,34 +295,6 @@ fn course_json() -> String {
         .map(|rule| serde_json::json!({ "rule": rule.text, "chapters": rule.chapters }))
         .collect();
     serde_json::json!({ "chapters": chapters, "monday": rules }).to_string()
-}
-
-/// The headline numbers of the link's lesson (the preset it is or is
-/// near, as the page opens it) over the seeds the page measures them on:
-/// each policy's value on every seed, and what the page shows of them.
-fn seeds_json(config: &Config) -> String {
-    let (headline, moved) = lesson::headline_of(config);
-    let measured = seeds::over_seeds(config);
-    let headlines: Vec<serde_json::Value> = lesson::headlines(headline, &moved, &measured, false)
-        .iter()
-        .map(|line| {
-            let metric = line.metric;
-            serde_json::json!({
-                "label": line.label,
-                "a": line.a,
-                "b": line.b,
-                "range_a": line.range_a,
-                "range_b": line.range_b,
-                "better": line.better.map(|side| if side == lesson::Side::A { "A" } else { "B" }),
-                "seeds": line.seeds,
-                "values_a": measured.values(metric, lesson::Side::A).collect::<Vec<_>>(),
-                "values_b": measured.values(metric, lesson::Side::B).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let count = measured.count() as u64;
-    let seeds: Vec<u64> = (0..count).map(|k| measured.first.wrapping_add(k)).collect();
-    serde_json::json!({ "seeds": seeds, "headlines": headlines }).to_string()
 }
 
 /// Feeds the playground's retry budget one operation per comma-separated
@@ -461,67 +382,76 @@ fn adaptive_trace(sequence: &str) -> Result<String, String> {
     Ok(serde_json::json!({ "fill_rates": rates, "enabled": limiter.enabled() }).to_string())
 }
 
-const USAGE: Text = Text(
-    "usage: retry-playground [--csv | --hops | --card | --stress [--markdown] | --sweep | --seeds | --map [--by-load] [--csv] | --frontier [--csv] [--threads N]] [LINK] | --params | --course | --guide\n\
-    \x20      retry-playground --export FORMAT [--b] [LINK]\n\
-    \x20      retry-playground --import FILE [--b] [LINK]\n\
-    \x20      retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]\n\
-    \x20      retry-playground --adaptive-trace RESPONSES\n\
-    Runs the configuration in LINK (a share link or its query string) and prints\n\
-    the report as JSON ({\"a\":..,\"b\":..} in compare mode), or with --csv\n\
-    the per-bucket series (A's and B's columns in compare mode), or with\n\
-    --hops the chain hop by hop (each layer's calls per request, those for\n\
-    nobody and those turned away, its p50 and p99; the server's work), or with\n\
-    --card the policy's guarantees in closed form (the calls at the bottom when\n\
-    every call fails, its retries a second then, its budget's reservoir and the\n\
-    failure rate above which the budget drains), or with --stress the world\n\
-    through the standard faults (outages of 5 s and 60 s, half the workers for\n\
-    30 s, a 5x latency spike for 10 s, ten times the arrivals for 5 s): each\n\
-    policy's success, calls, peak load, goodput lost, time to recover and the map's\n\
-    verdict, beside the same faults without retries, with each policy's verdict, its\n\
-    reasons and the warnings its settings earn\n\
-    (with --markdown as a Markdown table), or with\n\
-    --sweep the sweep chart's curves, or with --seeds the lesson's headline\n\
-    numbers over the seeds the page measures them on, or with --map the map of\n\
-    metastability: the world with a capacity loss of each length and size,\n\
-    each cell's outcome for A (and B) over 3 seeds, as JSON (CSV with --csv);\n\
-    --by-load puts the arrival rate on the rows instead of the trigger's size.\n\
-    --frontier searches 865 retry policies in the world of LINK over up to 5\n\
-    seeds each, on every core (--threads N for N), and prints every policy\n\
-    measured, the frontier of success against calls per operation, and those\n\
-    that beat policy A, as JSON (CSV with --csv).\n\
-    Missing keys take\n\
-    their defaults; bad values are fixed and reported on stderr.\n\
-    --export writes policy A (B with --b) for a library or a mesh, FORMAT\n\
-    below; notes on what it cannot express go to stderr. --import reads what\n\
-    the page's paste reads (a gRPC service config, an Envoy retry policy in\n\
-    JSON or YAML, an Istio, Gateway API, Envoy Gateway, Kuma or Linkerd\n\
-    manifest, Spring Boot's resilience4j properties, an AWS config section)\n\
-    into A (B with --b) and prints the new link; what it mapped and not goes\n\
-    to stderr.\n\
-    --bounds prints the attempts and each pause's analytic bounds as JSON;\n\
-    --quota-trace feeds the link's retry budget operations such as ees,ts,s\n\
-    (e error, t timeout, s success) and prints its balance and refusals;\n\
-    --adaptive-trace feeds the AWS SDK adaptive mode's rate limiter responses\n\
-    such as 0.1:s,0.2:t (time, then t throttled or s not) and prints its fill\n\
-    rate after each.\n\
-    --course prints each chapter of the course (its link, question, answers,\n\
-    the answer its runs bear out over the seeds and what they measured,\n\
-    takeaway) and the last page's rules, as JSON; --lang ru prints the words in\n\
-    Russian (the numbers and the report are the same in every language).\n\
-    --guide prints the facilitator's guide as Markdown: the agenda, and for\n\
-    each core chapter what to point at, the trap, a question for the room and\n\
-    two values of its knob with the answer the runs give there.\n",
+/// How the command line is called, after the word "usage:" and the
+/// analyses' synopsis.
+const SYNOPSIS: &str = "retry-playground --export FORMAT [--b] [LINK]
+retry-playground --import FILE [--b] [LINK]
+retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]
+retry-playground --adaptive-trace RESPONSES";
+
+const RUNS: Text = Text(
+    "Runs the configuration in LINK (a share link or its query string) and prints the report as JSON ({\"a\":..,\"b\":..} in compare mode), or with --csv the per-bucket series (A's and B's columns in compare mode), or with an analysis' word what it finds. Missing keys take their defaults; bad values are fixed and reported on stderr.",
 );
 
-/// The usage, with the formats `--export` writes: every one there is.
+const THE_REST: Text = Text(
+    "--export writes policy A (B with --b) for a library or a mesh, FORMAT below; notes on what it cannot express go to stderr. --import reads what the page's paste reads (a gRPC service config, an Envoy retry policy in JSON or YAML, an Istio, Gateway API, Envoy Gateway, Kuma or Linkerd manifest, Spring Boot's resilience4j properties, an AWS config section) into A (B with --b) and prints the new link; what it mapped and not goes to stderr.\n--bounds prints the attempts and each pause's analytic bounds as JSON; --quota-trace feeds the link's retry budget operations such as ees,ts,s (e error, t timeout, s success) and prints its balance and refusals; --adaptive-trace feeds the AWS SDK adaptive mode's rate limiter responses such as 0.1:s,0.2:t (time, then t throttled or s not) and prints its fill rate after each.\n--course prints each chapter of the course (its link, question, answers, the answer its runs bear out over the seeds and what they measured, takeaway) and the last page's rules, as JSON; --guide prints the facilitator's guide as Markdown: the agenda, and for each core chapter what to point at, the trap, a question for the room and two values of its knob with the answer the runs give there. --lang ru prints the words in Russian (the numbers and the report are the same in every language).",
+);
+
+/// The usage, read off the analyses and the formats `--export` writes:
+/// every one there is.
 fn usage() -> String {
+    let said = tr("usage:");
+    let indent = " ".repeat(said.chars().count() + 1);
+    let analyses: Vec<String> = ANALYSES
+        .iter()
+        .map(|a| format!("{}{}", a.flag(), a.synopsis))
+        .collect();
+    let mut out = format!(
+        "{said} retry-playground [--csv | {}] [LINK] | --params | --course | --guide\n",
+        analyses.join(" | ")
+    );
+    for line in SYNOPSIS.lines() {
+        out += &format!("{indent}{line}\n");
+    }
+    out += &wrapped(RUNS.get(), "");
+    for analysis in &ANALYSES {
+        out += &format!("{}{}\n", analysis.flag(), analysis.synopsis);
+        let runs = match (analysis.seeds, analysis.budget) {
+            (0, _) => tr("No run: closed forms alone.").to_string(),
+            (1, _) => tr("One run of each world, on the link's seed.").to_string(),
+            (seeds, None) => tf!("Over {seeds} {seeds|seed|seeds} per world.", seeds = seeds),
+            (seeds, Some(budget)) => tf!(
+                "Over up to {seeds} {seeds|seed|seeds} per world, within a work budget of {budget}.",
+                seeds = seeds,
+                budget = budget
+            ),
+        };
+        out += &wrapped(&format!("{} {runs}", analysis.help), "    ");
+    }
+    out += &wrapped(THE_REST.get(), "");
     let names: Vec<&str> = Format::ALL.iter().map(|f| f.key()).collect();
-    format!(
-        "{}{}\n",
-        USAGE.get(),
-        tf!("FORMAT is one of {names}.", names = names.join("|"))
-    )
+    out + &tf!("FORMAT is one of {names}.", names = names.join("|")) + "\n"
+}
+
+/// `text` broken into lines of at most 78 characters, each paragraph's
+/// lines starting with `indent`.
+fn wrapped(text: &str, indent: &str) -> String {
+    let mut out = String::new();
+    for paragraph in text.split('\n') {
+        let mut line = String::from(indent);
+        for word in paragraph.split(' ') {
+            if line.chars().count() + word.chars().count() + 1 > 78 && line.trim() != "" {
+                out += line.trim_end();
+                out.push('\n');
+                line = String::from(indent);
+            }
+            line += word;
+            line.push(' ');
+        }
+        out += line.trim_end();
+        out.push('\n');
+    }
+    out
 }
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error worth a panic.
@@ -562,21 +492,44 @@ fn say_where_cut(a: &retry_sim::sim::Report, b: Option<&retry_sim::sim::Report>)
 mod tests {
     use super::*;
 
+    /// The usage is read off the lists: every option the command line
+    /// reads is in it, every analysis has its option, every option of an
+    /// analysis is an analysis' or the command line's own, and every
+    /// format is named.
     #[test]
     fn the_usage_names_every_option_and_every_analysis_has_one() {
-        for (name, _) in OPTIONS {
-            let named = USAGE
-                .get()
-                .split(|c: char| !(c == '-' || c.is_alphanumeric()))
-                .any(|word| word == name);
-            assert!(named || name == "--help" || name == "-h", "{name}");
+        let usage = usage();
+        let words: Vec<&str> = usage
+            .split(|c: char| !(c == '-' || c.is_alphanumeric()))
+            .collect();
+        for (name, _) in options() {
+            assert!(
+                words.contains(&name.as_str()) || name == "--help" || name == "-h",
+                "{name}"
+            );
         }
-        for format in Format::ALL {
-            assert!(usage().contains(format.key()), "{}", format.key());
+        let flags: Vec<String> = words
+            .iter()
+            .filter(|w| w.starts_with("--") && w.len() > 2)
+            .map(|w| w.to_string())
+            .collect();
+        for flag in &flags {
+            assert!(
+                options().iter().any(|(o, _)| o == flag),
+                "{flag} is no option"
+            );
         }
         for analysis in ANALYSES {
-            let flag = format!("--{}", analysis.word.english());
-            assert!(OPTIONS.iter().any(|(name, _)| *name == flag), "{flag}");
+            assert!(flags.contains(&analysis.flag()), "{}", analysis.flag());
+            let flat = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(
+                flat(&usage).contains(&flat(analysis.help.get())),
+                "{}",
+                analysis.flag()
+            );
+        }
+        for format in Format::ALL {
+            assert!(usage.contains(format.key()), "{}", format.key());
         }
     }
 }

@@ -3,9 +3,9 @@
 //! say it (the course page's evidence, the guide's and `--course`'s).
 
 use crate::course::{Chapter, Judge};
-use crate::lesson;
 use crate::metrics::{Metric, Side};
-use crate::seeds::Seeds;
+use crate::seeds::{self, Seeds};
+
 use crate::tf;
 use crate::words::tr;
 
@@ -15,7 +15,7 @@ pub fn evidence(chapter: &Chapter, seeds: &Seeds) -> String {
     if let Judge::Moves { side, signals, .. } = chapter.judge {
         let count = seeds.count();
         let metrics: Vec<Metric> = signals.iter().map(|&(metric, _)| metric).collect();
-        let lines = lesson::headlines(&metrics, &[], seeds, false);
+        let lines = seeds::headlines(&metrics, &[], seeds, false);
         let said: Vec<String> = lines
             .iter()
             .map(|line| {
@@ -50,7 +50,7 @@ pub fn evidence(chapter: &Chapter, seeds: &Seeds) -> String {
         };
     }
     let metric = chapter.judge.metric();
-    let Some(line) = lesson::headlines(&[metric], &[], seeds, false).pop() else {
+    let Some(line) = seeds::headlines(&[metric], &[], seeds, false).pop() else {
         return String::new();
     };
     let label = lowercase_first(line.label);
