@@ -28,7 +28,6 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
 use retry_teach::course;
-use retry_teach::lesson;
 use retry_view::chart;
 use retry_view::chart_id::ChartId;
 use retry_view::config::{P, PARAMS};
