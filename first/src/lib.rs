@@ -14,6 +14,7 @@
 //! (presented or not), an embed, the other charts and a heavy world wait
 //! for the page's module, as before.
 
+use retry_view::canvas::OnPage;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement};

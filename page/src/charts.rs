@@ -2,14 +2,16 @@
 //! the sweep as far as it is computed.
 
 use plotters::prelude::*;
+use retry_view::canvas::OnPage;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement};
 
 use std::cell::Cell;
 
+use retry_view::canvas::Place;
 use retry_view::chart::{self, OwnedCurve, Theme};
-use retry_view::chart_id::{ChartId, Place};
+use retry_view::chart_id::ChartId;
 use retry_view::config::P;
 use retry_view::sweep;
 use retry_view::{self as view, jobs::Job};

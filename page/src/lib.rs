@@ -21,6 +21,7 @@
 //! draws is [`view::driver::Driver`]'s to decide; why slices on this thread and
 //! not a Web Worker: `view::jobs`.
 
+use retry_view::canvas::OnPage;
 use std::cell::RefCell;
 
 use wasm_bindgen::JsCast;

@@ -1,6 +1,7 @@
 //! The map of metastability on its canvas: drawn as its cells come, and a
 //! click on a cell opens that cell's world.
 
+use retry_view::canvas::OnPage;
 use std::cell::RefCell;
 
 use wasm_bindgen::JsCast;

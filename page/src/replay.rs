@@ -3,6 +3,7 @@
 //! [`view::player::Player`]'s; what to draw and say comes from `view::replay` and
 //! `chart::draw_replay`.
 
+use retry_view::canvas::OnPage;
 use std::cell::{Cell, RefCell};
 
 use wasm_bindgen::JsCast;

@@ -9,6 +9,7 @@
 //! carries none of the fourteen formats. Once it has loaded, it answers at
 //! once.
 
+use retry_view::canvas::OnPage;
 use std::cell::RefCell;
 
 use plotters::style::RGBColor;

@@ -2,7 +2,76 @@
 //! device pixels, the theme it is drawn in, how its text is measured.
 
 use crate::chart::Theme;
-use crate::chart_id::{ChartId, Place};
+use crate::chart_id::ChartId;
+
+/// Where a chart stands on the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// First and large, beside the headline numbers: the lesson's chart.
+    Key,
+    /// Below, with the other numbers.
+    Below,
+    /// Behind "More charts": drawn only once opened.
+    OnRequest,
+    /// In a panel of its own that never moves: the replay, the search.
+    Own,
+}
+
+impl Place {
+    /// The id of the element that holds the charts of this place.
+    pub fn container(self) -> &'static str {
+        match self {
+            Place::Key => "key-slot",
+            Place::Below => "charts",
+            Place::OnRequest => "more-charts",
+            Place::Own => "replay",
+        }
+    }
+}
+
+/// A chart on the page: the id of its canvas and where it stands. The
+/// page's ids are the view's, not the vocabulary's.
+pub trait OnPage: Sized {
+    /// The id of the page's canvas that draws it.
+    fn canvas_id(self) -> &'static str;
+    /// Where it stands when it is not the lesson's chart.
+    fn home(self) -> Place;
+    /// The chart whose canvas this is.
+    fn from_canvas_id(id: &str) -> Option<Self>;
+}
+
+impl OnPage for ChartId {
+    fn canvas_id(self) -> &'static str {
+        match self {
+            ChartId::Load => "chart-load",
+            ChartId::Pauses => "chart-pauses",
+            ChartId::Latency => "chart-latency",
+            ChartId::Sweep => "chart-sweep",
+            ChartId::Mechanism => "chart-mechanism",
+            ChartId::Contention => "chart-contention",
+            ChartId::Map => "chart-map",
+            ChartId::Replay => "chart-replay",
+            ChartId::Frontier => "chart-frontier",
+        }
+    }
+
+    /// Where it stands when it is not the lesson's chart: the mechanism
+    /// and the contention over many seeds answer one lesson each, so they
+    /// wait behind "More charts".
+    fn home(self) -> Place {
+        match self {
+            ChartId::Load | ChartId::Pauses | ChartId::Latency | ChartId::Sweep => Place::Below,
+            ChartId::Mechanism | ChartId::Contention | ChartId::Map => Place::OnRequest,
+            ChartId::Replay | ChartId::Frontier => Place::Own,
+        }
+    }
+
+    fn from_canvas_id(id: &str) -> Option<ChartId> {
+        ChartId::ALL
+            .into_iter()
+            .find(|chart| chart.canvas_id() == id)
+    }
+}
 
 /// Where each chart that moves stands when the lesson's chart is `key`,
 /// in page order.
@@ -78,6 +147,42 @@ pub fn render_times(ended: f64, took: f64) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn canvas_ids_name_one_chart_each() {
+        for chart in ChartId::ALL {
+            assert_eq!(ChartId::from_canvas_id(chart.canvas_id()), Some(chart));
+            assert_eq!(chart.canvas_id(), format!("chart-{}", chart.word()));
+        }
+        assert_eq!(ChartId::from_canvas_id("chart-nothing"), None);
+    }
+
+    /// Every canvas of the page but the room's QR code is a chart of the
+    /// enum and every chart of the enum a canvas of the page, in the same
+    /// order.
+    #[test]
+    fn the_pages_canvases_are_the_charts() {
+        let html = include_str!("../../../index.html");
+        let (canvases, others): (Vec<&str>, Vec<&str>) = html
+            .split("<canvas id=\"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .partition(|id| id.starts_with("chart-"));
+        assert_eq!(others, ["follow-code"]);
+        let charts: Vec<&str> = ChartId::ALL.iter().map(|c| c.canvas_id()).collect();
+        let mut in_page = canvases.clone();
+        in_page.sort_unstable();
+        let mut all = charts.clone();
+        all.sort_unstable();
+        assert_eq!(in_page, all, "index.html's canvases against ChartId::ALL");
+        // The page order of the charts that move (the replay's panel comes
+        // first, the search's after the charts).
+        let moving: Vec<&str> = canvases
+            .into_iter()
+            .filter(|id| ChartId::from_canvas_id(id).is_some_and(|c| c.home() != Place::Own))
+            .collect();
+        assert_eq!(moving, &charts[..7]);
+    }
     use crate::presets::PRESETS;
 
     #[test]
