@@ -17,7 +17,8 @@ use std::collections::BTreeMap;
 use common::links::hostile_link;
 use retry_analyses::seeds::{MOST_SEEDS, SeedRuns};
 use retry_analyses::sliced::{Slice, Sliced};
-use retry_sim::config::{Config, MAX_PAIRS, Notice, PARAMS};
+use retry_sim::config::{Config, PARAMS};
+use retry_sim::link::{MAX_PAIRS, Notice};
 use retry_sim::sim::{
     self, COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, Report, in_flight_bytes,
 };

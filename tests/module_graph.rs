@@ -180,6 +180,26 @@ fn top_level_modules_import_one_another_without_a_cycle() {
     }
 }
 
+/// The simulator runs a world: its modules (the engine, one run of a
+/// configuration, the report's numbers, the parameter table) never import
+/// the link codec and its notices, which read and write what people share.
+#[test]
+fn the_simulator_never_imports_the_link_codec() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let graph = graph(&root.join("crates/sim/src"));
+    assert!(graph.contains_key("link"), "{graph:#?}");
+    for module in ["sim", "simulate", "metrics", "config"] {
+        let mut seen = BTreeSet::new();
+        let mut next = vec![module.to_string()];
+        while let Some(at) = next.pop() {
+            assert_ne!(at, "link", "{module} reaches the link codec: {graph:#?}");
+            if seen.insert(at.clone()) {
+                next.extend(graph.get(&at).into_iter().flatten().cloned());
+            }
+        }
+    }
+}
+
 #[test]
 fn a_cycle_is_found() {
     let mut graph = Graph::new();

@@ -153,7 +153,7 @@ fn the_headlines_lie_on_their_curve() {
 #[test]
 fn every_change_reads_whole_and_means_what_its_link_means() {
     use retry_analyses::search::{self, Constraints};
-    use retry_sim::config::Change;
+    use retry_sim::link::Change;
     use retry_teach::course::CHAPTERS;
 
     let mut changes: Vec<(Config, String)> = Vec::new();

@@ -18,7 +18,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::Document;
 
-use retry_view::config::{link_lang, with_lang};
+use retry_view::link::{link_lang, with_lang};
 use retry_view::words::{self, Lang, tr};
 
 use crate::element;

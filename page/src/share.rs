@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlInputElement};
 
 use retry_view as view;
-use retry_view::config::Notice;
+use retry_view::link::Notice;
 use retry_view::words::tr;
 
 use crate::{clipboard, document, embed, language, show_if, with_app};

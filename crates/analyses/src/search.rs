@@ -160,7 +160,7 @@ pub fn candidates(config: &Config, constraints: &Constraints) -> Vec<Candidate> 
         }
     }
     own.extend(pairs.into_iter().map(|pairs| Candidate {
-        config: crate::config::apply(&world, &pairs),
+        config: crate::link::apply(&world, &pairs),
         pairs,
     }));
     own
@@ -809,7 +809,7 @@ pub fn b_change(pairs: &str) -> String {
 
 /// `config` with candidate `pairs` as policy B.
 pub fn as_b(config: &Config, pairs: &str) -> Config {
-    crate::config::apply(config, &b_change(pairs))
+    crate::link::apply(config, &b_change(pairs))
 }
 
 /// The search as an analysis: `--frontier`.

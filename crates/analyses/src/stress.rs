@@ -731,7 +731,7 @@ mod tests {
                 .fault
                 .change(&config, item.instances)
                 .expect("it can happen");
-            let opened = crate::config::apply(&config, &change);
+            let opened = crate::link::apply(&config, &change);
             let faulted = item
                 .fault
                 .world(&config, item.instances)
@@ -745,7 +745,7 @@ mod tests {
             Fault::HalfCapacity30s.change(&world("v=1&workers=0"), 1),
             None
         );
-        let other = crate::config::apply(&config, "B.attempts=5");
+        let other = crate::link::apply(&config, "B.attempts=5");
         assert!(!same_report(&other, &config), "B's policy is in the report");
     }
 

@@ -387,7 +387,7 @@ mod tests {
         };
         let blue = run_colour(&theme, 0);
         assert_eq!(rings(&out, blue).len(), 2, "one ring a panel");
-        let changed = crate::config::apply(&config, "jitter=none");
+        let changed = crate::link::apply(&config, "jitter=none");
         assert_eq!(
             retry_analyses::contention::contention_grid(&changed, 4),
             grid,

@@ -1402,7 +1402,7 @@ fn after_each_try_this_the_ghost_is_drawn_and_the_axes_kept() {
         let first = State::of(preset.config(), key);
         let (_, axes) = draw_key(key, &first, None, laptop);
         for try_this in preset.try_this {
-            let changed = State::of(crate::config::apply(&preset.config(), try_this.change), key);
+            let changed = State::of(crate::link::apply(&preset.config(), try_this.change), key);
             let (out, kept) = draw_key(key, &changed, Some((&first, axes)), laptop);
             let what = format!("{} after {:?}", preset.key, try_this.label);
             let theme = Theme::light(1.0);

@@ -342,7 +342,7 @@ mod tests {
             .iter()
             .find(|p| p.key == "classic")
             .expect("the classic preset");
-        let config = crate::config::apply(&preset.config(), change);
+        let config = crate::link::apply(&preset.config(), change);
         let curves = retry_analyses::sweep::curves(&config)
             .into_iter()
             .map(|c| {

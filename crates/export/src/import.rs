@@ -17,8 +17,9 @@
 
 use super::Format;
 use crate::budget::BudgetKind;
-use crate::config::{BUDGETS, Config, JITTERS, P, PARAMS, SHAPES, SWITCH, clip};
+use crate::config::{BUDGETS, Config, JITTERS, P, PARAMS, SHAPES, SWITCH};
 use crate::decimal::parse_f64;
+use crate::link::clip;
 use crate::policy::{Jitter, Shape};
 use serde_json::{Map, Value};
 

@@ -24,7 +24,8 @@
 use serde_json::{Map, Value};
 
 use crate::budget::BudgetKind;
-use crate::config::{BUDGETS, Config, P, clip};
+use crate::config::{BUDGETS, Config, P};
+use crate::link::clip;
 use crate::policy::Policy;
 use crate::read::{Imported, number};
 use crate::{Fit, Format, Mapping, exact, full_jitter_only, missing, proto_duration, row};

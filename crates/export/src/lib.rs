@@ -21,7 +21,7 @@
 pub use retry_core::{
     adaptive, breaker, budget, chart_id, classify, decimal, policy, random, range, sort, tf, words,
 };
-pub use retry_sim::{config, metrics, sim, simulate};
+pub use retry_sim::{config, link, metrics, sim, simulate};
 
 mod classes;
 mod defaults;

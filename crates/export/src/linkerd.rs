@@ -179,7 +179,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
             out.problems.push(crate::tf!(
                 "{key} must be a whole number of retries from 0 to 65535, read {text}",
                 key = LIMIT,
-                text = crate::config::clip(limit.as_deref().unwrap_or_default())
+                text = crate::link::clip(limit.as_deref().unwrap_or_default())
             ));
             return out;
         }

@@ -58,7 +58,7 @@ impl Imported {
             self.unmapped.push(crate::tf!(
                 "{path}{key}: not read: the page has no setting for it",
                 path = path,
-                key = crate::config::clip(key)
+                key = crate::link::clip(key)
             ));
         }
     }

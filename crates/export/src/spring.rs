@@ -87,7 +87,7 @@ fn duration(value: &Value, name: &str) -> Result<f64, String> {
         crate::tf!(
             "{name} must be a duration such as 100ms or PT0.5S, read {text}",
             name = name,
-            text = crate::config::clip(&value.to_string())
+            text = crate::link::clip(&value.to_string())
         )
     };
     let text = value.as_str().ok_or_else(wrong)?.trim();
@@ -436,7 +436,7 @@ pub(crate) fn properties(text: &str) -> Option<Result<Value, String>> {
             return Some(Err(crate::tf!(
                 "line {line}: '{text}' is not key=value",
                 line = number + 1,
-                text = crate::config::clip(line)
+                text = crate::link::clip(line)
             )));
         };
         let (key, value) = (line[..at].trim(), line[at + 1..].trim());
@@ -450,7 +450,7 @@ pub(crate) fn properties(text: &str) -> Option<Result<Value, String>> {
                 return Some(Err(crate::tf!(
                     "line {line}: '{key}' sets a value and keys under it",
                     line = number + 1,
-                    key = crate::config::clip(key)
+                    key = crate::link::clip(key)
                 )));
             };
             node = map.entry(name.to_string()).or_insert(Value::Null);

@@ -21,7 +21,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Span};
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
 
-use crate::config::clip;
+use crate::link::clip;
 
 /// Deepest nesting read: a manifest's retry policy sits at depth 6, an
 /// Envoy bootstrap's at 10.

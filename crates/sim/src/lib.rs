@@ -12,6 +12,7 @@ pub use retry_core::{
 };
 
 pub mod config;
+pub mod link;
 pub mod metrics;
 pub mod sim;
 pub mod simulate;

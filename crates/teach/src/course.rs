@@ -19,10 +19,9 @@
 //! short link is `preset=KEY`: its world, with any settings of the link
 //! over it.
 
-pub use crate::config::{CHAPTER_KEY, PRESENT_KEY, PRESET_KEY};
-use crate::config::{
-    CONTROLS_KEY, Config, EMBED_KEY, LANG_KEY, MAX_PAIRS, Notice, P, clip, percent_decode,
-};
+use crate::config::{Config, P};
+pub use crate::link::{CHAPTER_KEY, PRESENT_KEY, PRESET_KEY};
+use crate::link::{CONTROLS_KEY, EMBED_KEY, LANG_KEY, MAX_PAIRS, Notice, clip, percent_decode};
 use crate::words::Text;
 
 /// The key of a link's version.

@@ -78,7 +78,7 @@ pub fn lesson_state(origin: Option<&'static Preset>, config: &Config) -> Option<
         .min_by_key(|s| s.changed)
 }
 
-pub use crate::config::apply;
+pub use crate::link::apply;
 
 /// A term the page uses, explained in a sentence or two.
 #[derive(Debug)]

@@ -290,7 +290,7 @@ impl Course {
     /// The link that embeds this chapter in another page: its question,
     /// its chart once answered, its knob; never presenting.
     pub fn embed_link(&self, config: &Config) -> String {
-        format!("{}&{}", self.follow_link(config), crate::config::EMBED_KEY)
+        format!("{}&{}", self.follow_link(config), crate::link::EMBED_KEY)
     }
 
     pub fn title(&self) -> &'static str {
@@ -664,14 +664,11 @@ mod tests {
             (Some(place), config, Present::Off)
         );
         assert_eq!(
-            crate::config::read_link(query).1.map(|e| e.chart),
-            Some(crate::config::EmbedChart::Lesson)
+            crate::link::read_link(query).1.map(|e| e.chart),
+            Some(crate::link::EmbedChart::Lesson)
         );
         // The embed speaks the language the reader chose, and it is no setting.
-        assert_eq!(
-            crate::config::link_lang(query),
-            Some(crate::words::Lang::Ru)
-        );
+        assert_eq!(crate::link::link_lang(query), Some(crate::words::Lang::Ru));
         assert_eq!(opened.notices, []);
         assert!(
             snippet.contains("title=\"Retry playground: One owner of retries\""),

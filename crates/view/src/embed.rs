@@ -1,13 +1,14 @@
 //! The page inside another page: a link with `embed=CHART` shows that one
 //! chart, the lesson and the few controls `controls=` names, in a frame as
 //! small as 600 x 400, with a way out to the whole playground. What the
-//! link asks for is read by [`crate::config::read_link`]; this module
+//! link asks for is read by [`crate::link::read_link`]; this module
 //! decides what an embed shows and writes the `<iframe>` snippet that
 //! embeds the current state.
 
 use crate::chart_id::ChartId;
-use crate::config::with_lang;
-use crate::config::{Config, Embed, EmbedChart, MAX_EMBED_CONTROLS, P, PARAMS};
+use crate::config::{Config, P, PARAMS};
+use crate::link::with_lang;
+use crate::link::{Embed, EmbedChart, MAX_EMBED_CONTROLS};
 use crate::presets::Preset;
 use crate::words::tr;
 use crate::words::{Lang, Text};
@@ -150,8 +151,8 @@ fn escape_attribute(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::read_link;
     use crate::fixtures::{config, preset};
+    use crate::link::read_link;
     use crate::presets::PRESETS;
 
     /// The `src` of a snippet, its escapes undone as a browser would.

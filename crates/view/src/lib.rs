@@ -19,7 +19,7 @@ pub use retry_core::{
 };
 pub use retry_draw as chart;
 pub use retry_export as export;
-pub use retry_sim::{config, metrics, sim, simulate};
+pub use retry_sim::{config, link, metrics, sim, simulate};
 pub use retry_teach::{claims, presets, prose};
 
 pub mod api;

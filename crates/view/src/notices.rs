@@ -1,7 +1,7 @@
 //! What the page says about itself: the Copy link button's status, the
 //! notice list's lines, and (from [`crate::simulate`]) a cut run's notice.
 
-use crate::config::Notice;
+use crate::link::Notice;
 use crate::words::Text;
 // What the page says of a cut run is what the command line says, so it
 // lives with the run both make.

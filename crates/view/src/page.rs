@@ -1,7 +1,8 @@
 //! The state behind the controls: the configuration, which policy they
 //! edit, what a moved control changed.
 
-use crate::config::{Config, Notice, P, PARAMS};
+use crate::config::{Config, P, PARAMS};
+use crate::link::Notice;
 
 use super::controls::Role;
 
@@ -182,8 +183,9 @@ mod tests {
     }
 
     use super::*;
-    use crate::config::{Config, Kind, Notice, P};
+    use crate::config::{Config, Kind, P};
     use crate::fixtures::{config, preset};
+    use crate::link::Notice;
 
     /// The page's new seed is any u32 the browser draws: every one must be
     /// a seed the link keeps as it is.

@@ -18,8 +18,9 @@
 //! own faults go, as the stress report clears them: the form describes
 //! the system on a normal day, and the stress report hits it.
 
-use crate::config::{Config, Kind, Notice, P, SERVICE_SHAPES, WORKLOADS};
+use crate::config::{Config, Kind, P, SERVICE_SHAPES, WORKLOADS};
 use crate::decimal::parse_f64;
+use crate::link::Notice;
 use crate::sim::law::Law;
 use crate::sim::{ServiceShape, WorkloadKind};
 use crate::words::Text;

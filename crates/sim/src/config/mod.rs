@@ -15,28 +15,18 @@
 //! reported as [`Notice`]s, unknown keys are reported and ignored.
 //!
 //! By concern: `table` declares the parameters and when each applies,
-//! `choices` the options of those that are choices, `link` writes and
-//! reads links, `change` applies a change of some values, `embed` reads
-//! what an embedded page asks to show, and `scenario` turns a
-//! configuration into the simulator's scenario.
+//! `choices` the options of those that are choices, and `scenario` turns a
+//! configuration into the simulator's scenario. Links are read and written
+//! by [`crate::link`], which the simulator never imports.
 
-mod change;
 mod choices;
-mod embed;
-mod link;
 mod scenario;
 mod table;
 
-pub use change::Change;
 pub use choices::{
     BALANCES, BASES, BREAKERS, BUDGETS, Choices, FAN_WAITS, FAULTS_ON, FIND_WORLDS, FindWorlds,
     HOP_BUDGETS, HOP_JITTERS, HOP_SHAPES, JITTERS, MAP_ROWS, MapRows, OUTAGES, QUEUE_ORDERS,
     RETRY_ONS, SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS,
-};
-pub use embed::{CONTROLS_KEY, EMBED_KEY, Embed, EmbedChart, MAX_EMBED_CONTROLS};
-pub use link::{
-    CHAPTER_KEY, LANG_KEY, LINK_VERSION, MAX_PAIRS, PRESENT_KEY, PRESET_KEY, clip, link_lang,
-    percent_decode, read_link, with_lang,
 };
 pub use table::{Group, Kind, P, PARAMS, Param};
 
@@ -45,21 +35,14 @@ use crate::budget::BudgetKind;
 use crate::policy::{Jitter, Shape};
 use crate::sim::{ServiceShape, Spread, WorkloadKind};
 
-/// Something the link reader fixed or ignored, to tell the person.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Notice {
-    pub key: String,
-    pub message: String,
-}
-
 /// One value per parameter, always valid.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
-    values: Vec<f64>,
+    pub(crate) values: Vec<f64>,
     /// Compare mode's policy B: where it differs from A, per parameter.
     /// Only parameters of one client's policy ([`Param::per_policy`]) have
     /// overrides; everything else, the world, is shared.
-    overrides: Vec<Option<f64>>,
+    pub(crate) overrides: Vec<Option<f64>>,
 }
 
 impl Default for Config {
@@ -246,14 +229,6 @@ impl Config {
     pub fn map_rows(&self) -> MapRows {
         MAP_ROWS.at(self.get(P::MapBy))
     }
-}
-
-/// `config` with the link pairs of `change` (for example
-/// `"B.budget=token-bucket"`) applied on top: a [`Change`] read and
-/// applied, its notices dropped (what the presets' and the chapters' hold
-/// are tested to have none).
-pub fn apply(config: &Config, change: &str) -> Config {
-    config.changed(&Change::read(change)).0
 }
 
 #[cfg(test)]

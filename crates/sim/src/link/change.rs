@@ -8,8 +8,8 @@
 //! A's values in order, then B's differences, the configuration's before
 //! the change's, only where the result compares.
 
-use super::link::{Pair, b_without_compare, percent_decode, read_pair};
-use super::{Config, Notice};
+use super::{Notice, Pair, b_without_compare, percent_decode, read_pair};
+use crate::config::Config;
 
 /// Parameter values to set, A's and B's, in the order they were given.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -5,9 +5,29 @@
 //! clamped to the table's ranges, and whatever cannot be read is said in a
 //! [`Notice`] rather than silently dropped.
 
-use super::embed::{CONTROLS_KEY, EMBED_KEY, Embed};
-use super::{Config, Notice, PARAMS};
+mod change;
+mod embed;
+
+pub use change::Change;
+pub use embed::{CONTROLS_KEY, EMBED_KEY, Embed, EmbedChart, MAX_EMBED_CONTROLS};
+
+use crate::config::{Config, PARAMS};
 use crate::words::Lang;
+
+/// Something the link reader fixed or ignored, to tell the person.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    pub key: String,
+    pub message: String,
+}
+
+/// `config` with the link pairs of `change` (for example
+/// `"B.budget=token-bucket"`) applied on top: a [`Change`] read and
+/// applied, its notices dropped (what the presets' and the chapters' hold
+/// are tested to have none).
+pub fn apply(config: &Config, change: &str) -> Config {
+    config.changed(&Change::read(change)).0
+}
 
 /// Version written into every link as `v`.
 pub const LINK_VERSION: u32 = 1;
@@ -265,7 +285,8 @@ pub fn percent_decode(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Jitter, P};
+    use crate::config::P;
+    use crate::policy::Jitter;
 
     #[test]
     fn link_round_trips_exactly() {

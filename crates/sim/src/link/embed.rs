@@ -1,9 +1,9 @@
 //! Embedding: a link that asks to be shown inside another page, as one
 //! chart, its lesson and a few controls.
 
-use super::link::{MAX_PAIRS, clip};
-use super::{P, PARAMS};
+use super::{MAX_PAIRS, clip};
 use crate::chart_id::ChartId;
+use crate::config::{P, PARAMS};
 
 /// The key that asks for the embed layout and names its chart:
 /// `embed=latency`.
@@ -159,7 +159,8 @@ impl Embed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Config, read_link};
+    use crate::config::Config;
+    use crate::link::read_link;
 
     /// An embed's pairs read back as written, after the configuration's,
     /// and the configuration alone is the same link without them.
