@@ -454,6 +454,40 @@ fn page_runs(runs: usize) {
             times.len(),
             times[0] / probe,
         );
+        if !traced {
+            continue;
+        }
+        // A move on B's base, as the in-browser benchmark's: a slider
+        // dragged off the preset (whose replay then closes, so nothing is
+        // traced), the job that replaces a finished one keeps A's run and
+        // runs B's alone.
+        let wants = Wants::default();
+        let mut done = Job::new(&config, wants, ChartId::Load);
+        while done.running() {
+            done.step(u64::MAX);
+        }
+        let mut moves = Vec::new();
+        let mut reused = 0;
+        for k in 0..runs.max(1) {
+            let mut moved = config.clone();
+            let index = retry_sim::config::P::Base as usize;
+            moved.set_b_at(index, if k % 2 == 0 { 0.3 } else { 0.4 });
+            let started = Instant::now();
+            let mut job = Job::renew(Some(done), &moved, wants, ChartId::Load);
+            while job.running() {
+                job.step(u64::MAX);
+            }
+            moves.push(started.elapsed().as_secs_f64() * 1e3);
+            reused += job.reused();
+            done = job;
+        }
+        moves.sort_by(f64::total_cmp);
+        println!(
+            "page's runs, natively: {name}, a move on B's base (A's run kept in {reused} of {}): best {:.2} ms, median {:.2} ms",
+            moves.len(),
+            moves[0],
+            moves[moves.len() / 2],
+        );
     }
 }
 

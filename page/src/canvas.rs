@@ -129,10 +129,20 @@ pub(crate) fn paint(
 }
 
 /// A canvas to draw on with plotters.
+///
+/// Lines of one opaque style drawn one after another (a dashed line's
+/// dashes, which plotters draws one at a time, a series' pieces) go into
+/// one path, stroked once when a line of another style or anything else is
+/// drawn: the canvas then strokes a chart's series, not each of its
+/// hundreds of dashes. Opaque subpaths that do not overlap paint the same
+/// pixels stroked together as apart; a translucent line is stroked alone,
+/// where overlaps would blend differently.
 pub(crate) struct Canvas {
     context: CanvasRenderingContext2d,
     size: (u32, u32),
     styles: Styles,
+    /// The style of the lines in the path begun and not yet stroked.
+    open: Option<(Colour, u32)>,
 }
 
 impl Canvas {
@@ -143,6 +153,37 @@ impl Canvas {
             context,
             size: (canvas.width(), canvas.height()),
             styles: Styles::default(),
+            open: None,
+        }
+    }
+
+    /// Strokes the lines gathered so far, if any.
+    fn stroke_open(&mut self) {
+        if self.open.take().is_some() {
+            self.context.stroke();
+        }
+    }
+
+    /// Makes ready for a line of `style` from `start`: in the path already
+    /// open when it holds lines of the same opaque style, else in a new one
+    /// after the open one is stroked.
+    fn line_from(&mut self, start: (f64, f64), style: &impl BackendStyle) {
+        let color = style.color();
+        let this = (key(color), style.stroke_width());
+        if self.open != Some(this) {
+            self.stroke_open();
+            self.line_style(style);
+            self.context.begin_path();
+            self.open = Some(this);
+        }
+        self.context.move_to(start.0, start.1);
+    }
+
+    /// Ends a line: one of an opaque colour waits for more of its style, a
+    /// translucent one is stroked alone.
+    fn line_done(&mut self, style: &impl BackendStyle) {
+        if style.color().alpha < 1.0 {
+            self.stroke_open();
         }
     }
 
@@ -206,6 +247,13 @@ fn crisp(from: BackendCoord, to: BackendCoord) -> ((f64, f64), (f64, f64)) {
     (from, to)
 }
 
+/// A canvas dropped unpresented still strokes what it gathered.
+impl Drop for Canvas {
+    fn drop(&mut self) {
+        self.stroke_open();
+    }
+}
+
 impl DrawingBackend for Canvas {
     type ErrorType = CanvasError;
 
@@ -218,6 +266,7 @@ impl DrawingBackend for Canvas {
     }
 
     fn present(&mut self) -> Drawn {
+        self.stroke_open();
         Ok(())
     }
 
@@ -225,6 +274,7 @@ impl DrawingBackend for Canvas {
         if color.alpha == 0.0 {
             return Ok(());
         }
+        self.stroke_open();
         self.fill_style(color);
         let (x, y) = (f64::from(point.0), f64::from(point.1));
         self.context.fill_rect(x, y, 1.0, 1.0);
@@ -241,11 +291,9 @@ impl DrawingBackend for Canvas {
             return Ok(());
         }
         let (from, to) = crisp(from, to);
-        self.line_style(style);
-        self.context.begin_path();
-        self.context.move_to(from.0, from.1);
+        self.line_from(from, style);
         self.context.line_to(to.0, to.1);
-        self.context.stroke();
+        self.line_done(style);
         Ok(())
     }
 
@@ -259,6 +307,7 @@ impl DrawingBackend for Canvas {
         if style.color().alpha == 0.0 {
             return Ok(());
         }
+        self.stroke_open();
         let (x, y) = (f64::from(upper_left.0), f64::from(upper_left.1));
         let width = f64::from(bottom_right.0 - upper_left.0);
         let height = f64::from(bottom_right.1 - upper_left.1);
@@ -281,15 +330,13 @@ impl DrawingBackend for Canvas {
             return Ok(());
         }
         let mut path = path.into_iter();
-        self.context.begin_path();
         if let Some(start) = path.next() {
-            self.line_style(style);
-            self.context.move_to(f64::from(start.0), f64::from(start.1));
+            self.line_from((f64::from(start.0), f64::from(start.1)), style);
             for next in path {
                 self.context.line_to(f64::from(next.0), f64::from(next.1));
             }
+            self.line_done(style);
         }
-        self.context.stroke();
         Ok(())
     }
 
@@ -301,6 +348,7 @@ impl DrawingBackend for Canvas {
         if style.color().alpha == 0.0 {
             return Ok(());
         }
+        self.stroke_open();
         let mut vertices = vertices.into_iter();
         self.context.begin_path();
         if let Some(start) = vertices.next() {
@@ -325,6 +373,7 @@ impl DrawingBackend for Canvas {
         if style.color().alpha == 0.0 {
             return Ok(());
         }
+        self.stroke_open();
         if fill {
             self.fill_style(style.color());
         } else {
@@ -353,6 +402,7 @@ impl DrawingBackend for Canvas {
         if color.alpha == 0.0 {
             return Ok(());
         }
+        self.stroke_open();
         let quarter_turns = match style.transform() {
             FontTransform::None => 0.0,
             FontTransform::Rotate90 => 1.0,

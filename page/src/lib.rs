@@ -22,7 +22,7 @@
 //! not a Web Worker: `view::jobs`.
 
 use retry_view::canvas::OnPage;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -246,8 +246,9 @@ pub fn redraw_now() -> f64 {
 }
 
 /// Moves one policy's base delay (B's with `on_b`, else A's) between two
-/// values and re-simulates and redraws at once, in one task: the time in
-/// ms of a move on one policy, which keeps the other's run.
+/// values off the preset and re-simulates and redraws at once, in one
+/// task: the time in ms of a move on one policy, which keeps the other's
+/// run.
 #[wasm_bindgen]
 pub fn move_now(on_b: bool) -> f64 {
     let started = now();
@@ -258,7 +259,9 @@ pub fn move_now(on_b: bool) -> f64 {
             true => config.value_b_at(index),
             false => config.value_at(index),
         };
-        let next = if value == 0.2 { 0.3 } else { 0.2 };
+        // A slider dragged off the preset: 0.3 s and 0.4 s in turn (the
+        // first move leaves the preset's 0.2 s).
+        let next = if value == 0.3 { 0.4 } else { 0.3 };
         match on_b {
             true => config.set_b_at(index, next),
             false => config.set(P::Base, next),
@@ -570,9 +573,11 @@ fn post_task() {
     });
 }
 
-/// Renders the current state and does its job's work at once, in this
-/// task, until every chart but the sweep is final: for a picture of a
-/// chart the page had not drawn, and for the benchmark.
+thread_local! {
+    /// The address bar's update is asked for and not yet made.
+    static LINK_DUE: Cell<bool> = const { Cell::new(false) };
+}
+
 /// Runs `then` in a task of its own, after what the page does now: long
 /// work in pieces that leave the page responsive between them.
 pub(crate) fn later(then: impl FnOnce() + 'static) {
@@ -598,6 +603,9 @@ pub(crate) fn page_base() -> String {
         .unwrap_or_default()
 }
 
+/// Renders the current state and does its job's work at once, in this
+/// task, until every chart but the sweep is final: for a picture of a
+/// chart the page had not drawn, and for the benchmark.
 pub(crate) fn finish_now() {
     render();
     drive(true);
@@ -617,10 +625,11 @@ fn drive(unlimited: bool) {
     };
     let document = document();
     let mut left = true;
-    // The address bar, in a task after the input's frame is painted (the
-    // browser's own process must take it, which can cost tens of ms on a
-    // busy machine), and once however many inputs came; not when it holds
-    // the state, so that a replay's instant in its fragment stays.
+    // The address bar, in a task of its own after this one (the
+    // browser's own process must take it, which can cost a millisecond and
+    // tens on a busy machine: not before the new charts are drawn), and
+    // once however many inputs came meanwhile; not when it holds the
+    // state, so that a replay's instant in its fragment stays.
     let search = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
@@ -628,8 +637,11 @@ fn drive(unlimited: bool) {
     // the two never matched, and a browser that counts address changes
     // (WebKit refuses more than 100 in 10 s) kept an older state's link.
     let shown = language::carried(&embed::page_link(job.config(), &document));
-    if search.strip_prefix('?') != Some(shown.as_str()) {
-        sync_link();
+    if search.strip_prefix('?') != Some(shown.as_str()) && !LINK_DUE.replace(true) {
+        later(|| {
+            LINK_DUE.set(false);
+            sync_link();
+        });
     }
     loop {
         let at = now();

@@ -445,7 +445,7 @@ impl Job {
     }
 
     /// Takes from `old` every side's finished run whose scenario this job
-    /// runs too (a move on B keeps A's run), traced as this job needs.
+    /// runs too (a move on B keeps A's run), if traced as this job needs.
     fn reuse_runs(&mut self, old: &Job) {
         for (i, scenario) in self.scenarios.iter().enumerate() {
             let kept = old
@@ -453,9 +453,12 @@ impl Job {
                 .iter()
                 .position(|s| s == scenario)
                 .map(|j| &old.sides[j]);
+            // A traced run serves a job that needs no trace (leaving a
+            // preset closes its replay), not the other way round.
             if let Some(RunState::Done(report, trace)) = kept {
-                if trace.is_some() == self.traced {
-                    self.sides[i] = RunState::Done(report.clone(), trace.clone());
+                if trace.is_some() || !self.traced {
+                    let trace = trace.clone().filter(|_| self.traced);
+                    self.sides[i] = RunState::Done(report.clone(), trace);
                     self.reused += 1;
                 }
             }
@@ -1118,6 +1121,29 @@ mod tests {
         let moved_world = config("v=1&compare=on&rate=120&horizon=5&failure=0.2&B.jitter=equal");
         let job = Job::renew(Some(job), &moved_world, Wants::default(), ChartId::Load);
         assert_eq!(job.reused(), 0, "a new world runs both");
+    }
+
+    /// Leaving a preset closes its replay: the traced run of the policy
+    /// that did not move serves the untraced job, without its trace; the
+    /// way back, which needs a trace, runs it again.
+    #[test]
+    fn a_traced_run_serves_a_job_that_needs_no_trace() {
+        let traced = Wants {
+            traced: true,
+            ..Wants::default()
+        };
+        let before = config("v=1&compare=on&rate=100&horizon=5&failure=0.2&B.jitter=none");
+        let mut job = Job::new(&before, traced, ChartId::Load);
+        drive(&mut job, 100);
+        let moved_b = config("v=1&compare=on&rate=100&horizon=5&failure=0.2&B.jitter=equal");
+        let mut job = Job::renew(Some(job), &moved_b, Wants::default(), ChartId::Load);
+        assert_eq!(job.reused(), 1, "A's traced run is kept");
+        drive(&mut job, 100);
+        let runs = job.runs().expect("done");
+        assert!(runs.traces.is_empty(), "no trace where none is wanted");
+        assert_eq!(json(&runs.a), json(&run(&moved_b).a));
+        let job = Job::renew(Some(job), &before, traced, ChartId::Load);
+        assert_eq!(job.reused(), 0, "an untraced run cannot serve a traced job");
     }
 
     /// The map comes after the headlines' seeds, a cell at a time, to the
