@@ -18,6 +18,7 @@ pub use retry_sim::{config, link, metrics, sim, simulate};
 use retry_sim::config::Config;
 
 pub mod analysis;
+pub mod bounds;
 pub mod card;
 pub mod contention;
 pub mod executor;
@@ -31,7 +32,7 @@ pub mod sweep;
 pub mod warnings;
 
 /// Every analysis, in the order the usage lists them.
-pub const ANALYSES: [analysis::Analysis; 8] = [
+pub const ANALYSES: [analysis::Analysis; 9] = [
     crate::hops::ANALYSIS,
     crate::card::ANALYSIS,
     crate::stress::ANALYSIS,
@@ -40,6 +41,7 @@ pub const ANALYSES: [analysis::Analysis; 8] = [
     crate::map::ANALYSIS,
     crate::search::ANALYSIS,
     crate::contention::ANALYSIS,
+    crate::bounds::ANALYSIS,
 ];
 
 /// Why an analysis that judges a fault by the goodput it takes away has

@@ -119,7 +119,7 @@ fn main() {
             std::process::exit(1);
         }
     }
-    // --b picks compare mode's policy B for --export, --bounds and --import.
+    // --b picks compare mode's policy B for --export, --import and the traces.
     let policy_b = flag("--b");
     let chosen = if policy_b {
         config.policy_b_config()
@@ -170,8 +170,6 @@ fn main() {
             eprintln!("{}: {line}", tr("problem"));
         }
         emit(&(next.to_link() + "\n"));
-    } else if flag("--bounds") {
-        emit(&(bounds_json(&chosen) + "\n"));
     } else if let Some(sequence) = value_of("--adaptive-trace") {
         match adaptive_trace(sequence) {
             Ok(json) => emit(&(json + "\n")),
@@ -210,10 +208,9 @@ fn main() {
 /// The options of the command line itself, and whether the word after
 /// each is its value; each analysis adds its word and its own options
 /// ([`options`]).
-const OPTIONS: [(&str, bool); 13] = [
+const OPTIONS: [(&str, bool); 12] = [
     ("--csv", false),
     ("--b", false),
-    ("--bounds", false),
     ("--export", true),
     ("--import", true),
     ("--quota-trace", true),
@@ -244,17 +241,6 @@ fn options() -> Vec<(String, bool)> {
 fn fail(message: &str) -> ! {
     eprintln!("{message}\n{}", usage());
     std::process::exit(2);
-}
-
-/// The policy's attempts and the analytic bounds of each pause, for
-/// checking a library's schedule against the playground's.
-fn bounds_json(config: &Config) -> String {
-    let policy = config.policy();
-    let pauses: Vec<serde_json::Value> = simulate::pause_bounds(config)
-        .iter()
-        .map(|b| serde_json::json!({ "min": b.min, "max": b.max, "mean": b.mean }))
-        .collect();
-    serde_json::json!({ "attempts": policy.attempts, "pauses": pauses }).to_string()
 }
 
 /// The course as the page asks it: each chapter's question and answers,
@@ -386,7 +372,7 @@ fn adaptive_trace(sequence: &str) -> Result<String, String> {
 /// analyses' synopsis.
 const SYNOPSIS: &str = "retry-playground --export FORMAT [--b] [LINK]
 retry-playground --import FILE [--b] [LINK]
-retry-playground --bounds [--b] [LINK] | --quota-trace OUTCOMES [--b] [LINK]
+retry-playground --quota-trace OUTCOMES [--b] [LINK]
 retry-playground --adaptive-trace RESPONSES";
 
 const RUNS: Text = Text(
@@ -394,7 +380,7 @@ const RUNS: Text = Text(
 );
 
 const THE_REST: Text = Text(
-    "--export writes policy A (B with --b) for a library or a mesh, FORMAT below; notes on what it cannot express go to stderr. --import reads what the page's paste reads (a gRPC service config, an Envoy retry policy in JSON or YAML, an Istio, Gateway API, Envoy Gateway, Kuma or Linkerd manifest, Spring Boot's resilience4j properties, an AWS config section) into A (B with --b) and prints the new link; what it mapped and not goes to stderr.\n--bounds prints the attempts and each pause's analytic bounds as JSON; --quota-trace feeds the link's retry budget operations such as ees,ts,s (e error, t timeout, s success) and prints its balance and refusals; --adaptive-trace feeds the AWS SDK adaptive mode's rate limiter responses such as 0.1:s,0.2:t (time, then t throttled or s not) and prints its fill rate after each.\n--course prints each chapter of the course (its link, question, answers, the answer its runs bear out over the seeds and what they measured, takeaway) and the last page's rules, as JSON; --guide prints the facilitator's guide as Markdown: the agenda, and for each core chapter what to point at, the trap, a question for the room and two values of its knob with the answer the runs give there. --lang ru prints the words in Russian (the numbers and the report are the same in every language).",
+    "--export writes policy A (B with --b) for a library or a mesh, FORMAT below; notes on what it cannot express go to stderr. --import reads what the page's paste reads (a gRPC service config, an Envoy retry policy in JSON or YAML, an Istio, Gateway API, Envoy Gateway, Kuma or Linkerd manifest, Spring Boot's resilience4j properties, an AWS config section) into A (B with --b) and prints the new link; what it mapped and not goes to stderr.\n--quota-trace feeds the link's retry budget operations such as ees,ts,s (e error, t timeout, s success) and prints its balance and refusals; --adaptive-trace feeds the AWS SDK adaptive mode's rate limiter responses such as 0.1:s,0.2:t (time, then t throttled or s not) and prints its fill rate after each.\n--course prints each chapter of the course (its link, question, answers, the answer its runs bear out over the seeds and what they measured, takeaway) and the last page's rules, as JSON; --guide prints the facilitator's guide as Markdown: the agenda, and for each core chapter what to point at, the trap, a question for the room and two values of its knob with the answer the runs give there. --lang ru prints the words in Russian (the numbers and the report are the same in every language).",
 );
 
 /// The usage, read off the analyses and the formats `--export` writes:
