@@ -175,7 +175,7 @@ fn every_change_reads_whole_and_means_what_its_link_means() {
         .expect("herd")
         .config();
     for candidate in search::candidates(&herd, &Constraints::of(&herd)) {
-        changes.push((herd.clone(), search::b_change(&candidate.pairs)));
+        changes.push((herd.clone(), candidate.change.as_b().to_pairs()));
     }
     assert!(changes.len() > 800, "{} changes", changes.len());
     for (config, pairs) in changes {

@@ -95,7 +95,7 @@ fn on_the_herd_the_search_finds_a_policy_as_good_as_b_and_every_way_agrees() {
     }
     // B with a found policy reproduces its numbers: the candidate's world
     // is the link's with those settings.
-    let applied = search::as_b(&config, &two.candidates[two.better[0]].pairs);
+    let applied = search::as_b(&config, &two.candidates[two.better[0]].change);
     let (success, calls) = over_seeds(&applied.policy_b_config());
     let best = &two.candidates[two.better[0]];
     assert!((success - best.success.mean).abs() < 1e-12);

@@ -48,6 +48,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::{Analysis, Printed};
 use crate::config::{Config, P};
+use crate::link::Change;
 use crate::sim;
 use crate::simulate;
 use crate::sliced::{Slice, Sliced};
@@ -99,11 +100,11 @@ impl Constraints {
     }
 }
 
-/// One policy of the space: its settings as link pairs, policy A's being
-/// the rest.
+/// One policy of the space: its settings as a change of values, policy
+/// A's being the rest.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
-    pub pairs: String,
+    pub change: Change,
     config: Config,
 }
 
@@ -112,11 +113,21 @@ impl Candidate {
     pub fn config(&self) -> &Config {
         &self.config
     }
+
+    /// Its settings as link pairs, for the reader and the JSON: written
+    /// from its values, never read back as its identity.
+    pub fn pairs(&self) -> String {
+        self.change.to_pairs()
+    }
 }
 
 /// Every policy of the space for the world of `config` (see the module's
 /// docs), after policy A's own and, when comparing, B's own ([`owns`]).
 pub fn candidates(config: &Config, constraints: &Constraints) -> Vec<Candidate> {
+    use crate::breaker::BreakerMode;
+    use crate::budget::BudgetKind;
+    use crate::config::{BREAKERS, BUDGETS, JITTERS, SHAPES, SWITCH};
+    use crate::policy::{Jitter, Shape};
     let small = |policy: &Config| {
         let mut world = policy.clone();
         world.set(P::Buckets, 1.0);
@@ -129,39 +140,48 @@ pub fn candidates(config: &Config, constraints: &Constraints) -> Vec<Candidate> 
         .policies_alone()
         .iter()
         .map(|policy| Candidate {
-            pairs: String::new(),
+            change: Change::default(),
             config: small(policy),
         })
         .collect();
     let world = own[0].config.clone();
-    let mut pairs = vec!["attempts=1".to_string()];
-    for attempts in [2, 3, 5, 8] {
-        let shapes = [
-            "shape=exponential&cap=1",
-            "shape=exponential&cap=10",
-            "shape=constant",
-        ];
+    let mut changes = vec![Change::of(&[(P::Attempts, 1.0)])];
+    let exponential = SHAPES.position(Shape::Exponential);
+    let shapes: [&[(P, f64)]; 3] = [
+        &[(P::Shape, exponential), (P::Cap, 1.0)],
+        &[(P::Shape, exponential), (P::Cap, 10.0)],
+        &[(P::Shape, SHAPES.position(Shape::Constant))],
+    ];
+    let none = BUDGETS.position(BudgetKind::None);
+    let ratio = BUDGETS.position(BudgetKind::Ratio);
+    let budgets: [&[(P, f64)]; 3] = [
+        &[(P::Budget, none)],
+        &[(P::Budget, ratio), (P::BudgetPercent, 0.1)],
+        &[(P::Budget, ratio), (P::BudgetPercent, 0.2)],
+    ];
+    for attempts in [2.0, 3.0, 5.0, 8.0] {
         for shape in shapes {
             for base in [0.01, 0.05, 0.2, 1.0] {
-                for jitter in ["none", "full", "decorrelated"] {
-                    for budget in [
-                        "budget=none",
-                        "budget=ratio&b_pct=0.1",
-                        "budget=ratio&b_pct=0.2",
-                    ] {
-                        for breaker in ["off", "all"] {
-                            pairs.push(format!(
-                                "attempts={attempts}&{shape}&base={base}&jitter={jitter}&{budget}&breaker={breaker}&hedge=off"
-                            ));
+                for jitter in [Jitter::None, Jitter::Full, Jitter::Decorrelated] {
+                    for budget in budgets {
+                        for breaker in [BreakerMode::Off, BreakerMode::All] {
+                            let mut values = vec![(P::Attempts, attempts)];
+                            values.extend_from_slice(shape);
+                            values.push((P::Base, base));
+                            values.push((P::Jitter, JITTERS.position(jitter)));
+                            values.extend_from_slice(budget);
+                            values.push((P::Breaker, BREAKERS.position(breaker)));
+                            values.push((P::Hedge, SWITCH.position(false)));
+                            changes.push(Change::of(&values));
                         }
                     }
                 }
             }
         }
     }
-    own.extend(pairs.into_iter().map(|pairs| Candidate {
-        config: crate::link::apply(&world, &pairs),
-        pairs,
+    own.extend(changes.into_iter().map(|change| Candidate {
+        config: world.changed(&change).0,
+        change,
     }));
     own
 }
@@ -204,7 +224,12 @@ pub struct RunNumbers {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Measure {
     pub index: usize,
+    /// The candidate's settings as link pairs, written from `change`: what
+    /// the JSON and the CSV show.
     pub pairs: String,
+    /// The candidate's settings as values: what makes it policy B.
+    #[serde(skip)]
+    pub change: Change,
     pub success: Spread,
     pub calls: Spread,
     pub p99: Spread,
@@ -236,6 +261,7 @@ impl Measure {
         Measure {
             index,
             pairs: String::new(),
+            change: Change::default(),
             success: at(success),
             calls: at(calls),
             p99: at(0.1),
@@ -511,7 +537,8 @@ impl SearchRounds {
                 let of = |f: fn(&RunNumbers) -> f64| Spread::of(seeds.iter().map(f));
                 let mut m = Measure {
                     index,
-                    pairs: self.candidates[index].pairs.clone(),
+                    pairs: self.candidates[index].pairs(),
+                    change: self.candidates[index].change.clone(),
                     success: of(|r| r.success),
                     calls: of(|r| r.calls),
                     p99: of(|r| r.p99),
@@ -797,19 +824,9 @@ pub fn search(config: &Config) -> Frontier {
     search_threads(config, crate::executor::every_core())
 }
 
-/// The link pairs that make candidate `pairs` policy B, compare mode on.
-pub fn b_change(pairs: &str) -> String {
-    let b: String = pairs
-        .split('&')
-        .filter(|pair| !pair.is_empty())
-        .map(|pair| format!("&B.{pair}"))
-        .collect();
-    format!("compare=on{b}")
-}
-
-/// `config` with candidate `pairs` as policy B.
-pub fn as_b(config: &Config, pairs: &str) -> Config {
-    crate::link::apply(config, &b_change(pairs))
+/// `config` with a candidate's `change` as policy B, compare mode on.
+pub fn as_b(config: &Config, change: &Change) -> Config {
+    config.changed(&change.as_b()).0
 }
 
 /// The search as an analysis: `--frontier`.

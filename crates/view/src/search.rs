@@ -7,14 +7,14 @@ use crate::policy::Shape;
 use crate::tf;
 use crate::words::tr;
 use retry_analyses::search::{self, Frontier, Measure};
-use retry_teach::lesson;
 
 /// One policy that beats A's, as the page lists it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Better {
     /// Its settings and its numbers over the seeds, in words.
     pub label: String,
-    /// The link pairs that make it policy B, compare mode on.
+    /// The link pairs that make it policy B, compare mode on: written from
+    /// its values for the page's button to carry.
     pub change: String,
 }
 
@@ -133,10 +133,10 @@ pub fn better(found: &Frontier, config: &Config) -> Vec<Better> {
         .iter()
         .map(|&k| {
             let m = &found.candidates[k];
-            let policy = lesson::apply(&config.policies_alone()[0], &m.pairs);
+            let policy = config.policies_alone()[0].changed(&m.change).0;
             Better {
                 label: format!("{}: {}", describe(&policy), numbers(m)),
-                change: search::b_change(&m.pairs),
+                change: m.change.as_b().to_pairs(),
             }
         })
         .collect()
@@ -145,6 +145,7 @@ pub fn better(found: &Frontier, config: &Config) -> Vec<Better> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use retry_teach::lesson;
 
     #[test]
     fn a_policy_reads_as_its_settings() {

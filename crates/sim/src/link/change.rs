@@ -8,8 +8,8 @@
 //! A's values in order, then B's differences, the configuration's before
 //! the change's, only where the result compares.
 
-use super::{Notice, Pair, b_without_compare, percent_decode, read_pair};
-use crate::config::Config;
+use super::{B_PREFIX, Notice, Pair, b_without_compare, percent_decode, read_pair};
+use crate::config::{Config, P, PARAMS, SWITCH};
 
 /// Parameter values to set, A's and B's, in the order they were given.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -32,6 +32,72 @@ impl Change {
             }
         }
         change
+    }
+
+    /// Policy A's `values`, in order: a change made of values, with no
+    /// text to read (the search's candidates are made so).
+    pub fn of(values: &[(P, f64)]) -> Change {
+        let pairs = values
+            .iter()
+            .map(|&(param, value)| {
+                let index = param as usize;
+                let pair = Pair {
+                    for_b: false,
+                    index,
+                    value,
+                };
+                (PARAMS[index].key.to_string(), pair)
+            })
+            .collect();
+        Change {
+            pairs,
+            notices: Vec::new(),
+        }
+    }
+
+    /// The same values as policy B's, compare mode on: the change that
+    /// makes a policy B.
+    pub fn as_b(&self) -> Change {
+        let compare = P::Compare as usize;
+        let mut pairs = vec![(
+            PARAMS[compare].key.to_string(),
+            Pair {
+                for_b: false,
+                index: compare,
+                value: SWITCH.position(true),
+            },
+        )];
+        pairs.extend(self.pairs.iter().map(|(key, pair)| {
+            let key = match pair.for_b {
+                true => key.clone(),
+                false => format!("{B_PREFIX}{key}"),
+            };
+            (
+                key,
+                Pair {
+                    for_b: true,
+                    ..*pair
+                },
+            )
+        }));
+        Change {
+            pairs,
+            notices: self.notices.clone(),
+        }
+    }
+
+    /// The change as link pairs, written as a link writes each value.
+    pub fn to_pairs(&self) -> String {
+        let written: Vec<String> = self
+            .pairs
+            .iter()
+            .map(|(_, pair)| {
+                let param = &PARAMS[pair.index];
+                let prefix = if pair.for_b { B_PREFIX } else { "" };
+                format!("{prefix}{}={}", param.key, param.format(pair.value))
+            })
+            .collect();
+        written.join("&")
     }
 
     /// What could not be read.
@@ -83,6 +149,32 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A change made of values reads back from its own pairs as the same
+    /// change, and as B's it is what the pairs with `B.` and compare mode
+    /// say.
+    #[test]
+    fn a_change_of_values_is_its_pairs() {
+        use crate::policy::Jitter;
+        let change = Change::of(&[
+            (P::Attempts, 3.0),
+            (P::Base, 0.05),
+            (P::Jitter, crate::config::JITTERS.position(Jitter::Full)),
+        ]);
+        assert_eq!(change.to_pairs(), "attempts=3&base=0.05&jitter=full");
+        assert_eq!(Change::read(&change.to_pairs()), change);
+        let b = change.as_b();
+        assert_eq!(
+            b.to_pairs(),
+            "compare=on&B.attempts=3&B.base=0.05&B.jitter=full"
+        );
+        assert_eq!(Change::read(&b.to_pairs()), b);
+        let config = Config::default();
+        assert_eq!(
+            config.changed(&b).0,
+            Config::from_link("v=1&compare=on&B.attempts=3&B.base=0.05&B.jitter=full").0
+        );
+    }
     use crate::config::P;
 
     #[test]

@@ -50,7 +50,7 @@ pub const PRESENT_KEY: &str = "present";
 pub const LANG_KEY: &str = "lang";
 
 /// Prefix of policy B's keys in a link: `B.jitter=full`.
-const B_PREFIX: &str = "B.";
+pub(crate) const B_PREFIX: &str = "B.";
 
 impl Config {
     /// The share link's query string (without `?`): the version, then every
