@@ -123,6 +123,25 @@ fn no_crate_depends_on_what_its_layer_forbids() {
     }
 }
 
+/// No crate re-exports another's modules: a path names the crate it
+/// comes from (`retry_sim::config`, never `retry_view::config`).
+#[test]
+fn no_crate_re_exports_another() {
+    for (name, folder) in ORDER {
+        for file in ["src/lib.rs", "src/main.rs"] {
+            let Ok(text) = fs::read_to_string(Path::new(folder).join(file)) else {
+                continue;
+            };
+            for line in text.lines().map(str::trim) {
+                assert!(
+                    !(line.starts_with("pub use retry_") || line.starts_with("pub extern crate")),
+                    "{name} re-exports another crate: {line}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn each_crate_depends_only_on_the_crates_below_it() {
     for (rank, (name, folder)) in ORDER.iter().enumerate() {

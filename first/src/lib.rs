@@ -20,14 +20,15 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement};
 
 use plotters::prelude::*;
+use retry_core::chart_id::ChartId;
+use retry_core::words;
+use retry_draw::{Before, LoadView};
+use retry_sim::config::Config;
 use retry_teach::course;
 use retry_teach::lesson;
-use retry_view::chart::{self, Before, LoadView};
-use retry_view::chart_id::ChartId;
-use retry_view::config::Config;
+use retry_teach::presets::Preset;
+use retry_view as view;
 use retry_view::lesson::{FIRST_CHART_LINK, OWN_KEY_CHART};
-use retry_view::presets::Preset;
-use retry_view::{self as view, words};
 
 #[path = "../../page/src/canvas.rs"]
 mod canvas;
@@ -119,7 +120,7 @@ fn draw_first(search: &str) {
         return;
     };
     let _ = slot.append_child(&figure);
-    let Some(runs) = chart::run_within(&config, FIRST_WORK) else {
+    let Some(runs) = retry_draw::run_within(&config, FIRST_WORK) else {
         return;
     };
     let plotted = runs.charts();
@@ -133,13 +134,25 @@ fn draw_first(search: &str) {
                     cursor: None,
                     before: Before::default(),
                 };
-                chart::draw_load_view(area, &plotted, scenario, &theme, &view)?;
+                retry_draw::draw_load_view(area, &plotted, scenario, &theme, &view)?;
             }
             ChartId::Latency => {
-                chart::draw_latency_after(area, &plotted, scenario, &theme, Before::default())?;
+                retry_draw::draw_latency_after(
+                    area,
+                    &plotted,
+                    scenario,
+                    &theme,
+                    Before::default(),
+                )?;
             }
             _ => {
-                chart::draw_mechanism_after(area, &plotted, scenario, &theme, Before::default())?;
+                retry_draw::draw_mechanism_after(
+                    area,
+                    &plotted,
+                    scenario,
+                    &theme,
+                    Before::default(),
+                )?;
             }
         }
         Ok(())
@@ -168,7 +181,7 @@ fn show_lesson(
     document: &Document,
     preset: Option<&'static Preset>,
     config: &Config,
-    runs: &chart::Runs,
+    runs: &retry_draw::Runs,
 ) -> Result<(), JsValue> {
     let lesson = view::lesson::lesson_view(preset, config);
     if let Some(select) = document.get_element_by_id("preset") {
@@ -215,7 +228,7 @@ fn show_lesson(
 fn paint(
     document: &Document,
     chart: ChartId,
-    paint: &dyn Fn(&DrawingArea<canvas::Canvas, plotters::coord::Shift>) -> chart::DrawResult,
+    paint: &dyn Fn(&DrawingArea<canvas::Canvas, plotters::coord::Shift>) -> retry_draw::DrawResult,
 ) -> bool {
     document
         .get_element_by_id(chart.canvas_id())

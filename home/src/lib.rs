@@ -10,8 +10,8 @@
 
 #[cfg(target_arch = "wasm32")]
 mod home {
+    use retry_core::words;
     use retry_view::configuration::across;
-    use retry_view::words;
     use wasm_bindgen::prelude::*;
 
     /// Learns a compiled table of Russian words (`www/ru.words`, then

@@ -10,9 +10,9 @@
 
 use wasm_bindgen::prelude::*;
 
+use retry_sim::simulate;
 use retry_teach::course;
 use retry_view as view;
-use retry_view::simulate;
 
 /// The name scripts find the API under, on the page's `window`.
 const GLOBAL: &str = "retryPlayground";

@@ -5,19 +5,19 @@
 
 use std::cell::RefCell;
 
+use retry_analyses::contention::ContentionGrid;
+use retry_core::chart_id::ChartId;
+use retry_draw::{Axes, OwnedCurve, Plotted};
+use retry_sim::config::Config;
+use retry_sim::sim::Report;
 use retry_view as view;
 use retry_view::before::Memory;
-use retry_view::chart::{self, Axes, OwnedCurve, Plotted};
-use retry_view::chart_id::ChartId;
-use retry_view::config::Config;
-use retry_view::contention::ContentionGrid;
-use retry_view::sim::Report;
 
 use crate::with_app;
 
 /// Paints the sweep after the curves and failure rate before, on axes.
 pub(crate) type SweepPainter<'p> =
-    dyn FnMut(&[chart::Curve<'_>], Option<f64>, Option<Axes>) -> Option<Axes> + 'p;
+    dyn FnMut(&[retry_draw::Curve<'_>], Option<f64>, Option<Axes>) -> Option<Axes> + 'p;
 
 /// Paints the contention chart after a grid and headline run before.
 pub(crate) type ContentionPainter<'p> =
@@ -81,7 +81,7 @@ pub(crate) fn arrive(link: &str, chart: ChartId, data: impl FnOnce() -> Data) {
 pub(crate) fn draw_runs(
     link: &str,
     chart: ChartId,
-    draw: &mut dyn FnMut(chart::Before<'_>) -> Option<Axes>,
+    draw: &mut dyn FnMut(retry_draw::Before<'_>) -> Option<Axes>,
 ) {
     let lesson = lesson();
     let axes = MEMORY.with(|m| {
@@ -99,7 +99,7 @@ pub(crate) fn draw_runs(
                 .collect(),
             _ => Vec::new(),
         };
-        draw(chart::Before {
+        draw(retry_draw::Before {
             runs: &plotted,
             axes: ghost.and_then(|d| d.axes),
         })

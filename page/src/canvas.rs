@@ -91,7 +91,7 @@ fn device_pixel_ratio() -> f64 {
 
 /// The charts' theme: the reader's colour scheme at the screen's pixel
 /// density, in a room's sizes when `presenting`.
-pub(crate) fn theme(presenting: bool) -> view::chart::Theme {
+pub(crate) fn theme(presenting: bool) -> retry_draw::Theme {
     let dark = web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
         .is_some_and(|q| q.matches());
@@ -108,8 +108,8 @@ pub(crate) fn on_page(canvas: &HtmlCanvasElement) -> bool {
 /// canvas the browser gives no 2D context is left blank.
 pub(crate) fn paint(
     canvas: &HtmlCanvasElement,
-    paint: &dyn Fn(&DrawingArea<Canvas, Shift>) -> view::chart::DrawResult,
-) -> view::chart::DrawResult {
+    paint: &dyn Fn(&DrawingArea<Canvas, Shift>) -> retry_draw::DrawResult,
+) -> retry_draw::DrawResult {
     let (width, height) = view::canvas::canvas_size(
         canvas.client_width(),
         canvas.client_height(),

@@ -12,9 +12,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlInputElement, KeyboardEvent};
 
+use retry_core::tf;
+use retry_core::words::{Text, tr};
 use retry_teach::course::{Opened, Present};
-use retry_view::tf;
-use retry_view::words::{Text, tr};
 use retry_view::{self as view, course::Course};
 
 use crate::controls::hear_controls;
@@ -50,7 +50,7 @@ pub(super) fn start(document: &Document, opened: &Opened) -> Result<Option<Cours
         // A chain's calls per layer stand under its chart in front of a
         // room: known before the chart is drawn, so it is drawn at its
         // height.
-        let layered = opened.config.get(view::config::P::Layers) > 1.0;
+        let layered = opened.config.get(retry_sim::config::P::Layers) > 1.0;
         root.class_list().toggle_with_force("layered", layered)?;
     }
     if opened.present == Present::Guide {
@@ -307,7 +307,7 @@ fn measure_handout(index: usize) {
     if let Some(retry_teach::course::Place::Chapter(chapter)) =
         retry_teach::course::Place::find(&key)
     {
-        let seeds = view::seeds::over_seeds(&chapter.config());
+        let seeds = retry_analyses::seeds::over_seeds(&chapter.config());
         if let Ok(measured) = element(&document, "span", "measured") {
             measured.set_text_content(Some(&format!(
                 " {}",
@@ -497,7 +497,7 @@ fn take_state(link: &str) {
     if !presenting() {
         return;
     }
-    let (config, _) = view::config::Config::from_link(link);
+    let (config, _) = retry_sim::config::Config::from_link(link);
     let changed = with_app(|app| {
         if *app.page.config() == config {
             return false;
@@ -640,9 +640,9 @@ fn build_session(document: &Document) -> Result<(), JsValue> {
     for row in &rows {
         let tr_ = element(document, "tr", "")?;
         let votes: Vec<String> = row.votes.iter().map(|(a, n)| format!("{a}: {n}")).collect();
-        let share = row
-            .share
-            .map_or_else(String::new, |s| view::metrics::Format::Share.headline(s));
+        let share = row.share.map_or_else(String::new, |s| {
+            retry_sim::metrics::Format::Share.headline(s)
+        });
         for text in [
             row.title.to_string(),
             votes.join("; "),

@@ -9,11 +9,11 @@ use web_sys::{Document, HtmlCanvasElement};
 
 use std::cell::Cell;
 
+use retry_analyses::sweep;
+use retry_core::chart_id::ChartId;
+use retry_draw::{OwnedCurve, Theme};
+use retry_sim::config::P;
 use retry_view::canvas::Place;
-use retry_view::chart::{self, OwnedCurve, Theme};
-use retry_view::chart_id::ChartId;
-use retry_view::config::P;
-use retry_view::sweep;
 use retry_view::{self as view, jobs::Job};
 
 use crate::before;
@@ -24,8 +24,8 @@ use crate::{now, with_app};
 pub(super) type Area = DrawingArea<Canvas, plotters::coord::Shift>;
 
 /// Paints a chart of runs after the state before it, returning its axes.
-pub(super) type RunsPainter<'p> =
-    dyn Fn(&Area, chart::Before<'_>) -> Result<chart::Axes, Box<dyn std::error::Error>> + 'p;
+pub(super) type RunsPainter<'p> = dyn Fn(&Area, retry_draw::Before<'_>) -> Result<retry_draw::Axes, Box<dyn std::error::Error>>
+    + 'p;
 
 /// Moves the lesson's chart to the top and the others to their places,
 /// when the lesson's chart changed.
@@ -72,7 +72,7 @@ pub(super) fn draw_of_runs(
         });
     } else {
         draw(document, chart, |area| {
-            paint(area, chart::Before::default()).map(|_| ())
+            paint(area, retry_draw::Before::default()).map(|_| ())
         });
     }
 }
@@ -99,12 +99,12 @@ pub(super) fn draw_sweep(document: &Document, job: &Job) {
                         .collect()
                 })
                 .unwrap_or_default();
-            let mark = Some(chart::SweepMark {
+            let mark = Some(retry_draw::SweepMark {
                 failure,
                 headlines: &headlines,
             });
-            let paint = |before: &[chart::Curve<'_>], was: Option<f64>, axes| {
-                let view = chart::SweepView {
+            let paint = |before: &[retry_draw::Curve<'_>], was: Option<f64>, axes| {
+                let view = retry_draw::SweepView {
                     mark,
                     before,
                     before_failure: was,
@@ -112,7 +112,7 @@ pub(super) fn draw_sweep(document: &Document, job: &Job) {
                 };
                 let drawn = Cell::new(None);
                 draw(document, ChartId::Sweep, |area| {
-                    drawn.set(Some(chart::draw_sweep_view(
+                    drawn.set(Some(retry_draw::draw_sweep_view(
                         area,
                         &curves,
                         sweep::POINTS,
@@ -137,7 +137,7 @@ pub(super) fn draw_sweep(document: &Document, job: &Job) {
         }
         Err(why) => {
             draw(document, ChartId::Sweep, |area| {
-                chart::message(area, &theme, why)
+                retry_draw::message(area, &theme, why)
             });
             if let Some(body) = document.body() {
                 let _ = body.set_attribute("data-swept", &crate::language::carried(job.link()));
@@ -177,7 +177,7 @@ pub(super) fn shown(document: &Document, chart: ChartId) -> bool {
 pub(super) fn draw(
     document: &Document,
     chart: ChartId,
-    paint: impl Fn(&DrawingArea<Canvas, plotters::coord::Shift>) -> chart::DrawResult,
+    paint: impl Fn(&DrawingArea<Canvas, plotters::coord::Shift>) -> retry_draw::DrawResult,
 ) {
     draw_with(document, chart.canvas_id(), &paint);
 }
@@ -187,7 +187,7 @@ pub(super) fn draw(
 fn draw_with(
     document: &Document,
     id: &str,
-    paint: &dyn Fn(&DrawingArea<Canvas, plotters::coord::Shift>) -> chart::DrawResult,
+    paint: &dyn Fn(&DrawingArea<Canvas, plotters::coord::Shift>) -> retry_draw::DrawResult,
 ) {
     let Some(canvas) = document
         .get_element_by_id(id)

@@ -5,10 +5,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement};
 
+use retry_core::tf;
+use retry_sim::config::{Group, P, PARAMS};
 use retry_teach::lesson;
-use retry_view::config::{Group, P, PARAMS};
-use retry_view::presets::Preset;
-use retry_view::tf;
+use retry_teach::presets::Preset;
 use retry_view::{
     self as view,
     controls::{Control, Role, Widgets},

@@ -12,9 +12,9 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use web_sys::Document;
 
-use retry_view::chart_id::ChartId;
-use retry_view::config::Config;
-use retry_view::link::{Embed, EmbedChart};
+use retry_core::chart_id::ChartId;
+use retry_sim::config::Config;
+use retry_sim::link::{Embed, EmbedChart};
 use retry_view::{self as view, embed as decide};
 
 use crate::{language, show_if, with_app};
@@ -32,7 +32,7 @@ fn embedded<R>(f: impl FnOnce(&Embed) -> R) -> Option<R> {
 /// for one.
 pub(super) fn start(document: &Document, search: &str) -> Result<(), JsValue> {
     // The notices of these pairs are the link's: `start` shows them all.
-    let embed = retry_view::link::read_link(search).1;
+    let embed = retry_sim::link::read_link(search).1;
     // The page's script guessed from the address; this is the link's word.
     if let Some(root) = document.document_element() {
         root.class_list()

@@ -4,10 +4,10 @@
 
 use web_sys::Document;
 
+use retry_analyses::seeds::Seeds;
+use retry_core::tf;
+use retry_sim::config::Config;
 use retry_teach::exercise;
-use retry_view::config::Config;
-use retry_view::seeds::Seeds;
-use retry_view::tf;
 
 use crate::{element, language, show_if};
 

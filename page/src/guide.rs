@@ -6,9 +6,9 @@
 use wasm_bindgen::prelude::*;
 use web_sys::Document;
 
+use retry_analyses::seeds::over_seeds;
+use retry_core::tf;
 use retry_teach::guide::{self, Guide};
-use retry_view::seeds::over_seeds;
-use retry_view::tf;
 
 use crate::{element, show_if};
 

@@ -18,8 +18,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::Document;
 
-use retry_view::link::{link_lang, with_lang};
-use retry_view::words::{self, Lang, tr};
+use retry_core::words::{self, Lang, tr};
+use retry_sim::link::{link_lang, with_lang};
 
 use crate::element;
 

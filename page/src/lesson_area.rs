@@ -6,10 +6,10 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlSelectElement};
 
 use retry_analyses::seeds::Headline;
+use retry_core::words::tr;
 use retry_teach::lesson;
+use retry_teach::presets::Preset;
 use retry_view as view;
-use retry_view::presets::Preset;
-use retry_view::words::tr;
 
 use crate::controls::{explained, label_with_term, open_groups};
 use crate::share::{show_notices, sync_link};

@@ -3,7 +3,7 @@
 //!
 //! It is deliberately thin: [`view`] decides what to show, this crate
 //! copies it into the DOM and wires events back. On load it reads the link
-//! into a [`Config`](retry_view::config::Config), builds one control per row of
+//! into a [`Config`](retry_sim::config::Config), builds one control per row of
 //! the parameter table, runs and draws. On every input it updates the `Config`, rewrites the
 //! address bar with `replaceState` (one history entry per visit, not per
 //! pixel of a drag) and asks for one render per animation frame, however
@@ -28,13 +28,12 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
+use retry_analyses::seeds;
+use retry_core::chart_id::ChartId;
+use retry_sim::config::{P, PARAMS};
+use retry_sim::simulate;
 use retry_teach::course;
-use retry_view::chart;
-use retry_view::chart_id::ChartId;
-use retry_view::config::{P, PARAMS};
-use retry_view::presets::{self, Preset};
-use retry_view::seeds;
-use retry_view::simulate;
+use retry_teach::presets::{self, Preset};
 use retry_view::{
     self as view,
     driver::{Driver, Next},
@@ -728,7 +727,7 @@ fn draw_so_far(document: &Document, job: &Job) {
         let theme = theme();
         replay::draw_load(document, &charts, &runs.scenario, job.link());
         draw_of_runs(document, ChartId::Mechanism, job.link(), &|area, before| {
-            chart::draw_mechanism_after(area, &charts, &runs.scenario, &theme, before)
+            retry_draw::draw_mechanism_after(area, &charts, &runs.scenario, &theme, before)
         });
     });
     let count = with_app(|app| app.driver.showed_progress(now(), drew.is_some()));
@@ -744,7 +743,7 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
     match part {
         Part::Chart(chart) => {
             let runs = job.runs();
-            let charts = runs.map(view::chart::Runs::charts);
+            let charts = runs.map(retry_draw::Runs::charts);
             let link = job.link();
             // The lesson's chart now shows this state: the one shown so
             // far is the state before it.
@@ -757,16 +756,22 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
                     replay::draw_load(document, charts, &runs.scenario, link);
                 }
                 (ChartId::Pauses, _, Some(charts)) => draw(document, chart, |area| {
-                    chart::draw_pauses(area, charts, &theme)
+                    retry_draw::draw_pauses(area, charts, &theme)
                 }),
                 (ChartId::Latency, Some(runs), Some(charts)) => {
                     draw_of_runs(document, chart, link, &|area, before| {
-                        chart::draw_latency_after(area, charts, &runs.scenario, &theme, before)
+                        retry_draw::draw_latency_after(area, charts, &runs.scenario, &theme, before)
                     });
                 }
                 (ChartId::Mechanism, Some(runs), Some(charts)) => {
                     draw_of_runs(document, chart, link, &|area, before| {
-                        chart::draw_mechanism_after(area, charts, &runs.scenario, &theme, before)
+                        retry_draw::draw_mechanism_after(
+                            area,
+                            charts,
+                            &runs.scenario,
+                            &theme,
+                            before,
+                        )
                     });
                 }
                 (ChartId::Replay, Some(runs), _) => {
@@ -775,9 +780,9 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
                 }
                 (ChartId::Contention, runs, _) => match job.grid() {
                     Some(Ok(grid)) => draw_contention(document, link, grid, runs),
-                    Some(Err(why)) => {
-                        draw(document, chart, |area| chart::message(area, &theme, why))
-                    }
+                    Some(Err(why)) => draw(document, chart, |area| {
+                        retry_draw::message(area, &theme, why)
+                    }),
                     None => {}
                 },
                 (ChartId::Map, _, _) => map_chart::draw_map(document, job),
@@ -874,16 +879,16 @@ fn show_numbers_over_seeds(document: &Document, job: &Job) {
 fn draw_contention(
     document: &Document,
     link: &str,
-    grid: &retry_view::contention::ContentionGrid,
-    runs: Option<&view::chart::Runs>,
+    grid: &retry_analyses::contention::ContentionGrid,
+    runs: Option<&retry_draw::Runs>,
 ) {
     let theme = theme();
     let headline = runs.map(|runs| {
         let s = &runs.a.summary;
         ((s.first_tries + s.retries) as f64, s.finished_at)
     });
-    let paint = |was: Option<(&retry_view::contention::ContentionGrid, (f64, f64))>, axes| {
-        let view = chart::ContentionView {
+    let paint = |was: Option<(&retry_analyses::contention::ContentionGrid, (f64, f64))>, axes| {
+        let view = retry_draw::ContentionView {
             headline,
             before: was.map(|(grid, _)| grid),
             before_headline: was.map(|(_, headline)| headline),
@@ -891,7 +896,7 @@ fn draw_contention(
         };
         let drawn = std::cell::Cell::new(None);
         draw(document, ChartId::Contention, |area| {
-            drawn.set(Some(chart::draw_contention_view(
+            drawn.set(Some(retry_draw::draw_contention_view(
                 area, grid, &theme, &view,
             )?));
             Ok(())
@@ -918,7 +923,7 @@ fn describe_key_chart(
     document: &Document,
     key: ChartId,
     origin: Option<&'static Preset>,
-    config: &retry_view::config::Config,
+    config: &retry_sim::config::Config,
 ) {
     let sentence = origin
         .filter(|p| p.key_chart == key && presets::matching(config).is_some_and(|m| m.key == p.key))

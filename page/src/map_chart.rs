@@ -8,10 +8,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement, MouseEvent};
 
-use retry_view::chart::{self, MapDrawn};
-use retry_view::chart_id::ChartId;
+use retry_analyses::map;
+use retry_core::chart_id::ChartId;
+use retry_draw::MapDrawn;
 use retry_view::jobs::Job;
-use retry_view::map;
 
 use crate::charts::{draw, theme};
 use crate::share::{show_notices, sync_link};
@@ -29,13 +29,13 @@ pub(super) fn draw_map(document: &Document, job: &Job) {
     match runs {
         Ok(runs) => {
             let config = job.config();
-            let view = chart::MapView {
+            let view = retry_draw::MapView {
                 map: runs.map(),
                 total: runs.total(),
                 world: map::world_on_map(config, config.map_rows()),
             };
             draw(document, ChartId::Map, |area| {
-                let drawn = chart::draw_map(area, &view, &theme)?;
+                let drawn = retry_draw::draw_map(area, &view, &theme)?;
                 DRAWN.with(|d| *d.borrow_mut() = drawn);
                 Ok(())
             });
@@ -59,7 +59,7 @@ pub(super) fn draw_map(document: &Document, job: &Job) {
         Err(why) => {
             DRAWN.with(|d| *d.borrow_mut() = MapDrawn::default());
             draw(document, ChartId::Map, |area| {
-                chart::message(area, &theme, why)
+                retry_draw::message(area, &theme, why)
             });
         }
     }

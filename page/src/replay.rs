@@ -1,7 +1,7 @@
 //! The replay on the page: its controls, the fold it opens in, and the
 //! load chart's cursor that follows it. Its state and clock are
 //! [`view::player::Player`]'s; what to draw and say comes from `view::replay` and
-//! `chart::draw_replay`.
+//! `retry_draw::draw_replay`.
 
 use retry_view::canvas::OnPage;
 use std::cell::{Cell, RefCell};
@@ -10,16 +10,16 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
 
-use retry_view::chart::{self, ReplayPanel, TimeAxis};
-use retry_view::chart_id::ChartId;
-use retry_view::config::Config;
-use retry_view::decimal::parse_f64;
+use retry_core::chart_id::ChartId;
+use retry_core::decimal::parse_f64;
+use retry_core::words::tr;
+use retry_draw::Runs;
+use retry_draw::{ReplayPanel, TimeAxis};
+use retry_sim::config::Config;
+use retry_sim::sim::Scenario;
 use retry_view::replay::{self as scene, SPEEDS};
-use retry_view::sim::Scenario;
-use retry_view::words::tr;
 use retry_view::{
     self as view,
-    chart::Runs,
     player::{Click, Clip, Fold, Frame, Player},
 };
 
@@ -53,7 +53,7 @@ fn shown(document: &Document) -> bool {
 /// it is shown, keeping its time axis for clicks.
 pub(super) fn draw_load(
     document: &Document,
-    runs: &[chart::Plotted<'_>],
+    runs: &[retry_draw::Plotted<'_>],
     scenario: &Scenario,
     link: &str,
 ) {
@@ -67,7 +67,7 @@ pub(super) fn draw_load(
 /// returns where its time axis runs.
 fn paint_load(
     document: &Document,
-    runs: &[chart::Plotted<'_>],
+    runs: &[retry_draw::Plotted<'_>],
     scenario: &Scenario,
     at: Option<f64>,
     link: &str,
@@ -77,8 +77,8 @@ fn paint_load(
     let strip = Cell::new(false);
     let paint = || {
         crate::charts::draw_of_runs(document, ChartId::Load, link, &|area, before| {
-            let view = chart::LoadView { cursor: at, before };
-            let drawn = chart::draw_load_view(area, runs, scenario, &theme, &view)?;
+            let view = retry_draw::LoadView { cursor: at, before };
+            let drawn = retry_draw::draw_load_view(area, runs, scenario, &theme, &view)?;
             time.set(Some(drawn.time));
             // The duplicates' strip has an axis of its own.
             strip.set(drawn.axes.tops[1] > 0.0);
@@ -176,7 +176,7 @@ fn paint(document: &Document) {
         }
         draw(document, ChartId::Replay, |area| {
             // As many lanes as the canvas's size lets the eye tell apart.
-            let room = chart::lane_room(area.dim_in_pixel(), replay.sides.len(), &theme);
+            let room = retry_draw::lane_room(area.dim_in_pixel(), replay.sides.len(), &theme);
             let shown = replay.shown(room);
             let lanes: Vec<_> = replay
                 .sides
@@ -199,7 +199,7 @@ fn paint(document: &Document) {
                     }
                 })
                 .collect();
-            chart::draw_replay(area, &panels, &replay.scenario, &theme)
+            retry_draw::draw_replay(area, &panels, &replay.scenario, &theme)
         });
         if let Some(slider) = document
             .get_element_by_id("replay-time")
@@ -221,10 +221,10 @@ fn redraw_load(document: &Document) {
     let axis = PLAYER.with(|p| {
         let p = p.borrow();
         let replay = p.clip()?;
-        let runs: Vec<chart::Plotted<'_>> = replay
+        let runs: Vec<retry_draw::Plotted<'_>> = replay
             .sides
             .iter()
-            .map(|(name, report, _)| chart::Plotted {
+            .map(|(name, report, _)| retry_draw::Plotted {
                 name,
                 report,
                 bounds: &[],
@@ -340,7 +340,7 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
     {
         for speed in SPEEDS {
             let option = document.create_element("option")?;
-            option.set_text_content(Some(&retry_view::words::number(&format!("{speed}x"))));
+            option.set_text_content(Some(&retry_core::words::number(&format!("{speed}x"))));
             let _ = option.set_attribute("value", &speed.to_string());
             select.append_child(&option)?;
         }

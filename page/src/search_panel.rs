@@ -7,10 +7,9 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
 use retry_analyses::search::Frontier;
+use retry_core::chart_id::ChartId;
+use retry_sim::config::Config;
 use retry_view as view;
-use retry_view::chart;
-use retry_view::chart_id::ChartId;
-use retry_view::config::Config;
 use retry_view::jobs::Job;
 
 use crate::charts::{draw, theme};
@@ -26,7 +25,7 @@ pub(super) fn show(document: &Document, job: &Job) {
         Err(why) => {
             let theme = theme();
             draw(document, ChartId::Frontier, |area| {
-                chart::message(area, &theme, why)
+                retry_draw::message(area, &theme, why)
             });
             // The refusal in words too, where a screen reader and a test
             // read it.
@@ -44,12 +43,12 @@ pub(super) fn show(document: &Document, job: &Job) {
 /// lists the policies that beat A's once it is done.
 pub(super) fn show_frontier(document: &Document, found: &Frontier, config: &Config, link: &str) {
     let theme = theme();
-    let view = chart::FrontierView {
+    let view = retry_draw::FrontierView {
         frontier: found,
         b: found.b,
     };
     draw(document, ChartId::Frontier, |area| {
-        chart::draw_frontier(area, &view, &theme)
+        retry_draw::draw_frontier(area, &view, &theme)
     });
     if let Some(status) = document.get_element_by_id("search-status") {
         status.set_text_content(Some(&view::search::status(found)));
@@ -83,13 +82,13 @@ fn fill_list(
         let button = element(document, "button", "")?;
         button.set_attribute("type", "button")?;
         button.set_attribute("data-change", &item.change)?;
-        button.set_text_content(Some(retry_view::words::tr("Use as policy B")));
+        button.set_text_content(Some(retry_core::words::tr("Use as policy B")));
         li.append_child(&button)?;
         // The same, then its configuration in the team's format.
         let home = element(document, "button", "take-b-home")?;
         home.set_attribute("type", "button")?;
         home.set_attribute("data-change", &item.change)?;
-        home.set_text_content(Some(retry_view::words::tr("Show as configuration")));
+        home.set_text_content(Some(retry_core::words::tr("Show as configuration")));
         li.append_child(&home)?;
         list.append_child(&li)?;
     }

@@ -24,7 +24,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use retry_analyses::search::{self, Dispatch, Frontier, Ran};
-use retry_view::config::Config;
+use retry_sim::config::Config;
 
 use crate::now;
 

@@ -5,9 +5,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlInputElement};
 
+use retry_core::words::tr;
+use retry_sim::link::Notice;
 use retry_view as view;
-use retry_view::link::Notice;
-use retry_view::words::tr;
 
 use crate::{clipboard, document, embed, language, show_if, with_app};
 

@@ -17,9 +17,9 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, MessageEvent, Worker};
 
 use retry_analyses::stress::{self, Item, Row, Stress, Who};
-use retry_view::config::Config;
-use retry_view::tf;
-use retry_view::words::tr;
+use retry_core::tf;
+use retry_core::words::tr;
+use retry_sim::config::Config;
 
 use crate::{element, language};
 

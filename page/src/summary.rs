@@ -9,8 +9,8 @@ use retry_view as view;
 
 use crate::controls::label_with_term;
 use crate::{element, show_if};
-use retry_view::config::Group;
-use retry_view::tf;
+use retry_core::tf;
+use retry_sim::config::Group;
 
 /// Fills the layers view, or hides it when there is no chain of layers.
 pub(super) fn show_layers(document: &Document, lists: Option<&[view::summary::LayerList]>) {

@@ -17,12 +17,12 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlTextAreaElement};
 
+use retry_core::chart_id::ChartId;
+use retry_core::tf;
+use retry_core::words::{self, Lang, tr};
+use retry_export::Format;
 use retry_view as view;
-use retry_view::chart_id::ChartId;
 use retry_view::configuration::{Pasted, Target, across};
-use retry_view::export::Format;
-use retry_view::tf;
-use retry_view::words::{self, Lang, tr};
 
 use crate::charts::theme;
 use crate::clipboard;
@@ -82,7 +82,7 @@ pub(super) fn build(document: &Document) -> Result<(), JsValue> {
         }
     }
     if let Some(select) = document.get_element_by_id("paste-layer") {
-        for layer in view::export::import::PASTE_LAYERS {
+        for layer in retry_export::import::PASTE_LAYERS {
             let option = element(document, "option", "")?;
             option.set_attribute("value", &layer.to_string())?;
             option.set_text_content(Some(&layer.to_string()));
@@ -95,7 +95,7 @@ pub(super) fn build(document: &Document) -> Result<(), JsValue> {
                 .get_element_by_id("paste-layer")
                 .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
                 .and_then(|select| select.value().parse().ok())
-                .unwrap_or(*view::export::import::PASTE_LAYERS.start());
+                .unwrap_or(*retry_export::import::PASTE_LAYERS.start());
             apply_paste(Target::Layer(layer));
         })?;
     }

@@ -7,7 +7,7 @@
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, Node};
 
-use retry_view::words::{self, Lang, READ_ATTRIBUTES, collapsed, tr};
+use retry_core::words::{self, Lang, READ_ATTRIBUTES, collapsed, tr};
 
 /// Marks a document whose words are translated: once is enough.
 const TRANSLATED: &str = "data-translated";

@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlInputElement};
 
-use retry_view::config::Config;
+use retry_sim::config::Config;
 use retry_view::yours::{self, Fit, Part};
 
 use crate::share::{show_notices, sync_link};
@@ -61,7 +61,7 @@ pub(super) fn listen(document: &Document) -> Result<(), JsValue> {
         let input = Closure::<dyn FnMut()>::new(|| {
             let document = crate::document();
             let typed = input(&document, "y-layers")
-                .and_then(|i| retry_view::decimal::parse_f64(&i.value()))
+                .and_then(|i| retry_core::decimal::parse_f64(&i.value()))
                 .map_or(0, |n| n.clamp(0.0, yours::MAX_BETWEEN as f64) as usize);
             show_between(&document, typed);
         });

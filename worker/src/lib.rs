@@ -15,9 +15,9 @@
 mod worker {
     use std::cell::{Cell, RefCell};
 
-    use retry_analyses::config::Config;
     use retry_analyses::search::{Batch, BatchRunner};
     use retry_analyses::stress::{self, Item};
+    use retry_sim::config::Config;
     use wasm_bindgen::prelude::*;
 
     /// What a worker grows its memory by before its first run: growing a

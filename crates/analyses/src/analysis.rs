@@ -5,9 +5,9 @@
 //! it prints. The command line's options, usage and dispatch are read off
 //! [`crate::ANALYSES`]; adding an analysis is its own file and a line there.
 
-use crate::config::Config;
-use crate::metrics::Metric;
-use crate::words::Text;
+use retry_core::words::Text;
+use retry_sim::config::Config;
+use retry_sim::metrics::Metric;
 
 /// One analysis of a world: many runs of it, or one run read another way.
 #[derive(Debug, Clone, Copy)]

@@ -3,8 +3,8 @@
 //! playground's (the Python tests hold tenacity's and botocore's to them).
 
 use crate::analysis::{Analysis, Printed};
-use crate::simulate;
-use crate::words::Text;
+use retry_core::words::Text;
+use retry_sim::simulate;
 
 /// The pauses' bounds as an analysis: policy A's, or B's with `--b`.
 pub const ANALYSIS: Analysis = Analysis {

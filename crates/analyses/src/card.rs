@@ -28,10 +28,10 @@
 //! once takes no time.
 
 use crate::analysis::{Analysis, Printed};
-use crate::budget::{BudgetKind, RatioBasis};
-use crate::config::Config;
-use crate::sim::WorkloadKind;
-use crate::words::Text;
+use retry_core::budget::{BudgetKind, RatioBasis};
+use retry_core::words::Text;
+use retry_sim::config::Config;
+use retry_sim::sim::WorkloadKind;
 
 /// A policy's guarantees.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

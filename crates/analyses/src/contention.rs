@@ -9,12 +9,12 @@
 //! on average.
 
 use crate::analysis::{Analysis, Printed};
-use crate::config::Config;
-use crate::sim::{self, WorkloadKind};
-use crate::simulate::WORK_LIMIT;
 use crate::sliced::{Slice, Sliced};
-use crate::words::Text;
-use crate::words::tr;
+use retry_core::words::Text;
+use retry_core::words::tr;
+use retry_sim::config::Config;
+use retry_sim::sim::{self, WorkloadKind};
+use retry_sim::simulate::WORK_LIMIT;
 
 /// Seeds the contention chart runs each backoff over: it shows what holds
 /// on average, as the AWS 2015 post averaged many runs.
@@ -103,7 +103,7 @@ pub fn contention_grid(config: &Config, seeds: u64) -> ContentionGrid {
 pub struct GridRuns {
     grid: ContentionGrid,
     world: sim::Scenario,
-    policies: [(&'static str, crate::policy::Policy); 5],
+    policies: [(&'static str, retry_core::policy::Policy); 5],
     /// Runs finished: variant `finished / seeds`, seed `finished % seeds`
     /// is next.
     finished: usize,
@@ -213,7 +213,7 @@ pub const ANALYSIS: Analysis = Analysis {
     budget: None,
     refusal: |config| {
         (config.workload() != WorkloadKind::Contention).then(|| {
-            crate::words::tr(
+            retry_core::words::tr(
                 "The contention grid runs the contention model: this link's world is another (workload=contention runs it).",
             )
         })

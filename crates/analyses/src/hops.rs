@@ -1,8 +1,8 @@
 //! The chain hop by hop: one run of the link's world read layer by layer.
 
 use crate::analysis::{Analysis, Printed};
-use crate::simulate;
-use crate::words::{Text, tr};
+use retry_core::words::{Text, tr};
+use retry_sim::simulate;
 
 /// The hops as an analysis.
 pub const ANALYSIS: Analysis = Analysis {
@@ -23,6 +23,6 @@ pub const ANALYSIS: Analysis = Analysis {
 
 /// What the page says of a run cut short at a bound, as the terminal
 /// says it: "cut: ...".
-pub fn cut(a: &crate::sim::Report, b: Option<&crate::sim::Report>) -> Option<String> {
+pub fn cut(a: &retry_sim::sim::Report, b: Option<&retry_sim::sim::Report>) -> Option<String> {
     simulate::limit_text(a, b).map(|text| format!("{}: {text}", tr("cut")))
 }

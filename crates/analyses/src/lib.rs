@@ -7,13 +7,8 @@
 //! against calls); and beside them a quick one, [`card`]: what a policy
 //! can do at worst, in closed form.
 //!
-//! The layers below are re-exported at the root under their own names, so
-//! a path reads the same in every crate of the workspace.
-
-pub use retry_core::{
-    adaptive, breaker, budget, chart_id, classify, decimal, policy, random, range, sort, tf, words,
-};
-pub use retry_sim::{config, link, metrics, sim, simulate};
+//! Every path names the crate it comes from (`retry_sim::config`,
+//! `retry_core::words`): no crate re-exports another's modules.
 
 use retry_sim::config::Config;
 
@@ -47,8 +42,8 @@ pub const ANALYSES: [analysis::Analysis; 9] = [
 /// Why an analysis that judges a fault by the goodput it takes away has
 /// nothing to judge: the dependency fails every call, fault or not.
 pub fn nothing_succeeds(config: &Config) -> Option<&'static str> {
-    (config.get(crate::config::P::Failure) >= 1.0).then(|| {
-        crate::words::tr(
+    (config.get(retry_sim::config::P::Failure) >= 1.0).then(|| {
+        retry_core::words::tr(
             "The dependency fails every call here, before any fault: there is no goodput for a fault to take away and win back.",
         )
     })

@@ -23,12 +23,12 @@
 use serde::Serialize;
 
 use crate::analysis::{Analysis, Printed};
-use crate::config::{Config, P};
-use crate::metrics::Side;
-use crate::sim::{self, Report};
-use crate::simulate;
 use crate::sliced::{Slice, Sliced};
-use crate::words::Text;
+use retry_core::words::Text;
+use retry_sim::config::{Config, P};
+use retry_sim::metrics::Side;
+use retry_sim::sim::{self, Report};
+use retry_sim::simulate;
 
 /// The trigger lengths, seconds: the map's columns.
 pub const LENGTHS: [f64; 8] = [1.0, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0];
@@ -41,7 +41,7 @@ pub const LOADS: [f64; 8] = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 pub const LOAD_SIZE: f64 = 0.6;
 
 /// What a map's rows vary (the link's `map_by`).
-pub use crate::config::MapRows as Rows;
+pub use retry_sim::config::MapRows as Rows;
 
 /// Seeds each cell runs on: the link's and the two after it.
 pub const SEEDS: u64 = 3;
@@ -147,15 +147,15 @@ pub struct Map {
 /// has no server; its judgement compares goodput before and after the
 /// trigger, which a crowd that starts once and is done does not keep up.
 pub fn refusal(config: &Config) -> Option<&'static str> {
-    use crate::sim::WorkloadKind;
+    use retry_sim::sim::WorkloadKind;
     match config.workload() {
         WorkloadKind::Contention => {
-            return Some(crate::words::tr(
+            return Some(retry_core::words::tr(
                 "The contention model has no server to lose capacity: it has no map.",
             ));
         }
         WorkloadKind::Crowd => {
-            return Some(crate::words::tr(
+            return Some(retry_core::words::tr(
                 "A crowd starts once and is done: it has no steady goodput to lose and win back, so it has no map. Map a world of steady arrivals.",
             ));
         }
@@ -165,7 +165,7 @@ pub fn refusal(config: &Config) -> Option<&'static str> {
         return Some(why);
     }
     (config.get(P::Workers) == 0.0).then(|| {
-        crate::words::tr(
+        retry_core::words::tr(
             "A server with unlimited workers loses no capacity: give it workers to map where a capacity loss leaves it broken.",
         )
     })
@@ -404,7 +404,7 @@ impl MapRuns {
         let (side, (length, size, rate)) = self.next_cell();
         let outcome = missing.is_none().then(|| {
             let mut outcomes: Vec<Outcome> = seeds.iter().map(|s| s.outcome).collect();
-            crate::sort::sort_by_key(&mut outcomes, |&o| o);
+            retry_core::sort::sort_by_key(&mut outcomes, |&o| o);
             outcomes[outcomes.len() / 2]
         });
         self.map.cells.push(Cell {
@@ -545,7 +545,7 @@ pub const ANALYSIS: Analysis = Analysis {
         let map = map(config, rows);
         let missing = map.cells.iter().filter(|c| c.missing.is_some()).count();
         let said = (missing > 0).then(|| {
-            crate::tf!(
+            retry_core::tf!(
                 "map: {missing} cells missing, the work budget of {budget} spent",
                 missing = missing,
                 budget = map.budget

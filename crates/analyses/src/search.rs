@@ -47,13 +47,13 @@
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::{Analysis, Printed};
-use crate::config::{Config, P};
-use crate::link::Change;
-use crate::sim;
-use crate::simulate;
 use crate::sliced::{Slice, Sliced};
-use crate::sort;
-use crate::words::Text;
+use retry_core::sort;
+use retry_core::words::Text;
+use retry_sim::config::{Config, P};
+use retry_sim::link::Change;
+use retry_sim::sim;
+use retry_sim::simulate;
 
 /// Work the whole search may do: 10 runs at the page's limit for one.
 /// The first round's runs get about 23 000 units each, which holds the
@@ -87,7 +87,7 @@ impl Constraints {
     /// The constraints the link sets.
     pub fn of(config: &Config) -> Constraints {
         Constraints {
-            over_failures: config.find_worlds() == crate::config::FindWorlds::Failures,
+            over_failures: config.find_worlds() == retry_sim::config::FindWorlds::Failures,
             max_calls: config.get(P::FindCalls),
             max_p99: config.get(P::FindP99),
             deadline: config.get(P::FindDeadline),
@@ -124,10 +124,10 @@ impl Candidate {
 /// Every policy of the space for the world of `config` (see the module's
 /// docs), after policy A's own and, when comparing, B's own ([`owns`]).
 pub fn candidates(config: &Config, constraints: &Constraints) -> Vec<Candidate> {
-    use crate::breaker::BreakerMode;
-    use crate::budget::BudgetKind;
-    use crate::config::{BREAKERS, BUDGETS, JITTERS, SHAPES, SWITCH};
-    use crate::policy::{Jitter, Shape};
+    use retry_core::breaker::BreakerMode;
+    use retry_core::budget::BudgetKind;
+    use retry_core::policy::{Jitter, Shape};
+    use retry_sim::config::{BREAKERS, BUDGETS, JITTERS, SHAPES, SWITCH};
     let small = |policy: &Config| {
         let mut world = policy.clone();
         world.set(P::Buckets, 1.0);
@@ -473,7 +473,7 @@ impl SearchRounds {
                     candidate,
                     seed,
                     limit,
-                    failure: (over == crate::config::FindWorlds::Failures)
+                    failure: (over == retry_sim::config::FindWorlds::Failures)
                         .then(|| FAILURES[(seed - start) as usize]),
                 })
             })
@@ -719,8 +719,8 @@ fn better(measured: &[Measure], owns: usize) -> Vec<usize> {
 /// Why the page and the command line do not search `config`, if they do
 /// not: the contention model has no retry policy to vary but its backoff.
 pub fn refusal(config: &Config) -> Option<&'static str> {
-    (config.workload() == crate::sim::WorkloadKind::Contention).then(|| {
-        crate::words::tr(
+    (config.workload() == retry_sim::sim::WorkloadKind::Contention).then(|| {
+        retry_core::words::tr(
             "The contention model races clients for one row: its backoffs are compared on its own chart, not searched.",
         )
     })
@@ -847,14 +847,14 @@ pub const ANALYSIS: Analysis = Analysis {
             None => search(config),
             Some(Ok(threads)) if threads > 0 => search_threads(config, threads),
             Some(_) => {
-                return Err(crate::words::tr(
+                return Err(retry_core::words::tr(
                     "--threads takes a whole number of threads, 1 or more",
                 )
                 .to_string());
             }
         };
         let said = (frontier.cut > 0).then(|| {
-            crate::tf!(
+            retry_core::tf!(
                 "frontier: {cut} of {total} policies stopped at their share of the search's work budget of {budget}",
                 cut = frontier.cut,
                 total = frontier.total,

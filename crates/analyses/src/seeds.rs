@@ -35,12 +35,12 @@
 //! difference, and the page says so: that can be the lesson itself.
 
 use crate::analysis::{Analysis, Printed};
-use crate::config::Config;
-use crate::metrics::{Better, Format, Metric, Side};
-use crate::sim::{self, COST_PER_WORK, Summary};
-use crate::simulate;
 use crate::sliced::{Slice, Sliced};
-use crate::words::Text;
+use retry_core::words::Text;
+use retry_sim::config::Config;
+use retry_sim::metrics::{Better, Format, Metric, Side};
+use retry_sim::sim::{self, COST_PER_WORK, Summary};
+use retry_sim::simulate;
 
 /// Most seeds a number is measured on: ten say whether a lead holds
 /// ("nine in ten") and where the number lies, and cost a small world
@@ -203,13 +203,13 @@ impl Seeds {
 /// in words for the page.
 pub fn rule(format: Format) -> &'static str {
     match format {
-        Format::Share => crate::words::tr(
+        Format::Share => retry_core::words::tr(
             "\u{201c}Better\u{201d} marks the policy ahead by more than 1 percentage point on at \
              least 9 in 10 of the seeds; where neither is, \u{201c}no real difference\u{201d} \
              when the two are within that on half the seeds or more, else \u{201c}differs by \
              seed\u{201d}.",
         ),
-        _ => crate::words::tr(
+        _ => retry_core::words::tr(
             "\u{201c}Better\u{201d} marks the policy ahead by more than 5 % on at least 9 in 10 of \
              the seeds; where neither is, \u{201c}no real difference\u{201d} when the two are \
              within that on half the seeds or more, else \u{201c}differs by seed\u{201d}.",
@@ -414,11 +414,11 @@ pub fn headlines(
             if line.better.is_some_and(|side| side != rests) {
                 line.better = None;
                 let name = if rests == Side::A { 'B' } else { 'A' };
-                line.seeds = crate::tf!(
+                line.seeds = retry_core::tf!(
                     "Over {count} seeds: {name} ahead here, but behind on {first}, the number the lesson rests on",
                     count = seeds.count(),
                     name = name,
-                    first = crate::words::lower(first.label())
+                    first = retry_core::words::lower(first.label())
                 );
             }
         }
@@ -445,14 +445,14 @@ fn measured(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Headline>
     let first = seeds.first;
     let ranged = count > 1 && !measuring;
     let read_as = if ranged {
-        crate::tf!(
+        retry_core::tf!(
             "The big number is seed {first}'s, the run the charts draw; under it, the lowest and \
              highest over seeds {first}\u{2013}{last}: the same world run again with the next seeds.",
             first = first,
             last = first + count as u64 - 1
         )
     } else {
-        crate::tf!(
+        retry_core::tf!(
             "The number is seed {first}'s, the run the charts draw.",
             first = first
         )
@@ -464,7 +464,7 @@ fn measured(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Headline>
             let range = |side| {
                 let (low, high) = seeds.range(metric, side).filter(|_| ranged)?;
                 Some(match format.headline(low) == format.headline(high) {
-                    true => crate::words::tr("the same on every seed").to_string(),
+                    true => retry_core::words::tr("the same on every seed").to_string(),
                     false => format.range(low, high),
                 })
             };
@@ -473,7 +473,7 @@ fn measured(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Headline>
             let written = |numbers: &[f64]| match numbers[Metric::Operations as usize] == 0.0
                 && metric != Metric::Operations
             {
-                true => crate::words::tr("no operations").to_string(),
+                true => retry_core::words::tr("no operations").to_string(),
                 false => metric.format(numbers[metric as usize]),
             };
             let mut line = Headline {
@@ -485,23 +485,24 @@ fn measured(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Headline>
                 better: None,
                 range_a: range(Side::A),
                 range_b: range(Side::B),
-                seeds: crate::tf!("Range over {count} seeds", count = count),
+                seeds: retry_core::tf!("Range over {count} seeds", count = count),
                 rule: read_as.clone(),
             };
             if measuring {
-                line.seeds = crate::tf!(
+                line.seeds = retry_core::tf!(
                     "Measuring over {count} seeds\u{2026}",
                     count = seeds.planned
                 );
             } else if !ranged {
-                line.seeds = crate::words::tr("One seed: too big a world to run again").to_string();
+                line.seeds =
+                    retry_core::words::tr("One seed: too big a world to run again").to_string();
             } else if let Some(verdict) = seeds.verdict(metric) {
                 line.rule = format!("{read_as} {}", rule(format));
                 line.seeds = match verdict {
                     Verdict::NoRealDifference => {
-                        crate::tf!("Over {count} seeds: no real difference", count = count)
+                        retry_core::tf!("Over {count} seeds: no real difference", count = count)
                     }
-                    Verdict::DiffersBySeed { a, b } => crate::tf!(
+                    Verdict::DiffersBySeed { a, b } => retry_core::tf!(
                         "Over {count} seeds: differs by seed (A ahead on {a}, B on {b})",
                         count = count,
                         a = a,
@@ -510,7 +511,7 @@ fn measured(metrics: &[Metric], seeds: &Seeds, measuring: bool) -> Vec<Headline>
                     Verdict::Better(side, on) => {
                         line.better = Some(side);
                         let name = if side == Side::A { 'A' } else { 'B' };
-                        crate::tf!(
+                        retry_core::tf!(
                             "Over {count} seeds: {name} ahead on {on}",
                             count = count,
                             name = name,

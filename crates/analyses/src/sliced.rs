@@ -1,5 +1,5 @@
 //! The one way every long computation goes a slice at a time: asked for
-//! about so much work (the unit of [`sim::Run::advance`](crate::sim::Run::advance)),
+//! about so much work (the unit of [`sim::Run::advance`](retry_sim::sim::Run::advance)),
 //! it says whether it is still working, ended a unit (a run, a cell of the
 //! map, a point of the sweep) or is done. The page's job drives every
 //! analysis by this alone.

@@ -22,13 +22,13 @@
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::{Analysis, Printed};
-use crate::config::{Config, P, PARAMS};
 use crate::map::{self, BACK, Outcome, WINDOW};
-use crate::metrics::Side;
-use crate::sim::{Report, WorkloadKind};
-use crate::simulate;
-use crate::words::Text;
-use crate::words::tr;
+use retry_core::words::Text;
+use retry_core::words::tr;
+use retry_sim::config::{Config, P, PARAMS};
+use retry_sim::metrics::Side;
+use retry_sim::sim::{Report, WorkloadKind};
+use retry_sim::simulate;
 
 /// When every fault starts.
 pub const AT: f64 = 30.0;
@@ -266,7 +266,7 @@ impl Row {
     /// The cells after the names: what the run measured, as the table
     /// under [`headings`] shows it.
     pub fn measures(&self) -> [String; 6] {
-        let number = |text: String| crate::words::number(&text);
+        let number = |text: String| retry_core::words::number(&text);
         let back = self
             .recovered_after
             .map_or_else(|| tr("never").to_string(), |t| number(format!("{t:.0} s")));
@@ -277,7 +277,7 @@ impl Row {
             Outcome::NoGoodputBefore => tr("no goodput before"),
         };
         [
-            crate::metrics::Format::Share.headline(self.success),
+            retry_sim::metrics::Format::Share.headline(self.success),
             number(format!("{:.2}", self.calls_per_operation)),
             number(format!("{:.1}x", self.peak_over_capacity)),
             number(format!("{:.1} s", self.lost_seconds)),
@@ -309,7 +309,7 @@ impl Stress {
             out += &format!(
                 "- {}, {}, {}: **{}**. {}\n",
                 row.fault.name(),
-                crate::tf!(
+                retry_core::tf!(
                     "{instances} {instances|client instance|client instances}",
                     instances = row.instances
                 ),
@@ -342,8 +342,8 @@ impl Stress {
     /// more than three standard deviations of the two runs' binomial
     /// shares: on one seed, a difference the noise would not make).
     pub fn reasons(&self, row: &Row) -> (bool, Vec<String>) {
-        let share = |p: f64| crate::metrics::Format::Share.headline(p);
-        let number = |text: String| crate::words::number(&text);
+        let share = |p: f64| retry_sim::metrics::Format::Share.headline(p);
+        let number = |text: String| retry_core::words::number(&text);
         let mut reasons = Vec::new();
         let mut safe = row.outcome == Outcome::Recovered && !row.cut;
         reasons.push(match (row.outcome, row.recovered_after) {
@@ -351,17 +351,17 @@ impl Stress {
                 tr("Nothing succeeded before the fault: there is no goodput to win back.").to_string()
             }
             (_, Some(0.0)) => tr("The fault cost no goodput.").to_string(),
-            (Outcome::Recovered, Some(t)) => crate::tf!(
+            (Outcome::Recovered, Some(t)) => retry_core::tf!(
                 "The goodput was back {t} after the fault began, having lost {lost} of traffic.",
                 t = number(format!("{t:.0} s")),
                 lost = number(format!("{:.1} s", row.lost_seconds))
             ),
-            (_, Some(t)) => crate::tf!(
+            (_, Some(t)) => retry_core::tf!(
                 "The goodput was back only {t} after the fault began, having lost {lost} of traffic.",
                 t = number(format!("{t:.0} s")),
                 lost = number(format!("{:.1} s", row.lost_seconds))
             ),
-            (_, None) => crate::tf!(
+            (_, None) => retry_core::tf!(
                 "The goodput was not back in the {after} after the fault: it lost {lost} of traffic.",
                 after = number(format!("{AFTER:.0} s")),
                 lost = number(format!("{:.1} s", row.lost_seconds))
@@ -381,31 +381,31 @@ impl Stress {
             let (success, without) = (share(row.success), share(base.success));
             reasons.push(if gap < -3.0 * sd {
                 safe = false;
-                crate::tf!(
+                retry_core::tf!(
                     "Retries made it worse: success {success} against {without} without them.",
                     success = success,
                     without = without
                 )
             } else if gap > 3.0 * sd {
-                crate::tf!(
+                retry_core::tf!(
                     "Retries won success back: {success} against {without} without them.",
                     success = success,
                     without = without
                 )
             } else {
-                crate::tf!(
+                retry_core::tf!(
                     "Success {success}, as without retries ({without}).",
                     success = success,
                     without = without
                 )
             });
-            reasons.push(crate::tf!(
+            reasons.push(retry_core::tf!(
                 "{calls} calls at the bottom per operation, against {without} without retries.",
                 calls = number(format!("{:.2}", row.calls_per_operation)),
                 without = number(format!("{:.2}", base.calls_per_operation))
             ));
             if row.peak_over_capacity > 0.0 {
-                reasons.push(crate::tf!(
+                reasons.push(retry_core::tf!(
                     "At its busiest second the server was asked for {peak} its capacity ({without} without retries).",
                     peak = number(format!("{:.1}x", row.peak_over_capacity)),
                     without = number(format!("{:.1}x", base.peak_over_capacity))
@@ -439,7 +439,7 @@ pub fn refusal(config: &Config) -> Option<&'static str> {
         WorkloadKind::Poisson | WorkloadKind::Closed
     );
     if !steady {
-        return Some(crate::words::tr(
+        return Some(retry_core::words::tr(
             "The stress report compares goodput before and after each fault: give the world arrivals that go on (open or closed loop).",
         ));
     }
@@ -552,7 +552,7 @@ pub fn plan(config: &Config) -> Vec<Item> {
 /// layer, whatever else it keeps.
 pub fn without_retries(config: &Config) -> Config {
     let mut c = config.policies_alone().swap_remove(0);
-    c.set(P::Hedge, crate::config::SWITCH.position(false));
+    c.set(P::Hedge, retry_sim::config::SWITCH.position(false));
     for p in [
         P::Attempts,
         P::Layer2Attempts,
@@ -677,7 +677,7 @@ mod tests {
         )
         .0;
         let s = without_faults(&faulty).scenario();
-        for fault in crate::sim::Fault::ALL {
+        for fault in retry_sim::sim::Fault::ALL {
             assert_eq!(s.fault(fault), None, "{fault:?}");
         }
         assert_eq!(s.layer_outage_duration, [0.0; 4]);
@@ -731,7 +731,7 @@ mod tests {
                 .fault
                 .change(&config, item.instances)
                 .expect("it can happen");
-            let opened = crate::link::apply(&config, &change);
+            let opened = retry_sim::link::apply(&config, &change);
             let faulted = item
                 .fault
                 .world(&config, item.instances)
@@ -745,7 +745,7 @@ mod tests {
             Fault::HalfCapacity30s.change(&world("v=1&workers=0"), 1),
             None
         );
-        let other = crate::link::apply(&config, "B.attempts=5");
+        let other = retry_sim::link::apply(&config, "B.attempts=5");
         assert!(!same_report(&other, &config), "B's policy is in the report");
     }
 

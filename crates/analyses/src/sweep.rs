@@ -7,17 +7,17 @@
 //! the seed included, and keeps two numbers per point.
 
 use crate::analysis::{Analysis, Printed};
-use crate::breaker::BreakerMode;
-use crate::budget::BudgetKind;
-use crate::config::{BREAKERS, BUDGETS, Config, P, PARAMS, SWITCH};
-use crate::metrics::Metric;
-use crate::sim::{Summary, WorkloadKind};
-use crate::simulate;
-use crate::words::Text;
+use retry_core::breaker::BreakerMode;
+use retry_core::budget::BudgetKind;
+use retry_core::words::Text;
+use retry_sim::config::{BREAKERS, BUDGETS, Config, P, PARAMS, SWITCH};
+use retry_sim::metrics::Metric;
+use retry_sim::sim::{Summary, WorkloadKind};
+use retry_sim::simulate;
 
 /// What the sweep chart compares: the `sweep` parameter's choice, declared
 /// with the table's other choices.
-pub use crate::config::SweepCurves;
+pub use retry_sim::config::SweepCurves;
 
 /// Points of a sweep: 0 %, 5 %, ... 100 %.
 pub const POINTS: usize = 21;
@@ -32,7 +32,7 @@ pub const POINT_WORK_LIMIT: f64 = 400_000.0;
 /// for a frame is not run (see [`too_big`]).
 pub fn refusal(config: &Config) -> Option<&'static str> {
     if config.workload() == WorkloadKind::Contention {
-        return Some(crate::words::tr(
+        return Some(retry_core::words::tr(
             "The contention model has no failure rate to sweep: conflicts are its failures.",
         ));
     }
@@ -48,7 +48,7 @@ pub fn too_big(config: &Config) -> Option<&'static str> {
         worst.set(P::Failure, 1.0);
         worst.scenario().estimated_attempts() > POINT_WORK_LIMIT
     });
-    too_big.then_some(crate::words::tr(
+    too_big.then_some(retry_core::words::tr(
         "Too big to sweep without stalling: every point reruns this whole world, at each failure \
          rate and for every curve. Shorten the horizon or lower the rate to sweep it.",
     ))

@@ -7,9 +7,9 @@
 //! card, of the runs its tests hold it to).
 
 use crate::card::card;
-use crate::config::Config;
-use crate::policy::Jitter;
-use crate::sim::{Law, WorkloadKind};
+use retry_core::policy::Jitter;
+use retry_sim::config::Config;
+use retry_sim::sim::{Law, WorkloadKind};
 
 /// Clients at once from which retries without jitter come back as a
 /// herd: more than one per bucket of a chart drawn at 0.1 s, a crowd.
@@ -57,7 +57,7 @@ pub fn warnings(config: &Config) -> Vec<Warning> {
             let retried = policy.attempts > 1
                 && policy
                     .retry_on
-                    .retries(&crate::classify::Failure::Timeout, false);
+                    .retries(&retry_core::classify::Failure::Timeout, false);
             out.push(Warning::TimeoutBelowP99 {
                 timeout,
                 p99,
@@ -111,23 +111,23 @@ pub fn warnings(config: &Config) -> Vec<Warning> {
 impl Warning {
     /// The warning in the reader's words.
     pub fn text(&self) -> String {
-        let seconds = |t: f64| crate::words::number(&format!("{} s", round(t)));
+        let seconds = |t: f64| retry_core::words::number(&format!("{} s", round(t)));
         match self {
             Warning::TimeoutBelowP99 {
                 timeout,
                 p99,
                 retried: true,
-            } => crate::tf!(
+            } => retry_core::tf!(
                 "The per-try timeout ({timeout}) is under the service's p99 ({p99}): more than 1 % of attempts time out on a healthy day, and each is tried again.",
                 timeout = seconds(*timeout),
                 p99 = seconds(*p99)
             ),
-            Warning::TimeoutBelowP99 { timeout, p99, .. } => crate::tf!(
+            Warning::TimeoutBelowP99 { timeout, p99, .. } => retry_core::tf!(
                 "The per-try timeout ({timeout}) is under the service's p99 ({p99}): more than 1 % of operations fail by it on a healthy day.",
                 timeout = seconds(*timeout),
                 p99 = seconds(*p99)
             ),
-            Warning::AttemptsMultiply { factors, calls } => crate::tf!(
+            Warning::AttemptsMultiply { factors, calls } => retry_core::tf!(
                 "Attempts multiply down the chain: {factors} reach the bottom {calls} times for one operation when every call fails.",
                 factors = factors
                     .iter()
@@ -139,20 +139,20 @@ impl Warning {
             Warning::BudgetDrainsBelowFailures {
                 drains_above,
                 failure,
-            } => crate::tf!(
+            } => retry_core::tf!(
                 "The retry budget drains above {drains} of attempts failing, and this world fails {failure} of them on a normal day: it is spent before any fault.",
-                drains = crate::metrics::Format::Share.headline(*drains_above),
-                failure = crate::metrics::Format::Share.headline(*failure)
+                drains = retry_sim::metrics::Format::Share.headline(*drains_above),
+                failure = retry_sim::metrics::Format::Share.headline(*failure)
             ),
-            Warning::NoJitter { clients } => crate::tf!(
+            Warning::NoJitter { clients } => retry_core::tf!(
                 "No jitter, with {clients} clients at once: those a fault fails together retry together, in waves.",
-                clients = crate::words::number(&round(*clients))
+                clients = retry_core::words::number(&round(*clients))
             ),
             Warning::DeadlineBelowWorstCase {
                 deadline,
                 worst,
                 attempts,
-            } => crate::tf!(
+            } => retry_core::tf!(
                 "The deadline ({deadline}) is shorter than {attempts} attempts that time out with their longest pauses ({worst}): it ends some operations before their last attempt.",
                 deadline = seconds(*deadline),
                 attempts = attempts,
@@ -205,7 +205,7 @@ mod tests {
                 fires_here,
                 "{link}"
             );
-            let report = crate::simulate::run(&world(&link));
+            let report = retry_sim::simulate::run(&world(&link));
             let failed = 1.0 - report.summary.success_rate;
             assert_eq!(failed > 0.01, fires_here, "{link}: {failed}");
         }
@@ -288,7 +288,11 @@ mod tests {
             })
             .expect("it fires");
         assert!((worst - 2.1).abs() < 1e-9, "{worst}");
-        let ended = |link: &str| crate::simulate::run(&world(link)).summary.deadline_exceeded;
+        let ended = |link: &str| {
+            retry_sim::simulate::run(&world(link))
+                .summary
+                .deadline_exceeded
+        };
         assert!(ended(&short) > 0);
         assert_eq!(ended(&long), 0);
     }

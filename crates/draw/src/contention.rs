@@ -1,11 +1,11 @@
 //! The contention chart: calls and time to finish over many seeds, one
 //! row per backoff variant.
 
-use crate::tf;
-use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use retry_core::tf;
+use retry_core::words::tr;
 
 use retry_analyses::contention::{ContentionGrid, VariantRuns};
 
@@ -294,7 +294,7 @@ mod tests {
     /// stands at the mean of its dots' pixels.
     #[test]
     fn contention_bars_stand_at_the_mean_of_their_dots() {
-        let (config, _) = crate::config::Config::from_link(
+        let (config, _) = retry_sim::config::Config::from_link(
             "v=1&attempts=50&base=0.01&cap=2&workload=contention&clients=20&horizon=10&hop=normal\
              &hop_mean=0.01",
         );
@@ -356,8 +356,8 @@ mod tests {
     fn the_headlines_run_has_a_row_and_a_change_moves_it() {
         let config = preset("contention").config();
         let grid = retry_analyses::contention::contention_grid(&config, 4);
-        let own = |config: &crate::config::Config| {
-            let summary = crate::simulate::run(config).summary;
+        let own = |config: &retry_sim::config::Config| {
+            let summary = retry_sim::simulate::run(config).summary;
             (
                 (summary.first_tries + summary.retries) as f64,
                 summary.finished_at,
@@ -387,7 +387,7 @@ mod tests {
         };
         let blue = run_colour(&theme, 0);
         assert_eq!(rings(&out, blue).len(), 2, "one ring a panel");
-        let changed = crate::link::apply(&config, "jitter=none");
+        let changed = retry_sim::link::apply(&config, "jitter=none");
         assert_eq!(
             retry_analyses::contention::contention_grid(&changed, 4),
             grid,

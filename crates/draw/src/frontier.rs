@@ -5,11 +5,11 @@
 //! the policies that beat A's numbered as the list beside the chart
 //! numbers them.
 
-use crate::tf;
-use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use retry_core::tf;
+use retry_core::words::tr;
 
 use retry_analyses::search::{Frontier, Measure};
 
@@ -81,7 +81,7 @@ where
         )
     }))?;
     let mut frontier: Vec<&Measure> = found.candidates.iter().filter(|m| m.frontier).collect();
-    crate::sort::sort_by(&mut frontier, |x, y| x.calls.mean.total_cmp(&y.calls.mean));
+    retry_core::sort::sort_by(&mut frontier, |x, y| x.calls.mean.total_cmp(&y.calls.mean));
     let ink = theme.foreground.stroke_width(theme.px(2.0));
     // The spread faint, so that a policy whose seeds disagree widely does
     // not hide the frontier behind its bars.

@@ -2,12 +2,12 @@
 //! its percentiles and the deadline, over all of them and over their
 //! slowest tenth, where a tail shows.
 
-use crate::tf;
-use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use retry_core::tf;
+use retry_core::words::tr;
 
-use crate::sim::{LatencyHistogram, Law, Scenario, ServiceShape};
+use retry_sim::sim::{LatencyHistogram, Law, Scenario, ServiceShape};
 
 use super::{
     Axes, Before, DrawResult, Entry, Frame, Plotted, Sample, Theme, along_axis, axes, blend,
@@ -330,9 +330,9 @@ pub(super) fn differ_in_the_tail(runs: &[Plotted]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::Policy;
-    use crate::sim::{Scenario, run};
     use crate::svg_test::*;
+    use retry_core::policy::Policy;
+    use retry_sim::sim::{Scenario, run};
 
     #[test]
     fn latency_chart_marks_percentiles_and_deadline() {
@@ -446,7 +446,7 @@ mod tests {
     fn a_service_set_by_its_tail_is_marked_where_it_was_set() {
         let deadline = 1.5;
         let lognormal = Scenario {
-            service: crate::sim::ServiceShape::LogNormal,
+            service: retry_sim::sim::ServiceShape::LogNormal,
             service_p50: 0.2,
             service_p99: 0.6,
             ..deadline_scenario(deadline)
@@ -496,7 +496,7 @@ mod tests {
             failure: 0.0,
             outage_start: 0.0,
             outage_duration: 20.0,
-            outage_mode: crate::sim::OutageMode::Hang,
+            outage_mode: retry_sim::sim::OutageMode::Hang,
             policy: Policy {
                 attempt_timeout: Some(2.0),
                 deadline: Some(2.0),

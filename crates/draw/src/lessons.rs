@@ -34,12 +34,12 @@
 
 use plotters::prelude::*;
 
-use crate::chart_id::ChartId;
-use crate::config::{Config, P};
 use crate::presets::PRESETS;
-use crate::sim::{LatencyHistogram, Law, Report};
 use retry_analyses::contention::ContentionGrid;
 use retry_analyses::sweep::{self, Point};
+use retry_core::chart_id::ChartId;
+use retry_sim::config::{Config, P};
+use retry_sim::sim::{LatencyHistogram, Law, Report};
 
 use super::svg_test::*;
 use super::*;
@@ -462,7 +462,7 @@ fn contention_means_and_the_headlines_row() {
             other.name
         );
     }
-    let summary = crate::simulate::run(&config).summary;
+    let summary = retry_sim::simulate::run(&config).summary;
     let headline = (
         (summary.first_tries + summary.retries) as f64,
         summary.finished_at,
@@ -1115,8 +1115,8 @@ fn one_crashed_server_of_two_leaves_a_collapsed_and_b_recovered() {
 /// keep apart on a laptop and a phone.
 #[test]
 fn the_map_is_deep_for_a_where_the_trigger_stands() {
-    use crate::metrics::Side;
     use retry_analyses::map::{self, Outcome};
+    use retry_sim::metrics::Side;
     let preset = preset("trigger");
     assert!(preset.sees.0.contains("deep where the ring stands"));
     let config = preset.config();
@@ -1402,7 +1402,10 @@ fn after_each_try_this_the_ghost_is_drawn_and_the_axes_kept() {
         let first = State::of(preset.config(), key);
         let (_, axes) = draw_key(key, &first, None, laptop);
         for try_this in preset.try_this {
-            let changed = State::of(crate::link::apply(&preset.config(), try_this.change), key);
+            let changed = State::of(
+                retry_sim::link::apply(&preset.config(), try_this.change),
+                key,
+            );
             let (out, kept) = draw_key(key, &changed, Some((&first, axes)), laptop);
             let what = format!("{} after {:?}", preset.key, try_this.label);
             let theme = Theme::light(1.0);

@@ -4,27 +4,23 @@
 //! Colours come from the Okabe-Ito palette, which stays distinguishable for
 //! the common forms of colour blindness, with a light and a dark theme.
 //!
-//! The layers below are re-exported at the root under their own names, so
-//! a path reads the same in every crate of the workspace; the tests also
-//! read the presets and the course, whose pictures they check.
+//! Every path names the crate it comes from; the tests also read the
+//! presets and the course, whose pictures they check.
 
-pub use retry_core::{
-    adaptive, breaker, budget, chart_id, classify, decimal, policy, random, range, sort, tf, words,
-};
-pub use retry_sim::{config, link, metrics, sim, simulate};
 #[cfg(test)]
 use retry_teach::{course, presets};
 
-use crate::words::tr;
 use plotters::chart::SeriesAnno;
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use retry_core::tf;
+use retry_core::words::tr;
 
-use crate::policy::PauseBounds;
-use crate::sim::{Fault, FaultOn, FaultWindow, Report, Scenario};
+use retry_core::policy::PauseBounds;
+use retry_sim::sim::{Fault, FaultOn, FaultWindow, Report, Scenario};
 
 pub type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -167,7 +163,7 @@ fn tick(value: &f64) -> String {
     } else if size >= 1e4 {
         tf!("{n}k", n = trim(value / 1e3))
     } else {
-        crate::words::number(&trim(*value))
+        retry_core::words::number(&trim(*value))
     }
 }
 
@@ -1189,7 +1185,7 @@ mod tests {
     fn a_long_message_wraps_to_the_chart() {
         let theme = Theme::light(1.0);
         let text = retry_analyses::sweep::too_big(
-            &crate::config::Config::from_link("v=1&rate=20000&horizon=3600&failure=0.5").0,
+            &retry_sim::config::Config::from_link("v=1&rate=20000&horizon=3600&failure=0.5").0,
         )
         .expect("a sweep too big for the page");
         let mut out = String::new();

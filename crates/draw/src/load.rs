@@ -10,12 +10,12 @@
 //! load (all calls, light) and the first tries fill up to their own true
 //! rate in front of it, so every fill's top reads on the axis.
 
-use crate::tf;
-use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use retry_core::tf;
+use retry_core::words::tr;
 
-use crate::sim::{Fault, FaultOn, OutageMode, Report, Scenario};
+use retry_sim::sim::{Fault, FaultOn, OutageMode, Report, Scenario};
 
 use super::{
     Axes, Before, DrawResult, Entry, Frame, Labels, LogScale, Plotted, Sample, Theme, along_axis,
@@ -725,8 +725,8 @@ pub(super) fn refused_fill(theme: &Theme) -> RGBColor {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::sim::run;
     use crate::svg_test::*;
+    use retry_sim::sim::run;
 
     /// Each fault is shaded where it lies in time, on both the load and
     /// the mechanism chart, and named at the foot of its shade with the
@@ -887,7 +887,7 @@ pub(super) mod tests {
             workers: 5,
             rate: 120.0,
             queue_timeout: 0.2,
-            policy: crate::policy::Policy {
+            policy: retry_core::policy::Policy {
                 attempts: 1,
                 ..scenario().policy
             },
@@ -1054,12 +1054,12 @@ pub(super) mod tests {
     }
 
     fn herd() -> (Scenario, Report, Report) {
-        let (config, _) = crate::config::Config::from_link(
+        let (config, _) = retry_sim::config::Config::from_link(
             "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd\
              &clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100\
              &queue=200&B.jitter=full",
         );
-        let (a, b) = crate::simulate::run_both(&config);
+        let (a, b) = retry_sim::simulate::run_both(&config);
         (config.scenario(), a, b.expect("comparing"))
     }
 
@@ -1109,12 +1109,12 @@ pub(super) mod tests {
             draw_load_view(area, &runs, &scenario, &theme, &LoadView::default()).map(|_| ())
         });
         let table =
-            crate::words::read_table(include_str!("../../../i18n/ru.txt")).expect("the table");
-        crate::words::speak_russian(&crate::words::compile(&table)).expect("it reads");
+            retry_core::words::read_table(include_str!("../../../i18n/ru.txt")).expect("the table");
+        retry_core::words::speak_russian(&retry_core::words::compile(&table)).expect("it reads");
         let russian = svg_sized(size, |area| {
             draw_load_view(area, &runs, &scenario, &theme, &LoadView::default()).map(|_| ())
         });
-        crate::words::speak_english();
+        retry_core::words::speak_english();
         assert_eq!(
             labels(&english, "x capacity"),
             3,
@@ -1150,13 +1150,13 @@ pub(super) mod tests {
         let theme = Theme::light(1.0);
         // Stability Sim's collapse: first tries arrive all along at 70/s
         // under retries that pile up past three times the capacity.
-        let (config, _) = crate::config::Config::from_link(
+        let (config, _) = retry_sim::config::Config::from_link(
             "v=1&compare=on&shape=constant&base=0.001&jitter=none&rate=70&buckets=120&failure=0\
              &outage_at=5&outage_for=5&servers=2&fault_on=one&workers=5&queue=10000&service_t=0.1\
              &B.shape=exponential&B.base=0.1&B.cap=10&B.jitter=full&B.budget=ratio&B.b_floor=1\
              &B.b_basis=requests",
         );
-        let (a, b) = crate::simulate::run_both(&config);
+        let (a, b) = retry_sim::simulate::run_both(&config);
         let b = b.expect("comparing");
         let runs = compared(&a, &b);
         let drawn = std::cell::Cell::new(None);
@@ -1447,7 +1447,7 @@ pub(super) mod tests {
             failure: 0.5,
             ..Scenario::default()
         };
-        let mut going = crate::sim::Run::new(&scenario);
+        let mut going = retry_sim::sim::Run::new(&scenario);
         assert!(!going.advance(20_000));
         let report = going.so_far();
         let until = report.summary.simulated_until;
@@ -1540,12 +1540,12 @@ pub(super) mod tests {
         };
         let (_, axes) = drawn(&before_runs, &LoadView::default());
         // A smaller crowd: its load fits under the herd's axes.
-        let (config, _) = crate::config::Config::from_link(
+        let (config, _) = retry_sim::config::Config::from_link(
             "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd\
              &clients=500&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100\
              &queue=200&B.jitter=full",
         );
-        let (small_a, small_b) = crate::simulate::run_both(&config);
+        let (small_a, small_b) = retry_sim::simulate::run_both(&config);
         let small_b = small_b.expect("comparing");
         let runs = compared(&small_a, &small_b);
         let view = LoadView {

@@ -6,14 +6,14 @@
 //! ring where its own capacity loss falls; a click on a cell opens that
 //! cell's world ([`MapDrawn::cell_at`]).
 
-use crate::tf;
-use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use retry_core::tf;
+use retry_core::words::tr;
 
-use crate::metrics::Side;
 use retry_analyses::map::{Map, Outcome, Rows};
+use retry_sim::metrics::Side;
 
 use super::{Entry, Sample, Theme, blend, deep, header, run_colour, tick};
 
@@ -352,9 +352,9 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Config;
     use crate::svg_test::svg;
     use retry_analyses::map;
+    use retry_sim::config::Config;
 
     const WORLD: &str = "v=1&compare=on&attempts=5&shape=constant&base=0.001&jitter=none\
         &timeout=1&rate=65&failure=0&workers=10&queue=1000&service_t=0.1&B.shape=exponential\

@@ -3,13 +3,13 @@
 //! a budget's balance, the calls each policy sends and the retries its
 //! budget refused, with the balance below.
 
-use crate::tf;
-use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use retry_core::tf;
+use retry_core::words::tr;
 
-use crate::budget::BudgetKind;
-use crate::sim::{Fault, Report, Scenario};
+use retry_core::budget::BudgetKind;
+use retry_sim::sim::{Fault, Report, Scenario};
 
 use super::{
     Axes, Before, DrawResult, Entry, Frame, Labels, Plotted, Sample, Theme, along_axis, axes,
@@ -419,10 +419,10 @@ mod tests {
     /// bucket's end and the cost of one retry, on the lower panel's axes.
     #[test]
     fn mechanism_draws_the_quota_balance() {
-        let (config, _) = crate::config::Config::from_link(
+        let (config, _) = retry_sim::config::Config::from_link(
             "v=1&attempts=3&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20",
         );
-        let report = crate::simulate::run(&config);
+        let report = retry_sim::simulate::run(&config);
         let scenario = config.scenario();
         let theme = Theme::light(1.0);
         let runs = [single(&report, &[], None)];
@@ -458,12 +458,13 @@ mod tests {
     /// that got least far.
     #[test]
     fn mechanism_shades_what_was_not_simulated() {
-        let (config, _) = crate::config::Config::from_link(
+        let (config, _) = retry_sim::config::Config::from_link(
             "v=1&compare=on&rate=400&failure=0.5&B.attempts=2&horizon=60",
         );
-        let scenario = crate::simulate::scenario(&config);
-        let mut a = crate::sim::Run::new(&scenario);
-        let mut b = crate::sim::Run::new(&crate::simulate::scenario(&config.policy_b_config()));
+        let scenario = retry_sim::simulate::scenario(&config);
+        let mut a = retry_sim::sim::Run::new(&scenario);
+        let mut b =
+            retry_sim::sim::Run::new(&retry_sim::simulate::scenario(&config.policy_b_config()));
         assert!(!a.advance(4_000) && !b.advance(9_000));
         let (a, b) = (a.so_far(), b.so_far());
         assert!(a.summary.simulated_until < b.summary.simulated_until);
@@ -476,7 +477,7 @@ mod tests {
             .filter(|e| attr(e, "fill") == hex(theme.foreground) && attr(e, "opacity") == "0.18")
             .collect();
         assert_eq!(shades.len(), 1);
-        let line = |report: &crate::sim::Report| {
+        let line = |report: &retry_sim::sim::Report| {
             let mut cut = report.clone();
             cut.summary.truncated = false;
             cut
@@ -513,10 +514,10 @@ mod tests {
             let per_second = (right - left) / (end - start);
             let x = |t: f64| left + (t - start) * per_second;
             let width = a.series.width;
-            let sent = |r: &crate::sim::Report, i: usize| {
+            let sent = |r: &retry_sim::sim::Report, i: usize| {
                 (r.series.first_tries[i] + r.series.retries[i]) as f64 / width
             };
-            let asked = |r: &crate::sim::Report, i: usize| {
+            let asked = |r: &retry_sim::sim::Report, i: usize| {
                 sent(r, i) + r.series.budget_refusals[i] as f64 / width
             };
             let buckets = a.series.len();
@@ -525,7 +526,7 @@ mod tests {
                 .fold(0.0, f64::max);
             let y = |value: f64| bottom - value / (needed * 1.1) * (bottom - top);
             let in_outage = |i: usize| i as f64 * width >= start && (i + 1) as f64 * width <= end;
-            let total = |r: &crate::sim::Report| -> f64 {
+            let total = |r: &retry_sim::sim::Report| -> f64 {
                 (0..buckets)
                     .filter(|&i| in_outage(i))
                     .map(|i| sent(r, i) * width)

@@ -1,13 +1,13 @@
 //! The pause chart: per retry, the pauses taken and the range the
 //! policy's formula allows.
 
-use crate::tf;
-use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use retry_core::tf;
+use retry_core::words::tr;
 
-use crate::sim::PAUSE_HISTOGRAMS;
+use retry_sim::sim::PAUSE_HISTOGRAMS;
 
 use super::{
     DrawResult, Entry, Plotted, Theme, header, label, light, message, path, run_colour, tick,
@@ -34,7 +34,7 @@ where
             .filter(|h| h.taken > 0)
             .map(|h| h.retry)
             .collect();
-        crate::sort::sort_by_key(&mut retries, |&retry| retry);
+        retry_core::sort::sort_by_key(&mut retries, |&retry| retry);
         retries.dedup();
         retries
     };
@@ -187,9 +187,9 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::PauseBounds;
-    use crate::sim::{Scenario, run};
     use crate::svg_test::*;
+    use retry_core::policy::PauseBounds;
+    use retry_sim::sim::{Scenario, run};
 
     #[test]
     fn pause_chart_names_every_retry_in_the_policys_colour() {

@@ -5,13 +5,13 @@
 //! lanes are drawn as can be told apart ([`lane_room`]); which operations
 //! they show is the view's choice (`view::replay::lay_out`).
 
-use crate::tf;
-use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use retry_core::tf;
+use retry_core::words::tr;
 
-use crate::sim::Scenario;
+use retry_sim::sim::Scenario;
 
 use super::{DrawResult, Theme, deep, light, run_colour};
 

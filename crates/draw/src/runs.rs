@@ -3,10 +3,10 @@
 //! and what the charts mark beside the reports.
 
 use super::Plotted;
-use crate::config::Config;
-use crate::policy::PauseBounds;
-use crate::sim::{self, Report, Scenario, trace::Trace};
-use crate::simulate;
+use retry_core::policy::PauseBounds;
+use retry_sim::config::Config;
+use retry_sim::sim::{self, Report, Scenario, trace::Trace};
+use retry_sim::simulate;
 
 /// The runs of one configuration and what the charts need of them.
 #[derive(Debug)]

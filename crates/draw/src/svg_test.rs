@@ -4,8 +4,8 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::policy::PauseBounds;
-use crate::sim::{Report, Scenario};
+use retry_core::policy::PauseBounds;
+use retry_sim::sim::{Report, Scenario};
 
 use super::{DrawResult, Plotted, Theme};
 
@@ -117,8 +117,8 @@ pub(super) struct Compared {
 impl Compared {
     pub fn new() -> Self {
         let a = Scenario {
-            policy: crate::policy::Policy {
-                jitter: crate::policy::Jitter::None,
+            policy: retry_core::policy::Policy {
+                jitter: retry_core::policy::Jitter::None,
                 ..scenario().policy
             },
             ..scenario()
@@ -126,7 +126,7 @@ impl Compared {
         let b = scenario();
         let bounds = |s: &Scenario| (0..3).map(|r| s.policy.pause_bounds(r)).collect();
         Compared {
-            reports: [crate::sim::run(&a), crate::sim::run(&b)],
+            reports: [retry_sim::sim::run(&a), retry_sim::sim::run(&b)],
             bounds: [bounds(&a), bounds(&b)],
             a,
         }

@@ -1,9 +1,9 @@
 //! The sweep chart: success and load against the failure rate.
 
-use crate::tf;
-use crate::words::tr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use retry_core::tf;
+use retry_core::words::tr;
 
 use retry_analyses::sweep::Point;
 
@@ -342,7 +342,7 @@ mod tests {
             .iter()
             .find(|p| p.key == "classic")
             .expect("the classic preset");
-        let config = crate::link::apply(&preset.config(), change);
+        let config = retry_sim::link::apply(&preset.config(), change);
         let curves = retry_analyses::sweep::curves(&config)
             .into_iter()
             .map(|c| {
@@ -355,8 +355,8 @@ mod tests {
                 }
             })
             .collect();
-        let failure = config.get(crate::config::P::Failure);
-        let run = crate::simulate::run(&config);
+        let failure = config.get(retry_sim::config::P::Failure);
+        let run = retry_sim::simulate::run(&config);
         (
             curves,
             failure,

@@ -27,7 +27,7 @@
 //! - resilience4j retries every exception unless `retryExceptions` says
 //!   which; an HTTP client that throws on a 4xx makes that every error.
 
-use crate::classify::RetryOn;
+use retry_core::classify::RetryOn;
 
 /// The failures of the page's world a configuration retries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -87,7 +87,7 @@ impl Classes {
 
     /// Each class with whether it is retried, in the reader's words.
     fn named(self) -> [(bool, &'static str); 6] {
-        let tr = crate::words::tr;
+        let tr = retry_core::words::tr;
         [
             (self.unavailable, tr("a 503")),
             (self.throttled, tr("a 429")),
@@ -360,47 +360,48 @@ impl crate::read::Imported {
         let timeouts = self
             .settings
             .iter()
-            .any(|s| s.param == crate::config::P::Timeout && s.value > 0.0);
+            .any(|s| s.param == retry_sim::config::P::Timeout && s.value > 0.0);
         let (on, chosen) = nearest(classes, timeouts);
         self.set(
-            crate::config::P::RetryOn,
-            crate::config::RETRY_ONS.position(on),
+            retry_sim::config::P::RetryOn,
+            retry_sim::config::RETRY_ONS.position(on),
             key.to_string(),
         );
         let (extra, missing) = (
             chosen.beyond(classes, timeouts),
             classes.beyond(chosen, timeouts),
         );
-        let choice =
-            crate::config::RETRY_ONS.labels[crate::config::RETRY_ONS.position(on) as usize].get();
+        let choice = retry_sim::config::RETRY_ONS.labels
+            [retry_sim::config::RETRY_ONS.position(on) as usize]
+            .get();
         let once = if on == RetryOn::Transient && classes.server_error {
-            crate::words::tr("; a 500 it retries once")
+            retry_core::words::tr("; a 500 it retries once")
         } else {
             ""
         };
         let said = match (extra.is_empty(), missing.is_empty()) {
             (true, true) if once.is_empty() => return,
-            (true, true) => crate::tf!(
+            (true, true) => retry_core::tf!(
                 "{key}: read as “{choice}”{once}",
                 key = key,
                 choice = choice,
                 once = once
             ),
-            (false, true) => crate::tf!(
+            (false, true) => retry_core::tf!(
                 "{key}: the nearest of the page's choices, “{choice}”, also retries {extra}{once}",
                 key = key,
                 choice = choice,
                 extra = extra.join(", "),
                 once = once
             ),
-            (true, false) => crate::tf!(
+            (true, false) => retry_core::tf!(
                 "{key}: the nearest of the page's choices, “{choice}”, does not retry {missing}{once}",
                 key = key,
                 choice = choice,
                 missing = missing.join(", "),
                 once = once
             ),
-            (false, false) => crate::tf!(
+            (false, false) => retry_core::tf!(
                 "{key}: the nearest of the page's choices, “{choice}”, also retries {extra} and does not retry {missing}{once}",
                 key = key,
                 choice = choice,
@@ -417,7 +418,7 @@ impl crate::read::Imported {
 /// codes, or names) whose reading, above, is nearest to `on`. Where the
 /// format cannot say `on` exactly, [`row`] says how near it is.
 pub(crate) mod written {
-    use crate::classify::RetryOn;
+    use retry_core::classify::RetryOn;
 
     /// Envoy's `retry_on` conditions and `retriable_status_codes`; Istio's
     /// `retryOn` is the same, codes written as numbers.
@@ -590,13 +591,13 @@ pub(crate) fn row(format: crate::Format, on: RetryOn) -> crate::Mapping {
         Format::Aws if on == RetryOn::Transient => {
             return crate::exact(
                 "retry on",
-                crate::words::tr("the SDK's own: transient errors, throttling, 5xx"),
+                retry_core::words::tr("the SDK's own: transient errors, throttling, 5xx"),
             );
         }
         _ => {
             return crate::missing(
                 "retry on",
-                crate::tf!(
+                retry_core::tf!(
                     "{library} retries what its own classifier or the snippet's predicate says: make it retry what “{choice}” does",
                     library = format.title(),
                     choice = label(on)
@@ -613,7 +614,7 @@ pub(crate) fn row(format: crate::Format, on: RetryOn) -> crate::Mapping {
             "retry on",
             setting,
             crate::Fit::Approximate,
-            crate::tf!(
+            retry_core::tf!(
                 "{format} cannot say “{choice}” exactly: what it writes retries {retried} and not {not}",
                 format = format.title(),
                 choice = label(on),
@@ -626,7 +627,7 @@ pub(crate) fn row(format: crate::Format, on: RetryOn) -> crate::Mapping {
 
 /// The choice's label, in the reader's words.
 fn label(on: RetryOn) -> &'static str {
-    crate::config::RETRY_ONS.labels[crate::config::RETRY_ONS.position(on) as usize].get()
+    retry_sim::config::RETRY_ONS.labels[retry_sim::config::RETRY_ONS.position(on) as usize].get()
 }
 
 /// The classes retried (or not), in the reader's words.
@@ -638,7 +639,7 @@ fn listed(classes: Classes, retried: bool) -> String {
         .map(|(_, n)| *n)
         .collect();
     match names.is_empty() {
-        true => crate::words::tr("nothing").to_string(),
+        true => retry_core::words::tr("nothing").to_string(),
         false => names.join(", "),
     }
 }

@@ -25,11 +25,11 @@
 //!   jitter, no time limit.
 
 use crate::Format;
-use crate::budget::BudgetKind;
-use crate::classify::RetryOn;
-use crate::config::{BUDGETS, JITTERS, P, RETRY_ONS, SHAPES, SWITCH};
-use crate::policy::{Jitter, Shape};
 use crate::read::{Imported, Setting};
+use retry_core::budget::BudgetKind;
+use retry_core::classify::RetryOn;
+use retry_core::policy::{Jitter, Shape};
+use retry_sim::config::{BUDGETS, JITTERS, P, RETRY_ONS, SHAPES, SWITCH};
 
 /// Envoy's backoff base, and its cap's multiple of the base.
 const ENVOY_BASE: f64 = 0.025;
@@ -59,31 +59,31 @@ fn of(format: Format) -> (Vec<(P, f64)>, &'static str) {
     match format {
         Format::Envoy => (
             envoy(2.0, 15.0),
-            crate::words::tr("Envoy's default (route_components.proto)"),
+            retry_core::words::tr("Envoy's default (route_components.proto)"),
         ),
         Format::Istio => (
             envoy(3.0, 0.0),
-            crate::words::tr("Istio's default (pilot's retry.go; route timeout 0s, disabled)"),
+            retry_core::words::tr("Istio's default (pilot's retry.go; route timeout 0s, disabled)"),
         ),
         Format::EnvoyGateway => (
             envoy(3.0, 15.0),
-            crate::words::tr("Envoy Gateway's default (retry_types.go), on Envoy's"),
+            retry_core::words::tr("Envoy Gateway's default (retry_types.go), on Envoy's"),
         ),
         Format::GatewayApi => (
             envoy(3.0, 15.0),
-            crate::words::tr(
+            retry_core::words::tr(
                 "left to the implementation by the Gateway API: Envoy Gateway's default",
             ),
         ),
         Format::Kuma => (
             envoy(2.0, 15.0),
-            crate::words::tr(
+            retry_core::words::tr(
                 "Kuma's default (MeshRetry falls to Envoy's; MeshTimeout's request timeout)",
             ),
         ),
         Format::Linkerd => (
             envoy(2.0, 0.0),
-            crate::words::tr("Linkerd's default (its policy controller)"),
+            retry_core::words::tr("Linkerd's default (its policy controller)"),
         ),
         Format::Grpc => (
             vec![
@@ -92,7 +92,7 @@ fn of(format: Format) -> (Vec<(P, f64)>, &'static str) {
                 (P::Hedge, off),
                 (P::Budget, none),
             ],
-            crate::words::tr("gRFC A6's default"),
+            retry_core::words::tr("gRFC A6's default"),
         ),
         Format::Aws => (
             vec![
@@ -105,7 +105,7 @@ fn of(format: Format) -> (Vec<(P, f64)>, &'static str) {
                 (P::Hedge, off),
                 (P::Budget, none),
             ],
-            crate::words::tr("the AWS SDKs' default (their reference guide's retry behavior)"),
+            retry_core::words::tr("the AWS SDKs' default (their reference guide's retry behavior)"),
         ),
         Format::SpringResilience4j => (
             vec![
@@ -118,7 +118,7 @@ fn of(format: Format) -> (Vec<(P, f64)>, &'static str) {
                 (P::Hedge, off),
                 (P::Budget, none),
             ],
-            crate::words::tr("resilience4j's default (RetryConfig)"),
+            retry_core::words::tr("resilience4j's default (RetryConfig)"),
         ),
         // Formats the page writes and does not read.
         Format::Tenacity | Format::Polly | Format::Resilience4j | Format::Backon | Format::Go => {
@@ -134,7 +134,7 @@ impl Imported {
     pub(crate) fn with_defaults(mut self) -> Imported {
         let (defaults, source) = of(self.format);
         let set = |settings: &[Setting], param: P| settings.iter().any(|s| s.param == param);
-        let from = crate::tf!("not in the paste: {source}", source = source);
+        let from = retry_core::tf!("not in the paste: {source}", source = source);
         let push = |out: &mut Vec<Setting>, param: P, value: f64| {
             out.push(Setting {
                 param,

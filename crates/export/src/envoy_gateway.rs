@@ -14,12 +14,12 @@
 
 use serde_json::Value;
 
-use crate::budget::BudgetKind;
-use crate::config::{BUDGETS, Config, P};
 use crate::istio::go_duration;
-use crate::policy::Policy;
 use crate::read::{Imported, number};
 use crate::{Fit, Format, Mapping, exact, full_jitter_only, missing, row};
+use retry_core::budget::BudgetKind;
+use retry_core::policy::Policy;
+use retry_sim::config::{BUDGETS, Config, P};
 
 const SERVICE: &str = "my-service";
 /// Envoy's defaults where the policy sets nothing.
@@ -53,7 +53,7 @@ fn timed(knob: &'static str, name: &str, seconds: f64) -> Mapping {
             knob,
             format!("{name}: {text}"),
             Fit::Approximate,
-            crate::words::tr("Envoy Gateway's durations hold whole milliseconds"),
+            retry_core::words::tr("Envoy Gateway's durations hold whole milliseconds"),
         )
     }
 }
@@ -69,14 +69,14 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
     rows.push(timed("first pause", "perRetry.backOff.baseInterval", base));
     rows.push(crate::doubling(
         policy,
-        crate::words::tr(
+        retry_core::words::tr(
             "Envoy Gateway's proxy (Envoy) doubles the ceiling from the base: 1, 2, 4, 8 x base, whatever the shape or multiplier",
         ),
     ));
     rows.push(timed("cap", "perRetry.backOff.maxInterval", policy.cap));
     rows.push(full_jitter_only(
         policy,
-        crate::words::tr("Envoy Gateway's proxy (Envoy) always draws under the ceiling"),
+        retry_core::words::tr("Envoy Gateway's proxy (Envoy) always draws under the ceiling"),
     ));
     rows.push(match policy.attempt_timeout {
         None => exact("attempt timeout", "none"),
@@ -110,7 +110,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
                     "budget",
                     setting,
                     Fit::Approximate,
-                    crate::words::tr("the share is written in millionths"),
+                    retry_core::words::tr("the share is written in millionths"),
                 ),
             }
         }
@@ -121,7 +121,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         | BudgetKind::Bucket
         | BudgetKind::Sre => missing(
             "budget",
-            crate::words::tr(
+            retry_core::words::tr(
                 "Envoy Gateway's only budget is circuitBreaker.retryBudget (retries in flight as a share of requests in flight); choose Envoy's retries in flight to export one",
             ),
         ),
@@ -173,7 +173,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         .and_then(|d| d.get("spec"))
     else {
         out.problems
-            .push(crate::words::tr("the BackendTrafficPolicy has no spec").to_string());
+            .push(retry_core::words::tr("the BackendTrafficPolicy has no spec").to_string());
         return out;
     };
     let duration_at = |out: &mut Imported, pointer: &str, name: &str| {
@@ -196,12 +196,12 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
             }
             Some(Ok(_)) => out
                 .problems
-                .push(crate::words::tr("numRetries must not be negative").to_string()),
+                .push(retry_core::words::tr("numRetries must not be negative").to_string()),
             Some(Err(why)) => out.problems.push(why),
             None => out.set(
                 P::Attempts,
                 DEFAULT_RETRIES + 1.0,
-                crate::words::tr("retry.numRetries (Envoy Gateway's default 2) + 1"),
+                retry_core::words::tr("retry.numRetries (Envoy Gateway's default 2) + 1"),
             ),
         }
         if let Some(seconds) = duration_at(&mut out, "/retry/perRetry/timeout", "perRetry.timeout")
@@ -225,7 +225,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         out.envoy_backoff(
             (base, "retry.perRetry.backOff.baseInterval"),
             (cap, "retry.perRetry.backOff.maxInterval"),
-            crate::words::tr("Envoy Gateway's routes retry, they do not hedge"),
+            retry_core::words::tr("Envoy Gateway's routes retry, they do not hedge"),
         );
         // Without retryOn, Envoy Gateway's own (route.go): Istio's
         // conditions and a 503.
@@ -243,12 +243,13 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         );
     } else {
         out.unmapped.push(
-            crate::words::tr("no retry: the policy's retries are left as they were").to_string(),
+            retry_core::words::tr("no retry: the policy's retries are left as they were")
+                .to_string(),
         );
     }
     if let Some(budget) = spec.pointer("/circuitBreaker/retryBudget") {
         let numerator = budget.pointer("/percent/numerator").map_or(
-            Err(crate::words::tr("retryBudget.percent.numerator is required").to_string()),
+            Err(retry_core::words::tr("retryBudget.percent.numerator is required").to_string()),
             |v| number(v, "percent.numerator"),
         );
         let denominator = budget
@@ -265,7 +266,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
             }
             (Err(why), ..) | (_, Err(why), _) | (.., Err(why)) => out.problems.push(why),
             _ => out.problems.push(
-                crate::words::tr(
+                retry_core::words::tr(
                     "retryBudget: the numerator must be within 0 and the denominator (at least 1), minRetryConcurrency not negative",
                 )
                 .to_string(),

@@ -18,12 +18,12 @@
 
 use serde_json::Value;
 
-use crate::budget::{BudgetKind, RatioBasis};
-use crate::config::{BASES, BUDGETS, Config, P};
 use crate::istio::go_duration;
-use crate::policy::{Jitter, Policy};
 use crate::read::{Imported, number};
 use crate::{Fit, Format, Mapping, exact, missing, row};
+use retry_core::budget::{BudgetKind, RatioBasis};
+use retry_core::policy::{Jitter, Policy};
+use retry_sim::config::{BASES, BUDGETS, Config, P};
 
 /// The names the manifests use: the reader's own go in their place.
 const SERVICE: &str = "my-service";
@@ -52,7 +52,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
             "attempts",
             "no retry block",
             Fit::Approximate,
-            crate::words::tr(
+            retry_core::words::tr(
                 "the Gateway API's attempts is at least 1: a rule without retry retries as its implementation decides",
             ),
         )
@@ -73,12 +73,12 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
             "first pause",
             format!("retry.backoff: {backoff}"),
             Fit::Approximate,
-            crate::words::tr(
+            retry_core::words::tr(
                 "the Gateway API's backoff is the least wait before a retry, in whole milliseconds, where the policy's jitter draws pauses under its ceiling",
             ),
         )
     });
-    let implementation = crate::words::tr(
+    let implementation = retry_core::words::tr(
         "the Gateway API leaves how the backoff grows, its cap and its jitter to the implementation",
     );
     if retries <= 1 {
@@ -106,7 +106,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
                     "attempt timeout",
                     format!("timeouts.backendRequest: {text}"),
                     Fit::Approximate,
-                    crate::words::tr(
+                    retry_core::words::tr(
                         "timeouts.backendRequest holds whole milliseconds and may not be longer than timeouts.request",
                     ),
                 )
@@ -128,7 +128,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
                     "deadline",
                     format!("timeouts.request: {text}"),
                     Fit::Approximate,
-                    crate::words::tr("timeouts.request holds whole milliseconds"),
+                    retry_core::words::tr("timeouts.request holds whole milliseconds"),
                 )
             }
         }
@@ -139,7 +139,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         BudgetKind::Ratio => {
             let (text, fit) = retry_constraint(config);
             policy_doc = text;
-            let setting = crate::tf!(
+            let setting = retry_core::tf!(
                 "XBackendTrafficPolicy retryConstraint: {percent} % of an interval's requests",
                 percent = (config.get(P::BudgetPercent) * 100.0).round()
             );
@@ -148,7 +148,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
                     "budget",
                     setting,
                     Fit::Approximate,
-                    crate::words::tr(
+                    retry_core::words::tr(
                         "the Gateway API counts retries against a share of an interval's requests and leaves the rest of the count to its implementation; the playground counts first tries in a sliding window",
                     ),
                 ),
@@ -162,7 +162,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         | BudgetKind::Envoy
         | BudgetKind::Sre => missing(
             "budget",
-            crate::words::tr(
+            retry_core::words::tr(
                 "the Gateway API's only budget is an XBackendTrafficPolicy's retryConstraint (a share of recent requests, with a least rate); choose a ratio of recent traffic to export one",
             ),
         ),
@@ -199,17 +199,17 @@ fn retry_constraint(config: &Config) -> (String, Option<String>) {
     let share = config.get(P::BudgetPercent) * 100.0;
     let percent = share.round();
     if (percent - share).abs() > 1e-9 {
-        why.push(crate::words::tr("its percent is a whole number"));
+        why.push(retry_core::words::tr("its percent is a whole number"));
     }
     if config.get(P::BudgetBasis) != BASES.position(RatioBasis::Requests) {
-        why.push(crate::words::tr(
+        why.push(retry_core::words::tr(
             "it counts requests, where this budget counts successes",
         ));
     }
     let window = config.get(P::BudgetWindow);
     let (interval, whole) = duration(window.clamp(1.0, 3600.0));
     if !whole || !(1.0..=3600.0).contains(&window) {
-        why.push(crate::words::tr(
+        why.push(retry_core::words::tr(
             "its interval is whole milliseconds from 1 s to 1 h",
         ));
     }
@@ -221,7 +221,7 @@ fn retry_constraint(config: &Config) -> (String, Option<String>) {
         .find(|(count, _)| *count >= 1.0 && (count - count.round()).abs() <= 1e-9)
         .unwrap_or_else(|| ((floor.round()).max(1.0), 1));
     if (count / f64::from(seconds) - floor).abs() > 1e-9 {
-        why.push(crate::words::tr(
+        why.push(retry_core::words::tr(
             "its least rate is at least one retry in a whole interval",
         ));
     }
@@ -229,7 +229,7 @@ fn retry_constraint(config: &Config) -> (String, Option<String>) {
         "---\napiVersion: gateway.networking.x-k8s.io/v1alpha1\nkind: XBackendTrafficPolicy\nmetadata:\n  name: {SERVICE}\nspec:\n  targetRefs:\n  - group: \"\"\n    kind: Service\n    name: {SERVICE}\n  retryConstraint:\n    budget:\n      percent: {percent}\n      interval: {interval}\n    minRetryRate:\n      count: {count}\n      interval: {seconds}s\n"
     );
     let why = (!why.is_empty()).then(|| {
-        crate::tf!(
+        retry_core::tf!(
             "the Gateway API's retry budget: {why}",
             why = why.join("; ")
         )
@@ -258,7 +258,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
     match of_kind("HTTPRoute") {
         Some(route) => rule(route, &mut out),
         None => out.problems.push(
-            crate::words::tr(
+            retry_core::words::tr(
                 "no HTTPRoute: its rules hold the retries; the policy is left as it was",
             )
             .to_string(),
@@ -284,12 +284,12 @@ fn rule(route: &Value, out: &mut Imported) {
     let rules = route.pointer("/spec/rules");
     let Some(rule) = rules.and_then(|r| r.get(0)).filter(|r| r.is_object()) else {
         out.problems
-            .push(crate::words::tr("the HTTPRoute has no spec.rules").to_string());
+            .push(retry_core::words::tr("the HTTPRoute has no spec.rules").to_string());
         return;
     };
     if rules.and_then(Value::as_array).is_some_and(|r| r.len() > 1) {
         out.unmapped
-            .push(crate::words::tr("spec.rules: only the first rule is read").to_string());
+            .push(retry_core::words::tr("spec.rules: only the first rule is read").to_string());
     }
     if let Some(request) = rule.pointer("/timeouts/request") {
         if let Some(seconds) = read_duration(request, "timeouts.request", out) {
@@ -303,7 +303,7 @@ fn rule(route: &Value, out: &mut Imported) {
     }
     let Some(retry) = rule.get("retry") else {
         out.unmapped.push(
-            crate::words::tr(
+            retry_core::words::tr(
                 "no retry: the route retries as its implementation decides; the attempts are left as they were",
             )
             .to_string(),
@@ -314,7 +314,7 @@ fn rule(route: &Value, out: &mut Imported) {
         Some(Ok(n)) if n >= 1.0 => out.set(P::Attempts, n.floor() + 1.0, "retry.attempts + 1"),
         Some(Ok(_)) => out
             .problems
-            .push(crate::words::tr("retry.attempts must be at least 1").to_string()),
+            .push(retry_core::words::tr("retry.attempts must be at least 1").to_string()),
         Some(Err(why)) => out.problems.push(why),
         // The implementation's own count: a default, said as one.
         None => {}
@@ -385,14 +385,14 @@ fn budget(policy: &Value, out: &mut Imported) {
             out.set(
                 P::BudgetBasis,
                 BASES.position(RatioBasis::Requests),
-                crate::words::tr("the Gateway API counts requests"),
+                retry_core::words::tr("the Gateway API counts requests"),
             );
         }
         (Err(why), ..) | (_, Err(why), ..) | (_, _, Err(why), _) | (.., Err(why)) => {
             out.problems.push(why)
         }
         _ => out.problems.push(
-            crate::words::tr(
+            retry_core::words::tr(
                 "retryConstraint: percent must be within 0..100, the intervals above 0, the count not negative",
             )
             .to_string(),

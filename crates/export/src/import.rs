@@ -16,11 +16,11 @@
 //! written.
 
 use super::Format;
-use crate::budget::BudgetKind;
-use crate::config::{BUDGETS, Config, JITTERS, P, PARAMS, SHAPES, SWITCH};
-use crate::decimal::parse_f64;
-use crate::link::clip;
-use crate::policy::{Jitter, Shape};
+use retry_core::budget::BudgetKind;
+use retry_core::decimal::parse_f64;
+use retry_core::policy::{Jitter, Shape};
+use retry_sim::config::{BUDGETS, Config, JITTERS, P, PARAMS, SHAPES, SWITCH};
+use retry_sim::link::clip;
 use serde_json::{Map, Value};
 
 /// Longer text is refused unread: no retry configuration is this large.
@@ -39,7 +39,7 @@ pub fn import(text: &str) -> Result<Imported, String> {
 
 fn read(text: &str) -> Result<Imported, String> {
     if text.len() > MAX_INPUT {
-        return Err(crate::tf!(
+        return Err(retry_core::tf!(
             "the text is {bytes} bytes; a retry configuration fits in {MAX_INPUT}",
             bytes = text.len(),
             MAX_INPUT = MAX_INPUT
@@ -47,7 +47,7 @@ fn read(text: &str) -> Result<Imported, String> {
     }
     let trimmed = text.trim_start_matches('\u{feff}').trim();
     if trimmed.is_empty() {
-        return Err(crate::words::tr(
+        return Err(retry_core::words::tr(
             "nothing to read: paste a gRPC service config, an Envoy retry \
             policy (JSON or YAML), an Istio VirtualService, a Gateway API HTTPRoute, an Envoy Gateway BackendTrafficPolicy, a Kuma MeshRetry, Linkerd's retry annotations, Spring Boot resilience4j properties or an AWS config section",
         )
@@ -55,12 +55,12 @@ fn read(text: &str) -> Result<Imported, String> {
     }
     if trimmed.starts_with('{') {
         let value: Value = serde_json::from_str(trimmed)
-            .map_err(|error| crate::tf!("not valid JSON: {error}", error = error))?;
+            .map_err(|error| retry_core::tf!("not valid JSON: {error}", error = error))?;
         if let Some(imported) = manifests(std::slice::from_ref(&value)) {
             return Ok(imported);
         }
         let Value::Object(object) = value else {
-            return Err(crate::words::tr("the JSON is not an object").to_string());
+            return Err(retry_core::words::tr("the JSON is not an object").to_string());
         };
         if object.contains_key("methodConfig")
             || object.contains_key("retryPolicy")
@@ -72,7 +72,7 @@ fn read(text: &str) -> Result<Imported, String> {
         if let Some(imported) = envoy_config(&Value::Object(object)) {
             return Ok(imported);
         }
-        return Err(crate::words::tr(
+        return Err(retry_core::words::tr(
             "a JSON object, but neither a gRPC service config \
             (methodConfig, retryThrottling) nor an Envoy retry policy (retry_policy, \
             num_retries)",
@@ -85,7 +85,8 @@ fn read(text: &str) -> Result<Imported, String> {
         && serde_json::from_str::<Value>(trimmed).is_ok()
     {
         return Err(
-            crate::words::tr("the JSON is a list; paste the service config object").to_string(),
+            retry_core::words::tr("the JSON is a list; paste the service config object")
+                .to_string(),
         );
     }
     if let Some(properties) = crate::spring::properties(trimmed) {
@@ -108,7 +109,7 @@ fn read(text: &str) -> Result<Imported, String> {
     {
         let documents = crate::yaml::documents(trimmed)?;
         return documents.iter().find_map(envoy_config).ok_or_else(|| {
-            crate::words::tr(
+            retry_core::words::tr(
                 "YAML with Envoy's retry keys, but no mapping holds a retry_policy \
                     or num_retries",
             )
@@ -158,7 +159,7 @@ fn manifests(documents: &[Value]) -> Option<Imported> {
     });
     if bookkeeping {
         imported.unmapped.push(
-            crate::words::tr(
+            retry_core::words::tr(
                 "status and metadata (managedFields, resourceVersion, the last applied configuration): the cluster's bookkeeping, not read",
             )
             .to_string(),
@@ -283,7 +284,7 @@ impl Imported {
             out.settings.push(Setting {
                 param: P::Layers,
                 value: f64::from(layer),
-                from: crate::tf!("the service at layer {layer}", layer = layer),
+                from: retry_core::tf!("the service at layer {layer}", layer = layer),
             });
         }
         let none = BUDGETS.position(BudgetKind::None);
@@ -324,7 +325,7 @@ impl Imported {
                     value,
                     ..setting
                 }),
-                None => out.unmapped.push(crate::tf!(
+                None => out.unmapped.push(retry_core::tf!(
                     "{from}: a service below the top takes the policy's “{label}”",
                     from = setting.from,
                     label = setting.param.param().label.get()
@@ -339,13 +340,13 @@ impl Imported {
 /// gRFC A6 and Envoy's API write them.
 fn duration(value: &Value, name: &str) -> Result<f64, String> {
     let Value::String(text) = value else {
-        return Err(crate::tf!(
+        return Err(retry_core::tf!(
             "{name} must be a string such as \"0.1s\"",
             name = name
         ));
     };
     let Some(number) = text.trim().strip_suffix('s') else {
-        return Err(crate::tf!(
+        return Err(retry_core::tf!(
             "{name} '{text}' must end in s (seconds)",
             name = name,
             text = clip(text)
@@ -356,7 +357,7 @@ fn duration(value: &Value, name: &str) -> Result<f64, String> {
         && number.matches('.').count() <= 1;
     match parse_f64(number) {
         Some(seconds) if valid && seconds.is_finite() => Ok(seconds),
-        _ => Err(crate::tf!(
+        _ => Err(retry_core::tf!(
             "{name} '{text}' is not a number of seconds",
             name = name,
             text = clip(text)
@@ -375,7 +376,7 @@ fn grpc(object: &Map<String, Value>) -> Imported {
                 methods.iter().filter_map(Value::as_object).collect();
             if objects.len() < methods.len() {
                 out.problems.push(
-                    crate::words::tr("methodConfig entries that are not objects were skipped")
+                    retry_core::words::tr("methodConfig entries that are not objects were skipped")
                         .to_string(),
                 );
             }
@@ -385,7 +386,7 @@ fn grpc(object: &Map<String, Value>) -> Imported {
                 .or(objects.first())
                 .copied();
             if objects.len() > 1 {
-                out.unmapped.push(crate::tf!(
+                out.unmapped.push(retry_core::tf!(
                     "{count} method configs: only the first with a retryPolicy was read",
                     count = objects.len()
                 ));
@@ -393,7 +394,7 @@ fn grpc(object: &Map<String, Value>) -> Imported {
         }
         Some(_) => out
             .problems
-            .push(crate::words::tr("methodConfig must be a list").to_string()),
+            .push(retry_core::words::tr("methodConfig must be a list").to_string()),
         None => {}
     }
     if object.contains_key("methodConfig") {
@@ -416,11 +417,11 @@ fn grpc(object: &Map<String, Value>) -> Imported {
                 Some(Value::Object(hedging)) => grpc_hedging_policy(hedging, &mut out),
                 Some(_) => out
                     .problems
-                    .push(crate::words::tr("hedgingPolicy must be an object").to_string()),
+                    .push(retry_core::words::tr("hedgingPolicy must be an object").to_string()),
                 None => out.set(
                     P::Hedge,
                     SWITCH.position(false),
-                    crate::words::tr("no hedgingPolicy"),
+                    retry_core::words::tr("no hedgingPolicy"),
                 ),
             }
             if method.contains_key("hedgingPolicy") {
@@ -437,11 +438,12 @@ fn grpc(object: &Map<String, Value>) -> Imported {
         None if object.contains_key("maxAttempts") => grpc_retry_policy(object, &mut out),
         Some(_) => out
             .problems
-            .push(crate::words::tr("retryPolicy must be an object").to_string()),
+            .push(retry_core::words::tr("retryPolicy must be an object").to_string()),
         None => {
             if !object.contains_key("retryThrottling") {
-                out.problems
-                    .push(crate::words::tr("no retryPolicy found: nothing to retry").to_string());
+                out.problems.push(
+                    retry_core::words::tr("no retryPolicy found: nothing to retry").to_string(),
+                );
             }
         }
     }
@@ -458,14 +460,14 @@ fn grpc_hedging_policy(hedging: &Map<String, Value>, out: &mut Imported) {
             copies.min(5.0).floor(),
             "hedgingPolicy.maxAttempts",
         ),
-        Some(Ok(copies)) => out.problems.push(crate::tf!(
+        Some(Ok(copies)) => out.problems.push(retry_core::tf!(
             "hedgingPolicy.maxAttempts {copies} must be at least 2",
             copies = copies
         )),
         Some(Err(why)) => out.problems.push(why),
         None => out
             .problems
-            .push(crate::words::tr("hedgingPolicy needs maxAttempts").to_string()),
+            .push(retry_core::words::tr("hedgingPolicy needs maxAttempts").to_string()),
     }
     let delay = hedging
         .get("hedgingDelay")
@@ -476,7 +478,7 @@ fn grpc_hedging_policy(hedging: &Map<String, Value>, out: &mut Imported) {
     }
     if hedging.contains_key("nonFatalStatusCodes") {
         out.unmapped.push(
-            crate::words::tr(
+            retry_core::words::tr(
                 "hedgingPolicy.nonFatalStatusCodes: the playground decides what may pass by its own classes",
             )
             .to_string(),
@@ -500,12 +502,12 @@ fn grpc_throttling(object: &Map<String, Value>, mut out: Imported) -> Imported {
             match (max_tokens, ratio) {
                 (Some(Ok(max_tokens)), Some(Ok(ratio))) => {
                     if max_tokens <= 0.0 || max_tokens > 1000.0 {
-                        out.problems.push(crate::tf!(
+                        out.problems.push(retry_core::tf!(
                             "maxTokens {max_tokens} is outside (0, 1000]",
                             max_tokens = max_tokens
                         ));
                     } else if ratio <= 0.0 {
-                        out.problems.push(crate::tf!(
+                        out.problems.push(retry_core::tf!(
                             "tokenRatio {ratio} must be above 0",
                             ratio = ratio
                         ));
@@ -521,18 +523,19 @@ fn grpc_throttling(object: &Map<String, Value>, mut out: Imported) -> Imported {
                 }
                 (Some(Err(why)), _) | (_, Some(Err(why))) => out.problems.push(why),
                 _ => out.problems.push(
-                    crate::words::tr("retryThrottling needs maxTokens and tokenRatio").to_string(),
+                    retry_core::words::tr("retryThrottling needs maxTokens and tokenRatio")
+                        .to_string(),
                 ),
             }
             out.unread(throttling, &["maxTokens", "tokenRatio"], "retryThrottling.");
         }
         Some(_) => out
             .problems
-            .push(crate::words::tr("retryThrottling must be an object").to_string()),
+            .push(retry_core::words::tr("retryThrottling must be an object").to_string()),
         None => out.set(
             P::Budget,
             BUDGETS.position(BudgetKind::None),
-            crate::words::tr("no retryThrottling"),
+            retry_core::words::tr("no retryThrottling"),
         ),
     }
     out
@@ -540,14 +543,14 @@ fn grpc_throttling(object: &Map<String, Value>, mut out: Imported) -> Imported {
 
 fn grpc_retry_policy(policy: &Map<String, Value>, out: &mut Imported) {
     match policy.get("maxAttempts").map(|v| number(v, "maxAttempts")) {
-        Some(Ok(attempts)) if attempts < 2.0 => out.problems.push(crate::tf!(
+        Some(Ok(attempts)) if attempts < 2.0 => out.problems.push(retry_core::tf!(
             "maxAttempts {attempts} must be at least 2 (gRFC A6)",
             attempts = attempts
         )),
         Some(Ok(attempts)) => {
             let used = attempts.min(5.0).floor();
             if used != attempts {
-                out.unmapped.push(crate::tf!(
+                out.unmapped.push(retry_core::tf!(
                     "maxAttempts {attempts}: gRPC clients use {used}",
                     attempts = attempts,
                     used = used
@@ -558,18 +561,18 @@ fn grpc_retry_policy(policy: &Map<String, Value>, out: &mut Imported) {
         Some(Err(why)) => out.problems.push(why),
         None => out
             .problems
-            .push(crate::words::tr("retryPolicy.maxAttempts is required").to_string()),
+            .push(retry_core::words::tr("retryPolicy.maxAttempts is required").to_string()),
     }
     for (key, param) in [("initialBackoff", P::Base), ("maxBackoff", P::Cap)] {
         match policy.get(key).map(|v| duration(v, key)) {
             Some(Ok(seconds)) if seconds > 0.0 => out.set(param, seconds, key),
             Some(Ok(_)) => out
                 .problems
-                .push(crate::tf!("{key} must be above 0", key = key)),
+                .push(retry_core::tf!("{key} must be above 0", key = key)),
             Some(Err(why)) => out.problems.push(why),
             None => out
                 .problems
-                .push(crate::tf!("retryPolicy.{key} is required", key = key)),
+                .push(retry_core::tf!("retryPolicy.{key} is required", key = key)),
         }
     }
     match policy
@@ -578,7 +581,7 @@ fn grpc_retry_policy(policy: &Map<String, Value>, out: &mut Imported) {
     {
         Some(Ok(factor)) if factor <= 0.0 => out
             .problems
-            .push(crate::words::tr("backoffMultiplier must be above 0").to_string()),
+            .push(retry_core::words::tr("backoffMultiplier must be above 0").to_string()),
         Some(Ok(1.0)) => {
             out.set(
                 P::Shape,
@@ -597,17 +600,17 @@ fn grpc_retry_policy(policy: &Map<String, Value>, out: &mut Imported) {
         Some(Err(why)) => out.problems.push(why),
         None => out
             .problems
-            .push(crate::words::tr("retryPolicy.backoffMultiplier is required").to_string()),
+            .push(retry_core::words::tr("retryPolicy.backoffMultiplier is required").to_string()),
     }
     out.set(
         P::Jitter,
         JITTERS.position(Jitter::Proportional),
-        crate::words::tr("gRPC's jitter (x random(0.8, 1.2))"),
+        retry_core::words::tr("gRPC's jitter (x random(0.8, 1.2))"),
     );
     out.set(
         P::JitterFraction,
         0.2,
-        crate::words::tr("gRPC's jitter (x random(0.8, 1.2))"),
+        retry_core::words::tr("gRPC's jitter (x random(0.8, 1.2))"),
     );
     match policy.get("retryableStatusCodes") {
         Some(codes @ Value::Array(listed)) if !listed.is_empty() => {
@@ -618,12 +621,13 @@ fn grpc_retry_policy(policy: &Map<String, Value>, out: &mut Imported) {
             );
         }
         _ => out.problems.push(
-            crate::words::tr("retryableStatusCodes must be a non-empty list (gRFC A6)").to_string(),
+            retry_core::words::tr("retryableStatusCodes must be a non-empty list (gRFC A6)")
+                .to_string(),
         ),
     }
     if policy.contains_key("perAttemptRecvTimeout") {
         out.unmapped
-            .push(crate::words::tr("perAttemptRecvTimeout: not read").to_string());
+            .push(retry_core::words::tr("perAttemptRecvTimeout: not read").to_string());
     }
     out.unread(
         policy,
@@ -648,7 +652,7 @@ fn envoy(object: &Map<String, Value>) -> Imported {
     let mut out = Imported::new(Format::Envoy);
     if let Some(timeout) = object.get("timeout") {
         match duration(timeout, "timeout") {
-            Ok(seconds) => out.set(P::Deadline, seconds, crate::words::tr("route timeout")),
+            Ok(seconds) => out.set(P::Deadline, seconds, retry_core::words::tr("route timeout")),
             Err(why) => out.problems.push(why),
         }
     }
@@ -656,7 +660,7 @@ fn envoy(object: &Map<String, Value>) -> Imported {
         Some(Value::Object(policy)) => policy,
         Some(_) => {
             out.problems
-                .push(crate::words::tr("retry_policy must be an object").to_string());
+                .push(retry_core::words::tr("retry_policy must be an object").to_string());
             return out;
         }
         None => object,
@@ -668,14 +672,14 @@ fn envoy(object: &Map<String, Value>) -> Imported {
             }
             Ok(_) => out
                 .problems
-                .push(crate::words::tr("num_retries must not be negative").to_string()),
+                .push(retry_core::words::tr("num_retries must not be negative").to_string()),
             Err(why) => out.problems.push(why),
         },
         // Envoy's default is one retry.
         None => out.set(
             P::Attempts,
             2.0,
-            crate::words::tr("num_retries (default 1) + 1"),
+            retry_core::words::tr("num_retries (default 1) + 1"),
         ),
     }
     if let Some(timeout) = policy
@@ -700,11 +704,11 @@ fn envoy(object: &Map<String, Value>) -> Imported {
                 Some(Ok(seconds)) if seconds > 0.0 => base = seconds,
                 Some(Ok(_)) => out
                     .problems
-                    .push(crate::words::tr("base_interval must be above 0").to_string()),
+                    .push(retry_core::words::tr("base_interval must be above 0").to_string()),
                 Some(Err(why)) => out.problems.push(why),
-                None => out
-                    .problems
-                    .push(crate::words::tr("retry_back_off.base_interval is required").to_string()),
+                None => out.problems.push(
+                    retry_core::words::tr("retry_back_off.base_interval is required").to_string(),
+                ),
             }
             match back_off
                 .get("max_interval")
@@ -714,7 +718,7 @@ fn envoy(object: &Map<String, Value>) -> Imported {
                 Some(Ok(seconds)) if seconds > 0.0 => cap = Some(seconds),
                 Some(Ok(_)) => out
                     .problems
-                    .push(crate::words::tr("max_interval must be above 0").to_string()),
+                    .push(retry_core::words::tr("max_interval must be above 0").to_string()),
                 Some(Err(why)) => out.problems.push(why),
                 None => {}
             }
@@ -731,7 +735,7 @@ fn envoy(object: &Map<String, Value>) -> Imported {
         }
         Some(_) => out
             .problems
-            .push(crate::words::tr("retry_back_off must be an object").to_string()),
+            .push(retry_core::words::tr("retry_back_off must be an object").to_string()),
         None => {}
     }
     out.set(P::Base, base, "retry_back_off.base_interval");
@@ -743,13 +747,13 @@ fn envoy(object: &Map<String, Value>) -> Imported {
     out.set(
         P::Shape,
         SHAPES.position(Shape::Exponential),
-        crate::words::tr("Envoy's backoff"),
+        retry_core::words::tr("Envoy's backoff"),
     );
-    out.set(P::Multiplier, 2.0, crate::words::tr("Envoy's backoff"));
+    out.set(P::Multiplier, 2.0, retry_core::words::tr("Envoy's backoff"));
     out.set(
         P::Jitter,
         JITTERS.position(Jitter::Full),
-        crate::words::tr("Envoy's jitter (always full)"),
+        retry_core::words::tr("Envoy's jitter (always full)"),
     );
     if let Some(conditions) = policy.get("retry_on").or(policy.get("retryOn")) {
         let codes = policy
@@ -839,7 +843,7 @@ fn envoy_breakers(object: &Map<String, Value>, out: &mut Imported) -> bool {
     if let Some(budget) = thresholds.and_then(|t| t.get("retry_budget")) {
         if max_retries.is_some() {
             out.unmapped
-                .push(crate::words::tr("max_retries: a retry_budget replaces it").to_string());
+                .push(retry_core::words::tr("max_retries: a retry_budget replaces it").to_string());
         }
         let percent = budget
             .get("budget_percent")
@@ -863,7 +867,7 @@ fn envoy_breakers(object: &Map<String, Value>, out: &mut Imported) -> bool {
                 );
                 out.set(P::EnvoyMin, least, "retry_budget.min_retry_concurrency");
             }
-            (Ok(percent), Ok(_)) => out.problems.push(crate::tf!(
+            (Ok(percent), Ok(_)) => out.problems.push(retry_core::tf!(
                 "budget_percent {percent} is outside 0..100",
                 percent = percent
             )),
@@ -882,7 +886,7 @@ fn envoy_breakers(object: &Map<String, Value>, out: &mut Imported) -> bool {
             }
             Ok(_) => out
                 .problems
-                .push(crate::words::tr("max_retries must not be negative").to_string()),
+                .push(retry_core::words::tr("max_retries must not be negative").to_string()),
             Err(why) => out.problems.push(why),
         }
     }
@@ -908,9 +912,10 @@ fn envoy_config(root: &Value) -> Option<Imported> {
     if let Some(cluster) = cluster {
         let already = out.settings.iter().any(|s| s.param == P::Budget);
         if !already && !envoy_breakers(cluster, &mut out) {
-            let from = crate::tf!(
+            let from = retry_core::tf!(
                 "not in the paste: {source}",
-                source = crate::words::tr("Envoy's default (circuit_breaker.proto: max_retries 3)")
+                source =
+                    retry_core::words::tr("Envoy's default (circuit_breaker.proto: max_retries 3)")
             );
             for (param, value) in [
                 (P::Budget, BUDGETS.position(BudgetKind::Envoy)),
@@ -930,7 +935,7 @@ fn envoy_config(root: &Value) -> Option<Imported> {
             "cluster.",
         );
         if clusters.len() > 1 {
-            out.unmapped.push(crate::tf!(
+            out.unmapped.push(retry_core::tf!(
                 "{count} clusters: only {name}, where the route sends, was read",
                 count = clusters.len(),
                 name = clip(cluster.get("name").and_then(Value::as_str).unwrap_or("?"))
@@ -938,7 +943,7 @@ fn envoy_config(root: &Value) -> Option<Imported> {
         }
         if cluster.contains_key("outlier_detection") {
             out.unmapped.push(
-                crate::words::tr(
+                retry_core::words::tr(
                     "outlier_detection: ejecting a failing host is the balancer's choice; the page's servers are never ejected",
                 )
                 .to_string(),
@@ -981,7 +986,7 @@ fn aws(text: &str) -> Result<Imported, String> {
         if let Some(name) = line.strip_prefix('[') {
             match name.strip_suffix(']') {
                 Some(name) => sections.push((name.trim().to_string(), Vec::new())),
-                None => out.problems.push(crate::tf!(
+                None => out.problems.push(retry_core::tf!(
                     "line {line}: '{text}' is not a section header",
                     line = number + 1,
                     text = clip(line)
@@ -995,7 +1000,7 @@ fn aws(text: &str) -> Result<Imported, String> {
                     pairs.push((key.trim().to_ascii_lowercase(), value.trim().to_string()));
                 }
             }
-            None => out.problems.push(crate::tf!(
+            None => out.problems.push(retry_core::tf!(
                 "line {line}: '{text}' is not key = value",
                 line = number + 1,
                 text = clip(line)
@@ -1007,7 +1012,7 @@ fn aws(text: &str) -> Result<Imported, String> {
             .iter()
             .any(|(key, _)| key == "retry_mode" || key == "max_attempts")
     }) else {
-        return Err(crate::words::tr(
+        return Err(retry_core::words::tr(
             "neither a JSON configuration nor an AWS config section with \
             retry_mode or max_attempts",
         )
@@ -1021,14 +1026,14 @@ fn aws(text: &str) -> Result<Imported, String> {
                 Some(attempts) if attempts >= 1.0 && attempts.fract() == 0.0 => {
                     out.set(P::Attempts, attempts, "max_attempts")
                 }
-                _ => out.problems.push(crate::tf!(
+                _ => out.problems.push(retry_core::tf!(
                     "max_attempts '{value}' must be a whole number of at least 1",
                     value = clip(value)
                 )),
             },
             // Read below, as the 2026 rules' switch.
             "aws_new_retries_2026" => {}
-            key => out.unmapped.push(crate::tf!(
+            key => out.unmapped.push(retry_core::tf!(
                 "{path}{key}: not read: the page has no setting for it",
                 path = "",
                 key = clip(key)
@@ -1039,7 +1044,7 @@ fn aws(text: &str) -> Result<Imported, String> {
         .iter()
         .filter(|(other, pairs)| other != name && !pairs.is_empty())
     {
-        out.unmapped.push(crate::tf!(
+        out.unmapped.push(retry_core::tf!(
             "[{section}]: not read: the section read is [{read}]",
             section = clip(other),
             read = clip(name)
@@ -1055,18 +1060,18 @@ fn aws(text: &str) -> Result<Imported, String> {
         Some(mode) => mode.to_string(),
         None => sdk.default_mode(new_retries).to_string(),
     };
-    let from = crate::tf!(
+    let from = retry_core::tf!(
         "retry_mode = {mode}, as {sdk} retries{era}",
         mode = clip(&mode),
         sdk = sdk.name(),
         era = if new_retries {
-            crate::words::tr(" with AWS_NEW_RETRIES_2026")
+            retry_core::words::tr(" with AWS_NEW_RETRIES_2026")
         } else {
             ""
         }
     );
     let Some(rules) = sdk.rules(&mode, new_retries) else {
-        out.problems.push(crate::tf!(
+        out.problems.push(retry_core::tf!(
             "retry_mode '{mode}' must be standard, adaptive or legacy",
             mode = clip(&mode)
         ));
@@ -1088,8 +1093,8 @@ fn aws(text: &str) -> Result<Imported, String> {
         Some(cap) => out.set(P::Cap, cap, from.clone()),
         None => out.set(
             P::Cap,
-            crate::range::CAP.max,
-            crate::tf!("{from} (no cap: the page's longest)", from = from),
+            retry_core::range::CAP.max,
+            retry_core::tf!("{from} (no cap: the page's longest)", from = from),
         ),
     }
     match rules.quota {
@@ -1108,13 +1113,13 @@ fn aws(text: &str) -> Result<Imported, String> {
     }
     if new_retries {
         out.unmapped.push(
-            crate::words::tr(
+            retry_core::words::tr(
                 "throttling errors back off from their own base (1 s in the 2026 rules) and cost 5; the page has one base and one cost",
             )
             .to_string(),
         );
     }
-    out.unmapped.push(crate::tf!(
+    out.unmapped.push(retry_core::tf!(
         "the SDK is {sdk}; a comment '# sdk: java 2025' chooses another (python, java, javascript, go, dotnet, cpp) and the year of its rules (2025, or 2026, as a line AWS_NEW_RETRIES_2026=true does); DynamoDB's own attempts and base are not applied",
         sdk = sdk.name()
     ));
@@ -1190,7 +1195,7 @@ mod tests {
             apply(&Config::default(), &imported, false).0
         };
         let python = link("# sdk: python 2025\n[default]\nregion = eu-west-1\nmax_attempts = 5\n");
-        assert_eq!(python.get(P::Cap), crate::range::CAP.max);
+        assert_eq!(python.get(P::Cap), retry_core::range::CAP.max);
         assert_eq!(python.budget_kind(), BudgetKind::None);
         let legacy = link("# sdk: python 2025\n[default]\nretry_mode = legacy\n");
         assert_eq!(legacy.get(P::Attempts), 5.0);

@@ -23,12 +23,12 @@
 
 use serde_json::{Map, Value};
 
-use crate::budget::BudgetKind;
-use crate::config::{BUDGETS, Config, P};
-use crate::link::clip;
-use crate::policy::Policy;
 use crate::read::{Imported, number};
 use crate::{Fit, Format, Mapping, exact, full_jitter_only, missing, proto_duration, row};
+use retry_core::budget::BudgetKind;
+use retry_core::policy::Policy;
+use retry_sim::config::{BUDGETS, Config, P};
+use retry_sim::link::clip;
 
 /// Istio's retries when a route sets none, and the base when it sets no
 /// backoff (Envoy's).
@@ -56,7 +56,7 @@ fn timed(knob: &'static str, field: &str, seconds: f64) -> Mapping {
             knob,
             setting,
             Fit::Approximate,
-            crate::words::tr("Istio admits only whole milliseconds, 1 ms at least"),
+            retry_core::words::tr("Istio admits only whole milliseconds, 1 ms at least"),
         ),
     }
 }
@@ -76,7 +76,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
     rows.push(timed("first pause", "retries.backoff", policy.ceiling(0)));
     rows.push(crate::doubling(
         policy,
-        crate::words::tr(
+        retry_core::words::tr(
             "Istio's proxy (Envoy) doubles the ceiling from the backoff: 1, 2, 4, 8 x backoff, whatever the shape or multiplier",
         ),
     ));
@@ -88,7 +88,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
             "cap",
             "10 x backoff (fixed)",
             Fit::Approximate,
-            crate::tf!(
+            retry_core::tf!(
                 "Istio sets no maximum pause: its proxy caps the ceiling at ten times the backoff, {cap} here",
                 cap = proto_duration(cap)
             ),
@@ -96,7 +96,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
     });
     rows.push(full_jitter_only(
         policy,
-        crate::words::tr("Istio's proxy (Envoy) always draws under the ceiling"),
+        retry_core::words::tr("Istio's proxy (Envoy) always draws under the ceiling"),
     ));
     // With one attempt Istio admits no perTryTimeout: the route's timeout
     // ends the one attempt, at the earlier of the two.
@@ -111,7 +111,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
             "attempt timeout",
             "timeout (the route's)",
             Fit::Approximate,
-            crate::words::tr(
+            retry_core::words::tr(
                 "Istio admits no perTryTimeout beside attempts: 0: the route's timeout ends the one attempt",
             ),
         ),
@@ -143,7 +143,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         | BudgetKind::Bucket
         | BudgetKind::Sre => missing(
             "budget",
-            crate::words::tr(
+            retry_core::words::tr(
                 "Istio's only budget is a DestinationRule's retryBudget (retries in flight as a share of requests in flight); choose Envoy's retries in flight to export one",
             ),
         ),
@@ -202,7 +202,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
     match of_kind("VirtualService") {
         Some(service) => route(service, &mut out),
         None => out.problems.push(
-            crate::words::tr(
+            retry_core::words::tr(
                 "no VirtualService: its HTTP route holds the retries; the policy is left as it was",
             )
             .to_string(),
@@ -218,16 +218,16 @@ fn route(service: &Value, out: &mut Imported) {
     let http = service.pointer("/spec/http");
     let Some(route) = http.and_then(|h| h.get(0)).and_then(Value::as_object) else {
         out.problems
-            .push(crate::words::tr("the VirtualService has no spec.http route").to_string());
+            .push(retry_core::words::tr("the VirtualService has no spec.http route").to_string());
         return;
     };
     if http.and_then(Value::as_array).is_some_and(|h| h.len() > 1) {
         out.unmapped
-            .push(crate::words::tr("spec.http: only the first route is read").to_string());
+            .push(retry_core::words::tr("spec.http: only the first route is read").to_string());
     }
     if let Some(timeout) = route.get("timeout") {
         match go_duration(timeout, "timeout") {
-            Ok(seconds) => out.set(P::Deadline, seconds, crate::words::tr("route timeout")),
+            Ok(seconds) => out.set(P::Deadline, seconds, retry_core::words::tr("route timeout")),
             Err(why) => out.problems.push(why),
         }
     }
@@ -236,7 +236,7 @@ fn route(service: &Value, out: &mut Imported) {
         Some(Value::Object(retries)) => retries,
         Some(_) => {
             out.problems
-                .push(crate::words::tr("retries must be a mapping").to_string());
+                .push(retry_core::words::tr("retries must be a mapping").to_string());
             return;
         }
         None => &empty,
@@ -246,13 +246,13 @@ fn route(service: &Value, out: &mut Imported) {
             Ok(n) if n >= 0.0 => out.set(P::Attempts, n.floor() + 1.0, "retries.attempts + 1"),
             Ok(_) => out
                 .problems
-                .push(crate::words::tr("attempts must not be negative").to_string()),
+                .push(retry_core::words::tr("attempts must not be negative").to_string()),
             Err(why) => out.problems.push(why),
         },
         None => out.set(
             P::Attempts,
             DEFAULT_RETRIES + 1.0,
-            crate::words::tr("retries.attempts (Istio's default 2) + 1"),
+            retry_core::words::tr("retries.attempts (Istio's default 2) + 1"),
         ),
     }
     if let Some(timeout) = retries.get("perTryTimeout") {
@@ -265,7 +265,7 @@ fn route(service: &Value, out: &mut Imported) {
         Some(Ok(seconds)) if seconds > 0.0 => seconds,
         Some(Ok(_)) => {
             out.problems
-                .push(crate::words::tr("backoff must be above 0").to_string());
+                .push(retry_core::words::tr("backoff must be above 0").to_string());
             DEFAULT_BASE
         }
         Some(Err(why)) => {
@@ -278,9 +278,9 @@ fn route(service: &Value, out: &mut Imported) {
         (base, "retries.backoff"),
         (
             CAP_OVER_BASE * base,
-            crate::words::tr("10 x retries.backoff (Envoy's default)"),
+            retry_core::words::tr("10 x retries.backoff (Envoy's default)"),
         ),
-        crate::words::tr("Istio's routes retry, they do not hedge"),
+        retry_core::words::tr("Istio's routes retry, they do not hedge"),
     );
     // Without retryOn, Istio's own since 1.24, with no code attached.
     let words = retries.get("retryOn").map_or_else(
@@ -334,7 +334,7 @@ fn budget(rule: &Value, out: &mut Imported) {
         );
         if policy.contains_key("outlierDetection") {
             out.unmapped.push(
-                crate::words::tr(
+                retry_core::words::tr(
                     "trafficPolicy.outlierDetection: ejecting a failing host is the balancer's choice; the page's servers are never ejected",
                 )
                 .to_string(),
@@ -359,7 +359,7 @@ fn budget(rule: &Value, out: &mut Imported) {
                     out.set(P::EnvoyMin, most.floor(), from);
                 }
                 Ok(_) => out.problems.push(
-                    crate::words::tr("connectionPool.http.maxRetries must not be negative")
+                    retry_core::words::tr("connectionPool.http.maxRetries must not be negative")
                         .to_string(),
                 ),
                 Err(why) => out.problems.push(why),
@@ -369,7 +369,7 @@ fn budget(rule: &Value, out: &mut Imported) {
     };
     if max_retries.is_some() {
         out.unmapped.push(
-            crate::words::tr(
+            retry_core::words::tr(
                 "trafficPolicy.connectionPool.http.maxRetries: a retryBudget replaces it in Envoy's circuit breaker",
             )
             .to_string(),
@@ -388,7 +388,7 @@ fn budget(rule: &Value, out: &mut Imported) {
             out.set(P::EnvoyPercent, percent / 100.0, "retryBudget.percent");
             out.set(P::EnvoyMin, least, "retryBudget.minRetryConcurrency");
         }
-        (Ok(percent), Ok(least)) => out.problems.push(crate::tf!(
+        (Ok(percent), Ok(least)) => out.problems.push(retry_core::tf!(
             "retryBudget percent {percent} must be within 0..100 and minRetryConcurrency {least} not negative",
             percent = percent,
             least = least
@@ -397,7 +397,7 @@ fn budget(rule: &Value, out: &mut Imported) {
     }
     if budget.get("budgetInterval").is_some() {
         out.unmapped.push(
-            crate::words::tr(
+            retry_core::words::tr(
                 "retryBudget.budgetInterval: the playground's budget counts requests in flight only",
             )
             .to_string(),
@@ -416,7 +416,7 @@ fn budget(rule: &Value, out: &mut Imported) {
 /// `1.5s`, `1m30s`, `2h`), in seconds.
 pub(crate) fn go_duration(value: &Value, name: &str) -> Result<f64, String> {
     let wrong = || {
-        crate::tf!(
+        retry_core::tf!(
             "{name} must be a duration such as 25ms or 1.5s, read {text}",
             name = name,
             text = clip(&value.to_string())

@@ -14,12 +14,12 @@
 
 use serde_json::Value;
 
-use crate::budget::BudgetKind;
-use crate::config::{Config, P};
 use crate::istio::go_duration;
-use crate::policy::Policy;
 use crate::read::{Imported, number};
 use crate::{Format, Mapping, exact, full_jitter_only, missing, proto_duration};
+use retry_core::budget::BudgetKind;
+use retry_core::policy::Policy;
+use retry_sim::config::{Config, P};
 
 /// Envoy's defaults where the policy sets nothing.
 const DEFAULT_RETRIES: f64 = 1.0;
@@ -43,7 +43,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
     ));
     rows.push(crate::doubling(
         policy,
-        crate::words::tr(
+        retry_core::words::tr(
             "Kuma's proxy (Envoy) doubles the ceiling from the base: 1, 2, 4, 8 x base, whatever the shape or multiplier",
         ),
     ));
@@ -53,7 +53,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
     ));
     rows.push(full_jitter_only(
         policy,
-        crate::words::tr("Kuma's proxy (Envoy) always draws under the ceiling"),
+        retry_core::words::tr("Kuma's proxy (Envoy) always draws under the ceiling"),
     ));
     rows.push(match policy.attempt_timeout {
         None => exact("attempt timeout", "http.perTryTimeout: 0s (none)"),
@@ -76,7 +76,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         BudgetKind::None => exact("budget", "none"),
         _ => missing(
             "budget",
-            crate::words::tr("Kuma's MeshRetry has no retry budget"),
+            retry_core::words::tr("Kuma's MeshRetry has no retry budget"),
         ),
     });
     let per_try = policy
@@ -134,7 +134,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
     }
     let Some(retry) = http(documents, "MeshRetry") else {
         out.unmapped.push(
-            crate::words::tr(
+            retry_core::words::tr(
                 "no MeshRetry with to[0].default.http: the policy's retries are left as they were",
             )
             .to_string(),
@@ -145,12 +145,12 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         Some(Ok(n)) if n >= 0.0 => out.set(P::Attempts, n.floor() + 1.0, "http.numRetries + 1"),
         Some(Ok(_)) => out
             .problems
-            .push(crate::words::tr("numRetries must not be negative").to_string()),
+            .push(retry_core::words::tr("numRetries must not be negative").to_string()),
         Some(Err(why)) => out.problems.push(why),
         None => out.set(
             P::Attempts,
             DEFAULT_RETRIES + 1.0,
-            crate::words::tr("http.numRetries (Envoy's default 1) + 1"),
+            retry_core::words::tr("http.numRetries (Envoy's default 1) + 1"),
         ),
     }
     if let Some(seconds) = read(&mut out, retry.get("perTryTimeout"), "perTryTimeout") {
@@ -174,7 +174,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
     out.envoy_backoff(
         (base, "http.backOff.baseInterval"),
         (cap, "http.backOff.maxInterval"),
-        crate::words::tr("Kuma's MeshRetry retries, it does not hedge"),
+        retry_core::words::tr("Kuma's MeshRetry retries, it does not hedge"),
     );
     let words = retry
         .get("retryOn")

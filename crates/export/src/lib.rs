@@ -15,13 +15,8 @@
 //!
 //! Pure: text in, text out; the page and the command line share it.
 //!
-//! The layers below are re-exported at the root under their own names, so
-//! a path reads the same in every crate of the workspace.
-
-pub use retry_core::{
-    adaptive, breaker, budget, chart_id, classify, decimal, policy, random, range, sort, tf, words,
-};
-pub use retry_sim::{config, link, metrics, sim, simulate};
+//! Every path names the crate it comes from (`retry_sim::config`,
+//! `retry_core::words`): no crate re-exports another's modules.
 
 mod classes;
 mod defaults;
@@ -35,9 +30,9 @@ mod read;
 mod spring;
 mod yaml;
 
-use crate::budget::BudgetKind;
-use crate::config::{Config, P};
-use crate::policy::{Jitter, Policy, Shape};
+use retry_core::budget::BudgetKind;
+use retry_core::policy::{Jitter, Policy, Shape};
+use retry_sim::config::{Config, P};
 
 /// A library or configuration format the policy can be written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,20 +94,22 @@ impl Format {
     /// What the snippet is, for a heading.
     pub fn title(self) -> &'static str {
         match self {
-            Format::Grpc => crate::words::tr("gRPC service config (JSON)"),
-            Format::Envoy => crate::words::tr("Envoy route retry_policy (JSON)"),
-            Format::Aws => crate::words::tr("AWS SDK shared config"),
-            Format::Tenacity => crate::words::tr("Python tenacity"),
-            Format::Polly => crate::words::tr(".NET Polly v8"),
-            Format::Resilience4j => crate::words::tr("Java resilience4j"),
-            Format::Backon => crate::words::tr("Rust backon"),
-            Format::Go => crate::words::tr("Go cenkalti/backoff v5"),
-            Format::Istio => crate::words::tr("Istio VirtualService (YAML)"),
-            Format::GatewayApi => crate::words::tr("Gateway API HTTPRoute (YAML)"),
-            Format::EnvoyGateway => crate::words::tr("Envoy Gateway BackendTrafficPolicy (YAML)"),
-            Format::Kuma => crate::words::tr("Kuma MeshRetry and MeshTimeout (YAML)"),
-            Format::Linkerd => crate::words::tr("Linkerd retry annotations (YAML)"),
-            Format::SpringResilience4j => crate::words::tr("Spring Boot resilience4j (YAML)"),
+            Format::Grpc => retry_core::words::tr("gRPC service config (JSON)"),
+            Format::Envoy => retry_core::words::tr("Envoy route retry_policy (JSON)"),
+            Format::Aws => retry_core::words::tr("AWS SDK shared config"),
+            Format::Tenacity => retry_core::words::tr("Python tenacity"),
+            Format::Polly => retry_core::words::tr(".NET Polly v8"),
+            Format::Resilience4j => retry_core::words::tr("Java resilience4j"),
+            Format::Backon => retry_core::words::tr("Rust backon"),
+            Format::Go => retry_core::words::tr("Go cenkalti/backoff v5"),
+            Format::Istio => retry_core::words::tr("Istio VirtualService (YAML)"),
+            Format::GatewayApi => retry_core::words::tr("Gateway API HTTPRoute (YAML)"),
+            Format::EnvoyGateway => {
+                retry_core::words::tr("Envoy Gateway BackendTrafficPolicy (YAML)")
+            }
+            Format::Kuma => retry_core::words::tr("Kuma MeshRetry and MeshTimeout (YAML)"),
+            Format::Linkerd => retry_core::words::tr("Linkerd retry annotations (YAML)"),
+            Format::SpringResilience4j => retry_core::words::tr("Spring Boot resilience4j (YAML)"),
         }
     }
 
@@ -136,9 +133,9 @@ pub enum Fit {
 impl Fit {
     pub fn word(self) -> &'static str {
         match self {
-            Fit::Exact => crate::words::tr("exact"),
-            Fit::Approximate => crate::words::tr("approximate"),
-            Fit::NotExpressible => crate::words::tr("not expressible"),
+            Fit::Exact => retry_core::words::tr("exact"),
+            Fit::Approximate => retry_core::words::tr("approximate"),
+            Fit::NotExpressible => retry_core::words::tr("not expressible"),
         }
     }
 }
@@ -193,17 +190,17 @@ impl Snippet {
             Format::GatewayApi if has("XBackendTrafficPolicy") => (
                 "Gateway API",
                 "v1.3.0",
-                crate::words::tr(", in its experimental channel"),
+                retry_core::words::tr(", in its experimental channel"),
             ),
             Format::GatewayApi if has("retry:") => (
                 "Gateway API",
                 "v1.2.0",
-                crate::words::tr(", in its experimental channel"),
+                retry_core::words::tr(", in its experimental channel"),
             ),
             Format::GatewayApi => (
                 "Gateway API",
                 "v1.2.0",
-                crate::words::tr(", in its standard channel"),
+                retry_core::words::tr(", in its standard channel"),
             ),
             Format::EnvoyGateway if has("retryBudget:") => ("Envoy Gateway", "v1.8.0", ""),
             Format::EnvoyGateway => ("Envoy Gateway", "v1.0.0", ""),
@@ -211,7 +208,7 @@ impl Snippet {
             Format::Linkerd => ("Linkerd", "2.16 (edge-24.7.5)", ""),
             _ => return None,
         };
-        Some(crate::tf!(
+        Some(retry_core::tf!(
             "{mesh} accepts every field written from {version} on{channel}",
             mesh = mesh,
             version = version,
@@ -239,7 +236,7 @@ impl Snippet {
             .map(|(knobs, fit, why)| {
                 // Russian says "are not expressible" of several knobs.
                 let fit = match fit {
-                    Fit::NotExpressible => crate::tf!(
+                    Fit::NotExpressible => retry_core::tf!(
                         "{knobs|not expressible|not expressible}",
                         knobs = knobs.len()
                     ),
@@ -248,29 +245,29 @@ impl Snippet {
                 format!("{} ({fit}): {why}", knobs.join(", "))
             })
             .collect();
-        notes.push(crate::tf!(
+        notes.push(retry_core::tf!(
             "this policy at worst: {calls} calls at the bottom per operation, when every call fails",
             calls = self.card.worst_calls
         ));
         if self.card.instances > 1 && self.card.drains_above.is_some() {
-            notes.push(crate::tf!(
+            notes.push(retry_core::tf!(
                 "the budget's figure is for {instances} client instances, each keeping its own budget",
                 instances = self.card.instances
             ));
         }
         match (self.card.drains_above, self.card.share_from_in_flight) {
-            (Some(p), Some(requests)) => notes.push(crate::tf!(
+            (Some(p), Some(requests)) => notes.push(retry_core::tf!(
                 "this policy's retry budget refuses retries once more than {share} of attempts fail, with over {requests} requests in flight",
-                share = crate::metrics::Format::Share.headline(p),
+                share = retry_sim::metrics::Format::Share.headline(p),
                 requests = requests
             )),
-            (Some(p), None) if self.card.drains_at_least => notes.push(crate::tf!(
+            (Some(p), None) if self.card.drains_at_least => notes.push(retry_core::tf!(
                 "this policy's retry budget drains only once {share} of attempts fail or more",
-                share = crate::metrics::Format::Share.headline(p)
+                share = retry_sim::metrics::Format::Share.headline(p)
             )),
-            (Some(p), None) => notes.push(crate::tf!(
+            (Some(p), None) => notes.push(retry_core::tf!(
                 "this policy's retry budget drains once more than {share} of attempts fail",
-                share = crate::metrics::Format::Share.headline(p)
+                share = retry_sim::metrics::Format::Share.headline(p)
             )),
             (None, _) => {}
         }
@@ -278,9 +275,9 @@ impl Snippet {
         notes.extend(self.warnings.iter().map(|warning| warning.text()));
         // Only a snippet with comments says they stay English: JSON has none.
         let commented = self.text.contains("# ") || self.text.contains("// ");
-        if commented && crate::words::lang() != crate::words::Lang::En {
+        if commented && retry_core::words::lang() != retry_core::words::Lang::En {
             notes.push(
-                crate::words::tr(
+                retry_core::words::tr(
                     "The configuration's comments stay in English, the \
                 library's own language.",
                 )
@@ -295,16 +292,16 @@ impl Snippet {
 /// that is not one of [`KNOBS`] is shown as it is.
 fn knob_word(knob: &'static str) -> &'static str {
     match knob {
-        "attempts" => crate::words::tr("attempts"),
-        "first pause" => crate::words::tr("first pause"),
-        "multiplier" => crate::words::tr("multiplier"),
-        "cap" => crate::words::tr("cap"),
-        "jitter" => crate::words::tr("jitter"),
-        "attempt timeout" => crate::words::tr("attempt timeout"),
-        "deadline" => crate::words::tr("deadline"),
-        "budget" => crate::words::tr("budget"),
-        "hedging" => crate::words::tr("hedging"),
-        "retry on" => crate::words::tr("retry on"),
+        "attempts" => retry_core::words::tr("attempts"),
+        "first pause" => retry_core::words::tr("first pause"),
+        "multiplier" => retry_core::words::tr("multiplier"),
+        "cap" => retry_core::words::tr("cap"),
+        "jitter" => retry_core::words::tr("jitter"),
+        "attempt timeout" => retry_core::words::tr("attempt timeout"),
+        "deadline" => retry_core::words::tr("deadline"),
+        "budget" => retry_core::words::tr("budget"),
+        "hedging" => retry_core::words::tr("hedging"),
+        "retry on" => retry_core::words::tr("retry on"),
         other => other,
     }
 }
@@ -355,7 +352,7 @@ pub fn export(config: &Config, format: Format) -> Snippet {
         ),
         (true, _) => missing(
             "hedging",
-            crate::tf!(
+            retry_core::tf!(
                 "{library} sends no hedged copies: the snippet retries with the policy's attempts and backoff instead",
                 library = format.title()
             ),
@@ -403,7 +400,7 @@ fn full_jitter_only(policy: &Policy, how: &str) -> Mapping {
             "jitter",
             "full (always)",
             Fit::Approximate,
-            crate::tf!(
+            retry_core::tf!(
                 "{how}; {jitter} jitter cannot be chosen",
                 how = how,
                 jitter = jitter_name(policy.jitter)
@@ -420,11 +417,11 @@ fn grpc_jitter(policy: &Policy) -> Mapping {
     let how = "x random(0.8, 1.2) (always)";
     let which = match policy.jitter {
         Jitter::Proportional if (policy.jitter_fraction - SPREAD).abs() <= 1e-9 => None,
-        Jitter::Proportional => Some(crate::tf!(
+        Jitter::Proportional => Some(retry_core::tf!(
             "its spread is 20 % either way; {percent} % cannot be chosen",
             percent = (policy.jitter_fraction * 1e4).round() / 1e2
         )),
-        other => Some(crate::tf!(
+        other => Some(retry_core::tf!(
             "{jitter} jitter cannot be chosen",
             jitter = jitter_name(other)
         )),
@@ -434,7 +431,7 @@ fn grpc_jitter(policy: &Policy) -> Mapping {
             "jitter",
             how,
             Fit::Approximate,
-            crate::tf!(
+            retry_core::tf!(
                 "gRPC multiplies each ceiling by a random factor in [0.8, 1.2] (gRFC A6 since 2024); {which}",
                 which = which
             ),
@@ -449,7 +446,7 @@ fn grpc_jitter(policy: &Policy) -> Mapping {
             "jitter",
             how,
             Fit::Approximate,
-            crate::words::tr(
+            retry_core::words::tr(
                 "gRPC spreads the capped ceiling, so a pause may reach 1.2 x \
                 maxBackoff; the playground keeps every pause under the cap",
             ),
@@ -475,7 +472,7 @@ fn no_budget(config: &Config, library: &str) -> Mapping {
     } else {
         missing(
             "budget",
-            crate::tf!(
+            retry_core::tf!(
                 "{library} has no retry budget shared across operations",
                 library = library
             ),
@@ -491,7 +488,7 @@ fn first_ceiling(policy: &Policy) -> f64 {
 /// How a note names a jitter: as the lessons' prose does, by its link word
 /// in English and by its label in lower case in another language.
 fn jitter_name(jitter: Jitter) -> String {
-    let position = crate::config::JITTERS.position(jitter) as usize;
+    let position = retry_sim::config::JITTERS.position(jitter) as usize;
     P::Jitter
         .param()
         .choice_word(position)
@@ -558,7 +555,7 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "attempts",
             format!("maxAttempts: {attempts}"),
             Fit::Approximate,
-            crate::tf!(
+            retry_core::tf!(
                 "gRPC clients clamp maxAttempts to 5; {attempts} attempts become 5",
                 attempts = policy.attempts
             ),
@@ -576,7 +573,7 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "multiplier",
             "backoffMultiplier: 2",
             Fit::Approximate,
-            crate::words::tr(
+            retry_core::words::tr(
                 "gRPC backoff is exponential only; the linear shape becomes a \
                 doubling one",
             ),
@@ -591,7 +588,7 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         None => exact("attempt timeout", "none"),
         Some(_) => missing(
             "attempt timeout",
-            crate::words::tr(
+            retry_core::words::tr(
                 "A6's retryPolicy has no per-attempt timeout; the method timeout \
                 covers the whole call",
             ),
@@ -619,7 +616,7 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                     "budget",
                     format!("retryThrottling {max_tokens} / {ratio}"),
                     Fit::Approximate,
-                    crate::words::tr("A6 needs tokenRatio above 0 with at most three decimals"),
+                    retry_core::words::tr("A6 needs tokenRatio above 0 with at most three decimals"),
                 )
             }
         }
@@ -630,7 +627,7 @@ fn grpc(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         | BudgetKind::Sre
         | BudgetKind::Envoy => missing(
             "budget",
-            crate::words::tr("gRPC's only budget is retryThrottling, a token bucket per server; \
+            retry_core::words::tr("gRPC's only budget is retryThrottling, a token bucket per server; \
                 choose the token bucket to export one"),
         ),
     });
@@ -698,7 +695,7 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "multiplier",
             "2 (fixed)",
             Fit::Approximate,
-            crate::words::tr(
+            retry_core::words::tr(
                 "Envoy's ceilings double from the base: 1, 2, 4, 8 x base, whatever \
                 the shape or multiplier",
             ),
@@ -710,7 +707,7 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
     ));
     rows.push(full_jitter_only(
         policy,
-        crate::words::tr("Envoy always draws under the ceiling"),
+        retry_core::words::tr("Envoy always draws under the ceiling"),
     ));
     rows.push(match policy.attempt_timeout {
         None => exact("attempt timeout", "none"),
@@ -740,7 +737,7 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 "budget",
                 format!("retry_budget.budget_percent: {percent}"),
                 Fit::Approximate,
-                crate::words::tr("Envoy's retry budget limits retries in flight to a share of \
+                retry_core::words::tr("Envoy's retry budget limits retries in flight to a share of \
                     requests in flight, not retries to a share of recent traffic; its floor is a \
                     concurrency (min_retry_concurrency), not a rate"),
             )
@@ -762,7 +759,7 @@ fn envoy(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
         | BudgetKind::Bucket
         | BudgetKind::Sre => missing(
             "budget",
-            crate::words::tr("Envoy's only budget is the cluster's retry_budget (a share of active \
+            retry_core::words::tr("Envoy's only budget is the cluster's retry_budget (a share of active \
                 requests); choose Envoy's retries in flight to export one"),
         ),
     });
@@ -804,7 +801,7 @@ fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             knob,
             "fixed by the SDK",
             Fit::NotExpressible,
-            crate::words::tr(
+            retry_core::words::tr(
                 "standard mode fixes it: full jitter under min(base x 2^i, 20 s), \
                 base 50 ms for errors and 1 s for throttling in current botocore",
             ),
@@ -824,7 +821,7 @@ fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             None => exact("attempt timeout", "none"),
             Some(_) => missing(
                 "attempt timeout",
-                crate::words::tr(
+                retry_core::words::tr(
                     "the shared config has no timeout; set the client's read_timeout \
                     / connect_timeout in code",
                 ),
@@ -834,7 +831,7 @@ fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             None => exact("deadline", "none"),
             Some(_) => missing(
                 "deadline",
-                crate::words::tr("the AWS SDKs have no overall deadline setting"),
+                retry_core::words::tr("the AWS SDKs have no overall deadline setting"),
             ),
         },
         match config.budget_kind() {
@@ -846,7 +843,7 @@ fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 } else {
                     Fit::NotExpressible
                 },
-                crate::words::tr(
+                retry_core::words::tr(
                     "standard mode always has a quota of 500; its costs are fixed by \
                     the SDK (5 per retry and 10 after a timeout in the 2020 standard; 14 per retry \
                     and 5 after throttling in current botocore)",
@@ -856,7 +853,7 @@ fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 "budget",
                 "retry_mode = standard",
                 Fit::Approximate,
-                crate::words::tr(
+                retry_core::words::tr(
                     "standard mode always adds its retry quota; there is no mode \
                     without one but legacy, which has other pauses",
                 ),
@@ -867,7 +864,7 @@ fn aws(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             | BudgetKind::Sre
             | BudgetKind::Envoy => missing(
                 "budget",
-                crate::words::tr(
+                retry_core::words::tr(
                     "the AWS SDKs' only budget is the standard mode's retry \
                         quota",
                 ),
@@ -1020,7 +1017,7 @@ fn tenacity(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             None => exact("attempt timeout", "none"),
             Some(_) => missing(
                 "attempt timeout",
-                crate::words::tr(
+                retry_core::words::tr(
                     "tenacity never interrupts an attempt; give the call its own \
                     timeout",
                 ),
@@ -1032,7 +1029,7 @@ fn tenacity(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 "deadline",
                 format!("stop_before_delay({})", py(deadline)),
                 Fit::Approximate,
-                crate::words::tr(
+                retry_core::words::tr(
                     "tenacity stops before a pause that would reach the deadline, as \
                     the playground does, but cannot shorten the running attempt to the time left",
                 ),
@@ -1077,7 +1074,7 @@ fn polly(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "multiplier",
             "2 (fixed)",
             Fit::Approximate,
-            crate::tf!(
+            retry_core::tf!(
                 "Polly's exponential factor is fixed at 2, not {multiplier}",
                 multiplier = policy.multiplier
             ),
@@ -1102,7 +1099,7 @@ fn polly(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "jitter",
             "UseJitter = true",
             Fit::Approximate,
-            crate::words::tr(
+            retry_core::words::tr(
                 "Polly caps a delay after spreading it, the playground before: pauses near the cap differ",
             ),
         ),
@@ -1110,7 +1107,7 @@ fn polly(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "jitter",
             "UseJitter = true",
             Fit::Approximate,
-            crate::tf!(
+            retry_core::tf!(
                 "Polly's exponential jitter is its own decorrelated formula (DecorrelatedJitterBackoffV2, medians near Delay x 2^n), not {jitter} jitter nor the AWS 2015 decorrelated one",
                 jitter = jitter_name(policy.jitter)
             ),
@@ -1119,7 +1116,7 @@ fn polly(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "jitter",
             "UseJitter = true",
             Fit::Approximate,
-            crate::tf!(
+            retry_core::tf!(
                 "Polly spreads constant and linear delays by a fixed share of the delay, not {jitter} jitter",
                 jitter = jitter_name(policy.jitter)
             ),
@@ -1138,7 +1135,7 @@ fn polly(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "deadline",
             format!("AddTimeout({}) before AddRetry", timespan(d)),
             Fit::Approximate,
-            crate::words::tr(
+            retry_core::words::tr(
                 "an outer timeout cancels the pause or attempt it interrupts; it does \
                 not skip a pause that would reach it",
             ),
@@ -1213,7 +1210,7 @@ fn resilience4j(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                     if fit == Fit::Exact {
                         String::new()
                     } else {
-                        crate::tf!(
+                        retry_core::tf!(
                             "resilience4j randomises by a proportional factor (interval x (1 +- f)); {jitter} jitter has no counterpart, 0.5 is written",
                             jitter = jitter_name(jitter)
                         )
@@ -1230,7 +1227,7 @@ fn resilience4j(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 "multiplier",
                 format!("{factor}"),
                 Fit::Approximate,
-                crate::words::tr(
+                retry_core::words::tr(
                     "IntervalFunction has no linear shape; an exponential one is \
                     written",
                 ),
@@ -1251,7 +1248,7 @@ fn resilience4j(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             None => exact("deadline", "none"),
             Some(_) => missing(
                 "deadline",
-                crate::words::tr(
+                retry_core::words::tr(
                     "Retry has no overall deadline; a TimeLimiter around the \
                     decorated call bounds it, without skipping pauses",
                 ),
@@ -1345,7 +1342,7 @@ fn backon(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 "multiplier",
                 format!("with_factor({})", py(policy.multiplier)),
                 Fit::Approximate,
-                crate::words::tr(
+                retry_core::words::tr(
                     "backon keeps its factor and delays in f32: ceilings agree to \
                     about 1e-7 relative",
                 ),
@@ -1364,7 +1361,7 @@ fn backon(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             None => exact("attempt timeout", "none"),
             Some(_) => missing(
                 "attempt timeout",
-                crate::words::tr(
+                retry_core::words::tr(
                     "backon never interrupts an attempt; wrap the call in a timeout \
                     (tokio::time::timeout)",
                 ),
@@ -1374,7 +1371,7 @@ fn backon(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             None => exact("deadline", "none"),
             Some(_) => missing(
                 "deadline",
-                crate::words::tr(
+                retry_core::words::tr(
                     "backon's with_total_delay bounds the sum of pauses only, not the \
                     time of the attempts",
                 ),
@@ -1408,7 +1405,7 @@ fn go(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "jitter",
             format!("RandomizationFactor: {fraction}"),
             Fit::Approximate,
-            crate::words::tr(
+            retry_core::words::tr(
                 "cenkalti/backoff spreads the capped interval, so a pause can exceed \
                 MaxInterval by the factor; the playground caps after the spread",
             ),
@@ -1417,7 +1414,7 @@ fn go(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
             "jitter",
             format!("RandomizationFactor: {fraction}"),
             Fit::Approximate,
-            crate::tf!(
+            retry_core::tf!(
                 "cenkalti/backoff randomises by a proportional factor (interval x (1 +- f)); {jitter} jitter has no counterpart, 0.5 is written",
                 jitter = jitter_name(jitter)
             ),
@@ -1434,7 +1431,7 @@ fn go(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 "multiplier",
                 format!("{factor}"),
                 Fit::Approximate,
-                crate::words::tr(
+                retry_core::words::tr(
                     "ExponentialBackOff has no linear shape; an exponential one is \
                     written",
                 ),
@@ -1459,7 +1456,7 @@ fn go(config: &Config, policy: &Policy) -> (String, Vec<Mapping>) {
                 "deadline",
                 format!("backoff.WithMaxElapsedTime({})", go_duration(d)),
                 Fit::Approximate,
-                crate::words::tr(
+                retry_core::words::tr(
                     "the elapsed-time limit stops retrying once it has passed; it \
                     neither skips a pause that would reach it nor shortens the running attempt",
                 ),

@@ -20,11 +20,11 @@
 
 use serde_json::Value;
 
-use crate::budget::BudgetKind;
-use crate::config::{Config, P, SWITCH};
-use crate::policy::Policy;
 use crate::read::Imported;
 use crate::{Fit, Format, Mapping, exact, missing, row};
+use retry_core::budget::BudgetKind;
+use retry_core::policy::Policy;
+use retry_sim::config::{Config, P, SWITCH};
 
 const LIMIT: &str = "retry.linkerd.io/limit";
 const HTTP: &str = "retry.linkerd.io/http";
@@ -54,7 +54,7 @@ fn timed(knob: &'static str, key: &str, seconds: f64) -> Mapping {
             knob,
             format!("{key}: {text}"),
             Fit::Approximate,
-            crate::words::tr("written in whole milliseconds"),
+            retry_core::words::tr("written in whole milliseconds"),
         )
     }
 }
@@ -73,7 +73,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
             format!("{LIMIT}: \"{retries}\" (retries, not attempts)"),
         )
     });
-    let no_backoff = crate::words::tr(
+    let no_backoff = retry_core::words::tr(
         "a Linkerd route's retry holds a limit, a timeout and the statuses to retry: there is no backoff to set",
     );
     if retries == 0 {
@@ -99,7 +99,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
             "attempt timeout",
             REQUEST,
             Fit::Approximate,
-            crate::words::tr(
+            retry_core::words::tr(
                 "with no retry the request's timeout ends the one attempt: Linkerd's per-try timeout is a retry setting",
             ),
         ),
@@ -113,7 +113,7 @@ pub(crate) fn export(config: &Config, policy: &Policy) -> (String, Vec<Mapping>)
         BudgetKind::None => exact("budget", "none"),
         _ => missing(
             "budget",
-            crate::words::tr(
+            retry_core::words::tr(
                 "a Linkerd route's retries have no budget (a ServiceProfile's retryBudget is the legacy one, and Linkerd ignores these annotations where a ServiceProfile exists)",
             ),
         ),
@@ -176,10 +176,10 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         Some(Ok(0)) | None => 1,
         Some(Ok(n)) => n,
         Some(Err(_)) => {
-            out.problems.push(crate::tf!(
+            out.problems.push(retry_core::tf!(
                 "{key} must be a whole number of retries from 0 to 65535, read {text}",
                 key = LIMIT,
-                text = crate::link::clip(limit.as_deref().unwrap_or_default())
+                text = retry_sim::link::clip(limit.as_deref().unwrap_or_default())
             ));
             return out;
         }
@@ -194,7 +194,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         out.set(
             P::Attempts,
             1.0,
-            crate::words::tr("no status to retry (retry.linkerd.io/http): no retry"),
+            retry_core::words::tr("no status to retry (retry.linkerd.io/http): no retry"),
         );
     }
     for (key, param) in [(TRY, P::Timeout), (REQUEST, P::Deadline)] {
@@ -208,7 +208,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
     out.set(
         P::Hedge,
         SWITCH.position(false),
-        crate::words::tr("Linkerd's routes retry, they do not hedge"),
+        retry_core::words::tr("Linkerd's routes retry, they do not hedge"),
     );
     // Linkerd retries the statuses listed and a per-try timeout, not a
     // refused connection (its balancer moves on).

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use crate::Format;
-use crate::config::{JITTERS, P, SHAPES, SWITCH};
-use crate::policy::{Jitter, Shape};
+use retry_core::policy::{Jitter, Shape};
+use retry_sim::config::{JITTERS, P, SHAPES, SWITCH};
 
 /// One playground setting an import produced.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,10 +55,10 @@ impl Imported {
     /// paste holds is said, never dropped unseen.
     pub(crate) fn unread(&mut self, object: &Map<String, Value>, read: &[&str], path: &str) {
         for key in object.keys().filter(|key| !read.contains(&key.as_str())) {
-            self.unmapped.push(crate::tf!(
+            self.unmapped.push(retry_core::tf!(
                 "{path}{key}: not read: the page has no setting for it",
                 path = path,
-                key = crate::link::clip(key)
+                key = retry_sim::link::clip(key)
             ));
         }
     }
@@ -66,7 +66,7 @@ impl Imported {
     /// Says that `key`, which picks what is retried (status codes,
     /// exceptions, conditions), is the page's own classes' to decide.
     pub(crate) fn retryable_classes(&mut self, key: &str) {
-        self.unmapped.push(crate::tf!(
+        self.unmapped.push(retry_core::tf!(
             "{key}: the playground decides what is retryable by its own classes",
             key = key
         ));
@@ -75,7 +75,7 @@ impl Imported {
     /// Says that `key`, which picks the server a retry goes to, is the
     /// balancer's choice on the page.
     pub(crate) fn host_choice(&mut self, key: &str) {
-        self.unmapped.push(crate::tf!(
+        self.unmapped.push(retry_core::tf!(
             "{key}: which server a retry goes to is the balancer's choice here, as for any call",
             key = key
         ));
@@ -107,7 +107,7 @@ pub(crate) fn number(value: &Value, name: &str) -> Result<f64, String> {
     value
         .as_f64()
         .filter(|n| n.is_finite())
-        .ok_or_else(|| crate::tf!("{name} must be a number", name = name))
+        .ok_or_else(|| retry_core::tf!("{name} must be a number", name = name))
 }
 
 impl Imported {
@@ -122,13 +122,13 @@ impl Imported {
     ) {
         self.set(P::Base, base, from_base);
         self.set(P::Cap, cap, from_cap);
-        let envoy = crate::words::tr("Envoy's backoff");
+        let envoy = retry_core::words::tr("Envoy's backoff");
         self.set(P::Shape, SHAPES.position(Shape::Exponential), envoy);
         self.set(P::Multiplier, 2.0, envoy);
         self.set(
             P::Jitter,
             JITTERS.position(Jitter::Full),
-            crate::words::tr("Envoy's jitter (always full)"),
+            retry_core::words::tr("Envoy's jitter (always full)"),
         );
         self.set(P::Hedge, SWITCH.position(false), whose);
     }

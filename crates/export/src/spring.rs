@@ -13,10 +13,10 @@
 
 use serde_json::Value;
 
-use crate::config::{Config, JITTERS, P, SHAPES, SWITCH};
-use crate::policy::{Jitter, Policy, Shape};
 use crate::read::{Imported, number};
 use crate::{Format, Mapping, exact, geometric_factor};
+use retry_core::policy::{Jitter, Policy, Shape};
+use retry_sim::config::{Config, JITTERS, P, SHAPES, SWITCH};
 
 const INSTANCE: &str = "my-service";
 /// resilience4j's defaults: the multiplier and the factor of an unset
@@ -84,10 +84,10 @@ fn duration(value: &Value, name: &str) -> Result<f64, String> {
         return Ok(n / 1000.0);
     }
     let wrong = || {
-        crate::tf!(
+        retry_core::tf!(
             "{name} must be a duration such as 100ms or PT0.5S, read {text}",
             name = name,
-            text = crate::link::clip(&value.to_string())
+            text = retry_sim::link::clip(&value.to_string())
         )
     };
     let text = value.as_str().ok_or_else(wrong)?.trim();
@@ -130,7 +130,8 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         .find_map(|all| all.iter().next());
     let Some((name, props)) = instance else {
         out.problems.push(
-            crate::words::tr("resilience4j.retry has no instances or configs to read").to_string(),
+            retry_core::words::tr("resilience4j.retry has no instances or configs to read")
+                .to_string(),
         );
         return out;
     };
@@ -141,7 +142,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         .is_some_and(|all| all.len() > 1)
     {
         out.unmapped
-            .push(crate::words::tr("only the first retry instance is read").to_string());
+            .push(retry_core::words::tr("only the first retry instance is read").to_string());
     }
     let read_number = |out: &mut Imported, key: &str| {
         props.get(key).and_then(|v| match number(v, key) {
@@ -166,11 +167,11 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         Some(n) if n >= 1.0 => out.set(P::Attempts, n.floor(), "maxAttempts"),
         Some(_) => out
             .problems
-            .push(crate::words::tr("maxAttempts must be at least 1").to_string()),
+            .push(retry_core::words::tr("maxAttempts must be at least 1").to_string()),
         None => out.set(
             P::Attempts,
             DEFAULT_ATTEMPTS,
-            crate::words::tr("maxAttempts (resilience4j's default 3)"),
+            retry_core::words::tr("maxAttempts (resilience4j's default 3)"),
         ),
     }
     let wait = read_duration(&mut out, "waitDuration")
@@ -198,7 +199,7 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         match read_duration(&mut out, "exponentialMaxWaitDuration") {
             Some(cap) if cap > 0.0 => out.set(P::Cap, cap, "exponentialMaxWaitDuration"),
             _ => out.unmapped.push(
-                crate::words::tr(
+                retry_core::words::tr(
                     "no exponentialMaxWaitDuration: resilience4j's pauses grow without a cap; the cap is left as it was",
                 )
                 .to_string(),
@@ -225,13 +226,13 @@ pub(crate) fn import(documents: &[Value]) -> Imported {
         out.set(
             P::Jitter,
             JITTERS.position(Jitter::None),
-            crate::words::tr("no randomised wait"),
+            retry_core::words::tr("no randomised wait"),
         );
     }
     out.set(
         P::Hedge,
         SWITCH.position(false),
-        crate::words::tr("resilience4j's Retry does not hedge"),
+        retry_core::words::tr("resilience4j's Retry does not hedge"),
     );
     let limiter = root
         .pointer("/resilience4j/timelimiter/instances")
@@ -348,8 +349,10 @@ fn breaker(root: &Value, name: &str, out: &mut Imported) {
     let from = |key: &str| format!("circuitbreaker {key}");
     out.set(
         P::Breaker,
-        crate::config::BREAKERS.position(crate::breaker::BreakerMode::All),
-        crate::words::tr("resilience4j's CircuitBreaker, inside the Retry: every attempt counts"),
+        retry_sim::config::BREAKERS.position(retry_core::breaker::BreakerMode::All),
+        retry_core::words::tr(
+            "resilience4j's CircuitBreaker, inside the Retry: every attempt counts",
+        ),
     );
     let read = |out: &mut Imported, key: &str, default: f64| match props.get(key) {
         Some(value) => match number(value, key) {
@@ -393,7 +396,7 @@ fn breaker(root: &Value, name: &str, out: &mut Imported) {
             Err(why) => out.problems.push(why),
         },
         _ => out.unmapped.push(
-            crate::words::tr(
+            retry_core::words::tr(
                 "circuitbreaker slidingWindowSize: a window of the last calls (COUNT_BASED, resilience4j's default) has no length in time; the page's breaker window is left as it was",
             )
             .to_string(),
@@ -433,10 +436,10 @@ pub(crate) fn properties(text: &str) -> Option<Result<Value, String>> {
             continue;
         }
         let Some(at) = line.find(['=', ':']) else {
-            return Some(Err(crate::tf!(
+            return Some(Err(retry_core::tf!(
                 "line {line}: '{text}' is not key=value",
                 line = number + 1,
-                text = crate::link::clip(line)
+                text = retry_sim::link::clip(line)
             )));
         };
         let (key, value) = (line[..at].trim(), line[at + 1..].trim());
@@ -447,10 +450,10 @@ pub(crate) fn properties(text: &str) -> Option<Result<Value, String>> {
                 None => (part, None),
             };
             let Value::Object(map) = node else {
-                return Some(Err(crate::tf!(
+                return Some(Err(retry_core::tf!(
                     "line {line}: '{key}' sets a value and keys under it",
                     line = number + 1,
-                    key = crate::link::clip(key)
+                    key = retry_sim::link::clip(key)
                 )));
             };
             node = map.entry(name.to_string()).or_insert(Value::Null);

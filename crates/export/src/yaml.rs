@@ -21,7 +21,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Span};
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
 
-use crate::link::clip;
+use retry_sim::link::clip;
 
 /// Deepest nesting read: a manifest's retry policy sits at depth 6, an
 /// Envoy bootstrap's at 10.
@@ -54,7 +54,12 @@ pub fn documents(text: &str) -> Result<Vec<Value>, String> {
                 reader.anchors.clear();
             }
             Event::StreamStart | Event::DocumentEnd | Event::Nothing => {}
-            _ => return Err(at(span, crate::words::tr("not where a document can start"))),
+            _ => {
+                return Err(at(
+                    span,
+                    retry_core::words::tr("not where a document can start"),
+                ));
+            }
         }
     }
 }
@@ -75,12 +80,12 @@ impl<'input> Reader<'input> {
         match self.parser.next_event() {
             Some(Ok(event)) => Ok(event),
             // The parser's own bound on nesting: said as ours is.
-            Some(Err(error)) if error.info().contains("recursion") => Err(crate::tf!(
+            Some(Err(error)) if error.info().contains("recursion") => Err(retry_core::tf!(
                 "line {line}: {why}",
                 line = error.marker().line().min(self.lines),
-                why = crate::tf!("nested deeper than {most} levels", most = MOST_DEPTH)
+                why = retry_core::tf!("nested deeper than {most} levels", most = MOST_DEPTH)
             )),
-            Some(Err(error)) => Err(crate::tf!(
+            Some(Err(error)) => Err(retry_core::tf!(
                 "line {line}, column {column}: not valid YAML",
                 line = error.marker().line().min(self.lines),
                 column = error.marker().col() + 1
@@ -95,7 +100,7 @@ impl<'input> Reader<'input> {
         if self.nodes > MOST_NODES {
             return Err(at(
                 span,
-                &crate::tf!(
+                &retry_core::tf!(
                     "more than {most} values (aliases copy their anchors): refused",
                     most = MOST_NODES
                 ),
@@ -109,7 +114,7 @@ impl<'input> Reader<'input> {
         if depth > MOST_DEPTH {
             return Err(at(
                 span,
-                &crate::tf!("nested deeper than {most} levels", most = MOST_DEPTH),
+                &retry_core::tf!("nested deeper than {most} levels", most = MOST_DEPTH),
             ));
         }
         let (value, anchor) = match event {
@@ -127,7 +132,7 @@ impl<'input> Reader<'input> {
                     .anchors
                     .get(&anchor)
                     .cloned()
-                    .ok_or_else(|| at(span, crate::words::tr("an alias of no anchor")))?;
+                    .ok_or_else(|| at(span, retry_core::words::tr("an alias of no anchor")))?;
                 self.built(size(&value), span)?;
                 return Ok(value);
             }
@@ -147,7 +152,12 @@ impl<'input> Reader<'input> {
                 self.built(1, span)?;
                 (Value::Object(self.mapping(depth)?), anchor)
             }
-            _ => return Err(at(span, crate::words::tr("not where a value can start"))),
+            _ => {
+                return Err(at(
+                    span,
+                    retry_core::words::tr("not where a value can start"),
+                ));
+            }
         };
         if anchor > 0 {
             self.anchors.insert(anchor, value.clone());
@@ -173,7 +183,7 @@ impl<'input> Reader<'input> {
                 Value::Array(_) | Value::Object(_) => {
                     return Err(at(
                         span,
-                        crate::words::tr("a key that is a list or a mapping"),
+                        retry_core::words::tr("a key that is a list or a mapping"),
                     ));
                 }
             };
@@ -191,7 +201,7 @@ impl<'input> Reader<'input> {
                     _ => {
                         return Err(at(
                             span,
-                            crate::words::tr("<< merges a mapping, or a list of them"),
+                            retry_core::words::tr("<< merges a mapping, or a list of them"),
                         ));
                     }
                 }
@@ -200,7 +210,7 @@ impl<'input> Reader<'input> {
             if entries.contains_key(&key) {
                 return Err(at(
                     span,
-                    &crate::tf!("the key {key} is set twice", key = clip(&key)),
+                    &retry_core::tf!("the key {key} is set twice", key = clip(&key)),
                 ));
             }
             entries.insert(key, value);
@@ -225,7 +235,7 @@ fn size(value: &Value) -> usize {
 
 /// A message at `span`'s line.
 fn at(span: Span, why: &str) -> String {
-    crate::tf!("line {line}: {why}", line = span.start.line(), why = why)
+    retry_core::tf!("line {line}: {why}", line = span.start.line(), why = why)
 }
 
 /// A plain scalar, as YAML 1.2's core schema resolves it.

@@ -4,12 +4,8 @@
 //! [`simulate`] (one run of a configuration, policies A and B) and
 //! [`metrics`] (the numbers of a report people read, one row each).
 //!
-//! The layers below are re-exported at the root under their own names, so
-//! a path reads the same in every crate of the workspace.
-
-pub use retry_core::{
-    adaptive, breaker, budget, chart_id, classify, decimal, policy, random, range, sort, tf, words,
-};
+//! Every path names the crate it comes from (`retry_sim::config`,
+//! `retry_core::words`): no crate re-exports another's modules.
 
 pub mod config;
 pub mod link;

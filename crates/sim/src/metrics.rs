@@ -9,7 +9,7 @@
 //! and the lesson and the view show them, without either knowing the other.
 
 use crate::sim::{Report, Summary};
-use crate::words::Text;
+use retry_core::words::Text;
 
 /// Policy A or policy B of compare mode: whose report a number is read
 /// from, and which of the two is better.
@@ -60,7 +60,7 @@ impl Format {
     /// The number standing alone, as a headline shows it: with its unit,
     /// and only the digits that matter at a glance.
     pub fn headline(self, x: f64) -> String {
-        crate::words::number(&(self.digits(x) + self.unit()))
+        retry_core::words::number(&(self.digits(x) + self.unit()))
     }
 
     /// The digits a headline shows, without the unit.
@@ -87,7 +87,7 @@ impl Format {
     /// The lowest and the highest of a number, at a headline's digits and
     /// with the unit once: "61.0\u{2013}65.1 %".
     pub fn range(self, low: f64, high: f64) -> String {
-        crate::words::number(&format!(
+        retry_core::words::number(&format!(
             "{}\u{2013}{}{}",
             self.digits(low),
             self.digits(high),
@@ -116,7 +116,7 @@ impl Format {
             Format::Share => format!("{:.1} %", 100.0 * x),
             Format::Ratio | Format::Seconds | Format::Rate => format!("{x:.3}"),
         };
-        crate::words::number(&text)
+        retry_core::words::number(&text)
     }
 
     /// A difference of two numbers in a cell, signed. A difference of two
@@ -125,7 +125,7 @@ impl Format {
     pub fn delta(self, x: f64) -> String {
         let sign = if x > 0.0 { "+" } else { "" };
         match self {
-            Format::Share => crate::tf!("{x} pp", x = format!("{sign}{:.1}", 100.0 * x)),
+            Format::Share => retry_core::tf!("{x} pp", x = format!("{sign}{:.1}", 100.0 * x)),
             _ => format!("{sign}{}", self.cell(x)),
         }
     }

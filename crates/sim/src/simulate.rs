@@ -2,8 +2,8 @@
 //! so a link gives the same numbers in either.
 
 use crate::config::Config;
-use crate::policy::PauseBounds;
 use crate::sim::{self, Report, Scenario};
+use retry_core::policy::PauseBounds;
 
 /// Most work (operations plus server attempts) one run may do, on the page
 /// and on the command line alike: enough for a million operations that
@@ -134,7 +134,7 @@ pub fn limit_text(a: &Report, b: Option<&Report>) -> Option<String> {
     let words = cut.words();
     let mut letters = words.chars();
     let first = letters.next().map(|c| c.to_ascii_uppercase());
-    Some(crate::tf!(
+    Some(retry_core::tf!(
         "{why}; the run stopped there. Shorten the horizon or lower the rate to see it whole.",
         why = format!(
             "{}{}",

@@ -19,9 +19,9 @@
 //! runs every preset and chapter across the range of its knobs and fails
 //! when such words show outside the claim that guards them.
 
-use crate::config::{Config, P};
-use crate::metrics::{Metric, Side};
-use crate::sim::Report;
+use retry_sim::config::{Config, P};
+use retry_sim::metrics::{Metric, Side};
+use retry_sim::sim::Report;
 
 /// A fact of one policy's run that words may state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,7 +37,7 @@ pub enum Claim {
     /// Fewer than [`SUCCEEDS`] did: the complement of `Succeeds`.
     Fails,
     /// The run's last window (10 s) of goodput is under the map's
-    /// [`BACK`](crate::map::BACK) share of the window before the world's
+    /// [`BACK`](retry_analyses::map::BACK) share of the window before the world's
     /// trigger (its outage, capacity loss or spike): the map's "stays
     /// broken", measured where the run ends.
     StaysBroken,
@@ -59,7 +59,7 @@ pub enum Claim {
     /// The world was still broken when the operators began to turn the
     /// traffic away (the gap of a spike to no arrivals): the goodput of
     /// the window before the gap is under the map's
-    /// [`BACK`](crate::map::BACK) share of the window before the trigger.
+    /// [`BACK`](retry_analyses::map::BACK) share of the window before the trigger.
     /// A gap that comes after the world came back drained nothing.
     BrokenBeforeGap,
     /// The server's queue stood, averaged over some bucket, at least at
@@ -67,7 +67,7 @@ pub enum Claim {
     /// not only the limit it had.
     QueueFills,
     /// This policy's number is better than the other's on this run by
-    /// the least lead that matters ([`crate::metrics::Format::least_lead`]);
+    /// the least lead that matters ([`retry_sim::metrics::Format::least_lead`]);
     /// a latency only where both runs finished operations to measure.
     Ahead(Metric),
 }
@@ -205,7 +205,7 @@ impl Claim {
 /// away ([`Claim::BrokenBeforeGap`]); `None` where there is no gap after a
 /// trigger, or no goodput before the trigger to compare with.
 fn broken_before_gap(config: &Config, report: &Report) -> Option<bool> {
-    use crate::map::{BACK, WINDOW};
+    use retry_analyses::map::{BACK, WINDOW};
     let gap = (P::SpikeAt.param().applies)(config)
         && config.get(P::SpikeFor) > 0.0
         && config.get(P::SpikeRate) == 0.0;
@@ -228,7 +228,7 @@ fn broken_before_gap(config: &Config, report: &Report) -> Option<bool> {
 /// share of what it was before its trigger; `None` where the run cannot
 /// tell: no trigger, no goodput before it, or too little run after it.
 fn recovery(config: &Config, report: &Report) -> Option<bool> {
-    use crate::map::{BACK, WINDOW};
+    use retry_analyses::map::{BACK, WINDOW};
     let windows = [
         (P::OutageAt, P::OutageFor),
         (P::DropAt, P::DropFor),
@@ -263,7 +263,7 @@ mod tests {
     fn runs(link: &str) -> (Config, Report, Option<Report>) {
         let (config, notices) = Config::from_link(link);
         assert_eq!(notices, [], "{link}");
-        let (a, b) = crate::simulate::run_both(&config);
+        let (a, b) = retry_sim::simulate::run_both(&config);
         (config, a, b)
     }
 

@@ -19,18 +19,18 @@
 //! short link is `preset=KEY`: its world, with any settings of the link
 //! over it.
 
-use crate::config::{Config, P};
-pub use crate::link::{CHAPTER_KEY, PRESENT_KEY, PRESET_KEY};
-use crate::link::{CONTROLS_KEY, EMBED_KEY, LANG_KEY, MAX_PAIRS, Notice, clip, percent_decode};
-use crate::words::Text;
+use retry_core::words::Text;
+use retry_sim::config::{Config, P};
+pub use retry_sim::link::{CHAPTER_KEY, PRESENT_KEY, PRESET_KEY};
+use retry_sim::link::{CONTROLS_KEY, EMBED_KEY, LANG_KEY, MAX_PAIRS, Notice, clip, percent_decode};
 
 /// The key of a link's version.
 const LINK_VERSION_KEY: &str = "v";
 use crate::lesson;
-use crate::metrics::{Metric, Side};
 use crate::presets::{PRESETS, Preset};
-use crate::seeds::{Seeds, Verdict};
 use crate::trap::{Asked, Guess, Naive};
+use retry_analyses::seeds::{Seeds, Verdict};
+use retry_sim::metrics::{Metric, Side};
 
 /// The chapters on the course's path, the first of [`CHAPTERS`]: about
 /// 50 minutes of a 90-minute workshop. The rest are extras, each a detour
@@ -280,7 +280,7 @@ impl Chapter {
     pub fn tried(&self) -> Vec<f64> {
         match (self.teaches, self.knob.param().kind) {
             (Some((low, high)), _) => vec![low, high],
-            (None, crate::config::Kind::Choice(words, _)) => {
+            (None, retry_sim::config::Kind::Choice(words, _)) => {
                 let own = self.config().get(self.knob);
                 (0..words.len())
                     .map(|i| i as f64)
@@ -488,7 +488,7 @@ pub fn opened(address: &str) -> Opened {
         found.unwrap_or_else(|word| {
             notices.push(Notice {
                 key: CHAPTER_KEY.to_string(),
-                message: crate::tf!(
+                message: retry_core::tf!(
                     "no chapter '{word}'; the course opens at its first chapter",
                     word = clip(&word)
                 ),
@@ -1633,7 +1633,7 @@ pub static MONDAY: &[Rule] = &[
 mod tests {
     use super::*;
     use crate::prose::{self, Facts};
-    use crate::seeds::over_seeds;
+    use retry_analyses::seeds::over_seeds;
 
     #[test]
     fn a_bare_address_opens_the_first_preset_and_fragments_are_dropped() {
@@ -1867,7 +1867,7 @@ mod tests {
             assert!(!chapter.takeaway.0.is_empty() && !chapter.title.0.is_empty());
             // The knob is a control the page has.
             assert!(
-                crate::config::PARAMS
+                retry_sim::config::PARAMS
                     .iter()
                     .any(|p| std::ptr::eq(p, chapter.knob.param()))
             );
@@ -1903,7 +1903,7 @@ mod tests {
                 continue;
             };
             let scale = match metric.number().format {
-                crate::metrics::Format::Share => 100.0,
+                retry_sim::metrics::Format::Share => 100.0,
                 _ => 1.0,
             };
             for (i, answer) in chapter.answers.iter().enumerate() {
@@ -2151,8 +2151,8 @@ mod tests {
             let config = chapter.config();
             let own = config.get(chapter.knob);
             let values: Vec<f64> = match (chapter.teaches, chapter.knob.param().kind) {
-                (Some((low, high)), crate::config::Kind::Number { min, max, .. })
-                | (Some((low, high)), crate::config::Kind::Integer { min, max }) => {
+                (Some((low, high)), retry_sim::config::Kind::Number { min, max, .. })
+                | (Some((low, high)), retry_sim::config::Kind::Integer { min, max }) => {
                     assert!(
                         min <= low && low <= own && own <= high && high <= max,
                         "{}",
@@ -2160,7 +2160,7 @@ mod tests {
                     );
                     vec![low, high]
                 }
-                (None, crate::config::Kind::Choice(words, _)) => {
+                (None, retry_sim::config::Kind::Choice(words, _)) => {
                     (0..words.len()).map(|i| i as f64).collect()
                 }
                 (teaches, _) => panic!("{}: a range {teaches:?} for this knob", chapter.key),

@@ -3,11 +3,11 @@
 //! say it (the course page's evidence, the guide's and `--course`'s).
 
 use crate::course::{Chapter, Judge};
-use crate::metrics::{Metric, Side};
-use crate::seeds::{self, Seeds};
+use retry_analyses::seeds::{self, Seeds};
+use retry_sim::metrics::{Metric, Side};
 
-use crate::tf;
-use crate::words::tr;
+use retry_core::tf;
+use retry_core::words::tr;
 
 /// What the seeds measured, in a sentence: each policy's range of the
 /// judged number and what the seeds say, as the headlines say it.

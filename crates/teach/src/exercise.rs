@@ -4,11 +4,11 @@
 //! headlines are measured on, each requirement on every seed, and offers a
 //! reference answer that meets both.
 
-use crate::config::{Config, P, PARAMS};
 use crate::lesson;
-use crate::metrics::{Metric, Side};
-use crate::seeds::Seeds;
-use crate::words::Text;
+use retry_analyses::seeds::Seeds;
+use retry_core::words::Text;
+use retry_sim::config::{Config, P, PARAMS};
+use retry_sim::metrics::{Metric, Side};
 
 /// The world: 50 operations a second for two minutes, 2 % of calls failing
 /// on their own, and from 30 s an outage of 30 s in which every call
@@ -106,7 +106,7 @@ pub fn grade(seeds: &Seeds) -> Vec<Graded> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::seeds::over_seeds;
+    use retry_analyses::seeds::over_seeds;
 
     /// Two designs graded on the runs: the default policy (three quick
     /// attempts, all spent inside the outage) misses the success it asks

@@ -6,11 +6,11 @@
 //! "what the eye must see", their traps), and the outcomes from runs the
 //! caller measures, so the guide cannot drift from the page.
 
-use crate::config::{Config, Kind};
 use crate::course::{CHAPTERS, CORE, Chapter, MONDAY_KEY, Place, Present, link};
 use crate::prose::{self, Facts};
-use crate::tf;
-use crate::words::{Text, tr};
+use retry_core::tf;
+use retry_core::words::{Text, tr};
+use retry_sim::config::{Config, Kind};
 
 /// Minutes of the session's parts that are no chapter.
 pub const INTRODUCTION: u32 = 5;

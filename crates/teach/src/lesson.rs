@@ -8,12 +8,12 @@
 //! side and say which side is better; a "try this" names the change and the
 //! number it moves, so a test can hold every lesson to its claim.
 
-use crate::config::{Config, P};
-use crate::metrics::Metric;
-use crate::words::Text;
+use retry_core::words::Text;
+use retry_sim::config::{Config, P};
+use retry_sim::metrics::Metric;
 // A headline names its better side by it; the page's glue reads it here.
-pub use crate::metrics::Side;
 use crate::presets::{PRESETS, Preset, changed_settings};
+pub use retry_sim::metrics::Side;
 
 /// Which preset's lesson the page shows, and how far the settings have
 /// moved from that preset's.
@@ -30,7 +30,10 @@ impl LessonState {
     pub fn status(&self) -> Option<String> {
         match self.changed {
             0 => None,
-            n => Some(crate::tf!("You changed {n} {n|setting|settings}", n = n)),
+            n => Some(retry_core::tf!(
+                "You changed {n} {n|setting|settings}",
+                n = n
+            )),
         }
     }
 }
@@ -78,7 +81,7 @@ pub fn lesson_state(origin: Option<&'static Preset>, config: &Config) -> Option<
         .min_by_key(|s| s.changed)
 }
 
-pub use crate::link::apply;
+pub use retry_sim::link::apply;
 
 /// A term the page uses, explained in a sentence or two.
 #[derive(Debug)]
@@ -350,7 +353,7 @@ fn capitalised(here: &[u8], phrase: &str) -> bool {
         return false;
     };
     let mut letters = here.chars();
-    letters.next().map(crate::words::lower_letter) == Some(first)
+    letters.next().map(retry_core::words::lower_letter) == Some(first)
         && phrase.strip_prefix(first) == Some(letters.as_str())
 }
 
@@ -440,11 +443,11 @@ pub fn param_term(p: P) -> Option<&'static Term> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::Format;
     use crate::presets::PRESETS;
-    use crate::seeds::{self, Seeds, Verdict, headlines};
-    use crate::sim::Report;
-    use crate::simulate;
+    use retry_analyses::seeds::{self, Seeds, Verdict, headlines};
+    use retry_sim::metrics::Format;
+    use retry_sim::sim::Report;
+    use retry_sim::simulate;
 
     fn preset(key: &str) -> &'static Preset {
         PRESETS.iter().find(|p| p.key == key).expect("a preset")
@@ -519,7 +522,7 @@ mod tests {
         assert_eq!(changed.seed(), 3);
         assert_eq!(
             changed.policy_b_config().budget_kind(),
-            crate::budget::BudgetKind::TokenBucket
+            retry_core::budget::BudgetKind::TokenBucket
         );
         assert_eq!(changed.budget_kind(), budget.config().budget_kind());
         assert_eq!(changed_settings(budget, &changed), 2);
@@ -969,8 +972,8 @@ mod tests {
         // In Russian: a term that opens a sentence, and none inside a
         // longer word.
         let table =
-            crate::words::read_table(include_str!("../../../i18n/ru.txt")).expect("the table");
-        crate::words::speak_russian(&crate::words::compile(&table)).expect("it reads");
+            retry_core::words::read_table(include_str!("../../../i18n/ru.txt")).expect("the table");
+        retry_core::words::speak_russian(&retry_core::words::compile(&table)).expect("it reads");
         let jitter = |text| -> Vec<&str> {
             marked(text)
                 .into_iter()
@@ -981,7 +984,7 @@ mod tests {
         assert_eq!(jitter("Джиттер разводит клиентов."), ["Джиттер"]);
         assert_eq!(jitter("без джиттера"), ["джиттера"]);
         assert_eq!(jitter("джиттеризация"), Vec::<&str>::new());
-        crate::words::speak_english();
+        retry_core::words::speak_english();
         assert!(matches!(marked("plain words")[..], [("plain words", None)]));
     }
 

@@ -4,14 +4,8 @@
 //! headline numbers, the lesson that stays, the glossary) and [`course`]
 //! (the chapters, their questions and the last page's rules).
 //!
-//! The layers below are re-exported at the root under their own names, so
-//! a path reads the same in every crate of the workspace.
-
-pub use retry_analyses::{contention, map, search, seeds, sliced, sweep};
-pub use retry_core::{
-    adaptive, breaker, budget, chart_id, classify, decimal, policy, random, range, sort, tf, words,
-};
-pub use retry_sim::{config, link, metrics, sim, simulate};
+//! Every path names the crate it comes from (`retry_sim::config`,
+//! `retry_core::words`): no crate re-exports another's modules.
 
 pub mod claims;
 pub mod course;

@@ -6,10 +6,10 @@
 //! A lesson is a contrast: policy A (blue) is what people do, policy B
 //! (orange) the fix, on the same world and seed.
 
-use crate::chart_id::ChartId;
-use crate::config::{Config, Group, PARAMS};
-use crate::metrics::{Metric, Side};
-use crate::words::Text;
+use retry_core::chart_id::ChartId;
+use retry_core::words::Text;
+use retry_sim::config::{Config, Group, PARAMS};
+use retry_sim::metrics::{Metric, Side};
 
 /// A change a lesson suggests, applied by a button so the learner sees the
 /// before and the after.
@@ -1066,7 +1066,7 @@ pub fn changed_settings(preset: &Preset, config: &Config) -> usize {
 /// with the course that reads the address, because the playground shows it
 /// (and its Russian comes with the first screen's words).
 pub fn no_preset(word: &str) -> String {
-    crate::tf!("no preset '{word}'; ignored", word = word)
+    retry_core::tf!("no preset '{word}'; ignored", word = word)
 }
 
 #[cfg(test)]

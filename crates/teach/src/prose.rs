@@ -36,11 +36,11 @@
 //! was filled from, so a number typed by hand fails it.
 
 use crate::claims::Claim;
-use crate::config::{Config, Kind, P, PARAMS, SWEEPS, SweepCurves};
-use crate::metrics::{Format, Metric, Side};
-use crate::seeds::{Seeds, Verdict};
-use crate::sim::{CutReason, Law, Report, ServiceShape};
-use crate::words::{self, Text};
+use retry_analyses::seeds::{Seeds, Verdict};
+use retry_core::words::{self, Text};
+use retry_sim::config::{Config, Kind, P, PARAMS, SWEEPS, SweepCurves};
+use retry_sim::metrics::{Format, Metric, Side};
+use retry_sim::sim::{CutReason, Law, Report, ServiceShape};
 
 /// Numbers the settings imply, named in templates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,11 +117,11 @@ impl Fact {
                 (config.get(P::Quota) / config.get(P::QuotaCost).max(1e-9)).floor()
             }
             Fact::BucketFailures => (config.get(P::Tokens) / 2.0).ceil(),
-            Fact::GridSeeds => crate::contention::SEEDS as f64,
+            Fact::GridSeeds => retry_analyses::contention::SEEDS as f64,
             Fact::ClassicRetries => {
                 let mut classic = world.clone();
                 classic.set(P::Sweep, SWEEPS.position(SweepCurves::Classic));
-                let most = crate::sweep::curves(&classic)
+                let most = retry_analyses::sweep::curves(&classic)
                     .iter()
                     .map(|curve| curve.config.get(P::Attempts))
                     .fold(1.0, f64::max);
@@ -183,7 +183,7 @@ fn service_quantile(world: &Config, one_in: f64) -> f64 {
             let p50 = world.get(P::ServiceP50);
             world
                 .get(P::ServiceP99)
-                .clamp(p50, p50 * crate::range::SERVICE_SPAN)
+                .clamp(p50, p50 * retry_core::range::SERVICE_SPAN)
         }
         ServiceShape::Normal | ServiceShape::LogNormal | ServiceShape::Mixture => {
             Law::service(&world.scenario()).quantile(1.0 - 1.0 / one_in)
@@ -279,7 +279,7 @@ pub fn read_literally(p: P, config: &Config) -> bool {
     let p50 = config.get(P::ServiceP50);
     let cut = p == P::ServiceP99
         && config.service_shape() == ServiceShape::LogNormal
-        && !(p50..=p50 * crate::range::SERVICE_SPAN).contains(&value);
+        && !(p50..=p50 * retry_core::range::SERVICE_SPAN).contains(&value);
     let one = whole && value == 1.0 && min >= 1.0 && p != P::Seed;
     // A zero that stands for something else: the table's help says what
     // ("0 means no timeout"), or it takes the world's premise away (no
@@ -668,7 +668,7 @@ impl Facts<'_> {
         // name's parameter reads it.
         let y = self.number(right).or_else(|| match read_name(left) {
             Some((_, Named::Param(p), _)) => p.param().parse(right).ok(),
-            _ => crate::decimal::parse_f64(right),
+            _ => retry_core::decimal::parse_f64(right),
         });
         let Some(y) = y else {
             return false;
@@ -906,7 +906,7 @@ mod tests {
         let config = config(
             "v=1&compare=on&rate=40&horizon=2&budget=aws-quota&quota=500&q_cost=5&B.budget=ratio&B.b_pct=0.2&B.b_floor=1",
         );
-        let (a, b) = crate::simulate::run_both(&config);
+        let (a, b) = retry_sim::simulate::run_both(&config);
         let b = b.expect("comparing");
         let facts = Facts::runs(&config, &a, Some(&b));
         let prose = fill(

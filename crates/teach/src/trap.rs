@@ -6,12 +6,12 @@
 //! chapter is a trap where its model's answer is not the runs' one; a test
 //! holds the core path to enough of them.
 
-use crate::budget::BudgetKind;
-use crate::config::{Config, P};
-use crate::metrics::{Metric, Side};
-use crate::policy::Jitter;
-use crate::sim::{Law, WorkloadKind};
-use crate::words::Text;
+use retry_core::budget::BudgetKind;
+use retry_core::policy::Jitter;
+use retry_core::words::Text;
+use retry_sim::config::{Config, P};
+use retry_sim::metrics::{Metric, Side};
+use retry_sim::sim::{Law, WorkloadKind};
 
 /// A naive model of retries.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -221,7 +221,7 @@ fn cured(c: &Config) -> usize {
         .into_iter()
         .filter(|&code| {
             on.retries(
-                &crate::classify::Failure::Status {
+                &retry_core::classify::Failure::Status {
                     code,
                     retry_after: None,
                 },

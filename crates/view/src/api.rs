@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::config::{Kind, PARAMS, Param};
+use retry_sim::config::{Kind, PARAMS, Param};
 
 /// One parameter as scripts see it.
 #[derive(Debug, Serialize)]
@@ -76,7 +76,7 @@ pub fn params_json() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Config, P};
+    use retry_sim::config::{Config, P};
 
     #[test]
     fn every_parameter_is_listed_with_what_a_link_accepts() {

@@ -10,8 +10,8 @@
 //! picked is a new picture, not a change). Plain data, generic over what
 //! a chart is drawn from, so the page only hands it what it drew.
 
-use crate::chart::Axes;
-use crate::chart_id::ChartId;
+use retry_core::chart_id::ChartId;
+use retry_draw::Axes;
 
 /// One state as its key chart was drawn.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,8 +1,8 @@
 //! The charts' canvases: where each stands on the page, its size in
 //! device pixels, the theme it is drawn in, how its text is measured.
 
-use crate::chart::Theme;
-use crate::chart_id::ChartId;
+use retry_core::chart_id::ChartId;
+use retry_draw::Theme;
 
 /// Where a chart stands on the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -183,7 +183,7 @@ mod tests {
             .collect();
         assert_eq!(moving, &charts[..7]);
     }
-    use crate::presets::PRESETS;
+    use retry_teach::presets::PRESETS;
 
     #[test]
     fn the_lessons_chart_goes_first_and_the_rest_keep_their_order() {

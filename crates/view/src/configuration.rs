@@ -3,24 +3,24 @@
 //! did, as lines of text for the page to show (never markup: a paste is
 //! untrusted, and the importer may quote bits of it).
 
-use crate::config::Config;
-use crate::export::{self, Format, Snippet, import};
-use crate::words::tr;
+use retry_core::words::tr;
+use retry_export::{Format, Snippet, import};
+use retry_sim::config::Config;
 
 /// The policy the snippet is written for: B while the controls edit B in
 /// compare mode, else A.
 pub fn snippet(config: &Config, format: Format, showing_b: bool) -> Snippet {
     if showing_b {
-        export::export(&config.policy_b_config(), format)
+        retry_export::export(&config.policy_b_config(), format)
     } else {
-        export::export(config, format)
+        retry_export::export(config, format)
     }
 }
 
 /// The heading above the snippet.
 pub fn snippet_heading(format: Format, showing_b: bool) -> String {
     let side = if showing_b { "B" } else { "A" };
-    crate::tf!(
+    retry_core::tf!(
         "Policy {side} as {format}",
         side = side,
         format = format.title()
@@ -178,7 +178,7 @@ pub fn paste(config: &Config, text: &str, target: Target) -> Pasted {
         Err(why) => {
             return Pasted {
                 config: None,
-                status: crate::tf!("Nothing was changed: {why}.", why = why),
+                status: retry_core::tf!("Nothing was changed: {why}.", why = why),
                 mapped: Vec::new(),
                 not_mapped: Vec::new(),
                 problems: Vec::new(),
@@ -195,14 +195,14 @@ pub fn paste(config: &Config, text: &str, target: Target) -> Pasted {
             let side = if target == Target::B { "B" } else { "A" };
             (
                 imported,
-                crate::tf!("into policy {side}", side = side),
-                crate::tf!("policy {side} is unchanged", side = side),
+                retry_core::tf!("into policy {side}", side = side),
+                retry_core::tf!("policy {side} is unchanged", side = side),
             )
         }
         Target::Layer(layer) => (
             imported.for_layer(config, layer),
-            crate::tf!("into the service at layer {layer}", layer = layer),
-            crate::tf!("the service at layer {layer} is unchanged", layer = layer),
+            retry_core::tf!("into the service at layer {layer}", layer = layer),
+            retry_core::tf!("the service at layer {layer} is unchanged", layer = layer),
         ),
     };
     let (next, clamped) = import::apply(config, &imported, target == Target::B);
@@ -210,7 +210,7 @@ pub fn paste(config: &Config, text: &str, target: Target) -> Pasted {
     let defaults = imported.defaulted();
     let changed = !imported.settings.is_empty();
     let status = if changed {
-        crate::tf!(
+        retry_core::tf!(
             "Read as {format} {into}: {mapped} mapped, {not} not, {problems} {problems|problem|problems}.",
             format = format.title(),
             into = into,
@@ -219,7 +219,7 @@ pub fn paste(config: &Config, text: &str, target: Target) -> Pasted {
             problems = imported.problems.len(),
         )
     } else {
-        crate::tf!(
+        retry_core::tf!(
             "Read as {format}, but nothing in it could be used: {unchanged}.",
             format = format.title(),
             unchanged = unchanged
@@ -239,8 +239,8 @@ pub fn paste(config: &Config, text: &str, target: Target) -> Pasted {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::P;
     use crate::fixtures::config;
+    use retry_sim::config::P;
 
     #[test]
     fn the_snippet_follows_the_side_being_edited() {
@@ -369,10 +369,11 @@ mod tests {
             [3.0, 0.025, 0.25, 0.25]
         );
         // Envoy's jitter is always full: the service's own.
-        let full = crate::config::JITTERS.position(retry_core::policy::Jitter::Full);
+        let full = retry_sim::config::JITTERS.position(retry_core::policy::Jitter::Full);
         assert_eq!(next.get(P::Layer2Jitter), full + 1.0);
         // Its ceilings double from the base: exponential, the service's own.
-        let exponential = crate::config::SHAPES.position(retry_core::policy::Shape::Exponential);
+        let exponential =
+            retry_sim::config::SHAPES.position(retry_core::policy::Shape::Exponential);
         assert_eq!(next.get(P::Layer2Shape), exponential + 1.0);
         assert_eq!(next.get(P::Attempts), 4.0, "A keeps its own");
         assert_eq!(next.get(P::Cap), chain.get(P::Cap));
@@ -439,7 +440,10 @@ mod tests {
             "{}",
             own.to_link()
         );
-        assert_eq!(own.budget_kind(), crate::budget::BudgetKind::TokenBucket);
+        assert_eq!(
+            own.budget_kind(),
+            retry_core::budget::BudgetKind::TokenBucket
+        );
         assert!(
             !other
                 .not_mapped

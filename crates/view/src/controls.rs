@@ -2,9 +2,9 @@
 //! widgets and their ids, the numbers a slider stands for, the groups the
 //! rows are folded into.
 
-use crate::config::{Group, Kind, P, PARAMS, Param};
-use crate::decimal::parse_f64;
-use crate::words::Text;
+use retry_core::decimal::parse_f64;
+use retry_core::words::Text;
+use retry_sim::config::{Group, Kind, P, PARAMS, Param};
 use retry_teach::lesson::{self, Term};
 
 /// Positions of a logarithmic slider, from its minimum to its maximum.
@@ -198,7 +198,7 @@ pub fn control(index: usize) -> Control {
                     step: "any".to_string(),
                 },
                 number_id: widget_id(param, Role::Number),
-                number_label: crate::tf!("{label} value", label = param.label),
+                number_label: retry_core::tf!("{label} value", label = param.label),
             }
         }
     };
@@ -246,7 +246,7 @@ pub fn control_term(index: usize) -> Option<&'static Term> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Group, Kind, P, PARAMS};
+    use retry_sim::config::{Group, Kind, P, PARAMS};
 
     #[test]
     fn log_sliders_are_those_spanning_two_orders_of_magnitude() {
@@ -404,7 +404,7 @@ mod tests {
         assert_eq!(
             control(P::Jitter as usize).widgets,
             Widgets::Choice {
-                options: crate::config::JITTERS.labels
+                options: retry_sim::config::JITTERS.labels
             }
         );
         // Compare mode's own switch is not one of the policy's knobs.
@@ -448,7 +448,7 @@ mod tests {
         );
         assert_eq!(shown(P::OutageMode), ["Fail fast", "Hang"]);
         let link = "v=1&budget=token-bucket&outage_for=5&outage=hang";
-        let (config, notices) = crate::config::Config::from_link(link);
+        let (config, notices) = retry_sim::config::Config::from_link(link);
         assert_eq!(notices, []);
         assert_eq!(config.to_link(), link);
         assert_eq!(Role::Choice.text(P::Budget.param(), 3.0), "3");

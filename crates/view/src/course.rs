@@ -5,14 +5,14 @@
 //! The reader's guess and the answer are plain state here, tested
 //! natively; the page crate copies [`CourseView`] into the DOM.
 
-use crate::config::{Config, P};
 use crate::controls;
-use crate::prose::{self, Facts};
-use crate::seeds::Seeds;
-use crate::tf;
-use crate::words::Text;
-use crate::words::tr;
+use retry_analyses::seeds::Seeds;
+use retry_core::tf;
+use retry_core::words::Text;
+use retry_core::words::tr;
+use retry_sim::config::{Config, P};
 use retry_teach::course::{self, CORE, Chapter, Judge, MONDAY, Place, Present};
+use retry_teach::prose::{self, Facts};
 
 /// The reader's way through one chapter.
 #[derive(Debug, Clone, PartialEq)]
@@ -185,7 +185,7 @@ impl Course {
             return Vec::new();
         }
         let share =
-            |n: u32| crate::metrics::Format::Share.headline(f64::from(n) / f64::from(total));
+            |n: u32| retry_sim::metrics::Format::Share.headline(f64::from(n) / f64::from(total));
         self.hands
             .iter()
             .map(|&n| tf!("{n} {n|hand|hands}, {share}", n = n, share = share(n)))
@@ -193,7 +193,7 @@ impl Course {
     }
 
     /// The preset whose lesson the chapter shows.
-    pub fn preset(&self) -> Option<&'static crate::presets::Preset> {
+    pub fn preset(&self) -> Option<&'static retry_teach::presets::Preset> {
         self.chapter().map(Chapter::preset)
     }
 
@@ -290,7 +290,11 @@ impl Course {
     /// The link that embeds this chapter in another page: its question,
     /// its chart once answered, its knob; never presenting.
     pub fn embed_link(&self, config: &Config) -> String {
-        format!("{}&{}", self.follow_link(config), crate::link::EMBED_KEY)
+        format!(
+            "{}&{}",
+            self.follow_link(config),
+            retry_sim::link::EMBED_KEY
+        )
     }
 
     pub fn title(&self) -> &'static str {
@@ -542,7 +546,7 @@ pub fn title(place: Place) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::seeds::over_seeds;
+    use retry_analyses::seeds::over_seeds;
     use retry_teach::course::CHAPTERS;
     use retry_teach::lesson;
 
@@ -648,7 +652,7 @@ mod tests {
             "https://example.org/",
             &course.embed_link(&config),
             course.title(),
-            Some(crate::words::Lang::Ru),
+            Some(retry_core::words::Lang::Ru),
         );
         let src = snippet
             .split('"')
@@ -664,11 +668,14 @@ mod tests {
             (Some(place), config, Present::Off)
         );
         assert_eq!(
-            crate::link::read_link(query).1.map(|e| e.chart),
-            Some(crate::link::EmbedChart::Lesson)
+            retry_sim::link::read_link(query).1.map(|e| e.chart),
+            Some(retry_sim::link::EmbedChart::Lesson)
         );
         // The embed speaks the language the reader chose, and it is no setting.
-        assert_eq!(crate::link::link_lang(query), Some(crate::words::Lang::Ru));
+        assert_eq!(
+            retry_sim::link::link_lang(query),
+            Some(retry_core::words::Lang::Ru)
+        );
         assert_eq!(opened.notices, []);
         assert!(
             snippet.contains("title=\"Retry playground: One owner of retries\""),

@@ -4,20 +4,20 @@
 //! what the command line prints for the same link, so a file from the page
 //! and one from `retry-playground --csv` can be diffed.
 
-use crate::words::tr;
 use plotters::style::RGBColor;
+use retry_core::words::tr;
 
-use crate::chart::{Theme, run_colour};
-use crate::chart_id::ChartId;
-use crate::config::{Config, Kind, P, PARAMS};
-use crate::metrics::Side;
-use crate::presets;
-use crate::simulate;
-use crate::sweep;
-use crate::words::Lang;
+use retry_analyses::sweep;
+use retry_core::chart_id::ChartId;
+use retry_core::words::Lang;
+use retry_draw::{Theme, run_colour};
+use retry_sim::config::{Config, Kind, P, PARAMS};
+use retry_sim::metrics::Side;
+use retry_sim::simulate;
+use retry_teach::presets;
 
 use super::jobs::SweepJob;
-use crate::chart::Runs;
+use retry_draw::Runs;
 
 /// A data file the page offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,7 +149,7 @@ pub fn picture_lines(
     }];
     if let Some((done, total)) = partial {
         lines.push(PictureLine {
-            text: crate::tf!(
+            text: retry_core::tf!(
                 "Partial: {done} of {total} cells were computed when this picture was taken.",
                 done = done,
                 total = total
@@ -189,14 +189,17 @@ pub fn policy_line(config: &Config, side: Side) -> String {
             // A time of 0 means there is none: say so, not "0 s".
             let none = matches!(P::ALL[index], P::Timeout | P::Deadline);
             if none && policy.value_at(index) == 0.0 {
-                return crate::tf!("no {label}", label = crate::words::lower(param.label.get()));
+                return retry_core::tf!(
+                    "no {label}",
+                    label = retry_core::words::lower(param.label.get())
+                );
             }
             let value = policy.value_at(index);
             // A choice by its label in the page's language: its word in a
             // link is English.
             let value = match param.kind {
-                Kind::Choice(_, labels) if crate::words::lang() != Lang::En => {
-                    crate::words::lower_first(labels[value as usize].get())
+                Kind::Choice(_, labels) if retry_core::words::lang() != Lang::En => {
+                    retry_core::words::lower_first(labels[value as usize].get())
                 }
                 _ => param.format(value),
             };
@@ -204,11 +207,11 @@ pub fn policy_line(config: &Config, side: Side) -> String {
                 "" | "x" => String::new(),
                 unit => format!(" {unit}"),
             };
-            let value = crate::words::number(&format!("{value}{unit}"));
-            format!("{} {value}", crate::words::lower(param.label.get()))
+            let value = retry_core::words::number(&format!("{value}{unit}"));
+            format!("{} {value}", retry_core::words::lower(param.label.get()))
         })
         .collect();
-    crate::tf!(
+    retry_core::tf!(
         "Policy {name}: {settings}",
         name = name,
         settings = settings.join(", ")
@@ -438,11 +441,11 @@ mod tests {
     #[test]
     fn a_pictures_policy_line_speaks_the_pages_language() {
         let table =
-            crate::words::read_table(include_str!("../../../i18n/ru.txt")).expect("the table");
+            retry_core::words::read_table(include_str!("../../../i18n/ru.txt")).expect("the table");
         let both = config("v=1&compare=on&jitter=none&shape=exponential&B.jitter=full");
-        crate::words::speak_russian(&crate::words::compile(&table)).expect("it reads");
+        retry_core::words::speak_russian(&retry_core::words::compile(&table)).expect("it reads");
         let lines = [policy_line(&both, Side::A), policy_line(&both, Side::B)];
-        crate::words::speak_english();
+        retry_core::words::speak_english();
         for line in &lines {
             // A header's name stays as HTTP spells it.
             let latin: Vec<&str> = line

@@ -1,18 +1,18 @@
 //! The page inside another page: a link with `embed=CHART` shows that one
 //! chart, the lesson and the few controls `controls=` names, in a frame as
 //! small as 600 x 400, with a way out to the whole playground. What the
-//! link asks for is read by [`crate::link::read_link`]; this module
+//! link asks for is read by [`retry_sim::link::read_link`]; this module
 //! decides what an embed shows and writes the `<iframe>` snippet that
 //! embeds the current state.
 
-use crate::chart_id::ChartId;
-use crate::config::{Config, P, PARAMS};
-use crate::link::with_lang;
-use crate::link::{Embed, EmbedChart, MAX_EMBED_CONTROLS};
-use crate::presets::Preset;
-use crate::words::tr;
-use crate::words::{Lang, Text};
+use retry_core::chart_id::ChartId;
+use retry_core::words::tr;
+use retry_core::words::{Lang, Text};
+use retry_sim::config::{Config, P, PARAMS};
+use retry_sim::link::with_lang;
+use retry_sim::link::{Embed, EmbedChart, MAX_EMBED_CONTROLS};
 use retry_teach::lesson;
+use retry_teach::presets::Preset;
 
 /// The snippet's frame, in CSS pixels: the size the embed layout is made
 /// for, and small enough for a column of a course page or a blog post.
@@ -121,7 +121,7 @@ fn frame(page_url: &str, query: &str, title: &str) -> String {
     let name = if title.is_empty() {
         tr("Retry playground").to_string()
     } else {
-        crate::tf!("Retry playground: {title}", title = title)
+        retry_core::tf!("Retry playground: {title}", title = title)
     };
     format!(
         "<iframe src=\"{}?{}\" title=\"{}\" width=\"{FRAME_WIDTH}\" height=\"{FRAME_HEIGHT}\" \
@@ -152,8 +152,8 @@ fn escape_attribute(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::fixtures::{config, preset};
-    use crate::link::read_link;
-    use crate::presets::PRESETS;
+    use retry_sim::link::read_link;
+    use retry_teach::presets::PRESETS;
 
     /// The `src` of a snippet, its escapes undone as a browser would.
     fn source(snippet: &str) -> String {

@@ -1,9 +1,9 @@
 //! Settings, presets and reports the view's tests share.
 
-use crate::config::Config;
-use crate::presets::{PRESETS, Preset};
-use crate::sim::Report;
-use crate::simulate;
+use retry_sim::config::Config;
+use retry_sim::sim::Report;
+use retry_sim::simulate;
+use retry_teach::presets::{PRESETS, Preset};
 
 pub(super) fn config(link: &str) -> Config {
     let (config, notices) = Config::from_link(link);

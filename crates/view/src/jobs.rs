@@ -28,21 +28,21 @@
 
 use std::collections::VecDeque;
 
-use crate::chart::{self, Runs};
-use crate::chart_id::ChartId;
-use crate::config::{Config, P};
-use crate::contention::{ContentionGrid, GridRuns};
-use crate::map::{self, MapRuns};
-use crate::seeds::{SeedRuns, Seeds};
-use crate::sim::{self, Report, trace::Trace};
-use crate::simulate;
-use crate::sliced::{Slice, Sliced};
-use crate::sweep;
+use retry_analyses::contention::{ContentionGrid, GridRuns};
+use retry_analyses::map::{self, MapRuns};
 use retry_analyses::search::{self, SearchRuns};
+use retry_analyses::seeds::{SeedRuns, Seeds};
+use retry_analyses::sliced::{Slice, Sliced};
+use retry_analyses::sweep;
+use retry_core::chart_id::ChartId;
+use retry_draw::Runs;
+use retry_sim::config::{Config, P};
+use retry_sim::sim::{self, Report, trace::Trace};
+use retry_sim::simulate;
 
 /// Seeds the contention chart runs each backoff over (see
-/// [`crate::contention::SEEDS`]).
-pub const CONTENTION_SEEDS: u64 = crate::contention::SEEDS;
+/// [`retry_analyses::contention::SEEDS`]).
+pub const CONTENTION_SEEDS: u64 = retry_analyses::contention::SEEDS;
 
 /// Most server calls the contention chart's runs may make together, by
 /// their estimate: about a fifth of a second in the page.
@@ -74,7 +74,7 @@ fn contention_runs(config: &Config) -> Result<GridRuns, String> {
             .rev()
             .find(|&n| runs * contention_calls(n) <= CONTENTION_WORK)
             .unwrap_or(1);
-        return Err(crate::tf!(
+        return Err(retry_core::tf!(
             "Averaging every backoff over {seeds} seeds runs 100 worlds: at {clients} \
              clients that is more than the page can run at once. Lower Clients to {most} or fewer.",
             seeds = CONTENTION_SEEDS,
@@ -153,11 +153,11 @@ impl SweepJob {
     }
 
     /// The curves as far as they are computed.
-    pub fn curves(&self) -> Vec<chart::Curve<'_>> {
+    pub fn curves(&self) -> Vec<retry_draw::Curve<'_>> {
         self.curves
             .iter()
             .zip(&self.points)
-            .map(|(curve, points)| chart::Curve {
+            .map(|(curve, points)| retry_draw::Curve {
                 name: curve.label.get(),
                 points,
                 colour: curve.colour,
@@ -264,14 +264,14 @@ pub fn progress_text(progress: Progress) -> String {
                     format!("{t:.1}")
                 }
             };
-            crate::tf!(
+            retry_core::tf!(
                 "Simulating\u{2026} {at} s of {horizon} s",
                 at = seconds(at.clamp(0.0, horizon)),
                 horizon = seconds(horizon)
             )
         }
         Progress::Contention { done, of } => {
-            crate::tf!(
+            retry_core::tf!(
                 "Running the contention chart's worlds\u{2026} {done} of {of}",
                 done = done,
                 of = of
@@ -813,11 +813,11 @@ impl Job {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart::run;
     use crate::fixtures::{config, preset};
-    use crate::presets::PRESETS;
-    use crate::seeds;
+    use retry_analyses::seeds;
+    use retry_draw::run;
     use retry_teach::lesson;
+    use retry_teach::presets::PRESETS;
 
     #[test]
     fn runs_are_named_for_the_charts_only_when_comparing() {

@@ -1,15 +1,15 @@
 //! The lesson area: the preset list, the lesson of the current settings,
 //! its "try this" buttons, and what it puts first.
 
-use crate::chart_id::ChartId;
-use crate::config::{Config, Group};
-use crate::metrics::Metric;
-use crate::presets::{Expect, PRESETS, Preset};
-use crate::prose::{self, Facts};
-use crate::sim::Report;
-use crate::words::Text;
-use crate::words::tr;
+use retry_core::chart_id::ChartId;
+use retry_core::words::Text;
+use retry_core::words::tr;
+use retry_sim::config::{Config, Group};
+use retry_sim::metrics::Metric;
+use retry_sim::sim::Report;
 use retry_teach::lesson;
+use retry_teach::presets::{Expect, PRESETS, Preset};
+use retry_teach::prose::{self, Facts};
 
 /// The lesson line when the settings are no preset's.
 pub const OWN_SETTINGS: Text =
@@ -172,7 +172,7 @@ pub fn lesson_text_over(
     config: &Config,
     a: &Report,
     b: Option<&Report>,
-    seeds: Option<&crate::seeds::Seeds>,
+    seeds: Option<&retry_analyses::seeds::Seeds>,
 ) -> String {
     match lesson::lesson_state(origin, config) {
         Some(state) => {
@@ -193,11 +193,11 @@ pub fn opened_preset(config: &Config) -> Option<&'static Preset> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::P;
     use crate::fixtures::{config, preset};
-    use crate::presets::PRESETS;
-    use crate::simulate;
+    use retry_sim::config::P;
+    use retry_sim::simulate;
     use retry_teach::lesson;
+    use retry_teach::presets::PRESETS;
 
     #[test]
     fn preset_list_ends_with_ones_own_settings() {
@@ -322,11 +322,11 @@ mod tests {
     fn truth(
         source: prose::Source,
         config: &Config,
-        report: &crate::sim::Report,
+        report: &retry_sim::sim::Report,
         world: &Config,
     ) -> f64 {
-        use crate::metrics::Format;
         use prose::{Fact, Source};
+        use retry_sim::metrics::Format;
         match source {
             // A base delay above its cap is written as the cap it is cut to.
             Source::Param(P::Base) => config.get(P::Base).min(config.get(P::Cap)),
@@ -368,7 +368,7 @@ mod tests {
                         + world.get(P::Mix429)
                         + world.get(P::Mix500))
             }
-            Source::Fact(Fact::BDiffers) => (0..crate::config::PARAMS.len())
+            Source::Fact(Fact::BDiffers) => (0..retry_sim::config::PARAMS.len())
                 .filter(|&i| world.value_b_at(i) != world.value_at(i))
                 .count() as f64,
             // A log-normal time of p50 m and p99 q has sigma = ln(q / m) /
@@ -376,14 +376,14 @@ mod tests {
             // a folded normal's is its law's; every other shape's mean is
             // its setting.
             Source::Fact(Fact::ServiceMean) => match world.service_shape() {
-                crate::sim::ServiceShape::LogNormal => {
+                retry_sim::sim::ServiceShape::LogNormal => {
                     let m = world.get(P::ServiceP50);
                     let q = world.get(P::ServiceP99).clamp(m, 100.0 * m);
                     let sigma = (q / m).ln() / 2.3263;
                     m * (sigma * sigma / 2.0).exp()
                 }
-                crate::sim::ServiceShape::Normal => world.scenario().service_mean(),
-                crate::sim::ServiceShape::Mixture => {
+                retry_sim::sim::ServiceShape::Normal => world.scenario().service_mean(),
+                retry_sim::sim::ServiceShape::Mixture => {
                     let share = world.get(P::TailShare);
                     world.get(P::ServiceTime) * (1.0 - share + share * world.get(P::TailFactor))
                 }
@@ -400,13 +400,13 @@ mod tests {
     fn service_quantile(world: &Config, q: f64) -> f64 {
         let t = world.get(P::ServiceTime);
         match world.service_shape() {
-            crate::sim::ServiceShape::Constant => t,
-            crate::sim::ServiceShape::Exponential => -t * (1.0 - q).ln(),
-            crate::sim::ServiceShape::LogNormal if q == 0.99 => {
+            retry_sim::sim::ServiceShape::Constant => t,
+            retry_sim::sim::ServiceShape::Exponential => -t * (1.0 - q).ln(),
+            retry_sim::sim::ServiceShape::LogNormal if q == 0.99 => {
                 let m = world.get(P::ServiceP50);
                 world.get(P::ServiceP99).clamp(m, 100.0 * m)
             }
-            _ => crate::sim::Law::service(&world.scenario()).quantile(q),
+            _ => retry_sim::sim::Law::service(&world.scenario()).quantile(q),
         }
     }
 
@@ -435,8 +435,8 @@ mod tests {
         let mut wrong = Vec::new();
         for ((value, decimals), filled) in printed.iter().zip(&prose.numbers) {
             let (side_config, report) = match filled.side {
-                crate::metrics::Side::A => (config.clone(), &reports.0),
-                crate::metrics::Side::B => (
+                retry_sim::metrics::Side::A => (config.clone(), &reports.0),
+                retry_sim::metrics::Side::B => (
                     config.policy_b_config(),
                     reports.1.as_ref().unwrap_or(&reports.0),
                 ),
@@ -453,7 +453,7 @@ mod tests {
         wrong
     }
 
-    type Runs = (crate::sim::Report, Option<crate::sim::Report>);
+    type Runs = (retry_sim::sim::Report, Option<retry_sim::sim::Report>);
 
     /// Every number in every preset's lesson, and in every "try this"
     /// label, is the settings' or the runs' it stands for, to its printed
@@ -519,11 +519,11 @@ mod tests {
     fn knob_values(p: P, now: f64) -> Vec<f64> {
         let param = p.param();
         let (min, max, whole) = match param.kind {
-            crate::config::Kind::Choice(words, _) => {
+            retry_sim::config::Kind::Choice(words, _) => {
                 return (0..words.len()).map(|i| i as f64).collect();
             }
-            crate::config::Kind::Number { min, max, .. } => (min, max, false),
-            crate::config::Kind::Integer { min, max } => (min, max, true),
+            retry_sim::config::Kind::Number { min, max, .. } => (min, max, false),
+            retry_sim::config::Kind::Integer { min, max } => (min, max, true),
         };
         let log = crate::controls::log_range(param).is_some();
         let mut values: Vec<f64> = (0..5)
@@ -607,11 +607,11 @@ mod tests {
     /// the base, a p99 below the p50); every option of a choice.
     fn end_values(p: P, config: &Config) -> Vec<f64> {
         let (min, max, whole) = match p.param().kind {
-            crate::config::Kind::Choice(words, _) => {
+            retry_sim::config::Kind::Choice(words, _) => {
                 return (0..words.len()).map(|i| i as f64).collect();
             }
-            crate::config::Kind::Number { min, max, .. } => (min, max, false),
-            crate::config::Kind::Integer { min, max } => (min, max, true),
+            retry_sim::config::Kind::Number { min, max, .. } => (min, max, false),
+            retry_sim::config::Kind::Integer { min, max } => (min, max, true),
         };
         let middle = match crate::controls::log_range(p.param()) {
             Some(_) => (min * max).sqrt(),
@@ -642,8 +642,8 @@ mod tests {
     #[test]
     fn every_sentence_holds_across_every_knob() {
         let table =
-            crate::words::read_table(include_str!("../../../i18n/ru.txt")).expect("the table");
-        let russian = crate::words::compile(&table);
+            retry_core::words::read_table(include_str!("../../../i18n/ru.txt")).expect("the table");
+        let russian = retry_core::words::compile(&table);
         let mut states: Vec<(String, &Preset, Config)> = Vec::new();
         for preset in PRESETS {
             states.push((format!("{} as it is", preset.key), preset, preset.config()));
@@ -671,9 +671,9 @@ mod tests {
             let english = prose::lesson(preset.lesson.0, &facts);
             wrong.extend(number_errors(what, &english, config, &runs));
             wrong.extend(check_claims(what, &english));
-            crate::words::speak_russian(&russian).expect("it reads");
+            retry_core::words::speak_russian(&russian).expect("it reads");
             let ru = prose::lesson(preset.lesson.get(), &facts);
-            crate::words::speak_english();
+            retry_core::words::speak_english();
             let claims =
                 |p: &prose::Prose| -> Vec<_> { p.said.iter().map(|s| (s.side, s.claim)).collect() };
             assert_eq!(
@@ -844,8 +844,8 @@ mod tests {
     #[test]
     fn the_reviewed_states_say_what_holds() {
         let table =
-            crate::words::read_table(include_str!("../../../i18n/ru.txt")).expect("the table");
-        let russian = crate::words::compile(&table);
+            retry_core::words::read_table(include_str!("../../../i18n/ru.txt")).expect("the table");
+        let russian = retry_core::words::compile(&table);
         let mut wrong = Vec::new();
         for (key, change, said, says) in REVIEWED {
             // A chapter's world under its preset's lesson, or a preset's.
@@ -862,9 +862,9 @@ mod tests {
             let config = lesson::apply(&start, change);
             let (a, b) = simulate::run_both(&config);
             let text = lesson_text(Some(preset), &config, &a, b.as_ref());
-            crate::words::speak_russian(&russian).expect("it reads");
+            retry_core::words::speak_russian(&russian).expect("it reads");
             let ru = lesson_text(Some(preset), &config, &a, b.as_ref());
-            crate::words::speak_english();
+            retry_core::words::speak_english();
             eprintln!("{key} {change}:\n  {text}\n  {ru}");
             if text.contains(said) || !text.contains(says) || ru == text {
                 wrong.push(format!("{key} {change}: '{text}'"));
@@ -888,12 +888,15 @@ mod tests {
                 config.set(P::Rate, rate);
             }
             let (a, b) = simulate::run_both(&config);
-            let seeds = crate::seeds::over_seeds(&config);
+            let seeds = retry_analyses::seeds::over_seeds(&config);
             let text = lesson_text_over(Some(hedge), &config, &a, b.as_ref(), Some(&seeds));
-            let verdict = seeds.verdict(crate::metrics::Metric::P99);
+            let verdict = seeds.verdict(retry_sim::metrics::Metric::P99);
             let ahead = matches!(
                 verdict,
-                Some(crate::seeds::Verdict::Better(crate::metrics::Side::B, _))
+                Some(retry_analyses::seeds::Verdict::Better(
+                    retry_sim::metrics::Side::B,
+                    _
+                ))
             );
             assert_eq!(
                 text.contains("the tail is cut"),
@@ -919,7 +922,7 @@ mod tests {
         let (a, b) = simulate::run_both(&huge);
         let cut = a.summary.cut.as_ref().expect("cut at a bound");
         let text = lesson_text(Some(herd), &huge, &a, b.as_ref());
-        let at = crate::metrics::Format::Seconds.headline(cut.at);
+        let at = retry_sim::metrics::Format::Seconds.headline(cut.at);
         assert!(
             text.starts_with(&format!("Policy A's run stopped at {at}: it ")),
             "{text}"

@@ -8,19 +8,8 @@
 //! home. The page crate (`page/`) only copies these into the DOM and wires
 //! events back, so all of it is tested natively.
 //!
-//! The layers below are re-exported at the root under their own names, so
-//! a path reads the same in every crate of the workspace; the teaching
-//! modules and the search, whose names this crate's own modules take, are
-//! named by their crates (`retry_teach::course`, `retry_analyses::search`).
-
-pub use retry_analyses::{contention, map, seeds, sliced, sweep};
-pub use retry_core::{
-    adaptive, breaker, budget, chart_id, classify, decimal, policy, random, range, sort, tf, words,
-};
-pub use retry_draw as chart;
-pub use retry_export as export;
-pub use retry_sim::{config, link, metrics, sim, simulate};
-pub use retry_teach::{claims, presets, prose};
+//! Every path names the crate it comes from (`retry_sim::config`,
+//! `retry_core::words`): no crate re-exports another's modules.
 
 pub mod api;
 pub mod before;
@@ -63,9 +52,9 @@ pub fn shortcut<'a>(key: &'a str, code: &str) -> &'a str {
 #[cfg(test)]
 mod tests {
     use super::{controls::*, summary::*};
-    use crate::config::{Group, P, PARAMS};
     use crate::fixtures::config;
-    use crate::simulate;
+    use retry_sim::config::{Group, P, PARAMS};
+    use retry_sim::simulate;
     use retry_teach::lesson;
 
     #[test]

@@ -1,11 +1,11 @@
 //! What the page says about itself: the Copy link button's status, the
-//! notice list's lines, and (from [`crate::simulate`]) a cut run's notice.
+//! notice list's lines, and (from [`retry_sim::simulate`]) a cut run's notice.
 
-use crate::link::Notice;
-use crate::words::Text;
+use retry_core::words::Text;
+use retry_sim::link::Notice;
 // What the page says of a cut run is what the command line says, so it
 // lives with the run both make.
-pub use crate::simulate::limit_text;
+pub use retry_sim::simulate::limit_text;
 
 /// What the Copy link button says once the link is on the clipboard.
 pub const LINK_COPIED: Text = Text("Link copied.");
@@ -31,7 +31,7 @@ pub fn notice_line(notice: &Notice) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Config;
+    use retry_sim::config::Config;
 
     #[test]
     fn copying_says_what_happened() {

@@ -1,8 +1,8 @@
 //! The state behind the controls: the configuration, which policy they
 //! edit, what a moved control changed.
 
-use crate::config::{Config, P, PARAMS};
-use crate::link::Notice;
+use retry_sim::config::{Config, P, PARAMS};
+use retry_sim::link::Notice;
 
 use super::controls::Role;
 
@@ -128,7 +128,7 @@ impl Page {
         let param = &PARAMS[index];
         let why = match role.read(param, text) {
             Some(value) => self.set_value(index, value),
-            None if commit => Some(crate::tf!(
+            None if commit => Some(retry_core::tf!(
                 "'{text}' is not a number; kept {kept}",
                 text = text,
                 kept = param.format(self.shown_value(index))
@@ -183,9 +183,9 @@ mod tests {
     }
 
     use super::*;
-    use crate::config::{Config, Kind, P};
     use crate::fixtures::{config, preset};
-    use crate::link::Notice;
+    use retry_sim::config::{Config, Kind, P};
+    use retry_sim::link::Notice;
 
     /// The page's new seed is any u32 the browser draws: every one must be
     /// a seed the link keeps as it is.

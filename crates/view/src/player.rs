@@ -9,12 +9,12 @@
 //! [`show`](Player::show)s them: a new [`Clip`] for a new link, opened at
 //! the lesson's moment or at a shared instant.
 
-use crate::chart::TimeAxis;
-use crate::sim::trace::Trace;
-use crate::sim::{Report, Scenario};
+use retry_draw::TimeAxis;
+use retry_sim::sim::trace::Trace;
+use retry_sim::sim::{Report, Scenario};
 
 use super::replay::{MOMENT_PRESETS, Opening, Shown, lay_out, opening, priority};
-use crate::chart::Runs;
+use retry_draw::Runs;
 
 /// Least wall time between two redraws of the load chart while playing:
 /// its cursor moves smoothly enough, and the frames stay for the replay.
@@ -370,9 +370,9 @@ pub fn is_moment(preset: Option<&str>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart_id::ChartId;
     use crate::fixtures::config;
     use crate::jobs::{Job, Step, Wants};
+    use retry_core::chart_id::ChartId;
 
     const LINK: &str = "v=1&rate=20&horizon=10&buckets=20&failure=0.3";
 

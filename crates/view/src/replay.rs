@@ -2,9 +2,9 @@
 //! instant a preset's lesson is about, and the sentence that says what
 //! happens then. Pure, so the page only draws and wires what this decides.
 
-use crate::chart::{Beside, Lane, Spot};
-use crate::sim::trace::{Outcome, Trace, TracedAttempt, TracedOperation};
-use crate::sim::{FailureKind, Report, Scenario};
+use retry_draw::{Beside, Lane, Spot};
+use retry_sim::sim::trace::{Outcome, Trace, TracedAttempt, TracedOperation};
+use retry_sim::sim::{FailureKind, Report, Scenario};
 
 /// Presets whose lesson is a moment: their replay opens at it.
 pub const MOMENT_PRESETS: [&str; 7] = [
@@ -40,7 +40,7 @@ pub fn lane(operation: &TracedOperation, time: f64) -> Lane {
 }
 
 fn succeeded(operation: &TracedOperation) -> bool {
-    operation.ending == Some(crate::sim::trace::Ending::Succeeded)
+    operation.ending == Some(retry_sim::sim::trace::Ending::Succeeded)
 }
 
 /// The lane of an operation through a chain whose services made calls
@@ -451,7 +451,7 @@ pub fn instant_from_fragment(fragment: &str) -> Option<f64> {
         .trim_start_matches('#')
         .split('&')
         .find_map(|pair| pair.strip_prefix("at="))
-        .and_then(crate::decimal::parse_f64)
+        .and_then(retry_core::decimal::parse_f64)
         .filter(|time| time.is_finite() && *time >= 0.0)
 }
 
@@ -471,9 +471,9 @@ pub fn grouped(value: u64) -> String {
 /// Seconds, to the precision the replay's clock shows.
 pub fn seconds(time: f64) -> String {
     if time >= 100.0 {
-        crate::words::number(&format!("{time:.1} s"))
+        retry_core::words::number(&format!("{time:.1} s"))
     } else {
-        crate::words::number(&format!("{time:.2} s"))
+        retry_core::words::number(&format!("{time:.2} s"))
     }
 }
 
@@ -501,13 +501,13 @@ pub fn describe(time: f64, scenario: &Scenario, sides: &[Followed<'_>]) -> Strin
         grouped(count)
     };
     let mut out = match first.name {
-        "" => crate::tf!(
+        "" => retry_core::tf!(
             "At {t}, the clients send {calls} calls in {width}",
             t = seconds(time),
             calls = calls(first),
             width = seconds(series.width)
         ),
-        name => crate::tf!(
+        name => retry_core::tf!(
             "At {t}, {name} sends {calls} calls in {width}",
             t = seconds(time),
             name = name,
@@ -517,12 +517,12 @@ pub fn describe(time: f64, scenario: &Scenario, sides: &[Followed<'_>]) -> Strin
     };
     for side in &sides[1..] {
         // "B 39" after A's sentence; Russian needs a dash there.
-        out += &crate::tf!(", {name} {calls}", name = side.name, calls = calls(side));
+        out += &retry_core::tf!(", {name} {calls}", name = side.name, calls = calls(side));
     }
     out += &if scenario.workers == 0 {
-        crate::words::tr("; the server can serve any number at once.").to_string()
+        retry_core::words::tr("; the server can serve any number at once.").to_string()
     } else {
-        crate::tf!(
+        retry_core::tf!(
             "; the server can serve {n} at once.",
             n = grouped(u64::from(scenario.workers))
         )
@@ -533,9 +533,9 @@ pub fn describe(time: f64, scenario: &Scenario, sides: &[Followed<'_>]) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::presets::PRESETS;
-    use crate::sim;
-    use crate::sim::trace::Ending;
+    use retry_sim::sim;
+    use retry_sim::sim::trace::Ending;
+    use retry_teach::presets::PRESETS;
 
     fn attempt(sent: f64, arrived: f64, start: f64, end: f64, answered: f64) -> TracedAttempt {
         TracedAttempt {
@@ -570,7 +570,7 @@ mod tests {
     fn a_hedge_traces_each_copys_answer_and_its_lane_shows_every_call_out() {
         let preset = PRESETS.iter().find(|p| p.key == "hedge").expect("preset");
         let b = preset.config().policy_b_config();
-        let (_, trace) = sim::run_traced(&crate::simulate::scenario(&b));
+        let (_, trace) = sim::run_traced(&retry_sim::simulate::scenario(&b));
         let mut both_out = 0;
         for operation in &trace.operations {
             let calls = &operation.recorded;
@@ -701,7 +701,7 @@ mod tests {
     fn preset_runs(key: &str) -> (Scenario, Report, Trace) {
         let preset = PRESETS.iter().find(|p| p.key == key).expect("preset");
         let mut scenario = preset.config().scenario();
-        scenario.work_limit = crate::simulate::WORK_LIMIT;
+        scenario.work_limit = retry_sim::simulate::WORK_LIMIT;
         let (report, trace) = sim::run_traced(&scenario);
         (scenario.sanitized(), report, trace)
     }
@@ -709,10 +709,10 @@ mod tests {
     /// Lanes a laptop's replay holds side by side (a canvas of 1 400 x 405
     /// CSS pixels, two panels), and a phone's stacked (360 x 380).
     fn rooms() -> [usize; 2] {
-        let theme = crate::chart::Theme::light(1.0);
+        let theme = retry_draw::Theme::light(1.0);
         [
-            crate::chart::lane_room((1400, 405), 2, &theme),
-            crate::chart::lane_room((360, 380), 2, &theme),
+            retry_draw::lane_room((1400, 405), 2, &theme),
+            retry_draw::lane_room((360, 380), 2, &theme),
         ]
     }
 
@@ -793,7 +793,7 @@ mod tests {
                 map: false,
                 search: false,
             };
-            let mut job = Job::new(&preset.config(), wants, crate::chart_id::ChartId::Load);
+            let mut job = Job::new(&preset.config(), wants, retry_core::chart_id::ChartId::Load);
             while job.step(1 << 20) != Step::Final {}
             let runs = job.runs().expect("the runs are done");
             let clip = crate::player::Clip::new("", Some(key), runs).expect("a clip");

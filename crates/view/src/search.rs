@@ -2,11 +2,11 @@
 //! and each policy that beats A's in words, with the change that makes it
 //! policy B.
 
-use crate::config::{Config, P};
-use crate::policy::Shape;
-use crate::tf;
-use crate::words::tr;
 use retry_analyses::search::{self, Frontier, Measure};
+use retry_core::policy::Shape;
+use retry_core::tf;
+use retry_core::words::tr;
+use retry_sim::config::{Config, P};
 
 /// One policy that beats A's, as the page lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,13 +82,13 @@ pub fn describe(policy: &Config) -> String {
         ),
     };
     let budget = match policy.budget_kind() {
-        crate::budget::BudgetKind::None => tr("no retry budget").to_string(),
+        retry_core::budget::BudgetKind::None => tr("no retry budget").to_string(),
         _ => tf!(
             "a retry budget of {pct} % of requests",
             pct = format!("{:.0}", 100.0 * policy.get(P::BudgetPercent))
         ),
     };
-    let breaker = if policy.breaker_mode() == crate::breaker::BreakerMode::Off {
+    let breaker = if policy.breaker_mode() == retry_core::breaker::BreakerMode::Off {
         tr("no breaker")
     } else {
         tr("a circuit breaker")
@@ -97,7 +97,7 @@ pub fn describe(policy: &Config) -> String {
         "{n} {n|attempt|attempts}, {backoff}, jitter: {jitter}, {budget}, {breaker}",
         n = attempts,
         backoff = backoff,
-        jitter = crate::prose::choice_word(P::Jitter, policy.get(P::Jitter) as usize)
+        jitter = retry_teach::prose::choice_word(P::Jitter, policy.get(P::Jitter) as usize)
             .unwrap_or_default(),
         budget = budget,
         breaker = breaker

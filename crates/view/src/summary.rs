@@ -3,11 +3,11 @@
 
 use std::fmt::Write as _;
 
-use crate::config::{Config, Kind};
-use crate::metrics::{Metric, Side};
-use crate::sim::Report;
-use crate::words::{Text, tr};
 use retry_analyses::card::{Card, card};
+use retry_core::words::{Text, tr};
+use retry_sim::config::{Config, Kind};
+use retry_sim::metrics::{Metric, Side};
+use retry_sim::sim::Report;
 
 /// The `data-side` and class of a policy's numbers: its colour.
 pub fn side_class(side: Side) -> &'static str {
@@ -73,7 +73,7 @@ pub fn summary(a: &Report, b: Option<&Report>) -> SummaryTable {
     let headings = if b.is_some() {
         vec!["", "A", "B", "B - A"]
     } else {
-        vec!["", crate::words::tr("value")]
+        vec!["", retry_core::words::tr("value")]
     };
     let mut rows = Vec::with_capacity(ROWS.len());
     for metric in ROWS {
@@ -111,7 +111,7 @@ pub fn card_rows(config: &Config, comparing: bool) -> Vec<SummaryRow> {
             .chain(comparing.then(String::new))
             .collect(),
     };
-    let percent = |p: f64| crate::metrics::Format::Share.headline(p);
+    let percent = |p: f64| retry_sim::metrics::Format::Share.headline(p);
     vec![
         row(Text("Client instances, each with its own budget"), &|c| {
             c.instances.to_string()
@@ -125,12 +125,14 @@ pub fn card_rows(config: &Config, comparing: bool) -> Vec<SummaryRow> {
         }),
         row(Text("Retries a second when every call fails"), &|c| {
             c.retries_at_full_failure
-                .map_or_else(none, |r| crate::words::number(&format!("{r:.1}")))
+                .map_or_else(none, |r| retry_core::words::number(&format!("{r:.1}")))
         }),
         row(
             Text("Retries a full budget pays for (seconds, when every call fails)"),
             &|c| match (c.reservoir, c.reservoir_seconds) {
-                (Some(r), Some(t)) => format!("{r} ({})", crate::words::number(&format!("{t:.2}"))),
+                (Some(r), Some(t)) => {
+                    format!("{r} ({})", retry_core::words::number(&format!("{t:.2}")))
+                }
                 (Some(r), None) => r.to_string(),
                 _ => none(),
             },
@@ -141,19 +143,19 @@ pub fn card_rows(config: &Config, comparing: bool) -> Vec<SummaryRow> {
                 // A cap on retries in flight binds by its share only with
                 // enough requests in flight; with no share, its minimum
                 // alone caps them at any failure rate.
-                (Some(p), _, Some(_)) => crate::tf!(
+                (Some(p), _, Some(_)) => retry_core::tf!(
                     "{share} (with over {requests} requests in flight)",
                     share = percent(p),
                     requests = c.share_from_in_flight.unwrap_or(0.0)
                 ),
                 (None, _, Some(minimum)) => {
-                    crate::tf!("at most {minimum} retries in flight", minimum = minimum)
+                    retry_core::tf!("at most {minimum} retries in flight", minimum = minimum)
                 }
                 (Some(p), Some(t), None) if (p - t).abs() > 1e-9 => {
                     format!("{} ({})", percent(p), percent(t))
                 }
                 (Some(p), _, None) if c.drains_at_least => {
-                    crate::tf!("{share} or more", share = percent(p))
+                    retry_core::tf!("{share} or more", share = percent(p))
                 }
                 (Some(p), _, None) => percent(p),
                 _ => tr("never").to_string(),
@@ -211,7 +213,7 @@ impl Spark {
 
     /// What it shows, for a reader who cannot see it.
     pub fn label(&self, layer: usize) -> String {
-        crate::tf!(
+        retry_core::tf!(
             "Calls a second of layer {n} from 0 to {horizon} s: at most {peak}",
             n = layer,
             horizon = format!("{:.0}", self.horizon),
@@ -307,8 +309,8 @@ pub struct LayerList {
 /// choice. None for the top, whose settings are the policy's.
 pub fn own_settings(config: &Config, n: usize) -> Vec<String> {
     let prefix = format!("l{n}_");
-    let facts = crate::prose::Facts::settings(config);
-    crate::config::PARAMS
+    let facts = retry_teach::prose::Facts::settings(config);
+    retry_sim::config::PARAMS
         .iter()
         .enumerate()
         .filter(|(_, p)| n >= 2 && p.key.starts_with(&prefix) && (p.applies)(config))
@@ -319,7 +321,7 @@ pub fn own_settings(config: &Config, n: usize) -> Vec<String> {
                     .get(config.value_at(i) as usize)
                     .map(|label| label.get().to_string())
                     .unwrap_or_default(),
-                _ => crate::prose::fill(&format!("{{{}}}", p.key), &facts).text,
+                _ => retry_teach::prose::fill(&format!("{{{}}}", p.key), &facts).text,
             };
             format!("{}: {value}", p.label.get())
         })
@@ -407,7 +409,7 @@ pub fn layers_kept(
                     format!("{} = {worst}", each.join(" \u{d7} "))
                 }
             };
-            let mut text = crate::tf!(
+            let mut text = retry_core::tf!(
                 "layer {n}: {calls} calls per request (at 100 % failure: {formula})",
                 n = layer + 1,
                 calls = format!("{per_request:.2}"),
@@ -415,7 +417,7 @@ pub fn layers_kept(
             );
             // Calls made for a caller that had given up, where any were.
             if let Some(&nobody) = orphaned.get(layer).filter(|&&n| n > 0) {
-                text.push_str(&crate::tf!(
+                text.push_str(&retry_core::tf!(
                     ", {calls} of them for nobody",
                     calls = format!("{:.2}", per_op(report, nobody))
                 ));
@@ -423,7 +425,7 @@ pub fn layers_kept(
             // Calls the service below turned away, its workers all busy.
             let refused = &report.summary.refused_by_layer;
             if let Some(&away) = refused.get(layer + 1).filter(|&&n| n > 0) {
-                text.push_str(&crate::tf!(
+                text.push_str(&retry_core::tf!(
                     ", {calls} of them turned away by the busy service below",
                     calls = format!("{:.2}", per_op(report, away))
                 ));
@@ -431,7 +433,7 @@ pub fn layers_kept(
             // How long the layer took to answer its caller: the operations
             // at the top.
             if let Some(took) = report.layer_latency.get(layer).filter(|h| h.total > 0) {
-                text.push_str(&crate::tf!(
+                text.push_str(&retry_core::tf!(
                     "; it answers within {time} s (p99)",
                     time = format!("{:.2}", took.quantile(0.99))
                 ));
@@ -472,7 +474,7 @@ pub fn layers_kept(
 mod tests {
     use super::*;
     use crate::fixtures::{config, preset, report};
-    use crate::simulate;
+    use retry_sim::simulate;
 
     /// A service's line says what it has of its own, and only that: the
     /// settings of its layer that apply and moved from their defaults, as
@@ -499,7 +501,7 @@ mod tests {
                 "Queue order at layer 3: Newest first (LIFO)"
             ]
         );
-        let a = crate::sim::run(&config.scenario());
+        let a = retry_sim::sim::run(&config.scenario());
         let lists = layers(&config, &a, None).expect("a chain");
         let own: Vec<_> = lists[0]
             .lines

@@ -18,14 +18,14 @@
 //! own faults go, as the stress report clears them: the form describes
 //! the system on a normal day, and the stress report hits it.
 
-use crate::config::{Config, Kind, P, SERVICE_SHAPES, WORKLOADS};
-use crate::decimal::parse_f64;
-use crate::link::Notice;
-use crate::sim::law::Law;
-use crate::sim::{ServiceShape, WorkloadKind};
-use crate::words::Text;
-use crate::{range, tf};
 use retry_analyses::stress::without_faults;
+use retry_core::decimal::parse_f64;
+use retry_core::words::Text;
+use retry_core::{range, tf};
+use retry_sim::config::{Config, Kind, P, SERVICE_SHAPES, WORKLOADS};
+use retry_sim::link::Notice;
+use retry_sim::sim::law::Law;
+use retry_sim::sim::{ServiceShape, WorkloadKind};
 
 /// The services between the clients and the bottom service the form
 /// offers: layers 2 to 5, those with a server of their own in the table.
@@ -539,7 +539,7 @@ impl Fit {
 mod tests {
     use super::*;
     use crate::fixtures::config;
-    use crate::presets::PRESETS;
+    use retry_teach::presets::PRESETS;
 
     /// What the form shows for `config`, every field typed as shown.
     fn shown(config: &Config) -> Vec<(String, String)> {

@@ -1,14 +1,14 @@
 //! The options of the parameters that are choices: the word a link
 //! writes for each option, bound to the value it means.
 
-use crate::breaker::BreakerMode;
-use crate::budget::{BudgetKind, RatioBasis};
-use crate::classify::RetryOn;
-use crate::policy::{Jitter, Shape};
 use crate::sim::{
     Balance, FanWait, FaultOn, OutageMode, QueueOrder, ServiceShape, Spread, WorkloadKind,
 };
-use crate::words::Text;
+use retry_core::breaker::BreakerMode;
+use retry_core::budget::{BudgetKind, RatioBasis};
+use retry_core::classify::RetryOn;
+use retry_core::policy::{Jitter, Shape};
+use retry_core::words::Text;
 
 use super::table::Kind;
 

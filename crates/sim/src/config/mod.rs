@@ -1,7 +1,7 @@
 //! The one parameter table and the configurations it describes.
 //!
 //! Every knob of the playground is declared once, in [`PARAMS`]: its key in a
-//! share link, label, unit, range (from [`crate::range`], which the
+//! share link, label, unit, range (from [`retry_core::range`], which the
 //! simulator clamps to as well), step, default, help, and the field of the
 //! simulator's scenario it sets. The link codec, validation and clamping,
 //! the controls on the page, the command line and the mapping to the
@@ -30,10 +30,10 @@ pub use choices::{
 };
 pub use table::{Group, Kind, P, PARAMS, Param};
 
-use crate::breaker::BreakerMode;
-use crate::budget::BudgetKind;
-use crate::policy::{Jitter, Shape};
 use crate::sim::{ServiceShape, Spread, WorkloadKind};
+use retry_core::breaker::BreakerMode;
+use retry_core::budget::BudgetKind;
+use retry_core::policy::{Jitter, Shape};
 
 /// One value per parameter, always valid.
 #[derive(Debug, Clone, PartialEq)]
@@ -105,7 +105,7 @@ impl Config {
     pub fn set_b_at(&mut self, index: usize, value: f64) -> Option<String> {
         if !PARAMS[index].per_policy() {
             return Some(
-                crate::words::tr("is shared by both policies; set it without B.").to_string(),
+                retry_core::words::tr("is shared by both policies; set it without B.").to_string(),
             );
         }
         let (value, why) = PARAMS[index].sanitize(value);
@@ -162,7 +162,7 @@ impl Config {
     }
 
     /// Why a log-normal service cannot be served with the p99 it is given:
-    /// below its p50, or more than [`crate::range::SERVICE_SPAN`] times it
+    /// below its p50, or more than [`retry_core::range::SERVICE_SPAN`] times it
     /// (what it is served with instead, see [`crate::sim::Law::service`]).
     pub fn service_tail_fault(&self) -> Option<String> {
         let (p50, p99) = (self.get(P::ServiceP50), self.get(P::ServiceP99));
@@ -170,13 +170,13 @@ impl Config {
             None
         } else if p99 < p50 {
             Some(
-                crate::words::tr("is below the p50, as no p99 can be; served as the p50")
+                retry_core::words::tr("is below the p50, as no p99 can be; served as the p50")
                     .to_string(),
             )
-        } else if p99 > crate::range::SERVICE_SPAN * p50 {
-            Some(crate::tf!(
+        } else if p99 > retry_core::range::SERVICE_SPAN * p50 {
+            Some(retry_core::tf!(
                 "is over {span} times the p50; served as {span} times it",
-                span = crate::range::SERVICE_SPAN
+                span = retry_core::range::SERVICE_SPAN
             ))
         } else {
             None

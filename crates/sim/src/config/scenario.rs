@@ -7,8 +7,8 @@
 //! of its own.
 
 use super::{Config, PARAMS};
-use crate::policy::Policy;
 use crate::sim::Scenario;
+use retry_core::policy::Policy;
 
 impl Config {
     /// The simulator's scenario: the default one, with every row's value
@@ -33,9 +33,9 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::breaker::{BreakerConfig, BreakerMode};
-    use crate::budget::BudgetConfig;
     use crate::config::{Kind, P, Param, SWITCH};
+    use retry_core::breaker::{BreakerConfig, BreakerMode};
+    use retry_core::budget::BudgetConfig;
     use std::collections::BTreeMap;
 
     /// Every field of a scenario by its path, `policy.attempts`, with its

@@ -8,12 +8,12 @@ use super::choices::{
     SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS, hop_budget,
     hop_budget_position, hop_jitter, hop_shape,
 };
-use crate::breaker::BreakerMode;
-use crate::budget::BudgetKind;
-use crate::policy::{Jitter, Shape};
-use crate::range::{self, Range};
 use crate::sim::{Fault, Scenario, ServiceShape, Spread, WorkloadKind};
-use crate::words::Text;
+use retry_core::breaker::BreakerMode;
+use retry_core::budget::BudgetKind;
+use retry_core::policy::{Jitter, Shape};
+use retry_core::range::{self, Range};
+use retry_core::words::Text;
 
 /// Where a parameter sits on the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -794,7 +794,7 @@ impl Param {
         if !value.is_finite() {
             return (
                 self.default,
-                Some(crate::tf!(
+                Some(retry_core::tf!(
                     "not a finite number; using {default}",
                     default = self.default
                 )),
@@ -809,13 +809,13 @@ impl Param {
         let clamped = rounded.clamp(low, high);
         if clamped != value {
             let why = if rounded != value && clamped == rounded {
-                crate::tf!(
+                retry_core::tf!(
                     "{value} is not a whole number; using {clamped}",
                     value = value,
                     clamped = clamped
                 )
             } else {
-                crate::tf!(
+                retry_core::tf!(
                     "{value} is outside {low}..{high}; using {clamped}",
                     value = value,
                     low = low,
@@ -836,11 +836,11 @@ impl Param {
         let Kind::Choice(words, labels) = self.kind else {
             return None;
         };
-        match crate::words::lang() {
-            crate::words::Lang::En => words.get(position).map(|w| w.to_string()),
+        match retry_core::words::lang() {
+            retry_core::words::Lang::En => words.get(position).map(|w| w.to_string()),
             _ => labels
                 .get(position)
-                .map(|l| crate::words::lower_first(l.get())),
+                .map(|l| retry_core::words::lower_first(l.get())),
         }
     }
 
@@ -861,13 +861,13 @@ impl Param {
                 .position(|o| o.eq_ignore_ascii_case(text))
                 .map(|i| i as f64)
                 .ok_or_else(|| {
-                    crate::tf!("must be one of {options}", options = options.join(", "))
+                    retry_core::tf!("must be one of {options}", options = options.join(", "))
                 }),
             // `-0` reads as 0: a zero has one value, whatever its sign,
             // so policy B's 0 and A's -0 are the same setting.
-            _ => crate::decimal::parse_f64(text)
+            _ => retry_core::decimal::parse_f64(text)
                 .map(|value| value + 0.0)
-                .ok_or_else(|| crate::words::tr("is not a number").to_string()),
+                .ok_or_else(|| retry_core::words::tr("is not a number").to_string()),
         }
     }
 }

@@ -155,7 +155,7 @@ mod tests {
     /// say.
     #[test]
     fn a_change_of_values_is_its_pairs() {
-        use crate::policy::Jitter;
+        use retry_core::policy::Jitter;
         let change = Change::of(&[
             (P::Attempts, 3.0),
             (P::Base, 0.05),

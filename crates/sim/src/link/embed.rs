@@ -2,8 +2,8 @@
 //! chart, its lesson and a few controls.
 
 use super::{MAX_PAIRS, clip};
-use crate::chart_id::ChartId;
 use crate::config::{P, PARAMS};
+use retry_core::chart_id::ChartId;
 
 /// The key that asks for the embed layout and names its chart:
 /// `embed=latency`.
@@ -80,7 +80,7 @@ impl Embed {
             if controls.is_some() {
                 notice(
                     CONTROLS_KEY,
-                    crate::tf!("is read only with {key}=...; ignored", key = EMBED_KEY),
+                    retry_core::tf!("is read only with {key}=...; ignored", key = EMBED_KEY),
                 );
             }
             return None;
@@ -89,7 +89,7 @@ impl Embed {
             let words: Vec<&str> = EmbedChart::ALL.iter().map(|chart| chart.word()).collect();
             notice(
                 EMBED_KEY,
-                crate::tf!(
+                retry_core::tf!(
                     "'{chart}' must be one of {words}; showing the lesson's chart",
                     chart = clip(chart),
                     words = words.join(", ")
@@ -112,11 +112,11 @@ impl Embed {
             match PARAMS.iter().position(|p| p.key == name) {
                 None => notice(
                     CONTROLS_KEY,
-                    crate::tf!("'{name}' is no parameter's key; ignored", name = clip(name)),
+                    retry_core::tf!("'{name}' is no parameter's key; ignored", name = clip(name)),
                 ),
                 Some(index) if chosen.contains(&P::ALL[index]) => notice(
                     CONTROLS_KEY,
-                    crate::tf!("'{name}' is named twice; shown once", name = name),
+                    retry_core::tf!("'{name}' is named twice; shown once", name = name),
                 ),
                 Some(index) => {
                     named += 1;
@@ -130,7 +130,7 @@ impl Embed {
             let keys: Vec<&str> = chosen.iter().map(|p| p.param().key).collect();
             notice(
                 CONTROLS_KEY,
-                crate::tf!(
+                retry_core::tf!(
                     "{named} controls named; an embed shows at most {most}: {keys}",
                     named = named,
                     most = MAX_EMBED_CONTROLS,

@@ -12,7 +12,7 @@ pub use change::Change;
 pub use embed::{CONTROLS_KEY, EMBED_KEY, Embed, EmbedChart, MAX_EMBED_CONTROLS};
 
 use crate::config::{Config, PARAMS};
-use crate::words::Lang;
+use retry_core::words::Lang;
 
 /// Something the link reader fixed or ignored, to tell the person.
 #[derive(Debug, Clone, PartialEq)]
@@ -113,7 +113,7 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
             if raw.trim() != LINK_VERSION.to_string() {
                 notice(
                     "v",
-                    crate::tf!(
+                    retry_core::tf!(
                         "unknown link version; read as version {v}",
                         v = LINK_VERSION
                     ),
@@ -133,7 +133,7 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
             if Lang::from_code(&raw).is_none() {
                 notice(
                     &key,
-                    crate::tf!("'{word}' must be en or ru; ignored", word = clip(&raw)),
+                    retry_core::tf!("'{word}' must be en or ru; ignored", word = clip(&raw)),
                 );
             }
             continue;
@@ -152,7 +152,7 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
     if ignored > 0 {
         notice(
             "link",
-            crate::tf!(
+            retry_core::tf!(
                 "{n} more {n|pair|pairs} ignored: a link is read up to its first {max}",
                 n = ignored,
                 max = MAX_PAIRS
@@ -174,7 +174,7 @@ pub fn read_link(query: &str) -> (Config, Option<Embed>, Vec<Notice>) {
     if !version_seen {
         notice(
             "v",
-            crate::tf!("no link version; read as version {v}", v = LINK_VERSION),
+            retry_core::tf!("no link version; read as version {v}", v = LINK_VERSION),
         );
     }
     let embed = Embed::read(&embed_pairs, &mut notice);
@@ -199,7 +199,7 @@ pub(super) fn read_pair(key: &str, raw: &str) -> Result<Pair, String> {
         None => (false, key),
     };
     let Some(index) = PARAMS.iter().position(|p| p.key == name) else {
-        return Err(crate::words::tr("unknown key; ignored").to_string());
+        return Err(retry_core::words::tr("unknown key; ignored").to_string());
     };
     let param = &PARAMS[index];
     param
@@ -210,7 +210,7 @@ pub(super) fn read_pair(key: &str, raw: &str) -> Result<Pair, String> {
             value,
         })
         .map_err(|why| {
-            crate::tf!(
+            retry_core::tf!(
                 "'{value}' {why}; using {default}",
                 value = clip(raw),
                 why = why,
@@ -221,7 +221,7 @@ pub(super) fn read_pair(key: &str, raw: &str) -> Result<Pair, String> {
 
 /// What a link says of policy B's value without compare mode.
 pub(super) fn b_without_compare() -> String {
-    crate::words::tr("is policy B's, read only with compare=on; ignored").to_string()
+    retry_core::words::tr("is policy B's, read only with compare=on; ignored").to_string()
 }
 
 /// The language a link asks for with `lang=`, if it names one (the last
@@ -286,7 +286,7 @@ pub fn percent_decode(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::config::P;
-    use crate::policy::Jitter;
+    use retry_core::policy::Jitter;
 
     #[test]
     fn link_round_trips_exactly() {

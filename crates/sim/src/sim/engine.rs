@@ -643,7 +643,7 @@ mod tests {
     /// width changes, far events and many equal times.
     #[test]
     fn pops_like_a_heap_of_time_and_sequence() {
-        let mut stream = crate::random::Stream::new(11, 0);
+        let mut stream = retry_core::random::Stream::new(11, 0);
         let queues = [1e-7, 1e-3, 1.0, 1e4].map(Queue::with_width);
         for mut queue in queues.into_iter().chain([Queue::short()]) {
             let mut reference = BinaryHeap::new();

@@ -90,7 +90,7 @@ impl Scenario {
     /// Each service's own outage in a chain, the layer (from 2) with its
     /// window: the layers this world has, each with a length over 0.
     pub fn layer_outages(&self) -> impl Iterator<Item = (u32, f64, f64)> + '_ {
-        (0..crate::range::OWN_POLICY_LAYERS)
+        (0..retry_core::range::OWN_POLICY_LAYERS)
             .map(|i| (i as u32 + 2, i))
             .filter(move |&(layer, i)| layer <= self.layers && self.layer_outage_duration[i] > 0.0)
             .map(move |(layer, i)| {

@@ -4,8 +4,8 @@
 //! the charts draw and the marks on the latency chart.
 
 use super::{Scenario, ServiceShape, Spread};
-use crate::random::Stream;
-use crate::range;
+use retry_core::random::Stream;
+use retry_core::range;
 
 /// The standard normal's 0.99 quantile: a log-normal's p99 is its median
 /// times `exp(Z99 σ)`.

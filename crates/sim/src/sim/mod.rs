@@ -9,7 +9,7 @@
 //!   times pop in the order they were scheduled (`engine`); when operations
 //!   cannot affect one another, each runs alone, start to end, in the
 //!   order they start (`world`);
-//! - randomness comes from [`Stream`](crate::random::Stream)s derived from the
+//! - randomness comes from [`Stream`](retry_core::random::Stream)s derived from the
 //!   seed: one per client for its pauses (or one shared by all, with
 //!   `shared_seed`), one per operation for what the server and the network
 //!   do to its requests, one for the workload. Nothing an operation meets
@@ -51,10 +51,10 @@
 //!   probability `lost_responses` after the action ran. During the outage
 //!   window every arriving request fails fast (connection error) or hangs.
 //! - **Client**: the [`Policy`] (attempts, shape, jitter, per-attempt timeout,
-//!   overall deadline), a retry [`budget`](crate::budget), a circuit
-//!   [`breaker`](crate::breaker), `Retry-After`, an
+//!   overall deadline), a retry [`budget`](retry_core::budget), a circuit
+//!   [`breaker`](retry_core::breaker), `Retry-After`, an
 //!   idempotency key (without one, every execution after the first is a
-//!   duplicate), errors classified by [`classify`](crate::classify).
+//!   duplicate), errors classified by [`classify`](retry_core::classify).
 //! - **Layers**: `layers` services in a chain; layer 0 is the user's client,
 //!   the last layer calls the server. Each layer retries with the same policy
 //!   and its own budget and breaker, unless `only_top_retries`. The deadline is the
@@ -115,10 +115,10 @@ pub use fault::{Fault, FaultWindow};
 pub use law::Law;
 pub use world::{COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, in_flight_bytes};
 
-use crate::breaker::BreakerConfig;
-use crate::budget::{BudgetConfig, BudgetKind};
-use crate::policy::{Jitter, Policy, Shape};
-use crate::range::{self, Range};
+use retry_core::breaker::BreakerConfig;
+use retry_core::budget::{BudgetConfig, BudgetKind};
+use retry_core::policy::{Jitter, Policy, Shape};
+use retry_core::range::{self, Range};
 
 /// Where operations come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 
 use std::ops::{Index, IndexMut};
 
-use crate::words::{self, Text};
+use retry_core::words::{self, Text};
 
 /// Why a server call failed, as the client saw it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -711,7 +711,7 @@ mod tests {
             }
             histogram.max
         };
-        let mut stream = crate::random::Stream::new(3, 0);
+        let mut stream = retry_core::random::Stream::new(3, 0);
         for (low, spread, values) in [
             (0.0, 1e-3, 5),
             (2.0, 0.5, 1),

@@ -29,7 +29,7 @@
 //! holds per slot, so it follows the work in flight as the run does.
 
 use super::report::FailureKind;
-use crate::random::Stream;
+use retry_core::random::Stream;
 
 /// Most operations a trace follows.
 pub const SAMPLED: usize = 200;

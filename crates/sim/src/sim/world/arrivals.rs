@@ -2,9 +2,9 @@
 
 use super::World;
 use super::client::{NO_PARENT, Operation};
-use crate::random::{Stream, Streams};
 use crate::sim::engine::EventKind;
 use crate::sim::{Scenario, WorkloadKind};
+use retry_core::random::{Stream, Streams};
 
 /// Salt of the seed of each operation's server stream, so that those
 /// streams are not the clients' (`(seed, client)`), nor those one layer down

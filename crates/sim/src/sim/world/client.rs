@@ -5,16 +5,16 @@
 use super::World;
 use super::hedge::Hedge;
 use super::server::Request;
-use crate::breaker::{Breaker, BreakerMode, Ticket};
-use crate::budget::{Budget, BudgetConfig, BudgetKind};
-use crate::classify::Failure;
-use crate::policy::{Plan, Policy};
-use crate::random::Stream;
 use crate::sim::engine::EventKind;
 use crate::sim::law::Law;
 use crate::sim::report::FailureKind;
 use crate::sim::trace::Ending;
 use crate::sim::{QueueOrder, Scenario, WorkloadKind};
+use retry_core::breaker::{Breaker, BreakerMode, Ticket};
+use retry_core::budget::{Budget, BudgetConfig, BudgetKind};
+use retry_core::classify::Failure;
+use retry_core::policy::{Plan, Policy};
+use retry_core::random::Stream;
 
 /// `Frame::parent` of a root, the user's operation.
 pub(super) const NO_PARENT: u32 = u32::MAX;

@@ -42,7 +42,7 @@ use crate::sim::trace::Ending;
 const MAX_COPIES: u32 = 8;
 
 /// Calls a fan-out's attempt makes at most.
-const MAX_CALLS: usize = crate::range::FAN_OUT.max as usize;
+const MAX_CALLS: usize = retry_core::range::FAN_OUT.max as usize;
 const _: () = assert!(MAX_CALLS <= 128, "one bit a call in `FanCalls::decided`");
 
 /// What a hedged fan-out's frame keeps of its attempt in flight: per

@@ -95,10 +95,10 @@ use super::recorder::{Level, Recorder};
 use super::report::{CutReason, Report};
 use super::trace::{Trace, Tracer};
 use super::{Fault, Law, Scenario, WorkloadKind};
-use crate::breaker::BreakerMode;
-use crate::budget::BudgetKind;
 use arrivals::Workload;
 use client::{Extra, Frame, Layers, Operation};
+use retry_core::breaker::BreakerMode;
+use retry_core::budget::BudgetKind;
 use server::Server;
 use slab::{SideTable, Slab};
 use tally::Tally;
@@ -638,8 +638,8 @@ impl<const PLAIN: bool> World<PLAIN> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::{Jitter, Policy, Shape};
     use crate::sim::{OutageMode, ServiceShape, Spread};
+    use retry_core::policy::{Jitter, Policy, Shape};
 
     /// Every number of two reports, walked together: equal within a relative
     /// `1e-9`, which for counts below a million means exactly equal.

@@ -8,7 +8,7 @@
 //! the answer may be lost on its way back. Service whose answer nobody uses
 //! (the client moved on, or the answer was lost) is wasted work.
 
-use crate::classify::RetryOn;
+use retry_core::classify::RetryOn;
 use std::collections::VecDeque;
 
 use super::World;

@@ -2,15 +2,15 @@
 //! made of both when the run ends.
 
 use super::World;
-use crate::breaker::Breaker;
-use crate::budget::{Budget, BudgetConfig, BudgetKind};
-use crate::policy::{Jitter, Policy};
 use crate::sim::Scenario;
 use crate::sim::WorkloadKind;
 use crate::sim::recorder::{Recorded, Recorder};
 use crate::sim::report::{Cut, CutReason, LatencyHistogram, PAUSE_HISTOGRAMS, Report, Summary};
 use crate::sim::trace::Ending;
 use crate::sim::{Fault, FaultOn, FaultWindow};
+use retry_core::breaker::Breaker;
+use retry_core::budget::{Budget, BudgetConfig, BudgetKind};
+use retry_core::policy::{Jitter, Policy};
 
 /// One count per [`Ending`], indexed by it.
 #[derive(Debug, Clone, Default)]
