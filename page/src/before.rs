@@ -66,27 +66,27 @@ pub(crate) fn is_key(chart: ChartId) -> bool {
     with_app(|app| app.key_chart == Some(chart)).unwrap_or(false)
 }
 
-/// State `link` of `chart` is drawn from final data (`data`): the state
+/// State `config` of `chart` is drawn from final data (`data`): the state
 /// shown until now becomes the one before it (a sweep's curves, which
 /// grow point by point, are kept up to date).
-pub(crate) fn arrive(link: &str, chart: ChartId, data: impl FnOnce() -> Data) {
+pub(crate) fn arrive(config: &Config, chart: ChartId, data: impl FnOnce() -> Data) {
     let lesson = lesson();
     let growing = |data: &Data| matches!(data, Data::Sweep(..));
-    MEMORY.with(|m| m.borrow_mut().arrive(link, chart, lesson, growing, data));
+    MEMORY.with(|m| m.borrow_mut().arrive(config, chart, lesson, growing, data));
 }
 
-/// Draws `chart` of state `link` through `draw`, handing it the state
+/// Draws `chart` of state `config` through `draw`, handing it the state
 /// before (runs faint, axes) where there is one, and keeps the axes it
 /// drew for the state after.
 pub(crate) fn draw_runs(
-    link: &str,
+    config: &Config,
     chart: ChartId,
     draw: &mut dyn FnMut(retry_draw::Before<'_>) -> Option<Axes>,
 ) {
     let lesson = lesson();
     let axes = MEMORY.with(|m| {
         let memory = m.borrow();
-        let ghost = memory.ghost(link, chart, lesson);
+        let ghost = memory.ghost(config, chart, lesson);
         let plotted: Vec<Plotted<'_>> = match ghost.map(|d| &d.data) {
             Some(Data::Runs(runs)) => runs
                 .iter()
@@ -104,16 +104,16 @@ pub(crate) fn draw_runs(
             axes: ghost.and_then(|d| d.axes),
         })
     });
-    keep(link, chart, axes);
+    keep(config, chart, axes);
 }
 
-/// Draws the sweep of state `link` through `draw`, handing it the sweep
+/// Draws the sweep of state `config` through `draw`, handing it the sweep
 /// before (curves, failure rate, axes) where there is one.
-pub(crate) fn draw_sweep(link: &str, draw: &mut SweepPainter<'_>) {
+pub(crate) fn draw_sweep(config: &Config, draw: &mut SweepPainter<'_>) {
     let lesson = lesson();
     let axes = MEMORY.with(|m| {
         let memory = m.borrow();
-        let ghost = memory.ghost(link, ChartId::Sweep, lesson);
+        let ghost = memory.ghost(config, ChartId::Sweep, lesson);
         let (curves, failure) = match ghost.map(|d| &d.data) {
             Some(Data::Sweep(curves, failure)) => (
                 curves.iter().map(OwnedCurve::curve).collect(),
@@ -123,28 +123,28 @@ pub(crate) fn draw_sweep(link: &str, draw: &mut SweepPainter<'_>) {
         };
         draw(&curves, failure, ghost.and_then(|d| d.axes))
     });
-    keep(link, ChartId::Sweep, axes);
+    keep(config, ChartId::Sweep, axes);
 }
 
-/// Draws the contention chart of state `link` through `draw`, handing it
+/// Draws the contention chart of state `config` through `draw`, handing it
 /// the grid and headline run before, and their axes, where there are.
-pub(crate) fn draw_contention(link: &str, draw: &mut ContentionPainter<'_>) {
+pub(crate) fn draw_contention(config: &Config, draw: &mut ContentionPainter<'_>) {
     let lesson = lesson();
     let axes = MEMORY.with(|m| {
         let memory = m.borrow();
-        let ghost = memory.ghost(link, ChartId::Contention, lesson);
+        let ghost = memory.ghost(config, ChartId::Contention, lesson);
         let was = match ghost.map(|d| &d.data) {
             Some(Data::Contention(grid, headline)) => Some((grid, *headline)),
             _ => None,
         };
         draw(was, ghost.and_then(|d| d.axes))
     });
-    keep(link, ChartId::Contention, axes);
+    keep(config, ChartId::Contention, axes);
 }
 
-/// The axes state `link` of `chart` was drawn on, once it is the one shown.
-fn keep(link: &str, chart: ChartId, axes: Option<Axes>) {
-    MEMORY.with(|m| m.borrow_mut().keep(link, chart, axes));
+/// The axes state `config` of `chart` was drawn on, once it is the one shown.
+fn keep(config: &Config, chart: ChartId, axes: Option<Axes>) {
+    MEMORY.with(|m| m.borrow_mut().keep(config, chart, axes));
 }
 
 /// The layers view of a state, its bars on the scale of the states of its

@@ -12,7 +12,7 @@ use std::cell::Cell;
 use retry_analyses::sweep;
 use retry_core::chart_id::ChartId;
 use retry_draw::{OwnedCurve, Theme};
-use retry_sim::config::P;
+use retry_sim::config::{Config, P};
 use retry_view::canvas::Place;
 use retry_view::{self as view, jobs::Job};
 
@@ -52,17 +52,17 @@ pub(super) fn place_charts(document: &Document, key_chart: ChartId) {
     }
 }
 
-/// Draws a chart of the runs of state `link`: the lesson's chart after the
+/// Draws a chart of the runs of state `config`: the lesson's chart after the
 /// state before it, faint, on the axes it kept (see `before`), any other
 /// alone.
 pub(super) fn draw_of_runs(
     document: &Document,
     chart: ChartId,
-    link: &str,
+    config: &Config,
     paint: &RunsPainter<'_>,
 ) {
     if before::is_key(chart) {
-        before::draw_runs(link, chart, &mut |was| {
+        before::draw_runs(config, chart, &mut |was| {
             let drawn = Cell::new(None);
             draw(document, chart, |area| {
                 drawn.set(Some(paint(area, was)?));
@@ -124,11 +124,11 @@ pub(super) fn draw_sweep(document: &Document, job: &Job) {
                 drawn.get()
             };
             if before::is_key(ChartId::Sweep) {
-                before::arrive(job.link(), ChartId::Sweep, || {
+                before::arrive(job.config(), ChartId::Sweep, || {
                     let owned = curves.iter().map(OwnedCurve::of).collect();
                     before::Data::Sweep(owned, failure)
                 });
-                before::draw_sweep(job.link(), &mut |was, failure, axes| {
+                before::draw_sweep(job.config(), &mut |was, failure, axes| {
                     paint(was, failure, axes)
                 });
             } else {

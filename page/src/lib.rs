@@ -30,7 +30,7 @@ use web_sys::{Document, Element};
 
 use retry_analyses::seeds;
 use retry_core::chart_id::ChartId;
-use retry_sim::config::{P, PARAMS};
+use retry_sim::config::{Config, P, PARAMS};
 use retry_sim::simulate;
 use retry_teach::course;
 use retry_teach::presets::{self, Preset};
@@ -725,10 +725,15 @@ fn draw_so_far(document: &Document, job: &Job) {
     let drew = so_far.map(|runs| {
         let charts = runs.charts();
         let theme = theme();
-        replay::draw_load(document, &charts, &runs.scenario, job.link());
-        draw_of_runs(document, ChartId::Mechanism, job.link(), &|area, before| {
-            retry_draw::draw_mechanism_after(area, &charts, &runs.scenario, &theme, before)
-        });
+        replay::draw_load(document, &charts, &runs.scenario, job.config());
+        draw_of_runs(
+            document,
+            ChartId::Mechanism,
+            job.config(),
+            &|area, before| {
+                retry_draw::draw_mechanism_after(area, &charts, &runs.scenario, &theme, before)
+            },
+        );
     });
     let count = with_app(|app| app.driver.showed_progress(now(), drew.is_some()));
     if let (Some(body), Some(count), Some(())) = (document.body(), count, drew) {
@@ -744,27 +749,27 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
         Part::Chart(chart) => {
             let runs = job.runs();
             let charts = runs.map(retry_draw::Runs::charts);
-            let link = job.link();
+            let config = job.config();
             // The lesson's chart now shows this state: the one shown so
             // far is the state before it.
             if let (true, true, Some(charts)) = (chart.from_runs(), before::is_key(chart), &charts)
             {
-                before::arrive(link, chart, || before::Data::runs(charts));
+                before::arrive(config, chart, || before::Data::runs(charts));
             }
             match (chart, runs, &charts) {
                 (ChartId::Load, Some(runs), Some(charts)) => {
-                    replay::draw_load(document, charts, &runs.scenario, link);
+                    replay::draw_load(document, charts, &runs.scenario, config);
                 }
                 (ChartId::Pauses, _, Some(charts)) => draw(document, chart, |area| {
                     retry_draw::draw_pauses(area, charts, &theme)
                 }),
                 (ChartId::Latency, Some(runs), Some(charts)) => {
-                    draw_of_runs(document, chart, link, &|area, before| {
+                    draw_of_runs(document, chart, config, &|area, before| {
                         retry_draw::draw_latency_after(area, charts, &runs.scenario, &theme, before)
                     });
                 }
                 (ChartId::Mechanism, Some(runs), Some(charts)) => {
-                    draw_of_runs(document, chart, link, &|area, before| {
+                    draw_of_runs(document, chart, config, &|area, before| {
                         retry_draw::draw_mechanism_after(
                             area,
                             charts,
@@ -779,7 +784,7 @@ fn draw_part(document: &Document, job: &Job, part: Part) {
                     replay::show(document, job.config(), preset, runs);
                 }
                 (ChartId::Contention, runs, _) => match job.grid() {
-                    Some(Ok(grid)) => draw_contention(document, link, grid, runs),
+                    Some(Ok(grid)) => draw_contention(document, config, grid, runs),
                     Some(Err(why)) => draw(document, chart, |area| {
                         retry_draw::message(area, &theme, why)
                     }),
@@ -874,11 +879,11 @@ fn show_numbers_over_seeds(document: &Document, job: &Job) {
     show_headlines(document, &lines);
 }
 
-/// The contention chart of state `link`, with the headlines' own run (A's)
+/// The contention chart of state `config`, with the headlines' own run (A's)
 /// on its row; the lesson's after the state before it.
 fn draw_contention(
     document: &Document,
-    link: &str,
+    config: &Config,
     grid: &retry_analyses::contention::ContentionGrid,
     runs: Option<&retry_draw::Runs>,
 ) {
@@ -905,10 +910,10 @@ fn draw_contention(
     };
     match (before::is_key(ChartId::Contention), headline) {
         (true, Some(own)) => {
-            before::arrive(link, ChartId::Contention, || {
+            before::arrive(config, ChartId::Contention, || {
                 before::Data::Contention(grid.clone(), own)
             });
-            before::draw_contention(link, &mut |was, axes| paint(was, axes));
+            before::draw_contention(config, &mut |was, axes| paint(was, axes));
         }
         _ => {
             paint(None, None);

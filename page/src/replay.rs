@@ -55,10 +55,10 @@ pub(super) fn draw_load(
     document: &Document,
     runs: &[retry_draw::Plotted<'_>],
     scenario: &Scenario,
-    link: &str,
+    config: &Config,
 ) {
     let at = with_player(|p| p.cursor(shown(document)));
-    if let Some(axis) = paint_load(document, runs, scenario, at, link) {
+    if let Some(axis) = paint_load(document, runs, scenario, at, config) {
         with_player(|p| p.set_axis(axis));
     }
 }
@@ -70,13 +70,13 @@ fn paint_load(
     runs: &[retry_draw::Plotted<'_>],
     scenario: &Scenario,
     at: Option<f64>,
-    link: &str,
+    config: &Config,
 ) -> Option<TimeAxis> {
     let theme = theme();
     let time = Cell::new(None);
     let strip = Cell::new(false);
     let paint = || {
-        crate::charts::draw_of_runs(document, ChartId::Load, link, &|area, before| {
+        crate::charts::draw_of_runs(document, ChartId::Load, config, &|area, before| {
             let view = retry_draw::LoadView { cursor: at, before };
             let drawn = retry_draw::draw_load_view(area, runs, scenario, &theme, &view)?;
             time.set(Some(drawn.time));
@@ -108,7 +108,7 @@ pub(super) fn prepare(document: &Document, config: &Config, preset: Option<&str>
     };
     // An embed of the replay opens it at the moment on every state it shows.
     let moment = view::player::is_moment(preset) || crate::embed::shows_replay();
-    match with_player(|p| p.prepare(&config.to_link(), moment)) {
+    match with_player(|p| p.prepare(config, moment)) {
         Fold::Keep => {}
         Fold::Open => {
             let _ = details.set_attribute("open", "");
@@ -123,9 +123,11 @@ pub(super) fn prepare(document: &Document, config: &Config, preset: Option<&str>
 /// Shows the replay of a render's finished runs: a new clip when the link
 /// changed (at the preset's moment), then a frame.
 pub(super) fn show(document: &Document, config: &Config, preset: Option<&str>, runs: &Runs) {
-    let link = config.to_link();
-    let (fresh, paint_now) =
-        with_player(|p| p.show(&link, is_open(document), || Clip::new(&link, preset, runs)));
+    let (fresh, paint_now) = with_player(|p| {
+        p.show(config, is_open(document), || {
+            Clip::new(config, preset, runs)
+        })
+    });
     if let Some(fresh) = fresh {
         if fresh.shared {
             // The start rewrote the address: give it its instant back.
@@ -233,7 +235,7 @@ fn redraw_load(document: &Document) {
             .collect();
         // Drawn inside the player's borrow: its axis is kept after.
         let at = Some(replay.time).filter(|_| visible);
-        paint_load(document, &runs, &replay.scenario, at, &replay.link)
+        paint_load(document, &runs, &replay.scenario, at, replay.state.config())
     });
     if let Some(axis) = axis {
         with_player(|p| p.set_axis(axis));

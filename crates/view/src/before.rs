@@ -12,11 +12,13 @@
 
 use retry_core::chart_id::ChartId;
 use retry_draw::Axes;
+use retry_sim::config::{Config, State};
 
 /// One state as its key chart was drawn.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Drawn<D> {
-    pub link: String,
+    /// The state drawn, as a value.
+    pub state: State,
     /// The lesson it is a state of.
     pub lesson: Option<&'static str>,
     pub chart: ChartId,
@@ -45,28 +47,29 @@ impl<D> Default for Memory<D> {
 }
 
 impl<D> Memory<D> {
-    /// What stands before state `link` of `chart` in `lesson`: the state
-    /// shown while `link` is not drawn yet, else the one it replaced.
+    /// What stands before state `config` of `chart` in `lesson`: the
+    /// state shown while `config` is not drawn yet, else the one it
+    /// replaced.
     pub fn ghost(
         &self,
-        link: &str,
+        config: &Config,
         chart: ChartId,
         lesson: Option<&'static str>,
     ) -> Option<&Drawn<D>> {
         let candidate = match &self.shown {
-            Some(shown) if shown.link == link => self.before.as_ref(),
+            Some(shown) if shown.state.is(config) => self.before.as_ref(),
             shown => shown.as_ref(),
         };
         candidate.filter(|d| d.chart == chart && d.lesson == lesson)
     }
 
-    /// State `link` of `chart` is drawn from final data: the state shown
+    /// State `config` of `chart` is drawn from final data: the state shown
     /// until now becomes the one before it. Drawn again, a state keeps its
     /// place; `refresh` says whether its data is replaced (a sweep's
     /// curves grow point by point).
     pub fn arrive(
         &mut self,
-        link: &str,
+        config: &Config,
         chart: ChartId,
         lesson: Option<&'static str>,
         refresh: impl Fn(&D) -> bool,
@@ -75,7 +78,7 @@ impl<D> Memory<D> {
         if let Some(shown) = self
             .shown
             .as_mut()
-            .filter(|s| s.link == link && s.chart == chart)
+            .filter(|s| s.state.is(config) && s.chart == chart)
         {
             if refresh(&shown.data) {
                 shown.data = data();
@@ -85,7 +88,7 @@ impl<D> Memory<D> {
         let old = self.shown.take();
         self.before = old.filter(|o| o.chart == chart && o.lesson == lesson);
         self.shown = Some(Drawn {
-            link: link.to_string(),
+            state: State::of(config),
             lesson,
             chart,
             data: data(),
@@ -93,13 +96,13 @@ impl<D> Memory<D> {
         });
     }
 
-    /// The axes state `link` of `chart` was drawn on, once it is the one
-    /// shown.
-    pub fn keep(&mut self, link: &str, chart: ChartId, axes: Option<Axes>) {
+    /// The axes state `config` of `chart` was drawn on, once it is the
+    /// one shown.
+    pub fn keep(&mut self, config: &Config, chart: ChartId, axes: Option<Axes>) {
         if let Some(shown) = self
             .shown
             .as_mut()
-            .filter(|s| s.link == link && s.chart == chart)
+            .filter(|s| s.state.is(config) && s.chart == chart)
         {
             shown.axes = axes.or(shown.axes);
         }
@@ -126,9 +129,15 @@ mod tests {
 
     const HERD: Option<&str> = Some("herd");
 
+    /// A state of its own for each name.
+    fn s(name: &str) -> Config {
+        let rate = f64::from(name.as_bytes()[0]);
+        Config::from_link(&format!("v=1&rate={rate}")).0
+    }
+
     fn memory() -> Memory<u32> {
         let mut memory = Memory::default();
-        memory.arrive("v=1&a", ChartId::Load, HERD, |_| false, || 1);
+        memory.arrive(&s("a"), ChartId::Load, HERD, |_| false, || 1);
         memory
     }
 
@@ -138,18 +147,34 @@ mod tests {
         // While the new state is not drawn yet, the one shown is its ghost;
         // once it is, the one it replaced.
         assert_eq!(
-            memory.ghost("v=1&b", ChartId::Load, HERD).map(|d| d.data),
+            memory.ghost(&s("b"), ChartId::Load, HERD).map(|d| d.data),
             Some(1)
         );
-        assert!(memory.ghost("v=1&a", ChartId::Load, HERD).is_none());
-        memory.arrive("v=1&b", ChartId::Load, HERD, |_| false, || 2);
+        assert!(memory.ghost(&s("a"), ChartId::Load, HERD).is_none());
+        memory.arrive(&s("b"), ChartId::Load, HERD, |_| false, || 2);
         assert_eq!(
-            memory.ghost("v=1&b", ChartId::Load, HERD).map(|d| d.data),
+            memory.ghost(&s("b"), ChartId::Load, HERD).map(|d| d.data),
             Some(1)
         );
         assert_eq!(
-            memory.ghost("v=1&c", ChartId::Load, HERD).map(|d| d.data),
+            memory.ghost(&s("c"), ChartId::Load, HERD).map(|d| d.data),
             Some(2)
+        );
+    }
+
+    /// A state is its meaning: a policy B kept while compare mode is off
+    /// is no part of it, so the state shown stays shown.
+    #[test]
+    fn a_state_is_a_value_not_its_text() {
+        let mut memory = memory();
+        let mut kept_b = s("a");
+        kept_b.set_b_at(retry_sim::config::P::Attempts as usize, 7.0);
+        assert!(!kept_b.comparing());
+        assert_ne!(kept_b, s("a"), "two values");
+        memory.arrive(&kept_b, ChartId::Load, HERD, |_| false, || 5);
+        assert!(
+            memory.ghost(&s("a"), ChartId::Load, HERD).is_none(),
+            "one state"
         );
     }
 
@@ -158,15 +183,15 @@ mod tests {
         let mut memory = memory();
         assert!(
             memory
-                .ghost("v=1&b", ChartId::Load, Some("storm"))
+                .ghost(&s("b"), ChartId::Load, Some("storm"))
                 .is_none()
         );
-        assert!(memory.ghost("v=1&b", ChartId::Latency, HERD).is_none());
+        assert!(memory.ghost(&s("b"), ChartId::Latency, HERD).is_none());
         // A preset picked: a new picture, with nothing before it.
-        memory.arrive("v=1&s", ChartId::Mechanism, Some("storm"), |_| false, || 3);
+        memory.arrive(&s("s"), ChartId::Mechanism, Some("storm"), |_| false, || 3);
         assert!(
             memory
-                .ghost("v=1&s", ChartId::Mechanism, Some("storm"))
+                .ghost(&s("s"), ChartId::Mechanism, Some("storm"))
                 .is_none()
         );
     }
@@ -175,15 +200,15 @@ mod tests {
     fn a_state_drawn_again_keeps_its_place_and_its_axes() {
         let mut memory = memory();
         let axes = Axes::default();
-        memory.keep("v=1&a", ChartId::Load, Some(axes));
-        memory.keep("v=1&a", ChartId::Load, None);
-        memory.arrive("v=1&a", ChartId::Load, HERD, |_| false, || 9);
-        let shown = memory.ghost("v=1&b", ChartId::Load, HERD).expect("a ghost");
+        memory.keep(&s("a"), ChartId::Load, Some(axes));
+        memory.keep(&s("a"), ChartId::Load, None);
+        memory.arrive(&s("a"), ChartId::Load, HERD, |_| false, || 9);
+        let shown = memory.ghost(&s("b"), ChartId::Load, HERD).expect("a ghost");
         assert_eq!((shown.data, shown.axes), (1, Some(axes)));
         // Growing data (a sweep) is replaced in place.
-        memory.arrive("v=1&a", ChartId::Load, HERD, |_| true, || 9);
+        memory.arrive(&s("a"), ChartId::Load, HERD, |_| true, || 9);
         assert_eq!(
-            memory.ghost("v=1&b", ChartId::Load, HERD).map(|d| d.data),
+            memory.ghost(&s("b"), ChartId::Load, HERD).map(|d| d.data),
             Some(9)
         );
         // Axes of a state not shown are not kept.
@@ -191,8 +216,8 @@ mod tests {
             tops: [5.0, 0.0],
             floor: 0.0,
         };
-        memory.keep("v=1&z", ChartId::Load, Some(other));
-        let shown = memory.ghost("v=1&b", ChartId::Load, HERD).expect("a ghost");
+        memory.keep(&s("z"), ChartId::Load, Some(other));
+        let shown = memory.ghost(&s("b"), ChartId::Load, HERD).expect("a ghost");
         assert_eq!(shown.axes, Some(axes));
     }
 

@@ -6,10 +6,11 @@
 //! A render first [`prepare`](Player::prepare)s the replay for its state
 //! (open at a moment, close on changed settings, or keep), so that its runs
 //! trace when the replay will show; once they are done it
-//! [`show`](Player::show)s them: a new [`Clip`] for a new link, opened at
+//! [`show`](Player::show)s them: a new [`Clip`] for a new state, opened at
 //! the lesson's moment or at a shared instant.
 
 use retry_draw::TimeAxis;
+use retry_sim::config::{Config, State};
 use retry_sim::sim::trace::Trace;
 use retry_sim::sim::{Report, Scenario};
 
@@ -23,8 +24,8 @@ pub const LOAD_REDRAW_MS: f64 = 200.0;
 /// The traced runs of one state, and where the replay stands in them.
 #[derive(Debug, Clone)]
 pub struct Clip {
-    /// The link the traces belong to.
-    pub link: String,
+    /// The state the traces belong to.
+    pub state: State,
     pub scenario: Scenario,
     /// Each policy's name ("" alone, "A" and "B" in compare mode), run
     /// and trace.
@@ -41,10 +42,10 @@ pub struct Clip {
 }
 
 impl Clip {
-    /// The replay of finished, traced runs of `link`, just before the
+    /// The replay of finished, traced runs of `config`, just before the
     /// lesson's moment for `preset` and at a speed that suits its world,
     /// still.
-    pub fn new(link: &str, preset: Option<&str>, runs: &Runs) -> Option<Clip> {
+    pub fn new(config: &Config, preset: Option<&str>, runs: &Runs) -> Option<Clip> {
         let names: &[&'static str] = if runs.b.is_some() { &["A", "B"] } else { &[""] };
         let reports = std::iter::once(&runs.a).chain(runs.b.as_ref());
         let sides: Vec<(&'static str, Report, Trace)> = names
@@ -56,7 +57,7 @@ impl Clip {
         let (_, report, trace) = sides.first()?;
         let opened = opening(preset, report, &runs.scenario, trace);
         Some(Clip {
-            link: link.to_string(),
+            state: State::of(config),
             scenario: runs.scenario.clone(),
             sides,
             time: opened.time,
@@ -97,7 +98,7 @@ impl Clip {
 /// What a render asked of a replay whose traced runs are still going.
 #[derive(Debug, Clone, PartialEq)]
 struct Pending {
-    link: String,
+    state: State,
     /// The instant to open at, from the link's fragment or a click.
     shared: Option<f64>,
     /// Opened at the lesson's moment or a shared instant: still.
@@ -193,12 +194,12 @@ impl Player {
         }
     }
 
-    /// A render of `link` starts: a link opened with an instant, or a
+    /// A render of `config` starts: a link opened with an instant, or a
     /// preset whose lesson is a moment (`moment_wanted`, also an embed of
     /// the replay), opens the replay; changed settings close it. `open`:
     /// whether the fold is open now.
-    pub fn prepare(&mut self, link: &str, moment_wanted: bool) -> Fold {
-        let previous = self.clip.as_ref().map(|c| c.link == link);
+    pub fn prepare(&mut self, config: &Config, moment_wanted: bool) -> Fold {
+        let previous = self.clip.as_ref().map(|c| c.state.is(config));
         if previous == Some(true) {
             return Fold::Keep;
         }
@@ -207,7 +208,7 @@ impl Player {
         } else {
             None
         };
-        let (pending, fold) = match self.pending.take().filter(|p| p.link == link) {
+        let (pending, fold) = match self.pending.take().filter(|p| p.state.is(config)) {
             // This state's runs are already on their way: a new instant
             // still counts.
             Some(pending) => (
@@ -230,10 +231,9 @@ impl Player {
                 } else {
                     Fold::Keep
                 };
-                let link = link.to_string();
                 (
                     Pending {
-                        link,
+                        state: State::of(config),
                         shared,
                         moment,
                     },
@@ -245,12 +245,13 @@ impl Player {
         fold
     }
 
-    /// The traced runs of `link` are done and the fold is `open`: a new
-    /// clip if the link is new (made by `clip`, still until Play). Returns
-    /// the new clip's news, and whether there is a clip of `link` to paint.
+    /// The traced runs of `config` are done and the fold is `open`: a new
+    /// clip if the state is new (made by `clip`, still until Play). Returns
+    /// the new clip's news, and whether there is a clip of `config` to
+    /// paint.
     pub fn show(
         &mut self,
-        link: &str,
+        config: &Config,
         open: bool,
         clip: impl FnOnce() -> Option<Clip>,
     ) -> (Option<Fresh>, bool) {
@@ -258,7 +259,7 @@ impl Player {
             return (None, false);
         }
         let mut fresh = None;
-        if let Some(pending) = self.pending.take_if(|p| p.link == link) {
+        if let Some(pending) = self.pending.take_if(|p| p.state.is(config)) {
             let Some(mut clip) = clip() else {
                 return (None, false);
             };
@@ -271,7 +272,7 @@ impl Player {
             });
             self.clip = Some(clip);
         }
-        let paint = self.clip.as_ref().is_some_and(|c| c.link == link);
+        let paint = self.clip.as_ref().is_some_and(|c| c.state.is(config));
         (fresh, paint)
     }
 
@@ -392,7 +393,7 @@ mod tests {
     fn shown(player: &mut Player) -> (Option<Fresh>, bool) {
         let job = traced_job();
         let runs = job.runs().expect("the runs are done");
-        player.show(LINK, true, || Clip::new(LINK, None, runs))
+        player.show(&config(LINK), true, || Clip::new(&config(LINK), None, runs))
     }
 
     /// Nothing moves until the reader presses Play: not a replay the
@@ -400,9 +401,9 @@ mod tests {
     #[test]
     fn a_replay_stands_still_until_play_whoever_opened_it() {
         let mut player = Player::default();
-        assert_eq!(player.prepare(LINK, false), Fold::Keep);
+        assert_eq!(player.prepare(&config(LINK), false), Fold::Keep);
         // Closed, nothing shows; the pending replay waits for the fold.
-        assert_eq!(player.show(LINK, false, || None), (None, false));
+        assert_eq!(player.show(&config(LINK), false, || None), (None, false));
         let (fresh, paint) = shown(&mut player);
         assert_eq!(fresh, Some(Fresh { shared: false }));
         assert!(paint);
@@ -417,19 +418,19 @@ mod tests {
         assert_eq!(player.toggle(), Some(true));
         // A moment opens the fold, still.
         let mut player = Player::default();
-        assert_eq!(player.prepare(LINK, true), Fold::Open);
+        assert_eq!(player.prepare(&config(LINK), true), Fold::Open);
         shown(&mut player);
         assert_eq!(player.clip().map(|c| c.playing), Some(false));
         // The same state again keeps it; other settings close it.
-        assert_eq!(player.prepare(LINK, true), Fold::Keep);
-        assert_eq!(player.prepare("v=1&rate=21", false), Fold::Close);
+        assert_eq!(player.prepare(&config(LINK), true), Fold::Keep);
+        assert_eq!(player.prepare(&config("v=1&rate=21"), false), Fold::Close);
         assert!(player.clip().is_none());
     }
 
     #[test]
     fn a_shared_instant_opens_the_first_replay_there_once() {
         let mut player = Player::new(Some(4.25));
-        assert_eq!(player.prepare(LINK, false), Fold::Open);
+        assert_eq!(player.prepare(&config(LINK), false), Fold::Open);
         let (fresh, _) = shown(&mut player);
         assert_eq!(fresh, Some(Fresh { shared: true }));
         assert_eq!(player.still_instant(), Some(4.25));
@@ -437,7 +438,7 @@ mod tests {
         assert_eq!(player.cursor(false), None);
         // Past the horizon, it opens at the horizon.
         let mut player = Player::new(Some(1e9));
-        player.prepare(LINK, false);
+        player.prepare(&config(LINK), false);
         shown(&mut player);
         assert_eq!(player.still_instant(), Some(10.0));
     }
@@ -445,7 +446,7 @@ mod tests {
     #[test]
     fn the_clock_follows_the_wall_times_the_speed_and_stops_at_the_horizon() {
         let mut player = Player::default();
-        player.prepare(LINK, false);
+        player.prepare(&config(LINK), false);
         shown(&mut player);
         let start = player.clip().map(|c| c.time).expect("a clip");
         assert_eq!(start, 0.0);
@@ -506,7 +507,7 @@ mod tests {
         });
         // Before any replay, a click opens the fold and waits for its runs.
         assert_eq!(player.click_load(50.0, false), Click::OpenAndWait);
-        assert_eq!(player.prepare(LINK, false), Fold::Open);
+        assert_eq!(player.prepare(&config(LINK), false), Fold::Open);
         shown(&mut player);
         assert_eq!(player.still_instant(), Some(5.0));
         player.toggle();

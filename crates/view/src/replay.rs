@@ -796,7 +796,7 @@ mod tests {
             let mut job = Job::new(&preset.config(), wants, retry_core::chart_id::ChartId::Load);
             while job.step(1 << 20) != Step::Final {}
             let runs = job.runs().expect("the runs are done");
-            let clip = crate::player::Clip::new("", Some(key), runs).expect("a clip");
+            let clip = crate::player::Clip::new(&preset.config(), Some(key), runs).expect("a clip");
             let (from, to) = clip.opened.wave;
             let trace = &runs.traces[0];
             let frame = |k: u32| clip.time + clip.speed * f64::from(k) / f64::from(FRAMES);

@@ -35,6 +35,34 @@ use retry_core::breaker::BreakerMode;
 use retry_core::budget::BudgetKind;
 use retry_core::policy::{Jitter, Shape};
 
+/// A configuration as an identity: what the page keeps a drawing, a
+/// replay or a run by. Two are one state when they are
+/// [`Config::same_state`] (a B kept while compare mode is off is no part
+/// of it), compared as values, never as link text.
+#[derive(Debug, Clone)]
+pub struct State(Config);
+
+impl State {
+    pub fn of(config: &Config) -> State {
+        State(config.clone())
+    }
+
+    /// Whether `config` is this state.
+    pub fn is(&self, config: &Config) -> bool {
+        self.0.same_state(config)
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.0
+    }
+}
+
+impl PartialEq for State {
+    fn eq(&self, other: &State) -> bool {
+        self.0.same_state(&other.0)
+    }
+}
+
 /// One value per parameter, always valid.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
