@@ -16,6 +16,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, MessageEvent, Worker};
 
+use retry_analyses::executor::Handout;
 use retry_analyses::stress::{self, Item, Row, Stress, Who};
 use retry_core::tf;
 use retry_core::words::tr;
@@ -30,19 +31,16 @@ thread_local! {
     static RUN: RefCell<Option<Rc<RefCell<Stressing>>>> = const { RefCell::new(None) };
 }
 
-/// A report on its way: the plan, the rows so far, the workers.
+/// A report on its way: the plan and the rows so far (which worker runs
+/// what, and where its row goes: `retry_analyses::executor::Handout`),
+/// the workers.
 struct Stressing {
     config: Config,
     link: String,
-    plan: Vec<Item>,
-    rows: Vec<Option<Row>>,
-    /// The next item of the plan not handed out yet.
-    next: usize,
+    handout: Handout<Item, Row>,
     workers: Vec<Worker>,
     /// Each worker's callback, kept alive while the run is.
     _listeners: Vec<Closure<dyn FnMut(MessageEvent)>>,
-    /// The item each worker runs.
-    running: Vec<Option<usize>>,
 }
 
 impl Drop for Stressing {
@@ -57,25 +55,39 @@ impl Stressing {
     /// Gives each idle worker the next item.
     fn hand_out(&mut self) -> Result<(), JsValue> {
         for worker in 0..self.workers.len() {
-            if self.running[worker].is_some() || self.next == self.plan.len() {
+            let Some(item) = self.handout.next_for(worker) else {
                 continue;
-            }
+            };
             let message = js_sys::Object::new();
             js_sys::Reflect::set(&message, &"link".into(), &self.link.as_str().into())?;
             js_sys::Reflect::set(
                 &message,
                 &"item".into(),
-                &serde_wasm_bindgen::to_value(&self.plan[self.next])?,
+                &serde_wasm_bindgen::to_value(item)?,
             )?;
             self.workers[worker].post_message(&message)?;
-            self.running[worker] = Some(self.next);
-            self.next += 1;
         }
         Ok(())
     }
 
     fn done(&self) -> bool {
-        self.rows.iter().all(Option::is_some)
+        self.handout.answers().is_complete()
+    }
+
+    fn plan(&self) -> &[Item] {
+        self.handout.plan()
+    }
+
+    /// The rows in the plan's order, those still running none.
+    fn rows(&self) -> &[Option<Row>] {
+        self.handout.answers().slots()
+    }
+
+    /// The rows in, as a report.
+    fn report(&self) -> Stress {
+        Stress {
+            rows: self.rows().iter().flatten().cloned().collect(),
+        }
     }
 }
 
@@ -149,10 +161,7 @@ fn start(
     let run = Rc::new(RefCell::new(Stressing {
         config: config.clone(),
         link,
-        rows: vec![None; plan.len()],
-        plan,
-        next: 0,
-        running: vec![None; workers.len()],
+        handout: Handout::new(plan, workers.len()),
         workers,
         _listeners: Vec::new(),
     }));
@@ -180,24 +189,14 @@ fn start(
 fn answered(run: &Rc<RefCell<Stressing>>, worker: usize, data: JsValue) {
     {
         let mut r = run.borrow_mut();
-        let Some(index) = r.running[worker].take() else {
-            return;
-        };
-        match serde_wasm_bindgen::from_value::<Row>(data) {
-            Ok(row) if row.item() == r.plan[index] => r.rows[index] = Some(row),
-            Ok(row) => {
-                let why = format!(
-                    "stress worker: {:?} answered for {:?}",
-                    row.item(),
-                    r.plan[index]
-                );
-                web_sys::console::error_1(&JsValue::from_str(&why));
-                return;
-            }
-            Err(why) => {
-                web_sys::console::error_1(&JsValue::from_str(&format!("stress worker: {why}")));
-                return;
-            }
+        let kept = serde_wasm_bindgen::from_value::<Row>(data)
+            .map_err(|why| why.to_string())
+            .and_then(|row| {
+                r.handout
+                    .answered(worker, row, |item, row| row.item() == *item)
+            });
+        if let Err(why) = kept {
+            web_sys::console::error_1(&JsValue::from_str(&format!("stress worker: {why}")));
         }
         if let Err(why) = r.hand_out() {
             web_sys::console::error_1(&why);
@@ -239,17 +238,17 @@ fn show(document: &Document, run: &Stressing) {
     if let Err(why) = fill_verdicts(document, run) {
         web_sys::console::error_1(&why);
     }
-    let done = run.rows.iter().filter(|row| row.is_some()).count();
+    let done = run.handout.answers().filled();
     let status = if run.done() {
         tf!(
             "{n} rows, each a fault alone in this world, run with it and without it.",
-            n = run.plan.len()
+            n = run.plan().len()
         )
     } else {
         tf!(
             "Running the faults: {done} of {n}\u{2026}",
             done = done,
-            n = run.plan.len()
+            n = run.plan().len()
         )
     };
     set_text(document, "stress-status", &status);
@@ -265,8 +264,7 @@ fn show(document: &Document, run: &Stressing) {
         let href = if id == "stress-link" {
             format!("?{shown_link}#{PANEL}")
         } else {
-            let rows = run.rows.iter().flatten().cloned().collect();
-            let markdown = Stress { rows }.to_markdown(&run.config, &shown_link);
+            let markdown = run.report().to_markdown(&run.config, &shown_link);
             let encoded = String::from(js_sys::encode_uri_component(&markdown));
             format!("data:text/markdown;charset=utf-8,{encoded}")
         };
@@ -295,7 +293,7 @@ fn fill_table(document: &Document, table: &Element, run: &Stressing) -> Result<(
     thead.append_child(&head)?;
     table.append_child(&thead)?;
     let body = element(document, "tbody", "")?;
-    for (item, row) in run.plan.iter().zip(&run.rows) {
+    for (item, row) in run.plan().iter().zip(run.rows()) {
         let tr_ = element(document, "tr", "")?;
         let measures = match row {
             Some(row) => row.measures().to_vec(),
@@ -341,9 +339,7 @@ fn fill_verdicts(document: &Document, run: &Stressing) -> Result<(), JsValue> {
     if !run.done() {
         return list.set_attribute("hidden", "");
     }
-    let report = Stress {
-        rows: run.rows.iter().flatten().cloned().collect(),
-    };
+    let report = run.report();
     for warning in stress::warnings(&run.config) {
         let item = element(document, "li", "")?;
         item.set_attribute("data-warning", "")?;

@@ -4,7 +4,7 @@
 //! finish, and [`Answers`] puts each in its item's place, so the result is
 //! the same bit for bit on any number of workers. The command line's
 //! threads use [`run_all`]; the page's web workers, which answer by
-//! message, fill an [`Answers`] themselves.
+//! message, take their items from a [`Handout`].
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -55,6 +55,87 @@ impl<R> Answers<R> {
     /// Every answer in the plan's order, once all came.
     pub fn into_ordered(self) -> Option<Vec<R>> {
         self.slots.into_iter().collect()
+    }
+
+    /// Each item's answer or none yet, in the plan's order.
+    pub fn slots(&self) -> &[Option<R>] {
+        &self.slots
+    }
+}
+
+/// A plan handed out to workers that answer by message (the page's web
+/// workers): each idle worker is given the next item not yet taken, and
+/// its answer is kept at that item's index, whatever order they come in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Handout<T, R> {
+    plan: Vec<T>,
+    answers: Answers<R>,
+    next: usize,
+    /// Items whose answer was refused, to be handed out again first.
+    again: Vec<usize>,
+    /// The item each worker runs.
+    running: Vec<Option<usize>>,
+}
+
+impl<T, R> Handout<T, R> {
+    pub fn new(plan: Vec<T>, workers: usize) -> Handout<T, R> {
+        Handout {
+            answers: Answers::new(plan.len()),
+            plan,
+            next: 0,
+            again: Vec::new(),
+            running: vec![None; workers],
+        }
+    }
+
+    pub fn plan(&self) -> &[T] {
+        &self.plan
+    }
+
+    pub fn answers(&self) -> &Answers<R> {
+        &self.answers
+    }
+
+    /// The item `worker` takes now, if it is idle and an item is left.
+    pub fn next_for(&mut self, worker: usize) -> Option<&T> {
+        if self.running.get(worker)?.is_some() {
+            return None;
+        }
+        let index = match self.again.pop() {
+            Some(index) => index,
+            None if self.next < self.plan.len() => {
+                self.next += 1;
+                self.next - 1
+            }
+            None => return None,
+        };
+        self.running[worker] = Some(index);
+        self.plan.get(index)
+    }
+
+    /// `worker` answered: its answer is kept at the item it was given if
+    /// `fits` holds of them (the answer is of that item); else the item
+    /// is handed out again, and it says why (as when the worker was given
+    /// none). The worker is idle again either way.
+    pub fn answered(
+        &mut self,
+        worker: usize,
+        answer: R,
+        fits: impl Fn(&T, &R) -> bool,
+    ) -> Result<usize, String> {
+        let index = self
+            .running
+            .get_mut(worker)
+            .and_then(Option::take)
+            .ok_or_else(|| format!("worker {worker} answered without an item"))?;
+        if !fits(&self.plan[index], &answer) {
+            self.again.push(index);
+            return Err(format!(
+                "worker {worker} answered for another item than {index}"
+            ));
+        }
+        self.answers.put(index, answer);
+        Ok(index)
     }
 }
 
@@ -138,6 +219,44 @@ mod tests {
         }
         let partial: Answers<u8> = Answers::new(2);
         assert_eq!(partial.into_ordered(), None);
+    }
+
+    /// Three workers that answer in turn, last given first: the answers
+    /// land where `run_all` puts them; an answer from a worker with no
+    /// item, or for another item, is refused.
+    #[test]
+    fn a_handout_keeps_answers_by_message_in_their_places() {
+        let plan: Vec<u64> = (0..10).map(|i| i * 3 + 1).collect();
+        let work = |n: &u64| n * n;
+        let mut handout: Handout<u64, u64> = Handout::new(plan.clone(), 3);
+        assert!(handout.answered(0, 1, |_, _| true).is_err(), "no item yet");
+        let mut given: Vec<(usize, u64)> = Vec::new();
+        while !handout.answers().is_complete() {
+            for worker in 0..3 {
+                if let Some(&item) = handout.next_for(worker) {
+                    given.push((worker, item));
+                }
+            }
+            // The last worker given an item answers first, wrongly once:
+            // its item comes back to it.
+            let (worker, item) = given.pop().expect("an item is out");
+            assert!(
+                handout
+                    .answered(worker, work(&item) + 1, |t, r| *r == work(t))
+                    .is_err()
+            );
+            assert_eq!(handout.next_for(worker), Some(&item));
+            assert!(
+                handout
+                    .answered(worker, work(&item), |t, r| *r == work(t))
+                    .is_ok()
+            );
+        }
+        assert_eq!(handout.next_for(0), None, "nothing is left");
+        assert_eq!(
+            handout.answers().clone().into_ordered(),
+            Some(run_all(&plan, 2, work))
+        );
     }
 
     /// Items of very different cost on 1, 2 and 4 workers: the slow ones
