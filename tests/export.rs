@@ -8,7 +8,7 @@
 //! throttling arithmetic. backon runs for real in tests/export_backon.rs,
 //! tenacity and botocore in tests/python.
 
-use retry_core::budget::{Budget, BudgetConfig, BudgetKind};
+use retry_core::budget::{Budget, BudgetKind, Spec, token_bucket};
 use retry_core::policy::{Jitter, Shape};
 use retry_core::random::Stream;
 use retry_export::import::{self, MAX_INPUT};
@@ -318,12 +318,10 @@ fn grpc_exports_satisfy_grfc_a6() {
 /// allowed while the count is above half of maxTokens (5).
 #[test]
 fn token_bucket_reproduces_a6_throttling_arithmetic() {
-    let mut bucket = Budget::new(&BudgetConfig {
-        kind: BudgetKind::TokenBucket,
+    let mut bucket = Budget::new(&Spec::TokenBucket(token_bucket::Params {
         max_tokens: 10.0,
         token_ratio: 0.1,
-        ..BudgetConfig::default()
-    });
+    }));
     // Four failures: 10 -> 6, still above 5, so retries go on.
     for _ in 0..4 {
         bucket.on_failure(0.0, false);

@@ -10,7 +10,9 @@
 //! where they are used.
 
 use retry_core::breaker::{BreakerConfig, BreakerMode};
-use retry_core::budget::{BudgetConfig, BudgetKind, RatioBasis};
+use retry_core::budget::{
+    BudgetConfig, BudgetKind, RatioBasis, Spec, bucket, envoy, quota, ratio, token_bucket,
+};
 use retry_core::policy::{Jitter, Policy, Shape};
 use retry_sim::sim::{
     self, FailureKind, FanWait, LatencyHistogram, Law, OutageMode, QueueOrder, Report, Scenario,
@@ -376,7 +378,10 @@ fn budgets_bound_amplification() {
     assert_eq!(server_calls(&unlimited), 5 * unlimited.summary.operations);
     let requests = failing(BudgetConfig {
         kind: BudgetKind::Ratio,
-        basis: RatioBasis::Requests,
+        ratio: ratio::Params {
+            basis: RatioBasis::Requests,
+            ..ratio::Params::DEFAULT
+        },
         ..BudgetConfig::default()
     });
     assert!(
@@ -2382,7 +2387,7 @@ fn a_service_below_the_top_may_keep_no_budget_of_its_own() {
     };
     let run = |own: bool| {
         sim::run(&Scenario {
-            layer_budgets: [(!own).then_some(BudgetKind::None), None, None, None],
+            layer_budgets: [(!own).then_some(Spec::None), None, None, None],
             ..world.clone()
         })
     };
@@ -2412,7 +2417,12 @@ fn a_service_below_the_top_may_keep_no_budget_of_its_own() {
 fn a_service_below_the_top_may_keep_a_budget_of_its_own_kind() {
     let world = failing_two_services();
     let own = sim::run(&Scenario {
-        layer_budgets: [Some(BudgetKind::TokenBucket), None, None, None],
+        layer_budgets: [
+            Some(BudgetConfig::default().spec_of(BudgetKind::TokenBucket)),
+            None,
+            None,
+            None,
+        ],
         ..world.clone()
     });
     let none = sim::run(&world).summary;
@@ -2428,11 +2438,96 @@ fn a_service_below_the_top_may_keep_a_budget_of_its_own_kind() {
             kind: BudgetKind::Sre,
             ..BudgetConfig::default()
         },
-        layer_budgets: [Some(BudgetKind::AwsAdaptive), None, None, None],
+        layer_budgets: [
+            Some(BudgetConfig::default().spec_of(BudgetKind::AwsAdaptive)),
+            None,
+            None,
+            None,
+        ],
         ..world
     });
     assert!(mixed.summary.cut.is_none(), "{:?}", mixed.summary.cut);
     assert!(mixed.summary.attempts_by_layer[1] > 0);
+}
+
+/// A service's own budget carries its own parameters: the same kind with
+/// a tight setting and a loose one below an always-failing top, which
+/// keeps no budget, changes what the second service sends below (three
+/// calls a call with no budget at all), for every kind whose parameters
+/// bind when every call fails. (SRE throttling rejects nearly every
+/// attempt then whatever its K: with no accepts, K x 0 is 0.)
+#[test]
+fn a_services_own_budget_keeps_its_own_parameters() {
+    let world = failing_two_services();
+    let second = |spec: Spec| {
+        let run = sim::run(&Scenario {
+            layer_budgets: [Some(spec), None, None, None],
+            ..world.clone()
+        });
+        run.summary.attempts_by_layer[1]
+    };
+    let d = BudgetConfig::default();
+    let kinds = [
+        (
+            Spec::TokenBucket(token_bucket::Params {
+                max_tokens: 2.0,
+                ..d.token_bucket
+            }),
+            Spec::TokenBucket(token_bucket::Params {
+                max_tokens: 1000.0,
+                ..d.token_bucket
+            }),
+        ),
+        (
+            Spec::AwsQuota(quota::Params {
+                quota: 10.0,
+                ..d.quota
+            }),
+            Spec::AwsQuota(quota::Params {
+                quota: 10_000.0,
+                ..d.quota
+            }),
+        ),
+        (
+            Spec::Bucket(bucket::Params {
+                bucket_size: 2.0,
+                bucket_deposit: 0.0,
+            }),
+            Spec::Bucket(bucket::Params {
+                bucket_size: 1000.0,
+                bucket_deposit: 0.0,
+            }),
+        ),
+        (
+            Spec::Ratio(ratio::Params {
+                percent: 0.0,
+                min_per_second: 0.0,
+                ..d.ratio
+            }),
+            Spec::Ratio(ratio::Params {
+                percent: 1.0,
+                min_per_second: 1000.0,
+                ..d.ratio
+            }),
+        ),
+        (
+            Spec::Envoy(envoy::Params {
+                envoy_percent: 0.0,
+                envoy_min: 0.0,
+            }),
+            Spec::Envoy(envoy::Params {
+                envoy_percent: 1.0,
+                envoy_min: 10_000.0,
+            }),
+        ),
+    ];
+    for (tight, loose) in kinds {
+        let (tight_calls, loose_calls) = (second(tight), second(loose));
+        assert!(
+            tight_calls < loose_calls,
+            "{tight:?}: {tight_calls} calls below, {loose:?}: {loose_calls}"
+        );
+    }
 }
 
 /// A call that waits for a worker of its service is failed by the service

@@ -108,7 +108,7 @@ pub fn card(config: &Config) -> Card {
     let each_retries = all_retries / fleet;
     // A ratio budget's floor over an instance's arrivals: the retries an
     // operation may make beyond its share.
-    let floor_share = match b.min_per_second {
+    let floor_share = match b.ratio.min_per_second {
         floor if floor > 0.0 && open => floor / each,
         _ => 0.0,
     };
@@ -117,19 +117,19 @@ pub fn card(config: &Config) -> Card {
     let (retries_at_full_failure, reservoir, drains_above, drains_above_timeouts) = match b.kind {
         BudgetKind::None => (Some(all_retries), None, None, None),
         BudgetKind::Ratio => {
-            let floor = b.min_per_second;
+            let floor = b.ratio.min_per_second;
             // Each instance's allowance, in retries a second, and where
             // its retries outgrow it.
-            let (at_full, binds) = match b.basis {
+            let (at_full, binds) = match b.ratio.basis {
                 // Deposits are first tries: retries bind at a share of them.
                 RatioBasis::Requests => (
-                    b.percent * each + floor,
-                    root(|p| retries(p) - b.percent - floor_share),
+                    b.ratio.percent * each + floor,
+                    root(|p| retries(p) - b.ratio.percent - floor_share),
                 ),
                 // Deposits are successes, none at 100 % failure.
                 RatioBasis::Successes => (
                     floor,
-                    root(|p| retries(p) - b.percent * (1.0 - p.powi(a as i32)) - floor_share),
+                    root(|p| retries(p) - b.ratio.percent * (1.0 - p.powi(a as i32)) - floor_share),
                 ),
             };
             (Some(fleet * at_full.min(each_retries)), None, binds, binds)
@@ -137,7 +137,7 @@ pub fn card(config: &Config) -> Card {
         BudgetKind::TokenBucket => {
             // A failed attempt takes a token, a successful one gives back
             // `ratio`: the balance falls when p > ratio / (1 + ratio).
-            let p = b.token_ratio / (1.0 + b.token_ratio);
+            let p = b.token_bucket.token_ratio / (1.0 + b.token_bucket.token_ratio);
             (Some(0.0), None, (a > 1).then_some(p), (a > 1).then_some(p))
         }
         BudgetKind::AwsQuota | BudgetKind::AwsAdaptive => {
@@ -151,24 +151,24 @@ pub fn card(config: &Config) -> Card {
                         .map(|k| p.powi(k as i32) * (1.0 - p) * f64::from(k - 1))
                         .sum::<f64>()
                         + p.powi(a as i32) * f64::from(a - 1);
-                    cost * unrefunded - (1.0 - p) * b.no_retry_increment
+                    cost * unrefunded - (1.0 - p) * b.quota.no_retry_increment
                 }
             };
-            let pays = fleet * (b.quota / b.retry_cost).floor();
+            let pays = fleet * (b.quota.quota / b.quota.retry_cost).floor();
             (
                 Some(0.0),
                 Some(pays),
-                root(net(b.retry_cost)),
-                root(net(b.timeout_cost)),
+                root(net(b.quota.retry_cost)),
+                root(net(b.quota.timeout_cost)),
             )
         }
         BudgetKind::Bucket => {
             // Every first try deposits, a retry takes one while the balance
             // is above one.
-            let binds = root(|p| retries(p) - b.bucket_deposit);
+            let binds = root(|p| retries(p) - b.bucket.bucket_deposit);
             (
-                Some((b.bucket_deposit * rate).min(all_retries)),
-                Some(fleet * (b.bucket_size - 1.0).max(0.0).ceil()),
+                Some((b.bucket.bucket_deposit * rate).min(all_retries)),
+                Some(fleet * (b.bucket.bucket_size - 1.0).max(0.0).ceil()),
                 binds,
                 binds,
             )
@@ -176,7 +176,7 @@ pub fn card(config: &Config) -> Card {
         BudgetKind::Sre => {
             // Attempts are rejected once requests exceed K accepts: when
             // fewer than 1 / K are accepted. At 100 % failure nothing is.
-            let p = 1.0 - 1.0 / b.sre_k;
+            let p = 1.0 - 1.0 / b.sre.sre_k;
             (Some(0.0), None, Some(p), Some(p))
         }
         BudgetKind::Envoy => {
@@ -185,7 +185,7 @@ pub fn card(config: &Config) -> Card {
             // beside a call, Little's law makes the retries r / (1 + r) of
             // the requests in flight, r the retries an operation asks for:
             // the share binds once that is more than it.
-            let share = b.envoy_percent;
+            let share = b.envoy.envoy_percent;
             let binds = (share > 0.0 && share < 1.0)
                 .then(|| root(|p| retries(p) - share / (1.0 - share)))
                 .flatten();
@@ -194,13 +194,16 @@ pub fn card(config: &Config) -> Card {
     };
     let (in_flight_minimum, share_from_in_flight) = match b.kind {
         BudgetKind::Envoy => (
-            Some(fleet * b.envoy_min),
-            (b.envoy_percent > 0.0).then(|| fleet * b.envoy_min / b.envoy_percent),
+            Some(fleet * b.envoy.envoy_min),
+            (b.envoy.envoy_percent > 0.0)
+                .then(|| fleet * b.envoy.envoy_min / b.envoy.envoy_percent),
         ),
         _ => (None, None),
     };
-    let drains_at_least =
-        drains_above.is_some() && !open && b.kind == BudgetKind::Ratio && b.min_per_second > 0.0;
+    let drains_at_least = drains_above.is_some()
+        && !open
+        && b.kind == BudgetKind::Ratio
+        && b.ratio.min_per_second > 0.0;
     let retries_at_full_failure = retries_at_full_failure.filter(|_| open);
     let reservoir_seconds = reservoir
         .filter(|_| open && all_retries > 0.0)

@@ -292,7 +292,7 @@ fn course_json() -> String {
 fn quota_trace(config: &Config, sequence: &str) -> Result<String, String> {
     let scenario = config.scenario();
     let attempts = scenario.policy.attempts as usize;
-    let mut budget = Budget::new(&scenario.budget);
+    let mut budget = Budget::new(&scenario.budget.spec());
     let mut refused = 0;
     let mut retries = 0;
     for (operation, outcomes) in sequence.split(',').enumerate() {

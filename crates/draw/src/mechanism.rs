@@ -300,13 +300,16 @@ where
     let budget = &scenario.budget;
     let (full, threshold, name) = match budget.kind {
         BudgetKind::TokenBucket => (
-            budget.max_tokens,
-            Some((budget.max_tokens / 2.0, tr("retries stop at or below half"))),
+            budget.token_bucket.max_tokens,
+            Some((
+                budget.token_bucket.max_tokens / 2.0,
+                tr("retries stop at or below half"),
+            )),
             tr("tokens"),
         ),
         BudgetKind::AwsQuota | BudgetKind::AwsAdaptive => (
-            budget.quota,
-            Some((budget.retry_cost, tr("a retry costs this much"))),
+            budget.quota.quota,
+            Some((budget.quota.retry_cost, tr("a retry costs this much"))),
             tr("retry quota"),
         ),
         _ => (0.0, None, tr("budget balance")),
@@ -547,9 +550,9 @@ mod tests {
             // A's budget says no within the outage's first second.
             let level = &a.series.budget_level;
             let refuses_at = if key == "aws-sdk" {
-                runs.scenario.budget.retry_cost
+                runs.scenario.budget.quota.retry_cost
             } else {
-                runs.scenario.budget.max_tokens / 2.0
+                runs.scenario.budget.token_bucket.max_tokens / 2.0
             };
             let first_second = (start / width) as usize..((start + 1.0) / width) as usize;
             assert!(

@@ -353,7 +353,7 @@ fn budget(policy: &Value, out: &mut Imported) {
     // The API's defaults: 20 % of 10 s, at least 10 retries a second.
     let percent = constraint
         .pointer("/budget/percent")
-        .map_or(Ok(20.0), |v| number(v, "budget.percent"));
+        .map_or(Ok(20.0), |v| number(v, "budget.ratio.percent"));
     let interval = constraint
         .pointer("/budget/interval")
         .map_or(Ok(10.0), |v| go_duration(v, "budget.interval"));
@@ -379,7 +379,7 @@ fn budget(policy: &Value, out: &mut Imported) {
             if (0.0..=100.0).contains(&percent) && interval > 0.0 && count >= 0.0 && per > 0.0 =>
         {
             out.set(P::Budget, BUDGETS.position(BudgetKind::Ratio), "retryConstraint");
-            out.set(P::BudgetPercent, percent / 100.0, "budget.percent");
+            out.set(P::BudgetPercent, percent / 100.0, "budget.ratio.percent");
             out.set(P::BudgetWindow, interval, "budget.interval");
             out.set(P::BudgetFloor, count / per, "minRetryRate.count / interval");
             out.set(

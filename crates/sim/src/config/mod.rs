@@ -273,17 +273,20 @@ mod tests {
         assert!(hop.uses_budget(BudgetKind::TokenBucket));
         assert!(!hop.uses_budget(BudgetKind::Ratio));
         assert!((P::Tokens.param().applies)(&hop));
-        assert_eq!(hop.scenario().budget_of_layer(2), BudgetKind::TokenBucket);
-        assert_eq!(hop.scenario().budget_of_layer(0), BudgetKind::None);
+        assert_eq!(
+            hop.scenario().budget_of_layer(2).kind(),
+            BudgetKind::TokenBucket
+        );
+        assert_eq!(hop.scenario().budget_of_layer(0).kind(), BudgetKind::None);
         let (shorter, _) = Config::from_link("v=1&layers=2&l3_budget=token-bucket");
         assert!(
             !shorter.uses_budget(BudgetKind::TokenBucket),
             "no third service"
         );
         let (on, _) = Config::from_link("v=1&layers=2&budget=sre&l2_budget=on");
-        assert_eq!(on.scenario().budget_of_layer(1), BudgetKind::Sre);
+        assert_eq!(on.scenario().budget_of_layer(1).kind(), BudgetKind::Sre);
         let (off, _) = Config::from_link("v=1&layers=2&budget=sre&l2_budget=off");
-        assert_eq!(off.scenario().budget_of_layer(1), BudgetKind::None);
+        assert_eq!(off.scenario().budget_of_layer(1).kind(), BudgetKind::None);
     }
 
     #[test]

@@ -41,15 +41,16 @@ mod tests {
     /// Every field of a scenario by its path, `policy.attempts`, with its
     /// value as `Debug` writes it: the fields a row changed are those whose
     /// text changed. An array's items are fields of their own,
-    /// `layer_attempts.0`, an item `Some(…)` on its lines one field.
+    /// `layer_attempts.0`, an item `Some(…)` on its lines one field,
+    /// however deep its value.
     fn fields(scenario: &Scenario) -> BTreeMap<String, String> {
         let mut fields: BTreeMap<String, String> = BTreeMap::new();
         let mut path: Vec<&str> = Vec::new();
         let mut last = String::new();
         // The next item's index inside an array.
         let mut item: Option<usize> = None;
-        // Inside an item `Some(`, until its `)`.
-        let mut inside = false;
+        // Inside an item `Some(`, how deep, until its `)`.
+        let mut inside = 0usize;
         let text = format!("{scenario:#?}");
         for line in text.lines().map(|l| l.trim().trim_end_matches(',')) {
             if let Some(name) = line.strip_suffix(": [") {
@@ -58,12 +59,16 @@ mod tests {
             } else if line == "]" {
                 path.pop();
                 item = None;
-            } else if inside {
+            } else if inside > 0 {
                 fields.entry(last.clone()).or_default().push_str(line);
-                inside = line != ")";
+                if line.ends_with(['(', '{', '[']) {
+                    inside += 1;
+                } else if line.starts_with([')', '}', ']']) {
+                    inside -= 1;
+                }
             } else if let Some(index) = item.as_mut() {
                 last = [path.as_slice(), &[&index.to_string()]].concat().join(".");
-                inside = line == "Some(";
+                inside = usize::from(line == "Some(");
                 fields.insert(last.clone(), line.to_string());
                 *index += 1;
             } else if line.ends_with('{') {
@@ -169,7 +174,7 @@ mod tests {
             unwritten,
             [
                 // The AWS SDK's constant.
-                "budget.no_retry_increment",
+                "budget.quota.no_retry_increment",
                 // `simulate::run` sets it, for the page and the command line alike.
                 "work_limit",
             ]

@@ -10,7 +10,7 @@ use super::choices::{
 };
 use crate::sim::{Fault, Scenario, ServiceShape, Spread, WorkloadKind};
 use retry_core::breaker::BreakerMode;
-use retry_core::budget::BudgetKind;
+use retry_core::budget::{BudgetKind, Spec};
 use retry_core::policy::{Jitter, Shape};
 use retry_core::range::{self, Range};
 use retry_core::words::Text;
@@ -234,6 +234,14 @@ fn with_layers(c: &Config) -> bool {
 /// which holds the policy's, budget's and breaker's.
 const D: Scenario = Scenario::DEFAULT;
 
+/// The kind of a service's own budget, if it has one.
+const fn own_kind(budget: &Option<Spec>) -> Option<BudgetKind> {
+    match budget {
+        Some(spec) => Some(spec.kind()),
+        None => None,
+    }
+}
+
 /// How the table stores an optional time: 0 means none.
 const fn seconds_or_zero(seconds: Option<f64>) -> f64 {
     match seconds {
@@ -317,50 +325,50 @@ params! {
     Budget: "budget", Text("Retry budget"), Text(""), Budget, BUDGETS.kind(), BUDGETS.position(D.budget.kind), always,
         Some(|s, v| s.budget.kind = BUDGETS.at(v)),
         Text("Limits retries across a client's operations: a share of recent traffic, a gRPC token bucket, the AWS SDK retry quota, or a bucket each first try fills (Brooker's), or the SRE book's adaptive throttling, which rejects first tries too: its rejections are the client's, counted as refusals, not server failures. The AWS SDK's adaptive mode adds to the quota a rate limiter that, from the first 429 on, holds every send back to a rate that falls at each 429 and climbs back as CUBIC does. Envoy's budget limits the retries in flight at once, to a share of the requests in flight and at least a minimum.");
-    BudgetPercent: "b_pct", Text("Retry share"), Text(""), Budget, number(range::BUDGET_PERCENT, 0.01), D.budget.percent, ratio,
-        Some(|s, v| s.budget.percent = v),
+    BudgetPercent: "b_pct", Text("Retry share"), Text(""), Budget, number(range::BUDGET_PERCENT, 0.01), D.budget.ratio.percent, ratio,
+        Some(|s, v| s.budget.ratio.percent = v),
         Text("Retries allowed per deposit in the window (0.2 = 20 %).");
-    BudgetFloor: "b_floor", Text("Floor"), Text("/s"), Budget, number(range::BUDGET_FLOOR, 1.0), D.budget.min_per_second, ratio,
-        Some(|s, v| s.budget.min_per_second = v),
+    BudgetFloor: "b_floor", Text("Floor"), Text("/s"), Budget, number(range::BUDGET_FLOOR, 1.0), D.budget.ratio.min_per_second, ratio,
+        Some(|s, v| s.budget.ratio.min_per_second = v),
         Text("Retries per second allowed however little traffic there is.");
-    BudgetWindow: "b_window", Text("Window"), Text("s"), Budget, number(range::BUDGET_WINDOW, 0.1), D.budget.window, ratio,
-        Some(|s, v| s.budget.window = v),
+    BudgetWindow: "b_window", Text("Window"), Text("s"), Budget, number(range::BUDGET_WINDOW, 0.1), D.budget.ratio.window, ratio,
+        Some(|s, v| s.budget.ratio.window = v),
         Text("Length of the sliding window the share is counted over.");
-    BudgetBasis: "b_basis", Text("Counts"), Text(""), Budget, BASES.kind(), BASES.position(D.budget.basis), ratio,
-        Some(|s, v| s.budget.basis = BASES.at(v)),
+    BudgetBasis: "b_basis", Text("Counts"), Text(""), Budget, BASES.kind(), BASES.position(D.budget.ratio.basis), ratio,
+        Some(|s, v| s.budget.ratio.basis = BASES.at(v)),
         Text("What earns retries: successful attempts, or every first try as Finagle's RetryBudget counts.");
-    Tokens: "tokens", Text("Max tokens"), Text(""), Budget, number(range::MAX_TOKENS, 1.0), D.budget.max_tokens, token_bucket,
-        Some(|s, v| s.budget.max_tokens = v),
+    Tokens: "tokens", Text("Max tokens"), Text(""), Budget, number(range::MAX_TOKENS, 1.0), D.budget.token_bucket.max_tokens, token_bucket,
+        Some(|s, v| s.budget.token_bucket.max_tokens = v),
         Text("Bucket size; a failure takes 1, a retry is allowed only above half.");
-    TokenRatio: "t_ratio", Text("Token ratio"), Text(""), Budget, number(range::TOKEN_RATIO, 0.01), D.budget.token_ratio, token_bucket,
-        Some(|s, v| s.budget.token_ratio = v),
+    TokenRatio: "t_ratio", Text("Token ratio"), Text(""), Budget, number(range::TOKEN_RATIO, 0.01), D.budget.token_bucket.token_ratio, token_bucket,
+        Some(|s, v| s.budget.token_bucket.token_ratio = v),
         Text("Tokens a success puts back.");
-    Quota: "quota", Text("Retry quota"), Text(""), Budget, number(range::QUOTA, 1.0), D.budget.quota, aws_quota,
-        Some(|s, v| s.budget.quota = v),
+    Quota: "quota", Text("Retry quota"), Text(""), Budget, number(range::QUOTA, 1.0), D.budget.quota.quota, aws_quota,
+        Some(|s, v| s.budget.quota.quota = v),
         Text("Tokens in the shared quota; a success refunds what its retry cost.");
-    QuotaCost: "q_cost", Text("Retry cost"), Text(""), Budget, number(range::RETRY_COST, 1.0), D.budget.retry_cost, aws_quota,
-        Some(|s, v| s.budget.retry_cost = v),
+    QuotaCost: "q_cost", Text("Retry cost"), Text(""), Budget, number(range::RETRY_COST, 1.0), D.budget.quota.retry_cost, aws_quota,
+        Some(|s, v| s.budget.quota.retry_cost = v),
         Text("Tokens a retry takes after an error.");
-    QuotaTimeoutCost: "q_tcost", Text("Timeout retry cost"), Text(""), Budget, number(range::TIMEOUT_COST, 1.0), D.budget.timeout_cost, aws_quota,
-        Some(|s, v| s.budget.timeout_cost = v),
+    QuotaTimeoutCost: "q_tcost", Text("Timeout retry cost"), Text(""), Budget, number(range::TIMEOUT_COST, 1.0), D.budget.quota.timeout_cost, aws_quota,
+        Some(|s, v| s.budget.quota.timeout_cost = v),
         Text("Tokens a retry takes after a timeout.");
-    BucketSize: "bk_size", Text("Bucket size"), Text(""), Budget, number(range::BUCKET_SIZE, 1.0), D.budget.bucket_size, brooker_bucket,
-        Some(|s, v| s.budget.bucket_size = v),
+    BucketSize: "bk_size", Text("Bucket size"), Text(""), Budget, number(range::BUCKET_SIZE, 1.0), D.budget.bucket.bucket_size, brooker_bucket,
+        Some(|s, v| s.budget.bucket.bucket_size = v),
         Text("Tokens the bucket holds, and starts with; a retry goes out only while more than 1 is left, and takes 1.");
-    BucketDeposit: "bk_deposit", Text("Deposit"), Text(""), Budget, number(range::BUCKET_DEPOSIT, 0.01), D.budget.bucket_deposit, brooker_bucket,
-        Some(|s, v| s.budget.bucket_deposit = v),
+    BucketDeposit: "bk_deposit", Text("Deposit"), Text(""), Budget, number(range::BUCKET_DEPOSIT, 0.01), D.budget.bucket.bucket_deposit, brooker_bucket,
+        Some(|s, v| s.budget.bucket.bucket_deposit = v),
         Text("Tokens each first try puts in, up to the size.");
-    SreK: "sre_k", Text("Throttle K"), Text("x"), Budget, number(range::SRE_K, 0.1), D.budget.sre_k, sre_throttle,
-        Some(|s, v| s.budget.sre_k = v),
+    SreK: "sre_k", Text("Throttle K"), Text("x"), Budget, number(range::SRE_K, 0.1), D.budget.sre.sre_k, sre_throttle,
+        Some(|s, v| s.budget.sre.sre_k = v),
         Text("The client rejects an attempt itself with probability (requests - K x accepts) / (requests + 1): the backend sees about K times what it accepts.");
-    SreWindow: "sre_window", Text("Throttle window"), Text("s"), Budget, number(range::SRE_WINDOW, 1.0), D.budget.sre_window, sre_throttle,
-        Some(|s, v| s.budget.sre_window = v),
+    SreWindow: "sre_window", Text("Throttle window"), Text("s"), Budget, number(range::SRE_WINDOW, 1.0), D.budget.sre.sre_window, sre_throttle,
+        Some(|s, v| s.budget.sre.sre_window = v),
         Text("How far back the client counts its requests and the backend's accepts.");
-    EnvoyPercent: "ev_pct", Text("Retries in flight, share"), Text(""), Budget, number(range::ENVOY_PERCENT, 0.01), D.budget.envoy_percent, envoy_budget,
-        Some(|s, v| s.budget.envoy_percent = v),
+    EnvoyPercent: "ev_pct", Text("Retries in flight, share"), Text(""), Budget, number(range::ENVOY_PERCENT, 0.01), D.budget.envoy.envoy_percent, envoy_budget,
+        Some(|s, v| s.budget.envoy.envoy_percent = v),
         Text("Retries in flight allowed as a share of the requests in flight (0.2 = 20 %, Envoy's budget_percent); 0 leaves only the minimum, Envoy's default max_retries.");
-    EnvoyMin: "ev_min", Text("Retries in flight, at least"), Text(""), Budget, integer(range::ENVOY_MIN), D.budget.envoy_min, envoy_budget,
-        Some(|s, v| s.budget.envoy_min = v),
+    EnvoyMin: "ev_min", Text("Retries in flight, at least"), Text(""), Budget, integer(range::ENVOY_MIN), D.budget.envoy.envoy_min, envoy_budget,
+        Some(|s, v| s.budget.envoy.envoy_min = v),
         Text("Retries in flight allowed however few requests are (Envoy's min_retry_concurrency, and its max_retries without a budget).");
     Breaker: "breaker", Text("Circuit breaker"), Text(""), Budget, BREAKERS.kind(), BREAKERS.position(D.breaker.mode), always,
         Some(|s, v| s.breaker.mode = BREAKERS.at(v)),
@@ -734,17 +742,17 @@ params! {
     Layer5WorkP99: "l5_p99", Text("Own time p99 at layer 5"), Text("s"), Layers, number(range::LAYER_WORK_P99, 0.001), D.layer_work_p99[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.get(P::Layer5WorkP50) > 0.0,
         Some(|s, v| s.layer_work_p99[3] = v),
         Text("99 calls in 100 the fifth service takes up get at most this long of its own work; below the p50 the time is the p50 for every call, and beyond 100 times it, 100 times it.");
-    Layer2Budget: "l2_budget", Text("Budget at layer 2"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(D.layer_budgets[0]), with_layers,
-        Some(|s, v| s.layer_budgets[0] = hop_budget(v)),
+    Layer2Budget: "l2_budget", Text("Budget at layer 2"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(own_kind(&D.layer_budgets[0])), with_layers,
+        Some(|s, v| s.layer_budgets[0] = hop_budget(v).map(|kind| s.budget.spec_of(kind))),
         Text("The retry budget the second service keeps for its own calls below: as the policy's, none (it retries as its attempts say), or a kind of its own, with the policy's settings of that kind (under “Retry budget & breaker”).");
-    Layer3Budget: "l3_budget", Text("Budget at layer 3"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(D.layer_budgets[1]), |c| with_layers(c) && c.get(P::Layers) >= 3.0,
-        Some(|s, v| s.layer_budgets[1] = hop_budget(v)),
+    Layer3Budget: "l3_budget", Text("Budget at layer 3"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(own_kind(&D.layer_budgets[1])), |c| with_layers(c) && c.get(P::Layers) >= 3.0,
+        Some(|s, v| s.layer_budgets[1] = hop_budget(v).map(|kind| s.budget.spec_of(kind))),
         Text("The retry budget the third service keeps for its own calls below: as the policy's, none (it retries as its attempts say), or a kind of its own, with the policy's settings of that kind (under “Retry budget & breaker”).");
-    Layer4Budget: "l4_budget", Text("Budget at layer 4"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(D.layer_budgets[2]), |c| with_layers(c) && c.get(P::Layers) >= 4.0,
-        Some(|s, v| s.layer_budgets[2] = hop_budget(v)),
+    Layer4Budget: "l4_budget", Text("Budget at layer 4"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(own_kind(&D.layer_budgets[2])), |c| with_layers(c) && c.get(P::Layers) >= 4.0,
+        Some(|s, v| s.layer_budgets[2] = hop_budget(v).map(|kind| s.budget.spec_of(kind))),
         Text("The retry budget the fourth service keeps for its own calls below: as the policy's, none (it retries as its attempts say), or a kind of its own, with the policy's settings of that kind (under “Retry budget & breaker”).");
-    Layer5Budget: "l5_budget", Text("Budget at layer 5"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(D.layer_budgets[3]), |c| with_layers(c) && c.get(P::Layers) >= 5.0,
-        Some(|s, v| s.layer_budgets[3] = hop_budget(v)),
+    Layer5Budget: "l5_budget", Text("Budget at layer 5"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(own_kind(&D.layer_budgets[3])), |c| with_layers(c) && c.get(P::Layers) >= 5.0,
+        Some(|s, v| s.layer_budgets[3] = hop_budget(v).map(|kind| s.budget.spec_of(kind))),
         Text("The retry budget the fifth service keeps for its own calls below: as the policy's, none (it retries as its attempts say), or a kind of its own, with the policy's settings of that kind (under “Retry budget & breaker”).");
     Layer2Breaker: "l2_breaker", Text("Breaker at layer 2"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_breakers[0]), |c| with_layers(c) && c.get(P::Layers) >= 2.0 && c.breaker_mode() != BreakerMode::Off,
         Some(|s, v| s.layer_breakers[0] = SWITCH.at(v)),

@@ -116,7 +116,7 @@ pub use law::Law;
 pub use world::{COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, in_flight_bytes};
 
 use retry_core::breaker::BreakerConfig;
-use retry_core::budget::{BudgetConfig, BudgetKind};
+use retry_core::budget::{BudgetConfig, Spec};
 use retry_core::policy::{Jitter, Policy, Shape};
 use retry_core::range::{self, Range};
 
@@ -430,11 +430,12 @@ pub struct Scenario {
     pub layer_work_p50: [f64; range::OWN_POLICY_LAYERS],
     pub layer_work_p99: [f64; range::OWN_POLICY_LAYERS],
     /// The services below the top, from the second: the retry budget each
-    /// keeps for its own calls below: `None` for one of the policy's kind
-    /// (as every layer kept before a service could choose), else its own
-    /// kind with the policy's settings of that kind, `BudgetKind::None`
-    /// for none (it retries as its attempts say).
-    pub layer_budgets: [Option<BudgetKind>; range::OWN_POLICY_LAYERS],
+    /// keeps for its own calls below: `None` for one of the policy's (as
+    /// every layer kept before a service could choose), else its own, a
+    /// kind with its own parameters (a link gives it the policy's settings
+    /// of that kind), `Spec::None` for none (it retries as its attempts
+    /// say).
+    pub layer_budgets: [Option<Spec>; range::OWN_POLICY_LAYERS],
     /// The services below the top, from the second: whether each keeps a
     /// circuit breaker of the policy's for its own calls below (on, as
     /// every layer always has), or calls whatever the answers (off).
@@ -719,12 +720,12 @@ impl Scenario {
         own.or((self.call_timeout > 0.0).then_some(self.call_timeout))
     }
 
-    /// The kind of retry budget layer `layer` (0 = the top) keeps: its
-    /// own below the top where it has one, else the policy's.
-    pub fn budget_of_layer(&self, layer: u32) -> BudgetKind {
+    /// The retry budget layer `layer` (0 = the top) keeps: its own below
+    /// the top where it has one, else the policy's.
+    pub fn budget_of_layer(&self, layer: u32) -> Spec {
         Self::own_of_layer(&self.layer_budgets, layer)
             .flatten()
-            .unwrap_or(self.budget.kind)
+            .unwrap_or_else(|| self.budget.spec())
     }
 
     /// The attempts layer `layer` (0 = the top) makes of each call: its

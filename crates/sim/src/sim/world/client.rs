@@ -11,7 +11,7 @@ use crate::sim::report::FailureKind;
 use crate::sim::trace::Ending;
 use crate::sim::{QueueOrder, Scenario, WorkloadKind};
 use retry_core::breaker::{Breaker, BreakerMode, Ticket};
-use retry_core::budget::{Budget, BudgetConfig, BudgetKind};
+use retry_core::budget::{Budget, BudgetKind, Spec};
 use retry_core::classify::Failure;
 use retry_core::policy::{Plan, Policy};
 use retry_core::random::Stream;
@@ -227,17 +227,15 @@ impl Layers {
             .collect();
         let instances = s.instances.max(1);
         let each = (instances + count - 1) as usize;
-        let kinds: Vec<BudgetKind> = (0..count).map(|layer| s.budget_of_layer(layer)).collect();
+        let specs: Vec<Spec> = (0..count).map(|layer| s.budget_of_layer(layer)).collect();
+        let kinds: Vec<BudgetKind> = specs.iter().map(Spec::kind).collect();
         let budgeted: Vec<bool> = kinds.iter().map(|&kind| kind != BudgetKind::None).collect();
         let budgets: Vec<Budget> = if budgeted.contains(&true) {
             (0..each)
                 .map(|slot| {
                     // The top layer's instances, then one slot a layer.
                     let layer = (slot + 1).saturating_sub(instances as usize);
-                    Budget::new(&BudgetConfig {
-                        kind: kinds[layer],
-                        ..s.budget
-                    })
+                    Budget::new(&specs[layer])
                 })
                 .collect()
         } else {

@@ -329,7 +329,7 @@ fn runs_alone(s: &Scenario) -> bool {
         && s.workload != WorkloadKind::Contention
         // A closed loop's next start waits for its client's last end.
         && s.workload != WorkloadKind::Closed
-        && (0..s.layers).all(|layer| s.budget_of_layer(layer) == BudgetKind::None)
+        && (0..s.layers).all(|layer| s.budget_of_layer(layer).kind() == BudgetKind::None)
         && s.breaker.mode == BreakerMode::Off
         // A service's workers are shared by the operations through it.
         && !(s.layers > 1 && s.layer_workers.iter().any(|&w| w > 0))
@@ -362,7 +362,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 || s.breaker.mode != BreakerMode::Off
                 || (0..s.layers).any(|layer| {
                     matches!(
-                        s.budget_of_layer(layer),
+                        s.budget_of_layer(layer).kind(),
                         BudgetKind::AwsQuota | BudgetKind::AwsAdaptive
                     )
                 }),

@@ -9,7 +9,7 @@ use crate::sim::report::{Cut, CutReason, LatencyHistogram, PAUSE_HISTOGRAMS, Rep
 use crate::sim::trace::Ending;
 use crate::sim::{Fault, FaultOn, FaultWindow};
 use retry_core::breaker::Breaker;
-use retry_core::budget::{Budget, BudgetConfig, BudgetKind};
+use retry_core::budget::{Budget, BudgetKind, Spec};
 use retry_core::policy::{Jitter, Policy};
 
 /// One count per [`Ending`], indexed by it.
@@ -74,8 +74,8 @@ fn pause_range(policy: &Policy, retries: u32) -> f64 {
 
 /// The starting balance of a budget that keeps one (gRPC's token bucket,
 /// the AWS SDK's retry quota, Brooker's bucket); none for the others.
-fn budget_start(config: &BudgetConfig) -> Option<f64> {
-    Budget::new(config).balance()
+fn budget_start(spec: &Spec) -> Option<f64> {
+    Budget::new(spec).balance()
 }
 
 impl Tally {
@@ -92,14 +92,13 @@ impl Tally {
             range,
             // The series charts the balance of the lowest layer that
             // keeps a budget.
-            budget_start(&BudgetConfig {
-                kind: (0..layers)
+            budget_start(
+                &(0..layers)
                     .rev()
                     .map(|layer| s.budget_of_layer(layer))
-                    .find(|&kind| kind != BudgetKind::None)
-                    .unwrap_or(s.budget.kind),
-                ..s.budget
-            }),
+                    .find(|spec| spec.kind() != BudgetKind::None)
+                    .unwrap_or_else(|| s.budget.spec()),
+            ),
         );
         if layers > 1 {
             rec.per_layer(layers as usize);

@@ -30,10 +30,19 @@
 //! - [`BudgetKind::Bucket`]: the adaptive bucket of Marc Brooker's 2022
 //!   retry simulations (`mbrooker/simulator_example`, `retry_sim`), kept
 //!   per client: each first try deposits a little, a retry withdraws one.
+//!
+//! A budget is one [`Spec`]: its kind with that kind's parameters, each
+//! kind in a file of its own ([`ratio`], [`token_bucket`], [`quota`],
+//! [`bucket`], [`sre`], [`envoy`]) with the rule it keeps.
 
 use crate::adaptive::RateLimiter;
-use crate::range;
-use crate::window::SlidingWindow;
+
+pub mod bucket;
+pub mod envoy;
+pub mod quota;
+pub mod ratio;
+pub mod sre;
+pub mod token_bucket;
 
 /// Which budget a client uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,98 +95,67 @@ pub enum RatioBasis {
     Requests,
 }
 
-/// Budget parameters. Times in seconds.
+/// The retry budget a policy names: its kind, and every kind's
+/// parameters, as the page's controls keep them (a service below that
+/// keeps a budget of another kind takes that kind's from here: its
+/// [`Spec`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct BudgetConfig {
     pub kind: BudgetKind,
-    /// Ratio: allowed retries per deposit (0.2 = 20 %).
-    pub percent: f64,
-    /// Ratio: retries per second allowed regardless of traffic.
-    pub min_per_second: f64,
-    /// Ratio: length of the sliding window.
-    pub window: f64,
-    /// Ratio: what counts as a deposit.
-    pub basis: RatioBasis,
-    /// Token bucket: capacity, and the starting balance.
-    pub max_tokens: f64,
-    /// Token bucket: tokens a success adds back.
-    pub token_ratio: f64,
-    /// AWS quota: capacity, and the starting balance.
-    pub quota: f64,
-    /// AWS quota: cost of a retry after an ordinary failure.
-    pub retry_cost: f64,
-    /// AWS quota: cost of a retry after a timeout (timeouts tie up more).
-    pub timeout_cost: f64,
-    /// AWS quota: what a success that needed no retry returns.
-    pub no_retry_increment: f64,
-    /// Brooker's bucket: capacity, and the starting balance.
-    pub bucket_size: f64,
-    /// Brooker's bucket: what each first try deposits.
-    pub bucket_deposit: f64,
-    /// SRE throttling: the multiplier K of accepts.
-    pub sre_k: f64,
-    /// SRE throttling: the window the counts cover.
-    pub sre_window: f64,
-    /// Envoy: the share of requests in flight that may be retries.
-    pub envoy_percent: f64,
-    /// Envoy: retries in flight allowed however few requests are.
-    pub envoy_min: f64,
+    pub ratio: ratio::Params,
+    pub token_bucket: token_bucket::Params,
+    pub quota: quota::Params,
+    pub bucket: bucket::Params,
+    pub sre: sre::Params,
+    pub envoy: envoy::Params,
 }
 
 impl BudgetConfig {
-    /// No budget; the other fields hold the published defaults of each kind
-    /// (Finagle 20 % / 10 per s / 10 s, gRPC 10 / 0.1, AWS 500 / 5 / 10 / 1,
+    /// No budget; each kind's parameters its published defaults (Finagle
+    /// 20 % / 10 per s / 10 s, gRPC 10 / 0.1, AWS 500 / 5 / 10 / 1,
     /// Brooker 5 / 0.1, the SRE book's K = 2 over 2 minutes, Envoy 20 % /
     /// 3).
     pub const DEFAULT: BudgetConfig = BudgetConfig {
         kind: BudgetKind::None,
-        percent: 0.2,
-        min_per_second: 10.0,
-        window: 10.0,
-        basis: RatioBasis::Successes,
-        max_tokens: 10.0,
-        token_ratio: 0.1,
-        quota: 500.0,
-        retry_cost: 5.0,
-        timeout_cost: 10.0,
-        no_retry_increment: 1.0,
-        bucket_size: 5.0,
-        bucket_deposit: 0.1,
-        sre_k: 2.0,
-        sre_window: 120.0,
-        envoy_percent: 0.2,
-        envoy_min: 3.0,
+        ratio: ratio::Params::DEFAULT,
+        token_bucket: token_bucket::Params::DEFAULT,
+        quota: quota::Params::DEFAULT,
+        bucket: bucket::Params::DEFAULT,
+        sre: sre::Params::DEFAULT,
+        envoy: envoy::Params::DEFAULT,
     };
 
     /// The parameters brought into their ranges (see [`range`]), NaN
     /// replaced by the default.
     pub fn sanitized(&self) -> BudgetConfig {
-        let d = BudgetConfig::default();
-        let increment = self.no_retry_increment;
         BudgetConfig {
             kind: self.kind,
-            percent: range::BUDGET_PERCENT.clamp(self.percent, d.percent),
-            min_per_second: range::BUDGET_FLOOR.clamp(self.min_per_second, d.min_per_second),
-            window: range::BUDGET_WINDOW.clamp(self.window, d.window),
-            basis: self.basis,
-            max_tokens: range::MAX_TOKENS.clamp(self.max_tokens, d.max_tokens),
-            token_ratio: range::TOKEN_RATIO.clamp(self.token_ratio, d.token_ratio),
-            quota: range::QUOTA.clamp(self.quota, d.quota),
-            retry_cost: range::RETRY_COST.clamp(self.retry_cost, d.retry_cost),
-            timeout_cost: range::TIMEOUT_COST.clamp(self.timeout_cost, d.timeout_cost),
-            // No parameter sets it (it is the AWS SDK's constant), so it
-            // has no range: any count of tokens will do.
-            no_retry_increment: if increment.is_finite() && increment >= 0.0 {
-                increment
-            } else {
-                d.no_retry_increment
-            },
-            bucket_size: range::BUCKET_SIZE.clamp(self.bucket_size, d.bucket_size),
-            bucket_deposit: range::BUCKET_DEPOSIT.clamp(self.bucket_deposit, d.bucket_deposit),
-            sre_k: range::SRE_K.clamp(self.sre_k, d.sre_k),
-            sre_window: range::SRE_WINDOW.clamp(self.sre_window, d.sre_window),
-            envoy_percent: range::ENVOY_PERCENT.clamp(self.envoy_percent, d.envoy_percent),
-            envoy_min: range::ENVOY_MIN.clamp(self.envoy_min, d.envoy_min).round(),
+            ratio: self.ratio.sanitized(),
+            token_bucket: self.token_bucket.sanitized(),
+            quota: self.quota.sanitized(),
+            bucket: self.bucket.sanitized(),
+            sre: self.sre.sanitized(),
+            envoy: self.envoy.sanitized(),
+        }
+    }
+
+    /// The policy's own budget: its kind with that kind's parameters.
+    pub fn spec(&self) -> Spec {
+        self.spec_of(self.kind)
+    }
+
+    /// A budget of `kind` with this configuration's parameters of that
+    /// kind.
+    pub fn spec_of(&self, kind: BudgetKind) -> Spec {
+        match kind {
+            BudgetKind::None => Spec::None,
+            BudgetKind::Ratio => Spec::Ratio(self.ratio),
+            BudgetKind::TokenBucket => Spec::TokenBucket(self.token_bucket),
+            BudgetKind::AwsQuota => Spec::AwsQuota(self.quota),
+            BudgetKind::AwsAdaptive => Spec::AwsAdaptive(self.quota),
+            BudgetKind::Bucket => Spec::Bucket(self.bucket),
+            BudgetKind::Sre => Spec::Sre(self.sre),
+            BudgetKind::Envoy => Spec::Envoy(self.envoy),
         }
     }
 }
@@ -185,6 +163,50 @@ impl BudgetConfig {
 impl Default for BudgetConfig {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+/// One budget: a kind with its own parameters, and none of another's.
+/// What each client instance, and each service below that keeps a budget
+/// of its own, builds its [`Budget`] from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Spec {
+    None,
+    Ratio(ratio::Params),
+    TokenBucket(token_bucket::Params),
+    AwsQuota(quota::Params),
+    AwsAdaptive(quota::Params),
+    Bucket(bucket::Params),
+    Sre(sre::Params),
+    Envoy(envoy::Params),
+}
+
+impl Spec {
+    pub const fn kind(&self) -> BudgetKind {
+        match self {
+            Spec::None => BudgetKind::None,
+            Spec::Ratio(_) => BudgetKind::Ratio,
+            Spec::TokenBucket(_) => BudgetKind::TokenBucket,
+            Spec::AwsQuota(_) => BudgetKind::AwsQuota,
+            Spec::AwsAdaptive(_) => BudgetKind::AwsAdaptive,
+            Spec::Bucket(_) => BudgetKind::Bucket,
+            Spec::Sre(_) => BudgetKind::Sre,
+            Spec::Envoy(_) => BudgetKind::Envoy,
+        }
+    }
+
+    /// Its parameters brought into their ranges.
+    pub fn sanitized(&self) -> Spec {
+        match self {
+            Spec::None => Spec::None,
+            Spec::Ratio(p) => Spec::Ratio(p.sanitized()),
+            Spec::TokenBucket(p) => Spec::TokenBucket(p.sanitized()),
+            Spec::AwsQuota(p) => Spec::AwsQuota(p.sanitized()),
+            Spec::AwsAdaptive(p) => Spec::AwsAdaptive(p.sanitized()),
+            Spec::Bucket(p) => Spec::Bucket(p.sanitized()),
+            Spec::Sre(p) => Spec::Sre(p.sanitized()),
+            Spec::Envoy(p) => Spec::Envoy(p.sanitized()),
+        }
     }
 }
 
@@ -231,12 +253,12 @@ trait Kind {
 #[derive(Debug, Clone)]
 enum Rule {
     Unlimited(Unlimited),
-    Ratio(Ratio),
-    TokenBucket(TokenBucket),
-    Quota(Quota),
-    Bucket(Bucket),
-    Sre(Sre),
-    Envoy(Envoy),
+    Ratio(ratio::Ratio),
+    TokenBucket(token_bucket::TokenBucket),
+    Quota(quota::Quota),
+    Bucket(bucket::Bucket),
+    Sre(sre::Sre),
+    Envoy(envoy::Envoy),
 }
 
 /// Calls one [`Kind`] method on whichever rule a budget has.
@@ -255,42 +277,15 @@ macro_rules! each {
 }
 
 impl Rule {
-    fn new(c: &BudgetConfig) -> Rule {
-        match c.kind {
-            BudgetKind::None => Rule::Unlimited(Unlimited),
-            BudgetKind::Ratio => Rule::Ratio(Ratio {
-                percent: c.percent,
-                floor: c.min_per_second * c.window,
-                basis: c.basis,
-                window: SlidingWindow::new(c.window),
-            }),
-            BudgetKind::TokenBucket => Rule::TokenBucket(TokenBucket {
-                max: c.max_tokens,
-                ratio: c.token_ratio,
-                tokens: c.max_tokens,
-            }),
-            BudgetKind::AwsQuota | BudgetKind::AwsAdaptive => Rule::Quota(Quota {
-                quota: c.quota,
-                retry_cost: c.retry_cost,
-                timeout_cost: c.timeout_cost,
-                no_retry_increment: c.no_retry_increment,
-                tokens: c.quota,
-            }),
-            BudgetKind::Bucket => Rule::Bucket(Bucket {
-                size: c.bucket_size,
-                deposit: c.bucket_deposit,
-                tokens: c.bucket_size,
-            }),
-            BudgetKind::Sre => Rule::Sre(Sre {
-                k: c.sre_k,
-                window: SlidingWindow::new(c.sre_window),
-            }),
-            BudgetKind::Envoy => Rule::Envoy(Envoy {
-                percent: c.envoy_percent,
-                min: c.envoy_min,
-                in_flight: 0,
-                retries_held: 0,
-            }),
+    fn new(spec: &Spec) -> Rule {
+        match spec {
+            Spec::None => Rule::Unlimited(Unlimited),
+            Spec::Ratio(p) => Rule::Ratio(p.rule()),
+            Spec::TokenBucket(p) => Rule::TokenBucket(p.rule()),
+            Spec::AwsQuota(p) | Spec::AwsAdaptive(p) => Rule::Quota(p.rule()),
+            Spec::Bucket(p) => Rule::Bucket(p.rule()),
+            Spec::Sre(p) => Rule::Sre(p.rule()),
+            Spec::Envoy(p) => Rule::Envoy(p.rule()),
         }
     }
 }
@@ -305,198 +300,14 @@ impl Kind for Unlimited {
     }
 }
 
-/// The ratio budget's counters: what earns retries, and retries made.
-const DEPOSITS: usize = 0;
-const RETRIES: usize = 1;
-
-/// Retries in the window at most `percent` of its deposits plus the floor
-/// (`min_per_second` x the window's length).
-#[derive(Debug, Clone)]
-struct Ratio {
-    percent: f64,
-    floor: f64,
-    basis: RatioBasis,
-    window: SlidingWindow<2>,
-}
-
-impl Kind for Ratio {
-    fn on_first_try(&mut self, now: f64) {
-        if self.basis == RatioBasis::Requests {
-            self.window.add(now, DEPOSITS);
-        }
-    }
-    fn on_success(&mut self, now: f64, _retry_cost: f64) {
-        if self.basis == RatioBasis::Successes {
-            self.window.add(now, DEPOSITS);
-        }
-    }
-    fn charge(&mut self, now: f64, _after_timeout: bool) -> Option<f64> {
-        self.window.slide(now);
-        let allowance = self.percent * self.window.total(DEPOSITS) as f64 + self.floor;
-        ((self.window.total(RETRIES) as f64) < allowance).then(|| {
-            self.window.add(now, RETRIES);
-            0.0
-        })
-    }
-}
-
-/// gRPC's retry throttling (gRFC A6): a failure takes a token, a success
-/// gives back `ratio`; a retry goes while the balance is above half.
-#[derive(Debug, Clone)]
-struct TokenBucket {
-    max: f64,
-    ratio: f64,
-    tokens: f64,
-}
-
-impl Kind for TokenBucket {
-    fn on_success(&mut self, _now: f64, _retry_cost: f64) {
-        self.tokens = (self.tokens + self.ratio).min(self.max);
-    }
-    fn on_failure(&mut self) {
-        self.tokens = (self.tokens - 1.0).max(0.0);
-    }
-    fn charge(&mut self, _now: f64, _after_timeout: bool) -> Option<f64> {
-        (self.tokens > self.max / 2.0).then_some(0.0)
-    }
-    fn balance(&self) -> Option<f64> {
-        Some(self.tokens)
-    }
-}
-
-/// The AWS SDK's retry quota (standard and adaptive modes): a retry
-/// withdraws its cost, a success refunds it, or adds a little when it
-/// needed no retry.
-#[derive(Debug, Clone)]
-struct Quota {
-    quota: f64,
-    retry_cost: f64,
-    timeout_cost: f64,
-    no_retry_increment: f64,
-    tokens: f64,
-}
-
-impl Kind for Quota {
-    fn on_success(&mut self, _now: f64, retry_cost: f64) {
-        let refund = if retry_cost > 0.0 {
-            retry_cost
-        } else {
-            self.no_retry_increment
-        };
-        self.tokens = (self.tokens + refund).min(self.quota);
-    }
-    fn charge(&mut self, _now: f64, after_timeout: bool) -> Option<f64> {
-        let cost = if after_timeout {
-            self.timeout_cost
-        } else {
-            self.retry_cost
-        };
-        (self.tokens >= cost).then(|| {
-            self.tokens -= cost;
-            cost
-        })
-    }
-    fn balance(&self) -> Option<f64> {
-        Some(self.tokens)
-    }
-}
-
-/// Brooker's adaptive bucket: a first try deposits, a retry takes 1 while
-/// the balance is above 1.
-#[derive(Debug, Clone)]
-struct Bucket {
-    size: f64,
-    deposit: f64,
-    tokens: f64,
-}
-
-impl Kind for Bucket {
-    fn on_first_try(&mut self, _now: f64) {
-        self.tokens = (self.tokens + self.deposit).min(self.size);
-    }
-    fn charge(&mut self, _now: f64, _after_timeout: bool) -> Option<f64> {
-        (self.tokens > 1.0).then(|| {
-            self.tokens -= 1.0;
-            0.0
-        })
-    }
-    fn balance(&self) -> Option<f64> {
-        Some(self.tokens)
-    }
-}
-
-/// SRE throttling's counters: requests meant to be sent, and those the
-/// backend accepted.
-const REQUESTS: usize = 0;
-const ACCEPTS: usize = 1;
-
-/// The SRE book's client-side throttling: it rejects attempts before they
-/// leave; retries are otherwise free.
-#[derive(Debug, Clone)]
-struct Sre {
-    k: f64,
-    window: SlidingWindow<2>,
-}
-
-impl Kind for Sre {
-    fn on_success(&mut self, now: f64, _retry_cost: f64) {
-        self.window.add(now, ACCEPTS);
-    }
-    fn admits(&mut self, now: f64, draw: f64) -> bool {
-        self.window.slide(now);
-        let requests = self.window.total(REQUESTS) as f64;
-        let accepts = self.window.total(ACCEPTS) as f64;
-        let reject = ((requests - self.k * accepts) / (requests + 1.0)).max(0.0);
-        self.window.add(now, REQUESTS);
-        draw >= reject
-    }
-    fn charge(&mut self, _now: f64, _after_timeout: bool) -> Option<f64> {
-        Some(0.0)
-    }
-}
-
-/// Envoy's retry budget: retries in flight at most `max(min, percent x
-/// attempts in flight)`; a retry holds its place until its answer.
-#[derive(Debug, Clone)]
-struct Envoy {
-    percent: f64,
-    min: f64,
-    in_flight: u32,
-    retries_held: u32,
-}
-
-impl Kind for Envoy {
-    fn on_send(&mut self) {
-        self.in_flight += 1;
-    }
-    fn on_answer(&mut self, retry: bool) {
-        self.in_flight = self.in_flight.saturating_sub(1);
-        if retry {
-            self.release_retry();
-        }
-    }
-    fn release_retry(&mut self) {
-        self.retries_held = self.retries_held.saturating_sub(1);
-    }
-    fn charge(&mut self, _now: f64, _after_timeout: bool) -> Option<f64> {
-        let allowed = (self.percent * f64::from(self.in_flight))
-            .floor()
-            .max(self.min);
-        (f64::from(self.retries_held) < allowed).then(|| {
-            self.retries_held += 1;
-            0.0
-        })
-    }
-}
-
 impl Budget {
-    /// A budget at its starting balance, of the parameters
-    /// [sanitized](BudgetConfig::sanitized).
-    pub fn new(config: &BudgetConfig) -> Self {
-        let config = config.sanitized();
+    /// A budget of `spec`'s kind at its starting balance, of its
+    /// parameters [sanitized](Spec::sanitized).
+    pub fn new(spec: &Spec) -> Self {
+        let spec = spec.sanitized();
         Self {
-            rule: Rule::new(&config),
-            limiter: (config.kind == BudgetKind::AwsAdaptive).then(|| RateLimiter::new(0.0)),
+            rule: Rule::new(&spec),
+            limiter: (spec.kind() == BudgetKind::AwsAdaptive).then(|| RateLimiter::new(0.0)),
             refusals: 0,
         }
     }
@@ -602,10 +413,7 @@ mod tests {
     use super::*;
 
     fn budget(kind: BudgetKind) -> Budget {
-        Budget::new(&BudgetConfig {
-            kind,
-            ..BudgetConfig::default()
-        })
+        Budget::new(&BudgetConfig::default().spec_of(kind))
     }
 
     #[test]
@@ -631,11 +439,10 @@ mod tests {
 
     #[test]
     fn ratio_grows_with_successes() {
-        let mut ratio = Budget::new(&BudgetConfig {
-            kind: BudgetKind::Ratio,
+        let mut ratio = Budget::new(&Spec::Ratio(ratio::Params {
             min_per_second: 0.0,
-            ..BudgetConfig::default()
-        });
+            ..ratio::Params::DEFAULT
+        }));
         assert_eq!(ratio.try_retry(0.0, false), None, "no floor, no deposits");
         for _ in 0..100 {
             ratio.on_success(0.5, 0.0);
@@ -651,12 +458,11 @@ mod tests {
 
     #[test]
     fn ratio_basis_requests_counts_first_tries() {
-        let mut ratio = Budget::new(&BudgetConfig {
-            kind: BudgetKind::Ratio,
+        let mut ratio = Budget::new(&Spec::Ratio(ratio::Params {
             min_per_second: 0.0,
             basis: RatioBasis::Requests,
-            ..BudgetConfig::default()
-        });
+            ..ratio::Params::DEFAULT
+        }));
         for _ in 0..50 {
             ratio.on_first_try(2.0);
             ratio.on_success(2.0, 0.0); // does not count under this basis
@@ -782,14 +588,18 @@ mod tests {
         // What `Budget::new` builds its rule from.
         let odd = BudgetConfig {
             kind: BudgetKind::Ratio,
-            percent: f64::NAN,
-            window: -3.0,
-            min_per_second: f64::INFINITY,
+            ratio: ratio::Params {
+                percent: f64::NAN,
+                window: -3.0,
+                min_per_second: f64::INFINITY,
+                ..ratio::Params::DEFAULT
+            },
             ..BudgetConfig::default()
         }
-        .sanitized();
+        .sanitized()
+        .ratio;
         assert_eq!(odd.percent, 0.2);
-        assert_eq!(odd.window, range::BUDGET_WINDOW.min);
-        assert_eq!(odd.min_per_second, range::BUDGET_FLOOR.max);
+        assert_eq!(odd.window, crate::range::BUDGET_WINDOW.min);
+        assert_eq!(odd.min_per_second, crate::range::BUDGET_FLOOR.max);
     }
 }
