@@ -28,11 +28,9 @@ fn embedded<R>(f: impl FnOnce(&Embed) -> R) -> Option<R> {
     EMBED.with(|e| e.borrow().as_ref().map(f))
 }
 
-/// Sets the page up for the link's `search`: the embed layout if it asks
-/// for one.
-pub(super) fn start(document: &Document, search: &str) -> Result<(), JsValue> {
-    // The notices of these pairs are the link's: `start` shows them all.
-    let embed = retry_sim::link::read_link(search).1;
+/// Sets the page up for the embed its address asks for (read with the
+/// rest of the address, `course::opened`), if any.
+pub(super) fn start(document: &Document, embed: Option<Embed>) -> Result<(), JsValue> {
     // The page's script guessed from the address; this is the link's word.
     if let Some(root) = document.document_element() {
         root.class_list()

@@ -179,7 +179,7 @@ fn begin(search: &str) -> Result<(), JsValue> {
     let chapter = chapter::start(&document, &opened)?;
     take_home::build(&document)?;
     summary::wire_layers(&document)?;
-    embed::start(&document, search)?;
+    embed::start(&document, opened.embed.clone())?;
     show_notices(&document, notices);
     build_progress(&document)?;
     stress_panel::open_if_linked(&document);

@@ -19,10 +19,13 @@
 //! short link is `preset=KEY`: its world, with any settings of the link
 //! over it.
 
-use retry_core::words::Text;
+use retry_core::words::{Lang, Text};
 use retry_sim::config::{Config, P};
-pub use retry_sim::link::{CHAPTER_KEY, PRESENT_KEY, PRESET_KEY};
-use retry_sim::link::{CONTROLS_KEY, EMBED_KEY, LANG_KEY, MAX_PAIRS, Notice, clip, percent_decode};
+use retry_sim::link::{CHAPTER_KEY, PRESENT_KEY, PRESET_KEY};
+use retry_sim::link::{
+    CONTROLS_KEY, EMBED_KEY, Embed, LANG_KEY, MAX_PAIRS, Notice, clip, link_lang, percent_decode,
+    read_link,
+};
 
 /// The key of a link's version.
 const LINK_VERSION_KEY: &str = "v";
@@ -435,13 +438,19 @@ impl Present {
     }
 }
 
-/// What an address opens.
+/// What an address opens, read once into a value: two addresses of one
+/// meaning open equal values, whatever the order, repeats or spelling of
+/// their pairs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Opened {
     pub config: Config,
     /// The chapter or last page it asks for.
     pub place: Option<Place>,
     pub present: Present,
+    /// How it is embedded in another page, if it asks to be.
+    pub embed: Option<Embed>,
+    /// The language it asks for (`lang=`), if any.
+    pub lang: Option<Lang>,
     pub notices: Vec<Notice>,
 }
 
@@ -512,9 +521,9 @@ pub fn opened(address: &str) -> Opened {
             })
             .ok()
     });
-    let (read, mut read_notices) = match preset {
-        Some(preset) if place.is_none() => Config::from_link(&format!("{}&{query}", preset.link)),
-        _ => Config::from_link(query),
+    let (read, embed, mut read_notices) = match preset {
+        Some(preset) if place.is_none() => read_link(&format!("{}&{query}", preset.link)),
+        _ => read_link(query),
     };
     let config = match (place, settings) {
         // A chapter's own world: no version to read it as.
@@ -540,6 +549,8 @@ pub fn opened(address: &str) -> Opened {
         config,
         place,
         present,
+        embed,
+        lang: link_lang(query),
         notices,
     }
 }
@@ -1634,6 +1645,36 @@ mod tests {
     use super::*;
     use crate::prose::{self, Facts};
     use retry_analyses::seeds::over_seeds;
+
+    /// An address is read once into a value: addresses of one meaning
+    /// (pairs in another order, a key given twice, a value spelled
+    /// otherwise, a fragment) open one value, embed and language included;
+    /// and every preset's and chapter's link, written from the value it
+    /// opens, opens that value again.
+    #[test]
+    fn addresses_of_one_meaning_open_one_value() {
+        let one = opened("?v=1&attempts=3&base=0.1&embed=load&lang=ru");
+        for same in [
+            "?lang=ru&embed=load&base=0.1&attempts=3&v=1",
+            "v=1&attempts=5&attempts=3&base=0.10&embed=load&lang=ru#t=4",
+        ] {
+            assert_eq!(opened(same), one, "{same}");
+        }
+        assert!(one.embed.is_some());
+        assert_eq!(one.lang, Some(Lang::Ru));
+        assert_ne!(opened("?v=1&attempts=3&base=0.1&lang=ru"), one, "no embed");
+        for preset in PRESETS {
+            let first = opened(&format!("preset={}", preset.key));
+            let again = opened(&first.config.to_link());
+            assert_eq!(again.config, first.config, "{}", preset.key);
+        }
+        for chapter in CHAPTERS {
+            let place = Place::Chapter(chapter);
+            let first = opened(&format!("chapter={}", chapter.key));
+            let written = link(place, &first.config, first.present);
+            assert_eq!(opened(&written), first, "{}", chapter.key);
+        }
+    }
 
     #[test]
     fn a_bare_address_opens_the_first_preset_and_fragments_are_dropped() {
