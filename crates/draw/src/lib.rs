@@ -20,7 +20,7 @@ use retry_core::tf;
 use retry_core::words::tr;
 
 use retry_core::policy::PauseBounds;
-use retry_sim::sim::{Fault, FaultOn, FaultWindow, Report, Scenario};
+use retry_sim::sim::{FaultOn, FaultWindow, Hit, Report, Scenario};
 
 pub type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -808,15 +808,8 @@ where
 {
     let (low, high) = (chart.y_range().start, chart.y_range().end);
     let end = chart.x_range().end;
-    // The world's faults, then each service's own outage in a chain.
-    let windows = scenario
-        .faults()
-        .map(|window| (window.start, window.end))
-        .chain(
-            scenario
-                .layer_outages()
-                .map(|(_, start, stop)| (start, stop)),
-        );
+    // The world's faults, each service's own outage in a chain among them.
+    let windows = scenario.faults().map(|window| (window.start, window.end));
     for (start, stop) in windows {
         chart.draw_series(std::iter::once(Rectangle::new(
             [(start, low), (stop.min(end), high)],
@@ -844,41 +837,36 @@ where
     let percent = |share: f64| tick(&round3(100.0 * share));
     let faults = scenario
         .faults()
-        .filter_map(|FaultWindow { start, fault, .. }| {
-            let text = match fault {
-                Fault::Outage if !outage => return None,
-                Fault::Outage if scenario.servers > 1 && scenario.fault_on == FaultOn::One => {
-                    tf!(
-                        "outage of one server of {servers}",
-                        servers = scenario.servers
-                    )
+        .filter_map(|FaultWindow { start, hit, .. }| {
+            let text = match hit {
+                Hit::Outage { .. } if !outage => return None,
+                Hit::Outage {
+                    on: FaultOn::One,
+                    servers,
+                } if servers > 1 => {
+                    tf!("outage of one server of {servers}", servers = servers)
                 }
-                Fault::Outage => tr("outage").to_string(),
+                Hit::Outage { .. } => tr("outage").to_string(),
                 // A spike of nothing is the door closed: traffic turned away.
-                Fault::Spike if scenario.spike_rate == 0.0 => {
-                    tr("every new request turned away").to_string()
-                }
-                Fault::Spike => tf!("spike: {rate}/s", rate = tick(&scenario.spike_rate)),
-                Fault::CapacityLoss => tf!(
+                Hit::Spike { rate: 0.0 } => tr("every new request turned away").to_string(),
+                Hit::Spike { rate } => tf!("spike: {rate}/s", rate = tick(&rate)),
+                Hit::CapacityLoss { keeps } => tf!(
                     "capacity loss: {share} % of workers left",
-                    share = percent(scenario.drop_to)
+                    share = percent(keeps)
                 ),
-                Fault::LatencySpike => tf!(
-                    "latency spike: service x{factor}",
-                    factor = tick(&scenario.slow_factor)
-                ),
-                Fault::Partition => tf!(
+                Hit::LatencySpike { times } => {
+                    tf!("latency spike: service x{factor}", factor = tick(&times))
+                }
+                Hit::Partition { share } => tf!(
                     "partition: {share} % of clients cut off",
-                    share = percent(scenario.cut_share)
+                    share = percent(share)
                 ),
+                // A service's own outage in a chain, named by its layer.
+                Hit::ServiceOutage { layer } => tf!("outage at layer {layer}", layer = layer),
             };
             Some((start, text))
         });
-    // A service's own outage in a chain, named by its layer.
-    let own = scenario
-        .layer_outages()
-        .map(|(layer, start, _)| (start, tf!("outage at layer {layer}", layer = layer)));
-    for (start, text) in faults.chain(own) {
+    for (start, text) in faults {
         let (x, bottom) = chart.backend_coord(&(start, low));
         let step = theme.px(13.0) as i32;
         let rows: Vec<i32> = (1..(bottom - labels.plot[1]) / step)

@@ -4,9 +4,11 @@
 //!
 //! A [`Scenario`] keeps each fault as a start and a length (0 = none), as
 //! its link does; [`Scenario::fault`] reads one as a [`FaultWindow`], or
-//! `None` where the world does not have it.
+//! `None` where the world does not have it, and [`Scenario::faults`] every
+//! one it has, each service's own outage in a chain among them, each with
+//! the size of its kind ([`Hit`]): what the charts shade and name.
 
-use super::{Scenario, WorkloadKind};
+use super::{FaultOn, Scenario, WorkloadKind};
 
 /// A kind of fault, in the order the charts name them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,12 +49,31 @@ impl Fault {
     }
 }
 
-/// A fault that a world has, from `start` until (not including) `end`.
+/// A fault that a world has, from `start` until (not including) `end`,
+/// and what it does.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FaultWindow {
     pub fault: Fault,
     pub start: f64,
     pub end: f64,
+    pub hit: Hit,
+}
+
+/// What a fault does, with the number that sizes it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Hit {
+    /// The server is down: every server's, or one of a fleet of `servers`.
+    Outage { on: FaultOn, servers: u32 },
+    /// Arrivals come at `rate` a second (0: every new request turned away).
+    Spike { rate: f64 },
+    /// The server keeps `keeps` of its workers.
+    CapacityLoss { keeps: f64 },
+    /// Service takes `times` as long.
+    LatencySpike { times: f64 },
+    /// `share` of the clients are cut off from the server.
+    Partition { share: f64 },
+    /// The service at `layer` (from 2) of a chain is down.
+    ServiceOutage { layer: u32 },
 }
 
 impl FaultWindow {
@@ -74,29 +95,53 @@ impl Scenario {
             Fault::LatencySpike => (self.slow_start, self.slow_duration),
             Fault::Partition => (self.cut_start, self.cut_duration),
         };
+        let hit = match fault {
+            Fault::Outage => Hit::Outage {
+                on: self.fault_on,
+                servers: self.servers,
+            },
+            Fault::Spike => Hit::Spike {
+                rate: self.spike_rate,
+            },
+            Fault::CapacityLoss => Hit::CapacityLoss {
+                keeps: self.drop_to,
+            },
+            Fault::LatencySpike => Hit::LatencySpike {
+                times: self.slow_factor,
+            },
+            Fault::Partition => Hit::Partition {
+                share: self.cut_share,
+            },
+        };
         let window = FaultWindow {
             fault,
             start,
             end: start + length,
+            hit,
         };
         (fault.fits(self.workload, self.workers) && length > 0.0).then_some(window)
     }
 
-    /// Every fault this world has, in [`Fault::ALL`]'s order.
+    /// Every fault this world has: the world's, in [`Fault::ALL`]'s
+    /// order, then each service's own outage in a chain (the layers this
+    /// world has, each with a length over 0).
     pub fn faults(&self) -> impl Iterator<Item = FaultWindow> + '_ {
-        Fault::ALL.into_iter().filter_map(|fault| self.fault(fault))
-    }
-
-    /// Each service's own outage in a chain, the layer (from 2) with its
-    /// window: the layers this world has, each with a length over 0.
-    pub fn layer_outages(&self) -> impl Iterator<Item = (u32, f64, f64)> + '_ {
-        (0..retry_core::range::OWN_POLICY_LAYERS)
+        let own = (0..retry_core::range::OWN_POLICY_LAYERS)
             .map(|i| (i as u32 + 2, i))
             .filter(move |&(layer, i)| layer <= self.layers && self.layer_outage_duration[i] > 0.0)
             .map(move |(layer, i)| {
                 let start = self.layer_outage_start[i];
-                (layer, start, start + self.layer_outage_duration[i])
-            })
+                FaultWindow {
+                    fault: Fault::Outage,
+                    start,
+                    end: start + self.layer_outage_duration[i],
+                    hit: Hit::ServiceOutage { layer },
+                }
+            });
+        Fault::ALL
+            .into_iter()
+            .filter_map(|fault| self.fault(fault))
+            .chain(own)
     }
 }
 
@@ -130,11 +175,20 @@ mod tests {
             s.faults().map(|w| w.fault).collect::<Vec<_>>(),
             [Fault::Outage, Fault::CapacityLoss]
         );
-        // A service's own outage, where the chain has that service.
+        assert_eq!(
+            s.fault(Fault::CapacityLoss).map(|w| w.hit),
+            Some(Hit::CapacityLoss { keeps: s.drop_to })
+        );
+        // A service's own outage, where the chain has that service, is a
+        // fault like the others, named by its layer.
         s.layer_outage_start[1] = 4.0;
         s.layer_outage_duration[1] = 2.0;
-        assert_eq!(s.layer_outages().count(), 0, "one layer: no layer 3");
+        assert_eq!(s.faults().count(), 2, "one layer: no layer 3");
         s.layers = 3;
-        assert_eq!(s.layer_outages().collect::<Vec<_>>(), [(3, 4.0, 6.0)]);
+        let own = s.faults().last().expect("the service's outage");
+        assert_eq!(
+            (own.start, own.end, own.hit),
+            (4.0, 6.0, Hit::ServiceOutage { layer: 3 })
+        );
     }
 }

@@ -111,7 +111,7 @@ pub use report::{
     Report, Series, Summary,
 };
 
-pub use fault::{Fault, FaultWindow};
+pub use fault::{Fault, FaultWindow, Hit};
 pub use law::Law;
 pub use world::{COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, in_flight_bytes};
 
