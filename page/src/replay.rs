@@ -297,7 +297,7 @@ fn moved(document: &Document) {
 pub(super) fn remember_shared_instant() {
     let time = web_sys::window()
         .and_then(|w| w.location().hash().ok())
-        .and_then(|hash| scene::instant_from_fragment(&hash));
+        .and_then(|hash| retry_sim::link::instant_from_fragment(&hash));
     with_player(|p| *p = Player::new(time));
 }
 
@@ -313,7 +313,7 @@ fn share_instant() {
     };
     let search = window.location().search().unwrap_or_default();
     if let Ok(history) = window.history() {
-        let url = format!("{search}{}", scene::instant_fragment(time));
+        let url = format!("{search}{}", retry_sim::link::instant_fragment(time));
         let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
     }
 }

@@ -23,8 +23,8 @@ use retry_core::words::{Lang, Text};
 use retry_sim::config::{Config, P};
 use retry_sim::link::{CHAPTER_KEY, PRESENT_KEY, PRESET_KEY};
 use retry_sim::link::{
-    CONTROLS_KEY, EMBED_KEY, Embed, LANG_KEY, MAX_PAIRS, Notice, clip, link_lang, percent_decode,
-    read_link,
+    CONTROLS_KEY, EMBED_KEY, Embed, LANG_KEY, MAX_PAIRS, Notice, clip, instant_from_fragment,
+    link_lang, percent_decode, read_link,
 };
 
 /// The key of a link's version.
@@ -451,17 +451,23 @@ pub struct Opened {
     pub embed: Option<Embed>,
     /// The language it asks for (`lang=`), if any.
     pub lang: Option<Lang>,
+    /// The replay's instant its fragment names (`#at=6.26`), if any: no
+    /// part of the state, whose numbers do not depend on it.
+    pub instant: Option<f64>,
     pub notices: Vec<Notice>,
 }
 
 /// What an address opens: a bare address the first preset, a chapter
 /// alone its world, a link what it says. `address` is a whole address, a
-/// query string with its `?` or one without; only the query counts, and a
-/// `#fragment` is dropped. The page, the command line, `report_json` and
+/// query string with its `?` or one without; the query says the state, a
+/// `#fragment` only the replay's instant. The page, the command line, `report_json` and
 /// `retryPlayground.run` all go through here, so a link means the same
 /// numbers everywhere.
 pub fn opened(address: &str) -> Opened {
-    let address = address.split('#').next().unwrap_or("");
+    let (address, instant) = match address.split_once('#') {
+        Some((address, fragment)) => (address, instant_from_fragment(fragment)),
+        None => (address, None),
+    };
     let query = address.split_once('?').map_or(address, |(_, query)| query);
     let mut notices = Vec::new();
     let mut place = None;
@@ -551,6 +557,7 @@ pub fn opened(address: &str) -> Opened {
         present,
         embed,
         lang: link_lang(query),
+        instant,
         notices,
     }
 }
@@ -1660,6 +1667,16 @@ mod tests {
         ] {
             assert_eq!(opened(same), one, "{same}");
         }
+        // The fragment's instant is read with it, and only it differs.
+        let at = opened("?v=1&attempts=3&base=0.1&embed=load&lang=ru#at=6.26");
+        assert_eq!(at.instant, Some(6.26));
+        assert_eq!(
+            Opened {
+                instant: None,
+                ..at
+            },
+            one
+        );
         assert!(one.embed.is_some());
         assert_eq!(one.lang, Some(Lang::Ru));
         assert_ne!(opened("?v=1&attempts=3&base=0.1&lang=ru"), one, "no embed");

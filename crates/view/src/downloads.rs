@@ -98,8 +98,7 @@ pub fn data_file_from(
     runs: Option<&Runs>,
     swept: Option<&SweepJob>,
 ) -> Result<File, &'static str> {
-    let link = config.to_link();
-    let swept = swept.filter(|sweep| sweep.link() == link);
+    let swept = swept.filter(|sweep| sweep.is_of(config));
     let text = match (data, runs) {
         (Data::Series, Some(runs)) => simulate::series_csv(&runs.a, runs.b.as_ref()),
         (Data::Series, None) => {

@@ -8,7 +8,8 @@
 use retry_core::chart_id::ChartId;
 use retry_core::words::tr;
 use retry_core::words::{Lang, Text};
-use retry_sim::config::{Config, P, PARAMS};
+use retry_sim::config::{Config, P};
+use retry_sim::link::Change;
 use retry_sim::link::with_lang;
 use retry_sim::link::{Embed, EmbedChart, MAX_EMBED_CONTROLS};
 use retry_teach::lesson;
@@ -78,12 +79,7 @@ pub fn snippet_embed(origin: Option<&'static Preset>, config: &Config, replay_op
     let tried = state
         .iter()
         .flat_map(|s| s.preset.try_this)
-        .flat_map(|t| t.change.split('&'))
-        .filter_map(|pair| {
-            let key = pair.split('=').next().unwrap_or("");
-            let key = key.strip_prefix("B.").unwrap_or(key);
-            PARAMS.iter().position(|p| p.key == key).map(|i| P::ALL[i])
-        });
+        .flat_map(|t| Change::read(t.change).params().collect::<Vec<_>>());
     let mut controls: Vec<P> = Vec::new();
     // Switching compare mode off would take the lesson's contrast away.
     for p in moved.chain(tried).filter(|p| *p != P::Compare) {

@@ -36,7 +36,7 @@ use retry_analyses::sliced::{Slice, Sliced};
 use retry_analyses::sweep;
 use retry_core::chart_id::ChartId;
 use retry_draw::Runs;
-use retry_sim::config::{Config, P};
+use retry_sim::config::{Config, P, State};
 use retry_sim::sim::{self, Report, trace::Trace};
 use retry_sim::simulate;
 
@@ -90,7 +90,8 @@ fn contention_runs(config: &Config) -> Result<GridRuns, String> {
 #[derive(Debug)]
 pub struct SweepJob {
     /// The state it belongs to: a newer state replaces the job.
-    link: String,
+    /// The state swept, as a value.
+    state: State,
     curves: Vec<sweep::SweepCurve>,
     points: Vec<Vec<sweep::Point>>,
     /// The point being computed: its curve, its failure rate and its run.
@@ -106,16 +107,16 @@ impl SweepJob {
         let curves = sweep::curves(config);
         let points = vec![Vec::with_capacity(sweep::POINTS); curves.len()];
         Ok(SweepJob {
-            link: config.to_link(),
+            state: State::of(config),
             curves,
             points,
             current: None,
         })
     }
 
-    /// The link of the state being swept.
-    pub fn link(&self) -> &str {
-        &self.link
+    /// Whether this is the sweep of `config`'s state.
+    pub fn is_of(&self, config: &Config) -> bool {
+        self.state.is(config)
     }
 
     /// Advances the run of the next point by `work` (see
@@ -840,7 +841,7 @@ mod tests {
     fn a_sweep_job_computes_the_whole_sweep_point_by_point() {
         let config = config("v=1&compare=on&rate=20&horizon=2&B.attempts=1");
         let mut job = SweepJob::new(&config).expect("small enough to sweep");
-        assert_eq!(job.link(), config.to_link());
+        assert!(job.is_of(&config));
         let mut steps = 0;
         let mut last = Slice::Working;
         while last != Slice::Done {
@@ -1092,10 +1093,7 @@ mod tests {
         let runs = job.runs().expect("done");
         assert_eq!(json(&runs.a), json(&run(&newer).a));
         assert!(runs.b.is_none());
-        assert_eq!(
-            job.sweep().as_ref().expect("sweeps").link(),
-            newer.to_link()
-        );
+        assert!(job.sweep().as_ref().expect("sweeps").is_of(&newer));
     }
 
     /// A move on B keeps A's finished run and runs B alone; a move of the

@@ -430,31 +430,6 @@ pub fn moment(report: &Report, scenario: &Scenario) -> Option<f64> {
     Some((first + at) as f64 * series.width)
 }
 
-/// Longest fragment read for the replay's instant: a number needs far less.
-const MAX_FRAGMENT: usize = 64;
-
-/// The fragment a share link carries the replay's instant in, `#at=6.26`.
-/// It sits outside the query, so the settings, and every number the run
-/// reports, do not depend on it. Rust writes the shortest text that reads
-/// back to the same `f64`, so the instant comes back exactly.
-pub fn instant_fragment(time: f64) -> String {
-    format!("#at={time}")
-}
-
-/// The replay's instant a link's fragment names, if it names a finite,
-/// non-negative one; anything else (a link is untrusted) is no instant.
-pub fn instant_from_fragment(fragment: &str) -> Option<f64> {
-    if fragment.len() > MAX_FRAGMENT {
-        return None;
-    }
-    fragment
-        .trim_start_matches('#')
-        .split('&')
-        .find_map(|pair| pair.strip_prefix("at="))
-        .and_then(retry_core::decimal::parse_f64)
-        .filter(|time| time.is_finite() && *time >= 0.0)
-}
-
 /// A count with its thousands apart: `1 850`.
 pub fn grouped(value: u64) -> String {
     let digits = value.to_string();
@@ -963,30 +938,5 @@ mod tests {
         assert_eq!(grouped(7), "7");
         assert_eq!(grouped(1850), "1\u{2009}850");
         assert_eq!(grouped(2_000_000), "2\u{2009}000\u{2009}000");
-    }
-
-    #[test]
-    fn the_instant_goes_into_a_fragment_and_comes_back_exactly() {
-        for time in [0.0, 6.26, 15.000000000000002, 1.0 / 3.0, 29.999] {
-            let fragment = instant_fragment(time);
-            assert_eq!(instant_from_fragment(&fragment), Some(time), "{fragment}");
-        }
-        assert_eq!(instant_fragment(6.26), "#at=6.26");
-        assert_eq!(instant_from_fragment("#x=1&at=2.5"), Some(2.5));
-        for hostile in [
-            "",
-            "#",
-            "#at=",
-            "#at=-1",
-            "#at=NaN",
-            "#at=inf",
-            "#at=1e999",
-            "#at=<img src=x>",
-            "#AT=3",
-        ] {
-            assert_eq!(instant_from_fragment(hostile), None, "{hostile}");
-        }
-        let long = format!("#at=1{}", "0".repeat(100));
-        assert_eq!(instant_from_fragment(&long), None);
     }
 }

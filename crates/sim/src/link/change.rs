@@ -100,6 +100,11 @@ impl Change {
         written.join("&")
     }
 
+    /// The parameters it sets, A's and B's alike, in order.
+    pub fn params(&self) -> impl Iterator<Item = P> + '_ {
+        self.pairs.iter().map(|(_, pair)| P::ALL[pair.index])
+    }
+
     /// What could not be read.
     pub fn notices(&self) -> &[Notice] {
         &self.notices
@@ -169,6 +174,10 @@ mod tests {
             "compare=on&B.attempts=3&B.base=0.05&B.jitter=full"
         );
         assert_eq!(Change::read(&b.to_pairs()), b);
+        assert_eq!(
+            b.params().collect::<Vec<_>>(),
+            [P::Compare, P::Attempts, P::Base, P::Jitter]
+        );
         let config = Config::default();
         assert_eq!(
             config.changed(&b).0,
