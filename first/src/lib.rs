@@ -22,7 +22,7 @@ use web_sys::{Document, HtmlCanvasElement};
 use plotters::prelude::*;
 use retry_core::chart_id::ChartId;
 use retry_core::words;
-use retry_draw::{Before, LoadView};
+use retry_draw::{Before, LoadView, draw_latency_after, draw_mechanism_after};
 use retry_sim::config::Config;
 use retry_teach::course;
 use retry_teach::lesson;
@@ -128,31 +128,21 @@ fn draw_first(search: &str) {
     let theme = canvas::theme(false);
     let scenario = &runs.scenario;
     let drawn = paint(&document, key, &|area| {
+        // Drawn alone: the first chart has no state before it.
+        let none = Before::default();
         match key {
             ChartId::Load => {
                 let view = LoadView {
                     cursor: None,
-                    before: Before::default(),
+                    before: none,
                 };
                 retry_draw::draw_load_view(area, &plotted, scenario, &theme, &view)?;
             }
             ChartId::Latency => {
-                retry_draw::draw_latency_after(
-                    area,
-                    &plotted,
-                    scenario,
-                    &theme,
-                    Before::default(),
-                )?;
+                draw_latency_after(area, &plotted, scenario, &theme, none)?;
             }
             _ => {
-                retry_draw::draw_mechanism_after(
-                    area,
-                    &plotted,
-                    scenario,
-                    &theme,
-                    Before::default(),
-                )?;
+                draw_mechanism_after(area, &plotted, scenario, &theme, none)?;
             }
         }
         Ok(())
