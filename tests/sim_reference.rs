@@ -2467,61 +2467,59 @@ fn a_services_own_budget_keeps_its_own_parameters() {
         run.summary.attempts_by_layer[1]
     };
     let d = BudgetConfig::default();
-    let kinds = [
+    // Each kind, made of the one number that binds, at a tight and a
+    // loose value.
+    type Kind = fn(&BudgetConfig, f64) -> Spec;
+    let kinds: [(Kind, f64, f64); 5] = [
         (
-            Spec::TokenBucket(token_bucket::Params {
-                max_tokens: 2.0,
-                ..d.token_bucket
-            }),
-            Spec::TokenBucket(token_bucket::Params {
-                max_tokens: 1000.0,
-                ..d.token_bucket
-            }),
+            |d, max_tokens| {
+                Spec::TokenBucket(token_bucket::Params {
+                    max_tokens,
+                    ..d.token_bucket
+                })
+            },
+            2.0,
+            1000.0,
         ),
         (
-            Spec::AwsQuota(quota::Params {
-                quota: 10.0,
-                ..d.quota
-            }),
-            Spec::AwsQuota(quota::Params {
-                quota: 10_000.0,
-                ..d.quota
-            }),
+            |d, quota| Spec::AwsQuota(quota::Params { quota, ..d.quota }),
+            10.0,
+            10_000.0,
         ),
         (
-            Spec::Bucket(bucket::Params {
-                bucket_size: 2.0,
-                bucket_deposit: 0.0,
-            }),
-            Spec::Bucket(bucket::Params {
-                bucket_size: 1000.0,
-                bucket_deposit: 0.0,
-            }),
+            |_, bucket_size| {
+                Spec::Bucket(bucket::Params {
+                    bucket_size,
+                    bucket_deposit: 0.0,
+                })
+            },
+            2.0,
+            1000.0,
         ),
         (
-            Spec::Ratio(ratio::Params {
-                percent: 0.0,
-                min_per_second: 0.0,
-                ..d.ratio
-            }),
-            Spec::Ratio(ratio::Params {
-                percent: 1.0,
-                min_per_second: 1000.0,
-                ..d.ratio
-            }),
+            |d, share| {
+                Spec::Ratio(ratio::Params {
+                    percent: share,
+                    min_per_second: 1000.0 * share,
+                    ..d.ratio
+                })
+            },
+            0.0,
+            1.0,
         ),
         (
-            Spec::Envoy(envoy::Params {
-                envoy_percent: 0.0,
-                envoy_min: 0.0,
-            }),
-            Spec::Envoy(envoy::Params {
-                envoy_percent: 1.0,
-                envoy_min: 10_000.0,
-            }),
+            |_, share| {
+                Spec::Envoy(envoy::Params {
+                    envoy_percent: share,
+                    envoy_min: 10_000.0 * share,
+                })
+            },
+            0.0,
+            1.0,
         ),
     ];
-    for (tight, loose) in kinds {
+    for (kind, tight, loose) in kinds {
+        let (tight, loose) = (kind(&d, tight), kind(&d, loose));
         let (tight_calls, loose_calls) = (second(tight), second(loose));
         assert!(
             tight_calls < loose_calls,

@@ -5,12 +5,8 @@
 //! ```text
 //! retry-playground 'v=1&attempts=4&jitter=none&outage_for=10'
 //! retry-playground --csv 'v=1&...'   # the per-bucket series
-//! retry-playground --hops 'v=1&...'  # the chain hop by hop
-//! retry-playground --card 'v=1&...'  # the policy's guarantees
-//! retry-playground --stress 'v=1&...' # the world through the standard faults
-//! retry-playground --sweep 'v=1&...' # success and load at failure rates 0-100 %
-//! retry-playground --seeds 'v=1&...' # the lesson's headline numbers over seeds
-//! retry-playground --map 'v=1&...'   # where a capacity loss leaves it broken
+//! retry-playground --sweep 'v=1&...' # an analysis by its word: every one of
+//!                                    # retry_analyses::ANALYSES, see --help
 //! retry-playground --params          # the parameter table
 //! retry-playground --course          # the course: questions, the runs' answers
 //! retry-playground --guide           # the facilitator's guide, in Markdown
@@ -32,7 +28,7 @@ use retry_core::words::{self, Lang, Text, tr};
 use retry_export::{self as export, Format, import};
 use retry_sim::config::{Config, Kind, PARAMS};
 use retry_sim::simulate;
-use retry_teach::{course, lesson};
+use retry_teach::{course, guide, lesson};
 
 /// The Russian table, every message the command line can say among them.
 const RUSSIAN: &str = include_str!("../../../i18n/ru.txt");
@@ -84,14 +80,11 @@ fn main() {
         return;
     }
     if flag("--guide") {
-        let answers: Vec<Option<usize>> = retry_teach::guide::measured()
+        let answers: Vec<Option<usize>> = guide::measured()
             .iter()
             .map(|(chapter, config)| chapter.answer(&seeds::over_seeds(config)))
             .collect();
-        emit(&retry_teach::guide::markdown(
-            &retry_teach::guide::guide(&answers),
-            "",
-        ));
+        emit(&guide::markdown(&guide::guide(&answers), ""));
         return;
     }
     if let Some(unknown) = args
