@@ -30,6 +30,12 @@ use retry_teach::presets::Preset;
 use retry_view as view;
 use retry_view::lesson::{FIRST_CHART_LINK, OWN_KEY_CHART};
 
+/// The width of a text the canvas measures: once each, as the first chart
+/// is drawn once (the page keeps the widths for its redraws).
+fn text_width(_font: &str, _text: &str, measure: impl FnOnce() -> f64) -> f64 {
+    measure()
+}
+
 #[path = "../../page/src/canvas.rs"]
 mod canvas;
 #[path = "../../page/src/translate.rs"]

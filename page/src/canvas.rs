@@ -456,13 +456,16 @@ impl DrawingBackend for Canvas {
         text: &str,
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
-        // Measured in the font it is drawn in.
+        // Measured in the font it is drawn in; the module that includes
+        // this file decides whether a width is kept (`crate::text_width`).
         let font = font_of(style);
-        if self.styles.font != font || self.styles.font_changed.get() {
-            self.context.set_font(&font);
-            self.styles.font_changed.set(self.styles.font != font);
-        }
-        let width = self.context.measure_text(text).map_or(0.0, |m| m.width());
+        let width = crate::text_width(&font, text, || {
+            if self.styles.font != font || self.styles.font_changed.get() {
+                self.context.set_font(&font);
+                self.styles.font_changed.set(self.styles.font != font);
+            }
+            self.context.measure_text(text).map_or(0.0, |m| m.width())
+        });
         Ok(view::canvas::text_box(width, style.size()))
     }
 }

@@ -573,6 +573,35 @@ fn post_task() {
 }
 
 thread_local! {
+    /// Widths of the texts the charts measured, by font and text.
+    static WIDTHS: RefCell<std::collections::BTreeMap<(String, String), f64>> =
+        const { RefCell::new(std::collections::BTreeMap::new()) };
+}
+
+/// Most widths kept: every chart's words many times over; past it the
+/// cache starts again.
+const MOST_WIDTHS: usize = 4096;
+
+/// The width of `text` in `font`, measured once (`measure`): a redraw
+/// measures the same ticks and names again, and the page's fonts are the
+/// system's, whose widths do not change under it.
+pub(crate) fn text_width(font: &str, text: &str, measure: impl FnOnce() -> f64) -> f64 {
+    let key = (font.to_string(), text.to_string());
+    if let Some(width) = WIDTHS.with(|w| w.borrow().get(&key).copied()) {
+        return width;
+    }
+    let width = measure();
+    WIDTHS.with(|w| {
+        let mut widths = w.borrow_mut();
+        if widths.len() >= MOST_WIDTHS {
+            widths.clear();
+        }
+        widths.insert(key, width);
+    });
+    width
+}
+
+thread_local! {
     /// The address bar's update is asked for and not yet made.
     static LINK_DUE: Cell<bool> = const { Cell::new(false) };
 }
