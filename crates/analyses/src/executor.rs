@@ -47,11 +47,6 @@ impl<R> Answers<R> {
         self.filled == self.slots.len()
     }
 
-    /// Item `index`'s answer, once it came.
-    pub fn get(&self, index: usize) -> Option<&R> {
-        self.slots.get(index).and_then(Option::as_ref)
-    }
-
     /// Every answer in the plan's order, once all came.
     pub fn into_ordered(self) -> Option<Vec<R>> {
         self.slots.into_iter().collect()

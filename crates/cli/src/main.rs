@@ -35,14 +35,14 @@ const RUSSIAN: &str = include_str!("../../../i18n/ru.txt");
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let flag = |name: &str| args.iter().any(|a| a == name);
-    // Options that take a value: the word after them.
-    let value_of = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .map(String::as_str)
+    // What the command line was given, read as an analysis reads it.
+    let given = Args {
+        words: &args,
+        lesson: lesson::headline_of,
     };
+    let flag = |name: &str| given.flag(name);
+    // Options that take a value: the word after them.
+    let value_of = |name: &str| given.value(name);
     let options = options();
     let takes_value: Vec<&str> = options
         .iter()
@@ -174,11 +174,7 @@ fn main() {
             Err(why) => fail(&why),
         }
     } else if let Some(analysis) = analysis {
-        let args = Args {
-            words: &args,
-            lesson: lesson::headline_of,
-        };
-        match (analysis.print)(&config, &args) {
+        match (analysis.print)(&config, &given) {
             Ok(printed) => {
                 for line in &printed.said {
                     eprintln!("{line}");
@@ -462,8 +458,8 @@ fn print_params() {
 
 /// What the page says of a run cut short at a bound, on stderr.
 fn say_where_cut(a: &retry_sim::sim::Report, b: Option<&retry_sim::sim::Report>) {
-    if let Some(text) = simulate::limit_text(a, b) {
-        eprintln!("{}: {text}", tr("cut"));
+    if let Some(line) = retry_analyses::hops::cut(a, b) {
+        eprintln!("{line}");
     }
 }
 
