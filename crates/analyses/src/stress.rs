@@ -487,24 +487,16 @@ pub fn without_faults(config: &Config) -> Config {
         P::SpikeRate,
         P::CutAt,
         P::CutShare,
-        P::Layer2OutageAt,
-        P::Layer3OutageAt,
-        P::Layer4OutageAt,
-        P::Layer5OutageAt,
-    ] {
+    ]
+    .into_iter()
+    .chain(P::LAYER_OUTAGE_STARTS)
+    {
         c.set(p, p.param().default);
     }
-    for p in [
-        P::OutageFor,
-        P::DropFor,
-        P::SlowFor,
-        P::SpikeFor,
-        P::CutFor,
-        P::Layer2OutageFor,
-        P::Layer3OutageFor,
-        P::Layer4OutageFor,
-        P::Layer5OutageFor,
-    ] {
+    for p in [P::OutageFor, P::DropFor, P::SlowFor, P::SpikeFor, P::CutFor]
+        .into_iter()
+        .chain(P::LAYER_OUTAGE_LENGTHS)
+    {
         c.set(p, 0.0);
     }
     c
@@ -553,13 +545,7 @@ pub fn plan(config: &Config) -> Vec<Item> {
 pub fn without_retries(config: &Config) -> Config {
     let mut c = config.policies_alone().swap_remove(0);
     c.set(P::Hedge, retry_sim::config::SWITCH.position(false));
-    for p in [
-        P::Attempts,
-        P::Layer2Attempts,
-        P::Layer3Attempts,
-        P::Layer4Attempts,
-        P::Layer5Attempts,
-    ] {
+    for p in std::iter::once(P::Attempts).chain(P::LAYER_ATTEMPTS) {
         c.set(p, 1.0);
     }
     c

@@ -213,47 +213,18 @@ pub fn apply(config: &Config, imported: &Imported, to_b: bool) -> (Config, Vec<S
     (next, clamped)
 }
 
-/// The settings of a service below the top that a paste can set, by layer
-/// from the second: its attempts, its base delay, its backoff shape, its
+/// The settings of a service below the top that a paste can set, each
+/// from the second layer to the fifth: its attempts, its base delay, its backoff shape, its
 /// cap, its jitter, its timeout on its call below, whether it keeps a
 /// budget.
-const OWN: [[P; 7]; 4] = [
-    [
-        P::Layer2Attempts,
-        P::Layer2Base,
-        P::Layer2Shape,
-        P::Layer2Cap,
-        P::Layer2Jitter,
-        P::Layer2Timeout,
-        P::Layer2Budget,
-    ],
-    [
-        P::Layer3Attempts,
-        P::Layer3Base,
-        P::Layer3Shape,
-        P::Layer3Cap,
-        P::Layer3Jitter,
-        P::Layer3Timeout,
-        P::Layer3Budget,
-    ],
-    [
-        P::Layer4Attempts,
-        P::Layer4Base,
-        P::Layer4Shape,
-        P::Layer4Cap,
-        P::Layer4Jitter,
-        P::Layer4Timeout,
-        P::Layer4Budget,
-    ],
-    [
-        P::Layer5Attempts,
-        P::Layer5Base,
-        P::Layer5Shape,
-        P::Layer5Cap,
-        P::Layer5Jitter,
-        P::Layer5Timeout,
-        P::Layer5Budget,
-    ],
+const OWN: [[P; 4]; 7] = [
+    P::LAYER_ATTEMPTS,
+    P::LAYER_BASES,
+    P::LAYER_SHAPES,
+    P::LAYER_CAPS,
+    P::LAYER_JITTERS,
+    P::LAYER_TIMEOUTS,
+    P::LAYER_BUDGETS,
 ];
 
 /// The layers a paste can go to: the second to the fifth.
@@ -272,7 +243,8 @@ impl Imported {
     /// with why.
     pub fn for_layer(self, config: &Config, layer: u32) -> Imported {
         let layer = layer.clamp(*PASTE_LAYERS.start(), *PASTE_LAYERS.end());
-        let [attempts, base, shape, cap, jitter, timeout, budget] = OWN[layer as usize - 2];
+        let [attempts, base, shape, cap, jitter, timeout, budget] =
+            OWN.map(|own| own[layer as usize - 2]);
         let policys = BUDGETS.position(config.budget_kind());
         let layers = (config.get(P::Layers) as u32).max(layer);
         let mut out = Imported {

@@ -200,35 +200,22 @@ const MIX: [P; 4] = [P::Mix503, P::Mix429, P::Mix500, P::Mix400];
 /// Each service between's own latency p50 and p99, share failed,
 /// concurrency and queue.
 const BETWEEN: [[P; 5]; MAX_BETWEEN] = [
-    [
-        P::Layer2WorkP50,
-        P::Layer2WorkP99,
-        P::Layer2Failure,
-        P::Layer2Workers,
-        P::Layer2Queue,
-    ],
-    [
-        P::Layer3WorkP50,
-        P::Layer3WorkP99,
-        P::Layer3Failure,
-        P::Layer3Workers,
-        P::Layer3Queue,
-    ],
-    [
-        P::Layer4WorkP50,
-        P::Layer4WorkP99,
-        P::Layer4Failure,
-        P::Layer4Workers,
-        P::Layer4Queue,
-    ],
-    [
-        P::Layer5WorkP50,
-        P::Layer5WorkP99,
-        P::Layer5Failure,
-        P::Layer5Workers,
-        P::Layer5Queue,
-    ],
+    between_service(0),
+    between_service(1),
+    between_service(2),
+    between_service(3),
 ];
+
+/// The fields of the service at `at` below the top (layer `at + 2`).
+const fn between_service(at: usize) -> [P; 5] {
+    [
+        P::LAYER_WORK_P50S[at],
+        P::LAYER_WORK_P99S[at],
+        P::LAYER_FAILURES[at],
+        P::LAYER_WORKERS[at],
+        P::LAYER_QUEUES[at],
+    ]
+}
 
 /// The form's fields, from the top of the chain down.
 pub fn fields() -> Vec<Field> {

@@ -224,15 +224,10 @@ impl Config {
             (self.get(P::Layers) as usize).saturating_sub(1)
         };
         self.budget_kind() == kind
-            || [
-                P::Layer2Budget,
-                P::Layer3Budget,
-                P::Layer4Budget,
-                P::Layer5Budget,
-            ]
-            .into_iter()
-            .take(services)
-            .any(|p| choices::hop_budget(self.get(p)) == Some(kind))
+            || P::LAYER_BUDGETS
+                .into_iter()
+                .take(services)
+                .any(|p| choices::hop_budget(self.get(p)) == Some(kind))
     }
 
     pub fn breaker_mode(&self) -> BreakerMode {

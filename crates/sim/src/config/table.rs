@@ -87,19 +87,48 @@ fn always(_: &Config) -> bool {
     true
 }
 
+/// The table is written as rows: one parameter each, then one per setting
+/// that each service below the top has of its own, then one each again.
+/// A per-service row stands for four parameters, `l2_…` to `l5_…`, and
+/// `P::LAYER_…` lists them in order; in its default, its `applies` and its
+/// write into the scenario, `AT` is the service's index in the scenario's
+/// per-service arrays (0 for layer 2).
 macro_rules! params {
-    ($($name:ident: $key:literal, $label:expr, $unit:expr, $group:ident, $kind:expr, $default:expr, $applies:expr, $scenario:expr, $help:expr;)*) => {
+    (
+        $($name:ident: $key:literal, $label:expr, $unit:expr, $group:ident, $kind:expr, $default:expr, $applies:expr, $scenario:expr, $help:expr;)*
+        @each service below the top:
+        $($all:ident [$l2:ident, $l3:ident, $l4:ident, $l5:ident]: $skey:literal, [$label2:expr, $label3:expr, $label4:expr, $label5:expr],
+            $sunit:expr, $skind:expr, $sdefault:expr, |$c:ident| $sapplies:expr, |$s:ident, $v:ident| $swrite:expr, $shelp:expr;)*
+        @then:
+        $($tname:ident: $tkey:literal, $tlabel:expr, $tunit:expr, $tgroup:ident, $tkind:expr, $tdefault:expr, $tapplies:expr, $tscenario:expr, $thelp:expr;)*
+    ) => {
         /// Names of the parameters, in table order.
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        pub enum P { $($name),* }
+        pub enum P { $($name,)* $($l2, $l3, $l4, $l5,)* $($tname),* }
 
         impl P {
             /// Every parameter, in table order: `P::ALL[i]` is `PARAMS[i]`'s.
-            pub const ALL: &[P] = &[$(P::$name),*];
+            pub const ALL: &[P] = &[$(P::$name,)* $(P::$l2, P::$l3, P::$l4, P::$l5,)* $(P::$tname),*];
+            $(
+                /// One setting of each service below the top, layer 2 first.
+                pub const $all: [P; 4] = [P::$l2, P::$l3, P::$l4, P::$l5];
+            )*
         }
 
         /// The table.
-        pub static PARAMS: &[Param] = &[$(Param {
+        pub static PARAMS: &[Param] = &[
+            $(params!(@row $key, $label, $unit, $group, $kind, $default, $applies, $scenario, $help),)*
+            $(
+                params!(@service 0, "l2_", $skey, $label2, $sunit, $skind, $sdefault, |$c| $sapplies, |$s, $v| $swrite, $shelp),
+                params!(@service 1, "l3_", $skey, $label3, $sunit, $skind, $sdefault, |$c| $sapplies, |$s, $v| $swrite, $shelp),
+                params!(@service 2, "l4_", $skey, $label4, $sunit, $skind, $sdefault, |$c| $sapplies, |$s, $v| $swrite, $shelp),
+                params!(@service 3, "l5_", $skey, $label5, $sunit, $skind, $sdefault, |$c| $sapplies, |$s, $v| $swrite, $shelp),
+            )*
+            $(params!(@row $tkey, $tlabel, $tunit, $tgroup, $tkind, $tdefault, $tapplies, $tscenario, $thelp),)*
+        ];
+    };
+    (@row $key:literal, $label:expr, $unit:expr, $group:ident, $kind:expr, $default:expr, $applies:expr, $scenario:expr, $help:expr) => {
+        Param {
             key: $key,
             label: $label,
             unit: $unit,
@@ -109,7 +138,32 @@ macro_rules! params {
             help: $help,
             applies: $applies,
             scenario: $scenario,
-        }),*];
+        }
+    };
+    (@service $at:literal, $prefix:literal, $key:literal, $label:expr, $unit:expr, $kind:expr, $default:expr,
+        |$c:ident| $applies:expr, |$s:ident, $v:ident| $write:expr, $help:expr) => {
+        Param {
+            key: concat!($prefix, $key),
+            label: $label,
+            unit: $unit,
+            group: Group::Layers,
+            kind: $kind,
+            default: {
+                // A default the same at every layer does not read it.
+                #[allow(dead_code)]
+                const AT: usize = $at;
+                $default as f64
+            },
+            help: $help,
+            applies: |$c: &Config| {
+                const AT: usize = $at;
+                $applies
+            },
+            scenario: Some(|$s: &mut Scenario, $v: f64| {
+                const AT: usize = $at;
+                $write
+            }),
+        }
     };
 }
 
@@ -228,6 +282,11 @@ fn with_cut(c: &Config) -> bool {
 }
 fn with_layers(c: &Config) -> bool {
     served(c) && c.get(P::Layers) > 1.0
+}
+/// Whether the chain has a service at index `at` below the top (layer
+/// `at + 2`).
+fn has_service(c: &Config, at: usize) -> bool {
+    with_layers(c) && c.get(P::Layers) >= (at + 2) as f64
 }
 
 /// Where the table's defaults come from: the simulator's default scenario,
@@ -574,198 +633,90 @@ params! {
     FanWait: "fan_wait", Text("Fan-out waits for"), Text(""), Layers, FAN_WAITS.kind(), FAN_WAITS.position(D.fan_wait), fanned,
         Some(|s, v| s.fan_wait = FAN_WAITS.at(v)),
         Text("Every answer: the slowest sets the attempt's time, and any failure fails it. The first success: the fastest ends it, and it fails only if every call does. A majority: the middle answer ends it.");
-    Layer2Attempts: "l2_attempts", Text("Attempts at layer 2"), Text(""), Layers, integer(range::LAYER_ATTEMPTS), D.layer_attempts[0], with_layers,
-        Some(|s, v| s.layer_attempts[0] = v as u32),
-        Text("How many times the second service tries each call below; 0 means as the policy says.");
-    Layer3Attempts: "l3_attempts", Text("Attempts at layer 3"), Text(""), Layers, integer(range::LAYER_ATTEMPTS), D.layer_attempts[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
-        Some(|s, v| s.layer_attempts[1] = v as u32),
-        Text("How many times the third service tries each call below; 0 means as the policy says.");
-    Layer4Attempts: "l4_attempts", Text("Attempts at layer 4"), Text(""), Layers, integer(range::LAYER_ATTEMPTS), D.layer_attempts[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
-        Some(|s, v| s.layer_attempts[2] = v as u32),
-        Text("How many times the fourth service tries each call below; 0 means as the policy says.");
-    Layer5Attempts: "l5_attempts", Text("Attempts at layer 5"), Text(""), Layers, integer(range::LAYER_ATTEMPTS), D.layer_attempts[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
-        Some(|s, v| s.layer_attempts[3] = v as u32),
-        Text("How many times the fifth service tries each call below; 0 means as the policy says.");
-    Layer2Timeout: "l2_timeout", Text("Timeout at layer 2"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.layer_timeouts[0], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
-        Some(|s, v| s.layer_timeouts[0] = v),
-        Text("How long the second service waits for its call to the service below before it gives up and may retry; 0 means the timeout between services. The last service's calls take the attempt timeout.");
-    Layer3Timeout: "l3_timeout", Text("Timeout at layer 3"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.layer_timeouts[1], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
-        Some(|s, v| s.layer_timeouts[1] = v),
-        Text("How long the third service waits for its call to the service below before it gives up and may retry; 0 means the timeout between services. The last service's calls take the attempt timeout.");
-    Layer4Timeout: "l4_timeout", Text("Timeout at layer 4"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.layer_timeouts[2], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
-        Some(|s, v| s.layer_timeouts[2] = v),
-        Text("How long the fourth service waits for its call to the service below before it gives up and may retry; 0 means the timeout between services. The last service's calls take the attempt timeout.");
-    Layer5Timeout: "l5_timeout", Text("Timeout at layer 5"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.layer_timeouts[3], |c| with_layers(c) && c.get(P::Layers) >= 6.0,
-        Some(|s, v| s.layer_timeouts[3] = v),
-        Text("How long the fifth service waits for its call to the service below before it gives up and may retry; 0 means the timeout between services. The last service's calls take the attempt timeout.");
-    Layer2Base: "l2_base", Text("Base delay at layer 2"), Text("s"), Layers, number(range::LAYER_BASE, 0.001), D.layer_bases[0], with_layers,
-        Some(|s, v| s.layer_bases[0] = v),
-        Text("Ceiling of the second service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base.");
-    Layer3Base: "l3_base", Text("Base delay at layer 3"), Text("s"), Layers, number(range::LAYER_BASE, 0.001), D.layer_bases[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
-        Some(|s, v| s.layer_bases[1] = v),
-        Text("Ceiling of the third service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base.");
-    Layer4Base: "l4_base", Text("Base delay at layer 4"), Text("s"), Layers, number(range::LAYER_BASE, 0.001), D.layer_bases[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
-        Some(|s, v| s.layer_bases[2] = v),
-        Text("Ceiling of the fourth service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base.");
-    Layer5Base: "l5_base", Text("Base delay at layer 5"), Text("s"), Layers, number(range::LAYER_BASE, 0.001), D.layer_bases[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
-        Some(|s, v| s.layer_bases[3] = v),
-        Text("Ceiling of the fifth service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base.");
-    Layer2Shape: "l2_shape", Text("Backoff shape at layer 2"), Text(""), Layers, HOP_SHAPES.kind(), 0.0, with_layers,
-        Some(|s, v| s.layer_shapes[0] = hop_shape(v)),
-        Text("How the second service's pause ceilings grow from its base delay, or as the policy's do; the multiplier stays the policy's.");
-    Layer3Shape: "l3_shape", Text("Backoff shape at layer 3"), Text(""), Layers, HOP_SHAPES.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 3.0,
-        Some(|s, v| s.layer_shapes[1] = hop_shape(v)),
-        Text("How the third service's pause ceilings grow from its base delay, or as the policy's do; the multiplier stays the policy's.");
-    Layer4Shape: "l4_shape", Text("Backoff shape at layer 4"), Text(""), Layers, HOP_SHAPES.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 4.0,
-        Some(|s, v| s.layer_shapes[2] = hop_shape(v)),
-        Text("How the fourth service's pause ceilings grow from its base delay, or as the policy's do; the multiplier stays the policy's.");
-    Layer5Shape: "l5_shape", Text("Backoff shape at layer 5"), Text(""), Layers, HOP_SHAPES.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 5.0,
-        Some(|s, v| s.layer_shapes[3] = hop_shape(v)),
-        Text("How the fifth service's pause ceilings grow from its base delay, or as the policy's do; the multiplier stays the policy's.");
-    Layer2Cap: "l2_cap", Text("Cap at layer 2"), Text("s"), Layers, number(range::LAYER_CAP, 0.001), D.layer_caps[0], with_layers,
-        Some(|s, v| s.layer_caps[0] = v),
-        Text("The second service's pause ceilings grow no higher than this; 0 means the policy's cap.");
-    Layer3Cap: "l3_cap", Text("Cap at layer 3"), Text("s"), Layers, number(range::LAYER_CAP, 0.001), D.layer_caps[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
-        Some(|s, v| s.layer_caps[1] = v),
-        Text("The third service's pause ceilings grow no higher than this; 0 means the policy's cap.");
-    Layer4Cap: "l4_cap", Text("Cap at layer 4"), Text("s"), Layers, number(range::LAYER_CAP, 0.001), D.layer_caps[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
-        Some(|s, v| s.layer_caps[2] = v),
-        Text("The fourth service's pause ceilings grow no higher than this; 0 means the policy's cap.");
-    Layer5Cap: "l5_cap", Text("Cap at layer 5"), Text("s"), Layers, number(range::LAYER_CAP, 0.001), D.layer_caps[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
-        Some(|s, v| s.layer_caps[3] = v),
-        Text("The fifth service's pause ceilings grow no higher than this; 0 means the policy's cap.");
-    Layer2Jitter: "l2_jitter", Text("Jitter at layer 2"), Text(""), Layers, HOP_JITTERS.kind(), 0.0, with_layers,
-        Some(|s, v| s.layer_jitters[0] = hop_jitter(v)),
-        Text("How the second service draws its pauses under their ceilings, or as the policy does.");
-    Layer3Jitter: "l3_jitter", Text("Jitter at layer 3"), Text(""), Layers, HOP_JITTERS.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 3.0,
-        Some(|s, v| s.layer_jitters[1] = hop_jitter(v)),
-        Text("How the third service draws its pauses under their ceilings, or as the policy does.");
-    Layer4Jitter: "l4_jitter", Text("Jitter at layer 4"), Text(""), Layers, HOP_JITTERS.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 4.0,
-        Some(|s, v| s.layer_jitters[2] = hop_jitter(v)),
-        Text("How the fourth service draws its pauses under their ceilings, or as the policy does.");
-    Layer5Jitter: "l5_jitter", Text("Jitter at layer 5"), Text(""), Layers, HOP_JITTERS.kind(), 0.0, |c| with_layers(c) && c.get(P::Layers) >= 5.0,
-        Some(|s, v| s.layer_jitters[3] = hop_jitter(v)),
-        Text("How the fifth service draws its pauses under their ceilings, or as the policy does.");
-    Layer2Workers: "l2_workers", Text("Workers at layer 2"), Text(""), Layers, integer(range::WORKERS), D.layer_workers[0], with_layers,
-        Some(|s, v| s.layer_workers[0] = v as u32),
-        Text("How many requests the second service handles at once, each holding its place while its calls below and their retries go on; 0 means no limit.");
-    Layer2Queue: "l2_queue", Text("Queue at layer 2"), Text(""), Layers, integer(range::QUEUE_LIMIT), D.layer_queues[0], |c| with_layers(c) && c.get(P::Layers) >= 2.0 && c.get(P::Layer2Workers) > 0.0,
-        Some(|s, v| s.layer_queues[0] = v as u32),
-        Text("Requests that may wait for one of the second service's workers; a full queue answers 503 at once.");
-    Layer3Workers: "l3_workers", Text("Workers at layer 3"), Text(""), Layers, integer(range::WORKERS), D.layer_workers[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
-        Some(|s, v| s.layer_workers[1] = v as u32),
-        Text("How many requests the third service handles at once, each holding its place while its calls below and their retries go on; 0 means no limit.");
-    Layer3Queue: "l3_queue", Text("Queue at layer 3"), Text(""), Layers, integer(range::QUEUE_LIMIT), D.layer_queues[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0 && c.get(P::Layer3Workers) > 0.0,
-        Some(|s, v| s.layer_queues[1] = v as u32),
-        Text("Requests that may wait for one of the third service's workers; a full queue answers 503 at once.");
-    Layer4Workers: "l4_workers", Text("Workers at layer 4"), Text(""), Layers, integer(range::WORKERS), D.layer_workers[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
-        Some(|s, v| s.layer_workers[2] = v as u32),
-        Text("How many requests the fourth service handles at once, each holding its place while its calls below and their retries go on; 0 means no limit.");
-    Layer4Queue: "l4_queue", Text("Queue at layer 4"), Text(""), Layers, integer(range::QUEUE_LIMIT), D.layer_queues[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0 && c.get(P::Layer4Workers) > 0.0,
-        Some(|s, v| s.layer_queues[2] = v as u32),
-        Text("Requests that may wait for one of the fourth service's workers; a full queue answers 503 at once.");
-    Layer5Workers: "l5_workers", Text("Workers at layer 5"), Text(""), Layers, integer(range::WORKERS), D.layer_workers[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
-        Some(|s, v| s.layer_workers[3] = v as u32),
-        Text("How many requests the fifth service handles at once, each holding its place while its calls below and their retries go on; 0 means no limit.");
-    Layer5Queue: "l5_queue", Text("Queue at layer 5"), Text(""), Layers, integer(range::QUEUE_LIMIT), D.layer_queues[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.get(P::Layer5Workers) > 0.0,
-        Some(|s, v| s.layer_queues[3] = v as u32),
-        Text("Requests that may wait for one of the fifth service's workers; a full queue answers 503 at once.");
-    Layer2Order: "l2_order", Text("Queue order at layer 2"), Text(""), Layers, QUEUE_ORDERS.kind(), QUEUE_ORDERS.position(D.layer_orders[0]), |c| with_layers(c) && c.get(P::Layer2Workers) > 0.0,
-        Some(|s, v| s.layer_orders[0] = QUEUE_ORDERS.at(v)),
-        Text("Which waiting call a free worker of the second service takes: the oldest, or the newest, whose caller is likeliest still to wait.");
-    Layer3Order: "l3_order", Text("Queue order at layer 3"), Text(""), Layers, QUEUE_ORDERS.kind(), QUEUE_ORDERS.position(D.layer_orders[1]), |c| with_layers(c) && c.get(P::Layers) >= 3.0 && c.get(P::Layer3Workers) > 0.0,
-        Some(|s, v| s.layer_orders[1] = QUEUE_ORDERS.at(v)),
-        Text("Which waiting call a free worker of the third service takes: the oldest, or the newest, whose caller is likeliest still to wait.");
-    Layer4Order: "l4_order", Text("Queue order at layer 4"), Text(""), Layers, QUEUE_ORDERS.kind(), QUEUE_ORDERS.position(D.layer_orders[2]), |c| with_layers(c) && c.get(P::Layers) >= 4.0 && c.get(P::Layer4Workers) > 0.0,
-        Some(|s, v| s.layer_orders[2] = QUEUE_ORDERS.at(v)),
-        Text("Which waiting call a free worker of the fourth service takes: the oldest, or the newest, whose caller is likeliest still to wait.");
-    Layer5Order: "l5_order", Text("Queue order at layer 5"), Text(""), Layers, QUEUE_ORDERS.kind(), QUEUE_ORDERS.position(D.layer_orders[3]), |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.get(P::Layer5Workers) > 0.0,
-        Some(|s, v| s.layer_orders[3] = QUEUE_ORDERS.at(v)),
-        Text("Which waiting call a free worker of the fifth service takes: the oldest, or the newest, whose caller is likeliest still to wait.");
-    Layer2Failure: "l2_failure", Text("Failures at layer 2"), Text(""), Layers, number(range::FAILURE, 0.01), D.layer_failures[0], with_layers,
-        Some(|s, v| s.layer_failures[0] = v),
-        Text("The share of its calls the second service fails by itself, at once with a 503, before calling below.");
-    Layer3Failure: "l3_failure", Text("Failures at layer 3"), Text(""), Layers, number(range::FAILURE, 0.01), D.layer_failures[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
-        Some(|s, v| s.layer_failures[1] = v),
-        Text("The share of its calls the third service fails by itself, at once with a 503, before calling below.");
-    Layer4Failure: "l4_failure", Text("Failures at layer 4"), Text(""), Layers, number(range::FAILURE, 0.01), D.layer_failures[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
-        Some(|s, v| s.layer_failures[2] = v),
-        Text("The share of its calls the fourth service fails by itself, at once with a 503, before calling below.");
-    Layer5Failure: "l5_failure", Text("Failures at layer 5"), Text(""), Layers, number(range::FAILURE, 0.01), D.layer_failures[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
-        Some(|s, v| s.layer_failures[3] = v),
-        Text("The share of its calls the fifth service fails by itself, at once with a 503, before calling below.");
-    Layer2OutageAt: "l2_outage_at", Text("Outage at layer 2 starts"), Text("s"), Layers, number(range::OUTAGE_START, 0.5), D.layer_outage_start[0], |c| with_layers(c) && c.get(P::Layer2OutageFor) > 0.0,
-        Some(|s, v| s.layer_outage_start[0] = v),
-        Text("When the second service's outage begins.");
-    Layer3OutageAt: "l3_outage_at", Text("Outage at layer 3 starts"), Text("s"), Layers, number(range::OUTAGE_START, 0.5), D.layer_outage_start[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0 && c.get(P::Layer3OutageFor) > 0.0,
-        Some(|s, v| s.layer_outage_start[1] = v),
-        Text("When the third service's outage begins.");
-    Layer4OutageAt: "l4_outage_at", Text("Outage at layer 4 starts"), Text("s"), Layers, number(range::OUTAGE_START, 0.5), D.layer_outage_start[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0 && c.get(P::Layer4OutageFor) > 0.0,
-        Some(|s, v| s.layer_outage_start[2] = v),
-        Text("When the fourth service's outage begins.");
-    Layer5OutageAt: "l5_outage_at", Text("Outage at layer 5 starts"), Text("s"), Layers, number(range::OUTAGE_START, 0.5), D.layer_outage_start[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.get(P::Layer5OutageFor) > 0.0,
-        Some(|s, v| s.layer_outage_start[3] = v),
-        Text("When the fifth service's outage begins.");
-    Layer2OutageFor: "l2_outage_for", Text("Outage at layer 2 lasts"), Text("s"), Layers, number(range::OUTAGE_DURATION, 0.5), D.layer_outage_duration[0], with_layers,
-        Some(|s, v| s.layer_outage_duration[0] = v),
-        Text("How long the second service fails every call it takes up at once, with a 503, before calling below; 0 means no outage.");
-    Layer3OutageFor: "l3_outage_for", Text("Outage at layer 3 lasts"), Text("s"), Layers, number(range::OUTAGE_DURATION, 0.5), D.layer_outage_duration[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
-        Some(|s, v| s.layer_outage_duration[1] = v),
-        Text("How long the third service fails every call it takes up at once, with a 503, before calling below; 0 means no outage.");
-    Layer4OutageFor: "l4_outage_for", Text("Outage at layer 4 lasts"), Text("s"), Layers, number(range::OUTAGE_DURATION, 0.5), D.layer_outage_duration[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
-        Some(|s, v| s.layer_outage_duration[2] = v),
-        Text("How long the fourth service fails every call it takes up at once, with a 503, before calling below; 0 means no outage.");
-    Layer5OutageFor: "l5_outage_for", Text("Outage at layer 5 lasts"), Text("s"), Layers, number(range::OUTAGE_DURATION, 0.5), D.layer_outage_duration[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
-        Some(|s, v| s.layer_outage_duration[3] = v),
-        Text("How long the fifth service fails every call it takes up at once, with a 503, before calling below; 0 means no outage.");
-    Layer2WorkP50: "l2_p50", Text("Own time p50 at layer 2"), Text("s"), Layers, number(range::LAYER_WORK_P50, 0.001), D.layer_work_p50[0], with_layers,
-        Some(|s, v| s.layer_work_p50[0] = v),
-        Text("Half the calls the second service takes up get this long of its own work, holding its worker, before it calls below (a log-normal through this and the p99); 0 means no work of its own.");
-    Layer2WorkP99: "l2_p99", Text("Own time p99 at layer 2"), Text("s"), Layers, number(range::LAYER_WORK_P99, 0.001), D.layer_work_p99[0], |c| with_layers(c) && c.get(P::Layers) >= 2.0 && c.get(P::Layer2WorkP50) > 0.0,
-        Some(|s, v| s.layer_work_p99[0] = v),
-        Text("99 calls in 100 the second service takes up get at most this long of its own work; below the p50 the time is the p50 for every call, and beyond 100 times it, 100 times it.");
-    Layer3WorkP50: "l3_p50", Text("Own time p50 at layer 3"), Text("s"), Layers, number(range::LAYER_WORK_P50, 0.001), D.layer_work_p50[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0,
-        Some(|s, v| s.layer_work_p50[1] = v),
-        Text("Half the calls the third service takes up get this long of its own work, holding its worker, before it calls below (a log-normal through this and the p99); 0 means no work of its own.");
-    Layer3WorkP99: "l3_p99", Text("Own time p99 at layer 3"), Text("s"), Layers, number(range::LAYER_WORK_P99, 0.001), D.layer_work_p99[1], |c| with_layers(c) && c.get(P::Layers) >= 3.0 && c.get(P::Layer3WorkP50) > 0.0,
-        Some(|s, v| s.layer_work_p99[1] = v),
-        Text("99 calls in 100 the third service takes up get at most this long of its own work; below the p50 the time is the p50 for every call, and beyond 100 times it, 100 times it.");
-    Layer4WorkP50: "l4_p50", Text("Own time p50 at layer 4"), Text("s"), Layers, number(range::LAYER_WORK_P50, 0.001), D.layer_work_p50[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0,
-        Some(|s, v| s.layer_work_p50[2] = v),
-        Text("Half the calls the fourth service takes up get this long of its own work, holding its worker, before it calls below (a log-normal through this and the p99); 0 means no work of its own.");
-    Layer4WorkP99: "l4_p99", Text("Own time p99 at layer 4"), Text("s"), Layers, number(range::LAYER_WORK_P99, 0.001), D.layer_work_p99[2], |c| with_layers(c) && c.get(P::Layers) >= 4.0 && c.get(P::Layer4WorkP50) > 0.0,
-        Some(|s, v| s.layer_work_p99[2] = v),
-        Text("99 calls in 100 the fourth service takes up get at most this long of its own work; below the p50 the time is the p50 for every call, and beyond 100 times it, 100 times it.");
-    Layer5WorkP50: "l5_p50", Text("Own time p50 at layer 5"), Text("s"), Layers, number(range::LAYER_WORK_P50, 0.001), D.layer_work_p50[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0,
-        Some(|s, v| s.layer_work_p50[3] = v),
-        Text("Half the calls the fifth service takes up get this long of its own work, holding its worker, before it calls below (a log-normal through this and the p99); 0 means no work of its own.");
-    Layer5WorkP99: "l5_p99", Text("Own time p99 at layer 5"), Text("s"), Layers, number(range::LAYER_WORK_P99, 0.001), D.layer_work_p99[3], |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.get(P::Layer5WorkP50) > 0.0,
-        Some(|s, v| s.layer_work_p99[3] = v),
-        Text("99 calls in 100 the fifth service takes up get at most this long of its own work; below the p50 the time is the p50 for every call, and beyond 100 times it, 100 times it.");
-    Layer2Budget: "l2_budget", Text("Budget at layer 2"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(own_kind(&D.layer_budgets[0])), with_layers,
-        Some(|s, v| s.layer_budgets[0] = hop_budget(v).map(|kind| s.budget.spec_of(kind))),
-        Text("The retry budget the second service keeps for its own calls below: as the policy's, none (it retries as its attempts say), or a kind of its own, with the policy's settings of that kind (under “Retry budget & breaker”).");
-    Layer3Budget: "l3_budget", Text("Budget at layer 3"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(own_kind(&D.layer_budgets[1])), |c| with_layers(c) && c.get(P::Layers) >= 3.0,
-        Some(|s, v| s.layer_budgets[1] = hop_budget(v).map(|kind| s.budget.spec_of(kind))),
-        Text("The retry budget the third service keeps for its own calls below: as the policy's, none (it retries as its attempts say), or a kind of its own, with the policy's settings of that kind (under “Retry budget & breaker”).");
-    Layer4Budget: "l4_budget", Text("Budget at layer 4"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(own_kind(&D.layer_budgets[2])), |c| with_layers(c) && c.get(P::Layers) >= 4.0,
-        Some(|s, v| s.layer_budgets[2] = hop_budget(v).map(|kind| s.budget.spec_of(kind))),
-        Text("The retry budget the fourth service keeps for its own calls below: as the policy's, none (it retries as its attempts say), or a kind of its own, with the policy's settings of that kind (under “Retry budget & breaker”).");
-    Layer5Budget: "l5_budget", Text("Budget at layer 5"), Text(""), Layers, HOP_BUDGETS.kind(), hop_budget_position(own_kind(&D.layer_budgets[3])), |c| with_layers(c) && c.get(P::Layers) >= 5.0,
-        Some(|s, v| s.layer_budgets[3] = hop_budget(v).map(|kind| s.budget.spec_of(kind))),
-        Text("The retry budget the fifth service keeps for its own calls below: as the policy's, none (it retries as its attempts say), or a kind of its own, with the policy's settings of that kind (under “Retry budget & breaker”).");
-    Layer2Breaker: "l2_breaker", Text("Breaker at layer 2"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_breakers[0]), |c| with_layers(c) && c.get(P::Layers) >= 2.0 && c.breaker_mode() != BreakerMode::Off,
-        Some(|s, v| s.layer_breakers[0] = SWITCH.at(v)),
-        Text("Whether the second service keeps a circuit breaker of the policy's for its own calls below; off, it calls whatever the answers.");
-    Layer3Breaker: "l3_breaker", Text("Breaker at layer 3"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_breakers[1]), |c| with_layers(c) && c.get(P::Layers) >= 3.0 && c.breaker_mode() != BreakerMode::Off,
-        Some(|s, v| s.layer_breakers[1] = SWITCH.at(v)),
-        Text("Whether the third service keeps a circuit breaker of the policy's for its own calls below; off, it calls whatever the answers.");
-    Layer4Breaker: "l4_breaker", Text("Breaker at layer 4"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_breakers[2]), |c| with_layers(c) && c.get(P::Layers) >= 4.0 && c.breaker_mode() != BreakerMode::Off,
-        Some(|s, v| s.layer_breakers[2] = SWITCH.at(v)),
-        Text("Whether the fourth service keeps a circuit breaker of the policy's for its own calls below; off, it calls whatever the answers.");
-    Layer5Breaker: "l5_breaker", Text("Breaker at layer 5"), Text(""), Layers, SWITCH.kind(), SWITCH.position(D.layer_breakers[3]), |c| with_layers(c) && c.get(P::Layers) >= 5.0 && c.breaker_mode() != BreakerMode::Off,
-        Some(|s, v| s.layer_breakers[3] = SWITCH.at(v)),
-        Text("Whether the fifth service keeps a circuit breaker of the policy's for its own calls below; off, it calls whatever the answers.");
+
+    @each service below the top:
+    LAYER_ATTEMPTS [Layer2Attempts, Layer3Attempts, Layer4Attempts, Layer5Attempts]: "attempts",
+        [Text("Attempts at layer 2"), Text("Attempts at layer 3"), Text("Attempts at layer 4"), Text("Attempts at layer 5")],
+        Text(""), integer(range::LAYER_ATTEMPTS), D.layer_attempts[AT], |c| has_service(c, AT),
+        |s, v| s.layer_attempts[AT] = v as u32,
+        Text("How many times this service tries each call below; 0 means as the policy says.");
+    LAYER_TIMEOUTS [Layer2Timeout, Layer3Timeout, Layer4Timeout, Layer5Timeout]: "timeout",
+        [Text("Timeout at layer 2"), Text("Timeout at layer 3"), Text("Timeout at layer 4"), Text("Timeout at layer 5")],
+        Text("s"), number(range::ATTEMPT_TIMEOUT, 0.01), D.layer_timeouts[AT], |c| has_service(c, AT + 1),
+        |s, v| s.layer_timeouts[AT] = v,
+        Text("How long this service waits for its call to the service below before it gives up and may retry; 0 means the timeout between services. The last service's calls take the attempt timeout.");
+    LAYER_BASES [Layer2Base, Layer3Base, Layer4Base, Layer5Base]: "base",
+        [Text("Base delay at layer 2"), Text("Base delay at layer 3"), Text("Base delay at layer 4"), Text("Base delay at layer 5")],
+        Text("s"), number(range::LAYER_BASE, 0.001), D.layer_bases[AT], |c| has_service(c, AT),
+        |s, v| s.layer_bases[AT] = v,
+        Text("Ceiling of this service's first pause before it retries a call below (and the floor of its decorrelated jitter); 0 means the policy's base.");
+    LAYER_SHAPES [Layer2Shape, Layer3Shape, Layer4Shape, Layer5Shape]: "shape",
+        [Text("Backoff shape at layer 2"), Text("Backoff shape at layer 3"), Text("Backoff shape at layer 4"), Text("Backoff shape at layer 5")],
+        Text(""), HOP_SHAPES.kind(), 0.0, |c| has_service(c, AT),
+        |s, v| s.layer_shapes[AT] = hop_shape(v),
+        Text("How this service's pause ceilings grow from its base delay, or as the policy's do; the multiplier stays the policy's.");
+    LAYER_CAPS [Layer2Cap, Layer3Cap, Layer4Cap, Layer5Cap]: "cap",
+        [Text("Cap at layer 2"), Text("Cap at layer 3"), Text("Cap at layer 4"), Text("Cap at layer 5")],
+        Text("s"), number(range::LAYER_CAP, 0.001), D.layer_caps[AT], |c| has_service(c, AT),
+        |s, v| s.layer_caps[AT] = v,
+        Text("This service's pause ceilings grow no higher than this; 0 means the policy's cap.");
+    LAYER_JITTERS [Layer2Jitter, Layer3Jitter, Layer4Jitter, Layer5Jitter]: "jitter",
+        [Text("Jitter at layer 2"), Text("Jitter at layer 3"), Text("Jitter at layer 4"), Text("Jitter at layer 5")],
+        Text(""), HOP_JITTERS.kind(), 0.0, |c| has_service(c, AT),
+        |s, v| s.layer_jitters[AT] = hop_jitter(v),
+        Text("How this service draws its pauses under their ceilings, or as the policy does.");
+    LAYER_WORKERS [Layer2Workers, Layer3Workers, Layer4Workers, Layer5Workers]: "workers",
+        [Text("Workers at layer 2"), Text("Workers at layer 3"), Text("Workers at layer 4"), Text("Workers at layer 5")],
+        Text(""), integer(range::WORKERS), D.layer_workers[AT], |c| has_service(c, AT),
+        |s, v| s.layer_workers[AT] = v as u32,
+        Text("How many requests this service handles at once, each holding its place while its calls below and their retries go on; 0 means no limit.");
+    LAYER_QUEUES [Layer2Queue, Layer3Queue, Layer4Queue, Layer5Queue]: "queue",
+        [Text("Queue at layer 2"), Text("Queue at layer 3"), Text("Queue at layer 4"), Text("Queue at layer 5")],
+        Text(""), integer(range::QUEUE_LIMIT), D.layer_queues[AT], |c| has_service(c, AT) && c.get(P::LAYER_WORKERS[AT]) > 0.0,
+        |s, v| s.layer_queues[AT] = v as u32,
+        Text("Requests that may wait for one of this service's workers; a full queue answers 503 at once.");
+    LAYER_ORDERS [Layer2Order, Layer3Order, Layer4Order, Layer5Order]: "order",
+        [Text("Queue order at layer 2"), Text("Queue order at layer 3"), Text("Queue order at layer 4"), Text("Queue order at layer 5")],
+        Text(""), QUEUE_ORDERS.kind(), QUEUE_ORDERS.position(D.layer_orders[AT]), |c| has_service(c, AT) && c.get(P::LAYER_WORKERS[AT]) > 0.0,
+        |s, v| s.layer_orders[AT] = QUEUE_ORDERS.at(v),
+        Text("Which waiting call a free worker of this service takes: the oldest, or the newest, whose caller is likeliest still to wait.");
+    LAYER_FAILURES [Layer2Failure, Layer3Failure, Layer4Failure, Layer5Failure]: "failure",
+        [Text("Failures at layer 2"), Text("Failures at layer 3"), Text("Failures at layer 4"), Text("Failures at layer 5")],
+        Text(""), number(range::FAILURE, 0.01), D.layer_failures[AT], |c| has_service(c, AT),
+        |s, v| s.layer_failures[AT] = v,
+        Text("The share of its calls this service fails by itself, at once with a 503, before calling below.");
+    LAYER_OUTAGE_STARTS [Layer2OutageAt, Layer3OutageAt, Layer4OutageAt, Layer5OutageAt]: "outage_at",
+        [Text("Outage at layer 2 starts"), Text("Outage at layer 3 starts"), Text("Outage at layer 4 starts"), Text("Outage at layer 5 starts")],
+        Text("s"), number(range::OUTAGE_START, 0.5), D.layer_outage_start[AT], |c| has_service(c, AT) && c.get(P::LAYER_OUTAGE_LENGTHS[AT]) > 0.0,
+        |s, v| s.layer_outage_start[AT] = v,
+        Text("When this service's outage begins.");
+    LAYER_OUTAGE_LENGTHS [Layer2OutageFor, Layer3OutageFor, Layer4OutageFor, Layer5OutageFor]: "outage_for",
+        [Text("Outage at layer 2 lasts"), Text("Outage at layer 3 lasts"), Text("Outage at layer 4 lasts"), Text("Outage at layer 5 lasts")],
+        Text("s"), number(range::OUTAGE_DURATION, 0.5), D.layer_outage_duration[AT], |c| has_service(c, AT),
+        |s, v| s.layer_outage_duration[AT] = v,
+        Text("How long this service fails every call it takes up at once, with a 503, before calling below; 0 means no outage.");
+    LAYER_WORK_P50S [Layer2WorkP50, Layer3WorkP50, Layer4WorkP50, Layer5WorkP50]: "p50",
+        [Text("Own time p50 at layer 2"), Text("Own time p50 at layer 3"), Text("Own time p50 at layer 4"), Text("Own time p50 at layer 5")],
+        Text("s"), number(range::LAYER_WORK_P50, 0.001), D.layer_work_p50[AT], |c| has_service(c, AT),
+        |s, v| s.layer_work_p50[AT] = v,
+        Text("Half the calls this service takes up get this long of its own work, holding its worker, before it calls below (a log-normal through this and the p99); 0 means no work of its own.");
+    LAYER_WORK_P99S [Layer2WorkP99, Layer3WorkP99, Layer4WorkP99, Layer5WorkP99]: "p99",
+        [Text("Own time p99 at layer 2"), Text("Own time p99 at layer 3"), Text("Own time p99 at layer 4"), Text("Own time p99 at layer 5")],
+        Text("s"), number(range::LAYER_WORK_P99, 0.001), D.layer_work_p99[AT], |c| has_service(c, AT) && c.get(P::LAYER_WORK_P50S[AT]) > 0.0,
+        |s, v| s.layer_work_p99[AT] = v,
+        Text("99 calls in 100 this service takes up get at most this long of its own work; below the p50 the time is the p50 for every call, and beyond 100 times it, 100 times it.");
+    LAYER_BUDGETS [Layer2Budget, Layer3Budget, Layer4Budget, Layer5Budget]: "budget",
+        [Text("Budget at layer 2"), Text("Budget at layer 3"), Text("Budget at layer 4"), Text("Budget at layer 5")],
+        Text(""), HOP_BUDGETS.kind(), hop_budget_position(own_kind(&D.layer_budgets[AT])), |c| has_service(c, AT),
+        |s, v| s.layer_budgets[AT] = hop_budget(v).map(|kind| s.budget.spec_of(kind)),
+        Text("The retry budget this service keeps for its own calls below: as the policy's, none (it retries as its attempts say), or a kind of its own, with the policy's settings of that kind (under “Retry budget & breaker”).");
+    LAYER_BREAKERS [Layer2Breaker, Layer3Breaker, Layer4Breaker, Layer5Breaker]: "breaker",
+        [Text("Breaker at layer 2"), Text("Breaker at layer 3"), Text("Breaker at layer 4"), Text("Breaker at layer 5")],
+        Text(""), SWITCH.kind(), SWITCH.position(D.layer_breakers[AT]), |c| has_service(c, AT) && c.breaker_mode() != BreakerMode::Off,
+        |s, v| s.layer_breakers[AT] = SWITCH.at(v),
+        Text("Whether this service keeps a circuit breaker of the policy's for its own calls below; off, it calls whatever the answers.");
+
+    @then:
     CallTimeout: "call_timeout", Text("Timeout between services"), Text("s"), Layers, number(range::ATTEMPT_TIMEOUT, 0.01), D.call_timeout, with_layers,
         Some(|s, v| s.call_timeout = v),
         Text("Each service above the last gives up on its call below after this, and may retry it while the service below works on for nobody; 0 means it waits for the answer.");
