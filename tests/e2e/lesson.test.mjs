@@ -17,83 +17,27 @@ after(async () => {
   server?.close();
 });
 
-// What each preset puts first, and what each of its "try this" buttons
-// promises: pressing it moves the headline number of `metric` for policy
-// `side` up (rises) or down.
-const PRESETS = [
-  { title: 'The thundering herd after an outage', key: 'chart-load',
-    tries: [{ label: 'Give A full jitter too', metric: 'User-visible success', side: 'a', rises: true }] },
-  { title: 'The shared-seed trap', key: 'chart-load',
-    tries: [{ label: "Give A's clients their own seeds", metric: 'User-visible success', side: 'a', rises: true }] },
-  { title: 'The retry storm that never ends', key: 'chart-mechanism',
-    tries: [{ label: "Give A B's backoff", metric: 'Goodput', side: 'a', rises: true }] },
-  { title: 'The budget that saves the day', key: 'chart-load',
-    tries: [{ label: "Give B gRPC's token bucket instead", metric: 'Server calls per operation', side: 'b', rises: false }] },
-  { title: '3 x 3 x 3 = 27', key: 'chart-load',
-    tries: [{ label: "Let only A's top layer retry", metric: 'Calls at the bottom per request', side: 'a', rises: false }] },
-  { title: 'The lost response without an idempotency key', key: 'chart-load',
-    tries: [{ label: 'Send a key from A too', metric: 'Duplicate executions', side: 'a', rises: false }] },
-  { title: 'The deadline that eats the retries', key: 'chart-latency',
-    tries: [
-      { label: 'Give A the 0.4 s timeout', metric: 'User-visible success', side: 'a', rises: true },
-      { label: "Take B's deadline away", metric: 'Latency p99', side: 'b', rises: true },
-    ] },
-  { title: 'Contention, as in the AWS 2015 post', key: 'chart-contention',
-    tries: [{ label: 'Take the jitter away', metric: 'Last client done at', side: 'a', rises: true }] },
-  { title: 'Token bucket or circuit breaker? Success against load', key: 'chart-sweep',
-    tries: [{ label: 'Make the dependency fail 90 % of calls', metric: 'Server calls per operation', side: 'a', rises: true }] },
-  { title: 'What production defaults do: AWS SDK standard mode', key: 'chart-mechanism',
-    tries: [{ label: 'Give B the quota too', metric: 'Server calls per operation', side: 'b', rises: false }] },
-  { title: 'What production defaults do: gRPC retry throttling', key: 'chart-mechanism',
-    tries: [{ label: 'Give B the bucket too', metric: 'Server calls per operation', side: 'b', rises: false }] },
-  { title: 'Why retry at all: a flaky dependency', key: 'chart-sweep',
-    tries: [{ label: 'Let A make 3 attempts too', metric: 'User-visible success', side: 'a', rises: true }] },
-  { title: 'The timeout below the p99', key: 'chart-load',
-    tries: [{ label: 'Give A a timeout of 0.7 s', metric: 'User-visible success', side: 'a', rises: true }] },
-  { title: 'A breaker and a bucket in every client instance', key: 'chart-sweep',
-    tries: [{ label: "Let A's breaker open only after 100 calls", metric: 'Server calls per operation', side: 'a', rises: true }] },
-  { title: 'What backoff is for: clients that wait for their answers', key: 'chart-load',
-    tries: [{ label: 'Make it an open loop: arrivals at 47/s', metric: 'Calls', side: 'b', rises: true }] },
-  { title: "Throttling first tries: the SRE book's client-side throttling", key: 'chart-load',
-    tries: [{ label: "Let B's clients send 4x what the server accepts", metric: 'User-visible success', side: 'b', rises: false }] },
-  { title: 'What production defaults do: Polly v8 and resilience4j retry in lockstep', key: 'chart-load',
-    tries: [{ label: "Give A resilience4j's defaults: 3 attempts, 0.5 s apart", metric: 'User-visible success', side: 'a', rises: false }] },
-  { title: "What production defaults do: Envoy's retries in flight", key: 'chart-load',
-    tries: [{ label: 'Lower the traffic to 50/s', metric: 'User-visible success', side: 'a', rises: true }] },
-  { title: "What production defaults do: Finagle's and Linkerd's retry budget", key: 'chart-load',
-    tries: [{ label: 'Raise the traffic to 200/s', metric: 'Server calls per operation', side: 'b', rises: false }] },
-  { title: 'What production defaults do: AWS SDK standard mode before and since 2026', key: 'chart-latency',
-    tries: [{ label: "Give A today's base of 0.05 s", metric: 'Latency p99', side: 'a', rises: false }] },
-  { title: 'Hedged requests cut the tail', key: 'chart-latency',
-    tries: [{ label: 'Bring the load near capacity: 90/s', metric: 'Latency p99', side: 'b', rises: true }] },
-  { title: "One of two servers crashes: Stability Sim's metastable retries", key: 'chart-load',
-    tries: [{ label: 'Let the crashed server hang instead of refusing', metric: 'User-visible success', side: 'a', rises: true }] },
-  { title: 'The trigger and the map: a capacity loss that outlives itself (OSDI 2022)', key: 'chart-map',
-    tries: [{ label: 'Shorten the capacity loss to 2 s', metric: 'User-visible success', side: 'a', rises: true },
-      { label: 'Lose a fifth of the workers, not three fifths', metric: 'User-visible success', side: 'a', rises: true }] },
-  { title: 'The caller gave up; the service below did not', key: 'chart-load',
-    tries: [{ label: 'Let A pass its deadline down too', metric: 'Calls at the bottom per request', side: 'a', rises: false }] },
-  { title: "Fan-out: the backend's p99 becomes the median", key: 'chart-latency',
-    tries: [{ label: 'Let A wait for 10 calls', metric: 'Latency p50', side: 'a', rises: false },
-      { label: 'Let A hedge each call after 0.05 s', metric: 'Latency p99', side: 'a', rises: false }] },
-  { title: 'A timeout from the mean of a long tail', key: 'chart-load',
-    tries: [{ label: 'Give A a timeout of 2 s', metric: 'Server calls per operation', side: 'a', rises: false },
-      { label: 'Double the traffic to 200/s', metric: 'Server calls per operation', side: 'a', rises: true }] },
-  { title: 'Recovering from a collapse: how long to turn the traffic away', key: 'chart-load',
-    tries: [{ label: 'Turn the traffic away for 15 s', metric: 'User-visible success', side: 'a', rises: true },
-      { label: 'A queue of 100, not a thousand', metric: 'User-visible success', side: 'a', rises: true }] },
-  { title: 'Shed what nobody waits for', key: 'chart-load',
-    tries: [{ label: 'Serve the newest request first', metric: 'User-visible success', side: 'a', rises: true },
-      { label: 'Refuse new requests while the oldest has waited 0.1 s', metric: 'User-visible success', side: 'a', rises: true }] },
-];
+// The command line the page's numbers and presets are checked against.
+const CLI = process.env.NATIVE_CLI
+  ? path.resolve(process.env.NATIVE_CLI)
+  : path.resolve(import.meta.dirname, '../../target/debug/retry-playground');
 
-// The presets to walk: every one the built page lists, each with its
-// expectations above; a preset the page has and this table lacks fails.
+// Every preset as the library defines it (`--presets`): its title, the
+// chart its lesson leads with, and each "try this" with the number it
+// promises to move, for policy `side`, up (rises) or down.
+function definedPresets() {
+  const run = spawnSync(CLI, ['--presets'], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout).presets;
+}
+
+// The presets to walk: every one the built page lists, in its order, each
+// with what the library defines of it; the page must list them all.
 async function presetsOf(page) {
+  const defined = definedPresets();
   const titles = await page.$$eval('#preset option:not([disabled])', (all) => all.map((o) => o.textContent));
-  const missing = titles.filter((t) => !PRESETS.some((p) => p.title === t));
-  assert.deepEqual(missing, [], 'presets the page has and this test does not expect anything of');
-  return titles.map((t) => PRESETS.find((p) => p.title === t));
+  assert.deepEqual([...titles].sort(), defined.map((p) => p.title).sort(), 'the page lists the presets the library defines');
+  return titles.map((t) => defined.find((p) => p.title === t));
 }
 
 const WIDE = { width: 1440, height: 900 };
@@ -148,7 +92,7 @@ for (const [name, viewport] of [['laptop', WIDE], ['phone', PHONE]]) {
       const at = await layout(page);
       assert.ok(at.lessonText.length > 80, `${preset.title}: no lesson`);
       inside(`${preset.title}: the preset list`, at.select, viewport);
-      assert.deepEqual(at.keys, [preset.key], `${preset.title}: the lesson's chart`);
+      assert.deepEqual(at.keys, [`chart-${preset.chart}`], `${preset.title}: the lesson's chart`);
       const shown = Math.max(0, Math.min(at.key.bottom, viewport.height) - Math.max(at.key.top, 0)) / at.key.height;
       if (viewport === WIDE) {
         inside(`${preset.title}: the lesson`, at.lesson, viewport);
@@ -171,7 +115,7 @@ for (const [name, viewport] of [['laptop', WIDE], ['phone', PHONE]]) {
         // The list is too narrow for some titles here: the heading says them in full.
         assert.deepEqual(at.title, { text: preset.title, visible: true, overflows: false }, `${preset.title}: its heading`);
       }
-      seen.push(`${preset.key} ${at.key.top.toFixed(0)}-${at.key.bottom.toFixed(0)} (${(100 * shown).toFixed(0)} % shown)`);
+      seen.push(`${preset.chart} ${at.key.top.toFixed(0)}-${at.key.bottom.toFixed(0)} (${(100 * shown).toFixed(0)} % shown)`);
     }
     console.log(`${name}: the lesson's chart of each preset at ${seen.join(', ')}`);
     assert.deepEqual(page.problems, []);
@@ -220,7 +164,7 @@ test('each "try this" applies its change, moves its number the way the lesson sa
     const buttons = await page.$$eval('#try-this button', (all) => all.map((b) => ({
       label: b.textContent, metric: b.dataset.metric, side: b.dataset.side, rises: b.dataset.rises === 'true',
     })));
-    assert.deepEqual(buttons, preset.tries.map((t) => ({ ...t, side: `side-${t.side}` })),
+    assert.deepEqual(buttons, preset.tries.map(({ label, metric, side, rises }) => ({ label, metric, side: `side-${side}`, rises })),
       `${preset.title}: the page's buttons and what they promise`);
     for (const expected of preset.tries) {
       const before = await headline(page, expected.metric, expected.side);
@@ -289,16 +233,13 @@ async function spreadShown(page) {
 }
 
 test('each headline shows its range over seeds as the command line measures it, and "better" only where the seeds hold it', async () => {
-  const binary = process.env.NATIVE_CLI
-    ? path.resolve(process.env.NATIVE_CLI)
-    : path.resolve(import.meta.dirname, '../../target/debug/retry-playground');
   const page = await open(browser, base, { viewport: WIDE });
   const seen = {};
   for (const preset of await presetsOf(page)) {
     await pickPreset(page, await presetValue(page, preset.title));
     const shown = await spreadShown(page);
     const link = new URL(page.url()).search.slice(1);
-    const native = spawnSync(binary, ['--seeds', link], { encoding: 'utf8' });
+    const native = spawnSync(CLI, ['--seeds', link], { encoding: 'utf8' });
     assert.equal(native.status, 0, native.stderr);
     const measured = JSON.parse(native.stdout).headlines.map((h) => ({
       label: h.label,

@@ -9,6 +9,7 @@
 //!                                    # retry_analyses::ANALYSES, see --help
 //! retry-playground --params          # the parameter table
 //! retry-playground --course          # the course: questions, the runs' answers
+//! retry-playground --presets         # the presets: links, charts, what to try
 //! retry-playground --guide           # the facilitator's guide, in Markdown
 //! retry-playground --export grpc 'v=1&...'  # policy A as library configuration
 //! retry-playground --import FILE 'v=1&...'  # a real configuration read into A
@@ -77,6 +78,10 @@ fn main() {
     }
     if flag("--course") {
         emit(&(course_json() + "\n"));
+        return;
+    }
+    if flag("--presets") {
+        emit(&(presets_json() + "\n"));
         return;
     }
     if flag("--guide") {
@@ -197,7 +202,7 @@ fn main() {
 /// The options of the command line itself, and whether the word after
 /// each is its value; each analysis adds its word and its own options
 /// ([`options`]).
-const OPTIONS: [(&str, bool); 12] = [
+const OPTIONS: [(&str, bool); 13] = [
     ("--csv", false),
     ("--b", false),
     ("--export", true),
@@ -207,6 +212,7 @@ const OPTIONS: [(&str, bool); 12] = [
     ("--lang", true),
     ("--params", false),
     ("--course", false),
+    ("--presets", false),
     ("--guide", false),
     ("--help", false),
     ("-h", false),
@@ -270,6 +276,46 @@ fn course_json() -> String {
         .map(|rule| serde_json::json!({ "rule": rule.text, "chapters": rule.chapters }))
         .collect();
     serde_json::json!({ "chapters": chapters, "monday": rules }).to_string()
+}
+
+/// The presets as the page shows them: each one's title, link, the chart
+/// its lesson leads with, the numbers beside it, and each "try this" with
+/// its label as the page fills it and the number it promises to move.
+fn presets_json() -> String {
+    use retry_teach::presets::PRESETS;
+    use retry_teach::prose::{self, Facts};
+    let presets: Vec<serde_json::Value> = PRESETS
+        .iter()
+        .map(|preset| {
+            let config = preset.config();
+            let tries: Vec<serde_json::Value> = preset
+                .try_this
+                .iter()
+                .map(|t| {
+                    let tried = lesson::apply(&config, t.change);
+                    serde_json::json!({
+                        "label": prose::fill(t.label.get(), &Facts::settings(&tried)).text,
+                        "change": t.change,
+                        "metric": t.expect.metric.label(),
+                        "side": match t.expect.side {
+                            retry_sim::metrics::Side::A => "a",
+                            retry_sim::metrics::Side::B => "b",
+                        },
+                        "rises": t.expect.rises,
+                    })
+                })
+                .collect();
+            serde_json::json!({
+                "key": preset.key,
+                "title": preset.title,
+                "link": preset.link,
+                "chart": preset.key_chart.word(),
+                "headline": preset.headline.iter().map(|m| m.label()).collect::<Vec<_>>(),
+                "tries": tries,
+            })
+        })
+        .collect();
+    serde_json::json!({ "presets": presets }).to_string()
 }
 
 /// Feeds the playground's retry budget one operation per comma-separated
@@ -369,7 +415,7 @@ const RUNS: Text = Text(
 );
 
 const THE_REST: Text = Text(
-    "--export writes policy A (B with --b) for a library or a mesh, FORMAT below; notes on what it cannot express go to stderr. --import reads what the page's paste reads (a gRPC service config, an Envoy retry policy in JSON or YAML, an Istio, Gateway API, Envoy Gateway, Kuma or Linkerd manifest, Spring Boot's resilience4j properties, an AWS config section) into A (B with --b) and prints the new link; what it mapped and not goes to stderr.\n--quota-trace feeds the link's retry budget operations such as ees,ts,s (e error, t timeout, s success) and prints its balance and refusals; --adaptive-trace feeds the AWS SDK adaptive mode's rate limiter responses such as 0.1:s,0.2:t (time, then t throttled or s not) and prints its fill rate after each.\n--course prints each chapter of the course (its link, question, answers, the answer its runs bear out over the seeds and what they measured, takeaway) and the last page's rules, as JSON; --guide prints the facilitator's guide as Markdown: the agenda, and for each core chapter what to point at, the trap, a question for the room and two values of its knob with the answer the runs give there. --lang ru prints the words in Russian (the numbers and the report are the same in every language).",
+    "--export writes policy A (B with --b) for a library or a mesh, FORMAT below; notes on what it cannot express go to stderr. --import reads what the page's paste reads (a gRPC service config, an Envoy retry policy in JSON or YAML, an Istio, Gateway API, Envoy Gateway, Kuma or Linkerd manifest, Spring Boot's resilience4j properties, an AWS config section) into A (B with --b) and prints the new link; what it mapped and not goes to stderr.\n--quota-trace feeds the link's retry budget operations such as ees,ts,s (e error, t timeout, s success) and prints its balance and refusals; --adaptive-trace feeds the AWS SDK adaptive mode's rate limiter responses such as 0.1:s,0.2:t (time, then t throttled or s not) and prints its fill rate after each.\n--course prints each chapter of the course (its link, question, answers, the answer its runs bear out over the seeds and what they measured, takeaway) and the last page's rules, as JSON; --presets prints each preset (its link, the chart it leads with, its headline numbers, and each change to try with the number it moves and which way), as JSON; --guide prints the facilitator's guide as Markdown: the agenda, and for each core chapter what to point at, the trap, a question for the room and two values of its knob with the answer the runs give there. --lang ru prints the words in Russian (the numbers and the report are the same in every language).",
 );
 
 /// The usage, read off the analyses and the formats `--export` writes:
@@ -382,7 +428,7 @@ fn usage() -> String {
         .map(|a| format!("{}{}", a.flag(), a.synopsis))
         .collect();
     let mut out = format!(
-        "{said} retry-playground [--csv | {}] [LINK] | --params | --course | --guide\n",
+        "{said} retry-playground [--csv | {}] [LINK] | --params | --course | --presets | --guide\n",
         analyses.join(" | ")
     );
     for line in SYNOPSIS.lines() {
