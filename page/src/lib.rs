@@ -705,13 +705,8 @@ fn drive(unlimited: bool) {
                     break;
                 }
             }
-            Step::Cell | Step::Searched | Step::Point => {
+            Step::Grew(chart) => {
                 if with_app(|app| app.driver.growing_chart_due(now())) == Some(true) {
-                    let chart = match step {
-                        Step::Cell => ChartId::Map,
-                        Step::Searched => ChartId::Frontier,
-                        _ => ChartId::Sweep,
-                    };
                     draw_part(&document, &job, Part::Chart(chart));
                     with_app(|app| app.driver.growing_chart_drawn(now()));
                 }

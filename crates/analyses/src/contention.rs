@@ -199,6 +199,10 @@ impl Sliced for GridRuns {
         let all = self.advance(work);
         Slice::of(all, self.finished > before)
     }
+
+    fn done(&self) -> bool {
+        self.finished >= self.total()
+    }
 }
 
 /// The contention grid as an analysis.

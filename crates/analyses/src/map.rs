@@ -523,6 +523,10 @@ impl Sliced for MapRuns {
         let cell = self.advance(work);
         Slice::of(self.done(), cell)
     }
+
+    fn done(&self) -> bool {
+        MapRuns::done(self)
+    }
 }
 
 /// The map as an analysis.

@@ -993,6 +993,10 @@ impl Sliced for SearchRuns {
         let ran = self.advance(work);
         Slice::of(self.done, ran)
     }
+
+    fn done(&self) -> bool {
+        self.done
+    }
 }
 
 /// A search spread over workers that answer in any order: the rounds cut

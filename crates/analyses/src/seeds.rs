@@ -363,6 +363,10 @@ impl Sliced for SeedRuns {
         let all = self.advance(work);
         Slice::of(all, self.spent.runs > before)
     }
+
+    fn done(&self) -> bool {
+        SeedRuns::done(self)
+    }
 }
 
 /// One headline number of a lesson: A's value on the link's seed, B's in

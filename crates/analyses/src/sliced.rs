@@ -38,6 +38,9 @@ pub trait Sliced {
     /// Works about `work` units of a run's work.
     fn step(&mut self, work: u64) -> Slice;
 
+    /// Whether everything is done: a step would do nothing.
+    fn done(&self) -> bool;
+
     /// Works until everything is done.
     fn to_end(&mut self) {
         while self.step(u64::MAX) != Slice::Done {}

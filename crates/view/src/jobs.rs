@@ -183,14 +183,9 @@ impl Sliced for SweepJob {
         let point = self.advance(work);
         Slice::of(self.done(), point)
     }
-}
 
-/// The step of a job whose growing chart (the map, the sweep, the
-/// frontier) gained `unit` in a slice, or only worked.
-fn unit_or_ran(slice: Slice, unit: Step) -> Step {
-    match slice {
-        Slice::Working => Step::Ran,
-        Slice::Unit | Slice::Done => unit,
+    fn done(&self) -> bool {
+        SweepJob::done(self)
     }
 }
 
@@ -233,12 +228,10 @@ pub enum Step {
     Draw(Part),
     /// Everything the page shows but the sweep is final.
     Final,
-    /// The map of metastability gained a cell.
-    Cell,
-    /// The search for a better policy made a run.
-    Searched,
-    /// The sweep gained a point.
-    Point,
+    /// An analysis drawn as it grows gained a unit: the map of
+    /// metastability a cell, the sweep a point, the search a run. Its
+    /// chart may be drawn as far as it got.
+    Grew(ChartId),
     /// The sweep is complete.
     Swept,
     /// Nothing is left to do.
@@ -314,10 +307,9 @@ enum Task {
     Grid,
     Final,
     Seeds,
-    Map,
-    Sweep,
+    /// An analysis drawn as it grows ([`Job::growing`]), by its chart.
+    Grow(ChartId),
     Swept,
-    Search,
 }
 
 #[derive(Debug)]
@@ -530,17 +522,23 @@ impl Job {
             Task::Draw(Part::Spread),
         ]);
         if self.map.is_some() {
-            plan.extend([Task::Map, Task::Draw(Part::Chart(ChartId::Map))]);
+            plan.extend([
+                Task::Grow(ChartId::Map),
+                Task::Draw(Part::Chart(ChartId::Map)),
+            ]);
         }
         plan.extend([
-            Task::Sweep,
+            Task::Grow(ChartId::Sweep),
             Task::Draw(Part::Chart(ChartId::Sweep)),
             Task::Swept,
         ]);
         // The search last: thousands of small runs, which nothing else on
         // the page waits for.
         if self.search.is_some() {
-            plan.extend([Task::Search, Task::Draw(Part::Chart(ChartId::Frontier))]);
+            plan.extend([
+                Task::Grow(ChartId::Frontier),
+                Task::Draw(Part::Chart(ChartId::Frontier)),
+            ]);
         }
         self.plan = plan;
     }
@@ -651,17 +649,12 @@ impl Job {
                         }
                     };
                 }
-                Task::Map => match &mut self.map {
-                    Some(Ok(map)) if !map.done() => {
-                        return unit_or_ran(map.step(work), Step::Cell);
-                    }
-                    _ => {
-                        self.plan.pop_front();
-                    }
-                },
-                Task::Sweep => match &mut self.sweep {
-                    Ok(sweep) if !sweep.done() => {
-                        return unit_or_ran(sweep.step(work), Step::Point);
+                Task::Grow(chart) => match self.growing(chart) {
+                    Some(analysis) if !analysis.done() => {
+                        return match analysis.step(work) {
+                            Slice::Working => Step::Ran,
+                            Slice::Unit | Slice::Done => Step::Grew(chart),
+                        };
                     }
                     _ => {
                         self.plan.pop_front();
@@ -671,15 +664,19 @@ impl Job {
                     self.plan.pop_front();
                     return Step::Swept;
                 }
-                Task::Search => match &mut self.search {
-                    Some(Ok(runs)) if !runs.done() => {
-                        return unit_or_ran(runs.step(work), Step::Searched);
-                    }
-                    _ => {
-                        self.plan.pop_front();
-                    }
-                },
             }
+        }
+    }
+
+    /// The analysis drawn as it grows on `chart`, if the page shows it and
+    /// the world does not refuse it: the map of metastability, the sweep,
+    /// the search for a better policy.
+    fn growing(&mut self, chart: ChartId) -> Option<&mut dyn Sliced> {
+        match chart {
+            ChartId::Map => Some(self.map.as_mut()?.as_mut().ok()?),
+            ChartId::Sweep => Some(self.sweep.as_mut().ok()?),
+            ChartId::Frontier => Some(self.search.as_mut()?.as_mut().ok()?),
+            _ => None,
         }
     }
 
@@ -940,7 +937,7 @@ mod tests {
             Step::Draw(Part::Chart(ChartId::Sweep)),
             Step::Draw(Part::Spread),
         ];
-        expected.extend([Step::Point; 2 * sweep::POINTS]);
+        expected.extend([Step::Grew(ChartId::Sweep); 2 * sweep::POINTS]);
         expected.extend([Step::Draw(Part::Chart(ChartId::Sweep)), Step::Swept]);
         assert_eq!(drawn(&steps), expected);
         // The same numbers as runs in one go, and the same sweep.
@@ -1062,7 +1059,7 @@ mod tests {
                 Step::Draw(Part::Chart(ChartId::Load))
             ]
         );
-        assert!(!steps.contains(&Step::Ran) && !steps.contains(&Step::Point));
+        assert!(!steps.contains(&Step::Ran) && !steps.contains(&Step::Grew(ChartId::Sweep)));
         assert!(steps.contains(&Step::Final) && steps.contains(&Step::Swept));
         // The replay opens: the runs go again, tracing, to the same reports.
         let traced = Wants {
@@ -1156,9 +1153,12 @@ mod tests {
         };
         let mut job = Job::new(&config, wants, ChartId::Map);
         let steps = drive(&mut job, 1_000_000);
-        let cells = steps.iter().filter(|s| **s == Step::Cell).count();
+        let cells = steps
+            .iter()
+            .filter(|s| **s == Step::Grew(ChartId::Map))
+            .count();
         let spread = steps.iter().position(|s| *s == Step::Draw(Part::Spread));
-        let first_cell = steps.iter().position(|s| *s == Step::Cell);
+        let first_cell = steps.iter().position(|s| *s == Step::Grew(ChartId::Map));
         assert!(spread < first_cell, "{steps:?}");
         let map = match job.map() {
             Some(Ok(runs)) => runs.map().clone(),
@@ -1168,11 +1168,11 @@ mod tests {
         assert_eq!(map, map::map(&config, map::Rows::Size));
         let opened = map::cell_world(&config, map::Rows::Size, 3, 2).expect("a cell");
         let mut job = Job::renew(Some(job), &opened, wants, ChartId::Map);
-        assert!(!drive(&mut job, 1_000_000).contains(&Step::Cell));
+        assert!(!drive(&mut job, 1_000_000).contains(&Step::Grew(ChartId::Map)));
         let mut busier = opened.clone();
         busier.set(P::Rate, 40.0);
         let mut job = Job::renew(Some(job), &busier, wants, ChartId::Map);
-        assert!(drive(&mut job, 1_000_000).contains(&Step::Cell));
+        assert!(drive(&mut job, 1_000_000).contains(&Step::Grew(ChartId::Map)));
     }
 
     /// Where the page has no workers, the job searches last, after the
@@ -1187,7 +1187,9 @@ mod tests {
         let mut job = Job::new(&config, wants, ChartId::Load);
         let steps = drive(&mut job, 1_000_000);
         let swept = steps.iter().position(|s| *s == Step::Swept);
-        let first = steps.iter().position(|s| *s == Step::Searched);
+        let first = steps
+            .iter()
+            .position(|s| *s == Step::Grew(ChartId::Frontier));
         assert!(swept < first, "{steps:?}");
         let found = match job.search() {
             Some(Ok(runs)) => runs.frontier(),
@@ -1196,7 +1198,10 @@ mod tests {
         assert!(found.done);
         assert_eq!(found, search::search_threads(&config, 2));
         assert_eq!(
-            steps.iter().filter(|s| **s == Step::Searched).count(),
+            steps
+                .iter()
+                .filter(|s| **s == Step::Grew(ChartId::Frontier))
+                .count(),
             found.runs,
             "a step per run"
         );
