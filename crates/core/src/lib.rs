@@ -3,7 +3,8 @@
 //!
 //! [`policy`] (backoff and jitter), [`budget`] (retry budgets, with
 //! [`adaptive`], the AWS SDK's adaptive mode), [`breaker`] (circuit
-//! breakers), [`classify`] (what may be retried), [`random`] (reproducible
+//! breakers), [`classify`] (what may be retried), [`hint`] (a server's
+//! Retry-After and a client's rules for it), [`random`] (reproducible
 //! streams), [`range`] (the range of every value of a scenario, for the
 //! table and the simulator alike), [`decimal`] (numbers read from text, as
 //! `str::parse` reads them, lighter), [`sort`], [`chart_id`] (one identity
@@ -27,6 +28,7 @@ pub mod budget;
 pub mod chart_id;
 pub mod classify;
 pub mod decimal;
+pub mod hint;
 pub mod policy;
 pub mod random;
 pub mod range;

@@ -137,6 +137,15 @@ pub const FAILURE: Range = SHARE;
 pub const MIX_WEIGHT: Range = SHARE;
 /// Seconds of Retry-After.
 pub const RETRY_AFTER: Range = Range::new(0.0, 60.0);
+/// Requests a rate limit accepts a window (0: none), and the window's
+/// length in seconds.
+pub const RATE_LIMIT: Range = Range::new(0.0, 1_000_000.0);
+pub const RATE_WINDOW: Range = Range::new(0.1, HOUR.max);
+/// A client's rules for a hint: the most it honours (0: no cap), the share
+/// of positive jitter it adds, and the most jitter, in seconds (0: no most).
+pub const HINT_CAP: Range = HOUR;
+pub const HINT_JITTER: Range = SHARE;
+pub const HINT_JITTER_MOST: Range = HOUR;
 pub const OUTAGE_START: Range = HOUR;
 pub const OUTAGE_DURATION: Range = HOUR;
 /// The workers a capacity loss leaves, the clients a partition cuts off.

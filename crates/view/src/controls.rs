@@ -268,6 +268,7 @@ mod tests {
                 "cb_window",
                 "instances",
                 "horizon",
+                "rate_window",
                 "service_p50",
                 "service_p99",
                 "tail_x",

@@ -7,6 +7,7 @@ use crate::sim::{
 use retry_core::breaker::BreakerMode;
 use retry_core::budget::{BudgetKind, RatioBasis};
 use retry_core::classify::RetryOn;
+use retry_core::hint::{HintForm, JitterAt};
 use retry_core::policy::{Jitter, Shape};
 use retry_core::words::Text;
 
@@ -226,6 +227,15 @@ choices! {
     SWITCH: bool {
         "off" (Text("Off")) => false,
         "on" (Text("On")) => true,
+    }
+    HINT_JITTER_AT: JitterAt {
+        "after" (Text("After the cap")) => JitterAt::AfterCap,
+        "before" (Text("Before the cap")) => JitterAt::BeforeCap,
+    }
+    HINT_FORMS: HintForm {
+        "seconds" (Text("A delay in whole seconds")) => HintForm::Seconds,
+        "date" (Text("A date, to the second")) => HintForm::Date,
+        "exact" (Text("The exact time to the reset")) => HintForm::Exact,
     }
     FIND_WORLDS: FindWorlds {
         "this" (Text("This world, on several seeds")) => FindWorlds::This,

@@ -3,10 +3,10 @@
 
 use super::Config;
 use super::choices::{
-    BALANCES, BASES, BREAKERS, BUDGETS, FAN_WAITS, FAULTS_ON, FIND_WORLDS, FindWorlds, HOP_BUDGETS,
-    HOP_JITTERS, HOP_SHAPES, JITTERS, MAP_ROWS, MapRows, OUTAGES, QUEUE_ORDERS, RETRY_ONS,
-    SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves, WORKLOADS, hop_budget,
-    hop_budget_position, hop_jitter, hop_shape,
+    BALANCES, BASES, BREAKERS, BUDGETS, FAN_WAITS, FAULTS_ON, FIND_WORLDS, FindWorlds, HINT_FORMS,
+    HINT_JITTER_AT, HOP_BUDGETS, HOP_JITTERS, HOP_SHAPES, JITTERS, MAP_ROWS, MapRows, OUTAGES,
+    QUEUE_ORDERS, RETRY_ONS, SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves,
+    WORKLOADS, hop_budget, hop_budget_position, hop_jitter, hop_shape,
 };
 use crate::sim::{Fault, Scenario, ServiceShape, Spread, WorkloadKind};
 use retry_core::breaker::BreakerMode;
@@ -280,6 +280,16 @@ fn cut_fits(c: &Config) -> bool {
 fn with_cut(c: &Config) -> bool {
     has(c, Fault::Partition, P::CutFor)
 }
+/// The client honours a server's Retry-After.
+fn honoured(c: &Config) -> bool {
+    served(c) && SWITCH.at(c.get(P::HonourRetryAfter))
+}
+fn hint_jittered(c: &Config) -> bool {
+    honoured(c) && c.get(P::HintJitter) > 0.0
+}
+fn rate_limited(c: &Config) -> bool {
+    served(c) && c.get(P::RateLimit) > 0.0
+}
 fn with_layers(c: &Config) -> bool {
     served(c) && c.get(P::Layers) > 1.0
 }
@@ -371,9 +381,21 @@ params! {
     HedgeCopies: "hedge_max", Text("Copies"), Text(""), Policy, integer(range::HEDGE_COPIES), D.policy.hedge_copies, hedging,
         Some(|s, v| s.policy.hedge_copies = v as u32),
         Text("Copies of the call at most, the first included (gRPC allows 5).");
-    HonourRetryAfter: "honour", Text("Honour Retry-After"), Text(""), Policy, SWITCH.kind(), SWITCH.position(D.honour_retry_after), served,
-        Some(|s, v| s.honour_retry_after = SWITCH.at(v)),
-        Text("Wait at least as long as the server's Retry-After before retrying.");
+    HonourRetryAfter: "honour", Text("Honour Retry-After"), Text(""), Policy, SWITCH.kind(), SWITCH.position(D.hints.honour), served,
+        Some(|s, v| s.hints.honour = SWITCH.at(v)),
+        Text("Wait at least as long as the server's Retry-After asks before retrying a 429 or a 503 that carries one.");
+    HintCap: "hint_cap", Text("Retry-After capped at"), Text("s"), Policy, number(range::HINT_CAP, 1.0), D.hints.cap, honoured,
+        Some(|s, v| s.hints.cap = v),
+        Text("The longest a Retry-After is waited for; a longer one waits this long. 0 means no cap.");
+    HintJitter: "hint_jitter", Text("Jitter added to Retry-After"), Text(""), Policy, number(range::HINT_JITTER, 0.01), D.hints.jitter, honoured,
+        Some(|s, v| s.hints.jitter = v),
+        Text("Up to this share of the Retry-After is drawn at random and added to the wait, so that clients told the same instant do not all come back at it; 0 means none.");
+    HintJitterMost: "hint_jitter_max", Text("Retry-After jitter at most"), Text("s"), Policy, number(range::HINT_JITTER_MOST, 1.0), D.hints.jitter_most, hint_jittered,
+        Some(|s, v| s.hints.jitter_most = v),
+        Text("The most jitter added to a Retry-After, in seconds; 0 means no most.");
+    HintJitterAt: "hint_jitter_at", Text("Retry-After jitter added"), Text(""), Policy, HINT_JITTER_AT.kind(), HINT_JITTER_AT.position(D.hints.jitter_at), hint_jittered,
+        Some(|s, v| s.hints.jitter_at = HINT_JITTER_AT.at(v)),
+        Text("After the cap, the jitter spreads even the capped waits; before it, the cap erases the jitter of every Retry-After above the cap, and those clients come back together again.");
     IdempotencyKey: "idem", Text("Idempotency key"), Text(""), Policy, SWITCH.kind(), SWITCH.position(D.idempotency_key), served,
         Some(|s, v| s.idempotency_key = SWITCH.at(v)),
         Text("One key for all attempts of an operation, so the server acts once; off, a lost response plus a retry makes a duplicate.");
@@ -521,6 +543,15 @@ params! {
     RetryAfter: "retry_after", Text("Retry-After"), Text("s"), Server, number(range::RETRY_AFTER, 0.1), D.retry_after, served,
         Some(|s, v| s.retry_after = v),
         Text("Sent with 429 and with 503 from a full queue; 0 means none.");
+    RateLimit: "rate_limit", Text("Rate limit"), Text("/window"), Server, integer(range::RATE_LIMIT), D.rate_limit, served,
+        Some(|s, v| s.rate_limit = v as u32),
+        Text("Requests a rate limit in front of the server lets through in each window; the rest are answered 429 at once, with a Retry-After that says when the window resets, the same instant for every client. 0 means no limit.");
+    RateWindow: "rate_window", Text("Rate-limit window"), Text("s"), Server, number(range::RATE_WINDOW, 0.1), D.rate_window, rate_limited,
+        Some(|s, v| s.rate_window = v),
+        Text("The rate limit's window: it resets at every multiple of this length.");
+    RateHint: "rate_hint", Text("Rate limit's Retry-After"), Text(""), Server, HINT_FORMS.kind(), HINT_FORMS.position(D.rate_hint), rate_limited,
+        Some(|s, v| s.rate_hint = HINT_FORMS.at(v)),
+        Text("How the rate limit says when to come back: a delay in whole seconds, rounded up, counted from when the client reads it; a date, the reset's second, the same instant for every client; or the exact time left to the reset.");
     OutageAt: "outage_at", Text("Outage starts"), Text("s"), Server, number(range::OUTAGE_START, 0.5), D.outage_start, with_outage,
         Some(|s, v| s.outage_start = v),
         Text("When the outage begins.");

@@ -108,7 +108,7 @@ mod world;
 
 pub use report::{
     Cut, CutReason, FailureKind, LatencyHistogram, PAUSE_HISTOGRAMS, PauseHistogram, PerFailure,
-    Report, Series, Summary,
+    Report, ResetHerd, Series, Summary,
 };
 
 pub use fault::{Fault, FaultWindow, Hit};
@@ -117,6 +117,7 @@ pub use world::{COST_PER_WORK, MAX_IN_FLIGHT_BYTES, REVIEW_EVERY, in_flight_byte
 
 use retry_core::breaker::BreakerConfig;
 use retry_core::budget::{BudgetConfig, Spec};
+use retry_core::hint::{HintForm, HintRules};
 use retry_core::policy::{Jitter, Policy, Shape};
 use retry_core::range::{self, Range};
 
@@ -287,6 +288,16 @@ pub struct Scenario {
     pub mix_unknown: f64,
     /// Retry-After sent with 429 and queue-full 503; 0 = none.
     pub retry_after: f64,
+    /// A rate limit in front of the server: at most this many requests a
+    /// window are let through (0 = none); the rest are answered 429 at
+    /// once, with a Retry-After that says when the window resets. The
+    /// windows are fixed, `[k w, (k + 1) w)`, and reset at the same
+    /// instant for every client.
+    pub rate_limit: u32,
+    /// The rate limit's window, in seconds.
+    pub rate_window: f64,
+    /// How the rate limit writes its Retry-After.
+    pub rate_hint: HintForm,
     pub outage_start: f64,
     /// 0 = no outage.
     pub outage_duration: f64,
@@ -362,8 +373,9 @@ pub struct Scenario {
     /// its (sub)operation as `breaker_open`. Outcomes of the attempts it
     /// admitted feed it. Default: off.
     pub breaker: BreakerConfig,
-    /// Wait at least the server's Retry-After before retrying.
-    pub honour_retry_after: bool,
+    /// What a client does with the server's Retry-After: by default it
+    /// waits at least as long before retrying.
+    pub hints: HintRules,
     /// Send an idempotency key, so the server executes an operation once.
     pub idempotency_key: bool,
     /// Every client uses the same random stream (stream 0): jitter with a
@@ -489,6 +501,9 @@ impl Scenario {
         mix_permanent: 0.0,
         mix_unknown: 0.0,
         retry_after: 0.0,
+        rate_limit: 0,
+        rate_window: 1.0,
+        rate_hint: HintForm::Seconds,
         outage_start: 30.0,
         outage_duration: 0.0,
         outage_mode: OutageMode::FailFast,
@@ -530,7 +545,7 @@ impl Scenario {
         },
         budget: BudgetConfig::DEFAULT,
         breaker: BreakerConfig::DEFAULT,
-        honour_retry_after: true,
+        hints: HintRules::DEFAULT,
         idempotency_key: true,
         shared_seed: false,
         layers: 1,
@@ -625,6 +640,9 @@ impl Scenario {
             mix_permanent: range::MIX_WEIGHT.clamp(self.mix_permanent, 0.0),
             mix_unknown: range::MIX_WEIGHT.clamp(self.mix_unknown, 0.0),
             retry_after: range::RETRY_AFTER.clamp(self.retry_after, 0.0),
+            rate_limit: range::RATE_LIMIT.clamp_count(self.rate_limit),
+            rate_window: range::RATE_WINDOW.clamp(self.rate_window, d.rate_window),
+            rate_hint: self.rate_hint,
             outage_start: range::OUTAGE_START.clamp(self.outage_start, d.outage_start),
             outage_duration: range::OUTAGE_DURATION.clamp(self.outage_duration, 0.0),
             outage_mode: self.outage_mode,
@@ -658,7 +676,7 @@ impl Scenario {
             policy,
             budget: self.budget.sanitized(),
             breaker: self.breaker.sanitized(),
-            honour_retry_after: self.honour_retry_after,
+            hints: self.hints.sanitized(),
             idempotency_key: self.idempotency_key,
             shared_seed: self.shared_seed,
             layers: range::LAYERS.clamp_count(self.layers),

@@ -2,7 +2,8 @@
 //! histogram of a [`Report`](super::Report) but the totals the world keeps.
 
 use super::report::{
-    FailureKind, LatencyHistogram, PAUSE_BINS, PAUSE_HISTOGRAMS, PauseHistogram, PerFailure, Series,
+    FailureKind, LatencyHistogram, PAUSE_BINS, PAUSE_HISTOGRAMS, PauseHistogram, PerFailure,
+    ResetHerd, Series,
 };
 
 /// What a span of `Recorder::occupied` counts.
@@ -18,6 +19,7 @@ pub(crate) struct Recorded {
     pub pauses: Vec<PauseHistogram>,
     pub latency: LatencyHistogram,
     pub latency_failed: LatencyHistogram,
+    pub reset_herd: Option<ResetHerd>,
 }
 
 /// Accumulates a run's report as events happen.
@@ -52,6 +54,48 @@ pub(crate) struct Recorder {
     inverse_width: f64,
     /// Index of the series' last bucket.
     last: usize,
+    /// With a rate limit, the retries sent after its first reset.
+    herd: Option<HerdWatch>,
+}
+
+/// Width of a bin of [`HerdWatch`]: 10 ms, a tenth of the 100 ms it
+/// measures the busiest of.
+const HERD_BIN: f64 = 0.01;
+/// Its bins at most: a window of an hour.
+const HERD_BINS: usize = 360_000;
+
+/// The retries sent from a rate limit's first reset after it first
+/// answered 429 to the next reset, in 10 ms bins.
+#[derive(Debug, Clone)]
+struct HerdWatch {
+    from: f64,
+    bins: Vec<u32>,
+}
+
+impl HerdWatch {
+    fn retry(&mut self, time: f64) {
+        // A retry computed to land on the reset may land a hair before it.
+        let offset = (time - self.from).max(0.0);
+        if time >= self.from - 1e-9 {
+            if let Some(bin) = self.bins.get_mut((offset / HERD_BIN) as usize) {
+                *bin += 1;
+            }
+        }
+    }
+
+    fn finish(&self) -> ResetHerd {
+        let busiest = self
+            .bins
+            .windows(10.min(self.bins.len()))
+            .map(|w| w.iter().map(|&n| u64::from(n)).sum::<u64>())
+            .max()
+            .unwrap_or(0);
+        ResetHerd {
+            at: self.from,
+            retries: self.bins.iter().map(|&n| u64::from(n)).sum(),
+            busiest,
+        }
+    }
 }
 
 impl Recorder {
@@ -112,6 +156,19 @@ impl Recorder {
                 factor
             },
             last: buckets - 1,
+            herd: None,
+        }
+    }
+
+    /// The rate limit answered 429, to come back after `reset`: the first
+    /// time, the retries from then to the next reset are watched.
+    pub fn rate_limited(&mut self, reset: f64, window: f64) {
+        if self.herd.is_none() {
+            let bins = ((window / HERD_BIN).round() as usize).clamp(1, HERD_BINS);
+            self.herd = Some(HerdWatch {
+                from: reset,
+                bins: vec![0; bins],
+            });
         }
     }
 
@@ -173,6 +230,9 @@ impl Recorder {
             self.retries += 1;
             if let Some(i) = bucket {
                 self.series.retries[i] += 1;
+            }
+            if let Some(herd) = &mut self.herd {
+                herd.retry(time);
             }
         }
     }
@@ -390,6 +450,7 @@ impl Recorder {
             pauses: self.pause_histograms,
             latency: self.latency,
             latency_failed: self.latency_failed,
+            reset_herd: self.herd.as_ref().map(HerdWatch::finish),
         }
     }
 }

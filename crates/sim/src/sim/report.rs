@@ -134,6 +134,31 @@ pub struct Report {
     pub layer_presence: Vec<f64>,
 }
 
+/// The herd a rate limit's reset makes: the retries sent between its first
+/// reset after it first answered 429 and the next reset, and how many of
+/// them went in the busiest 100 ms (10 ms steps). Clients that honour the
+/// hint exactly all come back at the reset: the busiest 100 ms holds them
+/// all; positive jitter of share `j` on a hint `h` spreads them, and the
+/// busiest 100 ms holds about `0.1 / (j h)` of them.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct ResetHerd {
+    /// The reset, in seconds from the start.
+    pub at: f64,
+    pub retries: u64,
+    pub busiest: u64,
+}
+
+impl ResetHerd {
+    /// The share of the retries in the busiest 100 ms (0 with none).
+    pub fn share(&self) -> f64 {
+        if self.retries == 0 {
+            0.0
+        } else {
+            self.busiest as f64 / self.retries as f64
+        }
+    }
+}
+
 /// Totals over the whole run (including the drain after the horizon).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Summary {
@@ -243,6 +268,11 @@ pub struct Summary {
     /// the JSON, when there was none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub refused_by_layer: Vec<u64>,
+    /// With a rate limit that answered 429: its first reset after the
+    /// first 429, and the retries sent from it to the next reset. Absent
+    /// from the JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reset_herd: Option<ResetHerd>,
     /// Successful operations per second over the horizon.
     pub goodput: f64,
     /// When the last operation ended.

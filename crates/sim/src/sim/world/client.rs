@@ -631,6 +631,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             deadline,
             cut: false,
             call,
+            hint: 0.0,
         });
         if let Some(tracer) = self.tracer() {
             tracer.sent(root, Some(request), start, for_nobody);
@@ -946,7 +947,8 @@ impl<const PLAIN: bool> World<PLAIN> {
     }
 
     /// The frame's attempt failed with `kind`: it retries after a pause
-    /// (at least `retry_after` when the policy honours it), or ends.
+    /// (at least what the server's hint `retry_after` asks under the
+    /// client's rules for it), or ends.
     pub(super) fn attempt_failed(
         &mut self,
         frame: u32,
@@ -970,11 +972,9 @@ impl<const PLAIN: bool> World<PLAIN> {
             None => policy.ceiling(retry),
         };
         let pause = policy.jittered(ceiling, retry, &mut f.previous_pause, &mut f.stream);
-        let pause = if self.s.honour_retry_after && retry_after > pause {
-            retry_after
-        } else {
-            pause
-        };
+        // A hint asks for a longer pause, as the client's rules read it.
+        let stream = &mut f.stream;
+        let pause = pause.max(self.s.hints.wait(retry_after, || stream.uniform()));
         let plan = policy.plan_attempt(f.attempts, now - f.origin, pause);
         let timeout = match self.within_passed(frame, plan, now + pause) {
             Plan::Attempt { timeout, .. } => timeout,

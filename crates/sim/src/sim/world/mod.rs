@@ -699,7 +699,7 @@ mod tests {
             mix_permanent: 0.1,
             mix_unknown: 0.1,
             retry_after: 0.2,
-            honour_retry_after: true,
+            hints: retry_core::hint::HintRules::DEFAULT,
             lost_responses: 0.05,
             idempotency_key: false,
             outage_start: 5.0,

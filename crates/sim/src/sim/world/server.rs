@@ -40,6 +40,9 @@ pub(super) struct Request {
     /// Which call of a fan-out's attempt it makes (0 without a fan-out):
     /// a hedged fan-out's copies of one call share it (`hedge.rs`).
     pub call: u8,
+    /// The Retry-After the rate limit wrote on its 429, as its form writes
+    /// it (`HintForm::write`); 0 for every other answer.
+    pub hint: f64,
 }
 
 /// One server of the fleet: its workers in use and its queue.
@@ -74,6 +77,9 @@ pub(super) struct Server {
     partition: Option<FaultWindow>,
     /// How long a request's service takes, before any slowdown.
     service: Law,
+    /// The rate limit's window now: its index, and the requests it let
+    /// through.
+    window: (f64, u32),
 }
 
 /// Whether the server faults hit: every one, or only the first.
@@ -90,10 +96,10 @@ pub(super) fn faults(s: &Scenario) -> bool {
     s.fault(Fault::LatencySpike).is_some() || s.fault(Fault::Partition).is_some() || s.policy.hedge
 }
 
-/// Unlimited workers and a latency that does not grow with load: nothing at
-/// the server changes a request's service.
+/// Unlimited workers, a latency that does not grow with load and no rate
+/// limit: nothing at the server changes a request's answer.
 pub(super) fn stateless(s: &Scenario) -> bool {
-    s.workers == 0 && s.latency_slope == 0.0
+    s.workers == 0 && s.latency_slope == 0.0 && s.rate_limit == 0
 }
 
 impl Server {
@@ -120,6 +126,24 @@ impl Server {
             latency_spike: s.fault(Fault::LatencySpike),
             partition: s.fault(Fault::Partition),
             service: Law::service(s),
+            window: (0.0, 0),
+        }
+    }
+
+    /// Whether the rate limit lets a request arriving at `now` through;
+    /// if not, when its window resets. A request that arrives a hair
+    /// before a reset, as a sum of times computed to reach it may, counts
+    /// in the new window.
+    fn rate_limited(&mut self, s: &Scenario, now: f64) -> Option<f64> {
+        let index = ((now + 1e-9) / s.rate_window).floor();
+        if index != self.window.0 {
+            self.window = (index, 0);
+        }
+        if self.window.1 < s.rate_limit {
+            self.window.1 += 1;
+            None
+        } else {
+            Some((index + 1.0) * s.rate_window)
         }
     }
 
@@ -173,6 +197,15 @@ impl<const PLAIN: bool> World<PLAIN> {
             // Its caller has stopped waiting, and the server knows it.
             self.shed(now);
             self.resolve(request);
+        } else if let Some(reset) = (!PLAIN && s.rate_limit > 0)
+            .then(|| self.server.rate_limited(&self.s, now))
+            .flatten()
+        {
+            // Over the rate limit: 429 at once, come back after the reset.
+            self.tally.rec.rate_limited(reset, self.s.rate_window);
+            let hint = self.s.rate_hint.write(now, reset);
+            self.server.requests[request].hint = hint;
+            self.respond_error(request, now, FailureKind::Throttled);
         } else if self.server.in_outage(now) && hit(s, self.server_of(request)) {
             match s.outage_mode {
                 OutageMode::FailFast => self.respond_error(request, now, FailureKind::Connection),
@@ -336,16 +369,20 @@ impl<const PLAIN: bool> World<PLAIN> {
             service,
             failure,
             call,
+            hint,
             ..
         } = self.server.requests[request];
         self.server.requests.free(request);
+        // The server asks throttled and rejected callers to wait: the rate
+        // limit until its reset, else the constant Retry-After.
+        let retry_after = match failure {
+            Some(FailureKind::Throttled) if hint > 0.0 => self.s.rate_hint.read(hint, now),
+            Some(FailureKind::Throttled | FailureKind::Rejected) => self.s.retry_after,
+            _ => 0.0,
+        };
         self.roots[root].outstanding -= 1;
         if !PLAIN && self.hedges_whole() {
             if self.hedge_takes(frame, token) {
-                let retry_after = match failure {
-                    Some(FailureKind::Throttled | FailureKind::Rejected) => self.s.retry_after,
-                    _ => 0.0,
-                };
                 self.hedge_outcome(frame, now, failure, retry_after);
             } else {
                 self.tally.wasted_work += service;
@@ -393,19 +430,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             self.frames[frame].waiting = false;
             match failure {
                 None => self.attempt_succeeded(frame, now),
-                Some(kind) => {
-                    // The server asks throttled and rejected callers to wait.
-                    let retry_after = match kind {
-                        FailureKind::Throttled | FailureKind::Rejected => self.s.retry_after,
-                        FailureKind::Transient
-                        | FailureKind::Connection
-                        | FailureKind::Timeout
-                        | FailureKind::Permanent
-                        | FailureKind::Unknown
-                        | FailureKind::Conflict => 0.0,
-                    };
-                    self.attempt_failed(frame, now, kind, retry_after);
-                }
+                Some(kind) => self.attempt_failed(frame, now, kind, retry_after),
             }
         } else {
             self.tally.wasted_work += service;

@@ -82,8 +82,12 @@ impl Tally {
     pub fn new(s: &Scenario, layers: u32) -> Self {
         let histograms = (s.policy.attempts - 1).min(PAUSE_HISTOGRAMS);
         let mut range = pause_range(&s.policy, histograms);
-        if s.honour_retry_after {
+        if s.hints.honour {
             range = range.max(s.retry_after);
+            if s.rate_limit > 0 {
+                // A hint waits at most for the next reset, and its jitter.
+                range = range.max(s.rate_window * (1.0 + s.hints.jitter));
+            }
         }
         let mut rec = Recorder::new(
             s.horizon,
@@ -318,6 +322,7 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
         pauses,
         latency,
         latency_failed,
+        reset_herd,
     } = rec.finish(capacity);
     let operations = tally.operations;
     let per_operation = |count: u64| {
@@ -381,6 +386,7 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
             true => tally.refused_by_layer,
             false => Vec::new(),
         },
+        reset_herd,
         goodput: ended[Ending::Succeeded] as f64 / s.horizon,
         finished_at: tally.finished_at,
         drain_time: (tally.finished_at - arrivals_end).max(0.0),
