@@ -182,11 +182,14 @@ pub enum Metric {
     Calls,
     /// When the last operation finished.
     Completion,
+    /// With a rate limit, the share of the retries between its first
+    /// reset and the next that went in the busiest 100 ms.
+    ResetHerd,
 }
 
 impl Metric {
     /// Every number, in the order of the enum.
-    pub const ALL: [Metric; 15] = [
+    pub const ALL: [Metric; 16] = [
         Metric::Operations,
         Metric::Success,
         Metric::AttemptsPerOperation,
@@ -202,6 +205,7 @@ impl Metric {
         Metric::Goodput,
         Metric::Calls,
         Metric::Completion,
+        Metric::ResetHerd,
     ];
 
     /// The number's row.
@@ -334,6 +338,13 @@ impl Metric {
                 Format::Seconds,
                 Lower,
             ),
+            Metric::ResetHerd => row(
+                Text("Retries in the busiest 100 ms after a reset"),
+                Some("retry-after"),
+                |s| s.reset_herd.map_or(0.0, |herd| herd.share()),
+                Format::Share,
+                Lower,
+            ),
         }
     }
 
@@ -360,6 +371,7 @@ impl Metric {
             Metric::Goodput => "goodput",
             Metric::Calls => "calls",
             Metric::Completion => "completion",
+            Metric::ResetHerd => "reset_herd",
         }
     }
 
@@ -428,7 +440,7 @@ mod tests {
             assert_eq!(metric as usize, i, "{metric:?}");
         }
         // The last variant closes the list.
-        assert_eq!(Metric::ALL.len(), Metric::Completion as usize + 1);
+        assert_eq!(Metric::ALL.len(), Metric::ResetHerd as usize + 1);
     }
 
     #[test]

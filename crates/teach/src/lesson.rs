@@ -219,9 +219,20 @@ pub const GLOSSARY: &[Term] = &[
         name: Text("Retry-After"),
         text: Text(
             "A header with which a throttled or overloaded server says how long to wait; a \
-               good client waits at least that long.",
+               good client waits at least that long, and a little more at random, so that \
+               clients told the same instant do not all come back at it.",
         ),
         says: Text("retry-after"),
+    },
+    Term {
+        key: "rate-limit",
+        name: Text("Rate limit"),
+        text: Text(
+            "A gate in front of a server that lets so many requests through in each window of \
+               time and answers the rest 429, with a Retry-After that says when the window \
+               resets. With fixed windows the reset is the same instant for every client.",
+        ),
+        says: Text("rate limit"),
     },
     Term {
         key: "http-503",
@@ -435,7 +446,14 @@ pub fn param_term(p: P) -> Option<&'static Term> {
         P::IdempotencyKey => "idempotency-key",
         P::Deadline | P::Timeout => "deadline",
         P::SharedSeed => "shared-seed",
-        P::HonourRetryAfter | P::RetryAfter => "retry-after",
+        P::HonourRetryAfter
+        | P::RetryAfter
+        | P::HintCap
+        | P::HintJitter
+        | P::HintJitterMost
+        | P::HintJitterAt
+        | P::RateHint => "retry-after",
+        P::RateLimit | P::RateWindow => "rate-limit",
         _ => return None,
     })
 }

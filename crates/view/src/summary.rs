@@ -75,8 +75,13 @@ pub fn summary(a: &Report, b: Option<&Report>) -> SummaryTable {
     } else {
         vec!["", retry_core::words::tr("value")]
     };
-    let mut rows = Vec::with_capacity(ROWS.len());
-    for metric in ROWS {
+    let mut rows = Vec::with_capacity(ROWS.len() + 1);
+    // The herd at a rate limit's reset, where one answered 429.
+    let herd = [a, b.unwrap_or(a)]
+        .iter()
+        .any(|r| r.summary.reset_herd.is_some())
+        .then_some(Metric::ResetHerd);
+    for metric in ROWS.into_iter().chain(herd) {
         let number = metric.number();
         let (format, value) = (number.format, metric.value(a));
         let mut cells = vec![format.cell(value)];
