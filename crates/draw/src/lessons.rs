@@ -640,6 +640,54 @@ fn an_oldest_first_queue_stays_above_twice_capacity_after_the_spike() {
     assert!(succeeded_after > 0);
 }
 
+/// A rate limit's reset: the crowd's held requests are all told the same
+/// instant. A honours it exactly: in the bucket of the reset its calls
+/// stand at least 30 times the capacity line, and from a second after the
+/// reset to the end of the window it sends nothing (each held request
+/// retried once, found the window full and was told the next reset). B
+/// adds up to half the wait at random: from a second on, no bucket of its
+/// stands above the capacity line, and its calls go on over at least a
+/// third of the window (its retries spread over half of it, less the
+/// share the window admits first).
+#[test]
+fn at_a_reset_a_comes_back_at_once_and_b_spread_under_capacity() {
+    let preset = preset("reset-herd");
+    assert!(
+        preset
+            .sees
+            .0
+            .contains("one spike far above the capacity line")
+    );
+    assert!(preset.sees.0.contains("stay under it"));
+    let runs = jobs::run(&preset.config());
+    let window = runs.scenario.rate_window;
+    let calls = |r: &Report, i: usize| {
+        (r.series.first_tries[i] + r.series.retries[i]) as f64 / r.series.width
+    };
+    let a = &runs.a;
+    let width = a.series.width;
+    let bucket = |t: f64| (t / width).round() as usize;
+    let capacity = a.series.capacity[bucket(window)];
+    let spike = (bucket(window)..bucket(window + 0.4))
+        .map(|i| calls(a, i))
+        .fold(0.0, f64::max);
+    assert!(spike >= 30.0 * capacity, "A at the reset: {spike}/s");
+    let quiet = bucket(window + 1.0)..bucket(2.0 * window).min(a.series.len());
+    assert!(
+        quiet.clone().all(|i| calls(a, i) == 0.0),
+        "A between resets"
+    );
+    let b = runs.b.as_ref().expect("B");
+    let after = bucket(1.0)..b.series.len();
+    let highest = after.clone().map(|i| calls(b, i)).fold(0.0, f64::max);
+    assert!(
+        highest <= capacity,
+        "B's highest after the crowd: {highest}/s"
+    );
+    let busy = after.filter(|&i| calls(b, i) > 0.0).count() as f64 * width;
+    assert!(busy >= window / 3.0, "B busy for {busy} s");
+}
+
 /// Fan-out and the tail: each request waits for the slowest of K calls to
 /// a log-normal backend (no queue, no network), and one call in a hundred
 /// takes longer than its p99, so a request is done within that p99 with

@@ -1032,6 +1032,51 @@ pub static PRESETS: &[Preset] = &[
             },
         ],
     },
+    Preset {
+        key: "reset-herd",
+        title: Text("The herd a rate limit's reset makes"),
+        lesson: Text(
+            "{clients} clients start together{if rate_limit>0} against a rate limit of \
+                {rate_limit} requests every {rate_window}{end}. {if A.reset_herd>0}The rest are \
+                turned away with a Retry-After that names the window's reset, the same instant for \
+                every client. {if honour=off}Policy A (blue) ignores it{else}{if \
+                hint_jitter>0}Policy A (blue) adds up to {hint_jitter%} of the wait at \
+                random{else}Policy A (blue) waits exactly as told{end}{if hint_cap>0}, at most \
+                {hint_cap}{end}{end}{if compare=on}; policy B (orange) {if B.honour=off}ignores \
+                it{else}{if B.hint_jitter>0}adds up to {B.hint_jitter%} of the wait at \
+                random{else}waits exactly as told{end}{if B.hint_cap>0}, at most \
+                {B.hint_cap}{end}{end}{end}. Of the retries sent between the first reset and the \
+                next, {A.reset_herd} of A's{if compare=on} and {B.reset_herd} of B's{end} go in \
+                the busiest tenth of a second.{else}No Retry-After brings A's clients back \
+                together.{end} {if compare=on}Success: {A.success} for A, {B.success} for B; \
+                server calls per operation: {A.load} and {B.load}.{else}Success: {A.success}; \
+                server calls per operation: {A.load}.{end}",
+        ),
+        link: "v=1&compare=on&attempts=20&base=0.05&cap=0.5&timeout=0&workload=crowd&clients=3000&horizon=40&buckets=200&failure=0&rate_limit=500&rate_window=20&rate_hint=date&queue=50&B.hint_jitter=0.5",
+        key_chart: ChartId::Load,
+        sees: Text(
+            "At the reset A's retries stand as one spike far above the capacity line and are gone \
+               within a second; B's spread over half the window and stay under it.",
+        ),
+        headline: &[
+            Metric::ResetHerd,
+            Metric::Success,
+            Metric::LoadAmplification,
+        ],
+        open: &[Group::Policy, Group::Server],
+        try_this: &[
+            TryThis {
+                label: Text("Let A add up to {hint_jitter%} of the wait too"),
+                change: "hint_jitter=0.5",
+                expect: falls(Metric::ResetHerd, Side::A),
+            },
+            TryThis {
+                label: Text("Cap B's wait at {B.hint_cap}, its jitter added before the cap"),
+                change: "B.hint_cap=8&B.hint_jitter_at=before",
+                expect: falls(Metric::Success, Side::B),
+            },
+        ],
+    },
 ];
 
 /// The preset `config` is, if any: the one none of whose settings it

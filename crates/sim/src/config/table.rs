@@ -543,7 +543,7 @@ params! {
     RetryAfter: "retry_after", Text("Retry-After"), Text("s"), Server, number(range::RETRY_AFTER, 0.1), D.retry_after, served,
         Some(|s, v| s.retry_after = v),
         Text("Sent with 429 and with 503 from a full queue; 0 means none.");
-    RateLimit: "rate_limit", Text("Rate limit"), Text("/window"), Server, integer(range::RATE_LIMIT), D.rate_limit, served,
+    RateLimit: "rate_limit", Text("Rate limit (requests a window)"), Text(""), Server, integer(range::RATE_LIMIT), D.rate_limit, served,
         Some(|s, v| s.rate_limit = v as u32),
         Text("Requests a rate limit in front of the server lets through in each window; the rest are answered 429 at once, with a Retry-After that says when the window resets, the same instant for every client. 0 means no limit.");
     RateWindow: "rate_window", Text("Rate-limit window"), Text("s"), Server, number(range::RATE_WINDOW, 0.1), D.rate_window, rate_limited,
