@@ -956,7 +956,7 @@ fn describe_key_chart(
 ) {
     let sentence = origin
         .filter(|p| p.key_chart == key && presets::matching(config).is_some_and(|m| m.key == p.key))
-        .map(|p| p.sees.get());
+        .map(|p| p.sees().get());
     for chart in ChartId::ALL {
         if let Some(canvas) = document.get_element_by_id(chart.canvas_id()) {
             let _ = match sentence.filter(|_| chart == key) {

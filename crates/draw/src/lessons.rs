@@ -87,8 +87,14 @@ fn waves_stand_above_capacity_by_their_true_ratio() {
     for key in ["herd", "shared-seed", "polly"] {
         let preset = preset(key);
         assert!(
-            preset.sees.0.contains("ten times above the capacity line")
-                || preset.sees.0.contains("up to ten times the capacity line")
+            preset
+                .sees()
+                .0
+                .contains("ten times above the capacity line")
+                || preset
+                    .sees()
+                    .0
+                    .contains("up to ten times the capacity line")
         );
         let runs = jobs::run(&preset.config());
         let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
@@ -191,7 +197,12 @@ fn filled_heights(out: &str, fill: RGBColor) -> Vec<(f64, f64)> {
 #[test]
 fn the_budget_keeps_b_near_what_is_offered() {
     let preset = preset("budget");
-    assert!(preset.sees.0.contains("three times the 40 calls a second"));
+    assert!(
+        preset
+            .sees()
+            .0
+            .contains("three times the 40 calls a second")
+    );
     let runs = jobs::run(&preset.config());
     let charts = runs.charts();
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
@@ -242,8 +253,8 @@ fn the_budget_keeps_b_near_what_is_offered() {
 #[test]
 fn orphans_triple_the_database_calls_and_outlast_the_slowdown() {
     let preset = preset("orphans");
-    assert!(preset.sees.0.contains("about three times B's"));
-    assert!(preset.sees.0.contains("go on failing to the end"));
+    assert!(preset.sees().0.contains("about three times B's"));
+    assert!(preset.sees().0.contains("go on failing to the end"));
     let runs = jobs::run(&preset.config());
     let charts = runs.charts();
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
@@ -300,7 +311,7 @@ fn orphans_triple_the_database_calls_and_outlast_the_slowdown() {
 #[test]
 fn layers_put_nine_times_the_load_at_the_bottom() {
     let preset = preset("layers");
-    assert!(preset.sees.0.contains("nine times B's"));
+    assert!(preset.sees().0.contains("nine times B's"));
     let runs = jobs::run(&preset.config());
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
     assert_eq!(a.summary.server_calls_per_operation, 27.0);
@@ -343,7 +354,7 @@ fn layers_put_nine_times_the_load_at_the_bottom() {
 #[test]
 fn the_lost_response_loads_are_the_same() {
     let preset = preset("lost-response");
-    assert!(preset.sees.0.contains("same load") && preset.sees.0.contains("stay at zero"));
+    assert!(preset.sees().0.contains("same load") && preset.sees().0.contains("stay at zero"));
     let runs = jobs::run(&preset.config());
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
     assert_eq!(a.series.first_tries, b.series.first_tries);
@@ -358,7 +369,8 @@ fn the_lost_response_loads_are_the_same() {
 fn the_deadline_flattens_a_and_b_climbs_in_steps() {
     let preset = preset("deadline");
     assert!(
-        preset.sees.0.contains("in steps, a retry after each") && preset.sees.0.contains("93 %")
+        preset.sees().0.contains("in steps, a retry after each")
+            && preset.sees().0.contains("93 %")
     );
     let runs = jobs::run(&preset.config());
     let charts = runs.charts();
@@ -439,7 +451,7 @@ fn the_deadline_flattens_a_and_b_climbs_in_steps() {
 #[test]
 fn contention_means_and_the_headlines_row() {
     let preset = preset("contention");
-    assert!(preset.sees.0.contains("fewest") && preset.sees.0.contains("by far the latest"));
+    assert!(preset.sees().0.contains("fewest") && preset.sees().0.contains("by far the latest"));
     let config = preset.config();
     let grid = jobs::contention_grid(&config);
     let by = |name: &str| {
@@ -496,7 +508,7 @@ fn contention_means_and_the_headlines_row() {
 #[test]
 fn the_classic_sweeps_ends() {
     let preset = preset("classic");
-    assert!(preset.sees.0.contains("4 calls per operation"));
+    assert!(preset.sees().0.contains("4 calls per operation"));
     let curves = sweep::curves(&preset.config());
     let at_full =
         |index: usize| sweep::point(&curves[index].config, sweep::POINTS - 1, sweep::POINTS);
@@ -521,7 +533,7 @@ fn retries_buy_success_and_cost_their_attempts_at_full_failure() {
     let preset = preset("why-retry");
     assert!(
         preset
-            .sees
+            .sees()
             .0
             .contains("B's calls per operation reach 3 and A's stay at 1")
     );
@@ -555,7 +567,7 @@ fn retries_buy_success_and_cost_their_attempts_at_full_failure() {
 #[test]
 fn a_timeout_below_the_p99_triples_the_load() {
     let preset = preset("timeout");
-    assert!(preset.sees.0.contains("near three times B's"));
+    assert!(preset.sees().0.contains("near three times B's"));
     let runs = jobs::run(&preset.config());
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
     let (mean_a, mean_b) = (mean_after(a, 5.0), mean_after(b, 5.0));
@@ -599,11 +611,11 @@ fn an_oldest_first_queue_stays_above_twice_capacity_after_the_spike() {
     let preset = preset("shed");
     assert!(
         preset
-            .sees
+            .sees()
             .0
             .contains("near two and a half times the capacity line to the end")
     );
-    assert!(preset.sees.0.contains("every try comes too late"));
+    assert!(preset.sees().0.contains("every try comes too late"));
     let runs = jobs::run(&preset.config());
     let a = &runs.a;
     let series = &a.series;
@@ -654,11 +666,11 @@ fn at_a_reset_a_comes_back_at_once_and_b_spread_under_capacity() {
     let preset = preset("reset-herd");
     assert!(
         preset
-            .sees
+            .sees()
             .0
             .contains("one spike far above the capacity line")
     );
-    assert!(preset.sees.0.contains("stay under it"));
+    assert!(preset.sees().0.contains("stay under it"));
     let runs = jobs::run(&preset.config());
     let window = runs.scenario.rate_window;
     let calls = |r: &Report, i: usize| {
@@ -701,8 +713,8 @@ fn at_a_reset_a_comes_back_at_once_and_b_spread_under_capacity() {
 #[test]
 fn a_fan_out_of_100_meets_the_backends_p99_two_times_in_three() {
     let preset = preset("fan-out");
-    assert!(preset.sees.0.contains("only about a third"));
-    assert!(preset.sees.0.contains("about nine tenths"));
+    assert!(preset.sees().0.contains("only about a third"));
+    assert!(preset.sees().0.contains("about nine tenths"));
     let runs = jobs::run(&preset.config());
     let p99 = Law::service(&runs.scenario).quantile(0.99);
     assert!((p99 - 0.1).abs() < 1e-9, "{p99}");
@@ -766,9 +778,9 @@ fn normal_cdf(z: f64) -> f64 {
 #[test]
 fn a_timeout_at_the_mean_of_a_long_tail_cuts_three_calls_in_ten() {
     let preset = preset("long-tail");
-    assert!(preset.sees.0.contains("about 1.4 times B's"));
-    assert!(preset.sees.0.contains("near the 100 calls a second"));
-    assert!(preset.sees.0.contains("about three calls in ten"));
+    assert!(preset.sees().0.contains("about 1.4 times B's"));
+    assert!(preset.sees().0.contains("near the 100 calls a second"));
+    assert!(preset.sees().0.contains("about three calls in ten"));
     let runs = jobs::run(&preset.config());
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
     let sigma = 10f64.ln() / 2.3263;
@@ -864,7 +876,7 @@ fn mean_between(report: &Report, from: f64, to: f64) -> f64 {
 #[test]
 fn closed_loop_clients_without_backoff_send_four_times_as_much_while_it_is_down() {
     let preset = preset("closed-loop");
-    assert!(preset.sees.0.contains("about four times what they sent"));
+    assert!(preset.sees().0.contains("about four times what they sent"));
     let runs = jobs::run(&preset.config());
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
     let ratio =
@@ -900,7 +912,7 @@ fn closed_loop_clients_without_backoff_send_four_times_as_much_while_it_is_down(
 #[test]
 fn throttling_first_tries_keeps_b_under_capacity() {
     let preset = preset("throttle");
-    assert!(preset.sees.0.contains("more than one and a half times"));
+    assert!(preset.sees().0.contains("more than one and a half times"));
     let runs = jobs::run(&preset.config());
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
     let capacity = 100.0;
@@ -928,11 +940,11 @@ fn envoys_default_hardly_retries_and_its_budget_retries_once() {
     let preset = preset("envoy");
     assert!(
         preset
-            .sees
+            .sees()
             .0
             .contains("the grey band over them, taller than its retries")
     );
-    assert!(preset.sees.0.contains("little of it is refused"));
+    assert!(preset.sees().0.contains("little of it is refused"));
     // The key chart: A's refused retries outnumber those it sent, B's
     // sent retries those it refused, and the grey band is drawn.
     let runs = jobs::run(&preset.config());
@@ -995,7 +1007,7 @@ fn envoys_default_hardly_retries_and_its_budget_retries_once() {
 #[test]
 fn finagles_budget_holds_b_under_half_of_as_calls_in_the_outage() {
     let preset = preset("finagle");
-    assert!(preset.sees.0.contains("more than twice B's calls"));
+    assert!(preset.sees().0.contains("more than twice B's calls"));
     let runs = jobs::run(&preset.config());
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
     let window = (
@@ -1027,7 +1039,7 @@ fn todays_aws_quota_runs_dry_sooner() {
     let preset = preset("aws-2026");
     assert!(
         preset
-            .sees
+            .sees()
             .0
             .contains("B's curve reaches 99 % of operations far to the left of A's")
     );
@@ -1071,11 +1083,11 @@ fn the_hedge_reaches_99_percent_first() {
     let preset = preset("hedge");
     assert!(
         preset
-            .sees
+            .sees()
             .0
             .contains("reaches 99 % of operations well before A's")
     );
-    assert!(preset.sees.0.contains("about 5 % more calls"));
+    assert!(preset.sees().0.contains("about 5 % more calls"));
     let runs = jobs::run(&preset.config());
     let (a, b) = (
         &runs.a.summary,
@@ -1130,7 +1142,12 @@ fn the_hedge_reaches_99_percent_first() {
 #[test]
 fn one_crashed_server_of_two_leaves_a_collapsed_and_b_recovered() {
     let preset = preset("stability-sim");
-    assert!(preset.sees.0.contains("above the capacity line to the end"));
+    assert!(
+        preset
+            .sees()
+            .0
+            .contains("above the capacity line to the end")
+    );
     let runs = jobs::run(&preset.config());
     let (a, b) = (&runs.a, runs.b.as_ref().expect("comparing"));
     let goodput = |report: &Report| {
@@ -1166,7 +1183,7 @@ fn the_map_is_deep_for_a_where_the_trigger_stands() {
     use retry_analyses::map::{self, Outcome};
     use retry_sim::metrics::Side;
     let preset = preset("trigger");
-    assert!(preset.sees.0.contains("deep where the ring stands"));
+    assert!(preset.sees().0.contains("deep where the ring stands"));
     let config = preset.config();
     let map = map::map(&config, config.map_rows());
     let (length, size) = map::world_on_map(&config, map.rows).expect("a capacity loss");
@@ -1255,11 +1272,11 @@ fn the_bucket_climbs_with_the_instances_and_the_breaker_stays_at_one() {
     let preset = preset("at-scale");
     assert!(
         preset
-            .sees
+            .sees()
             .0
             .contains("about 1.1 calls per operation over 10")
     );
-    assert!(preset.sees.0.contains("about 1.9 over 1 000"));
+    assert!(preset.sees().0.contains("about 1.9 over 1 000"));
     let state = State::of(preset.config(), ChartId::Sweep);
     let half = (sweep::POINTS - 1) / 2;
     let at_half = |curve: &OwnedCurve| curve.points[half];

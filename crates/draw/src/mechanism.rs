@@ -546,7 +546,7 @@ mod tests {
                 (ratio / times - 1.0).abs() < 0.2,
                 "{key}: B sends {ratio:.2}x A's"
             );
-            assert!(preset(key).sees.0.contains(words), "{key}: {words}");
+            assert!(preset(key).sees().0.contains(words), "{key}: {words}");
             // A's budget says no within the outage's first second.
             let level = &a.series.budget_level;
             let refuses_at = if key == "aws-sdk" {

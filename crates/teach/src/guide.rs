@@ -146,7 +146,7 @@ pub fn guide(answers: &[Option<usize>]) -> Guide {
             point_at: chapter
                 .notes()
                 .point_at
-                .unwrap_or(chapter.preset().sees)
+                .unwrap_or(chapter.preset().sees())
                 .get(),
             trap,
             runs,

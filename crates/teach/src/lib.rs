@@ -15,4 +15,5 @@ pub mod guide;
 pub mod lesson;
 pub mod presets;
 pub mod prose;
+mod sees;
 pub mod trap;

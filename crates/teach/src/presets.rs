@@ -44,11 +44,9 @@ pub struct Preset {
     pub lesson: Text,
     /// The link's query string; only what differs from the defaults.
     pub link: &'static str,
-    /// The chart that carries its lesson, shown first and large.
+    /// The chart that carries its lesson, shown first and large; what the
+    /// eye must see on it is [`Preset::sees`].
     pub key_chart: ChartId,
-    /// What the eye must see on the key chart, in one sentence: held to by
-    /// the chart's tests (`chart::lessons`), which read the drawing.
-    pub sees: Text,
     /// The 2-3 numbers the lesson is about, shown beside the key chart.
     pub headline: &'static [Metric],
     /// The groups of controls the lesson is about: open, the rest closed.
@@ -96,11 +94,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.jitter=full",
         key_chart: ChartId::Load,
-        sees: Text(
-            "After the outage A's waves stand ten times above the capacity line, a power of ten \
-                 on the log axis, while B's load stays under it; what both send during the outage, \
-                 all refused at once, is an outline, not a filled load.",
-        ),
         headline: &[Metric::Success, Metric::P99],
         open: &[Group::Policy, Group::Server],
         try_this: &[TryThis {
@@ -127,11 +120,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&attempts=8&base=0.2&cap=10&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&shared=on&B.shared=off",
         key_chart: ChartId::Load,
-        sees: Text(
-            "A's clients all draw the same pause, so A's waves come back after the outage, up to \
-                 ten times the capacity line, while B's clients, each with a seed of its own, keep \
-                 their load under it.",
-        ),
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Policy, Group::Randomness],
         try_this: &[TryThis {
@@ -166,10 +154,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.shape=exponential&B.base=20&B.cap=1000&B.jitter=full",
         key_chart: ChartId::Mechanism,
-        sees: Text(
-            "After the shaded spike A's requests in service keep climbing to the end of the run, \
-                 while B's fall back under 100 within 20 s.",
-        ),
         headline: &[Metric::Goodput, Metric::LoadAmplification],
         open: &[Group::Policy, Group::Server],
         try_this: &[TryThis {
@@ -192,11 +176,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&attempts=3&shape=constant&base=0.001&jitter=none&timeout=3&rate=40&spike=80&spike_for=5&horizon=80&buckets=160&failure=0&workers=0&service=constant&service_t=1&slope=0.01&hop_mean=0.1&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
         key_chart: ChartId::Load,
-        sees: Text(
-            "After the shaded spike A's load keeps growing to about three times the 40 calls a \
-                 second offered, while B's, its retries held to 20 % by the budget, settles back \
-                 near the 40.",
-        ),
         headline: &[Metric::LoadAmplification, Metric::Goodput],
         open: &[Group::Budget],
         try_this: &[TryThis {
@@ -218,11 +197,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&attempts=3&rate=10&horizon=20&buckets=80&failure=1&workers=0&layers=3&B.top_only=on",
         key_chart: ChartId::Load,
-        sees: Text(
-            "On the same axis A's load at the bottom of the chain stands about nine times B's, \
-                 27 calls per request against 3, and the layers beside the chart count them layer \
-                 by layer.",
-        ),
         headline: &[Metric::BottomCalls, Metric::Success],
         open: &[Group::Layers, Group::Policy],
         try_this: &[TryThis {
@@ -254,11 +228,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&attempts=3&shape=constant&base=0.05&jitter=none&timeout=0.4&rate=20&horizon=30&buckets=120&failure=0&workers=2&queue=1000&service=constant&service_t=0.01&slow_at=10&slow_for=5&slow_x=50&layers=2&call_timeout=0.4&B.pass_deadline=on",
         key_chart: ChartId::Load,
-        sees: Text(
-            "While the database is slow A's calls at it stand about three times B's; after, the \
-                calls A left below keep it so busy that A's operations go on failing to the end, \
-                where B's stop with the slowdown.",
-        ),
         headline: &[Metric::BottomCalls, Metric::Success],
         open: &[Group::Layers, Group::Policy],
         try_this: &[TryThis {
@@ -285,10 +254,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&timeout=0&horizon=30&buckets=120&failure=0&workers=0&service=lognormal&service_p50=0.01&service_p99=0.1&hop_mean=0&fan_out=100&B.fan_out=10",
         key_chart: ChartId::Latency,
-        sees: Text(
-            "Where the cross marks the backends' own p99, A's curve has reached only about a \
-                third of its requests and B's about nine tenths.",
-        ),
         headline: &[Metric::P50, Metric::P99],
         open: &[Group::Layers, Group::Server],
         try_this: &[
@@ -321,10 +286,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&timeout=0.5&idem=off&rate=50&horizon=30&buckets=120&failure=0&workers=0&lost=0.2&B.idem=on",
         key_chart: ChartId::Load,
-        sees: Text(
-            "A and B put the same load on the server, but in the strip below A's duplicates rise \
-                 all along while B's stay at zero.",
-        ),
         headline: &[Metric::Duplicates, Metric::Success],
         open: &[Group::Policy],
         try_this: &[TryThis {
@@ -360,11 +321,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&timeout=2&deadline=2&rate=20&horizon=20&buckets=80&failure=0&workers=0&lost=0.5&B.timeout=0.4",
         key_chart: ChartId::Latency,
-        sees: Text(
-            "A's curve rises at once to about half the operations and stays flat until the \
-               2 s deadline, where the rest fail together, while B's climbs in steps, a retry \
-               after each of its 0.4 s timeouts, to about 93 % succeeded.",
-        ),
         headline: &[Metric::Success, Metric::P99],
         open: &[Group::Policy],
         try_this: &[
@@ -393,11 +349,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&attempts=50&base=0.01&cap=2&workload=contention&clients=50&horizon=10&buckets=200&hop=normal&hop_mean=0.01",
         key_chart: ChartId::Contention,
-        sees: Text(
-            "Over 20 seeds full jitter's mean calls are the fewest and exponential backoff \
-                 without jitter's last client is done by far the latest, while A's own run, the \
-                 headlines', has a row of its own.",
-        ),
         headline: &[Metric::Calls, Metric::Completion],
         open: &[Group::Policy, Group::Workload],
         try_this: &[TryThis {
@@ -419,11 +370,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&timeout=0&rate=200&horizon=20&sweep=classic&buckets=80&workers=0",
         key_chart: ChartId::Sweep,
-        sees: Text(
-            "The mark stands at this world's 10 % failures with the headlines' ring on the 3 \
-                 retries curve; towards 100 % that curve climbs to 4 calls per operation while the \
-                 token bucket and the breaker stay near 1.",
-        ),
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Server, Group::Budget],
         try_this: &[TryThis {
@@ -446,11 +392,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&attempts=3&base=0.05&cap=20&budget=aws-quota&q_cost=14&q_tcost=14&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
         key_chart: ChartId::Mechanism,
-        sees: Text(
-            "In the shaded outage B sends about three times A's calls: A's retry quota runs dry \
-                 within its first second and A's retries are refused, dotted above its calls, \
-                 until successes refill the quota after it.",
-        ),
         headline: &[
             Metric::LoadAmplification,
             Metric::BudgetRefusals,
@@ -477,11 +418,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&attempts=5&cap=5&jitter=proportional&budget=token-bucket&failure=0.01&outage_at=20&outage_for=20&B.budget=none",
         key_chart: ChartId::Mechanism,
-        sees: Text(
-            "In the shaded outage B sends about five times A's calls: A's tokens drop to half \
-                 within the first failures, its retries are refused, dotted above its calls, and \
-                 successes earn the tokens back after it.",
-        ),
         headline: &[
             Metric::LoadAmplification,
             Metric::BudgetRefusals,
@@ -515,12 +451,6 @@ pub static PRESETS: &[Preset] = &[
 
         link: "v=1&compare=on&attempts=1&timeout=0&rate=20&horizon=30&buckets=60&failure=0.2&workers=0&B.attempts=3",
         key_chart: ChartId::Sweep,
-        sees: Text(
-            "Across failure rates B's success stays above A's, near one minus the rate cubed, \
-               while A's falls in a straight line, one minus the rate; at 100 % B's calls per \
-               operation reach 3 and A's stay at 1.",
-        ),
-
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Policy, Group::Server],
         try_this: &[TryThis {
@@ -553,10 +483,6 @@ pub static PRESETS: &[Preset] = &[
 
         link: "v=1&compare=on&attempts=3&timeout=0.35&horizon=30&buckets=120&failure=0&workers=50&service=normal&service_t=0.3&service_sd=0.1&B.timeout=0.7",
         key_chart: ChartId::Load,
-        sees: Text(
-            "A's retries, cut off below the p99, pile onto the server: its load stands near \
-               three times B's, which stays near the 100 calls a second offered.",
-        ),
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Policy, Group::Server],
         try_this: &[TryThis {
@@ -589,10 +515,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&attempts=3&timeout=0.33&horizon=30&buckets=120&failure=0&workers=100&service=lognormal&service_p50=0.2&service_p99=2&hop_mean=0&B.timeout=2",
         key_chart: ChartId::Load,
-        sees: Text(
-            "A's load stands about 1.4 times B's, which stays near the 100 calls a second \
-                offered: a timeout at the mean cuts off about three calls in ten.",
-        ),
         headline: &[Metric::LoadAmplification, Metric::WastedWork],
         open: &[Group::Policy, Group::Server],
         try_this: &[
@@ -631,12 +553,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&shape=constant&base=0.001&jitter=none&timeout=0&breaker=retries&cb_ratio=0.1&cb_min=1&cb_cool=10&instances=1000&horizon=10&sweep=instances&failure=0.5&workers=0&B.budget=bucket&B.breaker=off",
         key_chart: ChartId::Sweep,
-        sees: Text(
-            "At every failure rate A's breaker curves lie near 1 call per operation, whatever \
-               the instance count, while B's bucket curves climb with it: at half failures \
-               from about 1.1 calls per operation over 10 instances to about 1.9 over 1 000, \
-               what plain retries make.",
-        ),
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Budget, Group::Workload],
         try_this: &[TryThis {
@@ -666,10 +582,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&shape=constant&base=0.01&jitter=none&timeout=0&workload=closed&clients=50&failure=0&outage_at=20&outage_for=20&workers=0&B.shape=exponential&B.base=1&B.cap=10&B.jitter=full",
         key_chart: ChartId::Load,
-        sees: Text(
-            "While the dependency is down, A's clients send about four times what they sent \
-               before it, and B's about as much as before.",
-        ),
         headline: &[Metric::Calls, Metric::Success],
         open: &[Group::Workload, Group::Policy],
         try_this: &[TryThis {
@@ -698,12 +610,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&attempts=3&budget=ratio&rate=150&failure=0&workers=10&queue=1000&service_t=0.1&B.budget=sre",
         key_chart: ChartId::Load,
-        sees: Text(
-            "A sends more than one and a half times what the server can serve, its capacity \
-               line, all the way through; B, throttling itself, sends less than the server \
-               can serve, and the grey band above its calls is what its clients refused \
-               themselves.",
-        ),
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Budget, Group::Server],
         try_this: &[TryThis {
@@ -732,11 +638,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&shape=constant&base=2&cap=60&jitter=none&timeout=0&workload=crowd&clients=2000&horizon=30&buckets=300&failure=0&outage_at=0&outage_for=5&workers=100&queue=200&B.shape=exponential&B.jitter=polly",
         key_chart: ChartId::Load,
-        sees: Text(
-            "After the outage A's last retries land as one wave ten times above the capacity \
-               line, a power of ten on the log axis, while B's load stays under it; what both \
-               send during the outage, all refused at once, is an outline, not a filled load.",
-        ),
         headline: &[Metric::Success, Metric::P99],
         open: &[Group::Policy, Group::Server],
         try_this: &[TryThis {
@@ -766,11 +667,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&attempts=2&base=0.025&cap=0.25&timeout=0&budget=envoy&ev_pct=0&rate=1000&horizon=20&failure=0.2&workers=0&service_t=0.1&B.ev_pct=0.2",
         key_chart: ChartId::Load,
-        sees: Text(
-            "A's calls stand barely above its first tries: the grey band over them, taller than \
-               its retries, is what its own limit refused; B's retries, the paler band, go out, and \
-               little of it is refused.",
-        ),
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Budget, Group::Workload],
         try_this: &[TryThis {
@@ -797,11 +693,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&rate=20&failure=0.01&outage_at=20&outage_for=20&workers=0&B.budget=ratio&B.b_basis=requests",
         key_chart: ChartId::Load,
-        sees: Text(
-            "In the shaded outage A sends more than twice B's calls, all refused at once: B's \
-               budget holds back every retry past its share and its floor, the grey band \
-               above its calls.",
-        ),
         headline: &[
             Metric::LoadAmplification,
             Metric::BudgetRefusals,
@@ -831,11 +722,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&attempts=3&base=1&cap=20&budget=aws-quota&failure=0.01&outage_at=20&outage_for=20&B.base=0.05&B.q_cost=14&B.q_tcost=14",
         key_chart: ChartId::Latency,
-        sees: Text(
-            "Most operations of both finish at once, the curves together; in the slowest tenth, \
-               the wide panel, B's curve reaches 99 % of operations far to the left of A's: its \
-               retries pause under ceilings a twentieth as high.",
-        ),
         headline: &[
             Metric::P99,
             Metric::LoadAmplification,
@@ -868,10 +754,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&attempts=1&timeout=0&rate=50&horizon=120&failure=0&workers=10&queue=10000&service_t=0.1&hop=constant&hop_mean=0&B.hedge=on&B.hedge_delay=0.3",
         key_chart: ChartId::Latency,
-        sees: Text(
-            "B's curve of latencies reaches 99 % of operations well before A's: the tail \
-               past the hedging delay is cut, for about 5 % more calls.",
-        ),
         headline: &[Metric::P99, Metric::LoadAmplification],
         open: &[Group::Policy, Group::Server],
         try_this: &[TryThis {
@@ -902,11 +784,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&shape=constant&base=0.001&jitter=none&rate=70&buckets=120&failure=0&outage_at=5&outage_for=5&servers=2&fault_on=one&workers=5&queue=10000&service_t=0.1&B.shape=exponential&B.base=0.1&B.cap=10&B.jitter=full&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
         key_chart: ChartId::Load,
-        sees: Text(
-            "After the crash A's load stays above the capacity line to the end with its \
-               goodput at zero, while B's falls back under the line and its goodput returns \
-               to what is offered.",
-        ),
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Server, Group::Policy],
         try_this: &[TryThis {
@@ -935,10 +812,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&attempts=5&shape=constant&base=0.001&jitter=none&rate=65&horizon=100&buckets=100&failure=0&workers=10&queue=1000&service_t=0.1&drop_for=10&drop_to=0.4&B.shape=exponential&B.base=0.1&B.cap=10&B.jitter=full&B.budget=ratio&B.b_floor=1&B.b_basis=requests",
         key_chart: ChartId::Map,
-        sees: Text(
-            "A's panel is deep where the ring stands and over the long, deep corner around \
-               it, a region B's panel leaves pale or half way.",
-        ),
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Server, Group::Policy],
         try_this: &[
@@ -973,10 +846,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&attempts=5&shape=constant&base=0.001&jitter=none&rate=65&spike=0&spike_at=50&spike_for=5&horizon=100&buckets=100&failure=0&workers=10&queue=1000&service_t=0.1&drop_for=10&drop_to=0.4",
         key_chart: ChartId::Load,
-        sees: Text(
-            "The load falls to nothing in the gap at the door, and the retries are back at \
-               their height as soon as the traffic returns.",
-        ),
         headline: &[Metric::Success, Metric::LoadAmplification],
         open: &[Group::Workload, Group::Server],
         try_this: &[
@@ -1012,11 +881,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&attempts=3&timeout=0.3&rate=80&spike=150&spike_for=5&horizon=40&buckets=160&failure=0&workers=1&queue=1000&service=constant&service_t=0.01",
         key_chart: ChartId::Load,
-        sees: Text(
-            "After the shaded spike the load stands near two and a half times the capacity line \
-                to the end of the run: every request is tried three times, and every try comes too \
-                late.",
-        ),
         headline: &[Metric::Success, Metric::WastedWork],
         open: &[Group::Server, Group::Workload],
         try_this: &[
@@ -1054,10 +918,6 @@ pub static PRESETS: &[Preset] = &[
         ),
         link: "v=1&compare=on&attempts=20&base=0.05&cap=0.5&timeout=0&workload=crowd&clients=3000&horizon=40&buckets=200&failure=0&rate_limit=500&rate_window=20&rate_hint=date&queue=50&B.hint_jitter=0.5",
         key_chart: ChartId::Load,
-        sees: Text(
-            "At the reset A's retries stand as one spike far above the capacity line and are gone \
-               within a second; B's spread over half the window and stay under it.",
-        ),
         headline: &[
             Metric::ResetHerd,
             Metric::Success,
