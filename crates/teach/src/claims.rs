@@ -66,6 +66,10 @@ pub enum Claim {
     /// [`FILLS`] of its limit: "a queue of 1000" is the queue it held,
     /// not only the limit it had.
     QueueFills,
+    /// A rate limit turned requests away, and some of this policy's were
+    /// retried between its first reset after that and the next
+    /// ([`retry_sim::sim::ResetHerd`]): the herd its reset makes, or not.
+    HeldAtReset,
     /// This policy's number is better than the other's on this run by
     /// the least lead that matters ([`retry_sim::metrics::Format::least_lead`]);
     /// a latency only where both runs finished operations to measure.
@@ -89,7 +93,7 @@ pub const FILLS: f64 = 0.5;
 pub const REFUSES_FEW: f64 = 0.1;
 
 impl Claim {
-    const NAMED: [(&'static str, Claim); 13] = [
+    const NAMED: [(&'static str, Claim); 14] = [
         ("overloaded", Claim::Overloaded),
         ("absorbs", Claim::Absorbs),
         ("succeeds", Claim::Succeeds),
@@ -103,6 +107,7 @@ impl Claim {
         ("orphans", Claim::Orphans),
         ("broken_before_gap", Claim::BrokenBeforeGap),
         ("queue_fills", Claim::QueueFills),
+        ("held_at_reset", Claim::HeldAtReset),
     ];
 
     /// The claim a template names: one of the names above, or `ahead_`
@@ -148,6 +153,7 @@ impl Claim {
                 let most = mine.series.queue.iter().copied().fold(0.0, f64::max);
                 limit > 0.0 && most >= FILLS * limit
             }
+            Claim::HeldAtReset => summary.reset_herd.is_some_and(|herd| herd.retries > 0),
             Claim::Ahead(Metric::P50 | Metric::P99)
                 if other
                     .is_none_or(|other| mine.latency.total == 0 || other.latency.total == 0) =>
@@ -186,6 +192,7 @@ impl Claim {
             Claim::Orphans => &["for nobody"],
             Claim::BrokenBeforeGap => &["long enough for the queue to drain"],
             Claim::QueueFills => &["drain a queue of"],
+            Claim::HeldAtReset => &["between the first reset and the next"],
             Claim::Ahead(Metric::P99) => &["the tail is cut", "the tail grows"],
             Claim::Ahead(Metric::Calls) => &["and so send less"],
             Claim::Ahead(_) => &[],

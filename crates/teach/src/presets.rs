@@ -901,7 +901,7 @@ pub static PRESETS: &[Preset] = &[
         title: Text("The herd a rate limit's reset makes"),
         lesson: Text(
             "{clients} clients start together{if rate_limit>0} against a rate limit of \
-                {rate_limit} requests every {rate_window}{end}. {if A.reset_herd>0}The rest are \
+                {rate_limit} requests every {rate_window}{end}. {if A.held_at_reset}The rest are \
                 turned away with a Retry-After that names the window's reset, the same instant for \
                 every client. {if honour=off}Policy A (blue) ignores it{else}{if \
                 hint_jitter>0}Policy A (blue) adds up to {hint_jitter%} of the wait at \
@@ -910,11 +910,11 @@ pub static PRESETS: &[Preset] = &[
                 it{else}{if B.hint_jitter>0}adds up to {B.hint_jitter%} of the wait at \
                 random{else}waits exactly as told{end}{if B.hint_cap>0}, at most \
                 {B.hint_cap}{end}{end}{end}. Of the retries sent between the first reset and the \
-                next, {A.reset_herd} of A's{if compare=on} and {B.reset_herd} of B's{end} go in \
-                the busiest tenth of a second.{else}No Retry-After brings A's clients back \
-                together.{end} {if compare=on}Success: {A.success} for A, {B.success} for B; \
-                server calls per operation: {A.load} and {B.load}.{else}Success: {A.success}; \
-                server calls per operation: {A.load}.{end}",
+                next, {A.reset_herd} of A's{if compare=on}{if B.held_at_reset} and \
+                {B.reset_herd} of B's{end}{end} go in the busiest tenth of a second.{else}No \
+                Retry-After brings A's clients back together.{end} {if compare=on}Success: \
+                {A.success} for A, {B.success} for B; server calls per operation: {A.load} and \
+                {B.load}.{else}Success: {A.success}; server calls per operation: {A.load}.{end}",
         ),
         link: "v=1&compare=on&attempts=20&base=0.05&cap=0.5&timeout=0&workload=crowd&clients=3000&horizon=40&buckets=200&failure=0&rate_limit=500&rate_window=20&rate_hint=date&queue=50&B.hint_jitter=0.5",
         key_chart: ChartId::Load,
