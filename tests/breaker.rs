@@ -207,3 +207,25 @@ fn breaker_runs_are_reproducible() {
         assert_eq!(sim::run(&scenario), sim::run(&scenario), "{mode:?}");
     }
 }
+
+/// Where the breaker sits against the retry loop, against a dependency
+/// that fails every call: one client in a closed loop, 3 attempts, a
+/// breaker that opens once its window holds 5 outcomes all failed, and a
+/// cool-down longer than the run, so that every round trip the server
+/// saw was sent before it opened. Inside the loop each attempt is an
+/// outcome: it opens after 5 round trips. Around it each operation is one
+/// outcome of 3 round trips: 5 operations, 15 round trips. Each link
+/// reads the same, the placement aside.
+#[test]
+fn a_breaker_around_the_retry_loop_opens_after_three_times_the_round_trips() {
+    let link = "v=1&workload=closed&clients=1&think=0.01&horizon=60&failure=1&attempts=3&base=0.01&cap=0.01&timeout=0&workers=0&breaker=all&cb_ratio=1&cb_min=5&cb_window=600&cb_cool=600";
+    let round_trips = |at: &str| {
+        let (config, notices) = retry_sim::config::Config::from_link(&format!("{link}&cb_at={at}"));
+        assert_eq!(notices, [], "{at}");
+        let report = sim::run(&retry_sim::simulate::scenario(&config));
+        assert_eq!(report.summary.breaker_trips, 1, "{at}: it opens once");
+        server_calls(&report)
+    };
+    assert_eq!(round_trips("attempt"), 5);
+    assert_eq!(round_trips("operation"), 15);
+}

@@ -55,6 +55,18 @@ pub enum BreakerMode {
     RetriesOnly,
 }
 
+/// Where a breaker sits against the retry loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BreakerAt {
+    /// Inside it: every attempt is asked for and counted, retries too.
+    Attempt,
+    /// Outside it, around the whole operation: only its first attempt is
+    /// asked for, and the operation's outcome is one outcome, whatever
+    /// its retries did. A threshold of 5 failures then takes 5
+    /// operations, each of `attempts` round trips, to reach.
+    Operation,
+}
+
 /// Breaker parameters. Times in seconds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BreakerConfig {
@@ -70,6 +82,8 @@ pub struct BreakerConfig {
     pub cool_down: f64,
     /// Attempts let through half-open; all must succeed to close. At least 1.
     pub probes: u32,
+    /// Inside the retry loop or outside it.
+    pub at: BreakerAt,
 }
 
 impl BreakerConfig {
@@ -82,6 +96,7 @@ impl BreakerConfig {
         min_requests: 20,
         cool_down: 5.0,
         probes: 3,
+        at: BreakerAt::Attempt,
     };
 }
 
@@ -103,6 +118,7 @@ impl BreakerConfig {
             min_requests: range::BREAKER_MIN.clamp_count(self.min_requests),
             cool_down: range::COOL_DOWN.clamp(self.cool_down, d.cool_down),
             probes: range::PROBES.clamp_count(self.probes),
+            at: self.at,
         }
     }
 }
@@ -423,6 +439,7 @@ mod tests {
             min_requests: 0,
             cool_down: f64::INFINITY,
             probes: 0,
+            at: BreakerAt::Operation,
         });
         let c = odd.config();
         assert_eq!(c.failure_ratio, 0.5);

@@ -4,7 +4,7 @@
 use crate::sim::{
     Balance, FanWait, FaultOn, OutageMode, QueueOrder, ServiceShape, Spread, WorkloadKind,
 };
-use retry_core::breaker::BreakerMode;
+use retry_core::breaker::{BreakerAt, BreakerMode};
 use retry_core::budget::{BudgetKind, RatioBasis};
 use retry_core::classify::RetryOn;
 use retry_core::hint::{HintForm, JitterAt};
@@ -268,6 +268,10 @@ choices! {
         "off" (Text("Off")) => BreakerMode::Off,
         "all" (Text("On every attempt")) => BreakerMode::All,
         "retries" (Text("On retries only")) => BreakerMode::RetriesOnly,
+    }
+    BREAKER_AT: BreakerAt {
+        "attempt" (Text("Each attempt (inside the retry loop)")) => BreakerAt::Attempt,
+        "operation" (Text("Each operation (around the retry loop)")) => BreakerAt::Operation,
     }
     WORKLOADS: WorkloadKind {
         "poisson" (Text("Steady arrivals (Poisson)")) => WorkloadKind::Poisson,

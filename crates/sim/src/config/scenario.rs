@@ -34,7 +34,7 @@ impl Config {
 mod tests {
     use super::*;
     use crate::config::{Kind, P, Param, SWITCH};
-    use retry_core::breaker::{BreakerConfig, BreakerMode};
+    use retry_core::breaker::{BreakerAt, BreakerConfig, BreakerMode};
     use retry_core::budget::BudgetConfig;
     use std::collections::BTreeMap;
 
@@ -208,7 +208,7 @@ mod tests {
     #[test]
     fn breaker_knobs_map_to_the_scenario_and_apply_only_when_on() {
         let (config, notices) = Config::from_link(
-            "v=1&breaker=retries&cb_ratio=0.3&cb_window=20&cb_min=7&cb_cool=2.5&cb_probes=1",
+            "v=1&breaker=retries&cb_ratio=0.3&cb_window=20&cb_min=7&cb_cool=2.5&cb_probes=1&cb_at=operation",
         );
         assert_eq!(notices, []);
         let breaker = config.scenario().breaker;
@@ -221,6 +221,7 @@ mod tests {
                 min_requests: 7,
                 cool_down: 2.5,
                 probes: 1,
+                at: BreakerAt::Operation,
             }
         );
         let applies = |config: &Config, p: P| (p.param().applies)(config);
@@ -233,6 +234,7 @@ mod tests {
             P::BreakerMin,
             P::BreakerCool,
             P::BreakerProbes,
+            P::BreakerAt,
         ] {
             assert!(
                 !applies(&off, p),

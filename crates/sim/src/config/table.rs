@@ -3,9 +3,9 @@
 
 use super::Config;
 use super::choices::{
-    BALANCES, BASES, BREAKERS, BUDGETS, FAN_WAITS, FAULTS_ON, FIND_WORLDS, FindWorlds, HINT_FORMS,
-    HINT_JITTER_AT, HOP_BUDGETS, HOP_JITTERS, HOP_SHAPES, JITTERS, MAP_ROWS, MapRows, OUTAGES,
-    QUEUE_ORDERS, RETRY_ONS, SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves,
+    BALANCES, BASES, BREAKER_AT, BREAKERS, BUDGETS, FAN_WAITS, FAULTS_ON, FIND_WORLDS, FindWorlds,
+    HINT_FORMS, HINT_JITTER_AT, HOP_BUDGETS, HOP_JITTERS, HOP_SHAPES, JITTERS, MAP_ROWS, MapRows,
+    OUTAGES, QUEUE_ORDERS, RETRY_ONS, SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves,
     WORKLOADS, hop_budget, hop_budget_position, hop_jitter, hop_shape,
 };
 use crate::sim::{Fault, Scenario, ServiceShape, Spread, WorkloadKind};
@@ -469,6 +469,9 @@ params! {
     BreakerProbes: "cb_probes", Text("Probes"), Text(""), Budget, integer(range::PROBES), D.breaker.probes, with_breaker,
         Some(|s, v| s.breaker.probes = v as u32),
         Text("Attempts let through half-open: if all succeed it closes, one failure opens it again.");
+    BreakerAt: "cb_at", Text("Breaker counts"), Text(""), Budget, BREAKER_AT.kind(), BREAKER_AT.position(D.breaker.at), with_breaker,
+        Some(|s, v| s.breaker.at = BREAKER_AT.at(v)),
+        Text("Each attempt, as a breaker inside the retry loop does; or each operation, as one around it does, which is asked only for an operation's first attempt and counts its outcome once, whatever its retries did.");
     Instances: "instances", Text("Client instances"), Text(""), Budget, number(range::INSTANCES, 1.0), D.instances, client_state,
         Some(|s, v| s.instances = v.round() as u32),
         Text("Processes the clients run in, each with a budget and a breaker of its own; every operation goes to one of them at random.");

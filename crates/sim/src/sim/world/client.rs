@@ -10,7 +10,7 @@ use crate::sim::law::Law;
 use crate::sim::report::FailureKind;
 use crate::sim::trace::Ending;
 use crate::sim::{QueueOrder, Scenario, WorkloadKind};
-use retry_core::breaker::{Breaker, BreakerMode, Ticket};
+use retry_core::breaker::{Breaker, BreakerAt, BreakerMode, Ticket};
 use retry_core::budget::{Budget, BudgetKind, Spec};
 use retry_core::classify::Failure;
 use retry_core::policy::{Plan, Policy};
@@ -814,6 +814,10 @@ impl<const PLAIN: bool> World<PLAIN> {
     fn admit(&mut self, frame: u32, now: f64) -> bool {
         let first = self.frames[frame].attempts == 0;
         let slot = self.slot(frame, self.frames[frame].layer as usize);
+        // Around the retry loop, the breaker was asked for the operation.
+        if !first && self.layers.breakers[slot].config().at == BreakerAt::Operation {
+            return true;
+        }
         match self.layers.breakers[slot].admit(now, first) {
             Some(ticket) => {
                 self.extras[frame].ticket = ticket;
@@ -890,6 +894,14 @@ impl<const PLAIN: bool> World<PLAIN> {
                 budget.on_answer(retry);
             }
         }
+    }
+
+    /// Whether the frame's layer's breaker counts outcomes `at` this
+    /// place: each attempt's (inside the retry loop), or each
+    /// operation's (around it).
+    fn breaker_counts(&self, frame: u32, at: BreakerAt) -> bool {
+        let slot = self.slot(frame, self.frames[frame].layer as usize);
+        self.layers.breakers[slot].config().at == at
     }
 
     /// Feeds the outcome of the frame's attempt to its layer's breaker.
@@ -1036,7 +1048,7 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// the trace; returns the frame's layer.
     #[inline(always)] // speed: hot
     pub(super) fn failure_heard(&mut self, frame: u32, now: f64, kind: FailureKind) -> usize {
-        if self.breaker_at(frame) {
+        if self.breaker_at(frame) && self.breaker_counts(frame, BreakerAt::Attempt) {
             self.breaker_outcome(frame, now, false);
         }
         let layer = self.layer(frame);
@@ -1071,6 +1083,14 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// error, a 503 when the budget or the breaker said no, a timeout when
     /// the deadline ran out.
     pub(super) fn fail(&mut self, frame: u32, now: f64, end: Ending, last: FailureKind) {
+        // A breaker around the retry loop hears the operation's outcome,
+        // unless it refused the operation itself.
+        if end != Ending::BreakerOpen
+            && self.breaker_at(frame)
+            && self.breaker_counts(frame, BreakerAt::Operation)
+        {
+            self.breaker_outcome(frame, now, false);
+        }
         if let Some(parent) = self.close(frame, now, end) {
             let seen = match end {
                 Ending::NotRetryable | Ending::OutOfAttempts => last,
