@@ -132,3 +132,30 @@ fn without_a_rate_limit_nothing_is_watched() {
             .contains("reset_herd")
     );
 }
+
+/// A hint past what is left of the operation's deadline ends the
+/// operation at once, as it asks a wait the deadline forbids (one .NET
+/// handler instead slept through a 60 s Retry-After inside a 30 s total
+/// timeout). A 60 s window and a 30 s deadline: the 9 900 held requests
+/// give up as their 429 arrives, a 10 ms round trip after they were sent,
+/// and retry nothing; the run is over once the 100 let through are served
+/// (the slowest of 100 exponential services of 50 ms, well under a
+/// second). Capped at 20 s, the hint is waited for once; the second 429,
+/// at 20 s, asks for 40 s more, past the deadline: they give up then.
+#[test]
+fn a_hint_past_the_deadline_ends_the_operation_at_once() {
+    let report = run("rate_window=60&rate_hint=exact&deadline=30");
+    let s = &report.summary;
+    assert_eq!(s.deadline_exceeded, 9_900);
+    assert_eq!((s.succeeded, s.retries), (100, 0));
+    assert!(s.finished_at < 1.0, "all over by {} s", s.finished_at);
+    let capped = run("rate_window=60&rate_hint=exact&deadline=30&hint_cap=20");
+    let s = &capped.summary;
+    assert_eq!(s.deadline_exceeded, 9_900);
+    assert_eq!(s.retries, 9_900, "one retry each, at 20 s");
+    assert!(
+        (20.0..20.1).contains(&s.finished_at),
+        "over at {} s",
+        s.finished_at
+    );
+}
