@@ -82,6 +82,26 @@ fn independent_failures_follow_the_formula() {
     assert_eq!(report.summary.success_rate, 0.0);
 }
 
+/// An application's 4 attempts around an SDK's own 3 against a mock that
+/// answers every call 429 (Retry-After-less): each of the application's
+/// attempts is the SDK's 3 calls, 4 x 3 = 12 upstream calls a request,
+/// every one a 429.
+#[test]
+fn an_application_around_an_sdk_makes_attempts_times_attempts_calls() {
+    let (config, notices) = retry_sim::config::Config::from_link(
+        "v=1&layers=2&attempts=4&l2_attempts=3&failure=1&mix_503=0&mix_429=1&timeout=0&rate=10&horizon=20&workers=0",
+    );
+    assert_eq!(notices, []);
+    let report = sim::run(&retry_sim::simulate::scenario(&config));
+    let s = &report.summary;
+    let ops = s.operations;
+    assert!(ops > 150, "{ops} requests");
+    assert_eq!(s.attempts_by_layer, vec![4 * ops, 12 * ops]);
+    assert_eq!(s.server_calls_per_operation, 12.0);
+    assert_eq!(s.failed[FailureKind::Throttled], 12 * ops);
+    assert_eq!(s.success_rate, 0.0);
+}
+
 /// Layers multiply: 3 layers x 3 attempts against a bottom that always fails make
 /// exactly 27 bottom calls per request; 3 when only the top layer retries.
 #[test]
