@@ -128,7 +128,7 @@ fn without_a_rate_limit_nothing_is_watched() {
     assert_eq!(report.summary.reset_herd, None);
     assert!(
         !serde_json::to_string(&report.summary)
-            .unwrap()
+            .expect("the summary as JSON")
             .contains("reset_herd")
     );
 }
