@@ -82,6 +82,26 @@ fn independent_failures_follow_the_formula() {
     assert_eq!(report.summary.success_rate, 0.0);
 }
 
+/// A budget's charge point: 1 000 clients fail at once under a budget of
+/// retries at most 20 % of the requests (no floor). Charged as a retry is
+/// scheduled, asking and paying are one step: 200 retries, 800 refused.
+/// Charged as it is sent, every failure asks a budget nothing has paid
+/// from yet, all 1 000 schedule their retry, and all send it a second
+/// later together; the budget refuses none.
+#[test]
+fn a_budget_charged_as_retries_leave_lets_a_thousand_failures_all_retry() {
+    let retries = |charge: &str| {
+        let (config, notices) = retry_sim::config::Config::from_link(&format!(
+            "v=1&workload=crowd&clients=1000&horizon=10&failure=1&attempts=2&base=1&cap=1&jitter=none&timeout=0&workers=0&budget=ratio&b_pct=0.2&b_floor=0&b_basis=requests&b_charge={charge}"
+        ));
+        assert_eq!(notices, [], "{charge}");
+        let s = sim::run(&retry_sim::simulate::scenario(&config)).summary;
+        (s.retries, s.budget_refusals)
+    };
+    assert_eq!(retries("scheduled"), (200, 800));
+    assert_eq!(retries("sent"), (1_000, 0));
+}
+
 /// An application's 4 attempts around an SDK's own 3 against a mock that
 /// answers every call 429 (Retry-After-less): each of the application's
 /// attempts is the SDK's 3 calls, 4 x 3 = 12 upstream calls a request,

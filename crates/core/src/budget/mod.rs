@@ -102,6 +102,8 @@ pub enum RatioBasis {
 #[derive(Debug, Clone, PartialEq)]
 pub struct BudgetConfig {
     pub kind: BudgetKind,
+    /// When a retry is charged: as it is scheduled, or as it is sent.
+    pub charge_at: ChargeAt,
     pub ratio: ratio::Params,
     pub token_bucket: token_bucket::Params,
     pub quota: quota::Params,
@@ -117,6 +119,7 @@ impl BudgetConfig {
     /// 3).
     pub const DEFAULT: BudgetConfig = BudgetConfig {
         kind: BudgetKind::None,
+        charge_at: ChargeAt::Schedule,
         ratio: ratio::Params::DEFAULT,
         token_bucket: token_bucket::Params::DEFAULT,
         quota: quota::Params::DEFAULT,
@@ -130,6 +133,7 @@ impl BudgetConfig {
     pub fn sanitized(&self) -> BudgetConfig {
         BudgetConfig {
             kind: self.kind,
+            charge_at: self.charge_at,
             ratio: self.ratio.sanitized(),
             token_bucket: self.token_bucket.sanitized(),
             quota: self.quota.sanitized(),
@@ -164,6 +168,20 @@ impl Default for BudgetConfig {
     fn default() -> Self {
         Self::DEFAULT
     }
+}
+
+/// When a budget charges a retry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChargeAt {
+    /// As the retry is scheduled, before its pause: asking and paying are
+    /// one step, so a retry waiting in backoff holds its share.
+    Schedule,
+    /// As it is sent, after its pause: it is asked at scheduling and pays
+    /// when it leaves, so retries waiting in backoff hold nothing of the
+    /// budget. A thousand failures at once all find it full, all schedule
+    /// their retries, and all send them; Envoy counts a retry in flight
+    /// only once it is sent.
+    Send,
 }
 
 /// One budget: a kind with its own parameters, and none of another's.
@@ -396,6 +414,20 @@ impl Budget {
             .as_ref()
             .filter(|l| l.enabled())
             .map(RateLimiter::fill_rate)
+    }
+
+    /// Whether a retry asked for at `now` would be granted, without
+    /// charging it ([`ChargeAt::Send`]).
+    pub fn would_retry(&self, now: f64, after_timeout: bool) -> bool {
+        let mut probe = self.rule.clone();
+        each!(&mut probe, k => k.charge(now, after_timeout)).is_some()
+    }
+
+    /// Charges a retry granted earlier as it leaves at `now`
+    /// ([`ChargeAt::Send`]): what it withdraws, nothing where the budget
+    /// has nothing left, for it goes anyway.
+    pub fn charge_sent(&mut self, now: f64, after_timeout: bool) -> f64 {
+        each!(&mut self.rule, k => k.charge(now, after_timeout)).unwrap_or(0.0)
     }
 
     /// Asks to retry after a failure at `now`. Returns the cost withdrawn

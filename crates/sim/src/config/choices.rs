@@ -5,7 +5,7 @@ use crate::sim::{
     Balance, FanWait, FaultOn, OutageMode, QueueOrder, ServiceShape, Spread, WorkloadKind,
 };
 use retry_core::breaker::{BreakerAt, BreakerMode};
-use retry_core::budget::{BudgetKind, RatioBasis};
+use retry_core::budget::{BudgetKind, ChargeAt, RatioBasis};
 use retry_core::classify::RetryOn;
 use retry_core::hint::{HintForm, JitterAt};
 use retry_core::policy::{Jitter, Shape};
@@ -268,6 +268,10 @@ choices! {
         "off" (Text("Off")) => BreakerMode::Off,
         "all" (Text("On every attempt")) => BreakerMode::All,
         "retries" (Text("On retries only")) => BreakerMode::RetriesOnly,
+    }
+    CHARGES_AT: ChargeAt {
+        "scheduled" (Text("When it is scheduled")) => ChargeAt::Schedule,
+        "sent" (Text("When it is sent")) => ChargeAt::Send,
     }
     BREAKER_AT: BreakerAt {
         "attempt" (Text("Each attempt (inside the retry loop)")) => BreakerAt::Attempt,

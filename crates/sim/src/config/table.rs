@@ -3,10 +3,10 @@
 
 use super::Config;
 use super::choices::{
-    BALANCES, BASES, BREAKER_AT, BREAKERS, BUDGETS, FAN_WAITS, FAULTS_ON, FIND_WORLDS, FindWorlds,
-    HINT_FORMS, HINT_JITTER_AT, HOP_BUDGETS, HOP_JITTERS, HOP_SHAPES, JITTERS, MAP_ROWS, MapRows,
-    OUTAGES, QUEUE_ORDERS, RETRY_ONS, SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS, SWITCH, SweepCurves,
-    WORKLOADS, hop_budget, hop_budget_position, hop_jitter, hop_shape,
+    BALANCES, BASES, BREAKER_AT, BREAKERS, BUDGETS, CHARGES_AT, FAN_WAITS, FAULTS_ON, FIND_WORLDS,
+    FindWorlds, HINT_FORMS, HINT_JITTER_AT, HOP_BUDGETS, HOP_JITTERS, HOP_SHAPES, JITTERS,
+    MAP_ROWS, MapRows, OUTAGES, QUEUE_ORDERS, RETRY_ONS, SERVICE_SHAPES, SHAPES, SPREADS, SWEEPS,
+    SWITCH, SweepCurves, WORKLOADS, hop_budget, hop_budget_position, hop_jitter, hop_shape,
 };
 use crate::sim::{Fault, Scenario, ServiceShape, Spread, WorkloadKind};
 use retry_core::breaker::BreakerMode;
@@ -406,6 +406,9 @@ params! {
     Budget: "budget", Text("Retry budget"), Text(""), Budget, BUDGETS.kind(), BUDGETS.position(D.budget.kind), always,
         Some(|s, v| s.budget.kind = BUDGETS.at(v)),
         Text("Limits retries across a client's operations: a share of recent traffic, a gRPC token bucket, the AWS SDK retry quota, or a bucket each first try fills (Brooker's), or the SRE book's adaptive throttling, which rejects first tries too: its rejections are the client's, counted as refusals, not server failures. The AWS SDK's adaptive mode adds to the quota a rate limiter that, from the first 429 on, holds every send back to a rate that falls at each 429 and climbs back as CUBIC does. Envoy's budget limits the retries in flight at once, to a share of the requests in flight and at least a minimum.");
+    BudgetChargeAt: "b_charge", Text("Budget charges a retry"), Text(""), Budget, CHARGES_AT.kind(), CHARGES_AT.position(D.budget.charge_at), |c| c.budget_kind() != BudgetKind::None,
+        Some(|s, v| s.budget.charge_at = CHARGES_AT.at(v)),
+        Text("When it is scheduled, before its pause: asking and paying are one step. Or when it is sent: asked at scheduling, it pays only as it leaves, so retries waiting in backoff hold nothing of the budget, and a thousand failures at once all find it full and all retry.");
     BudgetPercent: "b_pct", Text("Retry share"), Text(""), Budget, number(range::BUDGET_PERCENT, 0.01), D.budget.ratio.percent, ratio,
         Some(|s, v| s.budget.ratio.percent = v),
         Text("Retries allowed per deposit in the window (0.2 = 20 %).");

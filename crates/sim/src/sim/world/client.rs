@@ -11,7 +11,7 @@ use crate::sim::report::FailureKind;
 use crate::sim::trace::Ending;
 use crate::sim::{QueueOrder, Scenario, WorkloadKind};
 use retry_core::breaker::{Breaker, BreakerAt, BreakerMode, Ticket};
-use retry_core::budget::{Budget, BudgetKind, Spec};
+use retry_core::budget::{Budget, BudgetKind, ChargeAt, Spec};
 use retry_core::classify::Failure;
 use retry_core::policy::{Plan, Policy};
 use retry_core::random::Stream;
@@ -96,6 +96,9 @@ pub(super) struct Extra {
     pub write_ok: bool,
     /// A partition cuts the operation's client off (on a root's extra).
     pub cut: bool,
+    /// A retry its budget granted and charges as it leaves
+    /// ([`ChargeAt::Send`]): whether after a timeout.
+    pub charge_on_send: Option<bool>,
     /// A call one layer down: its caller's token for the attempt it
     /// serves, which changes once the caller gives up on it.
     pub parent_token: u32,
@@ -154,6 +157,9 @@ pub(super) struct Layers {
     throttle: Vec<Throttle>,
     /// Envoy's budget: it counts the attempts in flight.
     pub(super) counts_in_flight: bool,
+    /// A budget charges each retry as it is sent ([`ChargeAt::Send`]),
+    /// so the retry waits for its `AttemptStart` to pay.
+    charges_on_send: bool,
     /// Services give up on their calls below (`call_timeout`, a layer's
     /// own timeout), which may then go on for nobody.
     pub orphans: bool,
@@ -270,6 +276,8 @@ impl Layers {
             paces: throttle.contains(&Throttle::Paces),
             throttle,
             counts_in_flight: kinds.contains(&BudgetKind::Envoy),
+            charges_on_send: s.budget.charge_at == ChargeAt::Send
+                && kinds.iter().any(|&kind| kind != BudgetKind::None),
             orphans,
             pools: match s.layer_workers.iter().any(|&w| w > 0) && count > 1 {
                 true => (0..count)
@@ -468,6 +476,7 @@ impl<const PLAIN: bool> World<PLAIN> {
                 read_version: 0,
                 write_ok: false,
                 cut: false,
+                charge_on_send: None,
                 parent_token: 0,
                 deadline: f64::INFINITY,
                 fan_need: 0,
@@ -548,6 +557,9 @@ impl<const PLAIN: bool> World<PLAIN> {
             if let Some(budget) = self.budget(frame, layer) {
                 budget.on_send();
             }
+        }
+        if !PLAIN && self.layers.charges_on_send {
+            self.charge_on_send(frame, layer, start);
         }
         let f = &mut self.frames[frame];
         f.attempts += 1;
@@ -808,6 +820,21 @@ impl<const PLAIN: bool> World<PLAIN> {
         }
     }
 
+    /// A retry its budget granted at scheduling pays as it leaves at
+    /// `now` ([`ChargeAt::Send`]).
+    fn charge_on_send(&mut self, frame: u32, layer: usize, now: f64) {
+        let Some(after_timeout) = self.extras[frame].charge_on_send.take() else {
+            return;
+        };
+        if let Some(budget) = self.budget(frame, layer) {
+            let before = budget.tokens();
+            let cost = budget.charge_sent(now, after_timeout);
+            let after = budget.tokens();
+            self.budget_changed(layer, now, before, after);
+            self.extras[frame].retry_cost = cost;
+        }
+    }
+
     /// Asks the layer's breaker to let the frame's next attempt go at `now`.
     /// A refusal ends the (sub)operation at once; its caller one layer up
     /// sees a failed call, as when a budget refuses.
@@ -831,8 +858,11 @@ impl<const PLAIN: bool> World<PLAIN> {
             }
             None => {
                 // A retry the budget granted and the breaker stops gives
-                // its place back.
-                if !first && self.layers.counts_in_flight {
+                // its place back, if it had paid for it yet.
+                if !first
+                    && self.layers.counts_in_flight
+                    && self.extras[frame].charge_on_send.is_none()
+                {
                     let layer = self.layer(frame);
                     if let Some(budget) = self.budget(frame, layer) {
                         budget.release_retry();
@@ -993,12 +1023,20 @@ impl<const PLAIN: bool> World<PLAIN> {
             Plan::OutOfAttempts => return self.fail(frame, now, Ending::OutOfAttempts, kind),
             Plan::DeadlineExceeded => return self.fail(frame, now, Ending::DeadlineExceeded, kind),
         };
+        let after_timeout = kind == FailureKind::Timeout;
+        let on_send = !PLAIN && self.layers.charges_on_send;
         let cost = match self.budget(frame, layer) {
             None => 0.0,
-            Some(budget) => match (
-                budget.tokens(),
-                budget.try_retry(now, kind == FailureKind::Timeout),
-            ) {
+            // Asked now, paid as it leaves (`begin_attempt`).
+            Some(budget) if on_send => {
+                if !budget.would_retry(now, after_timeout) {
+                    self.tally.rec.refusal(now);
+                    return self.fail(frame, now, Ending::BudgetExhausted, kind);
+                }
+                self.extras[frame].charge_on_send = Some(after_timeout);
+                0.0
+            }
+            Some(budget) => match (budget.tokens(), budget.try_retry(now, after_timeout)) {
                 (before, Some(cost)) => {
                     let after = budget.tokens();
                     self.budget_changed(layer, now, before, after);
@@ -1028,9 +1066,10 @@ impl<const PLAIN: bool> World<PLAIN> {
             }
         }
         let start = now + pause;
-        if self.breaker_on() || (!PLAIN && self.layers.paces) {
+        if self.breaker_on() || (!PLAIN && (self.layers.paces || self.layers.charges_on_send)) {
             // The breaker is asked when the retry is sent, after the pause
-            // (the budget was asked now, and keeps what it charged).
+            // (the budget was asked now, and keeps what it charged, unless
+            // it charges as the retry leaves).
             self.extras[frame].next_timeout = timeout;
             self.queue
                 .push(start, EventKind::AttemptStart, frame, token);

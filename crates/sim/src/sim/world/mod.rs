@@ -98,7 +98,7 @@ use super::{Fault, Law, Scenario, WorkloadKind};
 use arrivals::Workload;
 use client::{Extra, Frame, Layers, Operation};
 use retry_core::breaker::BreakerMode;
-use retry_core::budget::BudgetKind;
+use retry_core::budget::{BudgetKind, ChargeAt};
 use server::Server;
 use slab::{SideTable, Slab};
 use tally::Tally;
@@ -361,10 +361,10 @@ impl<const PLAIN: bool> World<PLAIN> {
                 || s.fan_out > 1
                 || s.breaker.mode != BreakerMode::Off
                 || (0..s.layers).any(|layer| {
-                    matches!(
-                        s.budget_of_layer(layer).kind(),
-                        BudgetKind::AwsQuota | BudgetKind::AwsAdaptive
-                    )
+                    let kind = s.budget_of_layer(layer).kind();
+                    matches!(kind, BudgetKind::AwsQuota | BudgetKind::AwsAdaptive)
+                        // A retry charged as it leaves waits for it there.
+                        || (kind != BudgetKind::None && s.budget.charge_at == ChargeAt::Send)
                 }),
             server: Server::new(&s),
             hop_law: Law::hop(&s),
