@@ -934,6 +934,16 @@ impl<const PLAIN: bool> World<PLAIN> {
         self.layers.breakers[slot].config().at == at
     }
 
+    /// A breaker around the retry loop hears an operation's failure,
+    /// unless it refused the operation itself.
+    #[cold]
+    #[inline(never)]
+    fn operation_failed(&mut self, frame: u32, now: f64, end: Ending) {
+        if end != Ending::BreakerOpen && self.breaker_counts(frame, BreakerAt::Operation) {
+            self.breaker_outcome(frame, now, false);
+        }
+    }
+
     /// Feeds the outcome of the frame's attempt to its layer's breaker.
     fn breaker_outcome(&mut self, frame: u32, now: f64, success: bool) {
         let layer = self.frames[frame].layer as usize;
@@ -1122,13 +1132,8 @@ impl<const PLAIN: bool> World<PLAIN> {
     /// error, a 503 when the budget or the breaker said no, a timeout when
     /// the deadline ran out.
     pub(super) fn fail(&mut self, frame: u32, now: f64, end: Ending, last: FailureKind) {
-        // A breaker around the retry loop hears the operation's outcome,
-        // unless it refused the operation itself.
-        if end != Ending::BreakerOpen
-            && self.breaker_at(frame)
-            && self.breaker_counts(frame, BreakerAt::Operation)
-        {
-            self.breaker_outcome(frame, now, false);
+        if self.breaker_at(frame) {
+            self.operation_failed(frame, now, end);
         }
         if let Some(parent) = self.close(frame, now, end) {
             let seen = match end {
