@@ -1210,3 +1210,29 @@ fn what_a_policy_retries_round_trips_where_the_format_can_say_it() {
     }
     assert!(exact >= 40, "{exact} exact round trips");
 }
+
+/// What no snippet writes (the breaker and where it sits, the rules for a
+/// server's Retry-After, when the budget charges) is said in every
+/// format's notes when it is off its default, and only then.
+#[test]
+fn settings_no_snippet_writes_are_said_in_every_format() {
+    let set = config("v=1&breaker=all&cb_at=operation&hint_cap=5&budget=ratio&b_charge=sent");
+    let plain = config("v=1&budget=ratio");
+    for format in Format::ALL {
+        let notes = export(&set, format).notes().join("\n");
+        let said = notes
+            .lines()
+            .find(|n| n.starts_with("not in the snippet"))
+            .unwrap_or_else(|| panic!("{format:?}: {notes}"));
+        for label in [
+            "Circuit breaker: On every attempt",
+            "Breaker counts: Each operation",
+            "Retry-After capped at: 5 s",
+            "Budget charges a retry: When it is sent",
+        ] {
+            assert!(said.contains(label), "{format:?}: {said}");
+        }
+        let notes = export(&plain, format).notes().join("\n");
+        assert!(!notes.contains("not in the snippet"), "{format:?}: {notes}");
+    }
+}

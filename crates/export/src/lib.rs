@@ -164,6 +164,9 @@ pub struct Snippet {
     /// What its settings risk in the world it was exported from, said in
     /// the notes.
     pub warnings: Vec<retry_analyses::warnings::Warning>,
+    /// The policy's settings off their defaults that no snippet writes
+    /// ([`LEFT_OUT`]), said in the notes as the page shows them.
+    pub left_out: Vec<String>,
 }
 
 impl Snippet {
@@ -245,6 +248,12 @@ impl Snippet {
                 format!("{} ({fit}): {why}", knobs.join(", "))
             })
             .collect();
+        if !self.left_out.is_empty() {
+            notes.push(retry_core::tf!(
+                "not in the snippet; set elsewhere, where the library can: {settings}",
+                settings = self.left_out.join("; ")
+            ));
+        }
         notes.push(retry_core::tf!(
             "this policy at worst: {calls} calls at the bottom per operation, when every call fails",
             calls = self.card.worst_calls
@@ -320,6 +329,49 @@ pub const KNOBS: [&str; 10] = [
     "retry on",
 ];
 
+/// The policy's settings no snippet writes: its circuit breaker and where
+/// it sits, its rules for a server's Retry-After, and when its budget
+/// charges a retry.
+pub const LEFT_OUT: [P; 8] = [
+    P::Breaker,
+    P::BreakerAt,
+    P::HonourRetryAfter,
+    P::HintCap,
+    P::HintJitter,
+    P::HintJitterMost,
+    P::HintJitterAt,
+    P::BudgetChargeAt,
+];
+
+/// Each of [`LEFT_OUT`] that applies and is off its default, as its label
+/// and value read on the page.
+fn left_out(config: &Config) -> Vec<String> {
+    LEFT_OUT
+        .into_iter()
+        .filter(|&p| {
+            let param = p.param();
+            (param.applies)(config) && config.get(p) != param.default
+        })
+        .map(|p| {
+            let param = p.param();
+            let value = config.get(p);
+            let shown = match param.kind {
+                retry_sim::config::Kind::Choice(_, labels) => {
+                    retry_core::words::lower_first(labels[value as usize].get())
+                }
+                _ => format!(
+                    "{} {}",
+                    retry_core::words::number(&param.format(value)),
+                    param.unit.get()
+                )
+                .trim_end()
+                .to_string(),
+            };
+            format!("{}: {shown}", param.label.get())
+        })
+        .collect()
+}
+
 /// Writes the policy of `config` (policy A; pass
 /// [`Config::policy_b_config`] for B) for `format`.
 pub fn export(config: &Config, format: Format) -> Snippet {
@@ -363,6 +415,7 @@ pub fn export(config: &Config, format: Format) -> Snippet {
         format,
         text,
         mappings,
+        left_out: left_out(config),
         card: retry_analyses::card::card(config),
         warnings: retry_analyses::warnings::warnings(config),
     }
