@@ -224,6 +224,11 @@ fn a_breaker_around_the_retry_loop_opens_after_three_times_the_round_trips() {
         assert_eq!(notices, [], "{at}");
         let report = sim::run(&retry_sim::simulate::scenario(&config));
         assert_eq!(report.summary.breaker_trips, 1, "{at}: it opens once");
+        assert_eq!(
+            report.summary.breaker_opened_after,
+            Some(server_calls(&report)),
+            "{at}: every round trip came before it opened"
+        );
         server_calls(&report)
     };
     assert_eq!(round_trips("attempt"), 5);

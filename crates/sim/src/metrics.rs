@@ -185,11 +185,13 @@ pub enum Metric {
     /// With a rate limit, the share of the retries between its first
     /// reset and the next that went in the busiest 100 ms.
     ResetHerd,
+    /// The round trips to the server before its breaker first opened.
+    BreakerOpenedAfter,
 }
 
 impl Metric {
     /// Every number, in the order of the enum.
-    pub const ALL: [Metric; 16] = [
+    pub const ALL: [Metric; 17] = [
         Metric::Operations,
         Metric::Success,
         Metric::AttemptsPerOperation,
@@ -206,6 +208,7 @@ impl Metric {
         Metric::Calls,
         Metric::Completion,
         Metric::ResetHerd,
+        Metric::BreakerOpenedAfter,
     ];
 
     /// The number's row.
@@ -345,6 +348,13 @@ impl Metric {
                 Format::Share,
                 Lower,
             ),
+            Metric::BreakerOpenedAfter => row(
+                Text("Round trips before the breaker opened"),
+                Some("circuit-breaker"),
+                |s| s.breaker_opened_after.map_or(0.0, |n| n as f64),
+                Format::Count,
+                Neither,
+            ),
         }
     }
 
@@ -372,6 +382,7 @@ impl Metric {
             Metric::Calls => "calls",
             Metric::Completion => "completion",
             Metric::ResetHerd => "reset_herd",
+            Metric::BreakerOpenedAfter => "opened_after",
         }
     }
 
@@ -440,7 +451,7 @@ mod tests {
             assert_eq!(metric as usize, i, "{metric:?}");
         }
         // The last variant closes the list.
-        assert_eq!(Metric::ALL.len(), Metric::ResetHerd as usize + 1);
+        assert_eq!(Metric::ALL.len(), Metric::BreakerOpenedAfter as usize + 1);
     }
 
     #[test]

@@ -76,12 +76,13 @@ pub fn summary(a: &Report, b: Option<&Report>) -> SummaryTable {
         vec!["", retry_core::words::tr("value")]
     };
     let mut rows = Vec::with_capacity(ROWS.len() + 1);
-    // The herd at a rate limit's reset, where one answered 429.
-    let herd = [a, b.unwrap_or(a)]
-        .iter()
-        .any(|r| r.summary.reset_herd.is_some())
-        .then_some(Metric::ResetHerd);
-    for metric in ROWS.into_iter().chain(herd) {
+    // The herd at a rate limit's reset, where one answered 429; the round
+    // trips before a breaker opened, where one did.
+    let either = |has: fn(&Report) -> bool| has(a) || b.is_some_and(has);
+    let herd = either(|r| r.summary.reset_herd.is_some()).then_some(Metric::ResetHerd);
+    let opened =
+        either(|r| r.summary.breaker_opened_after.is_some()).then_some(Metric::BreakerOpenedAfter);
+    for metric in ROWS.into_iter().chain(herd).chain(opened) {
         let number = metric.number();
         let (format, value) = (number.format, metric.value(a));
         let mut cells = vec![format.cell(value)];

@@ -20,6 +20,7 @@ pub(crate) struct Recorded {
     pub latency: LatencyHistogram,
     pub latency_failed: LatencyHistogram,
     pub reset_herd: Option<ResetHerd>,
+    pub breaker_opened_after: Option<u64>,
 }
 
 /// Accumulates a run's report as events happen.
@@ -56,6 +57,9 @@ pub(crate) struct Recorder {
     last: usize,
     /// With a rate limit, the retries sent after its first reset.
     herd: Option<HerdWatch>,
+    /// The calls sent to the server before the breaker calling it first
+    /// opened.
+    opened_after: Option<u64>,
 }
 
 /// Width of a bin of [`HerdWatch`]: 10 ms, a tenth of the 100 ms it
@@ -157,6 +161,7 @@ impl Recorder {
             },
             last: buckets - 1,
             herd: None,
+            opened_after: None,
         }
     }
 
@@ -290,6 +295,8 @@ impl Recorder {
 
     /// The last layer's breaker is open over `[start, end)`.
     pub fn breaker_open(&mut self, start: f64, end: f64) {
+        self.opened_after
+            .get_or_insert(self.first_tries + self.retries);
         let (width, last) = (self.series.width, self.last);
         let end = end.min(self.horizon);
         let mut start = start.max(0.0);
@@ -451,6 +458,7 @@ impl Recorder {
             latency: self.latency,
             latency_failed: self.latency_failed,
             reset_herd: self.herd.as_ref().map(HerdWatch::finish),
+            breaker_opened_after: self.opened_after,
         }
     }
 }

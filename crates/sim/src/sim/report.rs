@@ -222,6 +222,12 @@ pub struct Summary {
     /// Times a breaker opened (every layer), counting re-openings after a
     /// failed probe.
     pub breaker_trips: u64,
+    /// The round trips to the server before the breaker calling it first
+    /// opened: inside the retry loop a threshold of 5 failures takes 5,
+    /// around it 5 operations of all their attempts. Absent from the JSON
+    /// where it never opened.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub breaker_opened_after: Option<u64>,
     /// With several client instances (`instances`), how many saw their own
     /// breaker open at least once, and how many had their own budget refuse
     /// an attempt: the spread across instances a total hides. Absent from

@@ -323,6 +323,7 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
         latency,
         latency_failed,
         reset_herd,
+        breaker_opened_after,
     } = rec.finish(capacity);
     let operations = tally.operations;
     let per_operation = |count: u64| {
@@ -364,6 +365,7 @@ fn report(s: &Scenario, tally: Tally, standing: Standing) -> Report {
         paced_seconds,
         breaker_refusals,
         breaker_trips,
+        breaker_opened_after,
         instances_tripped,
         instances_refusing,
         executions: tally.executions,
