@@ -318,6 +318,14 @@ impl Kind for Unlimited {
     }
 }
 
+/// A retry asked of `rule` at `now`: what it withdraws, or `None`. One
+/// body for the three ways a budget is asked (its kinds' rules inlined
+/// once, not at each: the page's first module counts its bytes).
+#[inline(never)]
+fn charge(rule: &mut Rule, now: f64, after_timeout: bool) -> Option<f64> {
+    each!(rule, k => k.charge(now, after_timeout))
+}
+
 impl Budget {
     /// A budget of `spec`'s kind at its starting balance, of its
     /// parameters [sanitized](Spec::sanitized).
@@ -419,22 +427,21 @@ impl Budget {
     /// Whether a retry asked for at `now` would be granted, without
     /// charging it ([`ChargeAt::Send`]).
     pub fn would_retry(&self, now: f64, after_timeout: bool) -> bool {
-        let mut probe = self.rule.clone();
-        each!(&mut probe, k => k.charge(now, after_timeout)).is_some()
+        charge(&mut self.rule.clone(), now, after_timeout).is_some()
     }
 
     /// Charges a retry granted earlier as it leaves at `now`
     /// ([`ChargeAt::Send`]): what it withdraws, nothing where the budget
     /// has nothing left, for it goes anyway.
     pub fn charge_sent(&mut self, now: f64, after_timeout: bool) -> f64 {
-        each!(&mut self.rule, k => k.charge(now, after_timeout)).unwrap_or(0.0)
+        charge(&mut self.rule, now, after_timeout).unwrap_or(0.0)
     }
 
     /// Asks to retry after a failure at `now`. Returns the cost withdrawn
     /// (`Some(0.0)` when the kind has no costs) or `None`: no budget, fail
     /// fast. `after_timeout` selects the AWS timeout cost.
     pub fn try_retry(&mut self, now: f64, after_timeout: bool) -> Option<f64> {
-        let cost = each!(&mut self.rule, k => k.charge(now, after_timeout));
+        let cost = charge(&mut self.rule, now, after_timeout);
         self.refusals += u64::from(cost.is_none());
         cost
     }
