@@ -424,10 +424,12 @@ impl Budget {
             .map(RateLimiter::fill_rate)
     }
 
-    /// Whether a retry asked for at `now` would be granted, without
-    /// charging it ([`ChargeAt::Send`]).
-    pub fn would_retry(&self, now: f64, after_timeout: bool) -> bool {
-        charge(&mut self.rule.clone(), now, after_timeout).is_some()
+    /// Whether a retry asked for at `now` is granted, without charging it
+    /// ([`ChargeAt::Send`]); a refusal counts as [`Budget::try_retry`]'s.
+    pub fn grants_retry(&mut self, now: f64, after_timeout: bool) -> bool {
+        let granted = charge(&mut self.rule.clone(), now, after_timeout).is_some();
+        self.refusals += u64::from(!granted);
+        granted
     }
 
     /// Charges a retry granted earlier as it leaves at `now`

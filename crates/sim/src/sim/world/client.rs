@@ -1039,7 +1039,7 @@ impl<const PLAIN: bool> World<PLAIN> {
             None => 0.0,
             // Asked now, paid as it leaves (`begin_attempt`).
             Some(budget) if on_send => {
-                if !budget.would_retry(now, after_timeout) {
+                if !budget.grants_retry(now, after_timeout) {
                     self.tally.rec.refusal(now);
                     return self.fail(frame, now, Ending::BudgetExhausted, kind);
                 }
