@@ -97,30 +97,25 @@ impl HintRules {
         }
     }
 
-    /// Whether a hint's wait needs a random draw: only then is one drawn,
-    /// so that rules without jitter leave every stream as it was.
-    pub fn draws(&self) -> bool {
-        self.honour && self.jitter > 0.0
-    }
-
     /// The least pause a hint of `hint` seconds asks for under these
-    /// rules, `uniform` a draw in `[0, 1)` (read only when
-    /// [`HintRules::draws`]); 0 when the hint is ignored or there is none.
+    /// rules, `uniform` a draw in `[0, 1)`, made only where the rules add
+    /// jitter (so that rules without it leave every stream as it was); 0
+    /// when the hint is ignored or there is none.
     pub fn wait(&self, hint: f64, uniform: impl FnOnce() -> f64) -> f64 {
         if !self.honour || hint <= 0.0 {
             return 0.0;
         }
         // The jitter is a share of the wait it is added to.
-        let mut draw = Some(uniform);
-        let mut jittered = |wait: f64| {
-            let Some(uniform) = draw.take().filter(|_| self.jitter > 0.0) else {
+        let jittered = |wait: f64| {
+            if self.jitter <= 0.0 {
                 return wait;
-            };
-            let mut added = uniform() * self.jitter * wait;
-            if self.jitter_most > 0.0 {
-                added = added.min(self.jitter_most);
             }
-            wait + added
+            let added = uniform() * self.jitter * wait;
+            wait + if self.jitter_most > 0.0 {
+                added.min(self.jitter_most)
+            } else {
+                added
+            }
         };
         let capped = |wait: f64| {
             if self.cap > 0.0 {
@@ -154,13 +149,11 @@ mod tests {
     fn a_hint_is_honoured_as_it_is_or_ignored() {
         let never = || panic!("no draw without jitter");
         assert_eq!(HintRules::DEFAULT.wait(2.5, never), 2.5);
-        assert!(!HintRules::DEFAULT.draws());
         let ignore = HintRules {
             honour: false,
             ..rules(0.0, 0.2, 0.0, JitterAt::AfterCap)
         };
         assert_eq!(ignore.wait(2.5, never), 0.0);
-        assert!(!ignore.draws());
         assert_eq!(HintRules::DEFAULT.wait(0.0, never), 0.0);
     }
 
