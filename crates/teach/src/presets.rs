@@ -903,13 +903,16 @@ pub static PRESETS: &[Preset] = &[
             "{clients} clients start together{if rate_limit>0} against a rate limit of \
                 {rate_limit} requests every {rate_window}{end}. {if A.held_at_reset}The rest are \
                 turned away with a Retry-After that names the window's reset, the same instant for \
-                every client. {if honour=off}Policy A (blue) ignores it{else}{if \
-                hint_jitter>0}Policy A (blue) adds up to {hint_jitter%} of the wait at \
-                random{else}Policy A (blue) waits exactly as told{end}{if hint_cap>0}, at most \
-                {hint_cap}{end}{end}{if compare=on}; policy B (orange) {if B.honour=off}ignores \
-                it{else}{if B.hint_jitter>0}adds up to {B.hint_jitter%} of the wait at \
-                random{else}waits exactly as told{end}{if B.hint_cap>0}, at most \
-                {B.hint_cap}{end}{end}{end}. Of the retries sent between the first reset and the \
+                every client. {if honour=off}Policy A (blue) ignores it{else}Policy A (blue) {if \
+                hint_jitter>0&hint_cap>0&hint_jitter_at=before}adds up to {hint_jitter%} of the \
+                wait at random, then caps it at {hint_cap}{else}{if hint_cap>0}caps the wait at \
+                {hint_cap}{else}{if hint_jitter>0}waits as told{else}waits exactly as told{end}{end}{if hint_jitter>0}, then adds up to \
+                {hint_jitter%} of it at random{end}{end}{end}{if compare=on}; policy B (orange) {if B.honour=off}ignores \
+                it{else}{if B.hint_jitter>0&B.hint_cap>0&B.hint_jitter_at=before}adds up to \
+                {B.hint_jitter%} of the wait at random, then caps it at {B.hint_cap}{else}{if \
+                B.hint_cap>0}caps the wait at {B.hint_cap}{else}{if B.hint_jitter>0}waits as \
+                told{else}waits exactly as told{end}{end}{if \
+                B.hint_jitter>0}, then adds up to {B.hint_jitter%} of it at random{end}{end}{end}{end}. Of the retries sent between the first reset and the \
                 next, {A.reset_herd} of A's{if compare=on}{if B.held_at_reset} and \
                 {B.reset_herd} of B's{end}{end} go in the busiest tenth of a second.{else}No \
                 Retry-After brings A's clients back together.{end} {if compare=on}Success: \
